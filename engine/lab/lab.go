@@ -1,0 +1,364 @@
+// Package lab is the facade the CLI and the UI use. A Lab is one configured,
+// steppable, replayable run: it builds the machine (sim), the page allocator
+// (mm), the pools (pagepool) and the scenario's workload, steps it one
+// operation at a time or in batch, runs every layer's invariant checker, and
+// reports the results: rate, stats, inflight, violations and profile.
+package lab
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"pplab/engine/mm"
+	"pplab/engine/pagepool"
+	"pplab/engine/sim"
+)
+
+// Config is everything a run depends on: a run is a pure function of it.
+type Config struct {
+	Driver   string
+	Scenario string
+	Era      string
+	Platform string
+	Packets  int64
+	Seed     uint64
+	Knobs    sim.Knobs
+	Set      []string // "knob=value", applied over Knobs (or the defaults when Knobs is zero)
+	Break    []string // rule names
+}
+
+// DefaultPackets is the run length when Config.Packets is 0.
+const DefaultPackets = 1_000_000
+
+// MaxPackets bounds a run.
+const MaxPackets = 1 << 40
+
+// Lab is one run.
+type Lab struct {
+	Cfg      Config
+	Scenario *Scenario
+	M        *sim.Machine
+	A        *mm.Allocator
+	Reg      *pagepool.Registry
+	Pool     *pagepool.Pool // the scenario's pool (the first one)
+
+	run           runner
+	ops           uint64
+	packets       int64
+	allocFailures int64
+	done          bool
+	checkEvery    uint64
+	sinceCheck    uint64
+
+	// measurement window: what was spent before the first measured operation
+	startPS    []int64   // busy time per CPU
+	startSpent [][]int64 // per CPU per symbol
+	startOps   uint64
+
+	tracer  func(sim.Event)
+	tally   sim.Stats // counters as seen in the event stream
+	tallyOn bool      // the tracer has listened since the first operation
+}
+
+// New validates a config and builds the run. Every bad input yields one error
+// naming the input and what is accepted.
+func New(cfg Config) (*Lab, error) {
+	if cfg.Era == "" {
+		cfg.Era = sim.DefaultEra
+	}
+	era, err := sim.EraByName(cfg.Era)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Scenario == "" {
+		return nil, fmt.Errorf("no scenario given (accepted: %s)", strings.Join(ScenarioNames(), ", "))
+	}
+	sc, err := ScenarioByName(cfg.Scenario)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Driver != "" && !sc.NeedsDriver && len(sc.Drivers) == 0 {
+		return nil, fmt.Errorf("scenario %s runs without a driver; drop --driver %s", sc.Name, cfg.Driver)
+	}
+	if sc.NeedsDriver && cfg.Driver == "" {
+		return nil, fmt.Errorf("scenario %s needs --driver (accepted: %s)", sc.Name, strings.Join(sc.Drivers, ", "))
+	}
+	if len(sc.Eras) > 0 && !contains(sc.Eras, era.Name) {
+		return nil, fmt.Errorf("scenario %s does not run in era %s (accepted: %s)", sc.Name, era.Name, strings.Join(sc.Eras, ", "))
+	}
+	if cfg.Platform == "" {
+		cfg.Platform = sim.BenchX86.Name
+	}
+	plat, err := sim.PlatformByName(cfg.Platform)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Packets == 0 {
+		cfg.Packets = DefaultPackets
+	}
+	if cfg.Packets < 1 || cfg.Packets > MaxPackets {
+		return nil, fmt.Errorf("--packets %d: want an integer from 1 to %d", cfg.Packets, int64(MaxPackets))
+	}
+	if cfg.Knobs == (sim.Knobs{}) {
+		cfg.Knobs = sim.DefaultKnobs()
+	}
+	for _, s := range cfg.Set {
+		if err := cfg.Knobs.Set(s); err != nil {
+			return nil, err
+		}
+	}
+	var rules sim.RuleSet
+	for _, name := range cfg.Break {
+		r, err := sim.RuleByName(name)
+		if err != nil {
+			return nil, fmt.Errorf("--break: %w", err)
+		}
+		rules = rules.With(r)
+	}
+	if err := checkKnobs(&cfg.Knobs); err != nil {
+		return nil, err
+	}
+	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: cfg.Knobs, Platform: plat, Seed: cfg.Seed})
+	l := &Lab{Cfg: cfg, Scenario: sc, M: m}
+	l.A = mm.NewAllocator(m)
+	l.Reg = pagepool.NewRegistry(l.A)
+	l.checkEvery = uint64(cfg.Knobs[sim.KnobCheckEvery])
+	run, err := sc.newRun(l)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	l.run = run
+	m.AddChecker(l)
+	return l, nil
+}
+
+// checkKnobs rejects knob combinations no run can honour.
+func checkKnobs(k *sim.Knobs) error {
+	if k[sim.KnobNid] >= k[sim.KnobNumaNodes] {
+		return fmt.Errorf("--set nid=%d: the machine has %d NUMA node(s) (want -1 to %d)", k[sim.KnobNid], k[sim.KnobNumaNodes], k[sim.KnobNumaNodes]-1)
+	}
+	if k[sim.KnobNumaNodes] > k[sim.KnobCPUs] {
+		return fmt.Errorf("--set numa_nodes=%d: want at most one node per CPU (cpus=%d)", k[sim.KnobNumaNodes], k[sim.KnobCPUs])
+	}
+	if max := int64(mm.PageSize) << k[sim.KnobOrder]; k[sim.KnobMaxLen] > max {
+		return fmt.Errorf("--set max_len=%d: want at most PAGE_SIZE << order = %d", k[sim.KnobMaxLen], max)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// SetTracer installs an event listener (nil removes it). Installed before the
+// first step, the Lab also checks the counters against the event stream.
+func (l *Lab) SetTracer(fn func(sim.Event)) {
+	l.tracer = fn
+	if fn == nil {
+		l.M.SetTracer(nil)
+		l.tallyOn = false
+		return
+	}
+	l.tallyOn = l.ops == 0
+	l.M.SetTracer(func(e sim.Event) {
+		if e.Stat != sim.StatNone && e.Stat < sim.NumStats {
+			l.tally[e.Stat]++
+		}
+		l.tracer(e)
+	})
+}
+
+// Done reports whether the run has finished its packets.
+func (l *Lab) Done() bool { return l.done }
+
+// Ops is the number of operations run.
+func (l *Lab) Ops() uint64 { return l.ops }
+
+// Packets is the number of packets completed.
+func (l *Lab) Packets() int64 { return l.packets }
+
+// Next names the operation the next Step will run.
+func (l *Lab) Next() string {
+	if l.done {
+		return ""
+	}
+	return l.run.next()
+}
+
+// Step runs one operation and then the full invariant checker (step mode).
+// It returns false once the run is complete.
+func (l *Lab) Step() bool {
+	if !l.stepOne() {
+		return false
+	}
+	l.M.CheckInvariants()
+	l.sinceCheck = 0
+	return !l.done
+}
+
+func (l *Lab) stepOne() bool {
+	if l.done {
+		return false
+	}
+	wasMeasuring := l.run.measuring()
+	if !wasMeasuring {
+		defer l.markStart()
+	}
+	if l.run.step(l) {
+		l.packets++
+		if l.packets >= l.Cfg.Packets {
+			l.done = true
+		}
+	}
+	l.ops++
+	l.M.RunTimers()
+	return true
+}
+
+// markStart records the spend so far once set-up is over.
+func (l *Lab) markStart() {
+	if !l.run.measuring() || l.startPS != nil {
+		return
+	}
+	n := len(l.M.CPUs)
+	l.startPS = make([]int64, n)
+	l.startSpent = make([][]int64, n)
+	for c := 0; c < n; c++ {
+		l.startPS[c] = l.M.CPUs[c].BusyPS()
+		l.startSpent[c] = make([]int64, sim.NumSyms)
+		for s := sim.Sym(0); s < sim.NumSyms; s++ {
+			l.startSpent[c][s] = l.M.SpentPS(c, s)
+		}
+	}
+	l.startOps = l.ops
+}
+
+// Run runs the remaining operations in batch mode: the invariant checker runs
+// every check_every operations and once at the end.
+func (l *Lab) Run() { l.RunN(-1) }
+
+// RunN runs at most n operations (n < 0: until done) in batch mode.
+func (l *Lab) RunN(n int64) {
+	for i := int64(0); n < 0 || i < n; i++ {
+		if !l.stepOne() {
+			break
+		}
+		if l.sinceCheck++; l.sinceCheck >= l.checkEvery {
+			l.M.CheckInvariants()
+			l.sinceCheck = 0
+		}
+	}
+	l.M.CheckInvariants()
+	l.sinceCheck = 0
+}
+
+// CheckInvariants is the lab's own check: the counters agree with the event
+// stream (when a tracer has listened from the start).
+func (l *Lab) CheckInvariants(m *sim.Machine) {
+	if !l.tallyOn {
+		return
+	}
+	var st sim.Stats
+	for _, p := range l.Reg.Pools() {
+		p.GetStats(&st)
+	}
+	if st != l.tally {
+		for i := range st {
+			if st[i] != l.tally[i] {
+				m.Report(sim.KindPageInTwoPlaces, -1, sim.RuleNone, "counter %s is %d but the event stream shows %d", sim.Stat(i), st[i], l.tally[i])
+			}
+		}
+		l.tally = st // report a divergence once
+	}
+}
+
+// Rate is a throughput with its unit.
+type Rate struct {
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
+}
+
+// ProfileEntry is one line of a perf-top style profile.
+type ProfileEntry struct {
+	Symbol string  `json:"symbol"`
+	Pct    float64 `json:"pct"`
+}
+
+// Results is what a run reports.
+type Results struct {
+	Driver, Scenario, Era string
+	Packets               int64
+	Seed                  uint64
+	Rate                  Rate
+	NsPerPacket           float64
+	Stats                 sim.Stats
+	Inflight              int32
+	Violations            sim.ViolationLog
+	Profile               []ProfileEntry
+	AllocFailures         int64
+	Bottleneck            int // the CPU whose busy time sets the rate
+}
+
+// Results computes the run's results from what it spent. Throughput is the
+// measured packets over the busy time of the bottleneck CPU in the measured
+// window; the profile is each perf symbol's share of all busy time there.
+func (l *Lab) Results() Results {
+	r := Results{Driver: l.Cfg.Driver, Scenario: l.Scenario.Name, Era: l.M.Era.Name, Packets: l.packets, Seed: l.Cfg.Seed,
+		Violations: l.M.Log, AllocFailures: l.allocFailures}
+	for _, p := range l.Reg.Pools() {
+		p.GetStats(&r.Stats)
+		r.Inflight += p.Inflight()
+	}
+	n := len(l.M.CPUs)
+	start := func(c int) int64 {
+		if l.startPS == nil {
+			return l.M.CPUs[c].BusyPS() // nothing measured yet
+		}
+		return l.startPS[c]
+	}
+	var worst int64
+	for c := 0; c < n; c++ {
+		if b := l.M.CPUs[c].BusyPS() - start(c); b > worst {
+			worst, r.Bottleneck = b, c
+		}
+	}
+	measured := l.packets
+	if measured > 0 && worst > 0 {
+		r.NsPerPacket = float64(worst) / float64(measured) / sim.PSPerNS
+		r.Rate = Rate{Value: float64(measured) / (float64(worst) / 1e12) / 1e3, Unit: "kpps"}
+	} else {
+		r.Rate = Rate{Unit: "kpps"}
+	}
+	bySym := map[string]int64{}
+	var total int64
+	for c := 0; c < n; c++ {
+		for s := sim.Sym(1); s < sim.NumSyms; s++ {
+			v := l.M.SpentPS(c, s)
+			if l.startSpent != nil {
+				v -= l.startSpent[c][s]
+			}
+			if v > 0 {
+				bySym[s.Profile()] += v
+				total += v
+			}
+		}
+	}
+	for name, v := range bySym {
+		r.Profile = append(r.Profile, ProfileEntry{Symbol: name, Pct: round2(100 * float64(v) / float64(total))})
+	}
+	sort.Slice(r.Profile, func(i, j int) bool {
+		if r.Profile[i].Pct != r.Profile[j].Pct {
+			return r.Profile[i].Pct > r.Profile[j].Pct
+		}
+		return r.Profile[i].Symbol < r.Profile[j].Symbol
+	})
+	return r
+}
+
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

@@ -1,0 +1,179 @@
+package lab
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"pplab/engine/sim"
+)
+
+// MarshalJSON renders the results in the `ppsim run --json` contract
+// (product.md §3), with the stats and violations keys in their fixed order.
+func (r Results) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	str := func(s string) string { q, _ := json.Marshal(s); return string(q) }
+	fmt.Fprintf(&b, `{"driver":%s,"scenario":%s,"era":%s,"packets":%d,"seed":%d,`, str(r.Driver), str(r.Scenario), str(r.Era), r.Packets, r.Seed)
+	fmt.Fprintf(&b, `"rate":{"value":%s,"unit":%s},"stats":{`, strconv.FormatFloat(round2(r.Rate.Value), 'f', -1, 64), str(r.Rate.Unit))
+	for i := sim.Stat(0); i < sim.NumStats; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `%s:%d`, str(i.String()), r.Stats[i])
+	}
+	fmt.Fprintf(&b, `},"inflight":%d,"violations":{`, r.Inflight)
+	for k := sim.Kind(0); k < sim.NumKinds; k++ {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `%s:%d`, str(k.String()), r.Violations.Counts[k])
+	}
+	b.WriteString(`},"profile":[`)
+	for i, p := range r.Profile {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"symbol":%s,"pct":%s}`, str(p.Symbol), strconv.FormatFloat(p.Pct, 'f', -1, 64))
+	}
+	b.WriteString(`]}`)
+	return b.Bytes(), nil
+}
+
+// WriteTable prints the results as a readable table, stats in `ethtool -S`
+// form.
+func (r Results) WriteTable(w io.Writer) {
+	drv := r.Driver
+	if drv == "" {
+		drv = "-"
+	}
+	fmt.Fprintf(w, "scenario %s  driver %s  era %s  packets %d  seed %d\n", r.Scenario, drv, r.Era, r.Packets, r.Seed)
+	fmt.Fprintf(w, "rate: %.1f %s  (%.2f ns per packet on cpu%d)\n", r.Rate.Value, r.Rate.Unit, r.NsPerPacket, r.Bottleneck)
+	if r.AllocFailures > 0 {
+		fmt.Fprintf(w, "allocation failures: %d\n", r.AllocFailures)
+	}
+	fmt.Fprintf(w, "inflight: %d\n\nNIC statistics:\n", r.Inflight)
+	for i := sim.Stat(0); i < sim.NumStats; i++ {
+		fmt.Fprintf(w, "     %s: %d\n", i.Ethtool(), r.Stats[i])
+	}
+	fmt.Fprintf(w, "\nviolations: %d\n", r.Violations.Total())
+	for k := sim.Kind(0); k < sim.NumKinds; k++ {
+		if c := r.Violations.Counts[k]; c > 0 {
+			fmt.Fprintf(w, "  %-26s %d\n", k.String()+":", c)
+		}
+	}
+	for i, v := range r.Violations.List {
+		if i == 10 {
+			fmt.Fprintf(w, "  … %d more\n", len(r.Violations.List)-10)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", v)
+	}
+	fmt.Fprintf(w, "\nprofile (share of simulated CPU time):\n  Overhead  Symbol\n")
+	for _, p := range r.Profile {
+		fmt.Fprintf(w, "  %7.2f%%  %s\n", p.Pct, p.Symbol)
+	}
+}
+
+// ListJSON is what `ppsim list --json` prints.
+type ListJSON struct {
+	Drivers   []string       `json:"drivers"`
+	Scenarios []ScenarioJSON `json:"scenarios"`
+	Eras      []EraJSON      `json:"eras"`
+	Rules     []RuleJSON     `json:"rules"`
+	Knobs     []KnobJSON     `json:"knobs"`
+	Platforms []string       `json:"platforms"`
+}
+
+type ScenarioJSON struct {
+	Name        string   `json:"name"`
+	Doc         string   `json:"doc"`
+	NeedsDriver bool     `json:"needs_driver"`
+	Drivers     []string `json:"drivers"`
+	Eras        []string `json:"eras"`
+}
+
+type EraJSON struct {
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+}
+
+type RuleJSON struct {
+	Name     string   `json:"name"`
+	Prevents string   `json:"prevents"`
+	Kinds    []string `json:"violations"`
+}
+
+type KnobJSON struct {
+	Name    string `json:"name"`
+	Default int64  `json:"default"`
+	Min     int64  `json:"min"`
+	Max     int64  `json:"max"`
+	Doc     string `json:"doc"`
+}
+
+// List describes everything a run can be configured with.
+func List() ListJSON {
+	l := ListJSON{Drivers: append([]string{}, Drivers...)}
+	for _, s := range Scenarios {
+		eras := s.Eras
+		if len(eras) == 0 {
+			eras = sim.EraNames()
+		}
+		l.Scenarios = append(l.Scenarios, ScenarioJSON{Name: s.Name, Doc: s.Doc, NeedsDriver: s.NeedsDriver, Drivers: append([]string{}, s.Drivers...), Eras: eras})
+	}
+	for _, e := range sim.Eras {
+		l.Eras = append(l.Eras, EraJSON{Name: e.Name, Summary: e.Summary})
+	}
+	for _, r := range sim.AllRules() {
+		info := r.Info()
+		rj := RuleJSON{Name: info.Name, Prevents: info.Prevents}
+		for _, k := range info.Kinds {
+			rj.Kinds = append(rj.Kinds, k.String())
+		}
+		l.Rules = append(l.Rules, rj)
+	}
+	for _, k := range sim.AllKnobs() {
+		l.Knobs = append(l.Knobs, KnobJSON{Name: k.Name, Default: k.Default, Min: k.Min, Max: k.Max, Doc: k.Doc})
+	}
+	for _, p := range sim.Platforms {
+		l.Platforms = append(l.Platforms, p.Name)
+	}
+	return l
+}
+
+// WriteListTable prints List() readably.
+func WriteListTable(w io.Writer) {
+	l := List()
+	fmt.Fprintf(w, "drivers: %s\n", orNone(strings.Join(l.Drivers, ", ")))
+	fmt.Fprintf(w, "\nscenarios:\n")
+	for _, s := range l.Scenarios {
+		drv := "no driver"
+		if len(s.Drivers) > 0 {
+			drv = "drivers: " + strings.Join(s.Drivers, ", ")
+		}
+		fmt.Fprintf(w, "  %-14s %s (%s; eras: %s)\n", s.Name, s.Doc, drv, strings.Join(s.Eras, ", "))
+	}
+	fmt.Fprintf(w, "\neras:\n")
+	for _, e := range l.Eras {
+		fmt.Fprintf(w, "  %-8s %s\n", e.Name, e.Summary)
+	}
+	fmt.Fprintf(w, "\nrules (--break):\n")
+	for _, r := range l.Rules {
+		fmt.Fprintf(w, "  %-22s prevents %s -> %s\n", r.Name, r.Prevents, strings.Join(r.Kinds, " / "))
+	}
+	fmt.Fprintf(w, "\nknobs (--set name=value):\n")
+	for _, k := range l.Knobs {
+		fmt.Fprintf(w, "  %-16s default %-6d range %d..%d  %s\n", k.Name, k.Default, k.Min, k.Max, k.Doc)
+	}
+	fmt.Fprintf(w, "\nplatforms: %s\n", strings.Join(l.Platforms, ", "))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none yet)"
+	}
+	return s
+}

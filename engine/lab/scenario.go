@@ -1,0 +1,190 @@
+package lab
+
+import (
+	"fmt"
+	"strings"
+
+	"pplab/engine/mm"
+	"pplab/engine/pagepool"
+	"pplab/engine/sim"
+)
+
+// Scenario describes a workload a Lab can run.
+type Scenario struct {
+	Name        string
+	Doc         string
+	NeedsDriver bool
+	Drivers     []string // drivers it runs with (empty: no driver)
+	Eras        []string // eras it supports (empty: all)
+	newRun      func(l *Lab) (runner, error)
+}
+
+// runner advances a scenario by one operation. It returns packetDone when the
+// operation completed a packet (one alloc+free pair for the pool scenarios).
+type runner interface {
+	step(l *Lab) (packetDone bool)
+	// measuring reports whether set-up is over: rate and profile count from
+	// the first measured operation.
+	measuring() bool
+	// describe names the next operation (for the UI's step narration).
+	next() string
+}
+
+// Scenarios lists every scenario.
+var Scenarios = []*Scenario{
+	{Name: "pool-direct", Doc: "kernel micro-benchmark 01_fast_path: page_pool_alloc_pages + page_pool_recycle_direct, in a tasklet (ring prefilled with 64 pages)",
+		newRun: func(l *Lab) (runner, error) { return newPoolBench(l, benchDirect) }},
+	{Name: "pool-ring", Doc: "kernel micro-benchmark 02_ptr_ring: page_pool_alloc_pages + page_pool_put_page(allow_direct=false): every page cycles through the ptr_ring",
+		newRun: func(l *Lab) (runner, error) { return newPoolBench(l, benchRing) }},
+	{Name: "pool-slow", Doc: "kernel micro-benchmark 03_slow: an extra page reference (get_page) makes the put release the page; every allocation comes from the page allocator",
+		newRun: func(l *Lab) (runner, error) { return newPoolBench(l, benchSlow) }},
+}
+
+// ScenarioByName resolves a scenario name.
+func ScenarioByName(name string) (*Scenario, error) {
+	for _, s := range Scenarios {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown scenario %q (accepted: %s)", name, strings.Join(ScenarioNames(), ", "))
+}
+
+// ScenarioNames lists the scenario names.
+func ScenarioNames() []string {
+	out := make([]string, len(Scenarios))
+	for i, s := range Scenarios {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// Drivers lists the driver models (the driver issue adds them).
+var Drivers = []string{}
+
+type benchKind uint8
+
+const (
+	benchDirect benchKind = iota
+	benchRing
+	benchSlow
+)
+
+// poolBench mirrors bench_page_pool_simple.c: pp_fill_ptr_ring(pool, 64)
+// (alloc 64 pages, put each to the ring), then per loop one alloc and one free
+// of the kind under test. Each call is one operation of the Lab.
+type poolBench struct {
+	kind  benchKind
+	pool  *pagepool.Pool
+	cpu   int
+	phase int // 0: prefill alloc, 1: prefill put, 2: loop
+	i     int
+	fill  [64]*mm.Page
+	page  *mm.Page
+	op    int // position inside one loop iteration
+}
+
+func newPoolBench(l *Lab, kind benchKind) (runner, error) {
+	k := &l.M.Knobs
+	p := pagepool.Params{
+		Order:    uint8(k[sim.KnobOrder]),
+		PoolSize: int(k[sim.KnobPoolSize]),
+		Nid:      int(k[sim.KnobNid]),
+		DMADir:   mm.DMAFromDevice,
+		MaxLen:   int(k[sim.KnobMaxLen]),
+		Offset:   int(k[sim.KnobOffset]),
+	}
+	if k[sim.KnobDMAMap] != 0 {
+		p.Flags |= pagepool.FlagDMAMap
+	}
+	if k[sim.KnobDMASyncDev] != 0 {
+		p.Flags |= pagepool.FlagDMASyncDev
+	}
+	pool, err := l.Reg.Create(0, p)
+	if err != nil {
+		return nil, err
+	}
+	l.Pool = pool
+	return &poolBench{kind: kind, pool: pool}, nil
+}
+
+func (b *poolBench) measuring() bool { return b.phase == 2 }
+
+func (b *poolBench) next() string {
+	switch b.phase {
+	case 0:
+		return "page_pool_alloc_pages (prefill)"
+	case 1:
+		return "page_pool_put_full_page (prefill the ptr_ring)"
+	}
+	if b.op == 0 {
+		return "page_pool_alloc_pages"
+	}
+	switch b.kind {
+	case benchDirect:
+		return "page_pool_recycle_direct"
+	case benchRing:
+		return "page_pool_put_page(allow_direct=false)"
+	}
+	return [...]string{"", "get_page", "page_pool_put_page", "put_page"}[b.op]
+}
+
+func (b *poolBench) step(l *Lab) bool {
+	m, pool, cpu := l.M, b.pool, b.cpu
+	switch b.phase {
+	case 0: // pp_fill_ptr_ring: allocate 64 pages…
+		m.Begin(cpu, sim.SymAllocPages)
+		b.fill[b.i] = pool.AllocPages(cpu)
+		if b.i++; b.i == len(b.fill) {
+			b.phase, b.i = 1, 0
+		}
+		return false
+	case 1: // …and return them to the ptr_ring
+		m.Begin(cpu, sim.SymPutPage)
+		if pg := b.fill[b.i]; pg != nil {
+			pool.PutFullPage(cpu, pg, false)
+			b.fill[b.i] = nil
+		}
+		if b.i++; b.i == len(b.fill) {
+			b.phase, b.i = 2, 0
+		}
+		return false
+	}
+	if b.op == 0 {
+		m.Begin(cpu, sim.SymAllocPages)
+		b.page = pool.AllocPages(cpu)
+		if b.page == nil { // allocation failure: nothing to free, the packet is lost
+			l.allocFailures++
+			return true
+		}
+		b.op = 1
+		return false
+	}
+	pg := b.page
+	switch b.kind {
+	case benchDirect:
+		m.Begin(cpu, sim.SymPutPage)
+		pool.RecycleDirect(cpu, pg)
+	case benchRing:
+		m.Begin(cpu, sim.SymPutPage)
+		pool.PutPage(cpu, pg, int(m.Knobs[sim.KnobDMASyncSize]), false)
+	case benchSlow:
+		switch b.op {
+		case 1:
+			m.Begin(cpu, sim.SymGetPage)
+			l.A.GetPage(cpu, pg)
+			b.op = 2
+			return false
+		case 2:
+			m.Begin(cpu, sim.SymPutPage)
+			pool.PutPage(cpu, pg, int(m.Knobs[sim.KnobDMASyncSize]), false)
+			b.op = 3
+			return false
+		case 3:
+			m.Begin(cpu, sim.SymPutPageRef)
+			l.A.PutPage(cpu, pg)
+		}
+	}
+	b.op, b.page = 0, nil
+	return true
+}

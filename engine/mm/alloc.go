@@ -1,0 +1,305 @@
+package mm
+
+import (
+	"fmt"
+
+	"pplab/engine/sim"
+)
+
+type node struct {
+	first int32   // first PFN of the node
+	n     int32   // pages in the node
+	free  []int32 // free list (a stack: the most recently freed page is handed out first, like the PCP lists)
+}
+
+// Allocator models the page allocator (buddy + per-CPU lists) as per-node free
+// lists of order-0 frames. A high-order allocation takes a naturally aligned
+// block of free frames (the head carries the order, the tails are marked
+// PlaceCompound). It also owns the DMA model.
+type Allocator struct {
+	m     *sim.Machine
+	pages []Page
+	nodes []node
+	DMA   DMA
+
+	// leaked counts, per pool id, pages the pool still counted in flight that
+	// were put_page'd into the allocator and handed out again: the pool can never
+	// get them back (an inflight leak).
+	leaked map[int32]int64
+
+	// Counters.
+	Allocs, Frees, BulkCalls, Failures, PfmemallocAllocs int64
+}
+
+// NewAllocator builds the allocator with the machine's NUMA nodes and
+// node_pages pages per node, all free.
+func NewAllocator(m *sim.Machine) *Allocator {
+	nodes := int(m.Knobs[sim.KnobNumaNodes])
+	per := int32(m.Knobs[sim.KnobNodePages])
+	a := &Allocator{m: m, pages: make([]Page, int32(nodes)*per), nodes: make([]node, nodes)}
+	a.DMA = DMA{m: m, Coherent: m.Knobs[sim.KnobCoherent] != 0, IOMMU: m.Knobs[sim.KnobIOMMU] != 0, FailPPM: m.Knobs[sim.KnobDMAMapFailPPM]}
+	for n := range a.nodes {
+		nd := &a.nodes[n]
+		nd.first, nd.n = int32(n)*per, per
+		nd.free = make([]int32, 0, per)
+		// Push in reverse so the lowest PFN is handed out first.
+		for i := per - 1; i >= 0; i-- {
+			pfn := nd.first + i
+			p := &a.pages[pfn]
+			p.PFN, p.Nid, p.Holder = pfn, int8(n), -1
+			p.Place = sim.PlaceBuddy
+			p.freeIdx = int32(len(nd.free))
+			nd.free = append(nd.free, pfn)
+		}
+	}
+	m.AddChecker(a)
+	return a
+}
+
+// Machine returns the machine the allocator belongs to.
+func (a *Allocator) Machine() *sim.Machine { return a.m }
+
+// NumPages is the number of page frames in the machine.
+func (a *Allocator) NumPages() int { return len(a.pages) }
+
+// Page returns the page with the given PFN.
+func (a *Allocator) Page(pfn int32) *Page { return &a.pages[pfn] }
+
+// Pages returns every page frame (for checkers and renderers; do not append).
+func (a *Allocator) Pages() []Page { return a.pages }
+
+// Nodes is the number of NUMA nodes.
+func (a *Allocator) Nodes() int { return len(a.nodes) }
+
+// FreePages is the number of free frames on node nid.
+func (a *Allocator) FreePages(nid int) int { return len(a.nodes[nid].free) }
+
+// LeakedFor is how many pages pool id lost to the allocator (inflight leaks).
+func (a *Allocator) LeakedFor(pool int32) int64 { return a.leaked[pool] }
+
+func (a *Allocator) nidFor(cpu, nid int) int {
+	if nid < 0 || nid >= len(a.nodes) {
+		return a.m.NodeOf(cpu) // NUMA_NO_NODE: numa_mem_id()
+	}
+	return nid
+}
+
+// takeFree removes the frame at index i of node nd's free list.
+func (nd *node) takeFree(pages []Page, i int32) *Page {
+	last := int32(len(nd.free) - 1)
+	pfn := nd.free[i]
+	if i != last {
+		moved := nd.free[last]
+		nd.free[i] = moved
+		pages[moved].freeIdx = i
+	}
+	nd.free = nd.free[:last]
+	p := &pages[pfn]
+	p.freeIdx = -1
+	return p
+}
+
+// prepNewPage models prep_new_page: a fresh reference and clean page_pool
+// fields. The pfmemalloc bit is set when the page came from reserves.
+func (a *Allocator) prepNewPage(p *Page, order uint8) {
+	if p.Owner != 0 { // a pool page that was put_page'd without release: lost for good
+		if a.leaked == nil {
+			a.leaked = map[int32]int64{}
+		}
+		a.leaked[p.Owner]++
+		p.Owner = 0
+	}
+	if p.Mapped { // its mapping was never unmapped: lost for good
+		a.DMA.Leaked++
+		p.Mapped = false
+	}
+	p.Ref, p.PPMagic, p.PP, p.Private, p.Signature, p.DMAAddr, p.FragCount, p.Order = 1, 0, 0, 0, 0, 0, 0, order
+	if a.m.Rand.Chance(a.m.Knobs[sim.KnobPfmemallocPPM]) {
+		p.PPMagic |= pfmemallocBit
+		a.PfmemallocAllocs++
+	}
+	p.MoveTo(sim.PlaceDriver, -1)
+	a.Allocs++
+}
+
+// allocOne takes one order-0 frame, preferring node nid and falling back to the
+// other nodes (the zonelist). nil when memory is exhausted.
+func (a *Allocator) allocOne(nid int) *Page {
+	for i := 0; i < len(a.nodes); i++ {
+		nd := &a.nodes[(nid+i)%len(a.nodes)]
+		if len(nd.free) > 0 {
+			return nd.takeFree(a.pages, int32(len(nd.free)-1))
+		}
+	}
+	return nil
+}
+
+// allocBlock takes a naturally aligned block of 1<<order free frames.
+func (a *Allocator) allocBlock(nid int, order uint8) *Page {
+	size := int32(1) << order
+	for i := 0; i < len(a.nodes); i++ {
+		nd := &a.nodes[(nid+i)%len(a.nodes)]
+		for start := nd.first; start+size <= nd.first+nd.n; start += size {
+			ok := true
+			for j := int32(0); j < size; j++ {
+				if a.pages[start+j].Place != sim.PlaceBuddy {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			for j := size - 1; j >= 0; j-- {
+				nd.takeFree(a.pages, a.pages[start+j].freeIdx)
+			}
+			for j := int32(1); j < size; j++ {
+				t := &a.pages[start+j]
+				t.Ref = 0
+				t.MoveTo(sim.PlaceCompound, start)
+			}
+			return &a.pages[start]
+		}
+	}
+	return nil
+}
+
+// AllocPagesNode models alloc_pages_node(nid, gfp, order): one page (a compound
+// page when order > 0) with refcount 1, or nil on failure. nid < 0 means the
+// calling CPU's node.
+func (a *Allocator) AllocPagesNode(cpu, nid int, order uint8) *Page {
+	a.m.Charge(cpu, sim.SymAllocPagesNode, 1<<order)
+	if a.m.Rand.Chance(a.m.Knobs[sim.KnobAllocFailPPM]) {
+		a.Failures++
+		return nil
+	}
+	nid = a.nidFor(cpu, nid)
+	var p *Page
+	if order == 0 {
+		p = a.allocOne(nid)
+	} else {
+		p = a.allocBlock(nid, order)
+	}
+	if p == nil {
+		a.Failures++
+		return nil
+	}
+	a.prepNewPage(p, order)
+	return p
+}
+
+// AllocPagesBulk models alloc_pages_bulk_array(_node): up to len(out) order-0
+// pages into out; it may return fewer (an injected failure or empty node ends
+// the bulk). Returns how many it placed.
+func (a *Allocator) AllocPagesBulk(cpu, nid int, out []*Page) int {
+	nid = a.nidFor(cpu, nid)
+	a.BulkCalls++
+	n := 0
+	for n < len(out) {
+		if a.m.Rand.Chance(a.m.Knobs[sim.KnobAllocFailPPM]) {
+			a.Failures++
+			break
+		}
+		p := a.allocOne(nid)
+		if p == nil {
+			a.Failures++
+			break
+		}
+		a.prepNewPage(p, 0)
+		out[n] = p
+		n++
+	}
+	a.m.Charge(cpu, sim.SymAllocPagesBulk, n)
+	return n
+}
+
+// GetPage models get_page(): take a reference.
+func (a *Allocator) GetPage(cpu int, p *Page) {
+	a.m.Charge(cpu, sim.SymGetPage, 0)
+	p.Ref++
+}
+
+// PutPage models put_page(): drop a reference; the last one frees the page (and
+// its compound tails) to the allocator. Dropping a reference on a page whose
+// count is already zero is a refcount underflow; it is reported and the page is
+// left alone.
+func (a *Allocator) PutPage(cpu int, p *Page) {
+	if p.Ref <= 0 {
+		p.Ref--
+		p.reportOnce(a.m, sim.KindRefcountUnderflow, a.m.RuleFor(sim.KindRefcountUnderflow),
+			"put_page on a page whose refcount was already %d", p.Ref+1)
+		return
+	}
+	p.Ref--
+	if p.Ref > 0 {
+		a.m.Charge(cpu, sim.SymPutPageRef, 0)
+		return
+	}
+	a.freePages(cpu, p)
+}
+
+func (a *Allocator) freePages(cpu int, p *Page) {
+	a.m.Charge(cpu, sim.SymFreePage, 1<<p.Order)
+	nd := &a.nodes[p.Nid]
+	for j := int32(0); j < int32(1)<<p.Order; j++ {
+		f := &a.pages[p.PFN+j]
+		f.MoveTo(sim.PlaceBuddy, -1)
+		f.freeIdx = int32(len(nd.free))
+		nd.free = append(nd.free, f.PFN)
+	}
+	a.Frees++
+}
+
+// CheckInvariants checks the allocator's side of conservation: every frame is in
+// exactly one place; free lists hold exactly the frames marked free; no
+// refcount is negative; no free page keeps a DMA mapping or is still counted in
+// flight by a pool.
+func (a *Allocator) CheckInvariants(m *sim.Machine) {
+	inFree := 0
+	for n := range a.nodes {
+		nd := &a.nodes[n]
+		for i, pfn := range nd.free {
+			p := &a.pages[pfn]
+			if p.Place != sim.PlaceBuddy || p.freeIdx != int32(i) {
+				p.reportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
+					"on node %d's free list but recorded as %s", n, p.Place)
+			}
+		}
+		inFree += len(nd.free)
+	}
+	marked := 0
+	for i := range a.pages {
+		p := &a.pages[i]
+		switch {
+		case p.Ref < 0:
+			p.reportOnce(m, sim.KindRefcountUnderflow, m.RuleFor(sim.KindRefcountUnderflow), "refcount is %d", p.Ref)
+		case p.Place == sim.PlaceBuddy:
+			marked++
+			if p.Mapped {
+				p.reportOnce(m, sim.KindDMALeak, m.RuleFor(sim.KindDMALeak),
+					"page freed to the page allocator with its DMA mapping (dma=%#x) still live", p.DMAAddr)
+			}
+			if p.Owner != 0 {
+				p.reportOnce(m, sim.KindInflightLeak, m.RuleFor(sim.KindInflightLeak),
+					"page of pool %d went back to the page allocator without page_pool_release_page: the pool counts it in flight forever", p.Owner)
+			}
+		case p.Place == sim.PlaceCompound:
+			h := &a.pages[p.Holder]
+			if h.Place == sim.PlaceBuddy || p.PFN-h.PFN >= int32(1)<<h.Order {
+				p.reportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone, "compound tail of pfn 0x%x, which no longer covers it", h.PFN)
+			}
+		}
+	}
+	if marked != inFree {
+		m.Report(sim.KindPageInTwoPlaces, -1, sim.RuleNone, "%d frames marked free but %d on the free lists", marked, inFree)
+	}
+}
+
+// String summarises the allocator.
+func (a *Allocator) String() string {
+	s := fmt.Sprintf("allocator: %d frames,", len(a.pages))
+	for n := range a.nodes {
+		s += fmt.Sprintf(" node%d free=%d", n, len(a.nodes[n].free))
+	}
+	return s
+}

@@ -1,0 +1,103 @@
+package mm
+
+import "pplab/engine/sim"
+
+// DMADir is enum dma_data_direction, with the kernel's values.
+type DMADir uint8
+
+const (
+	DMABidirectional DMADir = 0
+	DMAToDevice      DMADir = 1
+	DMAFromDevice    DMADir = 2
+	DMANone          DMADir = 3
+)
+
+func (d DMADir) String() string {
+	return [...]string{"DMA_BIDIRECTIONAL", "DMA_TO_DEVICE", "DMA_FROM_DEVICE", "DMA_NONE"}[d&3]
+}
+
+// DMA models the DMA API for one device. Costs: a fixed cost per call; on a
+// non-coherent platform sync costs per byte (cache invalidate/clean); with an
+// IOMMU, map and unmap also program the IOMMU.
+type DMA struct {
+	m        *sim.Machine
+	Coherent bool
+	IOMMU    bool
+	FailPPM  int64
+
+	failNext int // injected failures for the next map calls (tests)
+	nextIOVA uint64
+
+	Maps, Unmaps, MapFailures   int64
+	SyncDevCalls, SyncDevBytes  int64
+	SyncCPUCalls, SyncCPUBytes  int64
+	Leaked                      int64 // mappings lost: their pages were freed and reused while mapped
+	LastSyncDevLen, LastSyncOff int   // the most recent sync-for-device range (for tests and the UI)
+}
+
+// InjectMapFailures makes the next n mapping attempts fail (deterministic
+// failure injection for tests and guided scenarios).
+func (d *DMA) InjectMapFailures(n int) { d.failNext = n }
+
+// MapPage models dma_map_page_attrs(dev, page, 0, size, dir, attrs): it returns
+// the DMA address, or ok=false on a mapping error (dma_mapping_error).
+func (d *DMA) MapPage(cpu int, p *Page, size int, dir DMADir) (addr uint64, ok bool) {
+	d.m.Charge(cpu, sim.SymDMAMapPage, 0)
+	if d.IOMMU {
+		d.m.Charge(cpu, sim.SymIOMMUMap, 0)
+	}
+	if d.failNext > 0 {
+		d.failNext--
+		d.MapFailures++
+		return 0, false
+	}
+	if d.m.Rand.Chance(d.FailPPM) {
+		d.MapFailures++
+		return 0, false
+	}
+	d.Maps++
+	if d.IOMMU {
+		d.nextIOVA += uint64(size)
+		addr = 0xfff00000 - d.nextIOVA%0xfff00000
+	} else {
+		addr = uint64(p.PFN) << PageShift
+	}
+	p.DMAAddr, p.Mapped = addr, true
+	return addr, true
+}
+
+// UnmapPage models dma_unmap_page_attrs.
+func (d *DMA) UnmapPage(cpu int, p *Page, size int, dir DMADir) {
+	d.m.Charge(cpu, sim.SymDMAUnmapPage, 0)
+	if d.IOMMU {
+		d.m.Charge(cpu, sim.SymIOMMUUnmap, 0)
+	}
+	d.Unmaps++
+	p.Mapped = false
+	p.DMAAddr = 0
+}
+
+// SyncForDevice models dma_sync_single_range_for_device(dev, addr, offset, size,
+// dir): on a non-coherent platform the CPU cleans/invalidates size bytes.
+func (d *DMA) SyncForDevice(cpu int, p *Page, offset, size int, dir DMADir) int64 {
+	d.SyncDevCalls++
+	d.SyncDevBytes += int64(size)
+	d.LastSyncDevLen, d.LastSyncOff = size, offset
+	return d.m.Charge(cpu, sim.SymSyncForDevice, d.bytesCharged(size))
+}
+
+// SyncForCPU models dma_sync_single_range_for_cpu.
+func (d *DMA) SyncForCPU(cpu int, p *Page, offset, size int, dir DMADir) int64 {
+	d.SyncCPUCalls++
+	d.SyncCPUBytes += int64(size)
+	return d.m.Charge(cpu, sim.SymSyncForCPU, d.bytesCharged(size))
+}
+
+// bytesCharged: on a coherent platform the sync is a no-op call (dma-direct
+// checks dev_is_dma_coherent), so no per-byte cost.
+func (d *DMA) bytesCharged(size int) int {
+	if d.Coherent {
+		return 0
+	}
+	return size
+}

@@ -1,0 +1,92 @@
+// Package mm models the memory-management pieces page_pool sits on: struct page,
+// the page allocator (per-node free lists, single and bulk allocation, failure
+// injection, pfmemalloc pages), the DMA API (map, unmap, sync; coherent or not;
+// optional IOMMU) and a slab allocator for skb heads.
+//
+// Ownership rule: every page is in exactly one sim.Place. Code that moves a page
+// calls Page.MoveTo; the invariant checker (Allocator.CheckInvariants) verifies
+// that the places recorded on pages agree with the containers that hold them.
+package mm
+
+import (
+	"fmt"
+
+	"pplab/engine/sim"
+)
+
+const (
+	PageShift = 12
+	PageSize  = 1 << PageShift
+
+	// PPSignature is PP_SIGNATURE = 0x40 + POISON_POINTER_DELTA (x86-64:
+	// 0xdead000000000000), include/linux/poison.h. It is OR-ed into pp_magic.
+	PPSignature uint64 = 0xdead000000000040
+	// RFCSignature is the value of the first series' page->signature word
+	// (threads.md: "value 0x20210303").
+	RFCSignature uint64 = 0x20210303
+	// PPMagicMask keeps the signature bits: bit 0 (compound head) and bit 1
+	// (pfmemalloc, page_is_pfmemalloc reads lru.next & BIT(1)) are not part of it.
+	PPMagicMask = ^uint64(0x3)
+	// pfmemallocBit is BIT(1) of lru.next, which pp_magic aliases.
+	pfmemallocBit = uint64(1) << 1
+)
+
+// Page models struct page: the fields the kernel reads to decide a page's fate,
+// plus the model's own bookkeeping (Place, Owner) that the invariant checker
+// uses as ground truth.
+type Page struct {
+	PFN   int32
+	Nid   int8
+	Order uint8 // order of the compound page this is the head of (0 for a plain page)
+
+	// Kernel-visible state.
+	Ref       int32  // _refcount
+	PPMagic   uint64 // pp_magic, aliases lru.next: signature OR-ed in, low bits kept
+	PP        int32  // page->pp: id of the owning pool, 0 = NULL
+	Private   uint64 // page->private (rfc-v1 stores an xdp_mem_info here)
+	Signature uint64 // rfc-v1's page->signature word (0x20210303); a separate word in the model
+	DMAAddr   uint64 // page->dma_addr
+	FragCount int64  // pp_frag_count (5.15) / pp_ref_count (6.8)
+
+	// Model state (ground truth, not visible to the modelled kernel code).
+	Place    sim.Place
+	Holder   int32  // who holds it in that place (pool id for cache/ring, head PFN for a compound tail)
+	Owner    int32  // the pool that counted it in hold and has not released it; 0 = none
+	Mapped   bool   // a DMA mapping is live
+	Reported uint16 // violation kinds already reported for this page in its current place
+
+	freeIdx int32 // index in its node's free list while in the buddy allocator
+}
+
+// Pfmemalloc reports page_is_pfmemalloc(): the page came from emergency reserves.
+func (p *Page) Pfmemalloc() bool { return p.PPMagic&pfmemallocBit != 0 }
+
+// HasPPSignature reports (pp_magic & ~0x3) == PP_SIGNATURE.
+func (p *Page) HasPPSignature() bool { return p.PPMagic&PPMagicMask == PPSignature }
+
+// MoveTo records that the page now sits in place, held by holder. Moving
+// clears the set of violations already reported for the page.
+func (p *Page) MoveTo(place sim.Place, holder int32) {
+	p.Place = place
+	p.Holder = holder
+	p.Reported = 0
+}
+
+// reportOnce reports a violation about this page unless the same kind was
+// already reported while the page sat where it is.
+func (p *Page) reportOnce(m *sim.Machine, k sim.Kind, rule sim.Rule, format string, args ...any) {
+	if p.Reported&(1<<k) != 0 {
+		return
+	}
+	p.Reported |= 1 << k
+	m.Report(k, p.PFN, rule, format, args...)
+}
+
+// ReportOnce is reportOnce for the layers above mm.
+func (p *Page) ReportOnce(m *sim.Machine, k sim.Kind, rule sim.Rule, format string, args ...any) {
+	p.reportOnce(m, k, rule, format, args...)
+}
+
+func (p *Page) String() string {
+	return fmt.Sprintf("pfn=0x%x nid=%d ref=%d place=%s magic=%#x pp=%d frag=%d mapped=%v", p.PFN, p.Nid, p.Ref, p.Place, p.PPMagic, p.PP, p.FragCount, p.Mapped)
+}

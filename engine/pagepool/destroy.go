@@ -1,0 +1,141 @@
+package pagepool
+
+import (
+	"fmt"
+
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+// Destroy models page_pool_destroy: drop a user reference; on the last one,
+// unlink the NAPI (6.4+), free the frag page, and release what the pool holds.
+// If pages are still in flight (in sockets, in the driver…), the pool lives on:
+// page_pool_release_retry runs every second (DEFER_TIME) and warns every 60 s
+// (DEFER_WARN_INTERVAL) until the last page comes back.
+func (p *Pool) Destroy(cpu int) {
+	p.m.Charge(cpu, sim.SymPoolDestroy, 0)
+	if p.destroyed {
+		return
+	}
+	p.userCnt--
+	if p.userCnt > 0 {
+		return
+	}
+	p.destroyed = true
+	if p.m.Era.NAPIDirect {
+		p.P.NAPI = nil // page_pool_unlink_napi: no more direct recycling from skb frees
+	}
+	p.freeFrag(cpu)
+	if p.release(cpu) == 0 {
+		return
+	}
+	now := p.m.NowPS()
+	p.deferStartPS = now
+	p.deferWarnPS = now + DeferWarnNS*sim.PSPerNS
+	p.m.After(DeferTimeNS, p.releaseRetry)
+}
+
+// UnregMemModel models xdp_rxq_info_unreg_mem_model: drops the user reference
+// RegMemModel took (page_pool_destroy via the mem model's disconnect).
+func (p *Pool) UnregMemModel(cpu int) { p.Destroy(cpu) }
+
+// release models page_pool_release: scrub, compute inflight, free the pool when
+// nothing is in flight. Returns inflight.
+func (p *Pool) release(cpu int) int32 {
+	p.m.Charge(cpu, sim.SymPoolRelease, 0)
+	p.scrub(cpu)
+	inflight := p.Inflight()
+	if p.m.Tracing() {
+		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvPoolRelease, Func: sim.SymPoolRelease, Pool: p.ID, Page: -1,
+			Inflight: inflight, Hold: p.holdCnt, Release: p.releaseCnt, DestroyCnt: p.destroyCnt, Stat: sim.StatNone})
+	}
+	if inflight < 0 && p.m.Tracing() {
+		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymPoolRelease, Pool: p.ID, Page: -1, Stat: sim.StatNone,
+			Why: fmt.Sprintf("WARN: Negative(%d) inflight packet-pages", inflight)})
+	}
+	p.lockProducer(cpu) // take and release the producer lock: no producer still in the ring
+	if inflight == 0 {
+		p.freed = true // page_pool_free: disconnect, ptr_ring_cleanup, kfree
+	}
+	return inflight
+}
+
+// scrub models page_pool_scrub: empty the alloc cache once (the first
+// release), then the ring. A ringed page with refcnt != 1 gets pr_crit.
+func (p *Pool) scrub(cpu int) {
+	if p.destroyCnt == 0 { // page_pool_empty_alloc_cache_once
+		for p.alloc.count > 0 {
+			p.alloc.count--
+			pg := p.alloc.cache[p.alloc.count]
+			p.alloc.cache[p.alloc.count] = nil
+			p.returnPage(cpu, pg)
+		}
+	}
+	p.destroyCnt++
+	// No more consumers should exist, but producers could still be in flight.
+	for {
+		pg := p.ring.consume()
+		if pg == nil {
+			break
+		}
+		if pg.Ref != 1 && p.m.Tracing() {
+			p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymPoolRelease, Pool: p.ID, Page: pg.PFN, Stat: sim.StatNone,
+				Why: fmt.Sprintf("pr_crit: page_pool refcnt %d violation", pg.Ref)})
+		}
+		p.returnPage(cpu, pg)
+	}
+}
+
+// releaseRetry models page_pool_release_retry, the deferred work.
+func (p *Pool) releaseRetry() {
+	const cpu = 0
+	p.m.Begin(cpu, sim.SymReleaseRetry)
+	p.m.Charge(cpu, sim.SymReleaseRetry, 0)
+	inflight := p.release(cpu)
+	if inflight == 0 {
+		return
+	}
+	// Periodic warning.
+	now := p.m.NowPS()
+	if now >= p.deferWarnPS {
+		sec := (now - p.deferStartPS) / (1_000_000_000 * sim.PSPerNS)
+		p.Warnings++
+		if p.m.Tracing() {
+			p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymReleaseRetry, Pool: p.ID, Page: -1, Stat: sim.StatNone,
+				Why: fmt.Sprintf("page_pool_release_retry() stalled pool shutdown %d inflight %d sec", inflight, sec)})
+		}
+		p.deferWarnPS = now + DeferWarnNS*sim.PSPerNS
+	}
+	// Still not ready to be disconnected, retry later.
+	p.m.After(DeferTimeNS, p.releaseRetry)
+}
+
+// UpdateNid models page_pool_update_nid: set the preferred node and flush the
+// alloc cache (refill would now waive those pages anyway). The ring is not
+// flushed: its pages are waived one refill at a time. Runs in NAPI context.
+func (p *Pool) UpdateNid(cpu int, nid int) {
+	p.m.Charge(cpu, sim.SymUpdateNid, 0)
+	if p.m.Tracing() {
+		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvUpdateNid, Func: sim.SymUpdateNid, Pool: p.ID, Page: -1, Nid: int32(p.P.Nid), NewNid: int32(nid), Stat: sim.StatNone})
+	}
+	p.P.Nid = nid
+	// Flush pool alloc cache, as refill will check NUMA node.
+	for p.alloc.count > 0 {
+		p.alloc.count--
+		pg := p.alloc.cache[p.alloc.count]
+		p.alloc.cache[p.alloc.count] = nil
+		p.returnPage(cpu, pg)
+	}
+}
+
+// NidChanged models page_pool_nid_changed: update only when the node differs.
+func (p *Pool) NidChanged(cpu int, newNid int) {
+	if p.P.Nid != newNid {
+		p.UpdateNid(cpu, newNid)
+	}
+}
+
+// pagesOut helps the checker: pool pages outside the pool's containers.
+func (p *Pool) isContainer(pg *mm.Page) bool {
+	return (pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing) && pg.Holder == p.ID
+}

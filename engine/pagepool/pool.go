@@ -1,0 +1,294 @@
+// Package pagepool models net/core/page_pool.c: the per-RX-queue page cache
+// that recycles DMA-mapped pages.
+//
+// Structure follows the kernel: a lockless 128-slot LIFO alloc cache used only
+// by the pool's consumer (NAPI), a ptr_ring that any CPU may produce into under
+// the producer lock, a slow path into the page allocator (one page before
+// v5.13, bulk of 64 after), and one recycling decision (putPage, modelling
+// __page_pool_put_page). Behaviour switches by era (sim.Era).
+//
+// Caller contract, as in the kernel: allocation and direct recycling must not
+// run concurrently with each other — they belong to the NAPI context of the
+// pool's RX queue. The model checks this (cache-race) instead of assuming it.
+package pagepool
+
+import (
+	"errors"
+	"fmt"
+
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+// Constants from include/net/page_pool.h / page_pool/types.h.
+const (
+	AllocCacheSize   = 128 // PP_ALLOC_CACHE_SIZE
+	AllocCacheRefill = 64  // PP_ALLOC_CACHE_REFILL
+	DefaultRingSize  = 1024
+	MaxRingSize      = 32768 // above this page_pool_init returns -E2BIG (up to v6.17)
+	DeferTimeNS      = 1_000_000_000
+	DeferWarnNS      = 60 * 1_000_000_000
+	NumaNoNode       = -1
+)
+
+// Flags are page_pool_params.flags.
+type Flags uint32
+
+const (
+	FlagDMAMap     Flags = 1 << 0 // PP_FLAG_DMA_MAP
+	FlagDMASyncDev Flags = 1 << 1 // PP_FLAG_DMA_SYNC_DEV
+	FlagPageFrag   Flags = 1 << 2 // PP_FLAG_PAGE_FRAG (v5.15–v6.6)
+)
+
+// Errors page_pool_create returns (as ERR_PTR).
+var (
+	ErrInval = errors.New("-EINVAL")
+	ErrE2Big = errors.New("-E2BIG")
+	ErrNoMem = errors.New("-ENOMEM")
+)
+
+// NAPI models the bits of struct napi_struct the pool reads: the CPU it runs on
+// and list_owner, which ____napi_schedule sets to that CPU and
+// napi_complete_done resets to -1 [M7].
+type NAPI struct {
+	CPU       int
+	ListOwner int
+}
+
+// NewNAPI returns a NAPI instance bound to cpu, not scheduled.
+func NewNAPI(cpu int) *NAPI { return &NAPI{CPU: cpu, ListOwner: -1} }
+
+// Schedule models ____napi_schedule on the NAPI's CPU.
+func (n *NAPI) Schedule() { n.ListOwner = n.CPU }
+
+// Complete models napi_complete_done.
+func (n *NAPI) Complete() { n.ListOwner = -1 }
+
+// Params is struct page_pool_params.
+type Params struct {
+	Flags    Flags
+	Order    uint8
+	PoolSize int // ptr_ring size; 0 = 1024
+	Nid      int // NUMA_NO_NODE (-1) = the allocating CPU's node
+	DMADir   mm.DMADir
+	MaxLen   int // bytes synced for the device at most
+	Offset   int // where the device starts writing
+	NAPI     *NAPI
+}
+
+// Pool is struct page_pool.
+type Pool struct {
+	ID  int32
+	P   Params
+	reg *Registry
+	a   *mm.Allocator
+	m   *sim.Machine
+
+	alloc struct {
+		count int
+		cache [AllocCacheSize]*mm.Page
+	}
+	ring ptrRing
+
+	holdCnt    uint32 // pages_state_hold_cnt
+	releaseCnt uint32 // pages_state_release_cnt
+	userCnt    int
+	destroyCnt uint64
+
+	fragUsers  int64
+	fragPage   *mm.Page
+	fragOffset int
+
+	deferStartPS, deferWarnPS int64
+	destroyed, freed          bool
+
+	stats sim.Stats
+
+	bulk       [256]*mm.Page // scratch array for alloc_pages_bulk (the kernel fills the cache array itself)
+	consumer   int           // the CPU allowed to touch the alloc cache (NAPI CPU, or first allocating CPU)
+	touched    uint64        // CPUs that touched the alloc cache since the last check
+	lastAllocN bool          // the last page_pool_alloc_pages returned NULL
+	lastProd   int           // CPU of the last ring producer (cacheline bounce cost)
+	reported   uint16        // pool-level violation kinds reported while the condition persists
+	memID      int32         // xdp_mem_info id when registered (0 = not)
+
+	// Warnings counts "stalled pool shutdown" warnings printed.
+	Warnings int
+}
+
+// Registry holds the machine's pools: it resolves page->pp and, for the rfc-v1
+// era, xdp_mem_info ids (xdp_rxq_info_reg_mem_model).
+type Registry struct {
+	A      *mm.Allocator
+	M      *sim.Machine
+	pools  []*Pool
+	memIDs []memModel
+	warned bool // WARN_ON_ONCE in the rfc-v1 __xdp_return path
+}
+
+type memModel struct {
+	typ  uint16
+	pool *Pool
+}
+
+// xdp_mem_type values.
+const (
+	MemTypePageShared uint16 = 0
+	MemTypePageOrder0 uint16 = 1
+	MemTypePagePool   uint16 = 2
+)
+
+// NewRegistry returns an empty pool registry over an allocator.
+func NewRegistry(a *mm.Allocator) *Registry { return &Registry{A: a, M: a.Machine()} }
+
+// Pools returns the pools created so far.
+func (r *Registry) Pools() []*Pool { return r.pools }
+
+// Lookup resolves a pool id (page->pp); nil for 0 or an unknown id.
+func (r *Registry) Lookup(id int32) *Pool {
+	if id <= 0 || int(id) > len(r.pools) {
+		return nil
+	}
+	return r.pools[id-1]
+}
+
+
+
+// Create models page_pool_create / page_pool_init: it validates the params as
+// the kernel does and returns the pool, or the kernel's error.
+func (r *Registry) Create(cpu int, p Params) (*Pool, error) {
+	m := r.M
+	m.Charge(cpu, sim.SymPoolCreate, 0)
+	all := FlagDMAMap | FlagDMASyncDev
+	if m.Era.FragFlag {
+		all |= FlagPageFrag
+	}
+	if p.Flags&^all != 0 {
+		return nil, fmt.Errorf("page_pool_create: %w: flags %#x not supported in era %s (PP_FLAG_ALL = %#x)", ErrInval, uint32(p.Flags), m.Era.Name, uint32(all))
+	}
+	ringQsize := DefaultRingSize
+	if p.PoolSize != 0 {
+		ringQsize = p.PoolSize
+	}
+	if p.PoolSize < 0 || ringQsize > MaxRingSize {
+		return nil, fmt.Errorf("page_pool_create: %w: pool_size %d > %d (sanity limit on pinned memory)", ErrE2Big, p.PoolSize, MaxRingSize)
+	}
+	if p.Flags&FlagDMAMap != 0 && p.DMADir != mm.DMAFromDevice && p.DMADir != mm.DMABidirectional {
+		return nil, fmt.Errorf("page_pool_create: %w: dma_dir %s (want DMA_FROM_DEVICE or DMA_BIDIRECTIONAL)", ErrInval, p.DMADir)
+	}
+	if p.Flags&FlagDMASyncDev != 0 {
+		if p.Flags&FlagDMAMap == 0 {
+			return nil, fmt.Errorf("page_pool_create: %w: PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP", ErrInval)
+		}
+		if p.MaxLen == 0 {
+			return nil, fmt.Errorf("page_pool_create: %w: PP_FLAG_DMA_SYNC_DEV needs max_len", ErrInval)
+		}
+	}
+	if p.Nid < NumaNoNode || p.Nid >= r.A.Nodes() {
+		return nil, fmt.Errorf("page_pool_create: nid %d is not a node of this machine (-1..%d)", p.Nid, r.A.Nodes()-1)
+	}
+	pool := &Pool{ID: int32(len(r.pools) + 1), P: p, reg: r, a: r.A, m: m, userCnt: 1, consumer: -1, lastProd: -1}
+	if p.NAPI != nil {
+		pool.consumer = p.NAPI.CPU
+	}
+	pool.ring.init(ringQsize, m.Platform.CacheLine, m.Platform.PtrBytes)
+	r.pools = append(r.pools, pool)
+	m.AddChecker(pool)
+	return pool, nil
+}
+
+// RegMemModel models xdp_rxq_info_reg_mem_model(MEM_TYPE_PAGE_POOL, pool): it
+// gives the pool an xdp_mem_info id and takes a user reference on the pool
+// (page_pool_use_xdp_mem), so page_pool_destroy only runs on the last unreg.
+func (r *Registry) RegMemModel(pool *Pool) int32 {
+	r.memIDs = append(r.memIDs, memModel{typ: MemTypePagePool, pool: pool})
+	pool.memID = int32(len(r.memIDs))
+	pool.userCnt++
+	return pool.memID
+}
+
+// RegMemModelType registers a non-page_pool memory model (e.g.
+// MEM_TYPE_PAGE_SHARED) and returns its id.
+func (r *Registry) RegMemModelType(typ uint16) int32 {
+	r.memIDs = append(r.memIDs, memModel{typ: typ})
+	return int32(len(r.memIDs))
+}
+
+// MemInfo is the xdp_mem_info (u16 type, u16 id) packed as the rfc-v1 series
+// stored it in page->private.
+func MemInfo(typ uint16, id int32) uint64 { return uint64(typ)<<16 | uint64(uint16(id)) }
+
+// Allocator returns the page allocator behind the pool.
+func (p *Pool) Allocator() *mm.Allocator { return p.a }
+
+// softirq reports in_softirq() on cpu.
+func (p *Pool) softirq(cpu int) bool { return p.m.CPUs[cpu].Softirq }
+
+// touch records an alloc-cache access by cpu (for the cache-race check).
+func (p *Pool) touch(cpu int) {
+	if p.consumer < 0 {
+		p.consumer = cpu
+	}
+	p.touched |= 1 << uint(cpu)
+}
+
+// stat increments a counter (alloc_stat_inc / recycle_stat_inc).
+func (p *Pool) stat(s sim.Stat) { p.stats[s]++ }
+
+// ev emits an event if someone listens.
+func (p *Pool) ev(cpu int, fn sim.Sym, pg *mm.Page, from, to sim.Place, st sim.Stat, cost int64, why string) {
+	if !p.m.Tracing() {
+		return
+	}
+	pfn := int32(-1)
+	if pg != nil {
+		pfn = pg.PFN
+	}
+	p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvCall, Func: fn, Pool: p.ID, Page: pfn, From: from, To: to, Stat: st, CostPS: cost, Why: why})
+}
+
+// Stats returns a copy of the pool's counters.
+func (p *Pool) Stats() sim.Stats { return p.stats }
+
+// GetStats models page_pool_get_stats: it ADDS the pool's counters into out.
+func (p *Pool) GetStats(out *sim.Stats) bool {
+	if out == nil {
+		return false
+	}
+	out.Add(&p.stats)
+	return true
+}
+
+// Inflight models page_pool_inflight: hold - release in serial-number
+// arithmetic. Pages in the alloc cache and the ptr_ring count as in flight.
+func (p *Pool) Inflight() int32 { return int32(p.holdCnt - p.releaseCnt) }
+
+// Hold and Release are the raw counters.
+func (p *Pool) Hold() uint32    { return p.holdCnt }
+func (p *Pool) Release() uint32 { return p.releaseCnt }
+
+// CacheCount is alloc.count.
+func (p *Pool) CacheCount() int { return p.alloc.count }
+
+// CachePage returns alloc.cache[i] (i < CacheCount; the top is CacheCount-1).
+func (p *Pool) CachePage(i int) *mm.Page { return p.alloc.cache[i] }
+
+// RingCount is the number of pages queued in the ptr_ring.
+func (p *Pool) RingCount() int { return p.ring.live }
+
+// RingSize is the ptr_ring size.
+func (p *Pool) RingSize() int { return p.ring.size() }
+
+// RingStale is the number of consumed ring slots not yet zeroed.
+func (p *Pool) RingStale() int { return p.ring.stale() }
+
+// RingBatch is the ptr_ring's lazy-zeroing batch.
+func (p *Pool) RingBatch() int { return p.ring.batch }
+
+// RingPages calls fn on every queued page, oldest first.
+func (p *Pool) RingPages(fn func(*mm.Page)) { p.ring.forEach(fn) }
+
+// Destroyed reports whether page_pool_destroy ran; Freed whether the pool
+// finally went away (inflight reached 0).
+func (p *Pool) Destroyed() bool { return p.destroyed }
+func (p *Pool) Freed() bool     { return p.freed }

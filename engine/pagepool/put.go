@@ -1,0 +1,256 @@
+package pagepool
+
+import (
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+// Cross-CPU and process-context extras on the ring producer lock, in cycles.
+const (
+	// bhCycles: spin_lock_bh/unlock_bh instead of spin_lock when the put runs
+	// outside softirq. [M12]: ptr_ring pair 72 cycles no-softirq vs 39 in a
+	// tasklet on the same Xeon Gold 6140.
+	bhCycles = 33
+	// bounceCycles: the producer lock's cache line last written by another CPU
+	// (one cross-core transfer). An order-of-magnitude default, NOT calibrated;
+	// [M12]'s 4-CPU contention figure (~3,400 cycles/page) is the extreme.
+	bounceCycles = 100
+)
+
+// PutPage models page_pool_put_page(pool, page, dma_sync_size, allow_direct):
+// the caller gives up its use of the page. If the page can be recycled it goes
+// into the alloc cache (allow_direct, softirq, room) or the ptr_ring; if the
+// ring is full it is released to the page allocator (ring_full).
+func (p *Pool) PutPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) {
+	p.m.Charge(cpu, sim.SymPutPage, 0)
+	if !p.lastUser(cpu, pg) {
+		return
+	}
+	pg = p.putPage(cpu, pg, dmaSyncSize, allowDirect)
+	if pg != nil && !p.recycleInRing(cpu, pg) {
+		// Cache full, fall back to free the page.
+		p.stat(sim.StatRecycleRingFull)
+		p.ev(cpu, sim.SymPutPage, pg, pg.Place, sim.PlaceBuddy, sim.StatRecycleRingFull, 0,
+			"the ptr_ring is full: the page is released to the page allocator")
+		p.returnPage(cpu, pg)
+	}
+}
+
+// PutFullPage models page_pool_put_full_page: dma_sync_size = -1 (max_len).
+func (p *Pool) PutFullPage(cpu int, pg *mm.Page, allowDirect bool) {
+	p.PutPage(cpu, pg, -1, allowDirect)
+}
+
+// RecycleDirect models page_pool_recycle_direct: put_full_page with
+// allow_direct = true. Only from the pool's NAPI context (XDP_DROP, errors).
+func (p *Pool) RecycleDirect(cpu int, pg *mm.Page) { p.PutPage(cpu, pg, -1, true) }
+
+// lastUser is the frag/ref count test that precedes the recycling decision:
+// with the frag API (5.15: PP_FLAG_PAGE_FRAG pools) or pp_ref_count (6.7+:
+// every pool) only the last user of a page goes on; the others just drop their
+// share. Breaking frag-count skips the test: every user recycles the page.
+func (p *Pool) lastUser(cpu int, pg *mm.Page) bool {
+	e := p.m.Era
+	if !(e.PPRefCount || (e.FragAPI && p.P.Flags&FlagPageFrag != 0)) {
+		return true
+	}
+	if p.m.Broken(sim.RuleFragCount) {
+		return true
+	}
+	if p.defragPage(pg, 1) != 0 {
+		p.ev(cpu, sim.SymPutPage, pg, pg.Place, pg.Place, sim.StatNone, 0,
+			"not the last user of this page's fragments: only the frag/ref count drops")
+		return false
+	}
+	return true
+}
+
+// defragPage models page_pool_defrag_page / page_pool_unref_page (and v5.15's
+// page_pool_atomic_sub_frag_count_return): subtract nr users and return what
+// remains. When exactly nr remain it returns 0 without an atomic RMW; from
+// v6.7 it then resets the count to 1, the value every page at rest carries.
+func (p *Pool) defragPage(pg *mm.Page, nr int64) int64 {
+	if pg.FragCount == nr {
+		if p.m.Era.PPRefCount {
+			pg.FragCount = 1
+		}
+		return 0
+	}
+	pg.FragCount -= nr
+	ret := pg.FragCount
+	if ret < 0 {
+		// WARN_ON(ret < 0): more puts than users.
+		pg.ReportOnce(p.m, sim.KindRefcountUnderflow, p.m.RuleFor(sim.KindRefcountUnderflow),
+			"pp_frag_count/pp_ref_count went negative (%d): a fragment was put more often than handed out", ret)
+		if p.m.Tracing() {
+			p.m.Emit(sim.Event{CPU: p.m.CurrentOp().CPU, Kind: sim.EvWarn, Func: sim.SymPutPage, Pool: p.ID, Page: pg.PFN, Stat: sim.StatNone,
+				Why: "WARN_ON(ret < 0) in page_pool_defrag_page"})
+		}
+	}
+	if ret == 0 && p.m.Era.PPRefCount {
+		pg.FragCount = 1
+	}
+	return ret
+}
+
+// putPage models __page_pool_put_page: the one place that decides a page's
+// fate. It returns the page when it should go to the ptr_ring, nil when it was
+// recycled into the cache or released.
+//
+// A page is recyclable only if the pool holds the sole reference
+// (page_ref_count == 1) and it is not from the emergency reserves
+// (pfmemalloc). Otherwise the pool gives it up: DMA unmap, accounting release
+// (released_refcnt), and put_page of the pool's reference.
+func (p *Pool) putPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) *mm.Page {
+	refOK := pg.Ref == 1 || p.m.Broken(sim.RuleRefcntCheck)
+	reserveOK := !pg.Pfmemalloc() || p.m.Broken(sim.RulePfmemallocCheck)
+	if refOK && reserveOK {
+		// Read barrier done in page_ref_count / READ_ONCE.
+		if p.P.Flags&FlagDMASyncDev != 0 {
+			p.syncForDevice(cpu, pg, dmaSyncSize)
+		}
+		if allowDirect && p.softirq(cpu) && p.recycleInCache(cpu, pg) {
+			return nil
+		}
+		return pg
+	}
+	// Fallback/non-XDP mode: API user has elevated refcnt (or the page is a
+	// reserve page) — it is not recyclable. Unmap and let put_page free it.
+	from := pg.Place
+	p.stat(sim.StatRecycleReleasedRefcnt)
+	why := "page_ref_count != 1: someone else holds the page, so the pool unmaps it, stops accounting for it and drops its reference"
+	if pg.Pfmemalloc() {
+		why = "pfmemalloc page (emergency reserve): never recycled, released to the page allocator"
+	}
+	p.ev(cpu, sim.SymPutPage, pg, from, sim.PlaceDriver, sim.StatRecycleReleasedRefcnt, 0, why)
+	p.ReleasePage(cpu, pg)
+	p.a.PutPage(cpu, pg)
+	return nil
+}
+
+// recycleInCache models page_pool_recycle_in_cache: only when the cache has
+// room; cache_full otherwise (the caller then tries the ring).
+func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
+	if p.alloc.count == AllocCacheSize {
+		p.stat(sim.StatRecycleCacheFull)
+		p.ev(cpu, sim.SymRecycleInCache, pg, pg.Place, pg.Place, sim.StatRecycleCacheFull, 0,
+			"alloc cache full (128 pages): the page goes to the ptr_ring instead")
+		return false
+	}
+	cost := p.m.Charge(cpu, sim.SymRecycleInCache, 0)
+	p.touch(cpu)
+	from := pg.Place
+	// Caller MUST have verified that the page is recyclable (refcnt == 1).
+	p.alloc.cache[p.alloc.count] = pg
+	p.alloc.count++
+	pg.MoveTo(sim.PlaceCache, p.ID)
+	p.stat(sim.StatRecycleCached)
+	p.ev(cpu, sim.SymRecycleInCache, pg, from, sim.PlaceCache, sim.StatRecycleCached, cost,
+		"direct recycling: in the pool's NAPI context the page goes straight onto the lockless alloc cache")
+	return true
+}
+
+// recycleInRing models page_pool_recycle_in_ring: produce under the
+// producer lock (spin_lock in softirq, spin_lock_bh otherwise).
+func (p *Pool) recycleInRing(cpu int, pg *mm.Page) bool {
+	cost := p.lockProducer(cpu)
+	cost += p.m.Charge(cpu, sim.SymPtrRingProduce, 0)
+	from := pg.Place
+	if !p.ring.produce(pg) {
+		return false
+	}
+	pg.MoveTo(sim.PlaceRing, p.ID)
+	p.stat(sim.StatRecycleRing)
+	p.ev(cpu, sim.SymRecycleInRing, pg, from, sim.PlaceRing, sim.StatRecycleRing, cost,
+		"not allowed to touch the alloc cache here: the page goes to the ptr_ring under the producer spinlock")
+	return true
+}
+
+// lockProducer charges the producer lock, its _bh variant outside softirq, and
+// a cache-line transfer when another CPU produced last.
+func (p *Pool) lockProducer(cpu int) int64 {
+	cost := p.m.Charge(cpu, sim.SymProducerLock, 0)
+	if !p.softirq(cpu) {
+		cost += p.m.ChargeExtra(cpu, sim.SymProducerLock, bhCycles)
+	}
+	if p.lastProd >= 0 && p.lastProd != cpu {
+		cost += p.m.ChargeExtra(cpu, sim.SymProducerLock, bounceCycles)
+	}
+	p.lastProd = cpu
+	return cost
+}
+
+// PutPageBulk models page_pool_put_page_bulk(pool, data, count) (XDP_REDIRECT
+// TX completion): every page goes through the recycling decision without
+// direct recycling; the survivors are produced into the ring under ONE lock.
+// At the first failure ring_full is counted once and the rest are released
+// outside the lock. data is reused as scratch, as the kernel does.
+func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
+	p.m.Charge(cpu, sim.SymPutPageBulk, len(data))
+	bulkLen := 0
+	for _, pg := range data {
+		// It is not the last user for the page frag case.
+		if !p.lastUser(cpu, pg) {
+			continue
+		}
+		if pg = p.putPage(cpu, pg, -1, false); pg != nil {
+			data[bulkLen] = pg // approved for bulk recycling in ptr_ring cache
+			bulkLen++
+		}
+	}
+	if bulkLen == 0 {
+		return
+	}
+	p.lockProducer(cpu)
+	i := 0
+	for ; i < bulkLen; i++ {
+		from := data[i].Place
+		if !p.ring.produce(data[i]) {
+			p.stat(sim.StatRecycleRingFull) // once per call
+			p.ev(cpu, sim.SymPutPageBulk, data[i], from, from, sim.StatRecycleRingFull, 0,
+				"ptr_ring full during a bulk put: counted once for the call; the rest are released after the lock")
+			break
+		}
+		p.m.Charge(cpu, sim.SymPtrRingProduce, 0)
+		data[i].MoveTo(sim.PlaceRing, p.ID)
+		p.ev(cpu, sim.SymPutPageBulk, data[i], from, sim.PlaceRing, sim.StatRecycleRing, 0,
+			"bulk put: produced into the ptr_ring under a single producer lock (ring += i after the loop)")
+	}
+	p.stats[sim.StatRecycleRing] += uint64(i)
+	// ptr_ring cache full, free the remaining pages outside the producer lock
+	// since put_page() with refcnt == 1 can be an expensive operation.
+	for ; i < bulkLen; i++ {
+		p.returnPage(cpu, data[i])
+	}
+}
+
+// ReleasePage models page_pool_release_page: the page leaves the pool for good
+// but stays with the caller — DMA unmap, clear the pool's marks, count the
+// release (trace_page_pool_state_release). Drivers called it when they built an
+// skb before skb recycling (5.12, 5.13).
+func (p *Pool) ReleasePage(cpu int, pg *mm.Page) {
+	p.m.Charge(cpu, sim.SymReleasePage, 0)
+	if p.P.Flags&FlagDMAMap != 0 && pg.Mapped {
+		// DMA unmap (dma_unmap_page_attrs with DMA_ATTR_SKIP_CPU_SYNC).
+		p.a.DMA.UnmapPage(cpu, pg, mm.PageSize<<pg.Order, p.P.DMADir)
+	}
+	p.clearPPInfo(pg)
+	// This may be the last page returned, releasing the pool, so it is not
+	// safe to reference pool afterwards.
+	p.releaseCnt++
+	if pg.Owner == p.ID {
+		pg.Owner = 0
+	}
+	if p.m.Tracing() {
+		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateRelease, Func: sim.SymReleasePage, Pool: p.ID, Page: pg.PFN, Release: p.releaseCnt, Stat: sim.StatNone})
+	}
+}
+
+// returnPage models page_pool_return_page: release and drop the pool's
+// reference, so the page goes back to the page allocator.
+func (p *Pool) returnPage(cpu int, pg *mm.Page) {
+	p.m.Charge(cpu, sim.SymReturnPage, 0)
+	p.ReleasePage(cpu, pg)
+	pg.MoveTo(sim.PlaceDriver, -1) // out of the pool's containers before put_page
+	p.a.PutPage(cpu, pg)
+}

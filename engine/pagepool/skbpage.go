@@ -1,0 +1,125 @@
+package pagepool
+
+import (
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+// This file is the pool's only seam towards sk_buffs: marking a page with its
+// pool, and page_pool_return_skb_page, which the skb free path calls for every
+// head and frag of an skb with pp_recycle set.
+
+// StoreMemInfo models page_pool_store_mem_info(page, pp) (v5.14): the driver
+// records the pool in page->pp (skb_mark_for_recycle does it for the head,
+// this for every frag). From v5.15 page->pp is set at allocation and this is a
+// no-op.
+func (p *Pool) StoreMemInfo(pg *mm.Page) {
+	if p.m.Era.SkbRecycle == sim.SkbRecycleMerged && !p.m.Era.PPSetAtAlloc {
+		pg.PP = p.ID
+	}
+}
+
+// StoreXDPMemInfo is the rfc-v1 form: the xdp_mem_info (type, id) of the pool's
+// registered memory model goes into page->private.
+func (p *Pool) StoreXDPMemInfo(pg *mm.Page) {
+	pg.Private = MemInfo(MemTypePagePool, p.memID)
+}
+
+// ReturnSkbPage models page_pool_return_skb_page(page[, napi_safe]): called by
+// the skb free path for a page of an skb marked pp_recycle. It returns false
+// when the page is not a page_pool page, and the caller then put_page()s it.
+//
+// Per era:
+//   - rfc-v1: check page->signature, read the xdp_mem_info from page->private,
+//     look the id up and return through __xdp_return; a mem type that is not
+//     page_pool gets a one-time WARN and the page is freed normally — its DMA
+//     mapping, if any, is not unmapped;
+//   - 5.14+: check (pp_magic & ~0x3) == PP_SIGNATURE, pool = page->pp; 5.14
+//     clears page->pp ("Reset it on recycle");
+//   - up to 6.3 the put never recycles directly (allow_direct = false); from 6.4
+//     allow_direct = napi_safe && pool->p.napi && napi->list_owner == this CPU.
+//
+// "This will *not* work for NIC using a split-page memory model. The page will
+// be returned to the pool here regardless of the 'flipped' fragment being in
+// use or not." — the kernel comment; the frag API (5.15) is the fix.
+func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
+	m := r.M
+	e := m.Era
+	m.Charge(cpu, sim.SymReturnSkbPage, 0)
+	if pg.Place == sim.PlaceCompound { // compound_head(page)
+		pg = r.A.Page(pg.Holder)
+	}
+	switch e.SkbRecycle {
+	case sim.SkbRecycleNone:
+		return false
+	case sim.SkbRecycleRFC:
+		return r.xdpReturn(cpu, pg)
+	}
+	sigOK := pg.PPMagic == mm.PPSignature
+	if e.MaskedSignature {
+		sigOK = pg.HasPPSignature()
+	}
+	if !sigOK && !m.Broken(sim.RuleSignatureCheck) {
+		return false
+	}
+	pool := r.Lookup(pg.PP)
+	if pool == nil {
+		// Only reachable with the signature check removed: the kernel would
+		// dereference a NULL/garbage page->pp here.
+		pg.ReportOnce(m, sim.KindForeignPageInPool, sim.RuleSignatureCheck,
+			"page without the page_pool signature taken for a pool page; page->pp is NULL (the kernel would oops)")
+		return false
+	}
+	if !e.PPSetAtAlloc {
+		pg.PP = 0 // 5.14: "Driver set this to memory recycling info. Reset it on recycle."
+	}
+	allowDirect := false
+	if e.NAPIDirect {
+		napi := pool.P.NAPI
+		allowDirect = napiSafe && napi != nil && (napi.ListOwner == cpu || m.Broken(sim.RuleNAPILocality))
+	}
+	if m.Tracing() {
+		why := "page_pool page (signature matches): returned to its pool through the ptr_ring (skb frees never recycle directly before 6.4)"
+		if e.NAPIDirect {
+			why = "page_pool page: the free is not in the pool's own NAPI context on this CPU, so it goes through the ptr_ring"
+			if allowDirect {
+				why = "page_pool page freed in the pool's NAPI context on its own CPU: direct recycling into the alloc cache is allowed"
+			}
+		}
+		m.Emit(sim.Event{CPU: cpu, Func: sim.SymReturnSkbPage, Pool: pool.ID, Page: pg.PFN, From: pg.Place, To: pg.Place, Stat: sim.StatNone, Why: why})
+	}
+	pool.PutFullPage(cpu, pg, allowDirect)
+	return true
+}
+
+// xdpReturn is the rfc-v1 return path: page->signature, then __xdp_return with
+// the xdp_mem_info found in page->private.
+func (r *Registry) xdpReturn(cpu int, pg *mm.Page) bool {
+	m := r.M
+	if pg.Signature != mm.RFCSignature && !m.Broken(sim.RuleSignatureCheck) {
+		return false
+	}
+	m.Charge(cpu, sim.SymXDPReturn, 0) // includes the rhashtable lookup of the mem id
+	typ, id := uint16(pg.Private>>16), int32(uint16(pg.Private))
+	var mm_ *memModel
+	if id >= 1 && int(id) <= len(r.memIDs) {
+		mm_ = &r.memIDs[id-1]
+	}
+	if mm_ == nil || typ != MemTypePagePool || mm_.typ != MemTypePagePool || mm_.pool == nil {
+		if !r.warned {
+			r.warned = true
+			if m.Tracing() {
+				m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymXDPReturn, Page: pg.PFN, Stat: sim.StatNone,
+					Why: "WARN_ON_ONCE: skb marked for recycling but its memory type is not page_pool; freeing it normally"})
+			}
+		}
+		if mm_ == nil && m.Broken(sim.RuleSignatureCheck) {
+			pg.ReportOnce(m, sim.KindForeignPageInPool, sim.RuleSignatureCheck,
+				"page without the rfc-v1 signature taken for a pool page; its xdp_mem_info id %d resolves to nothing", id)
+		}
+		r.A.PutPage(cpu, pg) // freed normally; a live DMA mapping is not unmapped
+		return true
+	}
+	mm_.pool.PutFullPage(cpu, pg, false)
+	return true
+}

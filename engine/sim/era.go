@@ -1,0 +1,127 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SkbRecycling says how (and whether) an era lets pages inside sk_buffs return to
+// their page_pool.
+type SkbRecycling uint8
+
+const (
+	// SkbRecycleNone: the driver calls page_pool_release_page() when it builds an
+	// skb; the skb free path put_page()s into the page allocator (5.12, 5.13).
+	SkbRecycleNone SkbRecycling = iota
+	// SkbRecycleRFC: the first series (March 2021): page->signature, the pool
+	// found through an xdp_mem_info stored in page->private and returned through
+	// __xdp_return (threads.md).
+	SkbRecycleRFC
+	// SkbRecycleMerged: pp_magic signature and page->pp (5.14 and later).
+	SkbRecycleMerged
+)
+
+// CoalesceForm is the historical form of the page_pool test in skb_try_coalesce
+// (kernel.md §8). Used by engine/skb.
+type CoalesceForm uint8
+
+const (
+	CoalescePlain       CoalesceForm = iota // v5.14: to->pp_recycle != from->pp_recycle
+	Coalesce2022                            // to->pp_recycle != (from->pp_recycle && !skb_cloned(from))
+	Coalesce2023                            // also refuses from->pp_recycle && skb_cloned(from)
+	CoalescePlainPPRefs                     // v6.8: plain inequality, pp refs taken from cloned sources
+)
+
+// Era is a named set of kernel behaviours. One engine, switched by era
+// (product.md §2.2). Fields are features; the engine tests features, never names.
+type Era struct {
+	Name    string
+	Summary string
+	Order   int // chronological position, for "since" comparisons in docs/UI
+
+	// BulkAlloc: the slow path refills the alloc cache with alloc_pages_bulk
+	// (64 pages per call) instead of one alloc_pages_node() per call [M10], v5.13.
+	BulkAlloc bool
+	// SkbRecycle: how pages inside skbs find their pool.
+	SkbRecycle SkbRecycling
+	// MaskedSignature: the signature test masks the low two bits of pp_magic
+	// (~0x3UL) so the pfmemalloc bit survives. Merged for v5.14-rc6 as commit
+	// 0fa32ca438b4 "page_pool: mask the page->signature before the checking";
+	// the RFC compared its signature word plainly.
+	MaskedSignature bool
+	// PPSetAtAlloc: page->pp and pp_magic are set once when the pool allocates
+	// the page (page_pool_set_pp_info, v5.15 [M3]); before, 5.14 set page->pp in
+	// skb_mark_for_recycle / page_pool_store_mem_info and cleared it on return.
+	PPSetAtAlloc bool
+	// FragAPI: page_pool_alloc_frag and pp_frag_count (v5.15 [M3]).
+	FragAPI bool
+	// FragFlag: the frag API needs PP_FLAG_PAGE_FRAG (v5.15–v6.6); from v6.7 the
+	// flag is gone (an unknown flag, -EINVAL) and every pool may hand out frags.
+	FragFlag bool
+	// PPRefCount: every page carries pp_ref_count = 1 from allocation and every
+	// put goes through page_pool_unref_page (v6.7 unify / v6.8 rename [M15][M6]).
+	PPRefCount bool
+	// BiasMax is BIAS_MAX: LONG_MAX up to v6.7, LONG_MAX>>1 from v6.8 [M6].
+	BiasMax int64
+	// NAPIDirect: skb frees in the pool's own NAPI context recycle straight
+	// into the alloc cache (v6.4 [M7]); page_pool_destroy unlinks the NAPI.
+	NAPIDirect bool
+	// RefillConsumerLock: page_pool_refill_alloc_cache takes
+	// ring->consumer_lock (removed for v5.17 [M11]). A cost, not a behaviour.
+	RefillConsumerLock bool
+	// ReleaseDataClearsPPRecycle: skb_release_data clears skb->pp_recycle when
+	// this skb did not drop the last dataref (v5.14-rc2 [M2]). Used by engine/skb.
+	ReleaseDataClearsPPRecycle bool
+	// Coalesce is the skb_try_coalesce pp rule of the era. Used by engine/skb.
+	Coalesce CoalesceForm
+}
+
+const (
+	longMax = int64(^uint64(0) >> 1)
+)
+
+// Eras lists every era, oldest first. The rfc-v1 era is modelled on top of the
+// 5.13 allocator (bulk refill): the table order in product.md puts it between
+// 5.13 and 5.14, and its recycling mechanics do not depend on the refill.
+var Eras = []Era{
+	{Name: "5.12", Order: 0, Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
+		RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
+	{Name: "5.13", Order: 1, Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
+		BulkAlloc: true, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
+	{Name: "rfc-v1", Order: 2, Summary: "first skb-recycling series: page->signature, pool found via xdp_mem_info in page->private, returned through __xdp_return",
+		BulkAlloc: true, SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
+	{Name: "5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, RefillConsumerLock: true,
+		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain},
+	{Name: "5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
+		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain},
+	{Name: "6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
+		NAPIDirect: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
+	{Name: "6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
+		PPRefCount: true, NAPIDirect: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs},
+}
+
+// DefaultEra is the era a run uses when none is given.
+const DefaultEra = "6.8"
+
+// EraNames returns the era names, oldest first.
+func EraNames() []string {
+	out := make([]string, len(Eras))
+	for i := range Eras {
+		out[i] = Eras[i].Name
+	}
+	return out
+}
+
+// EraByName returns the named era, or an error naming the accepted values.
+func EraByName(name string) (*Era, error) {
+	for i := range Eras {
+		if Eras[i].Name == name {
+			return &Eras[i], nil
+		}
+	}
+	return nil, fmt.Errorf("unknown era %q (accepted: %s)", name, strings.Join(EraNames(), ", "))
+}

@@ -1,0 +1,116 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Knob is a tunable of a run (--set name=value).
+type Knob uint8
+
+const (
+	KnobPoolSize Knob = iota
+	KnobOrder
+	KnobNid
+	KnobNumaNodes
+	KnobNodePages
+	KnobCPUs
+	KnobDMAMap
+	KnobDMASyncDev
+	KnobMaxLen
+	KnobOffset
+	KnobDMASyncSize
+	KnobCoherent
+	KnobIOMMU
+	KnobAllocFailPPM
+	KnobDMAMapFailPPM
+	KnobPfmemallocPPM
+	KnobBulk
+	KnobSoftirq
+	KnobCheckEvery
+	NumKnobs
+)
+
+// KnobSpec describes a knob: its default and accepted range (inclusive).
+type KnobSpec struct {
+	Name     string
+	Default  int64
+	Min, Max int64
+	Doc      string
+}
+
+var knobSpecs = [NumKnobs]KnobSpec{
+	KnobPoolSize:      {"pool_size", 0, 0, 65536, "page_pool_params.pool_size: ptr_ring size (0 = the kernel default 1024; above 32768 page_pool_create fails with -E2BIG)"},
+	KnobOrder:         {"order", 0, 0, 4, "page_pool_params.order: pages per pool page are PAGE_SIZE<<order (order > 0 skips the bulk path)"},
+	KnobNid:           {"nid", -1, -1, 3, "page_pool_params.nid: preferred NUMA node (-1 = NUMA_NO_NODE: the allocating CPU's node)"},
+	KnobNumaNodes:     {"numa_nodes", 1, 1, 4, "NUMA nodes in the simulated machine (CPUs are spread over them)"},
+	KnobNodePages:     {"node_pages", 16384, 256, 1 << 20, "4 KiB pages of memory per NUMA node"},
+	KnobCPUs:          {"cpus", 2, 1, 8, "CPUs in the simulated machine (cpu0 runs NAPI)"},
+	KnobDMAMap:        {"dma_map", 0, 0, 1, "PP_FLAG_DMA_MAP: the pool DMA-maps pages once, when it allocates them"},
+	KnobDMASyncDev:    {"dma_sync_dev", 0, 0, 1, "PP_FLAG_DMA_SYNC_DEV: the pool syncs for the device on recycle (needs dma_map and max_len)"},
+	KnobMaxLen:        {"max_len", 4096, 0, 65536, "page_pool_params.max_len: most bytes synced for the device"},
+	KnobOffset:        {"offset", 0, 0, 4095, "page_pool_params.offset: where the device starts writing in the page"},
+	KnobDMASyncSize:   {"dma_sync_size", -1, -1, 65536, "dma_sync_size passed by the put (-1 = full page, clamped to max_len)"},
+	KnobCoherent:      {"coherent", 1, 0, 1, "1 = I/O-coherent DMA (sync is cheap), 0 = non-coherent (sync costs per byte)"},
+	KnobIOMMU:         {"iommu", 0, 0, 1, "1 = DMA goes through an IOMMU (map/unmap cost more)"},
+	KnobAllocFailPPM:  {"alloc_fail_ppm", 0, 0, 1000000, "page allocator failure injection, per million page allocations"},
+	KnobDMAMapFailPPM: {"dma_map_fail_ppm", 0, 0, 1000000, "DMA mapping failure injection, per million mappings"},
+	KnobPfmemallocPPM: {"pfmemalloc_ppm", 0, 0, 1000000, "pages that come from emergency reserves (pfmemalloc), per million"},
+	KnobBulk:          {"bulk", 64, 1, 256, "pages requested per alloc_pages_bulk call (the kernel uses PP_ALLOC_CACHE_REFILL = 64)"},
+	KnobSoftirq:       {"softirq", 1, 0, 1, "1 = the scenario runs in softirq (tasklet, as the kernel bench's numbers); 0 = process context"},
+	KnobCheckEvery:    {"check_every", 1024, 1, 1 << 30, "batch mode runs the full invariant checker every N operations (and always at the end)"},
+}
+
+// Spec returns the knob's description.
+func (k Knob) Spec() KnobSpec { return knobSpecs[k] }
+
+func (k Knob) String() string { return knobSpecs[k].Name }
+
+// AllKnobs lists all knob specs in order.
+func AllKnobs() []KnobSpec { return append([]KnobSpec(nil), knobSpecs[:]...) }
+
+// Knobs holds one value per knob.
+type Knobs [NumKnobs]int64
+
+// DefaultKnobs returns every knob at its default.
+func DefaultKnobs() Knobs {
+	var k Knobs
+	for i := range k {
+		k[i] = knobSpecs[i].Default
+	}
+	return k
+}
+
+// Get returns a knob's value.
+func (k *Knobs) Get(n Knob) int64 { return k[n] }
+
+// Set parses "name=value" and sets the knob, or returns an error that names the
+// input and what is accepted.
+func (k *Knobs) Set(assign string) error {
+	name, val, ok := strings.Cut(assign, "=")
+	if !ok {
+		return fmt.Errorf("--set %q: want knob=value (knobs: %s)", assign, strings.Join(knobNames(), ", "))
+	}
+	for i := range knobSpecs {
+		s := &knobSpecs[i]
+		if s.Name != name {
+			continue
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+		if err != nil || v < s.Min || v > s.Max {
+			return fmt.Errorf("--set %s=%s: want an integer from %d to %d", name, val, s.Min, s.Max)
+		}
+		k[i] = v
+		return nil
+	}
+	return fmt.Errorf("--set %q: unknown knob %q (knobs: %s)", assign, name, strings.Join(knobNames(), ", "))
+}
+
+func knobNames() []string {
+	out := make([]string, len(knobSpecs))
+	for i := range knobSpecs {
+		out[i] = knobSpecs[i].Name
+	}
+	return out
+}

@@ -1,0 +1,259 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+)
+
+// PSPerNS converts the engine's picoseconds to nanoseconds.
+const PSPerNS = 1000
+
+// CPU is one simulated CPU. Its clock is the time it has spent (busy) plus the
+// time it idled; costs are charged to the CPU that runs the modelled function.
+type CPU struct {
+	ID      int
+	Node    int
+	Softirq bool // the CPU is currently running in softirq context
+	clockPS int64
+	busyPS  int64
+}
+
+// NowNS is the CPU's clock in integer nanoseconds.
+func (c *CPU) NowNS() int64 { return c.clockPS / PSPerNS }
+
+// NowPS is the CPU's clock in picoseconds.
+func (c *CPU) NowPS() int64 { return c.clockPS }
+
+// BusyPS is the time the CPU spent in charged functions.
+func (c *CPU) BusyPS() int64 { return c.busyPS }
+
+// Checker re-checks one layer's invariants and reports into the violation log.
+type Checker interface {
+	CheckInvariants(m *Machine)
+}
+
+// Op is the operation in progress: what a violation is attributed to.
+type Op struct {
+	Seq uint64
+	Sym Sym
+	CPU int
+}
+
+type timer struct {
+	atPS int64
+	seq  uint64
+	fn   func()
+}
+
+// Machine is the simulated machine one run uses: CPUs, era, broken rules,
+// knobs, costs, tracer, violation log, random source and timers. The layers
+// above hold a *Machine; it never holds them (only their Checkers).
+//
+// A Machine is not safe for concurrent use: like NAPI, it is driven by one
+// goroutine at a time.
+type Machine struct {
+	CPUs     []CPU
+	Era      *Era
+	Rules    RuleSet
+	Knobs    Knobs
+	Platform *Platform
+	Log      ViolationLog
+	Rand     Rand
+
+	cost     costPS
+	acct     []int64 // [cpu*NumSyms + sym] picoseconds
+	tracer   func(Event)
+	op       Op
+	seq      uint64
+	checkers []Checker
+	timers   []timer
+	tseq     uint64
+}
+
+// Config configures a Machine.
+type Config struct {
+	Era      *Era
+	Rules    RuleSet
+	Knobs    Knobs
+	Platform *Platform
+	Seed     uint64
+}
+
+// NewMachine builds a machine from a config; CPUs are spread over the NUMA
+// nodes round-robin by blocks (cpu i is on node i*nodes/cpus).
+func NewMachine(c Config) *Machine {
+	if c.Era == nil {
+		c.Era, _ = EraByName(DefaultEra)
+	}
+	if c.Platform == nil {
+		c.Platform = &BenchX86
+	}
+	ncpu := int(c.Knobs[KnobCPUs])
+	if ncpu < 1 {
+		ncpu = 1
+	}
+	nodes := int(c.Knobs[KnobNumaNodes])
+	if nodes < 1 {
+		nodes = 1
+	}
+	m := &Machine{Era: c.Era, Rules: c.Rules, Knobs: c.Knobs, Platform: c.Platform, Rand: NewRand(c.Seed)}
+	m.CPUs = make([]CPU, ncpu)
+	for i := range m.CPUs {
+		m.CPUs[i] = CPU{ID: i, Node: i * nodes / ncpu, Softirq: c.Knobs[KnobSoftirq] != 0}
+	}
+	m.cost = c.Platform.compile()
+	m.acct = make([]int64, ncpu*int(NumSyms))
+	return m
+}
+
+// Broken reports whether rule r is broken in this run.
+func (m *Machine) Broken(r Rule) bool { return m.Rules.Broken(r) }
+
+// Charge charges one call of s with the given units (bytes or pages) on cpu and
+// returns its cost in picoseconds.
+func (m *Machine) Charge(cpu int, s Sym, units int) int64 {
+	ps := m.cost.fixed[s] + m.cost.perUnit[s]*int64(units)/1000
+	c := &m.CPUs[cpu]
+	c.clockPS += ps
+	c.busyPS += ps
+	m.acct[cpu*int(NumSyms)+int(s)] += ps
+	return ps
+}
+
+// ChargeExtra charges an extra cost in cycles to s on cpu (costs the platform
+// table does not hold per symbol, e.g. a cross-CPU cacheline transfer).
+func (m *Machine) ChargeExtra(cpu int, s Sym, cycles int64) int64 {
+	ps := cycles * 1_000_000 / m.Platform.MHz
+	c := &m.CPUs[cpu]
+	c.clockPS += ps
+	c.busyPS += ps
+	m.acct[cpu*int(NumSyms)+int(s)] += ps
+	return ps
+}
+
+// Idle advances cpu's clock by ns without charging any symbol.
+func (m *Machine) Idle(cpu int, ns int64) { m.CPUs[cpu].clockPS += ns * PSPerNS }
+
+// SpentPS returns the picoseconds cpu spent in symbol s.
+func (m *Machine) SpentPS(cpu int, s Sym) int64 { return m.acct[cpu*int(NumSyms)+int(s)] }
+
+// NowPS is the machine's time: the furthest CPU clock.
+func (m *Machine) NowPS() int64 {
+	var t int64
+	for i := range m.CPUs {
+		if m.CPUs[i].clockPS > t {
+			t = m.CPUs[i].clockPS
+		}
+	}
+	return t
+}
+
+// NodeOf returns cpu's NUMA node (numa_mem_id()).
+func (m *Machine) NodeOf(cpu int) int { return m.CPUs[cpu].Node }
+
+// Begin marks the start of a top-level operation: violations found until the
+// next Begin are attributed to it.
+func (m *Machine) Begin(cpu int, s Sym) {
+	m.seq++
+	m.op = Op{Seq: m.seq, Sym: s, CPU: cpu}
+}
+
+// CurrentOp is the operation in progress.
+func (m *Machine) CurrentOp() Op { return m.op }
+
+// Seq is the number of operations begun so far.
+func (m *Machine) Seq() uint64 { return m.seq }
+
+// Report records a violation of kind against the current operation.
+// page is a PFN or -1. It never panics.
+func (m *Machine) Report(kind Kind, page int32, rule Rule, format string, args ...any) {
+	v := Violation{Seq: m.op.Seq, Kind: kind, Op: m.op.Sym, CPU: m.op.CPU, Page: page, Rule: rule, Detail: fmt.Sprintf(format, args...)}
+	m.Log.add(v)
+	if m.tracer != nil {
+		m.tracer(Event{Seq: m.op.Seq, TimePS: m.CPUs[m.op.CPU].clockPS, CPU: m.op.CPU, Func: m.op.Sym, Page: page,
+			Kind: EvViolation, Violation: kind, Why: v.Detail, Stat: StatNone})
+	}
+}
+
+// AddChecker registers a layer's invariant checker.
+func (m *Machine) AddChecker(c Checker) { m.checkers = append(m.checkers, c) }
+
+// CheckInvariants runs every registered checker.
+func (m *Machine) CheckInvariants() {
+	for _, c := range m.checkers {
+		c.CheckInvariants(m)
+	}
+}
+
+// SetTracer installs fn as the event listener (nil: events are not built).
+func (m *Machine) SetTracer(fn func(Event)) { m.tracer = fn }
+
+// Tracing reports whether someone listens; callers build events only then.
+func (m *Machine) Tracing() bool { return m.tracer != nil }
+
+// Emit hands an event to the listener. Call only when Tracing().
+func (m *Machine) Emit(e Event) {
+	e.Seq = m.op.Seq
+	e.TimePS = m.CPUs[e.CPU].clockPS
+	m.tracer(e)
+}
+
+// After schedules fn to run once the machine's time reaches nowPS+delayNS
+// (deferred work, e.g. page_pool_release_retry). Timers run from RunTimers.
+func (m *Machine) After(delayNS int64, fn func()) {
+	m.tseq++
+	m.timers = append(m.timers, timer{atPS: m.NowPS() + delayNS*PSPerNS, seq: m.tseq, fn: fn})
+	sort.Slice(m.timers, func(i, j int) bool {
+		if m.timers[i].atPS != m.timers[j].atPS {
+			return m.timers[i].atPS < m.timers[j].atPS
+		}
+		return m.timers[i].seq < m.timers[j].seq
+	})
+}
+
+// PendingTimers is the number of scheduled timers.
+func (m *Machine) PendingTimers() int { return len(m.timers) }
+
+// NextTimerNS returns when the next timer is due, or -1.
+func (m *Machine) NextTimerNS() int64 {
+	if len(m.timers) == 0 {
+		return -1
+	}
+	return m.timers[0].atPS / PSPerNS
+}
+
+// RunTimers runs every timer that is due at the machine's time. A timer runs
+// on cpu0 (a workqueue), whose clock is first brought to the timer's time.
+func (m *Machine) RunTimers() int {
+	n := 0
+	for len(m.timers) > 0 && m.timers[0].atPS <= m.NowPS() {
+		t := m.timers[0]
+		m.timers = m.timers[1:]
+		if m.CPUs[0].clockPS < t.atPS {
+			m.CPUs[0].clockPS = t.atPS
+		}
+		t.fn()
+		n++
+	}
+	return n
+}
+
+// AdvanceNS idles every CPU to the machine's time plus ns and runs the timers
+// that fall due on the way, in order.
+func (m *Machine) AdvanceNS(ns int64) {
+	target := m.NowPS() + ns*PSPerNS
+	for len(m.timers) > 0 && m.timers[0].atPS <= target {
+		at := m.timers[0].atPS
+		for i := range m.CPUs {
+			if m.CPUs[i].clockPS < at {
+				m.CPUs[i].clockPS = at
+			}
+		}
+		m.RunTimers()
+	}
+	for i := range m.CPUs {
+		if m.CPUs[i].clockPS < target {
+			m.CPUs[i].clockPS = target
+		}
+	}
+}

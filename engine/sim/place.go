@@ -1,0 +1,30 @@
+package sim
+
+// Place says where a page is. Every page is in exactly one place at any time
+// (product.md §2.1).
+type Place uint8
+
+const (
+	PlaceNone     Place = iota
+	PlaceBuddy          // page allocator free list
+	PlaceCache          // a pool's alloc cache (LIFO, 128 slots)
+	PlaceRing           // a pool's ptr_ring
+	PlaceDriver         // handed out by the pool (or the allocator), held by the driver/caller
+	PlaceNICRing        // posted on a NIC RX descriptor ring
+	PlaceSKB            // head or frag of an skb
+	PlaceSocket         // in a socket receive queue
+	PlaceTXRing         // on a TX ring awaiting completion
+	PlaceXDPFrame       // an XDP frame in flight
+	PlaceSlab           // owned by the slab allocator (skb heads, kmalloc)
+	PlaceCompound       // a tail page of a compound (high-order) page
+	NumPlaces
+)
+
+var placeNames = [NumPlaces]string{"none", "buddy", "cache", "ring", "driver", "nic-ring", "skb", "socket", "tx-ring", "xdp-frame", "slab", "compound-tail"}
+
+func (p Place) String() string {
+	if p >= NumPlaces {
+		return "?"
+	}
+	return placeNames[p]
+}

@@ -1,0 +1,112 @@
+package sim
+
+// Sym names a modelled kernel function: the unit of cost accounting, of events
+// and of the perf-top style profile.
+type Sym uint16
+
+const (
+	SymNone Sym = iota
+	// page_pool (net/core/page_pool.c)
+	SymPoolCreate       // page_pool_create
+	SymAllocPages       // page_pool_alloc_pages (+ __page_pool_get_cached, inlined)
+	SymRefillAllocCache // page_pool_refill_alloc_cache (fixed per call, per page consumed)
+	SymAllocPagesSlow   // __page_pool_alloc_pages_slow
+	SymAllocPageOrder   // __page_pool_alloc_page_order
+	SymPoolDMAMap       // page_pool_dma_map
+	SymSetPPInfo        // page_pool_set_pp_info
+	SymPutPage          // page_pool_put_page / __page_pool_put_page
+	SymRecycleInCache   // page_pool_recycle_in_cache (inlined into page_pool_put_page)
+	SymRecycleInRing    // page_pool_recycle_in_ring (inlined into page_pool_put_page)
+	SymPutPageBulk      // page_pool_put_page_bulk
+	SymReleasePage      // page_pool_release_page
+	SymReturnPage       // page_pool_return_page
+	SymReturnSkbPage    // page_pool_return_skb_page
+	SymXDPReturn        // __xdp_return (rfc-v1 return path, rhashtable lookup inlined)
+	SymAllocFrag        // page_pool_alloc_frag
+	SymDrainFrag        // page_pool_drain_frag
+	SymPoolDestroy      // page_pool_destroy
+	SymPoolRelease      // page_pool_release
+	SymReleaseRetry     // page_pool_release_retry
+	SymUpdateNid        // page_pool_update_nid
+	SymProducerLock     // spin lock/unlock of ring->producer_lock
+	SymConsumerLock     // spin lock/unlock of ring->consumer_lock (refill, before v5.17)
+	SymPtrRingProduce   // __ptr_ring_produce
+	// mm
+	SymAllocPagesBulk // __alloc_pages_bulk (per call + per page)
+	SymAllocPagesNode // __alloc_pages (alloc_pages_node)
+	SymFreePage       // free_unref_page / __free_pages (the last put_page)
+	SymGetPage        // get_page (page refcount ++)
+	SymPutPageRef     // put_page that is not the last reference
+	SymDMAMapPage     // dma_map_page_attrs
+	SymDMAUnmapPage   // dma_unmap_page_attrs
+	SymIOMMUMap       // IOMMU mapping (iommu_dma_map_page)
+	SymIOMMUUnmap     // IOMMU unmapping (iommu_dma_unmap_page)
+	SymSyncForDevice  // dma_sync_single_range_for_device (fixed + per byte)
+	SymSyncForCPU     // dma_sync_single_range_for_cpu (fixed + per byte)
+	SymSlabAlloc      // kmem_cache_alloc
+	SymSlabFree       // kmem_cache_free
+	NumSyms
+)
+
+type symInfo struct {
+	name    string // the kernel function this models
+	profile string // the symbol perf shows (inlined functions show as their caller)
+}
+
+var syms = [NumSyms]symInfo{
+	SymNone:             {"-", "-"},
+	SymPoolCreate:       {"page_pool_create", "page_pool_create"},
+	SymAllocPages:       {"page_pool_alloc_pages", "page_pool_alloc_pages"},
+	SymRefillAllocCache: {"page_pool_refill_alloc_cache", "page_pool_refill_alloc_cache"},
+	SymAllocPagesSlow:   {"__page_pool_alloc_pages_slow", "__page_pool_alloc_pages_slow"},
+	SymAllocPageOrder:   {"__page_pool_alloc_page_order", "__page_pool_alloc_pages_slow"},
+	SymPoolDMAMap:       {"page_pool_dma_map", "__page_pool_alloc_pages_slow"},
+	SymSetPPInfo:        {"page_pool_set_pp_info", "__page_pool_alloc_pages_slow"},
+	SymPutPage:          {"page_pool_put_page", "page_pool_put_page"},
+	SymRecycleInCache:   {"page_pool_recycle_in_cache", "page_pool_put_page"},
+	SymRecycleInRing:    {"page_pool_recycle_in_ring", "page_pool_put_page"},
+	SymPutPageBulk:      {"page_pool_put_page_bulk", "page_pool_put_page_bulk"},
+	SymReleasePage:      {"page_pool_release_page", "page_pool_release_page"},
+	SymReturnPage:       {"page_pool_return_page", "page_pool_release_page"},
+	SymReturnSkbPage:    {"page_pool_return_skb_page", "page_pool_return_skb_page"},
+	SymXDPReturn:        {"__xdp_return", "__xdp_return"},
+	SymAllocFrag:        {"page_pool_alloc_frag", "page_pool_alloc_frag"},
+	SymDrainFrag:        {"page_pool_drain_frag", "page_pool_alloc_frag"},
+	SymPoolDestroy:      {"page_pool_destroy", "page_pool_destroy"},
+	SymPoolRelease:      {"page_pool_release", "page_pool_release"},
+	SymReleaseRetry:     {"page_pool_release_retry", "page_pool_release_retry"},
+	SymUpdateNid:        {"page_pool_update_nid", "page_pool_update_nid"},
+	SymProducerLock:     {"spin_lock(producer_lock)", "_raw_spin_lock"},
+	SymConsumerLock:     {"spin_lock(consumer_lock)", "_raw_spin_lock"},
+	SymPtrRingProduce:   {"__ptr_ring_produce", "page_pool_put_page"},
+	SymAllocPagesBulk:   {"__alloc_pages_bulk", "__alloc_pages_bulk"},
+	SymAllocPagesNode:   {"__alloc_pages", "get_page_from_freelist"},
+	SymFreePage:         {"free_unref_page", "free_unref_page"},
+	SymGetPage:          {"get_page", "get_page"},
+	SymPutPageRef:       {"put_page", "put_page"},
+	SymDMAMapPage:       {"dma_map_page_attrs", "dma_map_page_attrs"},
+	SymDMAUnmapPage:     {"dma_unmap_page_attrs", "dma_unmap_page_attrs"},
+	SymIOMMUMap:         {"iommu_dma_map_page", "iommu_dma_map_page"},
+	SymIOMMUUnmap:       {"iommu_dma_unmap_page", "iommu_dma_unmap_page"},
+	SymSyncForDevice:    {"dma_sync_single_range_for_device", "dma_sync_single_for_device"},
+	SymSyncForCPU:       {"dma_sync_single_range_for_cpu", "dma_sync_single_for_cpu"},
+	SymSlabAlloc:        {"kmem_cache_alloc", "kmem_cache_alloc"},
+	SymSlabFree:         {"kmem_cache_free", "kmem_cache_free"},
+}
+
+// Name is the kernel function the symbol models.
+func (s Sym) Name() string {
+	if s >= NumSyms {
+		return "?"
+	}
+	return syms[s].name
+}
+
+// Profile is the symbol a perf profile shows for it (inlined functions are
+// attributed to their caller).
+func (s Sym) Profile() string {
+	if s >= NumSyms {
+		return "?"
+	}
+	return syms[s].profile
+}

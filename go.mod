@@ -1,0 +1,3 @@
+module pplab
+
+go 1.26
