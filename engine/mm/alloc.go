@@ -113,7 +113,7 @@ func (a *Allocator) prepNewPage(p *Page, order uint8) {
 		a.DMA.Leaked++
 		p.Mapped = false
 	}
-	p.Ref, p.PPMagic, p.PP, p.Private, p.Signature, p.DMAAddr, p.FragCount, p.Order = 1, 0, 0, 0, 0, 0, 0, order
+	p.Ref, p.PPMagic, p.PP, p.Private, p.Signature, p.DMAAddr, p.FragCount, p.Order, p.Recycles = 1, 0, 0, 0, 0, 0, 0, order, 0
 	if a.m.Rand.Chance(a.m.Knobs[sim.KnobPfmemallocPPM]) {
 		p.PPMagic |= pfmemallocBit
 		a.PfmemallocAllocs++

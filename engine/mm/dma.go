@@ -25,7 +25,8 @@ type DMA struct {
 	IOMMU    bool
 	FailPPM  int64
 
-	failNext int // injected failures for the next map calls (tests)
+	failNext int     // injected failures for the next map calls (tests)
+	failPFN  []int32 // injected failures for mapping these pages, once each
 	nextIOVA uint64
 
 	Maps, Unmaps, MapFailures   int64
@@ -39,6 +40,9 @@ type DMA struct {
 // failure injection for tests and guided scenarios).
 func (d *DMA) InjectMapFailures(n int) { d.failNext = n }
 
+// InjectMapFailureFor makes the next mapping of each given page fail once.
+func (d *DMA) InjectMapFailureFor(pfns ...int32) { d.failPFN = append(d.failPFN, pfns...) }
+
 // MapPage models dma_map_page_attrs(dev, page, 0, size, dir, attrs): it returns
 // the DMA address, or ok=false on a mapping error (dma_mapping_error).
 func (d *DMA) MapPage(cpu int, p *Page, size int, dir DMADir) (addr uint64, ok bool) {
@@ -50,6 +54,13 @@ func (d *DMA) MapPage(cpu int, p *Page, size int, dir DMADir) (addr uint64, ok b
 		d.failNext--
 		d.MapFailures++
 		return 0, false
+	}
+	for i, pfn := range d.failPFN {
+		if pfn == p.PFN {
+			d.failPFN = append(d.failPFN[:i], d.failPFN[i+1:]...)
+			d.MapFailures++
+			return 0, false
+		}
 	}
 	if d.m.Rand.Chance(d.FailPPM) {
 		d.MapFailures++

@@ -53,6 +53,7 @@ type Page struct {
 	Holder   int32  // who holds it in that place (pool id for cache/ring, head PFN for a compound tail)
 	Owner    int32  // the pool that counted it in hold and has not released it; 0 = none
 	Mapped   bool   // a DMA mapping is live
+	Recycles uint32 // times a pool recycled it (cache or ring) since it left the page allocator
 	Reported uint16 // violation kinds already reported for this page in its current place
 
 	freeIdx int32 // index in its node's free list while in the buddy allocator

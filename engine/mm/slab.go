@@ -26,7 +26,7 @@ type SlabCache struct {
 	a       *Allocator
 	perPage int32
 	pages   []*Page
-	inUse   []int32 // objects in use per page, parallel to pages
+	inUse   []int32         // objects in use per page, parallel to pages
 	index   map[int32]int32 // PFN -> index in pages
 	free    []SlabObj
 

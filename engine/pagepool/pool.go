@@ -152,8 +152,6 @@ func (r *Registry) Lookup(id int32) *Pool {
 	return r.pools[id-1]
 }
 
-
-
 // Create models page_pool_create / page_pool_init: it validates the params as
 // the kernel does and returns the pool, or the kernel's error.
 func (r *Registry) Create(cpu int, p Params) (*Pool, error) {

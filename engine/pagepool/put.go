@@ -144,6 +144,7 @@ func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
 	p.alloc.cache[p.alloc.count] = pg
 	p.alloc.count++
 	pg.MoveTo(sim.PlaceCache, p.ID)
+	pg.Recycles++
 	p.stat(sim.StatRecycleCached)
 	p.ev(cpu, sim.SymRecycleInCache, pg, from, sim.PlaceCache, sim.StatRecycleCached, cost,
 		"direct recycling: in the pool's NAPI context the page goes straight onto the lockless alloc cache")
@@ -160,6 +161,7 @@ func (p *Pool) recycleInRing(cpu int, pg *mm.Page) bool {
 		return false
 	}
 	pg.MoveTo(sim.PlaceRing, p.ID)
+	pg.Recycles++
 	p.stat(sim.StatRecycleRing)
 	p.ev(cpu, sim.SymRecycleInRing, pg, from, sim.PlaceRing, sim.StatRecycleRing, cost,
 		"not allowed to touch the alloc cache here: the page goes to the ptr_ring under the producer spinlock")
@@ -213,6 +215,7 @@ func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 		}
 		p.m.Charge(cpu, sim.SymPtrRingProduce, 0)
 		data[i].MoveTo(sim.PlaceRing, p.ID)
+		data[i].Recycles++
 		p.ev(cpu, sim.SymPutPageBulk, data[i], from, sim.PlaceRing, sim.StatRecycleRing, 0,
 			"bulk put: produced into the ptr_ring under a single producer lock (ring += i after the loop)")
 	}

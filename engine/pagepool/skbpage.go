@@ -64,10 +64,17 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 	}
 	pool := r.Lookup(pg.PP)
 	if pool == nil {
-		// Only reachable with the signature check removed: the kernel would
-		// dereference a NULL/garbage page->pp here.
-		pg.ReportOnce(m, sim.KindForeignPageInPool, sim.RuleSignatureCheck,
-			"page without the page_pool signature taken for a pool page; page->pp is NULL (the kernel would oops)")
+		if !sigOK {
+			// Only reachable with the signature check removed: the kernel would
+			// dereference a NULL/garbage page->pp here.
+			pg.ReportOnce(m, sim.KindForeignPageInPool, sim.RuleSignatureCheck,
+				"page without the page_pool signature taken for a pool page; page->pp is NULL (the kernel would oops)")
+		} else if m.Tracing() {
+			// 5.14: the driver did not store the pool in page->pp
+			// (skb_mark_for_recycle(skb, page, pp) / page_pool_store_mem_info).
+			m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymReturnSkbPage, Page: pg.PFN, Stat: sim.StatNone,
+				Why: "page_pool page with page->pp == NULL: the driver never stored its pool (the kernel would oops); put_page instead"})
+		}
 		return false
 	}
 	if !e.PPSetAtAlloc {

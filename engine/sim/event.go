@@ -7,13 +7,13 @@ import "fmt"
 type EventKind uint8
 
 const (
-	EvCall          EventKind = iota // a modelled function call (readable line)
-	EvStateHold                      // tracepoint page_pool_state_hold
-	EvStateRelease                   // tracepoint page_pool_state_release
-	EvPoolRelease                    // tracepoint page_pool_release
-	EvUpdateNid                      // tracepoint page_pool_update_nid
-	EvWarn                           // a kernel WARN / pr_warn / pr_crit line
-	EvViolation                      // the invariant checker found a violation
+	EvCall         EventKind = iota // a modelled function call (readable line)
+	EvStateHold                     // tracepoint page_pool_state_hold
+	EvStateRelease                  // tracepoint page_pool_state_release
+	EvPoolRelease                   // tracepoint page_pool_release
+	EvUpdateNid                     // tracepoint page_pool_update_nid
+	EvWarn                          // a kernel WARN / pr_warn / pr_crit line
+	EvViolation                     // the invariant checker found a violation
 )
 
 // Event is one step of the simulation: which kernel function ran where, what it

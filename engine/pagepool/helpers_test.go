@@ -1,0 +1,140 @@
+package pagepool
+
+import (
+	"strings"
+	"testing"
+
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+// env is one machine with one pool, for tests.
+type env struct {
+	t testing.TB
+	m *sim.Machine
+	a *mm.Allocator
+	r *Registry
+	p *Pool
+}
+
+// newEnv builds a machine for era with a pool of params. opts are knob
+// assignments ("numa_nodes=2") or broken rules ("break=refcnt-check").
+func newEnv(t testing.TB, era string, params Params, opts ...string) *env {
+	t.Helper()
+	e, err := sim.EraByName(era)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := sim.DefaultKnobs()
+	k[sim.KnobNodePages] = 1024
+	var rules sim.RuleSet
+	for _, o := range opts {
+		if name, ok := strings.CutPrefix(o, "break="); ok {
+			r, err := sim.RuleByName(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rules = rules.With(r)
+			continue
+		}
+		if err := k.Set(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Seed: 1})
+	a := mm.NewAllocator(m)
+	r := NewRegistry(a)
+	if params.DMADir == 0 && params.Flags&FlagDMAMap != 0 {
+		params.DMADir = mm.DMAFromDevice
+	}
+	if params.MaxLen == 0 && params.Flags&FlagDMASyncDev != 0 {
+		params.MaxLen = mm.PageSize
+	}
+	p, err := r.Create(0, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{t: t, m: m, a: a, r: r, p: p}
+}
+
+// alloc allocates n pages on cpu0, failing the test on NULL.
+func (e *env) alloc(n int) []*mm.Page {
+	e.t.Helper()
+	out := make([]*mm.Page, n)
+	for i := range out {
+		e.m.Begin(0, sim.SymAllocPages)
+		out[i] = e.p.AllocPages(0)
+		if out[i] == nil {
+			e.t.Fatalf("alloc %d of %d returned NULL", i, n)
+		}
+		e.check()
+	}
+	return out
+}
+
+// toRing puts pages back with allow_direct=false (ptr_ring).
+func (e *env) toRing(pages ...*mm.Page) {
+	for _, pg := range pages {
+		e.m.Begin(0, sim.SymPutPage)
+		e.p.PutPage(0, pg, -1, false)
+		e.check()
+	}
+}
+
+// direct recycles pages with page_pool_recycle_direct.
+func (e *env) direct(pages ...*mm.Page) {
+	for _, pg := range pages {
+		e.m.Begin(0, sim.SymPutPage)
+		e.p.RecycleDirect(0, pg)
+		e.check()
+	}
+}
+
+// check runs the invariant checker (as step mode does after every operation).
+func (e *env) check() { e.m.CheckInvariants() }
+
+// clean asserts that no violation was recorded.
+func (e *env) clean() {
+	e.t.Helper()
+	e.check()
+	if n := e.m.Log.Total(); n != 0 {
+		for _, v := range e.m.Log.List {
+			e.t.Log(v)
+		}
+		e.t.Fatalf("%d violations, want none", n)
+	}
+}
+
+// only asserts that violations of kind (and no other kind) were recorded.
+func (e *env) only(kind sim.Kind) {
+	e.t.Helper()
+	e.check()
+	if e.m.Log.Counts[kind] == 0 {
+		e.t.Fatalf("no %s violation; log: %v", kind, e.m.Log.List)
+	}
+	for k, c := range e.m.Log.Counts {
+		if c > 0 && sim.Kind(k) != kind {
+			e.t.Errorf("unexpected %d %s violations: %v", c, sim.Kind(k), e.m.Log.List)
+		}
+	}
+}
+
+func (e *env) stat(s sim.Stat) uint64 { return e.p.stats[s] }
+
+// wantStats compares the named counters.
+func (e *env) wantStats(want map[sim.Stat]uint64) {
+	e.t.Helper()
+	for s, w := range want {
+		if got := e.p.stats[s]; got != w {
+			e.t.Errorf("%s = %d, want %d", s, got, w)
+		}
+	}
+}
+
+func pfns(pages []*mm.Page) []int32 {
+	out := make([]int32, len(pages))
+	for i, p := range pages {
+		out[i] = p.PFN
+	}
+	return out
+}
