@@ -80,8 +80,13 @@ func (p *Pool) checkContainers(m *sim.Machine) {
 				"recycled into pool %d's %s with page_ref_count %d: someone still uses it and the NIC will overwrite it", p.ID, where, pg.Ref)
 		}
 		if pg.FragCount > 1 {
-			pg.ReportOnce(m, sim.KindUseAfterRecycle, sim.RuleFragCount,
-				"recycled into pool %d's %s while %d fragment users still hold it", p.ID, where, pg.FragCount)
+			if pg == p.fragPage {
+				pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
+					"recycled into pool %d's %s while it is still the frag page: %d fragments are out and more will be carved from it", p.ID, where, p.fragUsers)
+			} else {
+				pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
+					"recycled into pool %d's %s while %d other fragment users still hold it", p.ID, where, pg.FragCount-1)
+			}
 		}
 		if pg.Pfmemalloc() && pg.Recycles > 0 { // fresh reserve pages from the allocator may wait in the cache; recycled ones may not
 			pg.ReportOnce(m, sim.KindReservePageRetained, m.RuleFor(sim.KindReservePageRetained),

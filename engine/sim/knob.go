@@ -59,7 +59,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobPfmemallocPPM: {"pfmemalloc_ppm", 0, 0, 1000000, "pages that come from emergency reserves (pfmemalloc), per million"},
 	KnobBulk:          {"bulk", 64, 1, 256, "pages requested per alloc_pages_bulk call (the kernel uses PP_ALLOC_CACHE_REFILL = 64)"},
 	KnobSoftirq:       {"softirq", 1, 0, 1, "1 = the scenario runs in softirq (tasklet, as the kernel bench's numbers); 0 = process context"},
-	KnobCheckEvery:    {"check_every", 1024, 1, 1 << 30, "batch mode runs the full invariant checker every N operations (and always at the end)"},
+	KnobCheckEvery:    {"check_every", 65536, 1, 1 << 30, "batch mode runs the full invariant checker every N operations (and always at the end)"},
 }
 
 // Spec returns the knob's description.

@@ -1,0 +1,134 @@
+package pagepool
+
+import (
+	"testing"
+
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+func fragEnv(t *testing.T, era string, opts ...string) *env {
+	flags := FlagPageFrag | FlagDMAMap | FlagDMASyncDev
+	if era == "6.8" {
+		flags = FlagDMAMap | FlagDMASyncDev // the flag is gone; every pool hands out frags
+	}
+	return newEnv(t, era, Params{Flags: flags, MaxLen: mm.PageSize}, opts...)
+}
+
+func (e *env) frag(size int) (*mm.Page, int) {
+	e.t.Helper()
+	e.m.Begin(0, sim.SymAllocFrag)
+	pg, off := e.p.AllocFrag(0, size)
+	if pg == nil {
+		e.t.Fatalf("page_pool_alloc_frag(%d) = NULL", size)
+	}
+	e.check()
+	return pg, off
+}
+
+func TestAllocFrag_CarvesPageAndMovesOn(t *testing.T) {
+	for _, era := range []string{"5.15", "6.4", "6.8"} {
+		t.Run(era, func(t *testing.T) {
+			e := fragEnv(t, era)
+			a, offA := e.frag(2048)
+			b, offB := e.frag(1024)
+			c, offC := e.frag(1024)
+			if a != b || b != c || offA != 0 || offB != 2048 || offC != 3072 {
+				t.Fatalf("frags (%#x,%d) (%#x,%d) (%#x,%d): want one page at 0, 2048, 3072", a.PFN, offA, b.PFN, offB, c.PFN, offC)
+			}
+			d, offD := e.frag(512) // does not fit: drain, three users remain, new page
+			if d == a || offD != 0 {
+				t.Fatalf("fourth frag on pfn %#x at %d, want a new page at 0", d.PFN, offD)
+			}
+			if a.FragCount != 3 {
+				t.Fatalf("drained frag page count %d, want 3 (the users still holding fragments)", a.FragCount)
+			}
+			// Only the last of the three puts recycles the page.
+			for i, want := range []int64{2, 1} {
+				e.toRing(a)
+				if a.Place == sim.PlaceRing || a.FragCount != want {
+					t.Fatalf("put %d: page in %s count %d, want still out with count %d", i, a.Place, a.FragCount, want)
+				}
+			}
+			e.toRing(a)
+			if a.Place != sim.PlaceRing || e.stat(sim.StatRecycleRing) != 1 {
+				t.Fatalf("last put left the page in %s", a.Place)
+			}
+			e.clean()
+		})
+	}
+}
+
+func TestAllocFrag_DrainReusesPageWhenAllReturned(t *testing.T) {
+	e := fragEnv(t, "5.15")
+	a, _ := e.frag(2048)
+	b, _ := e.frag(2048)
+	e.toRing(a) // users drop their share while the page is still the frag page
+	e.toRing(b)
+	if a.Place == sim.PlaceRing {
+		t.Fatal("frag page recycled while the frag allocator still owns it (bias not drained)")
+	}
+	fast := e.stat(sim.StatAllocFast)
+	c, off := e.frag(2048) // does not fit: drain leaves 0 users -> reuse the same page
+	if c != a || off != 0 || e.stat(sim.StatAllocFast) != fast+1 {
+		t.Fatalf("got pfn %#x at %d, fast +%d: want the same page reused from 0 (fast++)", c.PFN, off, e.stat(sim.StatAllocFast)-fast)
+	}
+	e.clean()
+}
+
+func TestAllocFrag_NeedsFragSupport(t *testing.T) {
+	for _, tc := range []struct {
+		era   string
+		flags Flags
+	}{
+		{"5.14", 0},     // no frag API yet
+		{"5.15", 0},     // PP_FLAG_PAGE_FRAG missing: WARN, NULL
+		{"6.4", 0},      // same
+		{"6.8", 1 << 9}, // oversize request below
+	} {
+		e := newEnv(t, tc.era, Params{})
+		size := 1024
+		if tc.era == "6.8" {
+			size = mm.PageSize + 1
+		}
+		if pg, _ := e.p.AllocFrag(0, size); pg != nil {
+			t.Errorf("%s: page_pool_alloc_frag succeeded without frag support / with size %d", tc.era, size)
+		}
+	}
+}
+
+func TestFragPool_WholePageWithoutFragmentPage_5_15(t *testing.T) {
+	// v5.15: a PAGE_FRAG pool decrements pp_frag_count on every put, so a whole
+	// page allocated with page_pool_alloc_pages (count 0, never fragmented)
+	// underflows on its put and is never recycled: the WARN_ON(ret < 0).
+	e := fragEnv(t, "5.15")
+	pg := e.alloc(1)[0]
+	e.toRing(pg)
+	e.check()
+	if e.m.Log.Counts[sim.KindRefcountUnderflow] != 1 || pg.Place == sim.PlaceRing {
+		t.Fatalf("want a refcount-underflow and the page not recycled; got %v, page in %s", e.m.Log.List, pg.Place)
+	}
+}
+
+func TestFragPool_WholePageRecycles_6_8(t *testing.T) {
+	// v6.7+: every page starts with pp_ref_count 1, so whole pages and frags mix.
+	e := fragEnv(t, "6.8")
+	pg := e.alloc(1)[0]
+	e.toRing(pg)
+	if pg.Place != sim.PlaceRing || pg.FragCount != 1 {
+		t.Fatalf("whole page in %s with count %d, want in the ring at rest (1)", pg.Place, pg.FragCount)
+	}
+	e.clean()
+}
+
+func TestDestroy_FreesFragPage(t *testing.T) {
+	e := fragEnv(t, "5.15")
+	a, _ := e.frag(1024)
+	e.toRing(a)
+	e.m.Begin(0, sim.SymPoolDestroy)
+	e.p.Destroy(0) // page_pool_free_frag: no user left, the page is released
+	if !e.p.Freed() {
+		t.Fatalf("pool not freed: inflight %d", e.p.Inflight())
+	}
+	e.clean()
+}
