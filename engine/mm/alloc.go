@@ -29,6 +29,11 @@ type Allocator struct {
 
 	// Counters.
 	Allocs, Frees, BulkCalls, Failures, PfmemallocAllocs int64
+
+	// frames freed since the last check, for the light check
+	dirty    [64]int32
+	ndirty   int
+	overflow bool
 }
 
 // NewAllocator builds the allocator with the machine's NUMA nodes and
@@ -247,7 +252,40 @@ func (a *Allocator) freePages(cpu int, p *Page) {
 		f.freeIdx = int32(len(nd.free))
 		nd.free = append(nd.free, f.PFN)
 	}
+	if a.ndirty < len(a.dirty) {
+		a.dirty[a.ndirty] = p.PFN
+		a.ndirty++
+	} else {
+		a.overflow = true
+	}
 	a.Frees++
+}
+
+// CheckTouched checks the pages freed since the last check: a page must not
+// reach the free lists DMA-mapped or still counted in flight by a pool.
+func (a *Allocator) CheckTouched(m *sim.Machine) {
+	if a.overflow {
+		a.CheckInvariants(m)
+		return
+	}
+	for _, pfn := range a.dirty[:a.ndirty] {
+		p := &a.pages[pfn]
+		for j := int32(0); j < int32(1)<<p.Order && p.Place == sim.PlaceBuddy; j++ {
+			a.checkFree(m, &a.pages[pfn+j])
+		}
+	}
+	a.ndirty = 0
+}
+
+func (a *Allocator) checkFree(m *sim.Machine, p *Page) {
+	if p.Mapped {
+		p.reportOnce(m, sim.KindDMALeak, m.RuleFor(sim.KindDMALeak),
+			"page freed to the page allocator with its DMA mapping (dma=%#x) still live", p.DMAAddr)
+	}
+	if p.Owner != 0 {
+		p.reportOnce(m, sim.KindInflightLeak, m.RuleFor(sim.KindInflightLeak),
+			"page of pool %d went back to the page allocator without page_pool_release_page: the pool counts it in flight forever", p.Owner)
+	}
 }
 
 // CheckInvariants checks the allocator's side of conservation: every frame is in
@@ -275,14 +313,7 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 			p.reportOnce(m, sim.KindRefcountUnderflow, m.RuleFor(sim.KindRefcountUnderflow), "refcount is %d", p.Ref)
 		case p.Place == sim.PlaceBuddy:
 			marked++
-			if p.Mapped {
-				p.reportOnce(m, sim.KindDMALeak, m.RuleFor(sim.KindDMALeak),
-					"page freed to the page allocator with its DMA mapping (dma=%#x) still live", p.DMAAddr)
-			}
-			if p.Owner != 0 {
-				p.reportOnce(m, sim.KindInflightLeak, m.RuleFor(sim.KindInflightLeak),
-					"page of pool %d went back to the page allocator without page_pool_release_page: the pool counts it in flight forever", p.Owner)
-			}
+			a.checkFree(m, p)
 		case p.Place == sim.PlaceCompound:
 			h := &a.pages[p.Holder]
 			if h.Place == sim.PlaceBuddy || p.PFN-h.PFN >= int32(1)<<h.Order {
@@ -290,6 +321,7 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 			}
 		}
 	}
+	a.ndirty, a.overflow = 0, false
 	if marked != inFree {
 		m.Report(sim.KindPageInTwoPlaces, -1, sim.RuleNone, "%d frames marked free but %d on the free lists", marked, inFree)
 	}

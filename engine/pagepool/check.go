@@ -35,7 +35,33 @@ func (p *Pool) CheckInvariants(m *sim.Machine) {
 	}
 	p.checkContainers(m)
 	p.checkAccounting(m)
+	p.ndirty, p.overflow = 0, false
+	p.checkPool(m)
+}
 
+// CheckTouched is the light check: the pages recycled since the last check,
+// and the pool-level conditions that cost O(1).
+func (p *Pool) CheckTouched(m *sim.Machine) {
+	if p.freed {
+		return
+	}
+	if p.overflow {
+		p.checkContainers(m)
+	} else {
+		for _, pg := range p.dirty[:p.ndirty] {
+			if p.isContainer(pg) {
+				p.checkPage(m, pg, pg.Place)
+			}
+		}
+	}
+	for i := range p.dirty[:p.ndirty] {
+		p.dirty[i] = nil
+	}
+	p.ndirty, p.overflow = 0, false
+	p.checkPool(m)
+}
+
+func (p *Pool) checkPool(m *sim.Machine) {
 	// cache-race: the lockless alloc cache must only be touched by its consumer.
 	if p.touched&^(1<<uint(max(p.consumer, 0))) != 0 {
 		if p.reported&condCacheRace == 0 {
@@ -60,39 +86,6 @@ func (p *Pool) CheckInvariants(m *sim.Machine) {
 }
 
 func (p *Pool) checkContainers(m *sim.Machine) {
-	seen := func(pg *mm.Page, where sim.Place) {
-		if pg.Place != where || pg.Holder != p.ID {
-			if pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing {
-				pg.ReportOnce(m, sim.KindDoubleRecycle, m.RuleFor(sim.KindDoubleRecycle),
-					"page is in pool %d's %s and also recorded in %s", p.ID, where, pg.Place)
-			} else {
-				pg.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
-					"page is in pool %d's %s but recorded as %s", p.ID, where, pg.Place)
-			}
-			return
-		}
-		if pg.Owner != p.ID {
-			pg.ReportOnce(m, sim.KindForeignPageInPool, m.RuleFor(sim.KindForeignPageInPool),
-				"pool %d's %s holds a page it never allocated (owner %d)", p.ID, where, pg.Owner)
-		}
-		if pg.Ref != 1 {
-			pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
-				"recycled into pool %d's %s with page_ref_count %d: someone still uses it and the NIC will overwrite it", p.ID, where, pg.Ref)
-		}
-		if pg.FragCount > 1 {
-			if pg == p.fragPage {
-				pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
-					"recycled into pool %d's %s while it is still the frag page: %d fragments are out and more will be carved from it", p.ID, where, p.fragUsers)
-			} else {
-				pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
-					"recycled into pool %d's %s while %d other fragment users still hold it", p.ID, where, pg.FragCount-1)
-			}
-		}
-		if pg.Pfmemalloc() && pg.Recycles > 0 { // fresh reserve pages from the allocator may wait in the cache; recycled ones may not
-			pg.ReportOnce(m, sim.KindReservePageRetained, m.RuleFor(sim.KindReservePageRetained),
-				"pool %d's %s keeps a pfmemalloc (emergency reserve) page", p.ID, where)
-		}
-	}
 	// A page present twice in the containers is a double recycle. Mark pages
 	// seen through a scratch bit of Reported that no kind uses.
 	const seenBit = 1 << 15
@@ -112,7 +105,7 @@ func (p *Pool) checkContainers(m *sim.Machine) {
 			continue
 		}
 		if !dup(pg) {
-			seen(pg, sim.PlaceCache)
+			p.checkPage(m, pg, sim.PlaceCache)
 		}
 	}
 	p.ring.forEach(func(pg *mm.Page) {
@@ -120,7 +113,7 @@ func (p *Pool) checkContainers(m *sim.Machine) {
 			return
 		}
 		if !dup(pg) {
-			seen(pg, sim.PlaceRing)
+			p.checkPage(m, pg, sim.PlaceRing)
 		}
 	})
 	for i := 0; i < p.alloc.count; i++ {
@@ -196,5 +189,40 @@ func (p *Pool) checkAccounting(m *sim.Machine) {
 			m.Report(sim.KindStalledShutdown, -1, m.RuleFor(sim.KindStalledShutdown),
 				"pool %d is destroyed with %d pages in flight that can never come back (%d lost, %d stuck in the alloc cache)", p.ID, inflight, lost, stuck)
 		}
+	}
+}
+
+// checkPage checks one page the pool holds in where.
+func (p *Pool) checkPage(m *sim.Machine, pg *mm.Page, where sim.Place) {
+	if pg.Place != where || pg.Holder != p.ID {
+		if pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing {
+			pg.ReportOnce(m, sim.KindDoubleRecycle, m.RuleFor(sim.KindDoubleRecycle),
+				"page is in pool %d's %s and also recorded in %s", p.ID, where, pg.Place)
+		} else {
+			pg.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
+				"page is in pool %d's %s but recorded as %s", p.ID, where, pg.Place)
+		}
+		return
+	}
+	if pg.Owner != p.ID {
+		pg.ReportOnce(m, sim.KindForeignPageInPool, m.RuleFor(sim.KindForeignPageInPool),
+			"pool %d's %s holds a page it never allocated (owner %d)", p.ID, where, pg.Owner)
+	}
+	if pg.Ref != 1 {
+		pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
+			"recycled into pool %d's %s with page_ref_count %d: someone still uses it and the NIC will overwrite it", p.ID, where, pg.Ref)
+	}
+	if pg.FragCount > 1 {
+		if pg == p.fragPage {
+			pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
+				"recycled into pool %d's %s while it is still the frag page: %d fragments are out and more will be carved from it", p.ID, where, p.fragUsers)
+		} else {
+			pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
+				"recycled into pool %d's %s while %d other fragment users still hold it", p.ID, where, pg.FragCount-1)
+		}
+	}
+	if pg.Pfmemalloc() && pg.Recycles > 0 { // fresh reserve pages from the allocator may wait in the cache; recycled ones may not
+		pg.ReportOnce(m, sim.KindReservePageRetained, m.RuleFor(sim.KindReservePageRetained),
+			"pool %d's %s keeps a pfmemalloc (emergency reserve) page", p.ID, where)
 	}
 }

@@ -112,6 +112,10 @@ type Pool struct {
 	reported   uint16        // pool-level violation kinds reported while the condition persists
 	memID      int32         // xdp_mem_info id when registered (0 = not)
 
+	dirty    [32]*mm.Page // pages recycled since the last check (light check)
+	ndirty   int
+	overflow bool
+
 	// Warnings counts "stalled pool shutdown" warnings printed.
 	Warnings int
 }
@@ -228,6 +232,19 @@ func (p *Pool) touch(cpu int) {
 		p.consumer = cpu
 	}
 	p.touched |= 1 << uint(cpu)
+}
+
+// recycled places pg in the alloc cache or the ptr_ring as a recycled page and
+// remembers it for the light check.
+func (p *Pool) recycled(pg *mm.Page, where sim.Place) {
+	pg.MoveTo(where, p.ID)
+	pg.Recycles++
+	if p.ndirty < len(p.dirty) {
+		p.dirty[p.ndirty] = pg
+		p.ndirty++
+	} else {
+		p.overflow = true
+	}
 }
 
 // stat increments a counter (alloc_stat_inc / recycle_stat_inc).

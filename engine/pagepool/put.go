@@ -143,8 +143,7 @@ func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
 	// Caller MUST have verified that the page is recyclable (refcnt == 1).
 	p.alloc.cache[p.alloc.count] = pg
 	p.alloc.count++
-	pg.MoveTo(sim.PlaceCache, p.ID)
-	pg.Recycles++
+	p.recycled(pg, sim.PlaceCache)
 	p.stat(sim.StatRecycleCached)
 	p.ev(cpu, sim.SymRecycleInCache, pg, from, sim.PlaceCache, sim.StatRecycleCached, cost,
 		"direct recycling: in the pool's NAPI context the page goes straight onto the lockless alloc cache")
@@ -160,8 +159,7 @@ func (p *Pool) recycleInRing(cpu int, pg *mm.Page) bool {
 	if !p.ring.produce(pg) {
 		return false
 	}
-	pg.MoveTo(sim.PlaceRing, p.ID)
-	pg.Recycles++
+	p.recycled(pg, sim.PlaceRing)
 	p.stat(sim.StatRecycleRing)
 	p.ev(cpu, sim.SymRecycleInRing, pg, from, sim.PlaceRing, sim.StatRecycleRing, cost,
 		"not allowed to touch the alloc cache here: the page goes to the ptr_ring under the producer spinlock")
@@ -214,8 +212,7 @@ func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 			break
 		}
 		p.m.Charge(cpu, sim.SymPtrRingProduce, 0)
-		data[i].MoveTo(sim.PlaceRing, p.ID)
-		data[i].Recycles++
+		p.recycled(data[i], sim.PlaceRing)
 		p.ev(cpu, sim.SymPutPageBulk, data[i], from, sim.PlaceRing, sim.StatRecycleRing, 0,
 			"bulk put: produced into the ptr_ring under a single producer lock (ring += i after the loop)")
 	}

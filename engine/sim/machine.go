@@ -28,8 +28,13 @@ func (c *CPU) NowPS() int64 { return c.clockPS }
 func (c *CPU) BusyPS() int64 { return c.busyPS }
 
 // Checker re-checks one layer's invariants and reports into the violation log.
+// CheckInvariants is the full check (every page, every counter); CheckTouched is
+// the light check of what the last operations touched, cheap enough to run
+// after every operation in batch mode, so that a failure that lasts one
+// operation is still caught between two full checks.
 type Checker interface {
 	CheckInvariants(m *Machine)
+	CheckTouched(m *Machine)
 }
 
 // Op is the operation in progress: what a violation is attributed to.
@@ -182,6 +187,13 @@ func (m *Machine) AddChecker(c Checker) { m.checkers = append(m.checkers, c) }
 func (m *Machine) CheckInvariants() {
 	for _, c := range m.checkers {
 		c.CheckInvariants(m)
+	}
+}
+
+// CheckTouched runs every registered checker's light check.
+func (m *Machine) CheckTouched() {
+	for _, c := range m.checkers {
+		c.CheckTouched(m)
 	}
 }
 

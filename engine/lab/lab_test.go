@@ -1,0 +1,291 @@
+package lab
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"pplab/engine/sim"
+)
+
+func run(t *testing.T, cfg Config) (*Lab, Results) {
+	t.Helper()
+	l, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Run()
+	return l, l.Results()
+}
+
+// The pool scenarios mirror bench_page_pool_simple: prefill the ring with 64
+// pages, then N alloc+free pairs. The counters a kernel developer expects
+// follow from the structure alone.
+func TestScenarios_PoolCounters(t *testing.T) {
+	const n = 10000
+	tests := []struct {
+		scenario string
+		want     sim.Stats
+		inflight int32
+		nsPerPkt float64 // the kernel benchmark's measured figure [M13]
+	}{
+		{"pool-direct", sim.Stats{
+			sim.StatAllocFast: 63 + n - 1, sim.StatAllocSlow: 1, sim.StatAllocEmpty: 1, sim.StatAllocRefill: 1,
+			sim.StatRecycleRing: 64, sim.StatRecycleCached: n}, 64, 4.041},
+		{"pool-ring", sim.Stats{
+			// every 64th allocation refills from the ring
+			sim.StatAllocFast: 63 + n - (n+63)/64, sim.StatAllocSlow: 1, sim.StatAllocEmpty: 1, sim.StatAllocRefill: (n + 63) / 64,
+			sim.StatRecycleRing: 64 + n}, 64, 13.622},
+		{"pool-slow", sim.Stats{
+			// the first 64 come from the prefilled ring, then one bulk of 64 per 64 allocations
+			sim.StatAllocFast: 63 + 63 + (n - 64) - (n-64+63)/64, sim.StatAllocSlow: 1 + (n-64+63)/64, sim.StatAllocEmpty: 1 + (n-64+63)/64,
+			sim.StatAllocRefill: 1, sim.StatRecycleRing: 64, sim.StatRecycleReleasedRefcnt: n}, int32(64 - (n-64)%64), 45.198},
+	}
+	for _, tc := range tests {
+		t.Run(tc.scenario, func(t *testing.T) {
+			_, r := run(t, Config{Scenario: tc.scenario, Packets: n, Set: []string{"check_every=1"}})
+			if r.Stats != tc.want {
+				t.Errorf("stats\n got %v\nwant %v", r.Stats, tc.want)
+			}
+			if r.Inflight != tc.inflight%64+64*boolInt(tc.inflight%64 == 0) {
+				t.Errorf("inflight %d, want %d", r.Inflight, tc.inflight)
+			}
+			if r.Violations.Total() != 0 {
+				t.Errorf("violations: %v", r.Violations.List)
+			}
+			// The cost split reproduces the benchmark within 5 % (the
+			// measured ns include the loop's own overhead).
+			if d := math.Abs(r.NsPerPacket-tc.nsPerPkt) / tc.nsPerPkt; d > 0.05 {
+				t.Errorf("%.3f ns per pair, kernel benchmark measured %.3f", r.NsPerPacket, tc.nsPerPkt)
+			}
+		})
+	}
+}
+
+func boolInt(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestScenarios_ZeroViolationsInEveryEra(t *testing.T) {
+	for _, sc := range Scenarios {
+		for _, era := range sim.EraNames() {
+			for _, set := range [][]string{nil, {"dma_map=1", "dma_sync_dev=1", "max_len=1668"}, {"order=2"}, {"pool_size=16"},
+				{"dma_map=1", "alloc_fail_ppm=10000", "dma_map_fail_ppm=10000", "pfmemalloc_ppm=10000"}} {
+				_, r := run(t, Config{Scenario: sc.Name, Era: era, Packets: 2000, Set: append(set, "check_every=1", "node_pages=1024")})
+				if r.Violations.Total() != 0 {
+					t.Errorf("%s era %s %v: %v", sc.Name, era, set, r.Violations.List)
+				}
+			}
+		}
+	}
+}
+
+func TestScenarios_EraSlowPath(t *testing.T) {
+	// pool-slow makes every allocation come from the page allocator: one
+	// alloc_pages_node per page in 5.12, one bulk per 64 pages from 5.13.
+	_, r512 := run(t, Config{Scenario: "pool-slow", Era: "5.12", Packets: 6400})
+	_, r513 := run(t, Config{Scenario: "pool-slow", Era: "5.13", Packets: 6400})
+	// 5.13: one bulk for the prefill, then the first 64 loop allocations come
+	// from the prefilled ring and the other 6336 take 99 bulks.
+	if r512.Stats[sim.StatAllocSlow] != 6400 || r513.Stats[sim.StatAllocSlow] != 1+99 {
+		t.Fatalf("slow: 5.12 %d (want 6400), 5.13 %d (want 100)", r512.Stats[sim.StatAllocSlow], r513.Stats[sim.StatAllocSlow])
+	}
+	if r512.Rate.Value >= r513.Rate.Value {
+		t.Errorf("bulk refill did not help the slow path: 5.12 %.0f kpps, 5.13 %.0f kpps", r512.Rate.Value, r513.Rate.Value)
+	}
+}
+
+func TestScenarios_BrokenRulesShowTheirFailure(t *testing.T) {
+	tests := []struct {
+		scenario string
+		rule     string
+		set      []string
+		kind     sim.Kind
+	}{
+		{"pool-slow", "refcnt-check", nil, sim.KindUseAfterRecycle},
+		{"pool-direct", "pfmemalloc-check", []string{"pfmemalloc_ppm=50000"}, sim.KindReservePageRetained},
+		{"pool-slow", "bulk-map-error", []string{"dma_map=1", "dma_map_fail_ppm=200000"}, sim.KindAllocFailureWithCache},
+		{"pool-slow", "bulk-dma-unmap", []string{"dma_map=1", "bulk=256"}, sim.KindDMALeak},
+	}
+	for _, tc := range tests {
+		t.Run(tc.rule, func(t *testing.T) {
+			_, r := run(t, Config{Scenario: tc.scenario, Packets: 2000, Break: []string{tc.rule}, Set: tc.set})
+			if r.Violations.Counts[tc.kind] == 0 {
+				t.Fatalf("no %s: %v", tc.kind, r.Violations.List)
+			}
+			if v := r.Violations.List[0]; v.Kind != tc.kind || v.Rule.String() != tc.rule {
+				t.Errorf("first violation %v, want %s attributed to %s", v, tc.kind, tc.rule)
+			}
+			// The same run with the rule intact is clean.
+			_, ok := run(t, Config{Scenario: tc.scenario, Packets: 2000, Set: tc.set})
+			if ok.Violations.Total() != 0 {
+				t.Errorf("intact run: %v", ok.Violations.List)
+			}
+		})
+	}
+}
+
+func TestRun_DeterministicForSeed(t *testing.T) {
+	cfg := Config{Scenario: "pool-slow", Packets: 5000, Seed: 9, Set: []string{"dma_map=1", "alloc_fail_ppm=5000", "dma_map_fail_ppm=5000", "pfmemalloc_ppm=5000"}}
+	_, a := run(t, cfg)
+	_, b := run(t, cfg)
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Fatalf("same config, different results:\n%s\n%s", ja, jb)
+	}
+	cfg.Seed = 10
+	_, c := run(t, cfg)
+	if c.Stats == a.Stats {
+		t.Errorf("a different seed gave identical counters under failure injection")
+	}
+}
+
+func TestStep_EqualsBatch(t *testing.T) {
+	cfg := Config{Scenario: "pool-ring", Packets: 500}
+	_, batch := run(t, cfg)
+	l, _ := New(cfg)
+	steps := 0
+	for l.Step() {
+		steps++
+	}
+	stepped := l.Results()
+	if stepped.Stats != batch.Stats || stepped.Rate != batch.Rate {
+		t.Fatalf("stepping %d ops gave %v, batch %v", steps, stepped.Stats, batch.Stats)
+	}
+	if l.Step() {
+		t.Fatal("Step after the end")
+	}
+}
+
+func TestTracer_StatsMatchEventStream(t *testing.T) {
+	for _, sc := range ScenarioNames() {
+		l, err := New(Config{Scenario: sc, Packets: 300, Set: []string{"pool_size=32", "check_every=1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines int
+		var holds int
+		l.SetTracer(func(e sim.Event) {
+			lines++
+			if e.Kind == sim.EvStateHold {
+				holds++
+			}
+			if e.TraceLine() == "" {
+				t.Fatal("empty trace line")
+			}
+		})
+		l.Run()
+		if l.M.Log.Total() != 0 {
+			t.Fatalf("%s: %v", sc, l.M.Log.List)
+		}
+		if holds != int(l.Pool.Hold()) || lines == 0 {
+			t.Errorf("%s: %d hold tracepoints for hold=%d", sc, holds, l.Pool.Hold())
+		}
+	}
+}
+
+func TestNew_BadInputNamesInputAndAccepted(t *testing.T) {
+	tests := []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow)"},
+		{Config{Scenario: "drop"}, `unknown scenario "drop" (accepted: pool-direct, pool-ring, pool-slow)`},
+		{Config{Scenario: "pool-ring", Era: "4.19"}, `unknown era "4.19"`},
+		{Config{Scenario: "pool-ring", Driver: "mvpp2"}, "runs without a driver"},
+		{Config{Scenario: "pool-ring", Packets: -5}, "--packets -5: want an integer from 1 to"},
+		{Config{Scenario: "pool-ring", Set: []string{"order=7"}}, "--set order=7: want an integer from 0 to 4"},
+		{Config{Scenario: "pool-ring", Set: []string{"nid=1"}}, "--set nid=1: the machine has 1 NUMA node(s)"},
+		{Config{Scenario: "pool-ring", Set: []string{"max_len=8192"}}, "--set max_len=8192: want at most PAGE_SIZE << order = 4096"},
+		{Config{Scenario: "pool-ring", Break: []string{"everything"}}, `--break: unknown rule "everything"`},
+		{Config{Scenario: "pool-ring", Set: []string{"pool_size=40000"}}, "-E2BIG"},
+		{Config{Scenario: "pool-ring", Set: []string{"dma_sync_dev=1"}}, "PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP"},
+	}
+	for _, tc := range tests {
+		_, err := New(tc.cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want %q", tc.cfg, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("multi-line error: %q", err)
+		}
+	}
+}
+
+func TestResults_JSONContract(t *testing.T) {
+	_, r := run(t, Config{Scenario: "pool-direct", Packets: 1000, Seed: 4})
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	keys := func(m map[string]any) []string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		return sortStrings(out)
+	}
+	if k := keys(got); !reflect.DeepEqual(k, sortStrings([]string{"driver", "scenario", "era", "packets", "seed", "rate", "stats", "inflight", "violations", "profile"})) {
+		t.Fatalf("top-level keys %v", k)
+	}
+	stats := got["stats"].(map[string]any)
+	wantStats := []string{"alloc_fast", "alloc_slow", "alloc_slow_high_order", "alloc_empty", "alloc_refill", "alloc_waive", "recycle_cached", "recycle_cache_full", "recycle_ring", "recycle_ring_full", "recycle_released_refcnt"}
+	if k := keys(stats); !reflect.DeepEqual(k, sortStrings(wantStats)) {
+		t.Fatalf("stats keys %v", k)
+	}
+	if k := keys(got["violations"].(map[string]any)); !reflect.DeepEqual(k, sortStrings(sim.KindNames())) {
+		t.Fatalf("violation keys %v", k)
+	}
+	rate := got["rate"].(map[string]any)
+	if rate["unit"] != "kpps" || rate["value"].(float64) <= 0 {
+		t.Fatalf("rate %v", rate)
+	}
+	// Key order in the text is the contract's order.
+	s := string(b)
+	if !(strings.Index(s, `"alloc_fast"`) < strings.Index(s, `"recycle_released_refcnt"`) && strings.Index(s, `"rate"`) < strings.Index(s, `"stats"`)) {
+		t.Errorf("key order: %s", s)
+	}
+	prof := got["profile"].([]any)
+	var sum float64
+	for _, p := range prof {
+		sum += p.(map[string]any)["pct"].(float64)
+	}
+	if math.Abs(sum-100) > 0.1 {
+		t.Errorf("profile sums to %.2f%%", sum)
+	}
+}
+
+func sortStrings(s []string) []string {
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+	return s
+}
+
+func TestList_DescribesEverything(t *testing.T) {
+	l := List()
+	if len(l.Scenarios) != len(Scenarios) || len(l.Eras) != 7 || len(l.Rules) != 10 || len(l.Knobs) != int(sim.NumKnobs) {
+		t.Fatalf("list: %+v", l)
+	}
+	var b strings.Builder
+	WriteListTable(&b)
+	for _, want := range []string{"pool-direct", "rfc-v1", "bulk-dma-unmap", "pool_size", "range 0..65536"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("list table lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,217 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEras_NamesAndOrder(t *testing.T) {
+	want := []string{"5.12", "5.13", "rfc-v1", "5.14", "5.15", "6.4", "6.8"}
+	if got := strings.Join(EraNames(), ","); got != strings.Join(want, ",") {
+		t.Fatalf("eras %s, want %s", got, strings.Join(want, ","))
+	}
+	for i, e := range Eras {
+		if e.Order != i {
+			t.Errorf("%s: order %d, want %d", e.Name, e.Order, i)
+		}
+	}
+	if _, err := EraByName("5.16"); err == nil || !strings.Contains(err.Error(), "accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.4, 6.8") {
+		t.Errorf("unknown era error: %v", err)
+	}
+}
+
+// TestEras_Features pins each era's behaviour switches to kernel.md §1.
+func TestEras_Features(t *testing.T) {
+	type f struct {
+		bulk, frag, fragFlag, refCount, napiDirect, consumerLock, ppAtAlloc bool
+		skb                                                                 SkbRecycling
+		coalesce                                                            CoalesceForm
+	}
+	want := map[string]f{
+		"5.12":   {false, false, false, false, false, true, false, SkbRecycleNone, CoalescePlain},
+		"5.13":   {true, false, false, false, false, true, false, SkbRecycleNone, CoalescePlain},
+		"rfc-v1": {true, false, false, false, false, true, false, SkbRecycleRFC, CoalescePlain},
+		"5.14":   {true, false, false, false, false, true, false, SkbRecycleMerged, CoalescePlain},
+		"5.15":   {true, true, true, false, false, true, true, SkbRecycleMerged, CoalescePlain},
+		"6.4":    {true, true, true, false, true, false, true, SkbRecycleMerged, Coalesce2023},
+		"6.8":    {true, true, false, true, true, false, true, SkbRecycleMerged, CoalescePlainPPRefs},
+	}
+	for name, w := range want {
+		e, err := EraByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := f{e.BulkAlloc, e.FragAPI, e.FragFlag, e.PPRefCount, e.NAPIDirect, e.RefillConsumerLock, e.PPSetAtAlloc, e.SkbRecycle, e.Coalesce}
+		if got != w {
+			t.Errorf("%s: features %+v, want %+v", name, got, w)
+		}
+	}
+}
+
+func TestRules_NamesKindsAndSets(t *testing.T) {
+	want := "coalesce-pp-guard,coalesce-cloned-guard,signature-check,last-dataref,refcnt-check,frag-count,napi-locality,pfmemalloc-check,bulk-map-error,bulk-dma-unmap"
+	if got := strings.Join(RuleNames(), ","); got != want {
+		t.Fatalf("rules %s", got)
+	}
+	for _, r := range AllRules() {
+		if len(r.Info().Kinds) == 0 || r.Info().Prevents == "" {
+			t.Errorf("%s: no violation kind or description", r)
+		}
+	}
+	var s RuleSet
+	s = s.With(RuleRefcntCheck)
+	if !s.Broken(RuleRefcntCheck) || s.Broken(RuleFragCount) {
+		t.Fatal("rule set")
+	}
+	m := NewMachine(Config{Rules: s, Knobs: DefaultKnobs()})
+	if m.RuleFor(KindUseAfterRecycle) != RuleRefcntCheck || m.RuleFor(KindDMALeak) != RuleNone {
+		t.Fatal("RuleFor attribution")
+	}
+	if _, err := RuleByName("nope"); err == nil || !strings.Contains(err.Error(), "accepted: coalesce-pp-guard") {
+		t.Fatalf("unknown rule error: %v", err)
+	}
+	if got := strings.Join(KindNames(), ","); got != "use-after-recycle,double-recycle,foreign-page-in-pool,inflight-leak,dma-leak,cache-race,reserve-page-retained,alloc-failure-with-cache,refcount-underflow,page-in-two-places,stalled-shutdown" {
+		t.Fatalf("kinds %s", got)
+	}
+}
+
+func TestKnobs_SetRejectsBadInputWithAcceptedValues(t *testing.T) {
+	tests := []struct {
+		in, errHas string
+	}{
+		{"order=2", ""},
+		{"nid=-1", ""},
+		{"order", "want knob=value"},
+		{"order=5", "want an integer from 0 to 4"},
+		{"order=x", "want an integer from 0 to 4"},
+		{"colour=3", `unknown knob "colour"`},
+	}
+	for _, tc := range tests {
+		k := DefaultKnobs()
+		err := k.Set(tc.in)
+		if tc.errHas == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.in, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.errHas) {
+			t.Errorf("%s: error %v, want it to say %q", tc.in, err, tc.errHas)
+		}
+	}
+	k := DefaultKnobs()
+	k.Set("order=3")
+	if k.Get(KnobOrder) != 3 {
+		t.Fatal("Set did not set")
+	}
+}
+
+func TestRand_Deterministic(t *testing.T) {
+	a, b := NewRand(42), NewRand(42)
+	for i := 0; i < 100; i++ {
+		if a.Uint64() != b.Uint64() {
+			t.Fatal("same seed, different sequence")
+		}
+	}
+	r := NewRand(1)
+	if r.Chance(0) || !r.Chance(1000000) {
+		t.Fatal("Chance bounds")
+	}
+	n := 0
+	for i := 0; i < 100000; i++ {
+		if r.Chance(250000) {
+			n++
+		}
+	}
+	if n < 24000 || n > 26000 {
+		t.Fatalf("Chance(25%%) hit %d of 100000", n)
+	}
+}
+
+func TestMachine_ChargeClockAndTimers(t *testing.T) {
+	k := DefaultKnobs()
+	m := NewMachine(Config{Knobs: k})
+	ps := m.Charge(1, SymProducerLock, 0)
+	if want := int64(31) * 1_000_000 / 3600; ps != want || m.CPUs[1].BusyPS() != want || m.SpentPS(1, SymProducerLock) != want {
+		t.Fatalf("charge %d ps, want %d", ps, want)
+	}
+	if m.CPUs[0].BusyPS() != 0 {
+		t.Fatal("charged the wrong CPU")
+	}
+	var fired []int64
+	m.After(2000, func() { fired = append(fired, m.NowPS()/PSPerNS) })
+	m.After(1000, func() { fired = append(fired, m.NowPS()/PSPerNS) })
+	m.AdvanceNS(1500)
+	if len(fired) != 1 {
+		t.Fatalf("fired %v after 1.5 µs", fired)
+	}
+	m.AdvanceNS(1000)
+	if len(fired) != 2 || fired[0] > fired[1] {
+		t.Fatalf("fired %v", fired)
+	}
+}
+
+func TestEvent_TracepointFormats(t *testing.T) {
+	tests := []struct {
+		e    Event
+		want string
+	}{
+		{Event{Kind: EvStateHold, Pool: 1, Page: 0x10, Hold: 3, TimePS: 1_500_000},
+			"[000] 0.000001500: page_pool_state_hold: page_pool=0xffff888100001000 page=0xffffea0000000400 pfn=0x10 hold=3"},
+		{Event{Kind: EvStateRelease, CPU: 1, Pool: 2, Page: 1, Release: 9},
+			"[001] 0.000000000: page_pool_state_release: page_pool=0xffff888100002000 page=0xffffea0000000040 pfn=0x1 release=9"},
+		{Event{Kind: EvPoolRelease, Pool: 1, Inflight: 3, Hold: 64, Release: 61, DestroyCnt: 1},
+			"[000] 0.000000000: page_pool_release: page_pool=0xffff888100001000 inflight=3 hold=64 release=61 cnt=1"},
+		{Event{Kind: EvUpdateNid, Pool: 1, Nid: 0, NewNid: 1},
+			"[000] 0.000000000: page_pool_update_nid: page_pool=0xffff888100001000 pool_nid=0 new_nid=1"},
+		{Event{Kind: EvCall, Func: SymRecycleInCache, Page: 2, From: PlaceSKB, To: PlaceCache, Stat: StatRecycleCached, CostPS: 555, Why: "because"},
+			"[000] 0.000000000: page_pool_recycle_in_cache: pfn=0x2 skb->cache [recycle_cached++] (0.6 ns) — because"},
+	}
+	for _, tc := range tests {
+		if got := tc.e.TraceLine(); got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
+	}
+}
+
+func TestStats_NamesAndEthtool(t *testing.T) {
+	var names, eth []string
+	for s := Stat(0); s < NumStats; s++ {
+		names = append(names, s.String())
+		eth = append(eth, s.Ethtool())
+	}
+	if got := strings.Join(names, ","); got != "alloc_fast,alloc_slow,alloc_slow_high_order,alloc_empty,alloc_refill,alloc_waive,recycle_cached,recycle_cache_full,recycle_ring,recycle_ring_full,recycle_released_refcnt" {
+		t.Errorf("stat names %s", got)
+	}
+	if got := strings.Join(eth, ","); got != "rx_pp_alloc_fast,rx_pp_alloc_slow,rx_pp_alloc_slow_ho,rx_pp_alloc_empty,rx_pp_alloc_refill,rx_pp_alloc_waive,rx_pp_recycle_cached,rx_pp_recycle_cache_full,rx_pp_recycle_ring,rx_pp_recycle_ring_full,rx_pp_recycle_released_ref" {
+		t.Errorf("ethtool names %s", got)
+	}
+	var a, b Stats
+	a[StatAllocFast], b[StatAllocFast] = 2, 3
+	a.Add(&b)
+	if a[StatAllocFast] != 5 {
+		t.Fatal("Add")
+	}
+}
+
+// TestBenchX86_ReproducesKernelBenchmark re-derives the three measured sums of
+// bench_page_pool_simple (kernel.md §11, [M13]) from the per-function costs,
+// so the split cannot drift away from the measurement.
+func TestBenchX86_ReproducesKernelBenchmark(t *testing.T) {
+	c := BenchX86.Cycles
+	perPage := func(s Sym) float64 { return float64(c[s].PerUnitMilli) / 1000 }
+	fast := c[SymAllocPages].Fixed + c[SymPutPage].Fixed + c[SymRecycleInCache].Fixed
+	ring := float64(c[SymAllocPages].Fixed) + (float64(c[SymRefillAllocCache].Fixed)+64*perPage(SymRefillAllocCache))/64 +
+		float64(c[SymPutPage].Fixed+c[SymRecycleInRing].Fixed+c[SymProducerLock].Fixed+c[SymPtrRingProduce].Fixed)
+	slow := float64(c[SymAllocPages].Fixed+c[SymGetPage].Fixed+c[SymPutPage].Fixed+c[SymReleasePage].Fixed+c[SymReturnPage].Fixed+
+		c[SymPutPageRef].Fixed+c[SymFreePage].Fixed) +
+		float64(c[SymRefillAllocCache].Fixed+c[SymAllocPagesSlow].Fixed+c[SymAllocPagesBulk].Fixed+c[SymSetPPInfo].Fixed*64)/64 + perPage(SymAllocPagesBulk)
+	for _, tc := range []struct {
+		name      string
+		got, want float64
+	}{{"01_fast_path", float64(fast), 14}, {"02_ptr_ring", ring, 49}, {"03_slow", slow, 162}} {
+		if tc.got != tc.want {
+			t.Errorf("%s: the split sums to %.2f cycles, measured %v", tc.name, tc.got, tc.want)
+		}
+	}
+}
