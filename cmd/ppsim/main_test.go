@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func ppsim(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestRun_TableInEthtoolForm(t *testing.T) {
+	code, out, errOut := ppsim("run", "--scenario", "pool-direct", "--packets", "2000")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"rx_pp_alloc_fast: 2062", "rx_pp_recycle_cached: 2000", "rx_pp_recycle_released_ref: 0", "rate:", "kpps", "violations: 0", "page_pool_put_page"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRun_JSON(t *testing.T) {
+	code, out, _ := ppsim("run", "--scenario", "pool-slow", "--era", "5.13", "--packets", "1000", "--seed", "3", "--json", "--set", "dma_map=1")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var r struct {
+		Driver, Scenario, Era string
+		Packets               int64
+		Seed                  uint64
+		Rate                  struct {
+			Value float64
+			Unit  string
+		}
+		Stats      map[string]uint64
+		Inflight   int
+		Violations map[string]int
+		Profile    []struct {
+			Symbol string
+			Pct    float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if r.Scenario != "pool-slow" || r.Era != "5.13" || r.Packets != 1000 || r.Seed != 3 || r.Rate.Unit != "kpps" || r.Stats["recycle_released_refcnt"] != 1000 || len(r.Violations) != 11 || len(r.Profile) == 0 {
+		t.Fatalf("unexpected JSON: %s", out)
+	}
+}
+
+func TestRun_BadInputExits2WithOneLine(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "missing command (accepted: list, run)"},
+		{[]string{"fly"}, `unknown command "fly" (accepted: list, run)`},
+		{[]string{"run"}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow)"},
+		{[]string{"run", "--scenario", "warp"}, `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow)`},
+		{[]string{"run", "--scenario", "pool-ring", "--era", "3.0"}, `unknown era "3.0" (accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.4, 6.8)`},
+		{[]string{"run", "--scenario", "pool-ring", "--packets", "0"}, `--packets "0": want an integer from 1 to`},
+		{[]string{"run", "--scenario", "pool-ring", "--packets", "lots"}, `--packets "lots"`},
+		{[]string{"run", "--scenario", "pool-ring", "--seed", "-1"}, `--seed "-1": want a non-negative integer`},
+		{[]string{"run", "--scenario", "pool-ring", "--set", "order=9"}, "--set order=9: want an integer from 0 to 4"},
+		{[]string{"run", "--scenario", "pool-ring", "--set", "speed=9"}, `unknown knob "speed"`},
+		{[]string{"run", "--scenario", "pool-ring", "--break", "gravity"}, `unknown rule "gravity" (accepted: coalesce-pp-guard`},
+		{[]string{"run", "--scenario", "pool-ring", "--driver", "mvpp2"}, "runs without a driver"},
+		{[]string{"run", "--scenario", "pool-ring", "--warp"}, "flag provided but not defined: -warp (accepted flags: --break, --driver"},
+		{[]string{"run", "--scenario", "pool-ring", "extra"}, `unexpected argument "extra"`},
+		{[]string{"list", "--yaml"}, "flag provided but not defined: -yaml (accepted flags: --json)"},
+	}
+	for _, tc := range tests {
+		code, out, errOut := ppsim(tc.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", tc.args, code)
+		}
+		if !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 || out != "" {
+			t.Errorf("%v: stderr %q stdout %q; want one line containing %q", tc.args, errOut, out, tc.want)
+		}
+	}
+}
+
+func TestRun_TraceFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.txt")
+	code, _, errOut := ppsim("run", "--scenario", "pool-ring", "--packets", "100", "--trace", path, "--set", "dma_map=1")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{"page_pool_state_hold: page_pool=0xffff888100001000 page=0xffffea", "page_pool_recycle_in_ring:", "[recycle_ring++]", "page_pool_refill_alloc_cache:"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("trace lacks %q", want)
+		}
+	}
+	if code, _, errOut := ppsim("run", "--scenario", "pool-ring", "--trace", "/nonexistent/dir/t.txt"); code != 2 || !strings.Contains(errOut, "--trace /nonexistent/dir/t.txt") {
+		t.Errorf("unwritable trace: exit %d %q", code, errOut)
+	}
+}
+
+func TestList(t *testing.T) {
+	code, out, _ := ppsim("list", "--json")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var l struct {
+		Scenarios []struct{ Name string }
+		Eras      []struct{ Name string }
+		Rules     []struct {
+			Name       string
+			Violations []string
+		}
+		Knobs []struct {
+			Name         string
+			Default, Min int64
+			Max          int64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &l); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Scenarios) != 3 || len(l.Eras) != 7 || len(l.Rules) != 10 || len(l.Knobs) == 0 {
+		t.Fatalf("list: %s", out)
+	}
+	code, out, _ = ppsim("list")
+	if code != 0 || !strings.Contains(out, "scenarios:") || !strings.Contains(out, "knobs (--set name=value):") {
+		t.Fatalf("list table: %s", out)
+	}
+}

@@ -1,0 +1,64 @@
+package lab
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// layers lists the engine packages bottom-up: a package may import only the
+// packages below it (lab → drivers → skb → pagepool → mm → sim).
+var layers = []string{"sim", "mm", "pagepool", "skb", "drivers", "lab"}
+
+// TestArchitecture_ImportsPointDown checks every engine source file: imports of
+// engine packages point down the layer stack, and nothing imports syscall/js
+// or go-app.
+func TestArchitecture_ImportsPointDown(t *testing.T) {
+	rank := map[string]int{}
+	for i, l := range layers {
+		rank["pplab/engine/"+l] = i
+	}
+	dirs, err := os.ReadDir("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		pkg := "pplab/engine/" + d.Name()
+		own, ok := rank[pkg]
+		if !ok {
+			t.Errorf("engine/%s is not a known layer (%v)", d.Name(), layers)
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join("..", d.Name(), "*.go"))
+		for _, f := range files {
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen++
+			for _, imp := range af.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if path == "syscall/js" || strings.HasPrefix(path, "github.com/maxence-charriere/go-app") {
+					t.Errorf("%s imports %s: the engine must build and test natively", f, path)
+				}
+				if r, ok := rank[path]; ok && r >= own && path != pkg {
+					t.Errorf("%s (layer %s) imports %s: imports must point down %v", f, d.Name(), path, layers)
+				}
+				if strings.HasPrefix(path, "pplab/") && !strings.HasPrefix(path, "pplab/engine/") {
+					t.Errorf("%s imports %s from outside the engine", f, path)
+				}
+			}
+		}
+	}
+	if seen < 10 {
+		t.Fatalf("only %d engine files inspected", seen)
+	}
+}
