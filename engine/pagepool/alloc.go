@@ -25,11 +25,7 @@ func (p *Pool) AllocPages(cpu int) *mm.Page {
 // getCached models __page_pool_get_cached.
 func (p *Pool) getCached(cpu int, cost int64) *mm.Page {
 	p.touch(cpu)
-	if p.alloc.count > 0 {
-		p.alloc.count--
-		pg := p.alloc.cache[p.alloc.count]
-		p.alloc.cache[p.alloc.count] = nil
-		pg.MoveTo(sim.PlaceDriver, -1)
+	if pg := p.popCache(); pg != nil {
 		p.stat(sim.StatAllocFast)
 		p.ev(cpu, sim.SymAllocPages, pg, sim.PlaceCache, sim.PlaceDriver, sim.StatAllocFast, cost,
 			"fast path: the alloc cache is not empty, so it pops its most recently recycled page (LIFO, no lock, no atomic)")
@@ -84,11 +80,7 @@ func (p *Pool) refillAllocCache(cpu int) *mm.Page {
 		}
 	}
 	cost := p.m.Charge(cpu, sim.SymRefillAllocCache, moved)
-	if p.alloc.count > 0 {
-		p.alloc.count--
-		pg = p.alloc.cache[p.alloc.count]
-		p.alloc.cache[p.alloc.count] = nil
-		pg.MoveTo(sim.PlaceDriver, -1)
+	if pg = p.popCache(); pg != nil {
 		p.stat(sim.StatAllocRefill)
 		p.ev(cpu, sim.SymRefillAllocCache, pg, sim.PlaceRing, sim.PlaceDriver, sim.StatAllocRefill, cost,
 			"alloc cache empty: moved a batch of up to 64 pages from the ptr_ring into it and took the last one")
@@ -97,6 +89,14 @@ func (p *Pool) refillAllocCache(cpu int) *mm.Page {
 }
 
 // allocPagesSlow models __page_pool_alloc_pages_slow (noinline).
+//
+// Two broken rules bring back the first version of the bulk refill patch
+// (March 2021) and the bugs its review found (threads.md):
+//   - bulk-map-error: the first page is taken off the list before mapping; if
+//     mapping it fails the function returns NULL although it has put the other
+//     pages into the cache;
+//   - bulk-dma-unmap: the list is not bounded by the cache; when the cache is
+//     full, the already-mapped page is put_page'd without being unmapped.
 func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 	p.m.Charge(cpu, sim.SymAllocPagesSlow, 0)
 	if p.P.Order > 0 {
@@ -106,86 +106,30 @@ func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 		return p.allocPageSingle(cpu)
 	}
 	// Unnecessary as the alloc cache is empty, but guarantees zero count.
-	if p.alloc.count > 0 {
-		p.alloc.count--
-		pg := p.alloc.cache[p.alloc.count]
-		p.alloc.cache[p.alloc.count] = nil
-		pg.MoveTo(sim.PlaceDriver, -1)
+	if pg := p.popCache(); pg != nil {
 		return pg
 	}
-	if p.m.Broken(sim.RuleBulkMapError) || p.m.Broken(sim.RuleBulkDMAUnmap) {
-		return p.allocPagesSlowV1(cpu)
-	}
 	want := int(p.m.Knobs[sim.KnobBulk])
-	if room := AllocCacheSize - p.alloc.count; want > room {
+	if room := AllocCacheSize - p.alloc.count; want > room && !p.m.Broken(sim.RuleBulkDMAUnmap) {
 		want = room // alloc_pages_bulk_array fills the cache array itself: it cannot overflow it
 	}
 	nr := p.a.AllocPagesBulk(cpu, p.P.Nid, p.bulk[:want])
 	if nr == 0 {
 		return nil
 	}
-	for i := 0; i < nr; i++ {
-		pg := p.bulk[i]
-		p.bulk[i] = nil
-		if p.P.Flags&FlagDMAMap != 0 && !p.dmaMap(cpu, pg) {
-			p.a.PutPage(cpu, pg)
-			continue
-		}
-		p.setPPInfo(cpu, pg)
-		p.alloc.cache[p.alloc.count] = pg
-		p.alloc.count++
-		pg.MoveTo(sim.PlaceCache, p.ID)
-		p.hold(cpu, pg)
-	}
-	if p.alloc.count == 0 {
-		return nil
-	}
-	p.alloc.count--
-	pg := p.alloc.cache[p.alloc.count]
-	p.alloc.cache[p.alloc.count] = nil
-	pg.MoveTo(sim.PlaceDriver, -1)
-	p.stat(sim.StatAllocSlow) // once per bulk call, not per page
-	p.ev(cpu, sim.SymAllocPagesSlow, pg, sim.PlaceBuddy, sim.PlaceDriver, sim.StatAllocSlow, 0,
-		"ring empty: bulk-allocated pages from the page allocator into the alloc cache (one 'slow' per call) and took one")
-	return pg
-}
-
-// allocPagesSlowV1 is the first version of the bulk refill patch (March 2021),
-// with the two bugs review found (threads.md). It runs only when one of the
-// rules bulk-map-error / bulk-dma-unmap is broken:
-//
-//   - bulk-map-error: the first page is taken off the list before mapping; if
-//     mapping it fails the function returns NULL although it has put the other
-//     pages into the cache;
-//   - bulk-dma-unmap: the list is not bounded by the cache; when the cache is
-//     full, the already-mapped page is put_page'd without being unmapped.
-//
-// With a rule intact its half of the function behaves as merged.
-func (p *Pool) allocPagesSlowV1(cpu int) *mm.Page {
-	want := int(p.m.Knobs[sim.KnobBulk])
-	if !p.m.Broken(sim.RuleBulkDMAUnmap) {
-		if room := AllocCacheSize - p.alloc.count; want > room {
-			want = room
-		}
-	}
-	nr := p.a.AllocPagesBulk(cpu, p.P.Nid, p.bulk[:want])
-	if nr == 0 {
-		return nil
-	}
-	start := 0
 	var first *mm.Page
+	start := 0
 	if p.m.Broken(sim.RuleBulkMapError) {
-		first, start = p.bulk[0], 1
+		first, start = p.bulk[0], 1 // v1: the first page is taken off the list before mapping
 		p.bulk[0] = nil
 	}
 	for i := start; i < nr; i++ {
 		pg := p.bulk[i]
 		p.bulk[i] = nil
-		if p.P.Flags&FlagDMAMap != 0 && !p.dmaMap(cpu, pg) {
-			p.a.PutPage(cpu, pg)
+		if !p.mapNew(cpu, pg) {
 			continue
 		}
-		if p.alloc.count >= AllocCacheSize { // only reachable when the list was not bounded
+		if p.alloc.count >= AllocCacheSize { // only reachable with bulk-dma-unmap broken (v1's unbounded list)
 			p.ev(cpu, sim.SymAllocPagesSlow, pg, sim.PlaceDriver, sim.PlaceBuddy, sim.StatNone, 0,
 				"v1 bulk refill: alloc cache full, the page is put_page'd while still DMA-mapped")
 			p.a.PutPage(cpu, pg)
@@ -197,19 +141,25 @@ func (p *Pool) allocPagesSlowV1(cpu int) *mm.Page {
 		pg.MoveTo(sim.PlaceCache, p.ID)
 		p.hold(cpu, pg)
 	}
-	if first != nil {
-		if p.P.Flags&FlagDMAMap != 0 && !p.dmaMap(cpu, first) {
-			p.a.PutPage(cpu, first)
+	if first != nil { // v1: map the first page last
+		if !p.mapNew(cpu, first) {
 			p.ev(cpu, sim.SymAllocPagesSlow, nil, sim.PlaceNone, sim.PlaceNone, sim.StatNone, 0,
 				"v1 bulk refill: mapping the first page failed and the function returns NULL, although the cache holds pages")
 			return nil
 		}
 		p.setPPInfo(cpu, first)
 		p.hold(cpu, first)
-		first.MoveTo(sim.PlaceDriver, -1)
-		p.stat(sim.StatAllocSlow)
-		return first
+	} else if first = p.popCache(); first == nil {
+		return nil
 	}
+	p.stat(sim.StatAllocSlow) // once per bulk call, not per page
+	p.ev(cpu, sim.SymAllocPagesSlow, first, sim.PlaceBuddy, sim.PlaceDriver, sim.StatAllocSlow, 0,
+		"ring empty: bulk-allocated pages from the page allocator into the alloc cache (one 'slow' per call) and took one")
+	return first
+}
+
+// popCache takes the top of the alloc cache for the caller (nil if empty).
+func (p *Pool) popCache() *mm.Page {
 	if p.alloc.count == 0 {
 		return nil
 	}
@@ -217,19 +167,24 @@ func (p *Pool) allocPagesSlowV1(cpu int) *mm.Page {
 	pg := p.alloc.cache[p.alloc.count]
 	p.alloc.cache[p.alloc.count] = nil
 	pg.MoveTo(sim.PlaceDriver, -1)
-	p.stat(sim.StatAllocSlow)
 	return pg
+}
+
+// mapNew DMA-maps a page fresh from the allocator when the pool maps; on a
+// mapping error the page goes back with put_page and mapNew reports false.
+func (p *Pool) mapNew(cpu int, pg *mm.Page) bool {
+	if p.P.Flags&FlagDMAMap != 0 && !p.dmaMap(cpu, pg) {
+		p.a.PutPage(cpu, pg)
+		return false
+	}
+	return true
 }
 
 // allocPageSingle is the slow path before v5.13: one alloc_pages_node() per
 // call ("TODO: bulk alloc" in the kernel comment of the time).
 func (p *Pool) allocPageSingle(cpu int) *mm.Page {
 	pg := p.a.AllocPagesNode(cpu, p.P.Nid, 0)
-	if pg == nil {
-		return nil
-	}
-	if p.P.Flags&FlagDMAMap != 0 && !p.dmaMap(cpu, pg) {
-		p.a.PutPage(cpu, pg)
+	if pg == nil || !p.mapNew(cpu, pg) {
 		return nil
 	}
 	p.setPPInfo(cpu, pg)
@@ -245,11 +200,7 @@ func (p *Pool) allocPageSingle(cpu int) *mm.Page {
 func (p *Pool) allocPageOrder(cpu int) *mm.Page {
 	p.m.Charge(cpu, sim.SymAllocPageOrder, 0)
 	pg := p.a.AllocPagesNode(cpu, p.P.Nid, p.P.Order)
-	if pg == nil {
-		return nil
-	}
-	if p.P.Flags&FlagDMAMap != 0 && !p.dmaMap(cpu, pg) {
-		p.a.PutPage(cpu, pg)
+	if pg == nil || !p.mapNew(cpu, pg) {
 		return nil
 	}
 	p.setPPInfo(cpu, pg)

@@ -64,10 +64,7 @@ func (p *Pool) release(cpu int) int32 {
 // release), then the ring. A ringed page with refcnt != 1 gets pr_crit.
 func (p *Pool) scrub(cpu int) {
 	if p.destroyCnt == 0 { // page_pool_empty_alloc_cache_once
-		for p.alloc.count > 0 {
-			p.alloc.count--
-			pg := p.alloc.cache[p.alloc.count]
-			p.alloc.cache[p.alloc.count] = nil
+		for pg := p.popCache(); pg != nil; pg = p.popCache() {
 			p.returnPage(cpu, pg)
 		}
 	}
@@ -120,10 +117,7 @@ func (p *Pool) UpdateNid(cpu int, nid int) {
 	}
 	p.P.Nid = nid
 	// Flush pool alloc cache, as refill will check NUMA node.
-	for p.alloc.count > 0 {
-		p.alloc.count--
-		pg := p.alloc.cache[p.alloc.count]
-		p.alloc.cache[p.alloc.count] = nil
+	for pg := p.popCache(); pg != nil; pg = p.popCache() {
 		p.returnPage(cpu, pg)
 	}
 }
@@ -135,7 +129,7 @@ func (p *Pool) NidChanged(cpu int, newNid int) {
 	}
 }
 
-// pagesOut helps the checker: pool pages outside the pool's containers.
+// isContainer reports whether pg sits in this pool's alloc cache or ptr_ring.
 func (p *Pool) isContainer(pg *mm.Page) bool {
 	return (pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing) && pg.Holder == p.ID
 }
