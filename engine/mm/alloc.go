@@ -61,6 +61,18 @@ func NewAllocator(m *sim.Machine) *Allocator {
 	return a
 }
 
+// ev emits an event if someone listens.
+func (a *Allocator) ev(cpu int, fn sim.Sym, p *Page, n int, from, to sim.Place, cost int64, why string) {
+	if !a.m.Tracing() {
+		return
+	}
+	pfn := int32(-1)
+	if p != nil {
+		pfn = p.PFN
+	}
+	a.m.Emit(sim.Event{CPU: cpu, Func: fn, Page: pfn, N: int32(n), From: from, To: to, CostPS: cost, Stat: sim.StatNone, Why: why})
+}
+
 // Machine returns the machine the allocator belongs to.
 func (a *Allocator) Machine() *sim.Machine { return a.m }
 
@@ -173,9 +185,10 @@ func (a *Allocator) allocBlock(nid int, order uint8) *Page {
 // page when order > 0) with refcount 1, or nil on failure. nid < 0 means the
 // calling CPU's node.
 func (a *Allocator) AllocPagesNode(cpu, nid int, order uint8) *Page {
-	a.m.Charge(cpu, sim.SymAllocPagesNode, 1<<order)
+	cost := a.m.Charge(cpu, sim.SymAllocPagesNode, 1<<order)
 	if a.m.Rand.Chance(a.m.Knobs[sim.KnobAllocFailPPM]) {
 		a.Failures++
+		a.ev(cpu, sim.SymAllocPagesNode, nil, 0, sim.PlaceNone, sim.PlaceNone, cost, "allocation failed (injected failure)")
 		return nil
 	}
 	nid = a.nidFor(cpu, nid)
@@ -187,9 +200,11 @@ func (a *Allocator) AllocPagesNode(cpu, nid int, order uint8) *Page {
 	}
 	if p == nil {
 		a.Failures++
+		a.ev(cpu, sim.SymAllocPagesNode, nil, 0, sim.PlaceNone, sim.PlaceNone, cost, "allocation failed: no free memory on any node")
 		return nil
 	}
 	a.prepNewPage(p, order)
+	a.ev(cpu, sim.SymAllocPagesNode, p, 1, sim.PlaceBuddy, sim.PlaceDriver, cost, "one page (or compound page) from the page allocator, refcount 1")
 	return p
 }
 
@@ -214,14 +229,16 @@ func (a *Allocator) AllocPagesBulk(cpu, nid int, out []*Page) int {
 		out[n] = p
 		n++
 	}
-	a.m.Charge(cpu, sim.SymAllocPagesBulk, n)
+	cost := a.m.Charge(cpu, sim.SymAllocPagesBulk, n)
+	a.ev(cpu, sim.SymAllocPagesBulk, nil, n, sim.PlaceBuddy, sim.PlaceDriver, cost, "bulk allocation: many pages per call amortise the allocator's per-call cost")
 	return n
 }
 
 // GetPage models get_page(): take a reference.
 func (a *Allocator) GetPage(cpu int, p *Page) {
-	a.m.Charge(cpu, sim.SymGetPage, 0)
+	cost := a.m.Charge(cpu, sim.SymGetPage, 0)
 	p.Ref++
+	a.ev(cpu, sim.SymGetPage, p, 0, p.Place, p.Place, cost, "takes a page reference: page_ref_count > 1 means the pool may no longer recycle it")
 }
 
 // PutPage models put_page(): drop a reference; the last one frees the page (and
@@ -237,14 +254,16 @@ func (a *Allocator) PutPage(cpu int, p *Page) {
 	}
 	p.Ref--
 	if p.Ref > 0 {
-		a.m.Charge(cpu, sim.SymPutPageRef, 0)
+		cost := a.m.Charge(cpu, sim.SymPutPageRef, 0)
+		a.ev(cpu, sim.SymPutPageRef, p, 0, p.Place, p.Place, cost, "drops a page reference; others remain")
 		return
 	}
 	a.freePages(cpu, p)
 }
 
 func (a *Allocator) freePages(cpu int, p *Page) {
-	a.m.Charge(cpu, sim.SymFreePage, 1<<p.Order)
+	cost := a.m.Charge(cpu, sim.SymFreePage, 1<<p.Order)
+	a.ev(cpu, sim.SymFreePage, p, 1<<p.Order, p.Place, sim.PlaceBuddy, cost, "last reference dropped: the page goes back to the page allocator")
 	nd := &a.nodes[p.Nid]
 	for j := int32(0); j < int32(1)<<p.Order; j++ {
 		f := &a.pages[p.PFN+j]

@@ -46,24 +46,13 @@ func (d *DMA) InjectMapFailureFor(pfns ...int32) { d.failPFN = append(d.failPFN,
 // MapPage models dma_map_page_attrs(dev, page, 0, size, dir, attrs): it returns
 // the DMA address, or ok=false on a mapping error (dma_mapping_error).
 func (d *DMA) MapPage(cpu int, p *Page, size int, dir DMADir) (addr uint64, ok bool) {
-	d.m.Charge(cpu, sim.SymDMAMapPage, 0)
+	cost := d.m.Charge(cpu, sim.SymDMAMapPage, 0)
 	if d.IOMMU {
-		d.m.Charge(cpu, sim.SymIOMMUMap, 0)
+		cost += d.m.Charge(cpu, sim.SymIOMMUMap, 0)
 	}
-	if d.failNext > 0 {
-		d.failNext--
+	if d.injectedFailure(p) || d.m.Rand.Chance(d.FailPPM) {
 		d.MapFailures++
-		return 0, false
-	}
-	for i, pfn := range d.failPFN {
-		if pfn == p.PFN {
-			d.failPFN = append(d.failPFN[:i], d.failPFN[i+1:]...)
-			d.MapFailures++
-			return 0, false
-		}
-	}
-	if d.m.Rand.Chance(d.FailPPM) {
-		d.MapFailures++
+		d.ev(cpu, sim.SymDMAMapPage, p, cost, "dma_mapping_error: the mapping failed")
 		return 0, false
 	}
 	d.Maps++
@@ -74,18 +63,40 @@ func (d *DMA) MapPage(cpu int, p *Page, size int, dir DMADir) (addr uint64, ok b
 		addr = uint64(p.PFN) << PageShift
 	}
 	p.DMAAddr, p.Mapped = addr, true
+	d.ev(cpu, sim.SymDMAMapPage, p, cost, "maps the page for the device")
 	return addr, true
+}
+
+func (d *DMA) injectedFailure(p *Page) bool {
+	if d.failNext > 0 {
+		d.failNext--
+		return true
+	}
+	for i, pfn := range d.failPFN {
+		if pfn == p.PFN {
+			d.failPFN = append(d.failPFN[:i], d.failPFN[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+func (d *DMA) ev(cpu int, fn sim.Sym, p *Page, cost int64, why string) {
+	if d.m.Tracing() {
+		d.m.Emit(sim.Event{CPU: cpu, Func: fn, Page: p.PFN, From: p.Place, To: p.Place, CostPS: cost, Stat: sim.StatNone, Why: why})
+	}
 }
 
 // UnmapPage models dma_unmap_page_attrs.
 func (d *DMA) UnmapPage(cpu int, p *Page, size int, dir DMADir) {
-	d.m.Charge(cpu, sim.SymDMAUnmapPage, 0)
+	cost := d.m.Charge(cpu, sim.SymDMAUnmapPage, 0)
 	if d.IOMMU {
-		d.m.Charge(cpu, sim.SymIOMMUUnmap, 0)
+		cost += d.m.Charge(cpu, sim.SymIOMMUUnmap, 0)
 	}
 	d.Unmaps++
 	p.Mapped = false
 	p.DMAAddr = 0
+	d.ev(cpu, sim.SymDMAUnmapPage, p, cost, "unmaps the page: the device may no longer write to it")
 }
 
 // SyncForDevice models dma_sync_single_range_for_device(dev, addr, offset, size,
@@ -94,14 +105,24 @@ func (d *DMA) SyncForDevice(cpu int, p *Page, offset, size int, dir DMADir) int6
 	d.SyncDevCalls++
 	d.SyncDevBytes += int64(size)
 	d.LastSyncDevLen, d.LastSyncOff = size, offset
-	return d.m.Charge(cpu, sim.SymSyncForDevice, d.bytesCharged(size))
+	cost := d.m.Charge(cpu, sim.SymSyncForDevice, d.bytesCharged(size))
+	if d.m.Tracing() {
+		why := "I/O-coherent DMA: the sync is a no-op call"
+		if !d.Coherent {
+			why = "non-coherent DMA: the CPU cleans/invalidates the synced bytes from its caches"
+		}
+		d.ev(cpu, sim.SymSyncForDevice, p, cost, why)
+	}
+	return cost
 }
 
 // SyncForCPU models dma_sync_single_range_for_cpu.
 func (d *DMA) SyncForCPU(cpu int, p *Page, offset, size int, dir DMADir) int64 {
 	d.SyncCPUCalls++
 	d.SyncCPUBytes += int64(size)
-	return d.m.Charge(cpu, sim.SymSyncForCPU, d.bytesCharged(size))
+	cost := d.m.Charge(cpu, sim.SymSyncForCPU, d.bytesCharged(size))
+	d.ev(cpu, sim.SymSyncForCPU, p, cost, "syncs the received bytes for the CPU")
+	return cost
 }
 
 // bytesCharged: on a coherent platform the sync is a no-op call (dma-direct

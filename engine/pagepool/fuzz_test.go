@@ -214,7 +214,7 @@ func fuzzEnv(t testing.TB, data []byte) (*fuzzDriver, []byte) {
 	if cfg&16 != 0 && !frag {
 		p.Order = 1
 	}
-	opts := []string{"numa_nodes=2", "node_pages=512"}
+	opts := []string{"numa_nodes=2", "node_pages=256"}
 	if cfg&32 != 0 {
 		opts = append(opts, "pfmemalloc_ppm=100000", "alloc_fail_ppm=20000", "dma_map_fail_ppm=20000")
 	}

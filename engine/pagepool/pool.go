@@ -109,6 +109,7 @@ type Pool struct {
 	touched    uint64        // CPUs that touched the alloc cache since the last check
 	lastAllocN bool          // the last page_pool_alloc_pages returned NULL
 	lastProd   int           // CPU of the last ring producer (cacheline bounce cost)
+	ringWhy    string        // why the last recyclable page went to the ring (narration)
 	reported   uint16        // pool-level violation kinds reported while the condition persists
 	memID      int32         // xdp_mem_info id when registered (0 = not)
 

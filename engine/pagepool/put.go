@@ -112,6 +112,14 @@ func (p *Pool) putPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) 
 		if allowDirect && p.softirq(cpu) && p.recycleInCache(cpu, pg) {
 			return nil
 		}
+		switch {
+		case !allowDirect:
+			p.ringWhy = "recyclable, but the caller may not touch the lockless alloc cache (allow_direct=false): into the ptr_ring under the producer spinlock"
+		case !p.softirq(cpu):
+			p.ringWhy = "recyclable, but not in softirq, so not the alloc cache: into the ptr_ring under spin_lock_bh"
+		default:
+			p.ringWhy = "recyclable, the alloc cache is full: into the ptr_ring under the producer spinlock"
+		}
 		return pg
 	}
 	// Fallback/non-XDP mode: API user has elevated refcnt (or the page is a
@@ -161,8 +169,7 @@ func (p *Pool) recycleInRing(cpu int, pg *mm.Page) bool {
 	}
 	p.recycled(pg, sim.PlaceRing)
 	p.stat(sim.StatRecycleRing)
-	p.ev(cpu, sim.SymRecycleInRing, pg, from, sim.PlaceRing, sim.StatRecycleRing, cost,
-		"not allowed to touch the alloc cache here: the page goes to the ptr_ring under the producer spinlock")
+	p.ev(cpu, sim.SymRecycleInRing, pg, from, sim.PlaceRing, sim.StatRecycleRing, cost, p.ringWhy)
 	return true
 }
 
