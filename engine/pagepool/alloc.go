@@ -18,7 +18,9 @@ func (p *Pool) AllocPages(cpu int) *mm.Page {
 	if pg == nil {
 		pg = p.allocPagesSlow(cpu)
 	}
-	p.lastAllocN = pg == nil
+	if pg == nil && p.alloc.count > 0 {
+		p.nilWithCache = p.alloc.count // judged now: later recycles may refill the cache legitimately
+	}
 	return pg
 }
 

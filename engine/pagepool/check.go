@@ -10,7 +10,6 @@ const (
 	condInflight uint16 = 1 << iota
 	condInflightNeg
 	condCacheRace
-	condAllocNil
 	condStalled
 	condRing
 )
@@ -74,14 +73,10 @@ func (p *Pool) checkPool(m *sim.Machine) {
 	}
 	p.touched = 0
 
-	if p.lastAllocN && p.alloc.count > 0 {
-		if p.reported&condAllocNil == 0 {
-			p.reported |= condAllocNil
-			m.Report(sim.KindAllocFailureWithCache, -1, m.RuleFor(sim.KindAllocFailureWithCache),
-				"page_pool_alloc_pages returned NULL while %d pages sit in the alloc cache", p.alloc.count)
-		}
-	} else {
-		p.reported &^= condAllocNil
+	if p.nilWithCache > 0 {
+		m.Report(sim.KindAllocFailureWithCache, -1, m.RuleFor(sim.KindAllocFailureWithCache),
+			"page_pool_alloc_pages returned NULL while %d pages sat in the alloc cache", p.nilWithCache)
+		p.nilWithCache = 0
 	}
 }
 

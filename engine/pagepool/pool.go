@@ -104,14 +104,14 @@ type Pool struct {
 
 	stats sim.Stats
 
-	bulk       [256]*mm.Page // scratch array for alloc_pages_bulk (the kernel fills the cache array itself)
-	consumer   int           // the CPU allowed to touch the alloc cache (NAPI CPU, or first allocating CPU)
-	touched    uint64        // CPUs that touched the alloc cache since the last check
-	lastAllocN bool          // the last page_pool_alloc_pages returned NULL
-	lastProd   int           // CPU of the last ring producer (cacheline bounce cost)
-	ringWhy    string        // why the last recyclable page went to the ring (narration)
-	reported   uint16        // pool-level violation kinds reported while the condition persists
-	memID      int32         // xdp_mem_info id when registered (0 = not)
+	bulk         [256]*mm.Page // scratch array for alloc_pages_bulk (the kernel fills the cache array itself)
+	consumer     int           // the CPU allowed to touch the alloc cache (NAPI CPU, or first allocating CPU)
+	touched      uint64        // CPUs that touched the alloc cache since the last check
+	nilWithCache int           // pages cached when page_pool_alloc_pages last returned NULL (0: none since the last check)
+	lastProd     int           // CPU of the last ring producer (cacheline bounce cost)
+	ringWhy      string        // why the last recyclable page went to the ring (narration)
+	reported     uint16        // pool-level violation kinds reported while the condition persists
+	memID        int32         // xdp_mem_info id when registered (0 = not)
 
 	dirty    [32]*mm.Page // pages recycled since the last check (light check)
 	ndirty   int
