@@ -6,12 +6,12 @@ GO ?= go
 SCENARIO ?= pool-ring
 ENGINE_PKGS = ./engine/...
 
-.PHONY: run test fmt-check vet imports unit wasm-engine bench fuzz
+.PHONY: run test fmt-check vet imports unit wasm-engine wasm-test bench fuzz
 
 run:
 	$(GO) run ./cmd/ppsim run --scenario $(SCENARIO)
 
-test: fmt-check vet imports unit wasm-engine
+test: fmt-check vet imports unit wasm-engine wasm-test
 	@echo "make test: all checks passed"
 
 fmt-check:
@@ -37,6 +37,13 @@ unit:
 wasm-engine:
 	GOOS=js GOARCH=wasm $(GO) build $(ENGINE_PKGS)
 	GOOS=js GOARCH=wasm $(GO) vet $(ENGINE_PKGS)
+
+# The engine's tests again, compiled to WebAssembly and run under Node.js: the
+# browser build must behave as the native one. Node comes from Debian (nodejs).
+WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+wasm-test:
+	@command -v node >/dev/null || { echo "installing nodejs (apt)"; apt-get update -qq && apt-get install -y -qq nodejs >/dev/null; }
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASM_EXEC)" $(ENGINE_PKGS)
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./engine/...

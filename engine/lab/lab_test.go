@@ -45,7 +45,7 @@ func TestScenarios_PoolCounters(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.scenario, func(t *testing.T) {
-			_, r := run(t, Config{Scenario: tc.scenario, Packets: n, Set: []string{"check_every=1"}})
+			_, r := run(t, Config{Scenario: tc.scenario, Packets: n, Set: []string{"check_every=1", "node_pages=1024"}})
 			if r.Stats != tc.want {
 				t.Errorf("stats\n got %v\nwant %v", r.Stats, tc.want)
 			}
@@ -72,11 +72,15 @@ func boolInt(b bool) int32 {
 }
 
 func TestScenarios_ZeroViolationsInEveryEra(t *testing.T) {
+	packets := int64(2000)
+	if testing.Short() { // the wasm run in make test
+		packets = 300
+	}
 	for _, sc := range Scenarios {
 		for _, era := range sim.EraNames() {
 			for _, set := range [][]string{nil, {"dma_map=1", "dma_sync_dev=1", "max_len=1668"}, {"order=2"}, {"pool_size=16"},
 				{"dma_map=1", "alloc_fail_ppm=10000", "dma_map_fail_ppm=10000", "pfmemalloc_ppm=10000"}} {
-				_, r := run(t, Config{Scenario: sc.Name, Era: era, Packets: 2000, Set: append(set, "check_every=1", "node_pages=1024")})
+				_, r := run(t, Config{Scenario: sc.Name, Era: era, Packets: packets, Set: append(set, "check_every=1", "node_pages=1024")})
 				if r.Violations.Total() != 0 {
 					t.Errorf("%s era %s %v: %v", sc.Name, era, set, r.Violations.List)
 				}

@@ -93,9 +93,13 @@ var Eras = []Era{
 	{Name: "5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, RefillConsumerLock: true,
 		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain},
+	// 5.15 carries the 2022 coalesce fix [M4] (commit 1effe8ca4e34, "Fixes:" the
+	// v5.15 frag support 53e0961da1c7, so it is in the 5.15.y stable series the
+	// era's skbuff.c source [SKB-5.15] comes from): without it, split pages are
+	// not safe against coalescing from clones.
 	{Name: "5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain},
+		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022},
 	{Name: "6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},

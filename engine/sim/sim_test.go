@@ -32,7 +32,7 @@ func TestEras_Features(t *testing.T) {
 		"5.13":   {true, false, false, false, false, true, false, SkbRecycleNone, CoalescePlain},
 		"rfc-v1": {true, false, false, false, false, true, false, SkbRecycleRFC, CoalescePlain},
 		"5.14":   {true, false, false, false, false, true, false, SkbRecycleMerged, CoalescePlain},
-		"5.15":   {true, true, true, false, false, true, true, SkbRecycleMerged, CoalescePlain},
+		"5.15":   {true, true, true, false, false, true, true, SkbRecycleMerged, Coalesce2022},
 		"6.4":    {true, true, true, false, true, false, true, SkbRecycleMerged, Coalesce2023},
 		"6.8":    {true, true, false, true, true, false, true, SkbRecycleMerged, CoalescePlainPPRefs},
 	}
