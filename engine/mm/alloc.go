@@ -130,7 +130,7 @@ func (a *Allocator) prepNewPage(p *Page, order uint8) {
 		a.DMA.Leaked++
 		p.Mapped = false
 	}
-	p.Ref, p.PPMagic, p.PP, p.Private, p.Signature, p.DMAAddr, p.FragCount, p.Order, p.Recycles = 1, 0, 0, 0, 0, 0, 0, order, 0
+	p.Ref, p.PPMagic, p.PP, p.Private, p.Signature, p.DMAAddr, p.FragCount, p.Order, p.Recycles, p.Users = 1, 0, 0, 0, 0, 0, 0, order, 0, 0
 	if a.m.Rand.Chance(a.m.Knobs[sim.KnobPfmemallocPPM]) {
 		p.PPMagic |= pfmemallocBit
 		a.PfmemallocAllocs++
@@ -297,6 +297,10 @@ func (a *Allocator) CheckTouched(m *sim.Machine) {
 }
 
 func (a *Allocator) checkFree(m *sim.Machine, p *Page) {
+	if p.Users > 0 {
+		p.reportOnce(m, sim.KindRefcountUnderflow, m.RuleFor(sim.KindRefcountUnderflow),
+			"page freed to the page allocator while %d users (skbs, NIC descriptors) still reference it", p.Users)
+	}
 	if p.Mapped {
 		p.reportOnce(m, sim.KindDMALeak, m.RuleFor(sim.KindDMALeak),
 			"page freed to the page allocator with its DMA mapping (dma=%#x) still live", p.DMAAddr)

@@ -54,6 +54,7 @@ type Page struct {
 	Owner    int32  // the pool that counted it in hold and has not released it; 0 = none
 	Mapped   bool   // a DMA mapping is live
 	Recycles uint32 // times a pool recycled it (cache or ring) since it left the page allocator
+	Users    int32  // live users that read or write its data: skb heads/frags, NIC RX descriptors
 	Reported uint16 // violation kinds already reported for this page in its current place
 
 	freeIdx int32 // index in its node's free list while in the buddy allocator

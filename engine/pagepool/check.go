@@ -203,6 +203,10 @@ func (p *Pool) checkPage(m *sim.Machine, pg *mm.Page, where sim.Place) {
 		pg.ReportOnce(m, sim.KindForeignPageInPool, m.RuleFor(sim.KindForeignPageInPool),
 			"pool %d's %s holds a page it never allocated (owner %d)", p.ID, where, pg.Owner)
 	}
+	if pg.Users > 0 {
+		pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
+			"recycled into pool %d's %s while %d users (skbs, NIC descriptors) still reference it: the NIC will overwrite live data", p.ID, where, pg.Users)
+	}
 	if pg.Ref != 1 {
 		pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
 			"recycled into pool %d's %s with page_ref_count %d: someone still uses it and the NIC will overwrite it", p.ID, where, pg.Ref)

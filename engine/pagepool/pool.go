@@ -238,6 +238,10 @@ func (p *Pool) touch(cpu int) {
 // recycled places pg in the alloc cache or the ptr_ring as a recycled page and
 // remembers it for the light check.
 func (p *Pool) recycled(pg *mm.Page, where sim.Place) {
+	if pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing {
+		pg.ReportOnce(p.m, sim.KindDoubleRecycle, p.m.RuleFor(sim.KindDoubleRecycle),
+			"recycled into pool %d's %s while it already sat in a pool's %s", p.ID, where, pg.Place)
+	}
 	pg.MoveTo(where, p.ID)
 	pg.Recycles++
 	if p.ndirty < len(p.dirty) {

@@ -45,6 +45,26 @@ const (
 	SymSyncForCPU     // dma_sync_single_range_for_cpu (fixed + per byte)
 	SymSlabAlloc      // kmem_cache_alloc
 	SymSlabFree       // kmem_cache_free
+	// sk_buff (net/core/skbuff.c)
+	SymBuildSKB         // build_skb / napi_build_skb (head over a page fragment)
+	SymAllocSKB         // __alloc_skb / napi_alloc_skb (kmalloc'ed head)
+	SymMarkForRecycle   // skb_mark_for_recycle (inline)
+	SymAddRxFrag        // skb_add_rx_frag
+	SymKfreeSKB         // kfree_skb / consume_skb / __kfree_skb
+	SymNapiConsumeSKB   // napi_consume_skb
+	SymReleaseHeadState // skb_release_head_state
+	SymReleaseData      // skb_release_data
+	SymFreeHead         // skb_free_head
+	SymFragUnref        // __skb_frag_unref
+	SymKfreeSkbmem      // kfree_skbmem (the struct sk_buff)
+	SymNapiSkbCachePut  // napi_skb_cache_put (+ kmem_cache_free_bulk of half when full)
+	SymNapiSkbCacheGet  // napi_skb_cache_get (+ kmem_cache_alloc_bulk when empty)
+	SymSkbClone         // skb_clone
+	SymPskbExpandHead   // pskb_expand_head
+	SymSkbTryCoalesce   // skb_try_coalesce
+	SymSkbShift         // skb_shift
+	SymKfreeSkbPartial  // kfree_skb_partial
+	SymMemcpy           // memcpy (per byte)
 	NumSyms
 )
 
@@ -92,6 +112,25 @@ var syms = [NumSyms]symInfo{
 	SymSyncForCPU:       {"dma_sync_single_range_for_cpu", "dma_sync_single_for_cpu"},
 	SymSlabAlloc:        {"kmem_cache_alloc", "kmem_cache_alloc"},
 	SymSlabFree:         {"kmem_cache_free", "kmem_cache_free"},
+	SymBuildSKB:         {"build_skb", "build_skb"},
+	SymAllocSKB:         {"__alloc_skb", "__alloc_skb"},
+	SymMarkForRecycle:   {"skb_mark_for_recycle", "build_skb"},
+	SymAddRxFrag:        {"skb_add_rx_frag", "skb_add_rx_frag"},
+	SymKfreeSKB:         {"kfree_skb", "kfree_skb"},
+	SymNapiConsumeSKB:   {"napi_consume_skb", "napi_consume_skb"},
+	SymReleaseHeadState: {"skb_release_head_state", "skb_release_head_state"},
+	SymReleaseData:      {"skb_release_data", "skb_release_data"},
+	SymFreeHead:         {"skb_free_head", "skb_release_data"},
+	SymFragUnref:        {"__skb_frag_unref", "skb_release_data"},
+	SymKfreeSkbmem:      {"kfree_skbmem", "kmem_cache_free"},
+	SymNapiSkbCachePut:  {"napi_skb_cache_put", "napi_skb_cache_put"},
+	SymNapiSkbCacheGet:  {"napi_skb_cache_get", "napi_build_skb"},
+	SymSkbClone:         {"skb_clone", "skb_clone"},
+	SymPskbExpandHead:   {"pskb_expand_head", "pskb_expand_head"},
+	SymSkbTryCoalesce:   {"skb_try_coalesce", "skb_try_coalesce"},
+	SymSkbShift:         {"skb_shift", "skb_shift"},
+	SymKfreeSkbPartial:  {"kfree_skb_partial", "kfree_skb_partial"},
+	SymMemcpy:           {"memcpy", "memcpy"},
 }
 
 // Name is the kernel function the symbol models.

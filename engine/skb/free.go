@@ -1,0 +1,199 @@
+package skb
+
+import (
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+// KfreeSKB models kfree_skb (a drop) / consume_skb (a normal free): outside
+// NAPI context, so page_pool pages go back through the ptr_ring.
+func (s *Stack) KfreeSKB(cpu int, sk *SKB) {
+	if !s.alive(cpu, sk, sim.SymKfreeSKB) {
+		return
+	}
+	cost := s.M.Charge(cpu, sim.SymKfreeSKB, 0)
+	s.ev(cpu, sim.SymKfreeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "frees the skb (not in NAPI context)")
+	s.releaseAll(cpu, sk, false)
+	s.kfreeSkbmem(cpu, sk)
+}
+
+// ConsumeSKB models consume_skb: the same free, accounted as consumed.
+func (s *Stack) ConsumeSKB(cpu int, sk *SKB) { s.KfreeSKB(cpu, sk) }
+
+// NapiConsumeSKB models napi_consume_skb(skb, budget): budget 0 means the
+// caller is not in NAPI context (netpoll) and it is a plain consume; otherwise
+// the free is NAPI-safe (page_pool pages may go straight into the alloc cache
+// from 6.4 when this is the pool's NAPI CPU) and the struct goes to the per-CPU
+// NAPI skb cache.
+func (s *Stack) NapiConsumeSKB(cpu int, sk *SKB, budget int) {
+	if budget == 0 {
+		s.KfreeSKB(cpu, sk) // dev_consume_skb_any
+		return
+	}
+	if !s.alive(cpu, sk, sim.SymNapiConsumeSKB) {
+		return
+	}
+	cost := s.M.Charge(cpu, sim.SymNapiConsumeSKB, 0)
+	s.ev(cpu, sim.SymNapiConsumeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "frees the skb in NAPI context (napi_safe)")
+	s.releaseAll(cpu, sk, true)
+	s.napiSkbCachePut(cpu, sk)
+}
+
+// alive guards every free: freeing an skb twice is reported, never done.
+func (s *Stack) alive(cpu int, sk *SKB, fn sim.Sym) bool {
+	if sk.live {
+		return true
+	}
+	s.M.Report(sim.KindRefcountUnderflow, -1, s.M.RuleFor(sim.KindRefcountUnderflow), "skb#%d freed twice (%s)", sk.ID, fn.Name())
+	return false
+}
+
+// releaseAll models skb_release_all: skb_release_head_state (dst, destructor,
+// conntrack) then skb_release_data.
+func (s *Stack) releaseAll(cpu int, sk *SKB, napiSafe bool) {
+	s.M.Charge(cpu, sim.SymReleaseHeadState, 0)
+	s.ReleaseData(cpu, sk, napiSafe)
+}
+
+// ReleaseData models skb_release_data(skb[, napi_safe]): drop this skb's
+// dataref; only the skb that drops the LAST one unrefs the frags (with its
+// pp_recycle bit) and frees the head. From 5.14-rc2 the exit path clears
+// skb->pp_recycle [M2] so that an skb that keeps living after dropping a
+// non-final dataref (pskb_expand_head) is no longer responsible for
+// recycling. Breaking last-dataref makes every clone release the data.
+func (s *Stack) ReleaseData(cpu int, sk *SKB, napiSafe bool) {
+	d := sk.D
+	cost := s.M.Charge(cpu, sim.SymReleaseData, 0)
+	d.users--
+	if d.released { // a zombie (last-dataref broken): release what it points at again
+		s.ev(cpu, sim.SymReleaseData, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
+			"the shared data was already released by a clone (last-dataref broken): its frags and head are released again")
+		for i := 0; i < d.NrFrags; i++ {
+			s.FragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe)
+		}
+		s.freeHead(cpu, sk, napiSafe)
+		s.releaseData(d)
+		s.exitReleaseData(sk)
+		return
+	}
+	if sk.Cloned {
+		sub := int32(1)
+		if sk.Nohdr {
+			sub += 1 << SkbDatarefShift
+		}
+		d.Dataref -= sub
+		if d.Dataref&SkbDatarefMask != 0 && !s.M.Broken(sim.RuleLastDataref) {
+			s.ev(cpu, sim.SymReleaseData, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
+				"not the last reference to the shared data (dataref > 0): frags and head stay with the clone")
+			s.exitReleaseData(sk)
+			return
+		}
+	}
+	s.ev(cpu, sim.SymReleaseData, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
+		"last reference to the data: unref every frag and free the head")
+	// skb_zcopy_clear: zerocopy completion, not modelled beyond the flag.
+	for i := 0; i < d.NrFrags; i++ {
+		s.FragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe)
+	}
+	s.freeHead(cpu, sk, napiSafe)
+	s.releaseData(d)
+	s.exitReleaseData(sk)
+}
+
+func (s *Stack) exitReleaseData(sk *SKB) {
+	if s.M.Era.ReleaseDataClearsPPRecycle {
+		sk.PPRecycle = false
+	}
+}
+
+// freeHead models skb_free_head: a head_frag head may go back to its
+// page_pool when pp_recycle is set (skb_pp_recycle); otherwise it is
+// skb_free_frag (put_page) or kfree.
+func (s *Stack) freeHead(cpu int, sk *SKB, napiSafe bool) {
+	d := sk.D
+	cost := s.M.Charge(cpu, sim.SymFreeHead, 0)
+	if !sk.HeadFrag {
+		s.kmalloc.Free(cpu, d.HeadObj)
+		s.ev(cpu, sim.SymFreeHead, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "kfree of a kmalloc'ed head")
+		return
+	}
+	pg := d.HeadPage
+	if pg == nil { // stolen by skb_try_coalesce: it belongs to another skb now
+		return
+	}
+	pg.Users--
+	if sk.PPRecycle && s.ppRecycle(cpu, pg, napiSafe) {
+		return
+	}
+	s.ev(cpu, sim.SymFreeHead, sk, pg, pg.Place, pg.Place, cost, "skb_free_frag: the head page is put_page'd")
+	s.A.PutPage(cpu, pg)
+}
+
+// ppRecycle models skb_pp_recycle / napi_pp_put_page: offer the page to its
+// page_pool (page_pool_return_skb_page). False if it is not a pool page.
+func (s *Stack) ppRecycle(cpu int, pg *mm.Page, napiSafe bool) bool {
+	if s.M.Era.SkbRecycle == sim.SkbRecycleNone {
+		return false
+	}
+	return s.Reg.ReturnSkbPage(cpu, pg, napiSafe)
+}
+
+// FragUnref models __skb_frag_unref(frag, recycle): with recycle (the skb's
+// pp_recycle) the page is offered to its page_pool first, else put_page.
+// Callers that must never recycle (sky2, mlx4, kTLS records) pass false.
+func (s *Stack) FragUnref(cpu int, f *Frag, recycle, napiSafe bool) {
+	cost := s.M.Charge(cpu, sim.SymFragUnref, 0)
+	f.Page.Users--
+	if recycle && s.ppRecycle(cpu, f.Page, napiSafe) {
+		return
+	}
+	s.ev(cpu, sim.SymFragUnref, nil, f.Page, f.Page.Place, f.Page.Place, cost, "put_page of a frag (not recycled)")
+	s.A.PutPage(cpu, f.Page)
+}
+
+// kfreeSkbmem frees the struct sk_buff itself (kmem_cache_free).
+func (s *Stack) kfreeSkbmem(cpu int, sk *SKB) {
+	s.M.Charge(cpu, sim.SymKfreeSkbmem, 0)
+	s.dropStruct(sk)
+}
+
+// napiSkbCachePut models napi_skb_cache_put: the struct goes to the per-CPU
+// cache; when it is full, half of it is freed with kmem_cache_free_bulk.
+func (s *Stack) napiSkbCachePut(cpu int, sk *SKB) {
+	n := 0
+	s.napi[cpu]++
+	if s.napi[cpu] == NapiSkbCacheSize {
+		n = NapiSkbCacheHalf
+		s.napi[cpu] -= NapiSkbCacheHalf
+	}
+	s.M.Charge(cpu, sim.SymNapiSkbCachePut, n)
+	s.dropStruct(sk)
+}
+
+func (s *Stack) dropStruct(sk *SKB) {
+	sk.live = false
+	s.Freed++
+	s.skbQ.put(sk)
+}
+
+// KfreeSkbPartial models kfree_skb_partial(skb, head_stolen): after
+// skb_try_coalesce, free what is left of from. With the head stolen only the
+// struct goes (skb_release_head_state + kmem_cache_free): the head now belongs
+// to the other skb; otherwise a full __kfree_skb.
+func (s *Stack) KfreeSkbPartial(cpu int, sk *SKB, headStolen bool) {
+	if !s.alive(cpu, sk, sim.SymKfreeSkbPartial) {
+		return
+	}
+	cost := s.M.Charge(cpu, sim.SymKfreeSkbPartial, 0)
+	if !headStolen {
+		s.ev(cpu, sim.SymKfreeSkbPartial, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "head not stolen: a full free of what is left")
+		s.releaseAll(cpu, sk, false)
+		s.kfreeSkbmem(cpu, sk)
+		return
+	}
+	s.ev(cpu, sim.SymKfreeSkbPartial, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "head stolen: only the struct sk_buff is freed")
+	s.M.Charge(cpu, sim.SymReleaseHeadState, 0)
+	sk.D.users--
+	s.releaseData(sk.D)
+	s.kfreeSkbmem(cpu, sk)
+}

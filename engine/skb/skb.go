@@ -1,0 +1,353 @@
+// Package skb models the sk_buff rules of net/core/skbuff.c that decide whether
+// a page inside an skb returns to its page_pool: building an skb over a pool
+// page, marking it for recycling, clones sharing one data buffer, the free
+// paths, coalescing, shifting and expanding heads — each per era.
+//
+// Ownership rules, as in the kernel:
+//   - An skb's data (the head buffer with its skb_shared_info) is shared by the
+//     skb and its clones; shinfo->dataref counts them. Only the skb that drops
+//     the last dataref releases the frags and the head.
+//   - A frag (or a head_frag head) owns one reference of its page: a page
+//     reference (get_page), or for page_pool pages the pool's own reference
+//     (refcount 1) and, with the frag API, one pp_frag_count/pp_ref_count unit.
+//   - skb->pp_recycle says the skb's pages may go back to a page_pool; the page
+//     itself (pp_magic, page->pp) says which.
+package skb
+
+import (
+	"fmt"
+
+	"pplab/engine/mm"
+	"pplab/engine/pagepool"
+	"pplab/engine/sim"
+)
+
+// Sizes on x86-64 (include/linux/skbuff.h).
+const (
+	MaxSkbFrags     = 17 // MAX_SKB_FRAGS
+	SkbDatarefShift = 16 // SKB_DATAREF_SHIFT
+	SkbDatarefMask  = (1 << SkbDatarefShift) - 1
+	ShinfoSize      = 320 // SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+	SkbStructSize   = 256 // SKB_DATA_ALIGN(sizeof(struct sk_buff))
+	NetSkbPad       = 64  // NET_SKB_PAD
+	KmallocHeadSize = 2048
+
+	NapiSkbCacheSize = 64 // NAPI_SKB_CACHE_SIZE (v5.15)
+	NapiSkbCacheBulk = 16 // NAPI_SKB_CACHE_BULK
+	NapiSkbCacheHalf = 32 // NAPI_SKB_CACHE_HALF
+)
+
+// SkbTruesize is SKB_TRUESIZE(x).
+func SkbTruesize(x int) int { return x + SkbStructSize + ShinfoSize }
+
+// Frag is skb_frag_t: a piece of a page.
+type Frag struct {
+	Page      *mm.Page
+	Off, Size int
+}
+
+// Data is an skb's data buffer: the head (a page fragment when head_frag, else a
+// kmalloc'ed buffer) with the skb_shared_info at its end. Clones share it.
+type Data struct {
+	ID       int32
+	HeadPage *mm.Page   // head_frag heads: the page holding the head
+	HeadOff  int        // offset of the head in HeadPage
+	HeadObj  mm.SlabObj // kmalloc'ed heads
+	HeadSize int        // size of the head buffer including the shinfo (skb_end_offset + shinfo)
+
+	NrFrags  int
+	Frags    [MaxSkbFrags]Frag
+	FragList bool  // a frag_list is attached (coalescing refuses it)
+	Zerocopy bool  // SKBFL_ZEROCOPY_ENABLE (coalescing refuses it)
+	Dataref  int32 // atomic_t dataref
+
+	users    int32 // model: live skb structs pointing here
+	released bool  // model: frags and head released (the data is gone)
+	liveIdx  int32
+}
+
+// SKB is struct sk_buff: the fields the recycling decision reads.
+type SKB struct {
+	ID         int32
+	D          *Data
+	HeadFrag   bool // head_frag: the head is a page fragment (build_skb)
+	Len        int  // skb->len: linear + paged bytes
+	DataLen    int  // skb->data_len: paged bytes
+	Headroom   int
+	Truesize   int
+	Cloned     bool
+	Nohdr      bool
+	PPRecycle  bool // pp_recycle:1
+	Pfmemalloc bool
+	live       bool
+}
+
+// Headlen is skb_headlen(): the linear bytes.
+func (s *SKB) Headlen() int { return s.Len - s.DataLen }
+
+// Tailroom is skb_tailroom(): room after the linear data in the head.
+func (s *SKB) Tailroom() int {
+	if s.DataLen != 0 { // skb_is_nonlinear: no tailroom
+		return 0
+	}
+	return s.D.HeadSize - ShinfoSize - s.Headroom - s.Headlen()
+}
+
+// Live reports whether the skb has not been freed.
+func (s *SKB) Live() bool { return s.live }
+
+func (s *SKB) String() string {
+	return fmt.Sprintf("skb#%d len=%d data_len=%d frags=%d cloned=%v dataref=%d pp_recycle=%v head_frag=%v", s.ID, s.Len, s.DataLen, s.D.NrFrags, s.Cloned, s.D.Dataref, s.PPRecycle, s.HeadFrag)
+}
+
+// PageHolder is something outside the skb layer that references pages the
+// invariant checker must see as in use: a NIC RX ring, a socket queue…
+type PageHolder interface {
+	HeldPages(fn func(pg *mm.Page, what string))
+}
+
+// Stack is the sk_buff layer of one machine.
+type Stack struct {
+	M   *sim.Machine
+	A   *mm.Allocator
+	Reg *pagepool.Registry
+
+	kmalloc *mm.SlabCache // kmalloc-2k: linear heads
+	napi    []int         // per-CPU NAPI skb cache fill (struct sk_buff, not data pages)
+
+	live    []*Data
+	skbQ    quarantine[SKB]
+	dataQ   quarantine[Data]
+	nextID  int32
+	holders []PageHolder
+
+	// Counters.
+	Built, Freed, Clones, Coalesced, CoalesceRefused, Expanded, Shifted int64
+}
+
+// NewStack builds the skb layer over a page allocator and a pool registry.
+func NewStack(reg *pagepool.Registry) *Stack {
+	kc, err := mm.NewSlabCache(reg.A, "kmalloc-2k", KmallocHeadSize)
+	if err != nil {
+		panic(err) // a constant size: cannot fail
+	}
+	s := &Stack{M: reg.M, A: reg.A, Reg: reg, kmalloc: kc, napi: make([]int, len(reg.M.CPUs))}
+	s.M.AddChecker(kc)
+	s.M.AddChecker(s)
+	return s
+}
+
+// AddHolder registers an outside holder of page references for the checker.
+func (s *Stack) AddHolder(h PageHolder) { s.holders = append(s.holders, h) }
+
+// Live is the number of live data buffers.
+func (s *Stack) Live() int { return len(s.live) }
+
+// quarantine recycles model objects only after many others were freed, so a
+// stale pointer to a freed skb still reads as freed (like KASAN's quarantine).
+type quarantine[T any] struct {
+	q          []*T
+	head, size int
+}
+
+const quarantineLen = 64
+
+func (q *quarantine[T]) put(x *T) {
+	if q.q == nil {
+		q.q = make([]*T, 256)
+	}
+	if q.size == len(q.q) {
+		return // let the GC have it
+	}
+	q.q[(q.head+q.size)%len(q.q)] = x
+	q.size++
+}
+
+func (q *quarantine[T]) get() *T {
+	if q.size <= quarantineLen {
+		return new(T)
+	}
+	x := q.q[q.head]
+	q.q[q.head] = nil
+	q.head = (q.head + 1) % len(q.q)
+	q.size--
+	return x
+}
+
+func (s *Stack) ev(cpu int, fn sim.Sym, sk *SKB, pg *mm.Page, from, to sim.Place, cost int64, why string) {
+	if !s.M.Tracing() {
+		return
+	}
+	pfn := int32(-1)
+	if pg != nil {
+		pfn = pg.PFN
+	}
+	if sk != nil {
+		why = fmt.Sprintf("skb#%d: %s", sk.ID, why)
+	}
+	s.M.Emit(sim.Event{CPU: cpu, Func: fn, Page: pfn, From: from, To: to, CostPS: cost, Stat: sim.StatNone, Why: why})
+}
+
+// newSKB takes a struct sk_buff: from the per-CPU NAPI cache when napi
+// (napi_skb_cache_get, refilled 16 at a time with kmem_cache_alloc_bulk), else
+// kmem_cache_alloc.
+func (s *Stack) newSKB(cpu int, napi bool) *SKB {
+	if napi {
+		n := 0
+		if s.napi[cpu] == 0 {
+			n = NapiSkbCacheBulk
+			s.napi[cpu] = NapiSkbCacheBulk
+		}
+		s.napi[cpu]--
+		s.M.Charge(cpu, sim.SymNapiSkbCacheGet, n)
+	} else {
+		s.M.Charge(cpu, sim.SymSlabAlloc, 0)
+	}
+	sk := s.skbQ.get()
+	*sk = SKB{}
+	s.nextID++
+	sk.ID, sk.live = s.nextID, true
+	return sk
+}
+
+func (s *Stack) newData() *Data {
+	d := s.dataQ.get()
+	*d = Data{}
+	d.ID = s.nextID
+	d.Dataref = 1
+	d.users = 1
+	d.liveIdx = int32(len(s.live))
+	s.live = append(s.live, d)
+	return d
+}
+
+// releaseData marks d gone (its frags and head were released or handed on).
+// If skbs still point at it (only with last-dataref broken) it stays on the
+// live list as a zombie, so the checker sees what they still reference.
+func (s *Stack) releaseData(d *Data) {
+	d.released = true
+	if d.users > 0 || d.liveIdx < 0 {
+		return
+	}
+	last := s.live[len(s.live)-1]
+	s.live[d.liveIdx] = last
+	last.liveIdx = d.liveIdx
+	s.live = s.live[:len(s.live)-1]
+	d.liveIdx = -1
+	s.dataQ.put(d)
+}
+
+// BuildSKB models build_skb / napi_build_skb(data, frag_size): an skb whose
+// head is a fragment of pg (head_frag = 1) holding len bytes after a
+// NET_SKB_PAD headroom; the caller's page reference moves to the skb.
+func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi bool) (*SKB, error) {
+	if room := fragSize - ShinfoSize - NetSkbPad; length > room || length < 0 {
+		return nil, fmt.Errorf("build_skb: frame of %d bytes does not fit a %d-byte fragment (room %d)", length, fragSize, room)
+	}
+	cost := s.M.Charge(cpu, sim.SymBuildSKB, 0)
+	sk := s.newSKB(cpu, napi)
+	d := s.newData()
+	d.HeadPage, d.HeadOff, d.HeadSize = pg, off, fragSize
+	sk.D, sk.HeadFrag, sk.Len, sk.Headroom = d, true, length, NetSkbPad
+	sk.Truesize = SkbTruesize(fragSize - ShinfoSize)
+	sk.Pfmemalloc = pg.Pfmemalloc()
+	from := pg.Place
+	pg.MoveTo(sim.PlaceSKB, sk.ID)
+	pg.Users++
+	s.Built++
+	s.ev(cpu, sim.SymBuildSKB, sk, pg, from, sim.PlaceSKB, cost,
+		"builds an skb around the received buffer: the head is a fragment of this page (head_frag), no copy")
+	return sk, nil
+}
+
+// AllocSKB models __alloc_skb / napi_alloc_skb(len): a kmalloc'ed head
+// (head_frag = 0) with room for length bytes. Such a head can never be
+// recycled into a page_pool.
+func (s *Stack) AllocSKB(cpu int, length int, napi bool) (*SKB, error) {
+	if room := KmallocHeadSize - ShinfoSize - NetSkbPad; length > room || length < 0 {
+		return nil, fmt.Errorf("__alloc_skb: %d bytes do not fit a %d-byte kmalloc head (room %d)", length, KmallocHeadSize, room)
+	}
+	cost := s.M.Charge(cpu, sim.SymAllocSKB, 0)
+	obj, ok := s.kmalloc.Alloc(cpu)
+	if !ok {
+		return nil, fmt.Errorf("__alloc_skb: out of memory")
+	}
+	sk := s.newSKB(cpu, napi)
+	d := s.newData()
+	d.HeadObj, d.HeadSize = obj, KmallocHeadSize
+	sk.D, sk.Len, sk.Headroom = d, length, NetSkbPad
+	sk.Truesize = SkbTruesize(KmallocHeadSize - ShinfoSize)
+	s.Built++
+	s.ev(cpu, sim.SymAllocSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
+		"allocates an skb with a kmalloc'ed head: slab memory, never a page_pool page")
+	return sk, nil
+}
+
+// AllocPageFragSKB is an skb whose head is a fragment of a plain page from the
+// page_frag allocator (netdev_alloc_skb / a socket's page_frag, e.g. loopback):
+// head_frag = 1, but the page is not a page_pool page. One page per head here
+// (the real page_frag carves a large page with a refcount bias).
+func (s *Stack) AllocPageFragSKB(cpu int, length int) (*SKB, error) {
+	pg := s.A.AllocPagesNode(cpu, -1, 0)
+	if pg == nil {
+		return nil, fmt.Errorf("page_frag_alloc: out of memory")
+	}
+	return s.BuildSKB(cpu, pg, 0, mm.PageSize, length, false)
+}
+
+// MarkForRecycle models skb_mark_for_recycle per era:
+//   - rfc-v1: skb->pp_recycle = 1 and the pool's xdp_mem_info in page->private;
+//   - 5.14: skb_mark_for_recycle(skb, page, pp): also page->pp = pp;
+//   - 5.15+: skb_mark_for_recycle(skb): only the bit (page->pp is set at alloc).
+//
+// 5.12 and 5.13 have no skb recycling; it returns an error there.
+func (s *Stack) MarkForRecycle(cpu int, sk *SKB, pg *mm.Page, pool *pagepool.Pool) error {
+	e := s.M.Era
+	if e.SkbRecycle == sim.SkbRecycleNone {
+		return fmt.Errorf("skb_mark_for_recycle: no skb recycling in era %s (drivers call page_pool_release_page)", e.Name)
+	}
+	cost := s.M.Charge(cpu, sim.SymMarkForRecycle, 0)
+	sk.PPRecycle = true
+	if pg != nil && pool != nil {
+		s.storeMemInfo(pg, pool)
+	}
+	s.ev(cpu, sim.SymMarkForRecycle, sk, pg, sim.PlaceNone, sim.PlaceNone, cost,
+		"sets skb->pp_recycle: when freed, the skb offers its pages back to their page_pool")
+	return nil
+}
+
+// StoreMemInfo models page_pool_store_mem_info(frag_page, pp) (5.14; rfc-v1:
+// the xdp_mem_info in page->private), which marks a frag page with its pool.
+func (s *Stack) StoreMemInfo(pg *mm.Page, pool *pagepool.Pool) { s.storeMemInfo(pg, pool) }
+
+func (s *Stack) storeMemInfo(pg *mm.Page, pool *pagepool.Pool) {
+	switch s.M.Era.SkbRecycle {
+	case sim.SkbRecycleRFC:
+		pool.StoreXDPMemInfo(pg)
+	case sim.SkbRecycleMerged:
+		pool.StoreMemInfo(pg)
+	}
+}
+
+// AddRxFrag models skb_add_rx_frag(skb, i, page, off, size, truesize): append
+// a page piece; the caller's reference on the page moves to the skb.
+func (s *Stack) AddRxFrag(cpu int, sk *SKB, pg *mm.Page, off, size, truesize int) error {
+	d := sk.D
+	if d.NrFrags >= MaxSkbFrags {
+		return fmt.Errorf("skb_add_rx_frag: skb#%d already has MAX_SKB_FRAGS (%d) frags", sk.ID, MaxSkbFrags)
+	}
+	cost := s.M.Charge(cpu, sim.SymAddRxFrag, 0)
+	d.Frags[d.NrFrags] = Frag{Page: pg, Off: off, Size: size}
+	d.NrFrags++
+	sk.Len += size
+	sk.DataLen += size
+	sk.Truesize += truesize
+	if pg.Pfmemalloc() {
+		sk.Pfmemalloc = true
+	}
+	from := pg.Place
+	pg.MoveTo(sim.PlaceSKB, sk.ID)
+	pg.Users++
+	s.ev(cpu, sim.SymAddRxFrag, sk, pg, from, sim.PlaceSKB, cost, "appends a page fragment to the skb")
+	return nil
+}
