@@ -64,6 +64,14 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 	}
 	pool := r.Lookup(pg.PP)
 	if pool == nil {
+		if sigOK && (pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing) {
+			// 5.14 cleared page->pp when the page was recycled the first time:
+			// a second return dereferences NULL (the kernel oopses). The model
+			// reports it and leaves the page where it is.
+			pg.ReportOnce(m, sim.KindDoubleRecycle, m.RuleFor(sim.KindDoubleRecycle),
+				"page returned to its pool a second time while it sits in a pool's %s; page->pp was reset by the first return (the kernel would oops)", pg.Place)
+			return true
+		}
 		if !sigOK {
 			// Only reachable with the signature check removed: the kernel would
 			// dereference a NULL/garbage page->pp here.

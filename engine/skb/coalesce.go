@@ -20,7 +20,9 @@ type CoalesceResult struct {
 //   - 2023 [M5] (6.4): also refuses from->pp_recycle && skb_cloned(from).
 //
 // Breaking coalesce-pp-guard drops the whole test; breaking
-// coalesce-cloned-guard drops the clone part (the plain test remains).
+// coalesce-cloned-guard drops every clone rule of the function (the plain
+// pp test remains): a cloned `to` is accepted, a cloned page_pool `from` too,
+// and `to` takes a cloned from's frags without references of its own.
 func (s *Stack) ppRefused(to, from *SKB) (bool, string) {
 	m := s.M
 	if m.Broken(sim.RuleCoalescePPGuard) {
@@ -136,15 +138,23 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 		td.Frags[i].Page.MoveTo(sim.PlaceSKB, to.ID)
 	}
 	why := "from's frags move to `to` (from is not cloned: ownership moves)"
-	if !SkbCloned(from) {
+	switch {
+	case !SkbCloned(from):
 		fd.NrFrags = 0
-	} else {
+	case s.M.Broken(sim.RuleCoalesceClonedGuard):
+		// The guard removed: the clone keeps its frags and `to` takes them
+		// without a reference of its own — two owners, one reference.
+		why = "from is cloned, yet `to` takes its frags without references of its own (cloned guard broken)"
+		for i := start; i < td.NrFrags; i++ {
+			td.Frags[i].Page.Users++
+		}
+	default:
 		// The clone still uses the frags: `to` takes its own references.
 		why = "from is cloned: `to` takes a page reference on each frag"
 		for i := start; i < td.NrFrags; i++ {
 			pg := td.Frags[i].Page
 			pg.Users++
-			if s.M.Era.Coalesce == CoalescePlainPPRefs && from.PPRecycle && pg.HasPPSignature() && !s.M.Broken(sim.RuleCoalesceClonedGuard) {
+			if s.M.Era.Coalesce == CoalescePlainPPRefs && from.PPRecycle && pg.HasPPSignature() {
 				pg.FragCount++ // skb_pp_frag_ref: a pp_ref_count unit, so the pool's count stays right
 				why = "from is cloned: `to` takes a pp reference (pp_ref_count) on each page_pool frag"
 			} else {

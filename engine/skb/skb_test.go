@@ -1,0 +1,231 @@
+package skb
+
+import (
+	"testing"
+
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+func TestFree_PoolPageDestinationByEra(t *testing.T) {
+	tests := []struct {
+		era            string
+		napiConsume    bool
+		wantPlace      sim.Place
+		ring, cached   uint64
+		wantReleaseCnt uint32
+	}{
+		{"5.12", false, sim.PlaceBuddy, 0, 0, 1}, // released when the skb was built, put_page on free
+		{"5.13", false, sim.PlaceBuddy, 0, 0, 1},
+		{"rfc-v1", false, sim.PlaceRing, 1, 0, 0}, // __xdp_return -> page_pool_put_full_page
+		{"5.14", false, sim.PlaceRing, 1, 0, 0},
+		{"5.14", true, sim.PlaceRing, 1, 0, 0}, // skb frees never recycle directly before 6.4
+		{"5.15", true, sim.PlaceRing, 1, 0, 0},
+		{"6.4", false, sim.PlaceRing, 1, 0, 0}, // kfree_skb is not NAPI-safe
+		{"6.4", true, sim.PlaceCache, 0, 1, 0}, // napi_consume_skb on the pool's NAPI CPU
+		{"6.8", true, sim.PlaceCache, 0, 1, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.era, func(t *testing.T) {
+			e := newEnv(t, tc.era)
+			sk, pg := e.rx(1500)
+			if tc.napiConsume {
+				e.m.Begin(0, sim.SymNapiConsumeSKB)
+				e.s.NapiConsumeSKB(0, sk, 64)
+			} else {
+				e.kfree(sk)
+			}
+			e.places(map[*mm.Page]sim.Place{pg: tc.wantPlace})
+			e.stats(map[sim.Stat]uint64{sim.StatRecycleRing: tc.ring, sim.StatRecycleCached: tc.cached})
+			if e.p.Release() != tc.wantReleaseCnt {
+				t.Errorf("release %d, want %d", e.p.Release(), tc.wantReleaseCnt)
+			}
+			e.clean()
+		})
+	}
+}
+
+func TestNapiConsumeSKB_Budget0IsNotNAPIContext(t *testing.T) {
+	e := newEnv(t, "6.4")
+	sk, pg := e.rx(64)
+	e.m.Begin(0, sim.SymNapiConsumeSKB)
+	e.s.NapiConsumeSKB(0, sk, 0)
+	e.places(map[*mm.Page]sim.Place{pg: sim.PlaceRing})
+	e.clean()
+}
+
+func TestNapiConsumeSKB_OtherCPUGoesToRing_6_4(t *testing.T) {
+	e := newEnv(t, "6.4")
+	sk, pg := e.rx(64)
+	e.m.Begin(1, sim.SymNapiConsumeSKB)
+	e.s.NapiConsumeSKB(1, sk, 64) // e.g. TX completion on another CPU
+	e.places(map[*mm.Page]sim.Place{pg: sim.PlaceRing})
+	e.clean()
+}
+
+func TestClone_OnlyLastDatarefRecycles(t *testing.T) {
+	for _, era := range []string{"5.14", "6.8"} {
+		for _, originalFirst := range []bool{true, false} {
+			e := newEnv(t, era)
+			sk, head := e.rx(200)
+			fr := e.frag(sk, 1000)
+			e.m.Begin(0, sim.SymSkbClone)
+			cl, err := e.s.SkbClone(0, sk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !SkbCloned(sk) || !SkbCloned(cl) || sk.D.Dataref != 2 || !cl.PPRecycle {
+				t.Fatalf("after clone: %v / %v", sk, cl)
+			}
+			first, second := sk, cl
+			if !originalFirst {
+				first, second = cl, sk
+			}
+			e.kfree(first)
+			e.places(map[*mm.Page]sim.Place{head: sim.PlaceSKB, fr: sim.PlaceSKB})
+			e.stats(map[sim.Stat]uint64{sim.StatRecycleRing: 0})
+			e.kfree(second)
+			e.places(map[*mm.Page]sim.Place{head: sim.PlaceRing, fr: sim.PlaceRing})
+			e.stats(map[sim.Stat]uint64{sim.StatRecycleRing: 2})
+			e.clean()
+		}
+	}
+}
+
+func TestReleaseData_ClearsPPRecycleOnNonLastRef(t *testing.T) {
+	for _, tc := range []struct {
+		era  string
+		want bool // pp_recycle still set on the skb that dropped a non-final dataref
+	}{{"rfc-v1", true}, {"5.14", false}, {"6.8", false}} {
+		e := newEnv(t, tc.era)
+		sk, _ := e.rx(200)
+		e.frag(sk, 1000)
+		cl, _ := e.s.SkbClone(0, sk)
+		// pskb_expand_head on the clone drops its dataref on the shared data
+		// through skb_release_data and keeps living with a new head.
+		if err := e.s.PskbExpandHead(0, cl, 0); err != nil {
+			t.Fatal(err)
+		}
+		if cl.PPRecycle != tc.want {
+			t.Errorf("%s: pp_recycle after a non-final skb_release_data = %v, want %v", tc.era, cl.PPRecycle, tc.want)
+		}
+		e.kfree(sk, cl)
+		e.clean()
+	}
+}
+
+func TestFreeHead_OnlyHeadFragHeadsRecycle(t *testing.T) {
+	e := newEnv(t, "6.8")
+	sk, fr := e.fragsOnly(1000) // kmalloc head, pool frag, pp_recycle set
+	if sk.HeadFrag {
+		t.Fatal("kmalloc head marked head_frag")
+	}
+	e.kfree(sk)
+	e.places(map[*mm.Page]sim.Place{fr: sim.PlaceRing})
+	if e.s.kmalloc.InUse() != 0 {
+		t.Errorf("kmalloc head not freed")
+	}
+	e.stats(map[sim.Stat]uint64{sim.StatRecycleRing: 1})
+	e.clean()
+}
+
+func TestPskbExpandHead_ClonedTakesPageRefsThenReleasedRefcnt(t *testing.T) {
+	e := newEnv(t, "5.14")
+	x, head := e.rx(200)
+	fr := e.frag(x, 1000)
+	y, _ := e.s.SkbClone(0, x)
+	if err := e.s.PskbExpandHead(0, y, 0); err != nil {
+		t.Fatal(err)
+	}
+	if fr.Ref != 2 || y.HeadFrag || SkbCloned(x) || x.D.Dataref != 1 {
+		t.Fatalf("after expand: frag ref %d, %v, %v", fr.Ref, x, y)
+	}
+	e.kfree(x) // last user of the old data: head recycles, the frag has an extra page ref
+	e.places(map[*mm.Page]sim.Place{head: sim.PlaceRing, fr: sim.PlaceSKB})
+	e.stats(map[sim.Stat]uint64{sim.StatRecycleRing: 1, sim.StatRecycleReleasedRefcnt: 1})
+	if fr.Ref != 1 || fr.HasPPSignature() {
+		t.Fatalf("frag after released_refcnt: %v", fr)
+	}
+	e.kfree(y) // pp_recycle was cleared: put_page
+	e.places(map[*mm.Page]sim.Place{fr: sim.PlaceBuddy})
+	e.clean()
+}
+
+func TestPskbExpandHead_NotClonedOldHeadRecycles(t *testing.T) {
+	e := newEnv(t, "6.8")
+	x, head := e.rx(200)
+	fr := e.frag(x, 1000)
+	if err := e.s.PskbExpandHead(0, x, 0); err != nil {
+		t.Fatal(err)
+	}
+	e.places(map[*mm.Page]sim.Place{head: sim.PlaceRing, fr: sim.PlaceSKB})
+	if fr.Ref != 1 || !x.PPRecycle {
+		t.Fatalf("frag ref %d pp_recycle %v: the frags move without references", fr.Ref, x.PPRecycle)
+	}
+	e.kfree(x)
+	e.places(map[*mm.Page]sim.Place{fr: sim.PlaceRing})
+	e.stats(map[sim.Stat]uint64{sim.StatRecycleRing: 2})
+	e.clean()
+}
+
+func TestPlainPages_NeverRecycled(t *testing.T) {
+	e := newEnv(t, "6.8")
+	// sky2/mlx4 style: plain pages from the page allocator as frags, no mark.
+	sk, _ := e.s.AllocSKB(0, 0, false)
+	plain := e.a.AllocPagesNode(0, -1, 0)
+	e.s.AddRxFrag(0, sk, plain, 0, 1000, mm.PageSize)
+	e.kfree(sk)
+	e.places(map[*mm.Page]sim.Place{plain: sim.PlaceBuddy})
+	// A plain page in a pp_recycle skb: the signature check sends it to put_page.
+	sk2, _ := e.rx(100)
+	plain2 := e.a.AllocPagesNode(0, -1, 0)
+	e.s.AddRxFrag(0, sk2, plain2, 0, 1000, mm.PageSize)
+	e.kfree(sk2)
+	e.places(map[*mm.Page]sim.Place{plain2: sim.PlaceBuddy})
+	// kTLS record frags are unref'd with recycle=false.
+	ktls := Frag{Page: e.a.AllocPagesNode(0, -1, 0), Size: 100}
+	ktls.Page.Users++
+	e.s.FragUnref(0, &ktls, false, false)
+	e.places(map[*mm.Page]sim.Place{ktls.Page: sim.PlaceBuddy})
+	// A loopback skb: head_frag over a page_frag page.
+	lo, _ := e.s.AllocPageFragSKB(0, 100)
+	lop := lo.D.HeadPage
+	e.kfree(lo)
+	e.places(map[*mm.Page]sim.Place{lop: sim.PlaceBuddy})
+	e.stats(map[sim.Stat]uint64{sim.StatRecycleRing: 1})
+	e.clean()
+}
+
+func TestSkb_FreedTwiceIsReported(t *testing.T) {
+	e := newEnv(t, "6.8")
+	sk, _ := e.rx(100)
+	e.kfree(sk)
+	e.kfree(sk)
+	if e.m.Log.Counts[sim.KindRefcountUnderflow] != 1 {
+		t.Fatalf("double kfree_skb: %v", e.m.Log.List)
+	}
+	if e.p.Stats()[sim.StatRecycleRing] != 1 {
+		t.Errorf("the page was recycled twice")
+	}
+}
+
+func TestMarkForRecycle_NoneBefore5_14(t *testing.T) {
+	e := newEnv(t, "5.13")
+	sk, _ := e.rx(100)
+	if err := e.s.MarkForRecycle(0, sk, nil, nil); err == nil {
+		t.Fatal("skb_mark_for_recycle accepted in 5.13")
+	}
+	e.kfree(sk)
+	e.clean()
+}
+
+func TestAddRxFrag_MaxSkbFrags(t *testing.T) {
+	e := newEnv(t, "6.8")
+	sk, _ := e.s.AllocSKB(0, 0, false)
+	for i := 0; i < MaxSkbFrags; i++ {
+		e.frag(sk, 100)
+	}
+	if err := e.s.AddRxFrag(0, sk, e.page(), 0, 100, mm.PageSize); err == nil {
+		t.Fatal("an 18th frag was accepted")
+	}
+}
