@@ -154,6 +154,9 @@ func cmdRun(args []string, stdout io.Writer) error {
 		}()
 	}
 	l.Run()
+	if err := l.Err(); err != nil {
+		return fmt.Errorf("the run stopped after %d packets: %w", l.Packets(), err)
+	}
 	res := l.Results()
 	if *asJSON {
 		b, err := json.Marshal(res)

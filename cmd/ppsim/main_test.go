@@ -63,8 +63,8 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 	}{
 		{nil, "missing command (accepted: list, run)"},
 		{[]string{"fly"}, `unknown command "fly" (accepted: list, run)`},
-		{[]string{"run"}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow)"},
-		{[]string{"run", "--scenario", "warp"}, `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow)`},
+		{[]string{"run"}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow, split-page, clone-tap, coalesce-mixed)"},
+		{[]string{"run", "--scenario", "warp"}, `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow, split-page, clone-tap, coalesce-mixed)`},
 		{[]string{"run", "--scenario", "pool-ring", "--era", "3.0"}, `unknown era "3.0" (accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.4, 6.8)`},
 		{[]string{"run", "--scenario", "pool-ring", "--packets", "0"}, `--packets "0": want an integer from 1 to`},
 		{[]string{"run", "--scenario", "pool-ring", "--packets", "lots"}, `--packets "lots"`},
@@ -130,7 +130,7 @@ func TestList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Scenarios) != 3 || len(l.Eras) != 7 || len(l.Rules) != 10 || len(l.Knobs) == 0 {
+	if len(l.Scenarios) != 6 || len(l.Eras) != 7 || len(l.Rules) != 10 || len(l.Knobs) == 0 {
 		t.Fatalf("list: %s", out)
 	}
 	code, out, _ = ppsim("list")

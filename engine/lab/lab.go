@@ -13,6 +13,7 @@ import (
 	"pplab/engine/mm"
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
+	"pplab/engine/skb"
 )
 
 // Config is everything a run depends on: a run is a pure function of it.
@@ -42,11 +43,13 @@ type Lab struct {
 	A        *mm.Allocator
 	Reg      *pagepool.Registry
 	Pool     *pagepool.Pool // the scenario's pool (the first one)
+	Skb      *skb.Stack     // the skb layer, for scenarios that build skbs
 
 	run           runner
 	ops           uint64
 	packets       int64
 	allocFailures int64
+	err           error // a scenario step that could not go on (e.g. out of memory)
 	done          bool
 	checkEvery    uint64
 	sinceCheck    uint64
@@ -129,6 +132,9 @@ func New(cfg Config) (*Lab, error) {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	l.run = run
+	if run.measuring() { // no set-up phase: measure from the first operation
+		l.markStart()
+	}
 	m.AddChecker(l)
 	return l, nil
 }
@@ -173,6 +179,17 @@ func (l *Lab) SetTracer(fn func(sim.Event)) {
 		l.tracer(e)
 	})
 }
+
+// fail stops the run with an error (reported by Err).
+func (l *Lab) fail(err error) {
+	if l.err == nil {
+		l.err = err
+	}
+	l.done = true
+}
+
+// Err is the error that stopped the run early, if any.
+func (l *Lab) Err() error { return l.err }
 
 // Done reports whether the run has finished its packets.
 func (l *Lab) Done() bool { return l.done }

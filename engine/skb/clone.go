@@ -59,7 +59,7 @@ func (s *Stack) PskbExpandHead(cpu int, sk *SKB, extra int) error {
 	cost += s.M.Charge(cpu, sim.SymMemcpy, sk.Headlen()+ShinfoSize)
 	obj, ok := s.kmalloc.Alloc(cpu)
 	if !ok {
-		return fmt.Errorf("pskb_expand_head: out of memory")
+		return fmt.Errorf("pskb_expand_head: %w", ErrNoMem)
 	}
 	old := sk.D
 	nd := s.newData()

@@ -15,12 +15,16 @@
 package skb
 
 import (
+	"errors"
 	"fmt"
 
 	"pplab/engine/mm"
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 )
+
+// ErrNoMem is an allocation failure (the caller drops the packet).
+var ErrNoMem = errors.New("out of memory")
 
 // Sizes on x86-64 (include/linux/skbuff.h).
 const (
@@ -270,7 +274,7 @@ func (s *Stack) AllocSKB(cpu int, length int, napi bool) (*SKB, error) {
 	cost := s.M.Charge(cpu, sim.SymAllocSKB, 0)
 	obj, ok := s.kmalloc.Alloc(cpu)
 	if !ok {
-		return nil, fmt.Errorf("__alloc_skb: out of memory")
+		return nil, fmt.Errorf("__alloc_skb: %w", ErrNoMem)
 	}
 	sk := s.newSKB(cpu, napi)
 	d := s.newData()
@@ -290,7 +294,7 @@ func (s *Stack) AllocSKB(cpu int, length int, napi bool) (*SKB, error) {
 func (s *Stack) AllocPageFragSKB(cpu int, length int) (*SKB, error) {
 	pg := s.A.AllocPagesNode(cpu, -1, 0)
 	if pg == nil {
-		return nil, fmt.Errorf("page_frag_alloc: out of memory")
+		return nil, fmt.Errorf("page_frag_alloc: %w", ErrNoMem)
 	}
 	return s.BuildSKB(cpu, pg, 0, mm.PageSize, length, false)
 }
