@@ -24,7 +24,11 @@ func (s *Stack) CheckTouched(m *sim.Machine) {
 //   - each page's Users equals the references live data and holders make;
 //   - dataref of shared data matches the live skbs that point at it.
 func (s *Stack) CheckInvariants(m *sim.Machine) {
-	want := map[int32]int32{}
+	if len(s.want) != s.A.NumPages() {
+		s.want = make([]int32, s.A.NumPages())
+	}
+	want := s.want
+	clear(want)
 	for _, d := range s.live {
 		s.checkData(m, d)
 		if d.released {

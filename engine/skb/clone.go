@@ -52,18 +52,15 @@ func (s *Stack) PskbExpandHead(cpu int, sk *SKB, extra int) error {
 	if !sk.live {
 		return fmt.Errorf("pskb_expand_head: skb#%d was freed", sk.ID)
 	}
-	if sk.Headlen()+extra > KmallocHeadSize-ShinfoSize-NetSkbPad {
-		return fmt.Errorf("pskb_expand_head: %d linear bytes do not fit a %d-byte head", sk.Headlen()+extra, KmallocHeadSize)
-	}
 	cost := s.M.Charge(cpu, sim.SymPskbExpandHead, 0)
 	cost += s.M.Charge(cpu, sim.SymMemcpy, sk.Headlen()+ShinfoSize)
-	obj, ok := s.kmalloc.Alloc(cpu)
-	if !ok {
-		return fmt.Errorf("pskb_expand_head: %w", ErrNoMem)
+	obj, size, err := s.kmallocHead(cpu, sk.Headroom+sk.Headlen()+extra)
+	if err != nil {
+		return fmt.Errorf("pskb_expand_head: %w", err)
 	}
 	old := sk.D
 	nd := s.newData()
-	nd.HeadObj, nd.HeadSize = obj, KmallocHeadSize
+	nd.HeadObj, nd.HeadSize = obj, size
 	nd.NrFrags, nd.Frags, nd.FragList, nd.Zerocopy = old.NrFrags, old.Frags, old.FragList, old.Zerocopy
 	if SkbCloned(sk) {
 		for i := 0; i < nd.NrFrags; i++ {
@@ -83,7 +80,7 @@ func (s *Stack) PskbExpandHead(cpu int, sk *SKB, extra int) error {
 	}
 	sk.D = nd
 	sk.HeadFrag, sk.Cloned, sk.Nohdr = false, false, false
-	sk.Truesize += KmallocHeadSize - old.HeadSize
+	sk.Truesize += size - old.HeadSize
 	s.Expanded++
 	return nil
 }

@@ -113,7 +113,7 @@ func (s *Stack) freeHead(cpu int, sk *SKB, napiSafe bool) {
 	d := sk.D
 	cost := s.M.Charge(cpu, sim.SymFreeHead, 0)
 	if !sk.HeadFrag {
-		s.kmalloc.Free(cpu, d.HeadObj)
+		s.kfreeHead(cpu, d)
 		s.ev(cpu, sim.SymFreeHead, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "kfree of a kmalloc'ed head")
 		return
 	}

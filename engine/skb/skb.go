@@ -31,10 +31,11 @@ const (
 	MaxSkbFrags     = 17 // MAX_SKB_FRAGS
 	SkbDatarefShift = 16 // SKB_DATAREF_SHIFT
 	SkbDatarefMask  = (1 << SkbDatarefShift) - 1
-	ShinfoSize      = 320 // SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
-	SkbStructSize   = 256 // SKB_DATA_ALIGN(sizeof(struct sk_buff))
-	NetSkbPad       = 64  // NET_SKB_PAD
-	KmallocHeadSize = 2048
+	ShinfoSize      = 320  // SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+	SkbStructSize   = 256  // SKB_DATA_ALIGN(sizeof(struct sk_buff))
+	NetSkbPad       = 64   // NET_SKB_PAD
+	KmallocHeadSize = 2048 // the smallest kmalloc head __alloc_skb uses here (kmalloc-2k)
+	MaxHeadSize     = mm.PageSize
 
 	NapiSkbCacheSize = 64 // NAPI_SKB_CACHE_SIZE (v5.15)
 	NapiSkbCacheBulk = 16 // NAPI_SKB_CACHE_BULK
@@ -116,14 +117,15 @@ type Stack struct {
 	A   *mm.Allocator
 	Reg *pagepool.Registry
 
-	kmalloc *mm.SlabCache // kmalloc-2k: linear heads
-	napi    []int         // per-CPU NAPI skb cache fill (struct sk_buff, not data pages)
+	kmalloc [2]*mm.SlabCache // kmalloc-2k and kmalloc-4k: linear heads
+	napi    []int            // per-CPU NAPI skb cache fill (struct sk_buff, not data pages)
 
 	live    []*Data
 	skbQ    quarantine[SKB]
 	dataQ   quarantine[Data]
 	nextID  int32
 	holders []PageHolder
+	want    []int32 // checker scratch: expected Users per PFN
 
 	// Counters.
 	Built, Freed, Clones, Coalesced, CoalesceRefused, Expanded, Shifted int64
@@ -131,12 +133,15 @@ type Stack struct {
 
 // NewStack builds the skb layer over a page allocator and a pool registry.
 func NewStack(reg *pagepool.Registry) *Stack {
-	kc, err := mm.NewSlabCache(reg.A, "kmalloc-2k", KmallocHeadSize)
-	if err != nil {
-		panic(err) // a constant size: cannot fail
+	s := &Stack{M: reg.M, A: reg.A, Reg: reg, napi: make([]int, len(reg.M.CPUs))}
+	for i, size := range []int{KmallocHeadSize, MaxHeadSize} {
+		kc, err := mm.NewSlabCache(reg.A, fmt.Sprintf("kmalloc-%dk", size/1024), size)
+		if err != nil {
+			panic(err) // constant sizes: cannot fail
+		}
+		s.kmalloc[i] = kc
+		s.M.AddChecker(kc)
 	}
-	s := &Stack{M: reg.M, A: reg.A, Reg: reg, kmalloc: kc, napi: make([]int, len(reg.M.CPUs))}
-	s.M.AddChecker(kc)
 	s.M.AddChecker(s)
 	return s
 }
@@ -268,24 +273,52 @@ func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi b
 // (head_frag = 0) with room for length bytes. Such a head can never be
 // recycled into a page_pool.
 func (s *Stack) AllocSKB(cpu int, length int, napi bool) (*SKB, error) {
-	if room := KmallocHeadSize - ShinfoSize - NetSkbPad; length > room || length < 0 {
-		return nil, fmt.Errorf("__alloc_skb: %d bytes do not fit a %d-byte kmalloc head (room %d)", length, KmallocHeadSize, room)
+	if length < 0 {
+		return nil, fmt.Errorf("__alloc_skb: negative length %d", length)
 	}
 	cost := s.M.Charge(cpu, sim.SymAllocSKB, 0)
-	obj, ok := s.kmalloc.Alloc(cpu)
-	if !ok {
-		return nil, fmt.Errorf("__alloc_skb: %w", ErrNoMem)
+	obj, size, err := s.kmallocHead(cpu, NetSkbPad+length)
+	if err != nil {
+		return nil, fmt.Errorf("__alloc_skb: %w", err)
 	}
 	sk := s.newSKB(cpu, napi)
 	d := s.newData()
-	d.HeadObj, d.HeadSize = obj, KmallocHeadSize
+	d.HeadObj, d.HeadSize = obj, size
 	sk.D, sk.Len, sk.Headroom = d, length, NetSkbPad
-	sk.Truesize = SkbTruesize(KmallocHeadSize - ShinfoSize)
+	sk.Truesize = SkbTruesize(size - ShinfoSize)
 	s.Built++
 	s.ev(cpu, sim.SymAllocSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 		"allocates an skb with a kmalloc'ed head: slab memory, never a page_pool page")
 	return sk, nil
 }
+
+// kmallocHead allocates a linear head for need bytes (headroom + data) plus the
+// shinfo from the smallest kmalloc cache that fits.
+func (s *Stack) kmallocHead(cpu, need int) (mm.SlabObj, int, error) {
+	for _, c := range s.kmalloc {
+		if need+ShinfoSize <= c.ObjSize {
+			obj, ok := c.Alloc(cpu)
+			if !ok {
+				return mm.SlabObj{}, 0, ErrNoMem
+			}
+			return obj, c.ObjSize, nil
+		}
+	}
+	return mm.SlabObj{}, 0, fmt.Errorf("%d bytes do not fit the largest head (%d bytes with the shinfo)", need, MaxHeadSize)
+}
+
+// kfreeHead frees a kmalloc'ed head into the cache it came from.
+func (s *Stack) kfreeHead(cpu int, d *Data) {
+	for _, c := range s.kmalloc {
+		if c.ObjSize == d.HeadSize {
+			c.Free(cpu, d.HeadObj)
+			return
+		}
+	}
+}
+
+// KmallocInUse is the number of live kmalloc'ed heads.
+func (s *Stack) KmallocInUse() int64 { return s.kmalloc[0].InUse() + s.kmalloc[1].InUse() }
 
 // AllocPageFragSKB is an skb whose head is a fragment of a plain page from the
 // page_frag allocator (netdev_alloc_skb / a socket's page_frag, e.g. loopback):

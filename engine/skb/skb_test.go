@@ -122,7 +122,7 @@ func TestFreeHead_OnlyHeadFragHeadsRecycle(t *testing.T) {
 	}
 	e.kfree(sk)
 	e.places(map[*mm.Page]sim.Place{fr: sim.PlaceRing})
-	if e.s.kmalloc.InUse() != 0 {
+	if e.s.KmallocInUse() != 0 {
 		t.Errorf("kmalloc head not freed")
 	}
 	e.stats(map[sim.Stat]uint64{sim.StatRecycleRing: 1})
@@ -228,4 +228,97 @@ func TestAddRxFrag_MaxSkbFrags(t *testing.T) {
 	if err := e.s.AddRxFrag(0, sk, e.page(), 0, 100, mm.PageSize); err == nil {
 		t.Fatal("an 18th frag was accepted")
 	}
+}
+
+func TestMarkForRecycle_WhatEachEraStores(t *testing.T) {
+	for _, tc := range []struct {
+		era         string
+		ppAfterMark bool // page->pp points at the pool
+		private     bool // page->private holds the xdp_mem_info
+	}{
+		{"rfc-v1", false, true},
+		{"5.14", true, false}, // skb_mark_for_recycle(skb, page, pp) stores page->pp
+		{"5.15", true, false}, // set at allocation already; the mark only sets the bit
+		{"6.8", true, false},
+	} {
+		e := newEnv(t, tc.era)
+		pg := e.page()
+		if tc.era == "5.14" && pg.PP != 0 {
+			t.Fatalf("5.14 set page->pp at allocation")
+		}
+		sk, _ := e.s.BuildSKB(0, pg, 0, mm.PageSize, 100, true)
+		e.s.MarkForRecycle(0, sk, pg, e.p)
+		if (pg.PP == e.p.ID) != tc.ppAfterMark || (pg.Private != 0) != tc.private || !sk.PPRecycle {
+			t.Errorf("%s: after the mark: pp %d private %#x pp_recycle %v", tc.era, pg.PP, pg.Private, sk.PPRecycle)
+		}
+		e.kfree(sk)
+		e.clean()
+	}
+}
+
+func TestNapiSkbCache_BulkRefillAndHalfFlush(t *testing.T) {
+	e := newEnv(t, "6.8")
+	var sks []*SKB
+	for i := 0; i < 20; i++ {
+		sk, _ := e.rx(64) // napi_build_skb: takes structs from the per-CPU cache
+		sks = append(sks, sk)
+	}
+	// 20 structs: a bulk of 16 then another: 12 left in the cache.
+	if e.s.napi[0] != 2*NapiSkbCacheBulk-20 {
+		t.Fatalf("cache holds %d, want %d", e.s.napi[0], 2*NapiSkbCacheBulk-20)
+	}
+	bulk := e.m.SpentPS(0, sim.SymNapiSkbCacheGet)
+	for _, sk := range sks {
+		e.s.NapiConsumeSKB(0, sk, 64)
+	}
+	// 12 + 20 = 32 < 64: nothing flushed yet; 32 more frees reach 64 and flush half.
+	if e.s.napi[0] != 32 {
+		t.Fatalf("cache holds %d after 20 frees, want 32", e.s.napi[0])
+	}
+	for i := 0; i < 32; i++ {
+		sk, _ := e.s.AllocSKB(0, 10, false)
+		e.s.NapiConsumeSKB(0, sk, 64)
+	}
+	if e.s.napi[0] != NapiSkbCacheSize-NapiSkbCacheHalf {
+		t.Fatalf("cache holds %d, want %d after a half flush", e.s.napi[0], NapiSkbCacheSize-NapiSkbCacheHalf)
+	}
+	if bulk == 0 || e.m.SpentPS(0, sim.SymNapiSkbCachePut) == 0 {
+		t.Fatal("bulk refill / flush not charged")
+	}
+	e.clean()
+}
+
+func TestEvents_EverySkbOperationIsNarrated(t *testing.T) {
+	e := newEnv(t, "5.14")
+	var lines []string
+	e.m.SetTracer(func(ev sim.Event) { lines = append(lines, ev.TraceLine()) })
+	to, _ := e.s.AllocSKB(0, 1500, false)
+	from, _ := e.fragsOnly(3000)
+	e.coalesce(to, from)
+	cl, _ := e.s.SkbClone(0, to)
+	e.s.PskbExpandHead(0, cl, 0)
+	e.kfree(to, cl, from)
+	want := []string{
+		"__alloc_skb:", "skb_add_rx_frag:", "skb_mark_for_recycle:",
+		"skb_try_coalesce:", "skb#1: refused to take skb#2 — `to` and `from` differ in pp_recycle",
+		"skb_clone:", "pskb_expand_head:", "skb_release_data:", "kfree_skb:", "page_pool_return_skb_page:",
+	}
+	all := ""
+	for _, l := range lines {
+		all += l + "\n"
+	}
+	for _, w := range want {
+		if !containsStr(all, w) {
+			t.Errorf("no %q in the trace:\n%s", w, all)
+		}
+	}
+}
+
+func containsStr(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
 }
