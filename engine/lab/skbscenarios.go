@@ -194,7 +194,7 @@ func (r *cloneTap) step(l *Lab) bool {
 	return true
 }
 
-// coalesceMixed: two page_pool skbs, then two loopback skbs, arrive in turn; it is coalesced into the receive queue's tail or queued;
+// coalesceMixed: two loopback skbs, then two page_pool skbs, arrive in turn; it is coalesced into the receive queue's tail or queued;
 // the reader drains the queue every queueBatch skbs.
 type coalesceMixed struct {
 	*stubEnv
@@ -217,9 +217,11 @@ func (r *coalesceMixed) next() string {
 	return [...]string{"receive (page_pool driver or loopback)", "skb_try_coalesce into the queue tail", "reader drains the receive queue"}[r.op]
 }
 
-// mixedSizes: page_pool 1400 then 3000 (its head is stolen), loopback 600 then
-// 3000 (copied into the tailroom); each change of kind is a refusal from 5.14.
-var mixedSizes = [...]int{1400, 3000, 600, 3000}
+// mixedSizes: loopback 600 then 3000 (copied into the tailroom), page_pool 1400
+// then 3000 (its head is stolen); each change of kind is a refusal from 5.14.
+// A batch starts with loopback, so a broken coalesce-pp-guard moves page_pool
+// pages into a slab-backed skb.
+var mixedSizes = [...]int{600, 3000, 1400, 3000}
 
 func (r *coalesceMixed) step(l *Lab) bool {
 	switch r.op {
@@ -227,7 +229,7 @@ func (r *coalesceMixed) step(l *Lab) bool {
 		size := mixedSizes[r.n%int64(len(mixedSizes))]
 		var sk *skb.SKB
 		var err error
-		if r.n%4 < 2 {
+		if r.n%4 >= 2 {
 			sk, err = r.rx(l, min(size, mm.PageSize-skb.ShinfoSize-skb.NetSkbPad))
 		} else {
 			l.M.Begin(1, sim.SymAllocSKB)

@@ -37,7 +37,7 @@ var ruleInfo = [NumRules]RuleInfo{
 	RuleCoalescePPGuard:     {"coalesce-pp-guard", "mixing page_pool and non-page_pool memory in one skb via skb_try_coalesce", []Kind{KindInflightLeak, KindForeignPageInPool}, "skb"},
 	RuleCoalesceClonedGuard: {"coalesce-cloned-guard", "coalescing into/from cloned skbs", []Kind{KindUseAfterRecycle, KindDoubleRecycle}, "skb"},
 	RuleSignatureCheck:      {"signature-check", "recycling a page the pool never allocated", []Kind{KindForeignPageInPool}, "pagepool"},
-	RuleLastDataref:         {"last-dataref", "two clones both recycling the shared head", []Kind{KindDoubleRecycle}, "skb"},
+	RuleLastDataref:         {"last-dataref", "two clones both recycling the shared head", []Kind{KindDoubleRecycle, KindUseAfterRecycle}, "skb"},
 	RuleRefcntCheck:         {"refcnt-check", "recycling a page someone still holds a reference to", []Kind{KindUseAfterRecycle}, "pagepool"},
 	RuleFragCount:           {"frag-count", "recycling a split page while the other half is still in use", []Kind{KindUseAfterRecycle}, "pagepool"},
 	RuleNAPILocality:        {"napi-locality", "two CPUs touching the lockless alloc cache", []Kind{KindCacheRace}, "pagepool"},

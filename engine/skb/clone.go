@@ -73,7 +73,7 @@ func (s *Stack) PskbExpandHead(cpu int, sk *SKB, extra int) error {
 	} else {
 		s.ev(cpu, sim.SymPskbExpandHead, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 			"not cloned: the frags move to the new shinfo and the old head is freed (a page_pool head may recycle)")
-		s.freeHead(cpu, sk, false)
+		s.freeHead(cpu, sk, false, true)
 		old.NrFrags = 0
 		old.users--
 		s.releaseData(old)

@@ -69,9 +69,9 @@ func (s *Stack) ReleaseData(cpu int, sk *SKB, napiSafe bool) {
 		s.ev(cpu, sim.SymReleaseData, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 			"the shared data was already released by a clone (last-dataref broken): its frags and head are released again")
 		for i := 0; i < d.NrFrags; i++ {
-			s.FragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe)
+			s.fragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe, false)
 		}
-		s.freeHead(cpu, sk, napiSafe)
+		s.freeHead(cpu, sk, napiSafe, false)
 		s.releaseData(d)
 		s.exitReleaseData(sk)
 		return
@@ -93,9 +93,9 @@ func (s *Stack) ReleaseData(cpu int, sk *SKB, napiSafe bool) {
 		"last reference to the data: unref every frag and free the head")
 	// skb_zcopy_clear: zerocopy completion, not modelled beyond the flag.
 	for i := 0; i < d.NrFrags; i++ {
-		s.FragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe)
+		s.fragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe, true)
 	}
-	s.freeHead(cpu, sk, napiSafe)
+	s.freeHead(cpu, sk, napiSafe, true)
 	s.releaseData(d)
 	s.exitReleaseData(sk)
 }
@@ -108,8 +108,9 @@ func (s *Stack) exitReleaseData(sk *SKB) {
 
 // freeHead models skb_free_head: a head_frag head may go back to its
 // page_pool when pp_recycle is set (skb_pp_recycle); otherwise it is
-// skb_free_frag (put_page) or kfree.
-func (s *Stack) freeHead(cpu int, sk *SKB, napiSafe bool) {
+// skb_free_frag (put_page) or kfree. user: the data really held this use of
+// the page (false for a second, bogus release of the same data).
+func (s *Stack) freeHead(cpu int, sk *SKB, napiSafe, user bool) {
 	d := sk.D
 	cost := s.M.Charge(cpu, sim.SymFreeHead, 0)
 	if !sk.HeadFrag {
@@ -121,7 +122,9 @@ func (s *Stack) freeHead(cpu int, sk *SKB, napiSafe bool) {
 	if pg == nil { // stolen by skb_try_coalesce: it belongs to another skb now
 		return
 	}
-	pg.Users--
+	if user {
+		pg.Users--
+	}
 	if sk.PPRecycle && s.ppRecycle(cpu, pg, napiSafe) {
 		return
 	}
@@ -142,8 +145,14 @@ func (s *Stack) ppRecycle(cpu int, pg *mm.Page, napiSafe bool) bool {
 // pp_recycle) the page is offered to its page_pool first, else put_page.
 // Callers that must never recycle (sky2, mlx4, kTLS records) pass false.
 func (s *Stack) FragUnref(cpu int, f *Frag, recycle, napiSafe bool) {
+	s.fragUnref(cpu, f, recycle, napiSafe, true)
+}
+
+func (s *Stack) fragUnref(cpu int, f *Frag, recycle, napiSafe, user bool) {
 	cost := s.M.Charge(cpu, sim.SymFragUnref, 0)
-	f.Page.Users--
+	if user {
+		f.Page.Users--
+	}
 	if recycle && s.ppRecycle(cpu, f.Page, napiSafe) {
 		return
 	}
