@@ -52,3 +52,4 @@ bench:
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPool -fuzztime=$(FUZZTIME) ./engine/pagepool
+	$(GO) test -run='^$$' -fuzz=FuzzSkb -fuzztime=$(FUZZTIME) ./engine/skb
