@@ -79,6 +79,20 @@ func (s *stubEnv) rx(l *Lab, length int) (*skb.SKB, error) {
 	return s.drv.Receive(length)
 }
 
+// arrived settles a new skb: an error stops the run, nil (no buffer, no
+// memory) is a lost packet. It reports whether there is an skb to go on with.
+func arrived(l *Lab, sk *skb.SKB, err error) bool {
+	if errors.Is(err, skb.ErrNoMem) {
+		l.allocFailures++
+		return false
+	}
+	if err != nil {
+		l.fail(err)
+		return false
+	}
+	return sk != nil
+}
+
 // splitPage: receive one half, free it on the reader CPU; next packet.
 type splitPage struct {
 	*stubEnv
@@ -108,11 +122,7 @@ func (r *splitPage) next() string {
 func (r *splitPage) step(l *Lab) bool {
 	if r.sk == nil {
 		sk, err := r.rx(l, 1000)
-		if err != nil {
-			l.fail(err)
-			return true
-		}
-		if sk == nil {
+		if !arrived(l, sk, err) {
 			return true // dropped: no buffer
 		}
 		r.sk = sk
@@ -152,11 +162,7 @@ func (r *cloneTap) step(l *Lab) bool {
 	switch r.op {
 	case 0:
 		sk, err := r.rx(l, 1000)
-		if err != nil {
-			l.fail(err)
-			return true
-		}
-		if sk == nil {
+		if !arrived(l, sk, err) {
 			r.n++
 			return true
 		}
@@ -233,17 +239,9 @@ func (r *coalesceMixed) step(l *Lab) bool {
 			sk, err = r.rx(l, min(size, mm.PageSize-skb.ShinfoSize-skb.NetSkbPad))
 		} else {
 			l.M.Begin(1, sim.SymAllocSKB)
-			sk, err = r.st.AllocPageFragSKB(1, size)
-			if errors.Is(err, skb.ErrNoMem) {
-				l.allocFailures++
-				sk, err = nil, nil // the sender gets -ENOBUFS: no packet
-			}
+			sk, err = r.st.AllocPageFragSKB(1, size) // -ENOBUFS for the sender on failure
 		}
-		if err != nil {
-			l.fail(err)
-			return true
-		}
-		if sk == nil {
+		if !arrived(l, sk, err) {
 			r.n++
 			return true
 		}

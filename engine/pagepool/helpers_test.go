@@ -1,11 +1,11 @@
 package pagepool
 
 import (
-	"strings"
 	"testing"
 
 	"pplab/engine/mm"
 	"pplab/engine/sim"
+	"pplab/engine/sim/simtest"
 )
 
 // env is one machine with one pool, for tests.
@@ -25,22 +25,7 @@ func newEnv(t testing.TB, era string, params Params, opts ...string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := sim.DefaultKnobs()
-	k[sim.KnobNodePages] = 1024
-	var rules sim.RuleSet
-	for _, o := range opts {
-		if name, ok := strings.CutPrefix(o, "break="); ok {
-			r, err := sim.RuleByName(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rules = rules.With(r)
-			continue
-		}
-		if err := k.Set(o); err != nil {
-			t.Fatal(err)
-		}
-	}
+	k, rules, _ := simtest.Options(t, opts...)
 	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Seed: 1})
 	a := mm.NewAllocator(m)
 	r := NewRegistry(a)
@@ -96,13 +81,7 @@ func (e *env) check() { e.m.CheckInvariants() }
 // clean asserts that no violation was recorded.
 func (e *env) clean() {
 	e.t.Helper()
-	e.check()
-	if n := e.m.Log.Total(); n != 0 {
-		for _, v := range e.m.Log.List {
-			e.t.Log(v)
-		}
-		e.t.Fatalf("%d violations, want none", n)
-	}
+	simtest.Clean(e.t, e.m)
 }
 
 // only asserts that violations of kind (and no other kind) were recorded.

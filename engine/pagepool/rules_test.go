@@ -3,8 +3,8 @@ package pagepool
 import (
 	"testing"
 
-	"pplab/engine/mm"
 	"pplab/engine/sim"
+	"pplab/engine/sim/simtest"
 )
 
 // Each breakable rule of this layer: the shortest sequence that shows the
@@ -126,33 +126,14 @@ func TestBrokenRules(t *testing.T) {
 	}
 }
 
-func brk(broken bool, rule string) []string {
-	if broken {
-		return []string{"break=" + rule}
-	}
-	return nil
-}
+func brk(broken bool, rule string) []string { return simtest.Break(broken, rule) }
 
-// verdict: broken -> a violation of exactly kind was recorded, attributed to
-// a rule; intact -> none at all.
+// verdict: broken -> a violation of exactly kind was recorded first, attributed
+// to a rule; intact -> none at all.
 func verdict(t *testing.T, e *env, broken bool, kind sim.Kind) {
 	t.Helper()
-	e.check()
-	if !broken {
-		e.clean()
-		return
-	}
-	if e.m.Log.Counts[kind] == 0 {
-		t.Fatalf("rule broken but no %s violation; log: %v", kind, e.m.Log.List)
-	}
-	first := e.m.Log.List[0]
-	t.Log(first)
-	if first.Kind != kind {
-		t.Errorf("first violation is %s, want %s: %v", first.Kind, kind, e.m.Log.List)
-	}
-	if first.Rule == sim.RuleNone {
-		t.Errorf("violation not attributed to the broken rule: %v", first)
+	simtest.Verdict(t, e.m, broken, kind)
+	if broken && e.m.Log.List[0].Kind != kind {
+		t.Errorf("first violation is %s, want %s: %v", e.m.Log.List[0].Kind, kind, e.m.Log.List)
 	}
 }
-
-var _ = mm.PageSize

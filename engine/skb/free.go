@@ -68,12 +68,7 @@ func (s *Stack) ReleaseData(cpu int, sk *SKB, napiSafe bool) {
 	if d.released { // a zombie (last-dataref broken): release what it points at again
 		s.ev(cpu, sim.SymReleaseData, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 			"the shared data was already released by a clone (last-dataref broken): its frags and head are released again")
-		for i := 0; i < d.NrFrags; i++ {
-			s.fragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe, false)
-		}
-		s.freeHead(cpu, sk, napiSafe, false)
-		s.releaseData(d)
-		s.exitReleaseData(sk)
+		s.releaseFragsAndHead(cpu, sk, napiSafe, false)
 		return
 	}
 	if sk.Cloned {
@@ -92,10 +87,18 @@ func (s *Stack) ReleaseData(cpu int, sk *SKB, napiSafe bool) {
 	s.ev(cpu, sim.SymReleaseData, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 		"last reference to the data: unref every frag and free the head")
 	// skb_zcopy_clear: zerocopy completion, not modelled beyond the flag.
+	s.releaseFragsAndHead(cpu, sk, napiSafe, true)
+}
+
+// releaseFragsAndHead is the body of skb_release_data once this skb is
+// responsible: every frag unref'd with its pp_recycle bit, then the head.
+// user=false for a bogus second release (the data holds no use any more).
+func (s *Stack) releaseFragsAndHead(cpu int, sk *SKB, napiSafe, user bool) {
+	d := sk.D
 	for i := 0; i < d.NrFrags; i++ {
-		s.fragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe, true)
+		s.fragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe, user)
 	}
-	s.freeHead(cpu, sk, napiSafe, true)
+	s.freeHead(cpu, sk, napiSafe, user)
 	s.releaseData(d)
 	s.exitReleaseData(sk)
 }

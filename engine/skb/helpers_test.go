@@ -1,12 +1,12 @@
 package skb
 
 import (
-	"strings"
 	"testing"
 
 	"pplab/engine/mm"
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
+	"pplab/engine/sim/simtest"
 )
 
 type env struct {
@@ -27,34 +27,12 @@ func newEnv(t testing.TB, era string, opts ...string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := sim.DefaultKnobs()
-	k[sim.KnobNodePages] = 1024
-	var rules sim.RuleSet
-	flags := pagepool.FlagDMAMap
-	for _, o := range opts {
-		if name, ok := strings.CutPrefix(o, "break="); ok {
-			r, err := sim.RuleByName(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rules = rules.With(r)
-			continue
-		}
-		if o == "frag" {
-			if e.FragFlag {
-				flags |= pagepool.FlagPageFrag
-			}
-			continue
-		}
-		if err := k.Set(o); err != nil {
-			t.Fatal(err)
-		}
-	}
+	k, rules, _ := simtest.Options(t, opts...)
 	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Seed: 1})
 	a := mm.NewAllocator(m)
 	r := pagepool.NewRegistry(a)
 	napi := pagepool.NewNAPI(0)
-	p, err := r.Create(0, pagepool.Params{Flags: flags, DMADir: mm.DMAFromDevice, NAPI: napi})
+	p, err := r.Create(0, pagepool.Params{Flags: pagepool.FlagDMAMap, DMADir: mm.DMAFromDevice, NAPI: napi})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,10 +117,7 @@ func (e *env) check() { e.m.CheckInvariants() }
 
 func (e *env) clean() {
 	e.t.Helper()
-	e.check()
-	if n := e.m.Log.Total(); n != 0 {
-		e.t.Fatalf("%d violations: %v", n, e.m.Log.List)
-	}
+	simtest.Clean(e.t, e.m)
 }
 
 func (e *env) stats(want map[sim.Stat]uint64) {
@@ -167,28 +142,9 @@ func (e *env) places(want map[*mm.Page]sim.Place) {
 // verdict: broken -> the named violation kind is recorded; intact -> none.
 func verdict(t *testing.T, e *env, broken bool, kind sim.Kind) {
 	t.Helper()
-	e.check()
-	if !broken {
-		e.clean()
-		return
-	}
-	if e.m.Log.Counts[kind] == 0 {
-		t.Fatalf("rule broken but no %s violation; log: %v", kind, e.m.Log.List)
-	}
-	for _, v := range e.m.Log.List {
-		if v.Kind == kind {
-			t.Log(v)
-			if v.Rule == sim.RuleNone {
-				t.Errorf("violation not attributed to the broken rule: %v", v)
-			}
-			break
-		}
-	}
+	simtest.Verdict(t, e.m, broken, kind)
 }
 
 func brk(broken bool, rule string, opts ...string) []string {
-	if broken {
-		return append(opts, "break="+rule)
-	}
-	return opts
+	return simtest.Break(broken, rule, opts...)
 }
