@@ -245,3 +245,23 @@ func TestEra_BiasMax(t *testing.T) {
 		}
 	}
 }
+
+func TestEra_ReleasePageAPIRemovedBy6_8(t *testing.T) {
+	for _, tc := range []struct {
+		era  string
+		want bool
+	}{{"5.12", true}, {"6.4", true}, {"6.8", false}} {
+		e := newEnv(t, tc.era, Params{})
+		pg := e.alloc(1)[0]
+		err := e.p.ReleasePage(0, pg)
+		if (err == nil) != tc.want {
+			t.Errorf("%s: page_pool_release_page: %v, want available=%v", tc.era, err, tc.want)
+		}
+		if err == nil {
+			e.a.PutPage(0, pg)
+		} else {
+			e.direct(pg)
+		}
+		e.clean()
+	}
+}

@@ -84,20 +84,6 @@ func (e *env) clean() {
 	simtest.Clean(e.t, e.m)
 }
 
-// only asserts that violations of kind (and no other kind) were recorded.
-func (e *env) only(kind sim.Kind) {
-	e.t.Helper()
-	e.check()
-	if e.m.Log.Counts[kind] == 0 {
-		e.t.Fatalf("no %s violation; log: %v", kind, e.m.Log.List)
-	}
-	for k, c := range e.m.Log.Counts {
-		if c > 0 && sim.Kind(k) != kind {
-			e.t.Errorf("unexpected %d %s violations: %v", c, sim.Kind(k), e.m.Log.List)
-		}
-	}
-}
-
 func (e *env) stat(s sim.Stat) uint64 { return e.p.stats[s] }
 
 // wantStats compares the named counters.

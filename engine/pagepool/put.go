@@ -1,6 +1,8 @@
 package pagepool
 
 import (
+	"fmt"
+
 	"pplab/engine/mm"
 	"pplab/engine/sim"
 )
@@ -131,7 +133,7 @@ func (p *Pool) putPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) 
 		why = "pfmemalloc page (emergency reserve): never recycled, released to the page allocator"
 	}
 	p.ev(cpu, sim.SymPutPage, pg, from, sim.PlaceDriver, sim.StatRecycleReleasedRefcnt, 0, why)
-	p.ReleasePage(cpu, pg)
+	p.releasePage(cpu, pg)
 	p.a.PutPage(cpu, pg)
 	return nil
 }
@@ -231,11 +233,22 @@ func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 	}
 }
 
-// ReleasePage models page_pool_release_page: the page leaves the pool for good
-// but stays with the caller — DMA unmap, clear the pool's marks, count the
-// release (trace_page_pool_state_release). Drivers called it when they built an
-// skb before skb recycling (5.12, 5.13).
-func (p *Pool) ReleasePage(cpu int, pg *mm.Page) {
+// ReleasePage models page_pool_release_page, the driver API: the page leaves
+// the pool for good but stays with the caller. Drivers called it when they
+// built an skb before skb recycling (5.12, 5.13). The API was removed in v6.6
+// (net-next, July 2023): in eras without it this is an error.
+func (p *Pool) ReleasePage(cpu int, pg *mm.Page) error {
+	if p.m.Era.NoReleasePageAPI {
+		return fmt.Errorf("page_pool_release_page: no such function in era %s (removed in v6.6; drivers mark skbs for recycling)", p.m.Era.Name)
+	}
+	p.releasePage(cpu, pg)
+	return nil
+}
+
+// releasePage is the pool's release of a page (page_pool_release_page before
+// v6.6, the first half of page_pool_return_page after): DMA unmap, clear the
+// pool's marks, count the release (trace_page_pool_state_release).
+func (p *Pool) releasePage(cpu int, pg *mm.Page) {
 	p.m.Charge(cpu, sim.SymReleasePage, 0)
 	if p.P.Flags&FlagDMAMap != 0 && pg.Mapped {
 		// DMA unmap (dma_unmap_page_attrs with DMA_ATTR_SKIP_CPU_SYNC).
@@ -257,7 +270,7 @@ func (p *Pool) ReleasePage(cpu int, pg *mm.Page) {
 // reference, so the page goes back to the page allocator.
 func (p *Pool) returnPage(cpu int, pg *mm.Page) {
 	p.m.Charge(cpu, sim.SymReturnPage, 0)
-	p.ReleasePage(cpu, pg)
+	p.releasePage(cpu, pg)
 	pg.MoveTo(sim.PlaceDriver, -1) // out of the pool's containers before put_page
 	p.a.PutPage(cpu, pg)
 }

@@ -74,6 +74,10 @@ type Era struct {
 	ReleaseDataClearsPPRecycle bool
 	// Coalesce is the skb_try_coalesce pp rule of the era. Used by engine/skb.
 	Coalesce CoalesceForm
+	// NoReleasePageAPI: drivers can no longer call page_pool_release_page
+	// (removed by "net: page_pool: remove page_pool_release_page()", net-next
+	// July 2023, v6.6); the pool still releases pages internally.
+	NoReleasePageAPI bool
 }
 
 const (
@@ -105,7 +109,8 @@ var Eras = []Era{
 		NAPIDirect: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
 	{Name: "6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs},
+		PPRefCount: true, NAPIDirect: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		NoReleasePageAPI: true},
 }
 
 // DefaultEra is the era a run uses when none is given.
