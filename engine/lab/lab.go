@@ -385,3 +385,16 @@ func (l *Lab) Results() Results {
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
+
+// ReplayTo rebuilds the run of cfg and steps it n operations (step mode, full
+// check after each): a run is a pure function of its config, so this is how
+// the UI steps back (the state after operation n-1 is ReplayTo(cfg, n-1)).
+func ReplayTo(cfg Config, n uint64) (*Lab, error) {
+	l, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	for l.ops < n && l.Step() {
+	}
+	return l, nil
+}

@@ -346,3 +346,22 @@ func TestScenarios_SkbCounterShapes(t *testing.T) {
 		}
 	}
 }
+
+func TestReplayTo_EqualsStepping(t *testing.T) {
+	for _, sc := range []string{"pool-slow", "clone-tap", "split-page"} {
+		cfg := Config{Scenario: sc, Era: "5.14", Packets: 200, Seed: 3, Set: []string{"node_pages=1024", "alloc_fail_ppm=20000"}}
+		l, _ := New(cfg)
+		for i := 0; i < 150; i++ {
+			l.Step()
+		}
+		r, err := ReplayTo(cfg, 150)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(l.Results())
+		b, _ := json.Marshal(r.Results())
+		if string(a) != string(b) || r.Ops() != 150 || r.Next() != l.Next() {
+			t.Errorf("%s: replay differs:\n%s\n%s", sc, a, b)
+		}
+	}
+}
