@@ -1,0 +1,255 @@
+package lab
+
+import (
+	"embed"
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The measured perf profiles pplab ships (copied from the project's data:
+// calibration pairs and stock inputs). The what-if page offers them as
+// examples; calibration reads them.
+//
+//go:embed profiles/*.txt
+var profileFS embed.FS
+
+// ProfileLine is one line of a parsed listing: what the listing said, with the
+// symbol normalised.
+type ProfileLine struct {
+	Line   int     // 1-based line number in the listing
+	Pct    float64 // self overhead, percent
+	Object string  // shared object ("[kernel]", "[mvpp2]"), may be empty
+	Symbol string  // normalised: compiler suffixes (.part.0, .isra.0, .constprop.0, .cold) removed
+	Raw    string  // the symbol as printed
+}
+
+// MeasuredRate is a rate stated in a profile header ("rate: 962 kpps", "TCP 566 mbps").
+type MeasuredRate struct {
+	Label string // "" or e.g. "TCP"
+	Value float64
+	Unit  string // kpps, pps or mbps
+}
+
+// Profile is a parsed `perf top` listing with its header facts.
+type Profile struct {
+	Name      string
+	Driver    string
+	Platform  string
+	Test      string
+	Recycling string
+	Rates     []MeasuredRate
+	Lines     []ProfileLine
+}
+
+// Total is the sum of the listed shares; the rest is the unlisted remainder
+// of the stack.
+func (p *Profile) Total() float64 {
+	var t float64
+	for _, l := range p.Lines {
+		t += l.Pct
+	}
+	return t
+}
+
+// Share returns the summed share of a (normalised) symbol.
+func (p *Profile) Share(symbol string) float64 {
+	var t float64
+	for _, l := range p.Lines {
+		if l.Symbol == symbol {
+			t += l.Pct
+		}
+	}
+	return t
+}
+
+// ProfileNames lists the shipped profiles.
+func ProfileNames() []string {
+	ents, _ := profileFS.ReadDir("profiles")
+	var out []string
+	for _, e := range ents {
+		out = append(out, strings.TrimSuffix(e.Name(), ".txt"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ShippedProfile returns a shipped profile, parsed, and its text.
+func ShippedProfile(name string) (*Profile, string, error) {
+	b, err := profileFS.ReadFile(path.Join("profiles", name+".txt"))
+	if err != nil {
+		return nil, "", fmt.Errorf("unknown profile %q (shipped: %s)", name, strings.Join(ProfileNames(), ", "))
+	}
+	p, err := ParseProfile(string(b))
+	if err != nil {
+		return nil, "", fmt.Errorf("profile %s: %w", name, err)
+	}
+	p.Name = name
+	return p, string(b), nil
+}
+
+// compiler-generated suffixes perf shows on kernel symbols.
+var symbolSuffixes = []string{".part.", ".isra.", ".constprop.", ".cold", ".llvm."}
+
+// NormalizeSymbol strips compiler clone suffixes: "kmem_cache_free.part.0" →
+// "kmem_cache_free".
+func NormalizeSymbol(s string) string {
+	for {
+		cut := -1
+		for _, suf := range symbolSuffixes {
+			if i := strings.Index(s, suf); i > 0 && (cut < 0 || i < cut) {
+				cut = i
+			}
+		}
+		if cut < 0 {
+			return s
+		}
+		s = s[:cut]
+	}
+}
+
+// ParseProfile parses a `perf top` / `perf report --stdio` listing, tolerating
+// the real format's variations: comment and header lines, blank lines, one or
+// two percentage columns (Children/Self: the last is self), a missing shared
+// object column, missing [k]/[.] markers, compiler suffixes. A line it cannot
+// read is an error naming the line number; so are an empty listing and shares
+// over 100 % in total.
+func ParseProfile(text string) (*Profile, error) {
+	p := &Profile{}
+	var total float64
+	for i, raw := range strings.Split(text, "\n") {
+		n := i + 1
+		line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "#") {
+			if err := p.header(strings.TrimSpace(strings.TrimPrefix(line, "#")), n); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		f := strings.Fields(line)
+		if w := strings.TrimSuffix(f[0], ":"); w == "Overhead" || w == "Children" || w == "Samples" || w == "PerfTop" || strings.Trim(w, "-") == "" {
+			continue // column headers and separators
+		}
+		pl, err := parseProfileLine(f, n)
+		if err != nil {
+			return nil, err
+		}
+		total += pl.Pct
+		if total > 100.0001 {
+			return nil, fmt.Errorf("line %d: the shares add up to %.2f%%, over 100%%", n, total)
+		}
+		p.Lines = append(p.Lines, pl)
+	}
+	if len(p.Lines) == 0 {
+		return nil, fmt.Errorf("no profile lines found (want lines like \"  7.36%%  [kernel]  [k] page_pool_put_page\")")
+	}
+	return p, nil
+}
+
+func parseProfileLine(f []string, n int) (ProfileLine, error) {
+	pl := ProfileLine{Line: n}
+	i := 0
+	seen := false
+	for ; i < len(f) && strings.HasSuffix(f[i], "%"); i++ {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(f[i], "%"), 64)
+		if err != nil || v < 0 || v > 100 || math.IsNaN(v) {
+			return pl, fmt.Errorf("line %d: %q is not a share from 0%% to 100%%", n, f[i])
+		}
+		pl.Pct, seen = v, true // with Children and Self columns, the last one (Self) counts
+	}
+	if !seen {
+		return pl, fmt.Errorf("line %d: want a share like \"7.36%%\" first, got %q", n, strings.Join(f, " "))
+	}
+	rest := f[i:]
+	if len(rest) > 0 && strings.HasPrefix(rest[0], "[") && rest[0] != "[k]" && rest[0] != "[.]" {
+		pl.Object, rest = rest[0], rest[1:]
+	} else if len(rest) > 2 && (rest[1] == "[k]" || rest[1] == "[.]") {
+		pl.Object, rest = rest[0], rest[1:] // a user-space object such as libc.so.6
+	}
+	if len(rest) > 0 && (rest[0] == "[k]" || rest[0] == "[.]") {
+		rest = rest[1:]
+	}
+	if len(rest) != 1 {
+		return pl, fmt.Errorf("line %d: want one symbol after the share (and optional object and [k]/[.]), got %q", n, strings.Join(f[i:], " "))
+	}
+	pl.Raw = rest[0]
+	pl.Symbol = NormalizeSymbol(rest[0])
+	return pl, nil
+}
+
+// header reads "key: value" facts from a comment line (fields separated by
+// two or more spaces): driver, platform, test, rate, recycling.
+func (p *Profile) header(s string, n int) error {
+	for _, part := range splitFields(s) {
+		k, v, ok := strings.Cut(part, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch strings.TrimSpace(k) {
+		case "driver":
+			p.Driver = firstWord(v)
+		case "platform":
+			p.Platform = firstWord(v)
+		case "test":
+			p.Test = v
+		case "recycling":
+			p.Recycling = v
+		case "rate":
+			rates, err := parseRates(v)
+			if err != nil {
+				return fmt.Errorf("line %d: %w", n, err)
+			}
+			p.Rates = rates
+		}
+	}
+	return nil
+}
+
+func splitFields(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, "  ") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// parseRates reads "962 kpps", "732 mbps (sender side; …)", "TCP 566 mbps, UDP 615 mbps".
+func parseRates(s string) ([]MeasuredRate, error) {
+	if i := strings.Index(s, "("); i >= 0 {
+		s = s[:i]
+	}
+	var out []MeasuredRate
+	for _, part := range strings.Split(s, ",") {
+		f := strings.Fields(part)
+		label := ""
+		if len(f) == 3 {
+			label, f = f[0], f[1:]
+		}
+		if len(f) != 2 {
+			return nil, fmt.Errorf("rate %q: want \"<value> <kpps|pps|mbps>\"", strings.TrimSpace(part))
+		}
+		v, err := strconv.ParseFloat(f[0], 64)
+		unit := strings.ToLower(f[1])
+		if err != nil || v <= 0 || (unit != "kpps" && unit != "pps" && unit != "mbps") {
+			return nil, fmt.Errorf("rate %q: want a positive value in kpps, pps or mbps", strings.TrimSpace(part))
+		}
+		out = append(out, MeasuredRate{Label: label, Value: v, Unit: unit})
+	}
+	return out, nil
+}
