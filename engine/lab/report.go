@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -93,6 +94,9 @@ type ScenarioJSON struct {
 	NeedsDriver bool     `json:"needs_driver"`
 	Drivers     []string `json:"drivers"`
 	Eras        []string `json:"eras"`
+	// KnownFailure: era -> the violation kind the kernel of that era shows in
+	// this scenario with no rule broken (e.g. the 5.14 split-page caveat).
+	KnownFailure map[string]string `json:"known_failure,omitempty"`
 }
 
 type EraJSON struct {
@@ -122,7 +126,14 @@ func List() ListJSON {
 		if len(eras) == 0 {
 			eras = sim.EraNames()
 		}
-		l.Scenarios = append(l.Scenarios, ScenarioJSON{Name: s.Name, Doc: s.Doc, NeedsDriver: s.NeedsDriver, Drivers: append([]string{}, s.Drivers...), Eras: eras})
+		sj := ScenarioJSON{Name: s.Name, Doc: s.Doc, NeedsDriver: s.NeedsDriver, Drivers: append([]string{}, s.Drivers...), Eras: eras}
+		for era, k := range s.KnownFailure {
+			if sj.KnownFailure == nil {
+				sj.KnownFailure = map[string]string{}
+			}
+			sj.KnownFailure[era] = k.String()
+		}
+		l.Scenarios = append(l.Scenarios, sj)
 	}
 	for _, e := range sim.Eras {
 		l.Eras = append(l.Eras, EraJSON{Name: e.Name, Summary: e.Summary})
@@ -154,7 +165,16 @@ func WriteListTable(w io.Writer) {
 		if len(s.Drivers) > 0 {
 			drv = "drivers: " + strings.Join(s.Drivers, ", ")
 		}
-		fmt.Fprintf(w, "  %-14s %s (%s; eras: %s)\n", s.Name, s.Doc, drv, strings.Join(s.Eras, ", "))
+		known := ""
+		if len(s.KnownFailure) > 0 {
+			var eras []string
+			for era := range s.KnownFailure {
+				eras = append(eras, era)
+			}
+			sort.Strings(eras)
+			known = fmt.Sprintf("; the kernel's own %s in %s, with no rule broken", s.KnownFailure[eras[0]], strings.Join(eras, ", "))
+		}
+		fmt.Fprintf(w, "  %-14s %s (%s; eras: %s%s)\n", s.Name, s.Doc, drv, strings.Join(s.Eras, ", "), known)
 	}
 	fmt.Fprintf(w, "\neras:\n")
 	for _, e := range l.Eras {

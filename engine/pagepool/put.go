@@ -30,7 +30,8 @@ func (p *Pool) PutPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) 
 	}
 	pg = p.putPage(cpu, pg, dmaSyncSize, allowDirect)
 	if pg != nil && !p.recycleInRing(cpu, pg) {
-		// Cache full, fall back to free the page.
+		// "Cache full, fall back to free pages" (the kernel's words: the
+		// ptr_ring cache is full).
 		p.stat(sim.StatRecycleRingFull)
 		p.ev(cpu, sim.SymPutPage, pg, pg.Place, sim.PlaceBuddy, sim.StatRecycleRingFull, 0,
 			"the ptr_ring is full: the page is released to the page allocator")
