@@ -256,9 +256,14 @@ func (l *Lab) markStart() {
 	l.startOps = l.ops
 }
 
-// Run runs the remaining operations in batch mode: the light invariant check
-// runs after every operation, the full one every check_every operations and
-// once at the end.
+// lightEvery: batch mode runs the light check (conditions that stay recorded
+// until checked) every lightEvery operations; per-page tests run inline where
+// pages move, so no one-operation failure slips between checks.
+const lightEvery = 64
+
+// Run runs the remaining operations in batch mode: per-page checks inline, the
+// light invariant check every 64 operations, the full one every check_every
+// operations and once at the end.
 func (l *Lab) Run() { l.RunN(-1) }
 
 // RunN runs at most n operations (n < 0: until done) in batch mode.
@@ -270,7 +275,7 @@ func (l *Lab) RunN(n int64) {
 		if l.sinceCheck++; l.sinceCheck >= l.checkEvery {
 			l.M.CheckInvariants()
 			l.sinceCheck = 0
-		} else {
+		} else if l.sinceCheck%lightEvery == 0 {
 			l.M.CheckTouched()
 		}
 	}

@@ -29,11 +29,6 @@ type Allocator struct {
 
 	// Counters.
 	Allocs, Frees, BulkCalls, Failures, PfmemallocAllocs int64
-
-	// frames freed since the last check, for the light check
-	dirty    [64]int32
-	ndirty   int
-	overflow bool
 }
 
 // NewAllocator builds the allocator with the machine's NUMA nodes and
@@ -270,32 +265,17 @@ func (a *Allocator) freePages(cpu int, p *Page) {
 		f.MoveTo(sim.PlaceBuddy, -1)
 		f.freeIdx = int32(len(nd.free))
 		nd.free = append(nd.free, f.PFN)
-	}
-	if a.ndirty < len(a.dirty) {
-		a.dirty[a.ndirty] = p.PFN
-		a.ndirty++
-	} else {
-		a.overflow = true
+		a.checkFree(a.m, f) // the checker's per-page test, where the page lands
 	}
 	a.Frees++
 }
 
-// CheckTouched checks the pages freed since the last check: a page must not
-// reach the free lists DMA-mapped or still counted in flight by a pool.
-func (a *Allocator) CheckTouched(m *sim.Machine) {
-	if a.overflow {
-		a.CheckInvariants(m)
-		return
-	}
-	for _, pfn := range a.dirty[:a.ndirty] {
-		p := &a.pages[pfn]
-		for j := int32(0); j < int32(1)<<p.Order && p.Place == sim.PlaceBuddy; j++ {
-			a.checkFree(m, &a.pages[pfn+j])
-		}
-	}
-	a.ndirty = 0
-}
+// CheckTouched: nothing to do between full checks — a page reaching the free
+// lists is checked as it lands (checkFree in freePages).
+func (a *Allocator) CheckTouched(m *sim.Machine) {}
 
+// checkFree: a page must not reach the free lists DMA-mapped, still counted in
+// flight by a pool, or still used by an skb or a NIC descriptor.
 func (a *Allocator) checkFree(m *sim.Machine, p *Page) {
 	if p.Users > 0 {
 		p.reportOnce(m, sim.KindRefcountUnderflow, m.RuleFor(sim.KindRefcountUnderflow),
@@ -344,7 +324,6 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 			}
 		}
 	}
-	a.ndirty, a.overflow = 0, false
 	if marked != inFree {
 		m.Report(sim.KindPageInTwoPlaces, -1, sim.RuleNone, "%d frames marked free but %d on the free lists", marked, inFree)
 	}

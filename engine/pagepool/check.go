@@ -34,30 +34,16 @@ func (p *Pool) CheckInvariants(m *sim.Machine) {
 	}
 	p.checkContainers(m)
 	p.checkAccounting(m)
-	p.ndirty, p.overflow = 0, false
 	p.checkPool(m)
 }
 
-// CheckTouched is the light check: the pages recycled since the last check,
-// and the pool-level conditions that cost O(1).
+// CheckTouched is the light check: the pool-level conditions, which stay
+// recorded until checked (CPUs that touched the cache, a NULL allocation with
+// pages cached). Each recycled page was checked when it entered the pool.
 func (p *Pool) CheckTouched(m *sim.Machine) {
-	if p.freed {
-		return
+	if !p.freed {
+		p.checkPool(m)
 	}
-	if p.overflow {
-		p.checkContainers(m)
-	} else {
-		for _, pg := range p.dirty[:p.ndirty] {
-			if p.isContainer(pg) {
-				p.checkPage(m, pg, pg.Place)
-			}
-		}
-	}
-	for i := range p.dirty[:p.ndirty] {
-		p.dirty[i] = nil
-	}
-	p.ndirty, p.overflow = 0, false
-	p.checkPool(m)
 }
 
 func (p *Pool) checkPool(m *sim.Machine) {

@@ -113,10 +113,6 @@ type Pool struct {
 	reported     uint16        // pool-level violation kinds reported while the condition persists
 	memID        int32         // xdp_mem_info id when registered (0 = not)
 
-	dirty    [32]*mm.Page // pages recycled since the last check (light check)
-	ndirty   int
-	overflow bool
-
 	// Warnings counts "stalled pool shutdown" warnings printed.
 	Warnings int
 }
@@ -236,7 +232,8 @@ func (p *Pool) touch(cpu int) {
 }
 
 // recycled places pg in the alloc cache or the ptr_ring as a recycled page and
-// remembers it for the light check.
+// runs the checker's per-page test on it right there: a failure that lasts
+// one operation (recycled, then handed out again) is still caught, at O(1).
 func (p *Pool) recycled(pg *mm.Page, where sim.Place) {
 	if pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing {
 		pg.ReportOnce(p.m, sim.KindDoubleRecycle, p.m.RuleFor(sim.KindDoubleRecycle),
@@ -244,12 +241,7 @@ func (p *Pool) recycled(pg *mm.Page, where sim.Place) {
 	}
 	pg.MoveTo(where, p.ID)
 	pg.Recycles++
-	if p.ndirty < len(p.dirty) {
-		p.dirty[p.ndirty] = pg
-		p.ndirty++
-	} else {
-		p.overflow = true
-	}
+	p.checkPage(p.m, pg, where)
 }
 
 // stat increments a counter (alloc_stat_inc / recycle_stat_inc).
