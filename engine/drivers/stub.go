@@ -71,11 +71,11 @@ func NewStub(st *skb.Stack, pool *pagepool.Pool, napi *pagepool.NAPI, ringSize i
 	return d, nil
 }
 
-// HeldPages reports the pages posted on the RX ring (the NIC will write them).
-func (d *Stub) HeldPages(fn func(pg *mm.Page, what string)) {
+// HeldPages reports the buffers posted on the RX ring (the NIC will write them).
+func (d *Stub) HeldPages(fn func(pg *mm.Page, off, size int, what string)) {
 	for i := range d.ring {
-		if d.ring[i].posted {
-			fn(d.ring[i].pg, "a posted NIC RX descriptor")
+		if dd := &d.ring[i]; dd.posted {
+			fn(dd.pg, dd.off, dd.size, "a posted NIC RX descriptor")
 		}
 	}
 }

@@ -49,9 +49,10 @@ func (s *Stack) CheckInvariants(m *sim.Machine) {
 		}
 	}
 	for _, h := range s.holders {
-		h.HeldPages(func(pg *mm.Page, what string) {
+		h.HeldPages(func(pg *mm.Page, off, size int, what string) {
 			want[pg.PFN]++
 			s.checkPage(m, pg, what)
+			s.checkPosted(m, pg, off, size)
 		})
 	}
 	pages := s.A.Pages()
@@ -59,6 +60,28 @@ func (s *Stack) CheckInvariants(m *sim.Machine) {
 		pg := &pages[i]
 		if pg.Users != want[pg.PFN] {
 			pg.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone, "page has %d recorded users but %d live references", pg.Users, want[pg.PFN])
+		}
+	}
+}
+
+// checkPosted: a buffer posted for the NIC to write must not overlap data a
+// live skb still holds — the device would overwrite it. (A page may sit in an
+// skb and on the ring at once: two halves of a split page.)
+func (s *Stack) checkPosted(m *sim.Machine, pg *mm.Page, off, size int) {
+	overlaps := func(o, n int) bool { return o < off+size && off < o+n }
+	for _, d := range s.live {
+		if d.released {
+			continue
+		}
+		hit := d.HeadPage == pg && overlaps(d.HeadOff, d.HeadSize)
+		for i := 0; i < d.NrFrags && !hit; i++ {
+			f := &d.Frags[i]
+			hit = f.Page == pg && overlaps(f.Off, f.Size)
+		}
+		if hit {
+			pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
+				"bytes %d..%d are posted for the NIC to write while skb data #%d still holds them", off, off+size, d.ID)
+			return
 		}
 	}
 }

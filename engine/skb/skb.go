@@ -105,10 +105,11 @@ func (s *SKB) String() string {
 	return fmt.Sprintf("skb#%d len=%d data_len=%d frags=%d cloned=%v dataref=%d pp_recycle=%v head_frag=%v", s.ID, s.Len, s.DataLen, s.D.NrFrags, s.Cloned, s.D.Dataref, s.PPRecycle, s.HeadFrag)
 }
 
-// PageHolder is something outside the skb layer that references pages the
-// invariant checker must see as in use: a NIC RX ring, a socket queue…
+// PageHolder is something outside the skb layer that uses pieces of pages the
+// invariant checker must see as in use: a NIC RX ring (the device will write
+// [off, off+size) of pg), a socket queue…
 type PageHolder interface {
-	HeldPages(fn func(pg *mm.Page, what string))
+	HeldPages(fn func(pg *mm.Page, off, size int, what string))
 }
 
 // Stack is the sk_buff layer of one machine.
