@@ -47,7 +47,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobNumaNodes:     {"numa_nodes", 1, 1, 4, "NUMA nodes in the simulated machine (CPUs are spread over them)"},
 	KnobNodePages:     {"node_pages", 16384, 256, 1 << 20, "4 KiB pages of memory per NUMA node"},
 	KnobCPUs:          {"cpus", 2, 1, 8, "CPUs in the simulated machine (cpu0 runs NAPI)"},
-	KnobDMAMap:        {"dma_map", 0, 0, 1, "PP_FLAG_DMA_MAP: the pool DMA-maps pages once, when it allocates them"},
+	KnobDMAMap:        {"dma_map", 0, 0, 1, "PP_FLAG_DMA_MAP for the pool-* scenarios (the kernel bench uses none); driver pools always map"},
 	KnobDMASyncDev:    {"dma_sync_dev", 0, 0, 1, "PP_FLAG_DMA_SYNC_DEV: the pool syncs for the device on recycle (needs dma_map and max_len)"},
 	KnobMaxLen:        {"max_len", 4096, 0, 65536, "page_pool_params.max_len: most bytes synced for the device"},
 	KnobOffset:        {"offset", 0, 0, 4095, "page_pool_params.offset: where the device starts writing in the page"},
