@@ -84,3 +84,17 @@ func (s *Stack) PskbExpandHead(cpu int, sk *SKB, extra int) error {
 	s.Expanded++
 	return nil
 }
+
+// SkbHeaderRelease models __skb_header_release (TCP's write queue): the skb
+// promises not to touch the header part of its data again, so clones may
+// write headers: nohdr = 1 and dataref = 1 + (1 << SKB_DATAREF_SHIFT), the
+// high half counting payload-only references. Only on an skb that is not
+// cloned.
+func (s *Stack) SkbHeaderRelease(sk *SKB) error {
+	if SkbCloned(sk) {
+		return fmt.Errorf("__skb_header_release: skb#%d is cloned", sk.ID)
+	}
+	sk.Nohdr = true
+	sk.D.Dataref = 1 + 1<<SkbDatarefShift
+	return nil
+}

@@ -353,3 +353,35 @@ func TestChecker_PostedBufferMustNotOverlapLiveSkbData(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseData_NohdrDropsBothHalvesOfDataref: after __skb_header_release the
+// skb's own free subtracts (1 << SKB_DATAREF_SHIFT) + 1; the data is released
+// only when both the clone's and the payload-only reference are gone.
+func TestReleaseData_NohdrDropsBothHalvesOfDataref(t *testing.T) {
+	for _, originalFirst := range []bool{true, false} {
+		e := newEnv(t, "6.8")
+		sk, pg := e.rx(500)
+		if err := e.s.SkbHeaderRelease(sk); err != nil {
+			t.Fatal(err)
+		}
+		cl, _ := e.s.SkbClone(0, sk)
+		if cl.Nohdr || !sk.Nohdr || sk.D.Dataref != 2+1<<SkbDatarefShift || !SkbCloned(sk) {
+			t.Fatalf("after clone: %v / %v", sk, cl)
+		}
+		first, second := sk, cl
+		if !originalFirst {
+			first, second = cl, sk
+		}
+		e.kfree(first)
+		e.places(map[*mm.Page]sim.Place{pg: sim.PlaceSKB})
+		e.kfree(second)
+		e.places(map[*mm.Page]sim.Place{pg: sim.PlaceRing})
+		e.clean()
+	}
+	e := newEnv(t, "6.8")
+	sk, _ := e.rx(100)
+	e.s.SkbClone(0, sk)
+	if err := e.s.SkbHeaderRelease(sk); err == nil {
+		t.Fatal("__skb_header_release accepted a cloned skb")
+	}
+}
