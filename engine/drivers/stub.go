@@ -83,6 +83,7 @@ func (d *Stub) HeldPages(fn func(pg *mm.Page, off, size int, what string)) {
 // Posted is the number of descriptors the NIC may fill.
 func (d *Stub) Posted() int { return d.posted }
 
+// ev emits an event; callers that format the explanation check Tracing first.
 func (d *Stub) ev(fn sim.Sym, pg *mm.Page, from, to sim.Place, why string) {
 	m := d.S.M
 	if m.Tracing() {
@@ -102,7 +103,9 @@ func (d *Stub) post(pg *mm.Page, off, size int) {
 	pg.Users++
 	d.fill = (d.fill + 1) % len(d.ring)
 	d.posted++
-	d.ev(sim.SymAllocPages, pg, from, sim.PlaceNICRing, fmt.Sprintf("RX refill: buffer at offset %d posted on the NIC ring (%s)", off, d.Mode))
+	if d.S.M.Tracing() {
+		d.ev(sim.SymAllocPages, pg, from, sim.PlaceNICRing, fmt.Sprintf("RX refill: buffer at offset %d posted on the NIC ring (%s)", off, d.Mode))
+	}
 }
 
 // Refill posts buffers on every empty descriptor (the driver's RX refill in
@@ -161,7 +164,9 @@ func (d *Stub) Receive(length int) (*skb.SKB, error) {
 		pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
 			"the NIC DMAs a frame into a buffer whose page sits in %s: it was recycled while posted", pg.Place)
 	}
-	d.ev(sim.SymSyncForCPU, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote a %d-byte frame at offset %d", length, dd.off))
+	if m.Tracing() {
+		d.ev(sim.SymSyncForCPU, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote a %d-byte frame at offset %d", length, dd.off))
+	}
 	if pg.Mapped {
 		d.S.A.DMA.SyncForCPU(d.CPU, pg, dd.off, length, mm.DMAFromDevice)
 	}

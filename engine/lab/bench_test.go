@@ -31,3 +31,7 @@ func benchScenario(b *testing.B, scenario string, set ...string) {
 func BenchmarkPoolDirect(b *testing.B) { benchScenario(b, "pool-direct") }
 func BenchmarkPoolRing(b *testing.B)   { benchScenario(b, "pool-ring") }
 func BenchmarkPoolSlow(b *testing.B)   { benchScenario(b, "pool-slow") }
+
+func BenchmarkCloneTap(b *testing.B)      { benchScenario(b, "clone-tap") }
+func BenchmarkCoalesceMixed(b *testing.B) { benchScenario(b, "coalesce-mixed") }
+func BenchmarkSplitPage(b *testing.B)     { benchScenario(b, "split-page") }

@@ -57,7 +57,6 @@ type Lab struct {
 	// measurement window: what was spent before the first measured operation
 	startPS    []int64   // busy time per CPU
 	startSpent [][]int64 // per CPU per symbol
-	startOps   uint64
 
 	tracer  func(sim.Event)
 	tally   sim.Stats // counters as seen in the event stream
@@ -253,7 +252,6 @@ func (l *Lab) markStart() {
 			l.startSpent[c][s] = l.M.SpentPS(c, s)
 		}
 	}
-	l.startOps = l.ops
 }
 
 // lightEvery: batch mode runs the light check (conditions that stay recorded

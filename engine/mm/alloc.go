@@ -243,7 +243,7 @@ func (a *Allocator) GetPage(cpu int, p *Page) {
 func (a *Allocator) PutPage(cpu int, p *Page) {
 	if p.Ref <= 0 {
 		p.Ref--
-		p.reportOnce(a.m, sim.KindRefcountUnderflow, a.m.RuleFor(sim.KindRefcountUnderflow),
+		p.ReportOnce(a.m, sim.KindRefcountUnderflow, a.m.RuleFor(sim.KindRefcountUnderflow),
 			"put_page on a page whose refcount was already %d", p.Ref+1)
 		return
 	}
@@ -278,15 +278,15 @@ func (a *Allocator) CheckTouched(m *sim.Machine) {}
 // flight by a pool, or still used by an skb or a NIC descriptor.
 func (a *Allocator) checkFree(m *sim.Machine, p *Page) {
 	if p.Users > 0 {
-		p.reportOnce(m, sim.KindRefcountUnderflow, m.RuleFor(sim.KindRefcountUnderflow),
+		p.ReportOnce(m, sim.KindRefcountUnderflow, m.RuleFor(sim.KindRefcountUnderflow),
 			"page freed to the page allocator while %d users (skbs, NIC descriptors) still reference it", p.Users)
 	}
 	if p.Mapped {
-		p.reportOnce(m, sim.KindDMALeak, m.RuleFor(sim.KindDMALeak),
+		p.ReportOnce(m, sim.KindDMALeak, m.RuleFor(sim.KindDMALeak),
 			"page freed to the page allocator with its DMA mapping (dma=%#x) still live", p.DMAAddr)
 	}
 	if p.Owner != 0 {
-		p.reportOnce(m, sim.KindInflightLeak, m.RuleFor(sim.KindInflightLeak),
+		p.ReportOnce(m, sim.KindInflightLeak, m.RuleFor(sim.KindInflightLeak),
 			"page of pool %d went back to the page allocator without page_pool_release_page: the pool counts it in flight forever", p.Owner)
 	}
 }
@@ -302,7 +302,7 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 		for i, pfn := range nd.free {
 			p := &a.pages[pfn]
 			if p.Place != sim.PlaceBuddy || p.freeIdx != int32(i) {
-				p.reportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
+				p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
 					"on node %d's free list but recorded as %s", n, p.Place)
 			}
 		}
@@ -313,14 +313,14 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 		p := &a.pages[i]
 		switch {
 		case p.Ref < 0:
-			p.reportOnce(m, sim.KindRefcountUnderflow, m.RuleFor(sim.KindRefcountUnderflow), "refcount is %d", p.Ref)
+			p.ReportOnce(m, sim.KindRefcountUnderflow, m.RuleFor(sim.KindRefcountUnderflow), "refcount is %d", p.Ref)
 		case p.Place == sim.PlaceBuddy:
 			marked++
 			a.checkFree(m, p)
 		case p.Place == sim.PlaceCompound:
 			h := &a.pages[p.Holder]
 			if h.Place == sim.PlaceBuddy || p.PFN-h.PFN >= int32(1)<<h.Order {
-				p.reportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone, "compound tail of pfn 0x%x, which no longer covers it", h.PFN)
+				p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone, "compound tail of pfn 0x%x, which no longer covers it", h.PFN)
 			}
 		}
 	}

@@ -74,19 +74,14 @@ func (p *Page) MoveTo(place sim.Place, holder int32) {
 	p.Reported = 0
 }
 
-// reportOnce reports a violation about this page unless the same kind was
+// ReportOnce reports a violation about this page unless the same kind was
 // already reported while the page sat where it is.
-func (p *Page) reportOnce(m *sim.Machine, k sim.Kind, rule sim.Rule, format string, args ...any) {
+func (p *Page) ReportOnce(m *sim.Machine, k sim.Kind, rule sim.Rule, format string, args ...any) {
 	if p.Reported&(1<<k) != 0 {
 		return
 	}
 	p.Reported |= 1 << k
 	m.Report(k, p.PFN, rule, format, args...)
-}
-
-// ReportOnce is reportOnce for the layers above mm.
-func (p *Page) ReportOnce(m *sim.Machine, k sim.Kind, rule sim.Rule, format string, args ...any) {
-	p.reportOnce(m, k, rule, format, args...)
 }
 
 func (p *Page) String() string {

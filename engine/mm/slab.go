@@ -87,7 +87,7 @@ func (c *SlabCache) CheckInvariants(m *sim.Machine) {
 	var total int64
 	for i, p := range c.pages {
 		if p.Place != sim.PlaceSlab || p.Holder != c.id {
-			p.reportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone, "slab page of %s recorded as %s", c.Name, p.Place)
+			p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone, "slab page of %s recorded as %s", c.Name, p.Place)
 		}
 		total += int64(c.inUse[i])
 	}

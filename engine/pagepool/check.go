@@ -8,7 +8,6 @@ import (
 // Pool-level conditions reported once while they persist.
 const (
 	condInflight uint16 = 1 << iota
-	condInflightNeg
 	condCacheRace
 	condStalled
 	condRing

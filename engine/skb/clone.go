@@ -23,8 +23,10 @@ func (s *Stack) SkbClone(cpu int, sk *SKB) (*SKB, error) {
 	sk.D.Dataref++
 	sk.D.users++
 	s.Clones++
-	s.ev(cpu, sim.SymSkbClone, n, nil, sim.PlaceNone, sim.PlaceNone, cost,
-		fmt.Sprintf("clone of skb#%d: shares its head and frags, copies pp_recycle, dataref now %d", sk.ID, sk.D.Dataref&SkbDatarefMask))
+	if s.M.Tracing() {
+		s.ev(cpu, sim.SymSkbClone, n, nil, sim.PlaceNone, sim.PlaceNone, cost,
+			fmt.Sprintf("clone of skb#%d: shares its head and frags, copies pp_recycle, dataref now %d", sk.ID, sk.D.Dataref&SkbDatarefMask))
+	}
 	return n, nil
 }
 

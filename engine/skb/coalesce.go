@@ -83,7 +83,9 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 	cost := s.M.Charge(cpu, sim.SymSkbTryCoalesce, 0)
 	refuse := func(why string) (CoalesceResult, error) {
 		s.CoalesceRefused++
-		s.ev(cpu, sim.SymSkbTryCoalesce, to, nil, sim.PlaceNone, sim.PlaceNone, cost, fmt.Sprintf("refused to take skb#%d — %s", from.ID, why))
+		if s.M.Tracing() {
+			s.ev(cpu, sim.SymSkbTryCoalesce, to, nil, sim.PlaceNone, sim.PlaceNone, cost, fmt.Sprintf("refused to take skb#%d — %s", from.ID, why))
+		}
 		return CoalesceResult{Why: why}, nil
 	}
 	if SkbCloned(to) && !s.M.Broken(sim.RuleCoalesceClonedGuard) {
@@ -96,7 +98,9 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 		r.OK, r.Why = true, why
 		s.Coalesced++
 		to.Truesize += r.Delta
-		s.ev(cpu, sim.SymSkbTryCoalesce, to, nil, sim.PlaceNone, sim.PlaceNone, cost, fmt.Sprintf("took skb#%d — %s", from.ID, why))
+		if s.M.Tracing() {
+			s.ev(cpu, sim.SymSkbTryCoalesce, to, nil, sim.PlaceNone, sim.PlaceNone, cost, fmt.Sprintf("took skb#%d — %s", from.ID, why))
+		}
 		return r, nil
 	}
 	if n := from.Len; n <= to.Tailroom() {
@@ -141,6 +145,9 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 	switch {
 	case !SkbCloned(from):
 		fd.NrFrags = 0
+		if r.HeadStolen { // only an skb that is not cloned can lose its head
+			why = "from's head is stolen as a frag of `to`, and its frags move too (from is not cloned: ownership moves)"
+		}
 	case s.M.Broken(sim.RuleCoalesceClonedGuard):
 		// The guard removed: the clone keeps its frags and `to` takes them
 		// without a reference of its own — two owners, one reference.
@@ -161,9 +168,6 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 				s.A.GetPage(cpu, pg) // __skb_frag_ref
 			}
 		}
-	}
-	if r.HeadStolen {
-		why = "from's head is stolen as a frag of `to`, and " + why
 	}
 	to.Len += from.Len
 	to.DataLen += from.Len
@@ -236,6 +240,8 @@ done:
 	tgt.Len += moved
 	tgt.DataLen += moved
 	s.Shifted++
-	s.ev(cpu, sim.SymSkbShift, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, fmt.Sprintf("moved %d paged bytes to skb#%d", moved, tgt.ID))
+	if s.M.Tracing() {
+		s.ev(cpu, sim.SymSkbShift, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, fmt.Sprintf("moved %d paged bytes to skb#%d", moved, tgt.ID))
+	}
 	return moved, nil
 }
