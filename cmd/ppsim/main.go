@@ -35,7 +35,9 @@ func main() {
 const usage = `usage:
   ppsim list [--json]
   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--seed N]
-            [--set knob=value ...] [--break rule ...] [--trace FILE] [--json]`
+            [--set knob=value ...] [--break rule ...] [--trace FILE] [--json]
+  ppsim predict --profile FILE --rate VALUE --unit kpps|pps|mbps
+            --change skb-recycle|bulk|napi-direct [--platform P] [--json]`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout)
@@ -53,18 +55,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 func dispatch(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return bad("missing command (accepted: list, run); %s", strings.ReplaceAll(usage, "\n", " "))
+		return bad("missing command (accepted: list, run, predict); %s", strings.ReplaceAll(usage, "\n", " "))
 	}
 	switch args[0] {
 	case "list":
 		return cmdList(args[1:], stdout)
+	case "predict":
+		return cmdPredict(args[1:], stdout)
 	case "run":
 		return cmdRun(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}
-	return bad("unknown command %q (accepted: list, run)", args[0])
+	return bad("unknown command %q (accepted: list, run, predict)", args[0])
 }
 
 // multi collects a repeatable flag.
@@ -167,5 +171,61 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return err
 	}
 	res.WriteTable(stdout)
+	return nil
+}
+
+func cmdPredict(args []string, stdout io.Writer) error {
+	fs := newFlagSet("predict")
+	file := fs.String("profile", "", "perf top listing (a file, or the name of a shipped profile)")
+	rate := fs.String("rate", "", "the measured rate")
+	unit := fs.String("unit", "", "kpps, pps or mbps")
+	change := fs.String("change", "", "skb-recycle, bulk or napi-direct")
+	platform := fs.String("platform", "", "platform (default: the profile's driver's)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *file == "" {
+		return bad("--profile: missing (a perf top listing file, or one of: %s)", strings.Join(lab.ProfileNames(), ", "))
+	}
+	text, err := os.ReadFile(*file)
+	var prof *lab.Profile
+	if err != nil {
+		p, _, serr := lab.ShippedProfile(*file)
+		if serr != nil {
+			return bad("--profile %s: %v", *file, err)
+		}
+		prof = p
+	} else if prof, err = lab.ParseProfile(string(text)); err != nil {
+		return bad("--profile %s: %v", *file, err)
+	}
+	v, err := strconv.ParseFloat(*rate, 64)
+	if err != nil || v <= 0 {
+		return bad("--rate %q: want a positive number", *rate)
+	}
+	if *unit != "kpps" && *unit != "pps" && *unit != "mbps" {
+		return bad("--unit %q: accepted: kpps, pps, mbps", *unit)
+	}
+	pr, err := lab.Predict(lab.PredictInput{Profile: prof, Rate: v, Unit: *unit, Change: *change, Platform: *platform})
+	if err != nil {
+		return bad("%v", err)
+	}
+	if *asJSON {
+		b, err := json.Marshal(pr)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", b)
+		return err
+	}
+	fmt.Fprintf(stdout, "driver %s  platform %s  workload %s  era %s -> %s\n", pr.Driver, pr.Platform, pr.Workload, pr.EraBefore, pr.EraAfter)
+	fmt.Fprintf(stdout, "before:    %.1f %s\npredicted: %.1f %s  (x%.3f)\n", pr.Before.Value, pr.Before.Unit, pr.Predicted.Value, pr.Predicted.Unit, pr.Speedup)
+	for _, n := range pr.Notes {
+		fmt.Fprintf(stdout, "note: %s\n", n)
+	}
+	fmt.Fprintf(stdout, "\npredicted profile after the change:\n  Overhead  Symbol\n")
+	for _, e := range pr.ProfileAfter {
+		fmt.Fprintf(stdout, "  %6.2f%%  %s\n", e.Pct, e.Symbol)
+	}
 	return nil
 }

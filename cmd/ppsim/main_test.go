@@ -61,10 +61,21 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "missing command (accepted: list, run)"},
-		{[]string{"fly"}, `unknown command "fly" (accepted: list, run)`},
-		{[]string{"run"}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow, split-page, clone-tap, coalesce-mixed)"},
-		{[]string{"run", "--scenario", "warp"}, `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow, split-page, clone-tap, coalesce-mixed)`},
+		{nil, "missing command (accepted: list, run, predict)"},
+		{[]string{"fly"}, `unknown command "fly" (accepted: list, run, predict)`},
+		{[]string{"run"}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow, drop, tcp-stream"},
+		{[]string{"run", "--scenario", "warp"}, `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow, drop,`},
+		{[]string{"run", "--scenario", "drop", "--driver", "e1000"}, `unknown driver "e1000" (accepted: mvpp2, mvneta, cpsw, lunar, mlx5, bnxt, hns3)`},
+		{[]string{"run", "--scenario", "xdp-redirect", "--driver", "lunar"}, "driver lunar does not run scenario xdp-redirect"},
+		{[]string{"run", "--scenario", "drop", "--driver", "hns3", "--era", "5.14"}, "driver hns3 does not run in era 5.14"},
+		{[]string{"predict", "--rate", "1", "--unit", "kpps", "--change", "bulk"}, "--profile: missing"},
+		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "-3", "--unit", "kpps", "--change", "bulk"}, `--rate "-3": want a positive number`},
+		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "gbps", "--change", "bulk"}, `--unit "gbps": accepted: kpps, pps, mbps`},
+		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "kpps", "--change", "magic"}, `--change "magic": accepted: skb-recycle, bulk, napi-direct`},
+		{[]string{"predict", "--profile", "mvpp2-v7-before", "--rate", "962", "--unit", "kpps", "--change", "bulk"}, "already shows bulk allocation"},
+		{[]string{"predict", "--profile", "mvpp2-v1-after", "--rate", "962", "--unit", "kpps", "--change", "skb-recycle"}, "already recycles"},
+		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "kpps", "--change", "bulk", "--platform", "vax"}, `--platform: unknown platform "vax"`},
+		{[]string{"predict", "--profile", "/nonexistent.txt", "--rate", "1", "--unit", "kpps", "--change", "bulk"}, "--profile /nonexistent.txt"},
 		{[]string{"run", "--scenario", "pool-ring", "--era", "3.0"}, `unknown era "3.0" (accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.4, 6.8)`},
 		{[]string{"run", "--scenario", "pool-ring", "--packets", "0"}, `--packets "0": want an integer from 1 to`},
 		{[]string{"run", "--scenario", "pool-ring", "--packets", "lots"}, `--packets "lots"`},
@@ -130,11 +141,44 @@ func TestList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Scenarios) != 6 || len(l.Eras) != 7 || len(l.Rules) != 10 || len(l.Knobs) == 0 {
+	if len(l.Scenarios) != 13 || len(l.Eras) != 7 || len(l.Rules) != 10 || len(l.Knobs) == 0 {
 		t.Fatalf("list: %s", out)
 	}
 	code, out, _ = ppsim("list")
 	if code != 0 || !strings.Contains(out, "scenarios:") || !strings.Contains(out, "knobs (--set name=value):") {
 		t.Fatalf("list table: %s", out)
+	}
+}
+
+func TestPredict_GarbageProfileNamesTheLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.txt")
+	os.WriteFile(path, []byte("# driver: mvpp2\n 30.1%  [kernel]  [k] page_pool_release_page\nthis is not perf output\n"), 0o644)
+	code, _, errOut := ppsim("predict", "--profile", path, "--rate", "962", "--unit", "kpps", "--change", "skb-recycle")
+	if code != 2 || !strings.Contains(errOut, "line 3") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d %q", code, errOut)
+	}
+}
+
+func TestPredict_JSONContract(t *testing.T) {
+	code, out, errOut := ppsim("predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "kpps", "--change", "skb-recycle", "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var p struct {
+		Before, Predicted struct {
+			Value float64
+			Unit  string
+		}
+		Speedup      float64
+		ProfileAfter []struct {
+			Symbol string
+			Pct    float64
+		} `json:"profile_after"`
+	}
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Before.Value != 962 || p.Predicted.Unit != "kpps" || p.Speedup < 1 || len(p.ProfileAfter) == 0 {
+		t.Errorf("predict json: %s", out)
 	}
 }

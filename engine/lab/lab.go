@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"pplab/engine/drivers"
 	"pplab/engine/mm"
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
@@ -27,6 +28,8 @@ type Config struct {
 	Knobs    sim.Knobs
 	Set      []string // "knob=value", applied over Knobs (or the defaults when Knobs is zero)
 	Break    []string // rule names
+
+	plat *sim.Platform // calibration runs: a platform table under derivation
 }
 
 // DefaultPackets is the run length when Config.Packets is 0.
@@ -44,6 +47,8 @@ type Lab struct {
 	Reg      *pagepool.Registry
 	Pool     *pagepool.Pool // the scenario's pool (the first one)
 	Skb      *skb.Stack     // the skb layer, for scenarios that build skbs
+	Spec     *drivers.Spec  // the driver model (driver scenarios)
+	Drv      *drivers.Driver
 
 	run           runner
 	ops           uint64
@@ -80,21 +85,38 @@ func New(cfg Config) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Driver != "" && !sc.NeedsDriver && len(sc.Drivers) == 0 {
+	if cfg.Driver != "" && !sc.NeedsDriver {
 		return nil, fmt.Errorf("scenario %s runs without a driver; drop --driver %s", sc.Name, cfg.Driver)
 	}
-	if sc.NeedsDriver && cfg.Driver == "" {
-		return nil, fmt.Errorf("scenario %s needs --driver (accepted: %s)", sc.Name, strings.Join(sc.Drivers, ", "))
+	var spec *drivers.Spec
+	if sc.NeedsDriver {
+		if cfg.Driver == "" {
+			cfg.Driver = sc.DefaultDriver
+		}
+		if spec, err = drivers.SpecByName(cfg.Driver); err != nil {
+			return nil, err
+		}
+		if !spec.Runs(sc.Name) {
+			return nil, fmt.Errorf("driver %s does not run scenario %s (drivers for %s: %s)", spec.Name, sc.Name, sc.Name, strings.Join(sc.Drivers, ", "))
+		}
+		if era.Order < spec.MinEra() {
+			return nil, fmt.Errorf("driver %s does not run in era %s (its frag API buffers need 5.15 or later)", spec.Name, era.Name)
+		}
 	}
 	if len(sc.Eras) > 0 && !contains(sc.Eras, era.Name) {
 		return nil, fmt.Errorf("scenario %s does not run in era %s (accepted: %s)", sc.Name, era.Name, strings.Join(sc.Eras, ", "))
 	}
 	if cfg.Platform == "" {
 		cfg.Platform = sim.BenchX86.Name
+		if spec != nil {
+			cfg.Platform = spec.Platform
+		}
 	}
-	plat, err := sim.PlatformByName(cfg.Platform)
-	if err != nil {
-		return nil, err
+	plat := cfg.plat
+	if plat == nil {
+		if plat, err = sim.PlatformByName(cfg.Platform); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Packets == 0 {
 		cfg.Packets = DefaultPackets
@@ -104,6 +126,9 @@ func New(cfg Config) (*Lab, error) {
 	}
 	if cfg.Knobs == (sim.Knobs{}) {
 		cfg.Knobs = sim.DefaultKnobs()
+		for k, v := range sc.Knobs {
+			cfg.Knobs[k] = v
+		}
 	}
 	for _, s := range cfg.Set {
 		if err := cfg.Knobs.Set(s); err != nil {
@@ -122,7 +147,7 @@ func New(cfg Config) (*Lab, error) {
 		return nil, err
 	}
 	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: cfg.Knobs, Platform: plat, Seed: cfg.Seed})
-	l := &Lab{Cfg: cfg, Scenario: sc, M: m}
+	l := &Lab{Cfg: cfg, Scenario: sc, M: m, Spec: spec}
 	l.A = mm.NewAllocator(m)
 	l.Reg = pagepool.NewRegistry(l.A)
 	l.checkEvery = uint64(cfg.Knobs[sim.KnobCheckEvery])
@@ -228,13 +253,27 @@ func (l *Lab) stepOne() bool {
 	}
 	if l.run.step(l) {
 		l.packets++
-		if l.packets >= l.Cfg.Packets {
+		if l.packets >= l.Cfg.Packets && !l.ownsEnd() {
 			l.done = true
 		}
+	}
+	if l.ownsEnd() && l.run.(finisher).finished() {
+		l.done = true
 	}
 	l.ops++
 	l.M.RunTimers()
 	return true
+}
+
+// finisher is a runner that ends on its own (destroy).
+type finisher interface {
+	finished() bool
+	ownsEnd() bool
+}
+
+func (l *Lab) ownsEnd() bool {
+	f, ok := l.run.(finisher)
+	return ok && f.ownsEnd()
 }
 
 // markStart records the spend so far once set-up is over.
@@ -327,8 +366,10 @@ type Results struct {
 	Inflight              int32
 	Violations            sim.ViolationLog
 	Profile               []ProfileEntry
-	AllocFailures         int64
-	Bottleneck            int // the CPU whose busy time sets the rate
+	AllocFailures         int64 // packets lost: no RX buffer posted, or no memory
+	Bottleneck            int   // the CPU whose busy time sets the rate
+	LinkBound             bool  // the rate is the link's, not the CPU's
+	Platform              string
 }
 
 // Results computes the run's results from what it spent. Throughput is the
@@ -336,7 +377,7 @@ type Results struct {
 // window; the profile is each perf symbol's share of all busy time there.
 func (l *Lab) Results() Results {
 	r := Results{Driver: l.Cfg.Driver, Scenario: l.Scenario.Name, Era: l.M.Era.Name, Packets: l.packets, Seed: l.Cfg.Seed,
-		Violations: l.M.Log, AllocFailures: l.allocFailures}
+		Violations: l.M.Log, AllocFailures: l.allocFailures, Platform: l.M.Platform.Name}
 	for _, p := range l.Reg.Pools() {
 		p.GetStats(&r.Stats)
 		r.Inflight += p.Inflight()
@@ -354,26 +395,21 @@ func (l *Lab) Results() Results {
 			worst, r.Bottleneck = b, c
 		}
 	}
-	measured := l.packets
+	measured := l.measuredPackets()
 	if measured > 0 && worst > 0 {
 		r.NsPerPacket = float64(worst) / float64(measured) / sim.PSPerNS
 		r.Rate = Rate{Value: float64(measured) / (float64(worst) / 1e12) / 1e3, Unit: "kpps"}
+		if link := l.linkKpps(); link > 0 && r.Rate.Value > link {
+			r.Rate.Value, r.LinkBound = link, true
+		}
 	} else {
 		r.Rate = Rate{Unit: "kpps"}
 	}
 	bySym := map[string]int64{}
 	var total int64
-	for c := 0; c < n; c++ {
-		for s := sim.Sym(1); s < sim.NumSyms; s++ {
-			v := l.M.SpentPS(c, s)
-			if l.startSpent != nil {
-				v -= l.startSpent[c][s]
-			}
-			if v > 0 {
-				bySym[s.Profile()] += v
-				total += v
-			}
-		}
+	for name, v := range l.spentBySymbol() {
+		bySym[name] += v
+		total += v
 	}
 	for name, v := range bySym {
 		r.Profile = append(r.Profile, ProfileEntry{Symbol: name, Pct: round2(100 * float64(v) / float64(total))})
@@ -385,6 +421,83 @@ func (l *Lab) Results() Results {
 		return r.Profile[i].Symbol < r.Profile[j].Symbol
 	})
 	return r
+}
+
+// measuredPackets is the packets completed in the measured window.
+func (l *Lab) measuredPackets() int64 {
+	if dr, ok := l.run.(*driverRun); ok {
+		return dr.n - dr.warm
+	}
+	return l.packets
+}
+
+// FrameBytes is the frame size of a driver scenario's packets (0 otherwise).
+func (l *Lab) FrameBytes() int {
+	if l.Spec == nil {
+		return 0
+	}
+	if v := l.M.Knobs[sim.KnobFrame]; v > 0 {
+		return int(v)
+	}
+	switch l.Scenario.Name {
+	case drivers.WTCPStream:
+		return drivers.FrameTCP
+	case drivers.WForward:
+		return drivers.FrameUDP
+	case drivers.WDrop, drivers.WXDPRedirect, drivers.WNumaMigrate, drivers.WPfmemalloc:
+		return drivers.FrameSmall
+	}
+	return 1000
+}
+
+// linkKpps is the link's packet rate for the scenario's frames (preamble,
+// FCS and inter-frame gap included: 24 bytes per frame), 0 without a driver.
+func (l *Lab) linkKpps() float64 {
+	f := l.FrameBytes()
+	if f == 0 {
+		return 0
+	}
+	return float64(l.M.Platform.LinkMbps) * 1e3 / float64((f+24)*8)
+}
+
+// ProfileName is the symbol a profile of this run shows for s.
+func (l *Lab) ProfileName(s sim.Sym) string {
+	if l.Spec != nil {
+		return l.Spec.ProfileName(l.M.Platform, s)
+	}
+	return l.M.Platform.ProfileName(s)
+}
+
+// spentBySymbol is the picoseconds spent per profile symbol over all CPUs in
+// the measured window.
+func (l *Lab) spentBySymbol() map[string]int64 {
+	out := map[string]int64{}
+	for c := range l.M.CPUs {
+		for s := sim.Sym(1); s < sim.NumSyms; s++ {
+			v := l.M.SpentPS(c, s)
+			if l.startSpent != nil {
+				v -= l.startSpent[c][s]
+			}
+			if v > 0 {
+				out[l.ProfileName(s)] += v
+			}
+		}
+	}
+	return out
+}
+
+// SymbolNS is the nanoseconds per measured packet spent per profile symbol
+// over all CPUs (what a system-wide perf top attributes to each symbol).
+func (l *Lab) SymbolNS() map[string]float64 {
+	n := l.measuredPackets()
+	out := map[string]float64{}
+	if n <= 0 {
+		return out
+	}
+	for name, v := range l.spentBySymbol() {
+		out[name] = float64(v) / sim.PSPerNS / float64(n)
+	}
+	return out
 }
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"pplab/engine/drivers"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,20 +81,32 @@ func (r Results) WriteTable(w io.Writer) {
 
 // ListJSON is what `ppsim list --json` prints.
 type ListJSON struct {
-	Drivers   []string       `json:"drivers"`
-	Scenarios []ScenarioJSON `json:"scenarios"`
-	Eras      []EraJSON      `json:"eras"`
-	Rules     []RuleJSON     `json:"rules"`
-	Knobs     []KnobJSON     `json:"knobs"`
-	Platforms []string       `json:"platforms"`
+	Drivers      []string       `json:"drivers"`
+	DriverModels []DriverJSON   `json:"driver_models"`
+	Scenarios    []ScenarioJSON `json:"scenarios"`
+	Eras         []EraJSON      `json:"eras"`
+	Rules        []RuleJSON     `json:"rules"`
+	Knobs        []KnobJSON     `json:"knobs"`
+	Platforms    []string       `json:"platforms"`
+}
+
+// DriverJSON describes a driver model.
+type DriverJSON struct {
+	Name        string   `json:"name"`
+	Platform    string   `json:"platform"`
+	Doc         string   `json:"doc"`
+	Eras        []string `json:"eras"`
+	RecycleFrom string   `json:"marks_skbs_from"`
+	Scenarios   []string `json:"scenarios"`
 }
 
 type ScenarioJSON struct {
-	Name        string   `json:"name"`
-	Doc         string   `json:"doc"`
-	NeedsDriver bool     `json:"needs_driver"`
-	Drivers     []string `json:"drivers"`
-	Eras        []string `json:"eras"`
+	Name          string   `json:"name"`
+	Doc           string   `json:"doc"`
+	NeedsDriver   bool     `json:"needs_driver"`
+	DefaultDriver string   `json:"default_driver,omitempty"`
+	Drivers       []string `json:"drivers"`
+	Eras          []string `json:"eras"`
 	// KnownFailure: era -> the violation kind the kernel of that era shows in
 	// this scenario with no rule broken (e.g. the 5.14 split-page caveat).
 	KnownFailure map[string]string `json:"known_failure,omitempty"`
@@ -120,13 +133,22 @@ type KnobJSON struct {
 
 // List describes everything a run can be configured with.
 func List() ListJSON {
-	l := ListJSON{Drivers: append([]string{}, Drivers...)}
+	l := ListJSON{Drivers: drivers.Names()}
+	for _, d := range drivers.Specs {
+		var eras []string
+		for _, e := range sim.Eras {
+			if e.Order >= d.MinEra() {
+				eras = append(eras, e.Name)
+			}
+		}
+		l.DriverModels = append(l.DriverModels, DriverJSON{Name: d.Name, Platform: d.Platform, Doc: d.Doc, Eras: eras, RecycleFrom: d.RecycleFrom, Scenarios: d.Scenarios})
+	}
 	for _, s := range Scenarios {
 		eras := s.Eras
 		if len(eras) == 0 {
 			eras = sim.EraNames()
 		}
-		sj := ScenarioJSON{Name: s.Name, Doc: s.Doc, NeedsDriver: s.NeedsDriver, Drivers: append([]string{}, s.Drivers...), Eras: eras}
+		sj := ScenarioJSON{Name: s.Name, Doc: s.Doc, NeedsDriver: s.NeedsDriver, DefaultDriver: s.DefaultDriver, Drivers: append([]string{}, s.Drivers...), Eras: eras}
 		for era, k := range s.KnownFailure {
 			if sj.KnownFailure == nil {
 				sj.KnownFailure = map[string]string{}
@@ -158,12 +180,15 @@ func List() ListJSON {
 // WriteListTable prints List() readably.
 func WriteListTable(w io.Writer) {
 	l := List()
-	fmt.Fprintf(w, "drivers: %s\n", orNone(strings.Join(l.Drivers, ", ")))
+	fmt.Fprintf(w, "drivers:\n")
+	for _, d := range l.DriverModels {
+		fmt.Fprintf(w, "  %-7s %s (platform %s; marks skbs for recycling from %s; eras: %s)\n", d.Name, d.Doc, d.Platform, d.RecycleFrom, strings.Join(d.Eras, ", "))
+	}
 	fmt.Fprintf(w, "\nscenarios:\n")
 	for _, s := range l.Scenarios {
 		drv := "no driver"
 		if len(s.Drivers) > 0 {
-			drv = "drivers: " + strings.Join(s.Drivers, ", ")
+			drv = "drivers: " + strings.Join(s.Drivers, ", ") + "; default " + s.DefaultDriver
 		}
 		known := ""
 		if len(s.KnownFailure) > 0 {
@@ -189,11 +214,4 @@ func WriteListTable(w io.Writer) {
 		fmt.Fprintf(w, "  %-16s default %-6d range %d..%d  %s\n", k.Name, k.Default, k.Min, k.Max, k.Doc)
 	}
 	fmt.Fprintf(w, "\nplatforms: %s\n", strings.Join(l.Platforms, ", "))
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(none yet)"
-	}
-	return s
 }

@@ -20,7 +20,11 @@ type Scenario struct {
 	// rule broken because the kernel of that era has it (the split-page
 	// caveat of 5.14), and the violation kind it shows.
 	KnownFailure map[string]sim.Kind
-	newRun       func(l *Lab) (runner, error)
+	// DefaultDriver runs the scenario when --driver is not given.
+	DefaultDriver string
+	// Knobs are the scenario's own knob defaults (applied before --set).
+	Knobs  map[sim.Knob]int64
+	newRun func(l *Lab) (runner, error)
 }
 
 // runner advances a scenario by one operation. It returns packetDone when the
@@ -63,9 +67,6 @@ func ScenarioNames() []string {
 	return out
 }
 
-// Drivers lists the driver models (the driver issue adds them).
-var Drivers = []string{}
-
 type benchKind uint8
 
 const (
@@ -101,7 +102,10 @@ func newPoolBench(l *Lab, kind benchKind) (runner, error) {
 	if k[sim.KnobDMAMap] != 0 {
 		p.Flags |= pagepool.FlagDMAMap
 	}
-	if k[sim.KnobDMASyncDev] != 0 {
+	if p.MaxLen == 0 {
+		p.MaxLen = mm.PageSize << p.Order
+	}
+	if k[sim.KnobDMASyncDev] == 1 {
 		p.Flags |= pagepool.FlagDMASyncDev
 	}
 	pool, err := l.Reg.Create(0, p)

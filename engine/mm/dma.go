@@ -32,6 +32,7 @@ type DMA struct {
 	Maps, Unmaps, MapFailures   int64
 	SyncDevCalls, SyncDevBytes  int64
 	SyncCPUCalls, SyncCPUBytes  int64
+	TxMapped                    int64 // TX mappings outstanding
 	Leaked                      int64 // mappings lost: their pages were freed and reused while mapped
 	LastSyncDevLen, LastSyncOff int   // the most recent sync-for-device range (for tests and the UI)
 }
@@ -105,7 +106,7 @@ func (d *DMA) SyncForDevice(cpu int, p *Page, offset, size int, dir DMADir) int6
 	d.SyncDevCalls++
 	d.SyncDevBytes += int64(size)
 	d.LastSyncDevLen, d.LastSyncOff = size, offset
-	cost := d.m.Charge(cpu, sim.SymSyncForDevice, d.bytesCharged(size))
+	cost := d.m.Charge(cpu, sim.SymSyncForDevice, 0) + d.cacheMaint(cpu, size)
 	if d.m.Tracing() {
 		why := "I/O-coherent DMA: the sync is a no-op call"
 		if !d.Coherent {
@@ -120,16 +121,46 @@ func (d *DMA) SyncForDevice(cpu int, p *Page, offset, size int, dir DMADir) int6
 func (d *DMA) SyncForCPU(cpu int, p *Page, offset, size int, dir DMADir) int64 {
 	d.SyncCPUCalls++
 	d.SyncCPUBytes += int64(size)
-	cost := d.m.Charge(cpu, sim.SymSyncForCPU, d.bytesCharged(size))
+	cost := d.m.Charge(cpu, sim.SymSyncForCPU, 0) + d.cacheMaint(cpu, size)
 	d.ev(cpu, sim.SymSyncForCPU, p, cost, "syncs the received bytes for the CPU")
 	return cost
 }
 
-// bytesCharged: on a coherent platform the sync is a no-op call (dma-direct
-// checks dev_is_dma_coherent), so no per-byte cost.
-func (d *DMA) bytesCharged(size int) int {
-	if d.Coherent {
+// cacheMaint charges the cache invalidation/cleaning of size bytes: on a
+// coherent platform the sync is a no-op call (dma-direct checks
+// dev_is_dma_coherent), so nothing.
+func (d *DMA) cacheMaint(cpu, size int) int64 {
+	if d.Coherent || size <= 0 {
 		return 0
 	}
-	return size
+	return d.m.Charge(cpu, sim.SymCacheMaint, size)
+}
+
+// MapTX models dma_map_single(dev, skb->data, len, DMA_TO_DEVICE) in a
+// driver's ndo_start_xmit: a streaming mapping of the frame for transmit
+// (independent of the pool's RX mapping of the same page); on a non-coherent
+// platform the CPU cleans the frame's bytes. ok=false on a mapping error.
+func (d *DMA) MapTX(cpu int, p *Page, size int) bool {
+	cost := d.m.Charge(cpu, sim.SymTxDMAMap, 0) + d.cacheMaint(cpu, size)
+	if d.IOMMU {
+		cost += d.m.Charge(cpu, sim.SymIOMMUMap, 0)
+	}
+	if d.m.Rand.Chance(d.FailPPM) {
+		d.MapFailures++
+		d.ev(cpu, sim.SymTxDMAMap, p, cost, "dma_mapping_error on transmit: the frame is dropped")
+		return false
+	}
+	d.TxMapped++
+	d.ev(cpu, sim.SymTxDMAMap, p, cost, "maps the frame for transmit (DMA_TO_DEVICE)")
+	return true
+}
+
+// UnmapTX models dma_unmap_single on TX completion.
+func (d *DMA) UnmapTX(cpu int, p *Page) {
+	cost := d.m.Charge(cpu, sim.SymTxDMAUnmap, 0)
+	if d.IOMMU {
+		cost += d.m.Charge(cpu, sim.SymIOMMUUnmap, 0)
+	}
+	d.TxMapped--
+	d.ev(cpu, sim.SymTxDMAUnmap, p, cost, "TX completion: unmaps the transmitted frame")
 }

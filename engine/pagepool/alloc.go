@@ -37,12 +37,15 @@ func (p *Pool) getCached(cpu int, cost int64) *mm.Page {
 }
 
 // refillAllocCache models page_pool_refill_alloc_cache (noinline): move up to
+// emptyCheckCycles: __ptr_ring_empty, one load and a compare (any platform).
+const emptyCheckCycles = 2
+
 // PP_ALLOC_CACHE_REFILL pages from the ptr_ring into the empty alloc cache.
 // It stops at the first page from the wrong NUMA node and releases it
 // ("waive"); pages on the right node are kept for the cache.
 func (p *Pool) refillAllocCache(cpu int) *mm.Page {
-	if p.ring.empty() { // lockless quick check
-		cost := p.m.Charge(cpu, sim.SymRefillAllocCache, 0)
+	if p.ring.empty() { // lockless quick check: "avoid locks when ring is empty"
+		cost := p.m.ChargeExtra(cpu, sim.SymRefillAllocCache, emptyCheckCycles)
 		p.stat(sim.StatAllocEmpty)
 		p.ev(cpu, sim.SymRefillAllocCache, nil, sim.PlaceNone, sim.PlaceNone, sim.StatAllocEmpty, cost,
 			"the alloc cache and the ptr_ring are both empty: a slow-path allocation is forced")

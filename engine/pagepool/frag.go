@@ -73,7 +73,7 @@ func (p *Pool) fragReset(pg *mm.Page, size int) *mm.Page {
 // architecture defines it (non-coherent platforms align to a cache line), 1
 // otherwise.
 func dmaAlign(m *sim.Machine) int {
-	if m.Knobs[sim.KnobCoherent] != 0 {
+	if m.Coherent() {
 		return 1
 	}
 	return m.Platform.CacheLine

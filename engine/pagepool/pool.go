@@ -304,3 +304,12 @@ func (p *Pool) RingPages(fn func(*mm.Page)) { p.ring.forEach(fn) }
 // finally went away (inflight reached 0).
 func (p *Pool) Destroyed() bool { return p.destroyed }
 func (p *Pool) Freed() bool     { return p.freed }
+
+// NAPIMoved records that the pool's NAPI now runs on cpu (an IRQ affinity
+// change). NAPI runs are serialized (NAPI_STATE_SCHED), so the lockless
+// alloc cache changes hands safely; what the old CPU did is checked first.
+func (p *Pool) NAPIMoved(cpu int) {
+	p.checkPool(p.m)
+	p.consumer = cpu
+	p.touched = 0
+}

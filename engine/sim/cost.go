@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Cost is what one call of a symbol costs on a platform, in CPU cycles: a fixed
 // part per call and a part per unit (bytes for copies and cache maintenance,
@@ -10,14 +13,39 @@ type Cost struct {
 	PerUnitMilli int64
 }
 
-// Platform is a CPU with its clock and per-symbol costs.
+// Platform is a machine: CPU clock, cache line, DMA coherence, link speed,
+// the symbol names its profiles show, and per-symbol costs in cycles.
 type Platform struct {
 	Name      string
 	Doc       string
 	MHz       int64
 	CacheLine int // bytes (ptr_ring batch = 2*CacheLine/PtrBytes)
 	PtrBytes  int // pointer size (8 on 64-bit, 4 on 32-bit)
-	Cycles    [NumSyms]Cost
+	// Coherent: I/O-coherent DMA (syncs are no-op calls); otherwise the CPU
+	// invalidates/cleans the synced bytes (SymCacheMaint per byte).
+	Coherent bool
+	// InlineSpinLock: spin_lock is inlined into its caller (arm64 selects
+	// ARCH_INLINE_SPIN_LOCK without PREEMPTION), so the ptr_ring producer
+	// lock shows up inside page_pool_put_page in a profile.
+	InlineSpinLock bool
+	LinkMbps       int64 // the NIC's line rate
+	// Names: symbols a profile on this platform shows under another name
+	// (cache maintenance functions differ per architecture).
+	Names map[Sym]string
+	// Source says where the cycle table comes from (calibration provenance).
+	Source string
+	Cycles [NumSyms]Cost
+}
+
+// ProfileName is the symbol a perf profile on this platform shows for s.
+func (p *Platform) ProfileName(s Sym) string {
+	if n, ok := p.Names[s]; ok {
+		return n
+	}
+	if s == SymProducerLock && p.InlineSpinLock {
+		return syms[SymPutPage].profile
+	}
+	return s.Profile()
 }
 
 // costPS is a platform's cost table converted to picoseconds.
@@ -35,7 +63,8 @@ func (p *Platform) compile() costPS {
 	return c
 }
 
-// Platforms known to the engine. Issue-4 calibration adds the driver platforms.
+// Platforms known to the engine: the kernel bench machine and the driver
+// platforms (platforms.go; their cycle tables are calibrated, calibrated.go).
 var Platforms = []*Platform{&BenchX86}
 
 // PlatformByName resolves a platform name.
@@ -45,14 +74,16 @@ func PlatformByName(name string) (*Platform, error) {
 			return p, nil
 		}
 	}
-	names := ""
+	return nil, fmt.Errorf("unknown platform %q (accepted: %s)", name, strings.Join(PlatformNames(), ", "))
+}
+
+// PlatformNames lists the platform names.
+func PlatformNames() []string {
+	out := make([]string, len(Platforms))
 	for i, p := range Platforms {
-		if i > 0 {
-			names += ", "
-		}
-		names += p.Name
+		out[i] = p.Name
 	}
-	return nil, fmt.Errorf("unknown platform %q (accepted: %s)", name, names)
+	return out
 }
 
 // BenchX86 is the machine of the kernel's own page_pool micro-benchmark figures
@@ -71,8 +102,8 @@ func PlatformByName(name string) (*Platform, error) {
 //	ring = AllocPages + (Refill + 64*RefillPerPage)/64 + PutPage
 //	       + ProducerLock + PtrRingProduce                                = 6 + 2 + 6 + 31 + 4 = 49
 //	slow = AllocPages + GetPage + PutPage + ReleasePage + PutPageRef + FreePage
-//	       + (Refill + AllocPagesSlow + AllocPagesBulk)/64 + BulkPerPage
-//	                                       = 6 + 14 + 6 + 16 + 14 + 50 + (64+64+64)/64 + 53 = 162
+//	       + (RefillEmptyCheck + AllocPagesSlow + AllocPagesBulk)/64 + BulkPerPage
+//	                                       = 6 + 14 + 6 + 16 + 14 + 50 + (2+64+126)/64 + 53 = 162
 //
 // (the bench pool has flags 0: no DMA map, no sync; the bulk refill includes
 // set_pp_info and the hold counter, which we fold into __alloc_pages_bulk's
@@ -81,8 +112,9 @@ func PlatformByName(name string) (*Platform, error) {
 // server, NOT calibrated — the driver issue calibrates them per platform from
 // the profiles.
 var BenchX86 = Platform{
-	Name: "bench-x86", MHz: 3600, CacheLine: 64, PtrBytes: 8,
-	Doc: "Xeon E5-1650 v4 @ 3.6 GHz, I/O-coherent; the page_pool micro-benchmark machine",
+	Name: "bench-x86", MHz: 3600, CacheLine: 64, PtrBytes: 8, Coherent: true, LinkMbps: 100_000,
+	Source: "pool operations: the kernel bench's three measured sums [M13]; everything else: order-of-magnitude x86 defaults (not calibrated)",
+	Doc:    "Xeon E5-1650 v4 @ 3.6 GHz, I/O-coherent; the page_pool micro-benchmark machine",
 	Cycles: [NumSyms]Cost{
 		SymPoolCreate:       {Fixed: 2000},
 		SymAllocPages:       {Fixed: 6},
@@ -108,7 +140,7 @@ var BenchX86 = Platform{
 		SymProducerLock:     {Fixed: 31},
 		SymConsumerLock:     {Fixed: 31},
 		SymPtrRingProduce:   {Fixed: 4},
-		SymAllocPagesBulk:   {Fixed: 64, PerUnitMilli: 53000},
+		SymAllocPagesBulk:   {Fixed: 126, PerUnitMilli: 53000},
 		SymAllocPagesNode:   {Fixed: 110},
 		SymFreePage:         {Fixed: 50},
 		SymGetPage:          {Fixed: 14},
@@ -117,8 +149,8 @@ var BenchX86 = Platform{
 		SymDMAUnmapPage:     {Fixed: 20},
 		SymIOMMUMap:         {Fixed: 300},
 		SymIOMMUUnmap:       {Fixed: 400},
-		SymSyncForDevice:    {Fixed: 5, PerUnitMilli: 31},
-		SymSyncForCPU:       {Fixed: 5, PerUnitMilli: 31},
+		SymSyncForDevice:    {Fixed: 5},
+		SymSyncForCPU:       {Fixed: 5},
 		SymSlabAlloc:        {Fixed: 20},
 		SymSlabFree:         {Fixed: 20},
 		// sk_buff functions: order-of-magnitude defaults, NOT calibrated.
@@ -141,5 +173,28 @@ var BenchX86 = Platform{
 		SymSkbShift:         {Fixed: 40},
 		SymKfreeSkbPartial:  {Fixed: 10},
 		SymMemcpy:           {Fixed: 5, PerUnitMilli: 125},
+		// the receive path around page_pool: x86 order-of-magnitude defaults,
+		// NOT calibrated; the driver platforms calibrate them (calibrated.go).
+		SymPageFragFree: {Fixed: 14}, // an atomic dec, as atomic_inc [M12]
+		SymDeferFree:    {Fixed: 20},
+		SymDrvRx:        {Fixed: 150},
+		SymDrvXmit:      {Fixed: 200},
+		SymDrvTxClean:   {Fixed: 60},
+		SymEthTypeTrans: {Fixed: 30},
+		SymGroReceive:   {Fixed: 80},
+		SymNetifReceive: {Fixed: 100},
+		SymIPRcv:        {Fixed: 150},
+		SymIPForward:    {Fixed: 400},
+		SymDevQueueXmit: {Fixed: 250},
+		SymTCPRcv:       {Fixed: 600},
+		SymTCPRecvmsg:   {Fixed: 300},
+		SymCopyToUser:   {Fixed: 20, PerUnitMilli: 250},
+		SymXDPRun:       {Fixed: 30},
+		SymXDPRedirect:  {Fixed: 80},
+		SymVethXDPRcv:   {Fixed: 100},
+		SymXDPConvert:   {Fixed: 60},
+		SymCacheMaint:   {PerUnitMilli: 250},
+		SymTxDMAMap:     {Fixed: 30},
+		SymTxDMAUnmap:   {Fixed: 20},
 	},
 }

@@ -78,6 +78,12 @@ type Era struct {
 	// (removed by "net: page_pool: remove page_pool_release_page()", net-next
 	// July 2023, v6.6); the pool still releases pages internally.
 	NoReleasePageAPI bool
+	// DeferFree: tcp_recvmsg frees consumed skbs with skb_attempt_defer_free
+	// (v5.19): the free is queued to the CPU that allocated the skb and runs
+	// in its net_rx_action; from v6.4 that flush is napi_consume_skb(skb, 1)
+	// ("net: skb: plumb napi state thru skb freeing path"), so the pages are
+	// NAPI-local there. Not in the 5.14/5.15 eras.
+	DeferFree bool
 }
 
 const (
@@ -106,10 +112,10 @@ var Eras = []Era{
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022},
 	{Name: "6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		NAPIDirect: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
+		NAPIDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
 	{Name: "6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		PPRefCount: true, NAPIDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
 		NoReleasePageAPI: true},
 }
 

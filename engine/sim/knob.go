@@ -29,6 +29,9 @@ const (
 	KnobBulk
 	KnobSoftirq
 	KnobCheckEvery
+	KnobFrame
+	KnobTapEvery
+	KnobTxCPU
 	NumKnobs
 )
 
@@ -41,18 +44,18 @@ type KnobSpec struct {
 }
 
 var knobSpecs = [NumKnobs]KnobSpec{
-	KnobPoolSize:      {"pool_size", 0, 0, 65536, "page_pool_params.pool_size: ptr_ring size (0 = the kernel default 1024; above 32768 page_pool_create fails with -E2BIG)"},
+	KnobPoolSize:      {"pool_size", 0, 0, 65536, "page_pool_params.pool_size: ptr_ring size (0 = the driver's value, or the kernel default 1024; above 32768 page_pool_create fails with -E2BIG)"},
 	KnobOrder:         {"order", 0, 0, 4, "page_pool_params.order: pages per pool page are PAGE_SIZE<<order (order > 0 skips the bulk path)"},
 	KnobNid:           {"nid", -1, -1, 3, "page_pool_params.nid: preferred NUMA node (-1 = NUMA_NO_NODE: the allocating CPU's node)"},
 	KnobNumaNodes:     {"numa_nodes", 1, 1, 4, "NUMA nodes in the simulated machine (CPUs are spread over them)"},
 	KnobNodePages:     {"node_pages", 16384, 256, 1 << 20, "4 KiB pages of memory per NUMA node"},
 	KnobCPUs:          {"cpus", 2, 1, 8, "CPUs in the simulated machine (cpu0 runs NAPI)"},
 	KnobDMAMap:        {"dma_map", 0, 0, 1, "PP_FLAG_DMA_MAP for the pool-* scenarios (the kernel bench uses none); driver pools always map"},
-	KnobDMASyncDev:    {"dma_sync_dev", 0, 0, 1, "PP_FLAG_DMA_SYNC_DEV: the pool syncs for the device on recycle (needs dma_map and max_len)"},
-	KnobMaxLen:        {"max_len", 4096, 0, 65536, "page_pool_params.max_len: most bytes synced for the device"},
+	KnobDMASyncDev:    {"dma_sync_dev", -1, -1, 1, "PP_FLAG_DMA_SYNC_DEV: the pool syncs for the device on recycle (-1 = the driver's choice; off for the pool-* scenarios)"},
+	KnobMaxLen:        {"max_len", 0, 0, 65536, "page_pool_params.max_len: most bytes synced for the device (0 = the driver's value; PAGE_SIZE << order without a driver)"},
 	KnobOffset:        {"offset", 0, 0, 4095, "page_pool_params.offset: where the device starts writing in the page"},
 	KnobDMASyncSize:   {"dma_sync_size", -1, -1, 65536, "dma_sync_size passed by the put (-1 = full page, clamped to max_len)"},
-	KnobCoherent:      {"coherent", 1, 0, 1, "1 = I/O-coherent DMA (sync is cheap), 0 = non-coherent (sync costs per byte)"},
+	KnobCoherent:      {"coherent", -1, -1, 1, "1 = I/O-coherent DMA (sync is a no-op call), 0 = non-coherent (the CPU invalidates/cleans per byte), -1 = the platform's"},
 	KnobIOMMU:         {"iommu", 0, 0, 1, "1 = DMA goes through an IOMMU (map/unmap cost more)"},
 	KnobAllocFailPPM:  {"alloc_fail_ppm", 0, 0, 1000000, "page allocator failure injection, per million page allocations"},
 	KnobDMAMapFailPPM: {"dma_map_fail_ppm", 0, 0, 1000000, "DMA mapping failure injection, per million mappings"},
@@ -60,6 +63,9 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobBulk:          {"bulk", 64, 1, 256, "pages requested per alloc_pages_bulk call (the kernel uses PP_ALLOC_CACHE_REFILL = 64)"},
 	KnobSoftirq:       {"softirq", 1, 0, 1, "1 = the scenario runs in softirq (tasklet, as the kernel bench's numbers); 0 = process context"},
 	KnobCheckEvery:    {"check_every", 65536, 1, 1 << 30, "batch mode runs the full invariant checker every N operations (and always at the end)"},
+	KnobFrame:         {"frame", 0, 0, 9018, "frame size in bytes on the wire (0 = the workload's: 64 for drop, 1514 for TCP, 1512 for UDP); frames larger than an RX buffer use several (multi-buffer drivers)"},
+	KnobTapEvery:      {"tap_every", 0, 0, 1024, "an AF_PACKET tap (tcpdump) clones every Nth received packet in tcp-stream and forward (0 = no tap); clone-tap uses 4 when 0"},
+	KnobTxCPU:         {"tx_cpu", 0, 0, 7, "forward: the CPU whose NAPI runs TX completion (0 = the RX NAPI's CPU; another CPU when XPS maps the TX queue elsewhere)"},
 }
 
 // Spec returns the knob's description.

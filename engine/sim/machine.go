@@ -111,6 +111,15 @@ func NewMachine(c Config) *Machine {
 	return m
 }
 
+// Coherent reports whether DMA is I/O-coherent in this run: the coherent
+// knob when set, else the platform's.
+func (m *Machine) Coherent() bool {
+	if k := m.Knobs[KnobCoherent]; k >= 0 {
+		return k == 1
+	}
+	return m.Platform.Coherent
+}
+
 // Broken reports whether rule r is broken in this run.
 func (m *Machine) Broken(r Rule) bool { return m.Rules.Broken(r) }
 

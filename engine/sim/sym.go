@@ -65,6 +65,29 @@ const (
 	SymSkbShift         // skb_shift
 	SymKfreeSkbPartial  // kfree_skb_partial
 	SymMemcpy           // memcpy (per byte)
+	SymPageFragFree     // page_frag_free (skb_free_frag of a head that is not recycled)
+	SymDeferFree        // skb_attempt_defer_free (queue the free to the skb's alloc CPU, v5.19+)
+	// the receive/transmit path around page_pool (per packet)
+	SymDrvRx        // the driver's RX poll function (per frame), named per driver
+	SymDrvXmit      // the driver's ndo_start_xmit, named per driver
+	SymDrvTxClean   // the driver's TX completion (per frame), named per driver
+	SymEthTypeTrans // eth_type_trans
+	SymGroReceive   // dev_gro_receive (+ the protocol's gro_receive)
+	SymNetifReceive // __netif_receive_skb_core
+	SymIPRcv        // ip_rcv + routing lookup
+	SymIPForward    // ip_forward + NAT (nf_conntrack, nf_nat) + ip_output
+	SymDevQueueXmit // __dev_queue_xmit + qdisc
+	SymTCPRcv       // tcp_v4_rcv + tcp_rcv_established + tcp_queue_rcv
+	SymTCPRecvmsg   // tcp_recvmsg (the application's read, per skb)
+	SymCopyToUser   // skb_copy_datagram_iter → copy to user (per byte)
+	SymXDPRun       // bpf_prog_run_xdp (the driver's XDP program)
+	SymXDPRedirect  // xdp_do_redirect + xdp_do_flush (to a veth)
+	SymVethXDPRcv   // veth_xdp_rcv: the peer's NAPI turns the frame into an skb (XDP_PASS)
+	SymXDPConvert   // xdp_convert_buff_to_frame / __xdp_build_skb_from_frame
+	SymStackRest    // the rest of the stack (calibrated per platform from the profile's unlisted remainder)
+	SymCacheMaint   // the CPU's cache maintenance for non-coherent DMA (per byte), named per platform
+	SymTxDMAMap     // dma_map_single of a frame for transmit (the TX side's mapping)
+	SymTxDMAUnmap   // dma_unmap_single on TX completion
 	NumSyms
 )
 
@@ -131,7 +154,33 @@ var syms = [NumSyms]symInfo{
 	SymSkbShift:         {"skb_shift", "skb_shift"},
 	SymKfreeSkbPartial:  {"kfree_skb_partial", "kfree_skb_partial"},
 	SymMemcpy:           {"memcpy", "memcpy"},
+	SymPageFragFree:     {"page_frag_free", "page_frag_free"},
+	SymDeferFree:        {"skb_attempt_defer_free", "skb_attempt_defer_free"},
+	SymDrvRx:            {"driver RX poll", "driver_rx"},
+	SymDrvXmit:          {"driver ndo_start_xmit", "driver_start_xmit"},
+	SymDrvTxClean:       {"driver TX completion", "driver_tx_clean"},
+	SymEthTypeTrans:     {"eth_type_trans", "eth_type_trans"},
+	SymGroReceive:       {"dev_gro_receive", "dev_gro_receive"},
+	SymNetifReceive:     {"__netif_receive_skb_core", "__netif_receive_skb_core"},
+	SymIPRcv:            {"ip_rcv", "ip_rcv"},
+	SymIPForward:        {"ip_forward", "ip_forward"},
+	SymDevQueueXmit:     {"__dev_queue_xmit", "__dev_queue_xmit"},
+	SymTCPRcv:           {"tcp_v4_rcv", "tcp_v4_rcv"},
+	SymTCPRecvmsg:       {"tcp_recvmsg", "tcp_recvmsg"},
+	SymCopyToUser:       {"skb_copy_datagram_iter", "__arch_copy_to_user"},
+	SymXDPRun:           {"bpf_prog_run_xdp", "bpf_prog_run_xdp"},
+	SymXDPRedirect:      {"xdp_do_redirect", "xdp_do_redirect"},
+	SymVethXDPRcv:       {"veth_xdp_rcv", "veth_xdp_rcv"},
+	SymXDPConvert:       {"__xdp_build_skb_from_frame", "__xdp_build_skb_from_frame"},
+	SymStackRest:        {"rest of the stack", RestProfile},
+	SymCacheMaint:       {"cache maintenance (non-coherent DMA)", "dcache_inval_poc"},
+	SymTxDMAMap:         {"dma_map_single (TX)", "dma_map_page_attrs"},
+	SymTxDMAUnmap:       {"dma_unmap_single (TX)", "dma_unmap_page_attrs"},
 }
+
+// RestProfile names the calibrated pseudo-symbol of a profile: the rest of
+// the stack (what a listing leaves unlisted and the model does not model).
+const RestProfile = "[rest of stack]"
 
 // Name is the kernel function the symbol models.
 func (s Sym) Name() string {

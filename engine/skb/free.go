@@ -131,7 +131,8 @@ func (s *Stack) freeHead(cpu int, sk *SKB, napiSafe, user bool) {
 	if sk.PPRecycle && s.ppRecycle(cpu, pg, napiSafe) {
 		return
 	}
-	s.ev(cpu, sim.SymFreeHead, sk, pg, pg.Place, pg.Place, cost, "skb_free_frag: the head page is put_page'd")
+	cost += s.M.Charge(cpu, sim.SymPageFragFree, 0)
+	s.ev(cpu, sim.SymFreeHead, sk, pg, pg.Place, pg.Place, cost, "skb_free_frag → page_frag_free: the head page is put_page'd")
 	s.A.PutPage(cpu, pg)
 }
 

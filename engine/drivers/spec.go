@@ -1,0 +1,169 @@
+package drivers
+
+import (
+	"fmt"
+	"strings"
+
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+// Spec is what a driver model takes from its kernel driver: platform, RX
+// buffer model, descriptor ring, page_pool parameters, the functions a
+// profile shows, and the era from which it marks skbs for recycling.
+type Spec struct {
+	Name     string
+	Platform string // sim platform name
+	Doc      string
+	// Buffer is how RX buffers are carved out of pages; SplitBuffer is the
+	// mode for the split-page scenario (drivers that split pages).
+	Buffer BufferMode
+	// RxDescs is the RX descriptor count; the pool's ring (pool_size) is sized
+	// from it, as drivers do.
+	RxDescs int
+	// MaxLen is page_pool_params.max_len (bytes synced for the device); Offset
+	// is where the NIC writes (the headroom the driver reserves).
+	MaxLen, Offset int
+	SyncDev        bool // PP_FLAG_DMA_SYNC_DEV
+	// RefillEach: the driver replaces each consumed buffer at once (mvpp2_rx,
+	// bnxt); otherwise it refills the ring at the end of the NAPI poll.
+	RefillEach bool
+	// NapiBuildSkb: napi_build_skb (struct from the NAPI skb cache) instead of
+	// build_skb (kmem_cache_alloc).
+	NapiBuildSkb bool
+	// TxNapiConsume: TX completion frees with napi_consume_skb (feeding the
+	// NAPI skb cache and, from 6.4, NAPI-local recycling); otherwise
+	// dev_kfree_skb_any. mvpp2's did not (threads.md).
+	TxNapiConsume bool
+	// RecycleFrom is the first era in which the model's driver calls
+	// skb_mark_for_recycle; before it, the driver calls page_pool_release_page
+	// when it builds an skb.
+	RecycleFrom string
+	// NidChanged: the NAPI poll calls page_pool_nid_changed (mlx5).
+	NidChanged bool
+	// XDP: the driver runs XDP programs with XDP_REDIRECT support.
+	XDP bool
+	// Names: the symbols its profile shows for the driver's functions.
+	Names map[sim.Sym]string
+	// Scenarios it runs (ppsim list shows them).
+	Scenarios []string
+}
+
+// Budget is the NAPI poll budget (NAPI_POLL_WEIGHT).
+const Budget = 64
+
+// Specs are the seven driver models (product.md §2.5). Parameters follow the
+// drivers' page_pool_params; where a value is the model's choice the comment
+// says so.
+var Specs = []*Spec{
+	{Name: "mvpp2", Platform: "macchiatobin", Buffer: PagePerFrame, RxDescs: 1024,
+		Doc: "Marvell PPv2 (Armada 8040, MacchiatoBIN): one page per frame, RX refilled per frame (mvpp2_rx_refill), TX completion with dev_kfree_skb_any; the first skb-recycling user (rfc-v1)",
+		// mvpp2_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		// max_len = the buffer's data size, offset = MVPP2_SKB_HEADROOM.
+		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true,
+		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvpp2_rx", sim.SymDrvXmit: "mvpp2_tx", sim.SymDrvTxClean: "mvpp2_txq_done"},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+	{Name: "mvneta", Platform: "espressobin", Buffer: PagePerFrame, RxDescs: 512,
+		Doc: "Marvell NETA (Armada 3720, EspressoBIN): a page per buffer, multi-buffer frames add the next buffers as frags (page_pool_store_mem_info per frag), refill at the end of the poll; non-coherent DMA: dcache invalidation dominates",
+		// mvneta_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		// max_len = MVNETA_MAX_RX_BUF_SIZE (PAGE_SIZE - headroom - shinfo),
+		// offset = pp->rx_offset_correction + XDP headroom.
+		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, TxNapiConsume: true,
+		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+	{Name: "cpsw", Platform: "ti-cpsw", Buffer: PagePerFrame, RxDescs: 256,
+		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, non-coherent DMA",
+		// cpsw_create_rx_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
+		// max_len = PAGE_SIZE - headroom - shinfo (the model's rounding).
+		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, XDP: true,
+		Names:     map[sim.Sym]string{sim.SymDrvRx: "cpsw_rx_handler", sim.SymDrvXmit: "cpsw_ndo_start_xmit", sim.SymDrvTxClean: "cpsw_tx_handler"},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,
+		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX",
+		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true,
+		Names:     map[sim.Sym]string{sim.SymDrvRx: "lunar_rx_poll_page_pool", sim.SymDrvXmit: "lunar_start_xmit", sim.SymDrvTxClean: "lunar_tx_complete"},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+	{Name: "mlx5", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
+		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ), pages split into fragments otherwise; XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; the split-page caveat",
+		// mlx5e_alloc_rq: PP_FLAG_DMA_MAP (no SYNC_DEV: the driver syncs itself)
+		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, XDP: true, NidChanged: true,
+		// The model lets mlx5 mark skbs once split pages are safe (frag API,
+		// 5.15); the kernel's mlx5 did so later (≈v6.5–6.6, UNVERIFIED).
+		RecycleFrom: "5.15",
+		Names:       map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
+		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
+	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
+		Doc: "Broadcom NetXtreme (x86-64): a page per buffer (page mode), each consumed buffer replaced at once, TX completion with napi_consume_skb; NAPI-local direct recycling (6.4)",
+		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP, napi = &bnapi->napi
+		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, TxNapiConsume: true, XDP: true,
+		// the model's bnxt recycles from 5.14 to show each era's path.
+		RecycleFrom: "5.14",
+		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
+		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+	{Name: "hns3", Platform: "arm64-server", Buffer: FragAPI, RxDescs: 1024,
+		Doc: "HiSilicon HNS3 (Kunpeng arm64 server): the first PP_FLAG_PAGE_FRAG user — 2 KiB buffers from page_pool_alloc_frag, skb_mark_for_recycle on every skb (5.15)",
+		// hns3_alloc_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_PAGE_FRAG |
+		// PP_FLAG_DMA_SYNC_DEV, max_len = PAGE_SIZE << order, offset 0.
+		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, NapiBuildSkb: true, TxNapiConsume: true, RecycleFrom: "5.15",
+		Names:     map[sim.Sym]string{sim.SymDrvRx: "hns3_clean_rx_ring", sim.SymDrvXmit: "hns3_nic_net_xmit", sim.SymDrvTxClean: "hns3_clean_tx_ring"},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "split-page", "clone-tap", "destroy", "pfmemalloc"}},
+}
+
+// SpecByName resolves a driver name.
+func SpecByName(name string) (*Spec, error) {
+	for _, s := range Specs {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown driver %q (accepted: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the driver names.
+func Names() []string {
+	out := make([]string, len(Specs))
+	for i, s := range Specs {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// Runs reports whether the driver runs scenario sc.
+func (s *Spec) Runs(sc string) bool {
+	for _, x := range s.Scenarios {
+		if x == sc {
+			return true
+		}
+	}
+	return false
+}
+
+// MinEra is the oldest era the driver model exists in: the frag API driver
+// (hns3) needs 5.15.
+func (s *Spec) MinEra() int {
+	if s.Buffer == FragAPI {
+		e, _ := sim.EraByName("5.15")
+		return e.Order
+	}
+	return 0
+}
+
+// Marks reports whether the driver marks skbs for recycling in era e.
+func (s *Spec) Marks(e *sim.Era) bool {
+	if e.SkbRecycle == sim.SkbRecycleNone {
+		return false
+	}
+	if e.NoReleasePageAPI {
+		return true // page_pool_release_page is gone: every user marks
+	}
+	from, err := sim.EraByName(s.RecycleFrom)
+	return err == nil && e.Order >= from.Order
+}
+
+// ProfileName is the symbol a profile shows for s when this driver runs.
+func (s *Spec) ProfileName(p *sim.Platform, sym sim.Sym) string {
+	if n, ok := s.Names[sym]; ok {
+		return n
+	}
+	return p.ProfileName(sym)
+}

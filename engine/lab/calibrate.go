@@ -1,0 +1,352 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"pplab/engine/drivers"
+	"pplab/engine/sim"
+)
+
+// Calibration is code: Calibrate derives every platform's cycle table from
+// the shipped profiles (profiles/*.txt), the kernel bench figures (bench-x86)
+// and documented platform factors; the tables in engine/sim/calibrated.go
+// are its output, and TestCalibration fails if they drift.
+//
+// The method, per platform (product.md §2.6):
+//
+//  1. Cycle factor F: trained platforms measure page_pool_put_page per packet
+//     in the after profile (with recycling, one put per packet; on arm64 the
+//     producer spin lock is inlined into it). F = those cycles / the bench
+//     machine's cycles for the same work (page_pool_put_page + ptr_ring
+//     produce + producer lock = 41). Every cost not measured on the platform
+//     is the bench machine's × F (the pool's own operations are the kernel
+//     bench's, scaled). Platforms without a training pair take F (and the
+//     tail below) from a reference platform of the same class.
+//  2. Listed symbols: the model runs the profile's workload in the profile's
+//     era; each listed symbol the model knows has its functions' costs scaled
+//     so that the run spends exactly the measured ns per packet (share × time
+//     per packet). The after profile does the same for symbols only it lists
+//     (page_pool_put_page, __xdp_return, page_pool_refill_alloc_cache, …).
+//  3. The unlisted remainder: a training pair has two unknowns left — the
+//     rest of the stack (per packet, the same before and after) and a factor
+//     on the page allocator path's functions the listing does not show
+//     (__page_pool_alloc_pages_slow, dma_map/unmap_page_attrs,
+//     page_frag_free, …: what recycling removes besides the listed ones) —
+//     and two equations (before and after time per packet). A platform with
+//     only a before profile keeps its reference's path costs and solves the
+//     rest of the stack.
+type calibSpec struct {
+	Platform         string
+	Driver, Scenario string
+	Before, After    string // shipped profile names
+	BeforeEra        string
+	AfterEra         string
+	Rate             string  // the profile rate label to use ("" = the first)
+	Ref              string  // reference platform (same CPU class) for F and the tail
+	RefScale         float64 // cycles = ref cycles × RefScale / F(ref) (0: keep ref's cycles, same class)
+}
+
+var calibSpecs = []calibSpec{
+	{Platform: "macchiatobin", Driver: "mvpp2", Scenario: drivers.WDrop, Before: "mvpp2-v1-before", After: "mvpp2-v1-after", BeforeEra: "5.12", AfterEra: "rfc-v1"},
+	{Platform: "espressobin", Driver: "mvneta", Scenario: drivers.WDrop, Before: "mvneta-v1-before", After: "mvneta-v1-after", BeforeEra: "5.12", AfterEra: "rfc-v1"},
+	// Cortex-A15 is out-of-order: A72 class.
+	{Platform: "ti-cpsw", Driver: "cpsw", Scenario: drivers.WTCPStream, Before: "cpsw-before", BeforeEra: "5.13", Ref: "macchiatobin"},
+	// an in-order MIPS core: A53 class. The profile is NAT forwarding of UDP.
+	{Platform: "lunar-mips", Driver: "lunar", Scenario: drivers.WForward, Before: "lunar-baseline", BeforeEra: "5.12", Rate: "UDP", Ref: "espressobin"},
+	// no profiles: the bench machine's cycles (F = 1), the A72 calibration
+	// of what the bench does not measure brought back to bench cycles.
+	{Platform: "x86-server", Ref: "macchiatobin", RefScale: 1},
+	{Platform: "arm64-server", Ref: "macchiatobin"},
+}
+
+// Calibrated is one platform's derived table.
+type Calibrated struct {
+	Platform string
+	F        float64 // cycle factor vs the bench machine
+	Cycles   [sim.NumSyms]sim.Cost
+	Source   string
+}
+
+// calibPackets is the measured length of a calibration run.
+const calibPackets = 20_000
+
+// Calibrate derives every platform's table, in calibSpecs order (references
+// first).
+func Calibrate() ([]Calibrated, error) {
+	done := map[string]Calibrated{}
+	var out []Calibrated
+	for _, cs := range calibSpecs {
+		c, err := calibrate(cs, done)
+		if err != nil {
+			return nil, fmt.Errorf("calibrating %s: %w", cs.Platform, err)
+		}
+		done[cs.Platform] = c
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// benchPutCycles is the bench machine's cost of one put into the ptr_ring:
+// page_pool_put_page + page_pool_recycle_in_ring + __ptr_ring_produce +
+// the producer lock.
+func benchPutCycles() int64 {
+	c := &sim.BenchX86.Cycles
+	return c[sim.SymPutPage].Fixed + c[sim.SymRecycleInRing].Fixed + c[sim.SymPtrRingProduce].Fixed + c[sim.SymProducerLock].Fixed
+}
+
+func scaled(src [sim.NumSyms]sim.Cost, k float64) [sim.NumSyms]sim.Cost {
+	var out [sim.NumSyms]sim.Cost
+	for s := range src {
+		out[s] = sim.Cost{Fixed: int64(math.Round(float64(src[s].Fixed) * k)), PerUnitMilli: int64(math.Round(float64(src[s].PerUnitMilli) * k))}
+	}
+	return out
+}
+
+func calibrate(cs calibSpec, done map[string]Calibrated) (Calibrated, error) {
+	meta, err := sim.PlatformByName(cs.Platform)
+	if err != nil {
+		return Calibrated{}, err
+	}
+	p := *meta
+	c := Calibrated{Platform: cs.Platform}
+	var src []string
+	switch {
+	case cs.Ref != "":
+		ref, ok := done[cs.Ref]
+		if !ok {
+			return c, fmt.Errorf("reference %s is not calibrated yet", cs.Ref)
+		}
+		c.F = ref.F
+		p.Cycles = ref.Cycles
+		if cs.RefScale > 0 {
+			c.F = cs.RefScale
+			p.Cycles = scaled(ref.Cycles, cs.RefScale/ref.F)
+		}
+		src = append(src, fmt.Sprintf("cycle factor %.3f and the unlisted page allocator path from %s", c.F, cs.Ref))
+	default:
+		after, _, err := ShippedProfile(cs.After)
+		if err != nil {
+			return c, err
+		}
+		tA, err := profileNS(after, cs.Rate, cs.Scenario)
+		if err != nil {
+			return c, err
+		}
+		putNS := after.Share("page_pool_put_page") / 100 * tA
+		c.F = putNS * float64(p.MHz) / 1000 / float64(benchPutCycles())
+		p.Cycles = scaled(sim.BenchX86.Cycles, c.F)
+		src = append(src, fmt.Sprintf("cycle factor %.3f = page_pool_put_page in %s (%.1f ns) / the bench's 41 cycles", c.F, cs.After, putNS))
+	}
+	if cs.Before == "" {
+		c.Cycles = p.Cycles
+		c.Source = strings.Join(src, "; ")
+		return c, nil
+	}
+	before, _, err := ShippedProfile(cs.Before)
+	if err != nil {
+		return c, err
+	}
+	p.Cycles[sim.SymStackRest] = sim.Cost{}
+	// 2. listed symbols
+	listedB, err := fitListed(&p, cs, cs.BeforeEra, before, nil)
+	if err != nil {
+		return c, err
+	}
+	src = append(src, fmt.Sprintf("%d listed symbols of %s (era %s)", listedB, cs.Before, cs.BeforeEra))
+	var after *Profile
+	if cs.After != "" {
+		after, _, _ = ShippedProfile(cs.After)
+		n, err := fitListed(&p, cs, cs.AfterEra, after, before)
+		if err != nil {
+			return c, err
+		}
+		src = append(src, fmt.Sprintf("%d symbols only %s lists (era %s)", n, cs.After, cs.AfterEra))
+	}
+	// 3. the page allocator path's unlisted functions and the rest of the stack
+	tB, err := profileNS(before, cs.Rate, cs.Scenario)
+	if err != nil {
+		return c, err
+	}
+	tB *= 1 - idleShare(before)/100
+	mB, uB, err := pathProbe(&p, cs, cs.BeforeEra, before)
+	if err != nil {
+		return c, err
+	}
+	alpha := 1.0
+	if after != nil {
+		tA, _ := profileNS(after, cs.Rate, cs.Scenario)
+		tA *= 1 - idleShare(after)/100
+		mA, uA, err := pathProbe(&p, cs, cs.AfterEra, before)
+		if err != nil {
+			return c, err
+		}
+		if uB-uA <= 0 {
+			return c, fmt.Errorf("the change does not remove unlisted page allocator work (%.1f → %.1f ns per packet)", uB, uA)
+		}
+		alpha = 1 + ((tB-mB)-(tA-mA))/(uB-uA)
+		if alpha < 0 {
+			return c, fmt.Errorf("calibration out of range: the unlisted page allocator path would cost %.2f× the model's", alpha)
+		}
+		for _, sym := range allocatorPath {
+			if before.Share(p.ProfileName(sym)) == 0 {
+				p.Cycles[sym] = sim.Cost{Fixed: int64(math.Round(float64(p.Cycles[sym].Fixed) * alpha)), PerUnitMilli: int64(math.Round(float64(p.Cycles[sym].PerUnitMilli) * alpha))}
+			}
+		}
+		src = append(src, fmt.Sprintf("the page allocator path's unlisted functions × %.3f (%.1f ns per packet in %s) and the rest of the stack solved from both rates", alpha, alpha*uB, cs.BeforeEra))
+	} else {
+		src = append(src, "the rest of the stack solved from the rate")
+	}
+	rest := tB - mB - (alpha-1)*uB
+	if rest < 0 {
+		return c, fmt.Errorf("calibration out of range: rest of the stack %.1f ns per packet", rest)
+	}
+	p.Cycles[sim.SymStackRest] = sim.Cost{Fixed: int64(math.Round(rest * float64(p.MHz) / 1000))}
+	c.Cycles = p.Cycles
+	c.Source = strings.Join(src, "; ")
+	return c, nil
+}
+
+// allocatorPath are the functions of one page's round trip through the page
+// allocator and the DMA API besides the ones profiles list by name: what
+// recycling removes. A training pair scales the unlisted ones together
+// (step 3 of the method).
+var allocatorPath = []sim.Sym{sim.SymAllocPagesSlow, sim.SymAllocPageOrder, sim.SymPoolDMAMap, sim.SymSetPPInfo,
+	sim.SymDMAMapPage, sim.SymDMAUnmapPage, sim.SymReturnPage, sim.SymPageFragFree, sim.SymAllocPagesBulk,
+	sim.SymAllocPagesNode, sim.SymFreePage}
+
+// calibRun runs the calibration workload on platform p in era.
+func calibRun(p *sim.Platform, cs calibSpec, era string) (*Lab, error) {
+	cfg := Config{Driver: cs.Driver, Scenario: cs.Scenario, Era: era, Packets: calibPackets, Seed: 1, plat: p}
+	l, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if dr, ok := l.run.(*driverRun); ok {
+		l.Cfg.Packets += dr.warm
+	}
+	l.Run()
+	if l.Err() != nil {
+		return nil, l.Err()
+	}
+	if n := l.M.Log.Total(); n != 0 {
+		return nil, fmt.Errorf("%d violations in the calibration run: %v", n, l.M.Log.List[0])
+	}
+	return l, nil
+}
+
+// fitListed scales the model's functions behind each listed symbol of prof
+// (skipping those also in skip) to the measured ns per packet.
+func fitListed(p *sim.Platform, cs calibSpec, era string, prof, skip *Profile) (int, error) {
+	l, err := calibRun(p, cs, era)
+	if err != nil {
+		return 0, err
+	}
+	t, err := profileNS(prof, cs.Rate, cs.Scenario)
+	if err != nil {
+		return 0, err
+	}
+	model := l.SymbolNS()
+	n := 0
+	seen := map[string]bool{}
+	for _, line := range prof.Lines {
+		g := line.Symbol
+		if seen[g] || (skip != nil && skip.Share(g) > 0) || model[g] <= 0 || idleSymbols[g] {
+			continue
+		}
+		seen[g] = true
+		k := prof.Share(g) / 100 * t / model[g]
+		for s := sim.Sym(1); s < sim.NumSyms; s++ {
+			if l.ProfileName(s) == g {
+				p.Cycles[s] = sim.Cost{Fixed: int64(math.Round(float64(p.Cycles[s].Fixed) * k)), PerUnitMilli: int64(math.Round(float64(p.Cycles[s].PerUnitMilli) * k))}
+			}
+		}
+		n++
+	}
+	return n, nil
+}
+
+// pathProbe runs the workload in era and returns the ns per packet spent
+// and the part of it in allocatorPath functions that prof does not list.
+func pathProbe(p *sim.Platform, cs calibSpec, era string, prof *Profile) (float64, float64, error) {
+	l, err := calibRun(p, cs, era)
+	if err != nil {
+		return 0, 0, err
+	}
+	var total float64
+	for _, ns := range l.SymbolNS() {
+		total += ns
+	}
+	var path int64
+	for _, sym := range allocatorPath {
+		if prof.Share(l.ProfileName(sym)) > 0 {
+			continue
+		}
+		for cpu := range l.M.CPUs {
+			path += l.M.SpentPS(cpu, sym)
+			if l.startSpent != nil {
+				path -= l.startSpent[cpu][sym]
+			}
+		}
+	}
+	return total, float64(path) / sim.PSPerNS / float64(l.measuredPackets()), nil
+}
+
+// idleSymbols are the idle loop: samples there are not packet work.
+var idleSymbols = map[string]bool{
+	"r4k_wait_irqoff": true, "r4k_wait": true, "cpuidle_enter_state_coupled": true, "cpuidle_enter_state": true,
+	"arch_cpu_idle": true, "default_idle_call": true, "cpu_do_idle": true, "poll_idle": true, "intel_idle": true,
+	"mwait_idle": true, "acpi_idle_do_entry": true, "do_idle": true, "cpu_startup_entry": true, "psci_cpu_suspend_enter": true,
+}
+
+func idleShare(p *Profile) float64 {
+	var t float64
+	for _, l := range p.Lines {
+		if idleSymbols[l.Symbol] {
+			t += l.Pct
+		}
+	}
+	return t
+}
+
+// profileNS is the time per packet the profile's measured rate implies.
+func profileNS(p *Profile, label, scenario string) (float64, error) {
+	if len(p.Rates) == 0 {
+		return 0, fmt.Errorf("profile %s states no rate", p.Name)
+	}
+	r := p.Rates[0]
+	for _, x := range p.Rates {
+		if label != "" && strings.EqualFold(x.Label, label) {
+			r = x
+		}
+	}
+	return rateNS(r.Value, r.Unit, payloadBytes(scenario, r.Label))
+}
+
+// payloadBytes is what a Mbit/s rate counts per packet: iperf counts payload.
+func payloadBytes(scenario, label string) int {
+	switch {
+	case strings.EqualFold(label, "TCP"), scenario == drivers.WTCPStream:
+		return drivers.PayloadTCP
+	case scenario == drivers.WForward:
+		return drivers.PayloadUDP
+	}
+	return drivers.FrameSmall
+}
+
+// rateNS converts a rate to ns per packet.
+func rateNS(v float64, unit string, payload int) (float64, error) {
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("rate %v: want a positive number", v)
+	}
+	switch unit {
+	case "kpps":
+		return 1e6 / v, nil
+	case "pps":
+		return 1e9 / v, nil
+	case "mbps":
+		return float64(payload*8) * 1e3 / v, nil
+	}
+	return 0, fmt.Errorf("unit %q: want kpps, pps or mbps", unit)
+}

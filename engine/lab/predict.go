@@ -1,0 +1,299 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"pplab/engine/drivers"
+	"pplab/engine/sim"
+)
+
+// Changes predict knows.
+var Changes = []string{"skb-recycle", "bulk", "napi-direct"}
+
+// PredictInput is a measured profile, its rate and the change to predict.
+type PredictInput struct {
+	Profile  *Profile
+	Rate     float64
+	Unit     string // kpps, pps, mbps
+	Change   string
+	Platform string // optional: overrides the profile's
+}
+
+// Prediction is what predict returns.
+type Prediction struct {
+	Before       Rate           `json:"before"`
+	Predicted    Rate           `json:"predicted"`
+	Speedup      float64        `json:"speedup"`
+	ProfileAfter []ProfileEntry `json:"profile_after"`
+	Driver       string         `json:"driver"`
+	Platform     string         `json:"platform"`
+	Workload     string         `json:"workload"`
+	EraBefore    string         `json:"era_before"`
+	EraAfter     string         `json:"era_after"`
+	LinkBound    bool           `json:"link_bound"`
+	Notes        []string       `json:"notes,omitempty"`
+}
+
+// predictPackets is the measured length of each model run of predict.
+const predictPackets = 20_000
+
+// Predict maps the profile's symbols to the model's functions, runs the
+// model before and after the change on the profile's platform and workload,
+// and carries the change over to the measured profile: each listed symbol
+// the model knows is scaled by the model's after/before ratio for it,
+// symbols the model does not know stay as measured, the model's functions
+// that the listing does not show are taken out of the unlisted remainder
+// before the change and put back after it, and the rest stays.
+func Predict(in PredictInput) (*Prediction, error) {
+	if in.Profile == nil || len(in.Profile.Lines) == 0 {
+		return nil, fmt.Errorf("--profile: no parsable lines")
+	}
+	tBefore, err := rateNS(in.Rate, in.Unit, 0)
+	if err != nil && in.Unit != "mbps" {
+		return nil, fmt.Errorf("--rate/--unit: %w", err)
+	}
+	if !contains(Changes, in.Change) {
+		return nil, fmt.Errorf("--change %q: accepted: %s", in.Change, strings.Join(Changes, ", "))
+	}
+	prof := in.Profile
+	spec, plat, err := predictTarget(prof, in.Platform)
+	if err != nil {
+		return nil, err
+	}
+	workload := workloadOf(prof.Test)
+	if !spec.Runs(workload) {
+		return nil, fmt.Errorf("driver %s does not run the %s workload the profile's test (%q) implies", spec.Name, workload, prof.Test)
+	}
+	tBefore, err = rateNS(in.Rate, in.Unit, payloadBytes(workload, rateLabel(prof, in.Rate)))
+	if err != nil {
+		return nil, fmt.Errorf("--rate: %w", err)
+	}
+	eb, ea, notes, err := predictEras(prof, spec, in.Change)
+	if err != nil {
+		return nil, err
+	}
+	pr := &Prediction{Before: Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: workload, EraBefore: eb, EraAfter: ea, Notes: notes}
+	b, err := modelRun(spec.Name, workload, eb, plat)
+	if err != nil {
+		return nil, err
+	}
+	a, err := modelRun(spec.Name, workload, ea, plat)
+	if err != nil {
+		return nil, err
+	}
+
+	busy := tBefore * (1 - idleShare(prof)/100)
+	after := map[string]float64{}
+	listed := 0.0
+	seen := map[string]bool{}
+	for _, l := range prof.Lines {
+		g := l.Symbol
+		if seen[g] || idleSymbols[g] {
+			continue
+		}
+		seen[g] = true
+		m := prof.Share(g) / 100 * tBefore
+		listed += m
+		switch {
+		case b[g] > 0:
+			after[g] = m * a[g] / b[g]
+		default: // unknown to the model (or not in this workload): as measured
+			after[g] = m
+		}
+	}
+	rest := busy - listed
+	var unlistedB float64
+	for g, v := range b {
+		if !seen[g] && g != sim.RestProfile {
+			unlistedB += v
+			after[g] += a[g]
+		}
+	}
+	for g, v := range a {
+		if !seen[g] && b[g] == 0 && g != sim.RestProfile {
+			after[g] += v
+		}
+	}
+	rest -= unlistedB
+	if rest < 0 {
+		pr.Notes = append(pr.Notes, fmt.Sprintf("the model's functions the listing does not show (%.0f ns per packet) exceed its unlisted remainder (%.0f ns): the remainder is taken as used up", unlistedB, rest+unlistedB))
+		rest = 0
+	}
+	after[sim.RestProfile] = rest
+	var tAfter float64
+	for _, v := range after {
+		tAfter += v
+	}
+	pr.Speedup = busy / tAfter
+	pr.Predicted = Rate{Value: round2(in.Rate * pr.Speedup), Unit: in.Unit}
+	if link := linkRate(plat, workload, in.Unit); link > 0 && pr.Predicted.Value > link {
+		pr.Predicted.Value, pr.LinkBound = round2(link), true
+		pr.Notes = append(pr.Notes, fmt.Sprintf("the CPU could do %.0f %s; the link caps it", in.Rate*pr.Speedup, in.Unit))
+	}
+	pr.Speedup = math.Round(pr.Speedup*1000) / 1000
+	for g, v := range after {
+		if pct := round2(100 * v / tAfter); pct > 0 {
+			pr.ProfileAfter = append(pr.ProfileAfter, ProfileEntry{Symbol: g, Pct: pct})
+		}
+	}
+	sort.Slice(pr.ProfileAfter, func(i, j int) bool {
+		if pr.ProfileAfter[i].Pct != pr.ProfileAfter[j].Pct {
+			return pr.ProfileAfter[i].Pct > pr.ProfileAfter[j].Pct
+		}
+		return pr.ProfileAfter[i].Symbol < pr.ProfileAfter[j].Symbol
+	})
+	return pr, nil
+}
+
+// modelRun runs the workload and returns ns per packet per profile symbol.
+func modelRun(driver, workload, era, plat string) (map[string]float64, error) {
+	l, err := New(Config{Driver: driver, Scenario: workload, Era: era, Platform: plat, Packets: predictPackets, Seed: 1})
+	if err != nil {
+		return nil, err
+	}
+	if dr, ok := l.run.(*driverRun); ok {
+		l.Cfg.Packets += dr.warm
+	}
+	l.Run()
+	if l.Err() != nil {
+		return nil, l.Err()
+	}
+	return l.SymbolNS(), nil
+}
+
+// predictTarget picks the driver model and platform: the profile's header,
+// or --platform (then the first driver on it).
+func predictTarget(prof *Profile, platform string) (*drivers.Spec, string, error) {
+	var spec *drivers.Spec
+	if prof.Driver != "" {
+		s, err := drivers.SpecByName(prof.Driver)
+		if err != nil {
+			return nil, "", fmt.Errorf("--profile header driver: %w", err)
+		}
+		spec = s
+	}
+	if platform == "" && spec != nil {
+		platform = spec.Platform
+	}
+	if platform == "" {
+		return nil, "", fmt.Errorf("--platform: the profile names no driver; give one of: %s", strings.Join(sim.PlatformNames()[1:], ", "))
+	}
+	if _, err := sim.PlatformByName(platform); err != nil {
+		return nil, "", fmt.Errorf("--platform: %w", err)
+	}
+	if spec == nil {
+		for _, s := range drivers.Specs {
+			if s.Platform == platform {
+				spec = s
+				break
+			}
+		}
+		if spec == nil {
+			return nil, "", fmt.Errorf("--platform %s: no driver model runs on it (the profile names no driver)", platform)
+		}
+	}
+	return spec, platform, nil
+}
+
+// workloadOf maps a profile's test line to a workload.
+func workloadOf(test string) string {
+	t := strings.ToLower(test)
+	switch {
+	case strings.Contains(t, "forward") || strings.Contains(t, "nat"):
+		return drivers.WForward
+	case strings.Contains(t, "xdp"):
+		return drivers.WXDPRedirect
+	case strings.Contains(t, "tcp"):
+		return drivers.WTCPStream
+	}
+	return drivers.WDrop
+}
+
+func rateLabel(p *Profile, v float64) string {
+	for _, r := range p.Rates {
+		if r.Value == v {
+			return r.Label
+		}
+	}
+	return ""
+}
+
+// recyclingSymbols show that skbs already recycle.
+var recyclingSymbols = []string{"page_pool_put_page", "page_pool_return_skb_page", "__xdp_return", "napi_pp_put_page", "page_pool_refill_alloc_cache"}
+
+// predictEras infers the kernel behind the profile and the era the change
+// leads to.
+func predictEras(p *Profile, spec *drivers.Spec, change string) (string, string, []string, error) {
+	recycling := false
+	for _, s := range recyclingSymbols {
+		if p.Share(s) > 0 {
+			recycling = true
+		}
+	}
+	if r := strings.ToLower(p.Recycling); strings.HasPrefix(r, "on") {
+		recycling = true
+	} else if strings.HasPrefix(r, "off") {
+		recycling = false
+	}
+	bulk := p.Share("__alloc_pages_bulk") > 0 || p.Share("get_page_from_freelist") == 0
+	var notes []string
+	switch change {
+	case "skb-recycle":
+		if recycling {
+			return "", "", nil, fmt.Errorf("--change skb-recycle: the profile already recycles skbs (it shows page_pool_put_page / the header says recycling on)")
+		}
+		if !bulk {
+			after := "rfc-v1"
+			if e, _ := sim.EraByName(after); !spec.Marks(e) {
+				after = "5.14"
+			}
+			notes = append(notes, "no __alloc_pages_bulk and get_page_from_freelist listed: the 5.12 allocator (one page per slow-path call)")
+			return "5.12", after, notes, nil
+		}
+		return "5.13", "5.14", notes, nil
+	case "bulk":
+		if bulk {
+			return "", "", nil, fmt.Errorf("--change bulk: the profile already shows bulk allocation (__alloc_pages_bulk, or no get_page_from_freelist)")
+		}
+		if recycling {
+			return "", "", nil, fmt.Errorf("--change bulk: the model's recycling eras all have bulk refill; give a profile with recycling off")
+		}
+		return "5.12", "5.13", nil, nil
+	}
+	if !recycling {
+		return "", "", nil, fmt.Errorf("--change napi-direct: needs a profile with skb recycling on (page_pool_put_page or page_pool_return_skb_page listed)")
+	}
+	before := "5.14"
+	if spec.MinEra() > 3 {
+		before = "5.15"
+	}
+	return before, "6.4", nil, nil
+}
+
+// linkRate is the line rate in the unit of a prediction (0: not capped).
+func linkRate(plat, workload, unit string) float64 {
+	p, err := sim.PlatformByName(plat)
+	if err != nil || p.LinkMbps == 0 {
+		return 0
+	}
+	frame := drivers.FrameSmall
+	switch workload {
+	case drivers.WTCPStream:
+		frame = drivers.FrameTCP
+	case drivers.WForward:
+		frame = drivers.FrameUDP
+	}
+	pps := float64(p.LinkMbps) * 1e6 / float64((frame+24)*8)
+	switch unit {
+	case "kpps":
+		return pps / 1e3
+	case "pps":
+		return pps
+	case "mbps":
+		return pps * float64(payloadBytes(workload, "")*8) / 1e6
+	}
+	return 0
+}
