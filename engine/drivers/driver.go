@@ -52,9 +52,8 @@ type Driver struct {
 	Pool *pagepool.Pool
 	NAPI *pagepool.NAPI
 	Mode BufferMode
-	// ForceMark: mark skbs for recycling whenever the era can (the
-	// split-page scenario shows what happens when a split-page driver does).
-	ForceMark bool
+
+	mark bool // skb_mark_for_recycle (else page_pool_release_page), fixed per era
 
 	ring       []desc
 	next, fill int // next descriptor the NIC fills, next one to refill
@@ -112,9 +111,16 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 		reg.RegMemModel(pool) // xdp_rxq_info_reg_mem_model(MEM_TYPE_PAGE_POOL)
 	}
 	napi.Schedule()
-	d := &Driver{Spec: spec, S: st, Pool: pool, NAPI: napi, Mode: mode, ring: make([]desc, rxDescs)}
+	d := &Driver{Spec: spec, S: st, Pool: pool, NAPI: napi, Mode: mode, ring: make([]desc, rxDescs), mark: spec.Marks(e)}
 	st.AddHolder(d)
 	return d, nil
+}
+
+// MarkWheneverPossible makes the driver mark skbs for recycling in every
+// era that can recycle them: the split-page scenario shows what happens when
+// a split-page driver does so before the frag API.
+func (d *Driver) MarkWheneverPossible() {
+	d.mark = d.S.M.Era.SkbRecycle != sim.SkbRecycleNone
 }
 
 // CPU is the CPU the driver's NAPI runs on.
@@ -266,7 +272,7 @@ func (d *Driver) Receive(length int) (*skb.SKB, error) {
 		}
 		return nil, nil
 	}
-	mark := d.ForceMark && m.Era.SkbRecycle != sim.SkbRecycleNone || d.Spec.Marks(m.Era)
+	mark := d.mark
 	headLen := min(length, d.Room())
 	pg, off, size := d.take(headLen)
 	if !mark {

@@ -31,7 +31,11 @@ type Workload interface {
 	Step(e *Env) bool
 	// Next names the next operation (the UI's step narration).
 	Next() string
-	// Finished reports whether the workload has ended on its own (destroy).
+}
+
+// Ender is a workload that ends on its own (destroy): the packet count of a
+// run does not end it, Finished does.
+type Ender interface {
 	Finished() bool
 }
 
@@ -170,7 +174,6 @@ type drop struct {
 	moved     bool
 }
 
-func (w *drop) Finished() bool { return false }
 func (w *drop) Next() string {
 	if w.sk == nil {
 		return "NIC receive → build_skb (RX poll)"
@@ -279,7 +282,6 @@ func (t *tapper) read(e *Env) {
 // its own CPU every readBatch skbs. From 6.4 the reader's frees are deferred
 // to the NAPI CPU (skb_attempt_defer_free) and flushed there in NAPI context.
 type tcpStream struct {
-	n        int64
 	sk       *skb.SKB
 	op       int
 	queue    []*skb.SKB
@@ -289,7 +291,6 @@ type tcpStream struct {
 
 const readBatch = 8
 
-func (w *tcpStream) Finished() bool { return false }
 func (w *tcpStream) Next() string {
 	return [...]string{"NIC receive → build_skb (RX poll)", "GRO, tcp_v4_rcv: skb_try_coalesce into the receive queue", "tcp_recvmsg: the application copies and frees the queue"}[w.op]
 }
@@ -300,7 +301,6 @@ func (w *tcpStream) Step(e *Env) bool {
 	case 0:
 		sk := e.rx(frameSize(e, FrameTCP), &w.deferred)
 		if sk == nil {
-			w.n++
 			return true
 		}
 		w.sk, w.op = sk, 1
@@ -313,7 +313,6 @@ func (w *tcpStream) Step(e *Env) bool {
 		e.M.Charge(cpu, sim.SymTCPRcv, 0)
 		w.queue = queueCoalesce(e, cpu, w.queue, w.sk)
 		w.sk = nil
-		w.n++
 		w.op = 0
 		if len(w.queue) >= readBatch {
 			w.op = 2
@@ -365,7 +364,6 @@ func queueCoalesce(e *Env, cpu int, q []*skb.SKB, sk *skb.SKB) []*skb.SKB {
 // NAPI context frees the skb (napi_consume_skb, or dev_kfree_skb_any for
 // drivers that do not use it). TX completion runs at each poll on tx_cpu.
 type forward struct {
-	n   int64
 	sk  *skb.SKB
 	tx  []*skb.SKB // TX ring awaiting completion, oldest first
 	cap int
@@ -376,7 +374,6 @@ func newForward(e *Env) *forward {
 	return &forward{cap: e.Drv.RingSize(), tap: tapper{every: e.M.Knobs[sim.KnobTapEvery]}}
 }
 
-func (w *forward) Finished() bool { return false }
 func (w *forward) Next() string {
 	if w.sk == nil {
 		return "TX completion (at a poll start) and NIC receive → build_skb"
@@ -418,7 +415,6 @@ func (w *forward) Step(e *Env) bool {
 		}
 		sk := e.rx(frameSize(e, FrameUDP), nil)
 		if sk == nil {
-			w.n++
 			return true
 		}
 		w.sk = sk
@@ -426,7 +422,6 @@ func (w *forward) Step(e *Env) bool {
 	}
 	sk := w.sk
 	w.sk = nil
-	w.n++
 	e.M.Begin(cpu, sim.SymIPForward)
 	e.stackRx(cpu)
 	e.M.Charge(cpu, sim.SymIPRcv, 0)
@@ -463,7 +458,6 @@ func (w *forward) Step(e *Env) bool {
 // _page is gone) the skb is marked for recycling and pages return through the
 // ring from the veth's CPU.
 type xdpRedirect struct {
-	n     int64
 	frame *xdpFrame
 	op    int
 }
@@ -474,7 +468,6 @@ type xdpFrame struct {
 	size     int
 }
 
-func (w *xdpRedirect) Finished() bool { return false }
 func (w *xdpRedirect) Next() string {
 	return [...]string{"NIC receive → XDP program: XDP_REDIRECT to the veth", "veth NAPI: XDP_PASS → __xdp_build_skb_from_frame → stack → kfree_skb"}[w.op]
 }
@@ -489,7 +482,6 @@ func (w *xdpRedirect) Step(e *Env) bool {
 		f, ok := d.ReceiveXDP(frameSize(e, FrameSmall))
 		if !ok {
 			e.Lost++
-			w.n++
 			return true
 		}
 		m.Charge(cpu, sim.SymXDPRedirect, 0)
@@ -499,7 +491,6 @@ func (w *xdpRedirect) Step(e *Env) bool {
 	app := e.App
 	f := w.frame
 	w.frame, w.op = nil, 0
-	w.n++
 	m.Begin(app, sim.SymVethXDPRcv)
 	m.Charge(app, sim.SymVethXDPRcv, 0)
 	m.Charge(app, sim.SymXDPConvert, 0)
@@ -556,11 +547,9 @@ func (d *Driver) ReceiveXDP(length int) (*xdpFrame, bool) {
 // page under the NIC), page_pool_alloc_frag from 5.15. Each skb is freed on
 // the application CPU.
 type splitPage struct {
-	n  int64
 	sk *skb.SKB
 }
 
-func (w *splitPage) Finished() bool { return false }
 func (w *splitPage) Next() string {
 	if w.sk == nil {
 		return "NIC receive into a half page → napi_build_skb + skb_mark_for_recycle"
@@ -570,20 +559,14 @@ func (w *splitPage) Next() string {
 
 func (w *splitPage) Step(e *Env) bool {
 	if w.sk == nil {
-		sk := e.rx(frameSize(e, 1000), nil)
-		if sk == nil {
-			w.n++
-			return true
+		if w.sk = e.rx(frameSize(e, 1000), nil); w.sk != nil {
+			e.stackRx(e.Drv.CPU())
 		}
-		cpu := e.Drv.CPU()
-		e.stackRx(cpu)
-		w.sk = sk
-		return false
+		return w.sk == nil // no buffer: the frame is lost
 	}
 	e.M.Begin(e.App, sim.SymKfreeSKB)
 	e.S.KfreeSKB(e.App, w.sk)
 	w.sk = nil
-	w.n++
 	return true
 }
 
@@ -591,12 +574,10 @@ func (w *splitPage) Step(e *Env) bool {
 // original is consumed in NAPI context, the clone freed by the tap reader on
 // the application CPU 8 packets later.
 type cloneTap struct {
-	n   int64
 	sk  *skb.SKB
 	tap tapper
 }
 
-func (w *cloneTap) Finished() bool { return false }
 func (w *cloneTap) Next() string {
 	if w.sk == nil {
 		return "NIC receive → build_skb"
@@ -606,13 +587,8 @@ func (w *cloneTap) Next() string {
 
 func (w *cloneTap) Step(e *Env) bool {
 	if w.sk == nil {
-		sk := e.rx(frameSize(e, 1000), nil)
-		if sk == nil {
-			w.n++
-			return true
-		}
-		w.sk = sk
-		return false
+		w.sk = e.rx(frameSize(e, 1000), nil)
+		return w.sk == nil
 	}
 	cpu := e.Drv.CPU()
 	e.stackRx(cpu)
@@ -621,7 +597,6 @@ func (w *cloneTap) Step(e *Env) bool {
 	e.S.NapiConsumeSKB(cpu, w.sk, Budget)
 	w.sk = nil
 	w.tap.read(e)
-	w.n++
 	return true
 }
 
@@ -641,7 +616,6 @@ type coalesceMixed struct {
 // pages into a slab-backed skb.
 var mixedSizes = [...]int{600, 3000, 1400, 3000}
 
-func (w *coalesceMixed) Finished() bool { return false }
 func (w *coalesceMixed) Next() string {
 	return [...]string{"receive (page_pool driver or loopback)", "skb_try_coalesce into the queue tail", "reader drains the receive queue"}[w.op]
 }
@@ -752,6 +726,3 @@ func SetUnloadAt(w Workload, n int64) {
 		d.unloadAt = n
 	}
 }
-
-// Unloads marks the workload that ends by unloading the driver.
-func (w *destroy) Unloads() {}

@@ -218,7 +218,12 @@ var allocatorPath = []sim.Sym{sim.SymAllocPagesSlow, sim.SymAllocPageOrder, sim.
 
 // calibRun runs the calibration workload on platform p in era.
 func calibRun(p *sim.Platform, cs calibSpec, era string) (*Lab, error) {
-	cfg := Config{Driver: cs.Driver, Scenario: cs.Scenario, Era: era, Packets: calibPackets, Seed: 1, plat: p}
+	return measuredRun(Config{Driver: cs.Driver, Scenario: cs.Scenario, Era: era, Packets: calibPackets, Seed: 1, plat: p})
+}
+
+// measuredRun runs cfg with cfg.Packets measured after the warm-up; a run
+// the model's cost figures are read from must be clean.
+func measuredRun(cfg Config) (*Lab, error) {
 	l, err := New(cfg)
 	if err != nil {
 		return nil, err
@@ -231,7 +236,7 @@ func calibRun(p *sim.Platform, cs calibSpec, era string) (*Lab, error) {
 		return nil, l.Err()
 	}
 	if n := l.M.Log.Total(); n != 0 {
-		return nil, fmt.Errorf("%d violations in the calibration run: %v", n, l.M.Log.List[0])
+		return nil, fmt.Errorf("%d violations in the %s/%s run in era %s: %v", n, cfg.Driver, cfg.Scenario, cfg.Era, l.M.Log.List[0])
 	}
 	return l, nil
 }

@@ -50,10 +50,11 @@ func init() {
 
 // driverRun adapts a drivers.Workload to the Lab.
 type driverRun struct {
-	env  *drivers.Env
-	w    drivers.Workload
-	warm int64 // packets before measuring starts
-	n    int64
+	env   *drivers.Env
+	w     drivers.Workload
+	ender drivers.Ender // non-nil: the workload, not the packet count, ends the run
+	warm  int64         // packets before measuring starts
+	n     int64
 }
 
 func newDriverRun(l *Lab, name string) (runner, error) {
@@ -61,9 +62,8 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	napi := pagepool.NewNAPI(0)
 	st := skb.NewStack(l.Reg)
 	mode := l.Spec.Buffer
-	force := false
 	if name == drivers.WSplitPage {
-		mode, force = drivers.HalfPageFlip, true
+		mode = drivers.HalfPageFlip
 		if m.Era.FragAPI {
 			mode = drivers.FragAPI
 		}
@@ -72,7 +72,9 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.ForceMark = force
+	if name == drivers.WSplitPage {
+		d.MarkWheneverPossible()
+	}
 	l.Pool, l.Skb, l.Drv = d.Pool, st, d
 	env := &drivers.Env{M: m, A: l.A, Reg: l.Reg, S: st, Drv: d, App: 1 % len(m.CPUs)}
 	w, err := drivers.NewWorkload(name, env)
@@ -80,6 +82,7 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 		return nil, err
 	}
 	r := &driverRun{env: env, w: w, warm: drivers.WarmPackets(d)}
+	r.ender, _ = w.(drivers.Ender)
 	if name == drivers.WDestroy {
 		drivers.SetUnloadAt(w, min(l.Cfg.Packets, int64(4*d.RingSize())))
 		r.warm = 0
@@ -92,7 +95,8 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 
 func (r *driverRun) measuring() bool { return r.n >= r.warm }
 func (r *driverRun) next() string    { return r.w.Next() }
-func (r *driverRun) finished() bool  { return r.w.Finished() }
+func (r *driverRun) finished() bool  { return r.ender != nil && r.ender.Finished() }
+func (r *driverRun) ownsEnd() bool   { return r.ender != nil }
 
 func (r *driverRun) step(l *Lab) bool {
 	done := r.w.Step(r.env)
@@ -105,5 +109,3 @@ func (r *driverRun) step(l *Lab) bool {
 	}
 	return done
 }
-
-func (r *driverRun) ownsEnd() bool { _, ok := r.w.(interface{ Unloads() }); return ok }
