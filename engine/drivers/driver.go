@@ -37,6 +37,9 @@ type desc struct {
 	off    int
 	size   int
 	posted bool
+	// reuse: the frame was copied out and the driver keeps the buffer for
+	// this descriptor's next refill (hns3 desc_cb->reuse_flag).
+	reuse bool
 }
 
 // Driver is one RX queue of a NIC driver (and its TX queue): an RX
@@ -126,11 +129,15 @@ func (d *Driver) MarkWheneverPossible() {
 // CPU is the CPU the driver's NAPI runs on.
 func (d *Driver) CPU() int { return d.NAPI.CPU }
 
-// HeldPages reports the buffers posted on the RX ring (the NIC will write them).
+// HeldPages reports the buffers posted on the RX ring (the NIC will write
+// them) and the buffers kept for reuse on a descriptor.
 func (d *Driver) HeldPages(fn func(pg *mm.Page, off, size int, what string)) {
 	for i := range d.ring {
-		if dd := &d.ring[i]; dd.posted {
+		switch dd := &d.ring[i]; {
+		case dd.posted:
 			fn(dd.pg, dd.off, dd.size, "a posted NIC RX descriptor")
+		case dd.reuse:
+			fn(dd.pg, dd.off, dd.size, "an RX buffer the driver keeps for reuse")
 		}
 	}
 }
@@ -178,6 +185,17 @@ func (d *Driver) post(pg *mm.Page, off, size int) {
 	}
 }
 
+// repost gives the NIC back the buffer a descriptor kept (reuse): the
+// driver's reference becomes the NIC's.
+func (d *Driver) repost(dd *desc) {
+	dd.reuse, dd.posted = false, true
+	d.fill = (d.fill + 1) % len(d.ring)
+	d.posted++
+	if d.S.M.Tracing() {
+		d.ev(sim.SymDrvRx, dd.pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("RX refill: the buffer at offset %d is reused as-is (its frame was copied out)", dd.off))
+	}
+}
+
 // Refill posts buffers on every empty descriptor (the driver's RX refill in
 // NAPI context). Returns the buffers posted; stops early if the pool fails.
 func (d *Driver) Refill() int { return d.refill(len(d.ring)) }
@@ -187,6 +205,11 @@ func (d *Driver) refill(upTo int) int {
 	half := mm.PageSize / 2
 	cpu := d.CPU()
 	for d.posted < upTo {
+		if dd := &d.ring[d.fill]; dd.reuse { // hns3_reuse_buffer: no allocation
+			d.repost(dd)
+			n++
+			continue
+		}
 		switch d.Mode {
 		case PagePerFrame:
 			pg := d.Pool.AllocPages(cpu)
@@ -255,14 +278,18 @@ func (d *Driver) NidChanged() bool {
 // buffers added as frags (multi-buffer frames), and per era either
 // skb_mark_for_recycle (with page_pool_store_mem_info per frag) or
 // page_pool_release_page. nil, nil when no buffer is posted (the NIC drops
-// the frame).
-func (d *Driver) Receive(length int) (*skb.SKB, error) {
+// the frame). hdr is what eth_get_headlen would find: the header bytes a
+// header-splitting driver (Spec.HeadSplit) copies into its linear skb.
+func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 	m := d.S.M
 	cpu := d.CPU()
 	m.Charge(cpu, sim.SymDrvRx, 0)
 	d.polled++
 	need := 1
-	if room := d.Room(); length > room {
+	switch room := d.Room(); {
+	case d.Spec.HeadSplit > 0: // no build_skb: a buffer is all frame data
+		need = max(1, (length+d.BufSize()-1)/d.BufSize())
+	case length > room:
 		need = 1 + (length-room+d.BufSize()-1)/d.BufSize()
 	}
 	if d.posted < need {
@@ -271,6 +298,9 @@ func (d *Driver) Receive(length int) (*skb.SKB, error) {
 			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, "no RX buffer posted: the NIC drops the frame")
 		}
 		return nil, nil
+	}
+	if d.Spec.HeadSplit > 0 {
+		return d.receiveHeadSplit(length, hdr)
 	}
 	mark := d.mark
 	headLen := min(length, d.Room())
@@ -306,6 +336,86 @@ func (d *Driver) Receive(length int) (*skb.SKB, error) {
 		d.refill(len(d.ring))
 	}
 	return sk, nil
+}
+
+// receiveHeadSplit models hns3_alloc_skb and hns3_add_frag (hns3_enet.c):
+// the driver allocates a small linear skb, napi_alloc_skb(HNS3_RX_HEAD_SIZE).
+//   - A frame that fits is copied into it, and the RX buffer is reused as-is
+//     for the descriptor's next refill when dev_page_is_reusable (local node,
+//     not pfmemalloc); otherwise page_pool_put_full_page returns it. The pool
+//     never sees the reused buffers.
+//   - A larger frame: the skb is marked for recycling, the headers
+//     (eth_get_headlen) are copied into the head and the rest of each buffer
+//     is added as a page_pool frag (skb_add_rx_frag). Once the protocols have
+//     pulled their headers such an skb has no linear data: page_pool memory
+//     only in frags, the shape whose coalescing the 2022 fix [M4] is about.
+func (d *Driver) receiveHeadSplit(length, hdr int) (*skb.SKB, error) {
+	m := d.S.M
+	cpu := d.CPU()
+	hs := d.Spec.HeadSplit
+	pull := length
+	if length > hs {
+		pull = max(0, min(hdr, hs, length))
+	}
+	sk, err := d.S.NapiAllocSKB(cpu, hs)
+	if err != nil {
+		return nil, err // the frame stays on the ring for the next poll
+	}
+	if err := d.S.Put(sk, pull); err != nil {
+		return nil, err
+	}
+	m.Charge(cpu, sim.SymMemcpy, pull)
+	if length <= hs {
+		pg, _, _ := d.take(length)
+		if pg.Nid == int8(m.NodeOf(cpu)) && !pg.Pfmemalloc() { // dev_page_is_reusable
+			d.keepForReuse()
+		} else {
+			m.Begin(cpu, sim.SymPutPage)
+			d.putBuffer(pg)
+		}
+		return sk, nil
+	}
+	if d.mark {
+		if err := d.S.MarkForRecycle(cpu, sk, nil, nil); err != nil {
+			return nil, err
+		}
+	}
+	for off := 0; off < length; off += d.BufSize() {
+		n := min(length-off, d.BufSize())
+		pg, boff, bsize := d.take(n)
+		skip := 0
+		if off == 0 {
+			skip = pull // the headers were copied into the linear part
+		}
+		if d.mark {
+			d.S.StoreMemInfo(pg, d.Pool)
+		} else if err := d.Pool.ReleasePage(cpu, pg); err != nil {
+			return nil, err
+		}
+		if err := d.S.AddRxFrag(cpu, sk, pg, boff+skip, n-skip, bsize); err != nil {
+			return nil, err
+		}
+	}
+	return sk, nil
+}
+
+// keepForReuse keeps the buffer of the descriptor just taken for its next
+// refill (hns3 desc_cb->reuse_flag): the NIC's reference becomes the
+// driver's.
+func (d *Driver) keepForReuse() {
+	dd := &d.ring[(d.next+len(d.ring)-1)%len(d.ring)]
+	dd.reuse = true
+	dd.pg.Users++
+}
+
+// putBuffer returns an RX buffer the driver no longer needs to the pool:
+// page_pool_put_full_page (for a frag-API buffer, one fragment's share).
+func (d *Driver) putBuffer(pg *mm.Page) {
+	if d.Mode == FragAPI {
+		d.Pool.PutPage(d.CPU(), pg, -1, false)
+	} else {
+		d.Pool.PutFullPage(d.CPU(), pg, false)
+	}
 }
 
 // take consumes the next posted descriptor holding n bytes of the frame.
@@ -359,22 +469,20 @@ func (d *Driver) Unload() {
 	m := d.S.M
 	for i := range d.ring {
 		dd := &d.ring[i]
-		if !dd.posted {
+		if !dd.posted && !dd.reuse {
 			continue
 		}
-		dd.posted = false
-		d.posted--
+		if dd.posted {
+			d.posted--
+		}
+		dd.posted, dd.reuse = false, false
 		pg := dd.pg
 		pg.Users--
 		if d.Mode == HalfPageFlip && pg.Users > 0 {
 			continue // the other half (posted or in an skb) still owns the page's one reference
 		}
 		m.Begin(cpu, sim.SymPutPage)
-		if d.Mode == FragAPI {
-			d.Pool.PutPage(cpu, pg, -1, false)
-		} else {
-			d.Pool.PutFullPage(cpu, pg, false)
-		}
+		d.putBuffer(pg)
 	}
 	d.NAPI.Complete()
 	m.Begin(cpu, sim.SymPoolDestroy)

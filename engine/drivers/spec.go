@@ -39,6 +39,11 @@ type Spec struct {
 	// skb_mark_for_recycle; before it, the driver calls page_pool_release_page
 	// when it builds an skb.
 	RecycleFrom string
+	// HeadSplit: the driver copies small frames, and the headers of larger
+	// ones, into a linear skb of this many bytes (napi_alloc_skb) and adds
+	// the buffers as page_pool frags (hns3: HNS3_RX_HEAD_SIZE 256); 0: the
+	// driver builds the skb around the buffer (build_skb).
+	HeadSplit int
 	// NidChanged: the NAPI poll calls page_pool_nid_changed (mlx5).
 	NidChanged bool
 	// XDP: the driver runs XDP programs with XDP_REDIRECT support.
@@ -101,10 +106,12 @@ var Specs = []*Spec{
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
 		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "hns3", Platform: "arm64-server", Buffer: FragAPI, RxDescs: 1024,
-		Doc: "HiSilicon HNS3 (Kunpeng arm64 server): the first PP_FLAG_PAGE_FRAG user — 2 KiB buffers from page_pool_alloc_frag, skb_mark_for_recycle on every skb (5.15)",
+		Doc: "HiSilicon HNS3 (Kunpeng arm64 server): the first PP_FLAG_PAGE_FRAG user — 2 KiB buffers from page_pool_alloc_frag; frames up to 256 bytes are copied into a small skb and the buffer reused in place, larger ones get their headers copied and the buffers added as page_pool frags of a marked skb (hns3_alloc_skb)",
 		// hns3_alloc_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_PAGE_FRAG |
 		// PP_FLAG_DMA_SYNC_DEV, max_len = PAGE_SIZE << order, offset 0.
-		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, NapiBuildSkb: true, TxNapiConsume: true, RecycleFrom: "5.15",
+		// hns3_alloc_skb: napi_alloc_skb(HNS3_RX_HEAD_SIZE), copy or
+		// eth_get_headlen + hns3_nic_reuse_page (torvalds/linux hns3_enet.c).
+		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, HeadSplit: 256, TxNapiConsume: true, RecycleFrom: "5.15",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "hns3_clean_rx_ring", sim.SymDrvXmit: "hns3_nic_net_xmit", sim.SymDrvTxClean: "hns3_clean_tx_ring"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "split-page", "clone-tap", "destroy", "pfmemalloc"}},
 }

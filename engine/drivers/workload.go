@@ -62,6 +62,12 @@ const (
 	FrameUDP   = 1512
 	PayloadTCP = 1448
 	PayloadUDP = 1470
+	// Header bytes eth_get_headlen finds (what a header-splitting driver
+	// copies) and the protocols pull: Ethernet; + IPv4 + UDP; + IPv4 + TCP
+	// with timestamps.
+	HdrEth = 14
+	HdrUDP = 42
+	HdrTCP = 66
 )
 
 // WarmPackets is the warm-up of a run on d: the steady state starts once
@@ -94,16 +100,16 @@ func (e *Env) settle(sk *skb.SKB, err error) bool {
 	return sk != nil
 }
 
-// rx runs the NAPI side of one frame: poll bookkeeping, then the driver's
-// receive. deferred (may be nil) are skbs whose free was deferred to this
+// rx runs the NAPI side of one frame of length bytes (hdr of them headers):
+// poll bookkeeping, then the driver's receive. deferred (may be nil) are skbs whose free was deferred to this
 // CPU (skb_attempt_defer_free): net_rx_action flushes them first.
-func (e *Env) rx(length int, deferred *[]*skb.SKB) *skb.SKB {
+func (e *Env) rx(length, hdr int, deferred *[]*skb.SKB) *skb.SKB {
 	d := e.Drv
 	if d.Poll() && deferred != nil && len(*deferred) > 0 {
 		e.flushDeferred(deferred)
 	}
 	e.M.Begin(d.CPU(), sim.SymDrvRx)
-	sk, err := d.Receive(length)
+	sk, err := d.Receive(length, hdr)
 	if !e.settle(sk, err) {
 		return nil
 	}
@@ -189,7 +195,7 @@ func (w *drop) Step(e *Env) bool {
 		if w.migrateAt > 0 && !w.moved && w.n == w.migrateAt {
 			w.migrate(e)
 		}
-		sk := e.rx(frameSize(e, FrameSmall), nil)
+		sk := e.rx(frameSize(e, FrameSmall), HdrEth, nil)
 		if sk == nil {
 			w.n++
 			return true
@@ -299,7 +305,7 @@ func (w *tcpStream) Step(e *Env) bool {
 	cpu := e.Drv.CPU()
 	switch w.op {
 	case 0:
-		sk := e.rx(frameSize(e, FrameTCP), &w.deferred)
+		sk := e.rx(frameSize(e, FrameTCP), HdrTCP, &w.deferred)
 		if sk == nil {
 			return true
 		}
@@ -311,6 +317,7 @@ func (w *tcpStream) Step(e *Env) bool {
 		e.M.Charge(cpu, sim.SymIPRcv, 0)
 		w.tap.see(e, cpu, w.sk)
 		e.M.Charge(cpu, sim.SymTCPRcv, 0)
+		e.S.Pull(w.sk, HdrTCP) // eth_type_trans, ip_rcv and tcp_data_queue have pulled their headers
 		w.queue = queueCoalesce(e, cpu, w.queue, w.sk)
 		w.sk = nil
 		w.op = 0
@@ -396,7 +403,7 @@ func (w *forward) complete(e *Env) {
 	for _, sk := range w.tx[:n] {
 		e.M.Begin(cpu, sim.SymDrvTxClean)
 		e.M.Charge(cpu, sim.SymDrvTxClean, 0)
-		e.A.DMA.UnmapTX(cpu, sk.D.HeadPage)
+		unmapTX(e, cpu, sk)
 		if e.Drv.Spec.TxNapiConsume {
 			e.S.NapiConsumeSKB(cpu, sk, Budget)
 		} else {
@@ -413,7 +420,7 @@ func (w *forward) Step(e *Env) bool {
 		if d.polled == 0 || d.polled >= Budget {
 			w.complete(e)
 		}
-		sk := e.rx(frameSize(e, FrameUDP), nil)
+		sk := e.rx(frameSize(e, FrameUDP), HdrUDP, nil)
 		if sk == nil {
 			return true
 		}
@@ -440,7 +447,7 @@ func (w *forward) Step(e *Env) bool {
 	e.M.Charge(cpu, sim.SymDevQueueXmit, 0)
 	e.M.Begin(cpu, sim.SymDrvXmit)
 	e.M.Charge(cpu, sim.SymDrvXmit, 0)
-	if len(w.tx) >= w.cap || sk.D.HeadPage == nil || !e.A.DMA.MapTX(cpu, sk.D.HeadPage, sk.Len) {
+	if len(w.tx) >= w.cap || !mapTX(e, cpu, sk) {
 		e.Lost++ // TX ring full or mapping error: dropped
 		e.S.KfreeSKB(cpu, sk)
 		return true
@@ -448,6 +455,37 @@ func (w *forward) Step(e *Env) bool {
 	d.Transmitted++
 	w.tx = append(w.tx, sk)
 	return true
+}
+
+// mapTX models the driver's ndo_start_xmit mappings: dma_map_single of the
+// linear data and skb_frag_dma_map of each frag. On a mapping error the
+// mappings made are undone and the frame is dropped (false).
+func mapTX(e *Env, cpu int, sk *skb.SKB) bool {
+	dma := e.A.DMA
+	d := sk.D
+	if !dma.MapTX(cpu, d.HeadPage, sk.Headlen()) { // HeadPage is nil for a kmalloc'ed head
+		return false
+	}
+	for i := 0; i < d.NrFrags; i++ {
+		f := &d.Frags[i]
+		if !dma.MapTX(cpu, f.Page, f.Size) {
+			dma.UnmapTX(cpu, d.HeadPage)
+			for j := 0; j < i; j++ {
+				dma.UnmapTX(cpu, d.Frags[j].Page)
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// unmapTX undoes mapTX at TX completion.
+func unmapTX(e *Env, cpu int, sk *skb.SKB) {
+	d := sk.D
+	e.A.DMA.UnmapTX(cpu, d.HeadPage)
+	for i := 0; i < d.NrFrags; i++ {
+		e.A.DMA.UnmapTX(cpu, d.Frags[i].Page)
+	}
 }
 
 // xdpRedirect: the driver's XDP program redirects every frame into a veth;
@@ -559,7 +597,7 @@ func (w *splitPage) Next() string {
 
 func (w *splitPage) Step(e *Env) bool {
 	if w.sk == nil {
-		if w.sk = e.rx(frameSize(e, 1000), nil); w.sk != nil {
+		if w.sk = e.rx(frameSize(e, 1000), HdrUDP, nil); w.sk != nil {
 			e.stackRx(e.Drv.CPU())
 		}
 		return w.sk == nil // no buffer: the frame is lost
@@ -587,7 +625,7 @@ func (w *cloneTap) Next() string {
 
 func (w *cloneTap) Step(e *Env) bool {
 	if w.sk == nil {
-		w.sk = e.rx(frameSize(e, 1000), nil)
+		w.sk = e.rx(frameSize(e, 1000), HdrUDP, nil)
 		return w.sk == nil
 	}
 	cpu := e.Drv.CPU()
@@ -612,9 +650,15 @@ type coalesceMixed struct {
 
 // mixedSizes: loopback 600 then 3000 (copied into the tailroom), page_pool 1400
 // then 3000 (its head is stolen); each change of kind is a refusal from 5.14.
-// A batch starts with loopback, so a broken coalesce-pp-guard moves page_pool
-// pages into a slab-backed skb.
 var mixedSizes = [...]int{600, 3000, 1400, 3000}
+
+// mixedBatch is how many skbs the reader lets queue up before draining: not a
+// multiple of len(mixedSizes), so batches start alternately with a loopback
+// and a page_pool skb. With coalesce-pp-guard broken the first kind moves
+// page_pool pages into a slab-backed skb (put_page: the pool loses them), the
+// second hands loopback pages to page_pool_return_skb_page, where only the
+// signature check keeps them out of the pool.
+const mixedBatch = 6
 
 func (w *coalesceMixed) Next() string {
 	return [...]string{"receive (page_pool driver or loopback)", "skb_try_coalesce into the queue tail", "reader drains the receive queue"}[w.op]
@@ -627,7 +671,7 @@ func (w *coalesceMixed) Step(e *Env) bool {
 		size := mixedSizes[w.n%int64(len(mixedSizes))]
 		var sk *skb.SKB
 		if w.n%4 >= 2 {
-			sk = e.rx(min(size, e.Drv.Room()), nil)
+			sk = e.rx(min(size, e.Drv.Room()), HdrTCP, nil)
 		} else {
 			e.M.Begin(app, sim.SymAllocSKB)
 			s, err := e.S.AllocPageFragSKB(app, size) // -ENOBUFS for the sender on failure
@@ -646,7 +690,7 @@ func (w *coalesceMixed) Step(e *Env) bool {
 		w.in = nil
 		w.n++
 		w.op = 0
-		if w.n%readBatch == 0 {
+		if w.n%mixedBatch == 0 {
 			w.op = 2
 			return false
 		}
@@ -689,7 +733,7 @@ func (w *destroy) Step(e *Env) bool {
 		if w.unloadAt == 0 {
 			w.unloadAt = int64(4 * d.RingSize())
 		}
-		sk := e.rx(frameSize(e, 1000), nil)
+		sk := e.rx(frameSize(e, 1000), HdrUDP, nil)
 		w.n++
 		if sk != nil {
 			e.stackRx(d.CPU())

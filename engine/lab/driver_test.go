@@ -45,11 +45,12 @@ func first[T any](s []T) any {
 	return s[0]
 }
 
-// TestDriverScenarios_RulesBreak: breakable rules produce their violation in
-// a driver scenario. Not yet here (covered by the engine/skb and
-// engine/pagepool rule tests only): coalesce-cloned-guard, signature-check,
-// refcnt-check.
-func TestDriverScenarios_RulesBreak(t *testing.T) {
+// TestDriverScenarios_EveryRuleBreaks: every breakable rule produces its
+// violation in a driver scenario (and the same run with the rule intact has
+// none). Some failures need a second rule out of the way first: a foreign
+// page reaches the signature check only if coalescing mixed pool and
+// non-pool memory.
+func TestDriverScenarios_EveryRuleBreaks(t *testing.T) {
 	tests := []struct {
 		rules           []string
 		driver, sc, era string
@@ -63,6 +64,25 @@ func TestDriverScenarios_RulesBreak(t *testing.T) {
 		{[]string{"pfmemalloc-check"}, "mvpp2", "pfmemalloc", "5.14", nil, sim.KindReservePageRetained},
 		{[]string{"bulk-map-error"}, "mvpp2", "drop", "5.13", []string{"dma_map_fail_ppm=200000"}, sim.KindAllocFailureWithCache},
 		{[]string{"bulk-dma-unmap"}, "mlx5", "xdp-redirect", "5.13", []string{"bulk=256"}, sim.KindDMALeak},
+		// A loopback page stolen into a page_pool skb's frags reaches
+		// page_pool_return_skb_page.
+		{[]string{"coalesce-pp-guard", "signature-check"}, "bnxt", "coalesce-mixed", "5.14", nil, sim.KindForeignPageInPool},
+		// hns3 skbs carry page_pool memory only in frags once TCP pulled the
+		// headers: a tapped (cloned) one is coalesced into the queue tail,
+		// and the pages' pp_frag_count drops twice ([M4]'s walkthrough).
+		{[]string{"coalesce-cloned-guard"}, "hns3", "tcp-stream", "5.15", []string{"tap_every=2"}, sim.KindUseAfterRecycle},
+		// mvneta jumbo frames: skb_cow on a tapped skb takes page references
+		// on its frags; the tap's free is the last pp user, with refcount 2.
+		{[]string{"refcnt-check"}, "mvneta", "forward", "5.14", []string{"tap_every=4", "frame=6000"}, sim.KindUseAfterRecycle},
+	}
+	covered := map[string]bool{}
+	for _, tc := range tests {
+		covered[tc.rules[len(tc.rules)-1]] = true
+	}
+	for _, r := range sim.RuleNames() {
+		if !covered[r] {
+			t.Errorf("rule %s has no driver scenario here", r)
+		}
 	}
 	for _, tc := range tests {
 		t.Run(tc.rules[len(tc.rules)-1], func(t *testing.T) {
@@ -137,6 +157,28 @@ func TestCounterShape_BnxtTCPStream(t *testing.T) {
 		if s[sim.StatAllocSlow] != s[sim.StatAllocEmpty] {
 			t.Errorf("slow %d != empty %d", s[sim.StatAllocSlow], s[sim.StatAllocEmpty])
 		}
+	}
+}
+
+// hns3 copies frames up to HNS3_RX_HEAD_SIZE into a small skb and reuses
+// the RX buffer in place: after the ring's first fill the pool sees no
+// 64-byte drop traffic at all. pfmemalloc buffers are not reusable
+// (dev_page_is_reusable): they go back through the pool, which releases
+// them. Larger frames reach the stack as page_pool frags.
+func TestCounterShape_Hns3HeadSplit(t *testing.T) {
+	l, drop := run(t, Config{Driver: "hns3", Scenario: "drop", Era: "6.4", Packets: 5000})
+	st := drop.Stats
+	frags := uint64(l.Drv.RingSize()) // one 2 KiB fragment per descriptor
+	if st[sim.StatAllocFast]+st[sim.StatAllocSlow] > frags || st[sim.StatRecycleRing]+st[sim.StatRecycleCached] != 0 {
+		t.Errorf("drop: the pool saw the copied frames: %v", st)
+	}
+	_, pf := run(t, Config{Driver: "hns3", Scenario: "pfmemalloc", Era: "6.4", Packets: 5000})
+	if pf.Stats[sim.StatRecycleReleasedRefcnt] == 0 {
+		t.Errorf("pfmemalloc: no reserve page went back to be released: %v", pf.Stats)
+	}
+	lt, tcp := run(t, Config{Driver: "hns3", Scenario: "tcp-stream", Era: "6.4", Packets: 5000})
+	if tcp.Stats[sim.StatRecycleCached] == 0 || lt.Skb.Coalesced == 0 {
+		t.Errorf("tcp-stream: cached %d, coalesced %d", tcp.Stats[sim.StatRecycleCached], lt.Skb.Coalesced)
 	}
 }
 

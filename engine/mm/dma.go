@@ -84,7 +84,11 @@ func (d *DMA) injectedFailure(p *Page) bool {
 
 func (d *DMA) ev(cpu int, fn sim.Sym, p *Page, cost int64, why string) {
 	if d.m.Tracing() {
-		d.m.Emit(sim.Event{CPU: cpu, Func: fn, Page: p.PFN, From: p.Place, To: p.Place, CostPS: cost, Stat: sim.StatNone, Why: why})
+		ev := sim.Event{CPU: cpu, Func: fn, Page: -1, CostPS: cost, Stat: sim.StatNone, Why: why}
+		if p != nil { // nil: a kmalloc'ed buffer, not a page the model tracks
+			ev.Page, ev.From, ev.To = p.PFN, p.Place, p.Place
+		}
+		d.m.Emit(ev)
 	}
 }
 
@@ -139,7 +143,9 @@ func (d *DMA) cacheMaint(cpu, size int) int64 {
 // MapTX models dma_map_single(dev, skb->data, len, DMA_TO_DEVICE) in a
 // driver's ndo_start_xmit: a streaming mapping of the frame for transmit
 // (independent of the pool's RX mapping of the same page); on a non-coherent
-// platform the CPU cleans the frame's bytes. ok=false on a mapping error.
+// platform the CPU cleans the frame's bytes. ok=false on a mapping error. p
+// is the page holding the bytes, nil for a kmalloc'ed head (skb_frag_dma_map
+// of a frag is the same call on the frag's page).
 func (d *DMA) MapTX(cpu int, p *Page, size int) bool {
 	cost := d.m.Charge(cpu, sim.SymTxDMAMap, 0) + d.cacheMaint(cpu, size)
 	if d.IOMMU {

@@ -230,7 +230,7 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymXDPRedirect:      {Fixed: 140, PerUnitMilli: 0},
 		SymVethXDPRcv:       {Fixed: 175, PerUnitMilli: 0},
 		SymXDPConvert:       {Fixed: 105, PerUnitMilli: 0},
-		SymStackRest:        {Fixed: 17212, PerUnitMilli: 0},
+		SymStackRest:        {Fixed: 17242, PerUnitMilli: 0},
 		SymCacheMaint:       {Fixed: 0, PerUnitMilli: 35},
 		SymTxDMAMap:         {Fixed: 53, PerUnitMilli: 0},
 		SymTxDMAUnmap:       {Fixed: 35, PerUnitMilli: 0},

@@ -270,27 +270,52 @@ func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi b
 	return sk, nil
 }
 
-// AllocSKB models __alloc_skb / napi_alloc_skb(len): a kmalloc'ed head
-// (head_frag = 0) with room for length bytes. Such a head can never be
-// recycled into a page_pool.
+// AllocSKB models __alloc_skb / napi_alloc_skb(len) with len bytes put: a
+// kmalloc'ed head (head_frag = 0) with room for length bytes. Such a head can
+// never be recycled into a page_pool.
 func (s *Stack) AllocSKB(cpu int, length int, napi bool) (*SKB, error) {
-	if length < 0 {
-		return nil, fmt.Errorf("__alloc_skb: negative length %d", length)
+	sk, err := s.allocSKB(cpu, length, napi)
+	if err == nil {
+		sk.Len = length
+	}
+	return sk, err
+}
+
+// NapiAllocSKB models napi_alloc_skb(napi, room) as a driver calls it before
+// copying a frame in: an empty skb (len 0) whose kmalloc'ed head has room
+// bytes of tailroom; the driver then __skb_put()s what it copies (Put).
+func (s *Stack) NapiAllocSKB(cpu int, room int) (*SKB, error) {
+	return s.allocSKB(cpu, room, true)
+}
+
+func (s *Stack) allocSKB(cpu int, room int, napi bool) (*SKB, error) {
+	if room < 0 {
+		return nil, fmt.Errorf("__alloc_skb: negative length %d", room)
 	}
 	cost := s.M.Charge(cpu, sim.SymAllocSKB, 0)
-	obj, size, err := s.kmallocHead(cpu, NetSkbPad+length)
+	obj, size, err := s.kmallocHead(cpu, NetSkbPad+room)
 	if err != nil {
 		return nil, fmt.Errorf("__alloc_skb: %w", err)
 	}
 	sk := s.newSKB(cpu, napi)
 	d := s.newData()
 	d.HeadObj, d.HeadSize = obj, size
-	sk.D, sk.Len, sk.Headroom = d, length, NetSkbPad
+	sk.D, sk.Headroom = d, NetSkbPad
 	sk.Truesize = SkbTruesize(size - ShinfoSize)
 	s.Built++
 	s.ev(cpu, sim.SymAllocSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 		"allocates an skb with a kmalloc'ed head: slab memory, never a page_pool page")
 	return sk, nil
+}
+
+// Put models __skb_put(skb, n): the linear data grows by n bytes the caller
+// copied in. The skb must be linear and n must fit its tailroom.
+func (s *Stack) Put(sk *SKB, n int) error {
+	if n < 0 || n > sk.Tailroom() {
+		return fmt.Errorf("__skb_put: %d bytes do not fit skb#%d's tailroom of %d (skb_over_panic)", n, sk.ID, sk.Tailroom())
+	}
+	sk.Len += n
+	return nil
 }
 
 // kmallocHead allocates a linear head for need bytes (headroom + data) plus the
@@ -388,4 +413,16 @@ func (s *Stack) AddRxFrag(cpu int, sk *SKB, pg *mm.Page, off, size, truesize int
 	pg.Users++
 	s.ev(cpu, sim.SymAddRxFrag, sk, pg, from, sim.PlaceSKB, cost, "appends a page fragment to the skb")
 	return nil
+}
+
+// Pull models __skb_pull(skb, len): the protocol layers consume their headers
+// (eth_type_trans, ip_rcv, tcp_data_queue), moving skb->data forward. Only
+// linear bytes can be pulled; n is clamped to skb_headlen (the model's
+// stand-in for a pskb_may_pull that would have dropped a runt). Returns the
+// bytes pulled. No page changes owner.
+func (s *Stack) Pull(sk *SKB, n int) int {
+	n = max(0, min(n, sk.Headlen()))
+	sk.Len -= n
+	sk.Headroom += n
+	return n
 }

@@ -385,3 +385,37 @@ func TestReleaseData_NohdrDropsBothHalvesOfDataref(t *testing.T) {
 		t.Fatal("__skb_header_release accepted a cloned skb")
 	}
 }
+
+// __skb_put and __skb_pull move the linear data's bounds; the tailroom stays
+// with the head, a put beyond it is refused (skb_over_panic), a pull never
+// reaches into the frags, and pulling a header-split skb leaves it
+// frags-only: coalescing then moves frags, it cannot steal a head.
+func TestPutPull_LinearBounds(t *testing.T) {
+	e := newEnv(t, "6.4")
+	sk, err := e.s.NapiAllocSKB(0, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := sk.Tailroom()
+	if sk.Len != 0 || room < 256 {
+		t.Fatalf("napi_alloc_skb(256): len %d tailroom %d", sk.Len, room)
+	}
+	if err := e.s.Put(sk, room+1); err == nil {
+		t.Fatal("__skb_put beyond the tailroom accepted")
+	}
+	if err := e.s.Put(sk, 66); err != nil || sk.Len != 66 || sk.Tailroom() != room-66 {
+		t.Fatalf("put 66: err %v len %d tailroom %d", err, sk.Len, sk.Tailroom())
+	}
+	e.s.MarkForRecycle(0, sk, nil, nil)
+	pg := e.frag(sk, 3000)
+	if n := e.s.Pull(sk, 100); n != 66 || sk.Headlen() != 0 || sk.Len != 3000 || sk.DataLen != 3000 {
+		t.Fatalf("pull 100 of 66 linear bytes: pulled %d, %v", n, sk)
+	}
+	to, _ := e.rx(1500)
+	e.s.Pull(to, 66)
+	if r := e.coalesce(to, sk); !r.OK || r.HeadStolen || to.D.Frags[to.D.NrFrags-1].Page != pg {
+		t.Fatalf("coalescing a frags-only skb: %+v", r)
+	}
+	e.kfree(to)
+	e.clean()
+}
