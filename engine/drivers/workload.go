@@ -461,7 +461,7 @@ func (w *forward) Step(e *Env) bool {
 // linear data and skb_frag_dma_map of each frag. On a mapping error the
 // mappings made are undone and the frame is dropped (false).
 func mapTX(e *Env, cpu int, sk *skb.SKB) bool {
-	dma := e.A.DMA
+	dma := &e.A.DMA
 	d := sk.D
 	if !dma.MapTX(cpu, d.HeadPage, sk.Headlen()) { // HeadPage is nil for a kmalloc'ed head
 		return false

@@ -1,0 +1,137 @@
+package drivers
+
+import (
+	"testing"
+
+	"pplab/engine/mm"
+	"pplab/engine/pagepool"
+	"pplab/engine/sim"
+	"pplab/engine/sim/simtest"
+	"pplab/engine/skb"
+)
+
+// newDriver builds one RX queue of the named driver on its platform with a
+// small ring, posted and ready.
+func newDriver(t *testing.T, name, era string, opts ...string) *Driver {
+	t.Helper()
+	spec, err := SpecByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := sim.EraByName(era)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plat, err := sim.PlatformByName(spec.Platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, rules, _ := simtest.Options(t, append([]string{"cpus=2"}, opts...)...)
+	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Platform: plat})
+	reg := pagepool.NewRegistry(mm.NewAllocator(m))
+	d, err := New(skb.NewStack(reg), reg, spec, spec.Buffer, pagepool.NewNAPI(0), 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := d.Refill(); n != 8 {
+		t.Fatalf("refill posted %d of 8", n)
+	}
+	return d
+}
+
+// Each RX buffer model hands the stack the skb shape its kernel driver
+// builds: build_skb over the buffer (head_frag), further buffers as frags
+// (mvneta multi-buffer), or hns3's small copied head with the buffer as a
+// page_pool frag; frames up to HNS3_RX_HEAD_SIZE are copied whole and their
+// buffer stays on its descriptor.
+func TestReceive_BufferModels(t *testing.T) {
+	tests := []struct {
+		driver, era        string
+		length, hdr        int
+		headFrag           bool
+		headlen, nrFrags   int
+		marked, reusesSlot bool
+	}{
+		{"mvpp2", "5.14", 1514, HdrTCP, true, 1514, 0, true, false},
+		{"mvpp2", "5.12", 1514, HdrTCP, true, 1514, 0, false, false},
+		{"mvneta", "5.14", 6000, HdrUDP, true, 4096 - skb.ShinfoSize - skb.NetSkbPad, 1, true, false},
+		{"hns3", "5.15", 1514, HdrTCP, false, HdrTCP, 1, true, false},
+		{"hns3", "6.4", 3000, HdrUDP, false, HdrUDP, 2, true, false},
+		{"hns3", "6.8", 64, HdrEth, false, 64, 0, false, true},
+		{"hns3", "6.8", 256, HdrEth, false, 256, 0, false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.driver+"/"+tc.era, func(t *testing.T) {
+			d := newDriver(t, tc.driver, tc.era)
+			m := d.S.M
+			var before sim.Stats
+			d.Pool.GetStats(&before)
+			sk, err := d.Receive(tc.length, tc.hdr)
+			if err != nil || sk == nil {
+				t.Fatalf("receive: %v", err)
+			}
+			if sk.Len != tc.length || sk.HeadFrag != tc.headFrag || sk.Headlen() != tc.headlen || sk.D.NrFrags != tc.nrFrags || sk.PPRecycle != tc.marked {
+				t.Fatalf("got %v headlen %d, want head_frag=%v headlen %d frags %d pp_recycle=%v", sk, sk.Headlen(), tc.headFrag, tc.headlen, tc.nrFrags, tc.marked)
+			}
+			d.Refill()
+			var after sim.Stats
+			d.Pool.GetStats(&after)
+			allocs := after[sim.StatAllocFast] + after[sim.StatAllocSlow] - before[sim.StatAllocFast] - before[sim.StatAllocSlow]
+			if reused := allocs == 0; reused != tc.reusesSlot || d.Posted() != d.RingSize() {
+				t.Errorf("refill: %d pool allocations, %d of %d posted; want the buffer reused: %v", allocs, d.Posted(), d.RingSize(), tc.reusesSlot)
+			}
+			simtest.Clean(t, m)
+			m.Begin(0, sim.SymKfreeSKB)
+			d.S.KfreeSKB(0, sk)
+			d.Unload()
+			simtest.Clean(t, m)
+		})
+	}
+}
+
+// dev_page_is_reusable: a pfmemalloc buffer is never kept for reuse; hns3
+// hands it back with page_pool_put_full_page and the pool releases it.
+func TestReceive_Hns3PfmemallocNotReused(t *testing.T) {
+	d := newDriver(t, "hns3", "6.4", "pfmemalloc_ppm=1000000")
+	m := d.S.M
+	sk, err := d.Receive(64, HdrEth)
+	if err != nil || sk == nil {
+		t.Fatalf("receive: %v", err)
+	}
+	if dd := &d.ring[0]; dd.reuse {
+		t.Fatal("a pfmemalloc buffer was kept for reuse")
+	}
+	var st sim.Stats
+	d.Pool.GetStats(&st)
+	if st[sim.StatRecycleReleasedRefcnt] != 0 { // the other half of the page is still posted
+		t.Errorf("released before the page's last fragment came back: %v", st)
+	}
+	m.Begin(0, sim.SymKfreeSKB)
+	d.S.KfreeSKB(0, sk)
+	d.Unload()
+	d.Pool.GetStats(&st)
+	if st[sim.StatRecycleReleasedRefcnt] == 0 {
+		t.Errorf("pfmemalloc pages were not released: %v", st)
+	}
+	simtest.Clean(t, m)
+}
+
+// ndo_start_xmit maps the linear part and every frag; TX completion unmaps
+// as many. A kmalloc'ed head (hns3, or any skb after skb_cow) is mapped too.
+func TestMapTX_LinearAndFrags(t *testing.T) {
+	d := newDriver(t, "hns3", "6.4")
+	m := d.S.M
+	e := &Env{M: m, A: d.S.A, S: d.S, Drv: d}
+	sk, _ := d.Receive(3000, HdrUDP)
+	if !mapTX(e, 0, sk) || e.A.DMA.TxMapped != 3 {
+		t.Fatalf("mapped %d, want head + 2 frags", e.A.DMA.TxMapped)
+	}
+	unmapTX(e, 0, sk)
+	if e.A.DMA.TxMapped != 0 {
+		t.Fatalf("%d TX mappings left", e.A.DMA.TxMapped)
+	}
+	m.Begin(0, sim.SymKfreeSKB)
+	d.S.KfreeSKB(0, sk)
+	d.Unload()
+	simtest.Clean(t, m)
+}
