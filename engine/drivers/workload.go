@@ -54,7 +54,7 @@ const (
 )
 
 // Frame sizes on the wire (without FCS): a 64-byte test frame, a full TCP
-// segment (MSS 1448 + 32 bytes of TCP/IP headers and timestamps + 14), a
+// segment (MSS 1448 + 20 bytes of IPv4 + 32 of TCP with timestamps + 14), a
 // full iperf UDP datagram (1470 + 8 + 20 + 14).
 const (
 	FrameSmall = 64
@@ -496,7 +496,7 @@ func unmapTX(e *Env, cpu int, sk *skb.SKB) {
 // _page is gone) the skb is marked for recycling and pages return through the
 // ring from the veth's CPU.
 type xdpRedirect struct {
-	frame *xdpFrame
+	frame xdpFrame // the frame in flight to the veth (op 1)
 	op    int
 }
 
@@ -528,7 +528,7 @@ func (w *xdpRedirect) Step(e *Env) bool {
 	}
 	app := e.App
 	f := w.frame
-	w.frame, w.op = nil, 0
+	w.frame, w.op = xdpFrame{}, 0
 	m.Begin(app, sim.SymVethXDPRcv)
 	m.Charge(app, sim.SymVethXDPRcv, 0)
 	m.Charge(app, sim.SymXDPConvert, 0)
@@ -559,7 +559,7 @@ func (w *xdpRedirect) Step(e *Env) bool {
 
 // ReceiveXDP models the driver's XDP path for one frame: sync for the CPU,
 // run the program; the buffer leaves the RX ring as an XDP frame in flight.
-func (d *Driver) ReceiveXDP(length int) (*xdpFrame, bool) {
+func (d *Driver) ReceiveXDP(length int) (xdpFrame, bool) {
 	m := d.S.M
 	cpu := d.CPU()
 	m.Charge(cpu, sim.SymDrvRx, 0)
@@ -567,7 +567,7 @@ func (d *Driver) ReceiveXDP(length int) (*xdpFrame, bool) {
 	d.polled++
 	if d.posted == 0 || length > d.Room() {
 		d.Dropped++
-		return nil, false
+		return xdpFrame{}, false
 	}
 	pg, off, size := d.take(length)
 	pg.MoveTo(sim.PlaceXDPFrame, -1) // held by the frame (not an skb: no skb-level user)
@@ -577,7 +577,7 @@ func (d *Driver) ReceiveXDP(length int) (*xdpFrame, bool) {
 	if d.Spec.RefillEach {
 		d.refill(len(d.ring))
 	}
-	return &xdpFrame{pg: pg, off: off, len: length, size: size}, true
+	return xdpFrame{pg: pg, off: off, len: length, size: size}, true
 }
 
 // splitPage: each page feeds two RX buffers: half-page flip before 5.15 (the

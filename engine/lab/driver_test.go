@@ -224,5 +224,3 @@ func TestDestroy_DeferredReleaseAndWarning(t *testing.T) {
 		t.Errorf("the run ended after %d s, want the 90 s hold", l.M.NowPS()/1e12)
 	}
 }
-
-func BenchmarkDrop(b *testing.B) { benchScenario(b, "drop") }

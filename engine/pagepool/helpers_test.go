@@ -89,11 +89,7 @@ func (e *env) stat(s sim.Stat) uint64 { return e.p.stats[s] }
 // wantStats compares the named counters.
 func (e *env) wantStats(want map[sim.Stat]uint64) {
 	e.t.Helper()
-	for s, w := range want {
-		if got := e.p.stats[s]; got != w {
-			e.t.Errorf("%s = %d, want %d", s, got, w)
-		}
-	}
+	simtest.WantStats(e.t, &e.p.stats, want)
 }
 
 func pfns(pages []*mm.Page) []int32 {

@@ -5,8 +5,9 @@ import (
 	"pplab/engine/sim"
 )
 
-// KfreeSKB models kfree_skb (a drop) / consume_skb (a normal free): outside
-// NAPI context, so page_pool pages go back through the ptr_ring.
+// KfreeSKB models kfree_skb (a drop) / consume_skb (a normal free; the model
+// does not tell them apart): not NAPI-safe, so page_pool pages go back
+// through the ptr_ring.
 func (s *Stack) KfreeSKB(cpu int, sk *SKB) {
 	if !s.alive(cpu, sk, sim.SymKfreeSKB) {
 		return
@@ -16,9 +17,6 @@ func (s *Stack) KfreeSKB(cpu int, sk *SKB) {
 	s.releaseAll(cpu, sk, false)
 	s.kfreeSkbmem(cpu, sk)
 }
-
-// ConsumeSKB models consume_skb: the same free, accounted as consumed.
-func (s *Stack) ConsumeSKB(cpu int, sk *SKB) { s.KfreeSKB(cpu, sk) }
 
 // NapiConsumeSKB models napi_consume_skb(skb, budget): budget 0 means the
 // caller is not in NAPI context (netpoll) and it is a plain consume; otherwise

@@ -123,11 +123,7 @@ func (e *env) clean() {
 func (e *env) stats(want map[sim.Stat]uint64) {
 	e.t.Helper()
 	st := e.p.Stats()
-	for s, w := range want {
-		if st[s] != w {
-			e.t.Errorf("%s = %d, want %d", s, st[s], w)
-		}
-	}
+	simtest.WantStats(e.t, &st, want)
 }
 
 func (e *env) places(want map[*mm.Page]sim.Place) {

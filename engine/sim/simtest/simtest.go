@@ -79,3 +79,13 @@ func Verdict(t testing.TB, m *sim.Machine, broken bool, kind sim.Kind) {
 		}
 	}
 }
+
+// WantStats compares the named counters of got.
+func WantStats(t testing.TB, got *sim.Stats, want map[sim.Stat]uint64) {
+	t.Helper()
+	for s, w := range want {
+		if got[s] != w {
+			t.Errorf("%s = %d, want %d", s, got[s], w)
+		}
+	}
+}
