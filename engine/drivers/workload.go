@@ -21,6 +21,10 @@ type Env struct {
 	Drv *Driver
 	App int
 
+	// Frame is the size of the frames the workload receives: the frame knob,
+	// or DefaultFrame. Set by NewWorkload.
+	Frame int
+
 	Lost int64 // frames lost: no RX buffer posted, or no memory for an skb
 	Err  error // a step that could not go on (the run stops)
 }
@@ -57,9 +61,10 @@ const (
 // segment (MSS 1448 + 20 bytes of IPv4 + 32 of TCP with timestamps + 14), a
 // full iperf UDP datagram (1470 + 8 + 20 + 14).
 const (
-	FrameSmall = 64
-	FrameTCP   = 1514
-	FrameUDP   = 1512
+	FrameSmall  = 64
+	FrameTCP    = 1514
+	FrameUDP    = 1512
+	FrameMedium = 1000 // split-page, clone-tap, destroy: a frame well inside half a page
 	PayloadTCP = 1448
 	PayloadUDP = 1470
 	// Header bytes eth_get_headlen finds (what a header-splitting driver
@@ -74,12 +79,18 @@ const (
 // every RX buffer has cycled twice (rate and profile count from then on).
 func WarmPackets(d *Driver) int64 { return int64(2*d.RingSize() + Budget) }
 
-// frameSize is the frame knob, or the workload's own size.
-func frameSize(e *Env, def int) int {
-	if v := e.M.Knobs[sim.KnobFrame]; v > 0 {
-		return int(v)
+// DefaultFrame is the frame size a workload receives unless the frame knob
+// says otherwise (coalesce-mixed mixes its own sizes).
+func DefaultFrame(workload string) int {
+	switch workload {
+	case WTCPStream:
+		return FrameTCP
+	case WForward:
+		return FrameUDP
+	case WDrop, WXDPRedirect, WNumaMigrate, WPfmemalloc:
+		return FrameSmall
 	}
-	return def
+	return FrameMedium
 }
 
 // settle sorts out a receive: an error stops the run, nil is a lost frame.
@@ -139,6 +150,10 @@ func (e *Env) stackRx(cpu int) {
 
 // NewWorkload returns the named workload on env (the driver must run it).
 func NewWorkload(name string, e *Env) (Workload, error) {
+	e.Frame = DefaultFrame(name)
+	if v := e.M.Knobs[sim.KnobFrame]; v > 0 {
+		e.Frame = int(v)
+	}
 	switch name {
 	case WDrop, WPfmemalloc:
 		return &drop{}, nil
@@ -195,7 +210,7 @@ func (w *drop) Step(e *Env) bool {
 		if w.migrateAt > 0 && !w.moved && w.n == w.migrateAt {
 			w.migrate(e)
 		}
-		sk := e.rx(frameSize(e, FrameSmall), HdrEth, nil)
+		sk := e.rx(e.Frame, HdrEth, nil)
 		if sk == nil {
 			w.n++
 			return true
@@ -305,7 +320,7 @@ func (w *tcpStream) Step(e *Env) bool {
 	cpu := e.Drv.CPU()
 	switch w.op {
 	case 0:
-		sk := e.rx(frameSize(e, FrameTCP), HdrTCP, &w.deferred)
+		sk := e.rx(e.Frame, HdrTCP, &w.deferred)
 		if sk == nil {
 			return true
 		}
@@ -420,7 +435,7 @@ func (w *forward) Step(e *Env) bool {
 		if d.polled == 0 || d.polled >= Budget {
 			w.complete(e)
 		}
-		sk := e.rx(frameSize(e, FrameUDP), HdrUDP, nil)
+		sk := e.rx(e.Frame, HdrUDP, nil)
 		if sk == nil {
 			return true
 		}
@@ -517,7 +532,7 @@ func (w *xdpRedirect) Step(e *Env) bool {
 		d.Poll()
 		cpu := d.CPU()
 		m.Begin(cpu, sim.SymXDPRun)
-		f, ok := d.ReceiveXDP(frameSize(e, FrameSmall))
+		f, ok := d.ReceiveXDP(e.Frame)
 		if !ok {
 			e.Lost++
 			return true
@@ -597,7 +612,7 @@ func (w *splitPage) Next() string {
 
 func (w *splitPage) Step(e *Env) bool {
 	if w.sk == nil {
-		if w.sk = e.rx(frameSize(e, 1000), HdrUDP, nil); w.sk != nil {
+		if w.sk = e.rx(e.Frame, HdrUDP, nil); w.sk != nil {
 			e.stackRx(e.Drv.CPU())
 		}
 		return w.sk == nil // no buffer: the frame is lost
@@ -625,7 +640,7 @@ func (w *cloneTap) Next() string {
 
 func (w *cloneTap) Step(e *Env) bool {
 	if w.sk == nil {
-		w.sk = e.rx(frameSize(e, 1000), HdrUDP, nil)
+		w.sk = e.rx(e.Frame, HdrUDP, nil)
 		return w.sk == nil
 	}
 	cpu := e.Drv.CPU()
@@ -733,7 +748,7 @@ func (w *destroy) Step(e *Env) bool {
 		if w.unloadAt == 0 {
 			w.unloadAt = int64(4 * d.RingSize())
 		}
-		sk := e.rx(frameSize(e, 1000), HdrUDP, nil)
+		sk := e.rx(e.Frame, HdrUDP, nil)
 		w.n++
 		if sk != nil {
 			e.stackRx(d.CPU())

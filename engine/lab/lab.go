@@ -433,31 +433,25 @@ func (l *Lab) measuredPackets() int64 {
 
 // FrameBytes is the frame size of a driver scenario's packets (0 otherwise).
 func (l *Lab) FrameBytes() int {
-	if l.Spec == nil {
-		return 0
+	if dr, ok := l.run.(*driverRun); ok {
+		return dr.env.Frame
 	}
-	if v := l.M.Knobs[sim.KnobFrame]; v > 0 {
-		return int(v)
-	}
-	switch l.Scenario.Name {
-	case drivers.WTCPStream:
-		return drivers.FrameTCP
-	case drivers.WForward:
-		return drivers.FrameUDP
-	case drivers.WDrop, drivers.WXDPRedirect, drivers.WNumaMigrate, drivers.WPfmemalloc:
-		return drivers.FrameSmall
-	}
-	return 1000
+	return 0
 }
 
-// linkKpps is the link's packet rate for the scenario's frames (preamble,
-// FCS and inter-frame gap included: 24 bytes per frame), 0 without a driver.
+// linkKpps is the link's packet rate for the scenario's frames, 0 without a
+// driver.
 func (l *Lab) linkKpps() float64 {
-	f := l.FrameBytes()
-	if f == 0 {
-		return 0
+	if f := l.FrameBytes(); f > 0 {
+		return linkPPS(l.M.Platform, f) / 1e3
 	}
-	return float64(l.M.Platform.LinkMbps) * 1e3 / float64((f+24)*8)
+	return 0
+}
+
+// linkPPS is the platform link's packet rate for frames of frame bytes:
+// preamble, FCS and inter-frame gap add 24 bytes per frame.
+func linkPPS(p *sim.Platform, frame int) float64 {
+	return float64(p.LinkMbps) * 1e6 / float64((frame+24)*8)
 }
 
 // ProfileName is the symbol a profile of this run shows for s.

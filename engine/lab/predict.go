@@ -257,8 +257,8 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (string, string,
 		return "", "", nil, fmt.Errorf("--change napi-direct: needs a profile with skb recycling on (page_pool_put_page or page_pool_return_skb_page listed)")
 	}
 	before := "5.14"
-	if spec.MinEra() > 3 {
-		before = "5.15"
+	if e, _ := sim.EraByName(before); spec.MinEra() > e.Order {
+		before = "5.15" // hns3: the frag API
 	}
 	return before, "6.4", nil, nil
 }
@@ -269,14 +269,7 @@ func linkRate(plat, workload, unit string) float64 {
 	if err != nil || p.LinkMbps == 0 {
 		return 0
 	}
-	frame := drivers.FrameSmall
-	switch workload {
-	case drivers.WTCPStream:
-		frame = drivers.FrameTCP
-	case drivers.WForward:
-		frame = drivers.FrameUDP
-	}
-	pps := float64(p.LinkMbps) * 1e6 / float64((frame+24)*8)
+	pps := linkPPS(p, drivers.DefaultFrame(workload))
 	switch unit {
 	case "kpps":
 		return pps / 1e3
