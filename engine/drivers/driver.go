@@ -299,13 +299,26 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 		}
 		return nil, nil
 	}
+	var sk *skb.SKB
+	var err error
 	if d.Spec.HeadSplit > 0 {
-		return d.receiveHeadSplit(length, hdr)
+		sk, err = d.receiveHeadSplit(length, hdr)
+	} else {
+		sk, err = d.receiveBuild(length)
 	}
-	mark := d.mark
+	if err == nil && d.Spec.RefillEach {
+		d.refill(len(d.ring))
+	}
+	return sk, err
+}
+
+// receiveBuild: build_skb/napi_build_skb over the first buffer, the next
+// buffers of a multi-buffer frame as frags.
+func (d *Driver) receiveBuild(length int) (*skb.SKB, error) {
+	cpu := d.CPU()
 	headLen := min(length, d.Room())
 	pg, off, size := d.take(headLen)
-	if !mark {
+	if !d.mark {
 		if err := d.Pool.ReleasePage(cpu, pg); err != nil {
 			return nil, err
 		}
@@ -314,7 +327,7 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mark {
+	if d.mark {
 		if err := d.S.MarkForRecycle(cpu, sk, pg, d.Pool); err != nil {
 			return nil, err
 		}
@@ -322,20 +335,26 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 	for rest := length - headLen; rest > 0; {
 		n := min(rest, d.BufSize())
 		fpg, foff, fsize := d.take(n)
-		if mark {
-			d.S.StoreMemInfo(fpg, d.Pool) // page_pool_store_mem_info per frag
-		} else if err := d.Pool.ReleasePage(cpu, fpg); err != nil {
-			return nil, err
-		}
-		if err := d.S.AddRxFrag(cpu, sk, fpg, foff, n, fsize); err != nil {
+		if err := d.addRxBuffer(sk, fpg, foff, n, fsize); err != nil {
 			return nil, err
 		}
 		rest -= n
 	}
-	if d.Spec.RefillEach {
-		d.refill(len(d.ring))
-	}
 	return sk, nil
+}
+
+// addRxBuffer adds size bytes at off of a received buffer to sk as a frag
+// (skb_add_rx_frag): the page is marked with its pool
+// (page_pool_store_mem_info) when the driver marks skbs, released from the
+// pool (page_pool_release_page) when it does not.
+func (d *Driver) addRxBuffer(sk *skb.SKB, pg *mm.Page, off, size, truesize int) error {
+	cpu := d.CPU()
+	if d.mark {
+		d.S.StoreMemInfo(pg, d.Pool)
+	} else if err := d.Pool.ReleasePage(cpu, pg); err != nil {
+		return err
+	}
+	return d.S.AddRxFrag(cpu, sk, pg, off, size, truesize)
 }
 
 // receiveHeadSplit models hns3_alloc_skb and hns3_add_frag (hns3_enet.c):
@@ -387,12 +406,7 @@ func (d *Driver) receiveHeadSplit(length, hdr int) (*skb.SKB, error) {
 		if off == 0 {
 			skip = pull // the headers were copied into the linear part
 		}
-		if d.mark {
-			d.S.StoreMemInfo(pg, d.Pool)
-		} else if err := d.Pool.ReleasePage(cpu, pg); err != nil {
-			return nil, err
-		}
-		if err := d.S.AddRxFrag(cpu, sk, pg, boff+skip, n-skip, bsize); err != nil {
+		if err := d.addRxBuffer(sk, pg, boff+skip, n-skip, bsize); err != nil {
 			return nil, err
 		}
 	}

@@ -65,8 +65,8 @@ const (
 	FrameTCP    = 1514
 	FrameUDP    = 1512
 	FrameMedium = 1000 // split-page, clone-tap, destroy: a frame well inside half a page
-	PayloadTCP = 1448
-	PayloadUDP = 1470
+	PayloadTCP  = 1448
+	PayloadUDP  = 1470
 	// Header bytes eth_get_headlen finds (what a header-splitting driver
 	// copies) and the protocols pull: Ethernet; + IPv4 + UDP; + IPv4 + TCP
 	// with timestamps.
