@@ -176,7 +176,7 @@ func (d *Driver) post(pg *mm.Page, off, size int) {
 	dd := &d.ring[d.fill]
 	*dd = desc{pg: pg, off: off, size: size, posted: true}
 	from := pg.Place
-	pg.MoveTo(sim.PlaceNICRing, int32(d.fill))
+	pg.MoveTo(d.S.M, sim.PlaceNICRing, int32(d.fill))
 	pg.Users++
 	d.fill = (d.fill + 1) % len(d.ring)
 	d.posted++

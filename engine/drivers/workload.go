@@ -282,6 +282,7 @@ func (t *tapper) see(e *Env, cpu int, sk *skb.SKB) {
 		}
 		return
 	}
+	e.S.Queue(cl, skb.InTap)
 	t.clones[slot] = cl
 }
 
@@ -349,6 +350,7 @@ func (w *tcpStream) Step(e *Env) bool {
 		e.M.Charge(app, sim.SymCopyToUser, sk.Len)
 		if e.M.Era.DeferFree && app != cpu {
 			e.M.Charge(app, sim.SymDeferFree, 0)
+			e.S.Queue(sk, skb.InDeferList)
 			w.deferred = append(w.deferred, sk)
 			continue
 		}
@@ -378,6 +380,7 @@ func queueCoalesce(e *Env, cpu int, q []*skb.SKB, sk *skb.SKB) []*skb.SKB {
 			return q
 		}
 	}
+	e.S.Queue(sk, skb.InSocket)
 	return append(q, sk)
 }
 
@@ -468,6 +471,7 @@ func (w *forward) Step(e *Env) bool {
 		return true
 	}
 	d.Transmitted++
+	e.S.Queue(sk, skb.InTXRing)
 	w.tx = append(w.tx, sk)
 	return true
 }
@@ -585,7 +589,7 @@ func (d *Driver) ReceiveXDP(length int) (xdpFrame, bool) {
 		return xdpFrame{}, false
 	}
 	pg, off, size := d.take(length)
-	pg.MoveTo(sim.PlaceXDPFrame, -1) // held by the frame (not an skb: no skb-level user)
+	pg.MoveTo(m, sim.PlaceXDPFrame, -1) // held by the frame (not an skb: no skb-level user)
 	if m.Tracing() {
 		d.ev(sim.SymXDPRedirect, pg, sim.PlaceNICRing, sim.PlaceXDPFrame, "XDP_REDIRECT: the frame is queued to the veth (xdp_do_redirect)")
 	}
@@ -757,6 +761,7 @@ func (w *destroy) Step(e *Env) bool {
 				e.S.KfreeSKB(e.App, w.held[0])
 				w.held = append(w.held[:0], w.held[1:]...)
 			}
+			e.S.Queue(sk, skb.InSocket)
 			w.held = append(w.held, sk)
 		}
 		if w.n >= w.unloadAt {

@@ -27,6 +27,8 @@ type Allocator struct {
 	// get them back (an inflight leak).
 	leaked map[int32]int64
 
+	slabIDs int32 // slab caches created (their holder ids)
+
 	// Counters.
 	Allocs, Frees, BulkCalls, Failures, PfmemallocAllocs int64
 }
@@ -130,7 +132,7 @@ func (a *Allocator) prepNewPage(p *Page, order uint8) {
 		p.PPMagic |= pfmemallocBit
 		a.PfmemallocAllocs++
 	}
-	p.MoveTo(sim.PlaceDriver, -1)
+	p.MoveTo(a.m, sim.PlaceDriver, -1)
 	a.Allocs++
 }
 
@@ -168,7 +170,7 @@ func (a *Allocator) allocBlock(nid int, order uint8) *Page {
 			for j := int32(1); j < size; j++ {
 				t := &a.pages[start+j]
 				t.Ref = 0
-				t.MoveTo(sim.PlaceCompound, start)
+				t.MoveTo(a.m, sim.PlaceCompound, start)
 			}
 			return &a.pages[start]
 		}
@@ -262,7 +264,7 @@ func (a *Allocator) freePages(cpu int, p *Page) {
 	nd := &a.nodes[p.Nid]
 	for j := int32(0); j < int32(1)<<p.Order; j++ {
 		f := &a.pages[p.PFN+j]
-		f.MoveTo(sim.PlaceBuddy, -1)
+		f.MoveTo(a.m, sim.PlaceBuddy, -1)
 		f.freeIdx = int32(len(nd.free))
 		nd.free = append(nd.free, f.PFN)
 		a.checkFree(a.m, f) // the checker's per-page test, where the page lands

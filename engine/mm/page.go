@@ -67,8 +67,10 @@ func (p *Page) Pfmemalloc() bool { return p.PPMagic&pfmemallocBit != 0 }
 func (p *Page) HasPPSignature() bool { return p.PPMagic&PPMagicMask == PPSignature }
 
 // MoveTo records that the page now sits in place, held by holder. Moving
-// clears the set of violations already reported for the page.
-func (p *Page) MoveTo(place sim.Place, holder int32) {
+// clears the set of violations already reported for the page. Every move of
+// every page passes here: it is where m records moves (step mode).
+func (p *Page) MoveTo(m *sim.Machine, place sim.Place, holder int32) {
+	m.Moved(p.PFN, p.Place, p.Holder, place, holder)
 	p.Place = place
 	p.Holder = holder
 	p.Reported = 0

@@ -33,15 +33,20 @@ type SlabCache struct {
 	Allocs, Frees int64
 }
 
-var slabIDs int32 = 1 << 20 // holder ids for slab pages, far from pool ids
+// SlabHolderBase: slab pages are held by holder ids from here on, far from
+// pool ids. Ids are per allocator (per run), so two runs of one config agree.
+const SlabHolderBase = 1 << 20
+
+// ID is the cache's holder id (what its pages record as Holder).
+func (c *SlabCache) ID() int32 { return c.id }
 
 // NewSlabCache models kmem_cache_create(name, size).
 func NewSlabCache(a *Allocator, name string, objSize int) (*SlabCache, error) {
 	if objSize <= 0 || objSize > PageSize {
 		return nil, fmt.Errorf("kmem_cache_create %s: object size %d not in 1..%d", name, objSize, PageSize)
 	}
-	slabIDs++
-	return &SlabCache{Name: name, ObjSize: objSize, id: slabIDs, a: a, perPage: int32(PageSize / objSize)}, nil
+	a.slabIDs++
+	return &SlabCache{Name: name, ObjSize: objSize, id: SlabHolderBase + a.slabIDs, a: a, perPage: int32(PageSize / objSize)}, nil
 }
 
 // Alloc models kmem_cache_alloc: an object, growing the cache by one page when
@@ -53,7 +58,7 @@ func (c *SlabCache) Alloc(cpu int) (SlabObj, bool) {
 		if p == nil {
 			return SlabObj{}, false
 		}
-		p.MoveTo(sim.PlaceSlab, c.id)
+		p.MoveTo(c.a.m, sim.PlaceSlab, c.id)
 		if c.index == nil {
 			c.index = map[int32]int32{}
 		}

@@ -69,7 +69,7 @@ func (p *Pool) refillAllocCache(cpu int) *mm.Page {
 		if int(pg.Nid) == prefNid {
 			p.alloc.cache[p.alloc.count] = pg
 			p.alloc.count++
-			pg.MoveTo(sim.PlaceCache, p.ID)
+			pg.MoveTo(p.m, sim.PlaceCache, p.ID)
 		} else {
 			// NUMA mismatch: release this one page and stop; the next refill
 			// resumes, and the slow path allocates on the right node.
@@ -143,7 +143,7 @@ func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 		p.setPPInfo(cpu, pg)
 		p.alloc.cache[p.alloc.count] = pg
 		p.alloc.count++
-		pg.MoveTo(sim.PlaceCache, p.ID)
+		pg.MoveTo(p.m, sim.PlaceCache, p.ID)
 		p.hold(cpu, pg)
 	}
 	if first != nil { // v1: map the first page last
@@ -171,7 +171,7 @@ func (p *Pool) popCache() *mm.Page {
 	p.alloc.count--
 	pg := p.alloc.cache[p.alloc.count]
 	p.alloc.cache[p.alloc.count] = nil
-	pg.MoveTo(sim.PlaceDriver, -1)
+	pg.MoveTo(p.m, sim.PlaceDriver, -1)
 	return pg
 }
 

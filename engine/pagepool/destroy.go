@@ -32,7 +32,7 @@ func (p *Pool) Destroy(cpu int) {
 	now := p.m.NowPS()
 	p.deferStartPS = now
 	p.deferWarnPS = now + DeferWarnNS*sim.PSPerNS
-	p.m.After(DeferTimeNS, p.releaseRetry)
+	p.m.After(DeferTimeNS, releaseRetryTimer{p})
 }
 
 // UnregMemModel models xdp_rxq_info_unreg_mem_model: drops the user reference
@@ -104,7 +104,7 @@ func (p *Pool) releaseRetry() {
 		p.deferWarnPS = now + DeferWarnNS*sim.PSPerNS
 	}
 	// Still not ready to be disconnected, retry later.
-	p.m.After(DeferTimeNS, p.releaseRetry)
+	p.m.After(DeferTimeNS, releaseRetryTimer{p})
 }
 
 // UpdateNid models page_pool_update_nid: set the preferred node and flush the
@@ -133,3 +133,9 @@ func (p *Pool) NidChanged(cpu int, newNid int) {
 func (p *Pool) isContainer(pg *mm.Page) bool {
 	return (pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing) && pg.Holder == p.ID
 }
+
+// releaseRetryTimer is the pool's release_dw delayed work
+// (page_pool_release_retry), as a value the machine can hold.
+type releaseRetryTimer struct{ p *Pool }
+
+func (t releaseRetryTimer) Fire() { t.p.releaseRetry() }

@@ -239,7 +239,7 @@ func (p *Pool) recycled(pg *mm.Page, where sim.Place) {
 		pg.ReportOnce(p.m, sim.KindDoubleRecycle, p.m.RuleFor(sim.KindDoubleRecycle),
 			"recycled into pool %d's %s while it already sat in a pool's %s", p.ID, where, pg.Place)
 	}
-	pg.MoveTo(where, p.ID)
+	pg.MoveTo(p.m, where, p.ID)
 	pg.Recycles++
 	p.checkPage(p.m, pg, where)
 }

@@ -272,6 +272,6 @@ func (p *Pool) releasePage(cpu int, pg *mm.Page) {
 func (p *Pool) returnPage(cpu int, pg *mm.Page) {
 	p.m.Charge(cpu, sim.SymReturnPage, 0)
 	p.releasePage(cpu, pg)
-	pg.MoveTo(sim.PlaceDriver, -1) // out of the pool's containers before put_page
+	pg.MoveTo(p.m, sim.PlaceDriver, -1) // out of the pool's containers before put_page
 	p.a.PutPage(cpu, pg)
 }

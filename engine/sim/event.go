@@ -27,6 +27,7 @@ type Event struct {
 	Func   Sym
 	Pool   int32 // pool id, 0 if none
 	Page   int32 // PFN, -1 if none
+	SKB    int32 // the skb concerned, 0 if none
 	N      int32 // pages moved, for bulk operations
 	From   Place
 	To     Place
@@ -101,7 +102,11 @@ func (e *Event) TraceLine() string {
 		s += fmt.Sprintf(" (%.1f ns)", float64(e.CostPS)/PSPerNS)
 	}
 	if e.Why != "" {
-		s += " — " + e.Why
+		s += " — "
+		if e.SKB != 0 {
+			s += fmt.Sprintf("skb#%d: ", e.SKB)
+		}
+		s += e.Why
 	}
 	return s
 }

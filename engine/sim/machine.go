@@ -44,10 +44,31 @@ type Op struct {
 	CPU int
 }
 
+// Timer is deferred work (a delayed workqueue item). Timers are values the
+// machine holds, not closures, so a run's whole state can be copied (the
+// lab's keyframes).
+type Timer interface{ Fire() }
+
+// TimerFunc adapts a function to a Timer (tests; a run that must be copied
+// uses a Timer value instead).
+type TimerFunc func()
+
+func (f TimerFunc) Fire() { f() }
+
 type timer struct {
 	atPS int64
 	seq  uint64
-	fn   func()
+	t    Timer
+}
+
+// Move is one page move, recorded at the one place every move passes
+// (mm.Page.MoveTo) while the machine records moves (step mode).
+type Move struct {
+	Seq        uint64 // the operation during which the page moved
+	PFN        int32
+	From, To   Place
+	FromHolder int32
+	ToHolder   int32
 }
 
 // Machine is the simulated machine one run uses: CPUs, era, broken rules,
@@ -73,6 +94,11 @@ type Machine struct {
 	checkers []Checker
 	timers   []timer
 	tseq     uint64
+
+	recMoves bool
+	moves    []Move
+	stepOp   Op   // the first operation begun since MarkStep
+	stepped  bool // an operation was begun since MarkStep
 }
 
 // Config configures a Machine.
@@ -170,6 +196,39 @@ func (m *Machine) NodeOf(cpu int) int { return m.CPUs[cpu].Node }
 func (m *Machine) Begin(cpu int, s Sym) {
 	m.seq++
 	m.op = Op{Seq: m.seq, Sym: s, CPU: cpu}
+	if !m.stepped {
+		m.stepOp, m.stepped = m.op, true
+	}
+}
+
+// MarkStep starts a new step of the caller's (one Lab operation may begin
+// several kernel operations): StepOp then reports the first one begun.
+func (m *Machine) MarkStep() { m.stepped = false }
+
+// StepOp is the first operation begun since MarkStep, and whether there was one.
+func (m *Machine) StepOp() (Op, bool) { return m.stepOp, m.stepped }
+
+// RecordMoves turns move recording on or off. While on, every page move is
+// appended to the machine's move list (TakeMoves empties it).
+func (m *Machine) RecordMoves(on bool) {
+	m.recMoves = on
+	m.moves = m.moves[:0]
+}
+
+// Moved records a page move when recording is on. It is called by
+// mm.Page.MoveTo, the choke point every move passes; nowhere else.
+func (m *Machine) Moved(pfn int32, from Place, fromHolder int32, to Place, toHolder int32) {
+	if m.recMoves {
+		m.moves = append(m.moves, Move{Seq: m.op.Seq, PFN: pfn, From: from, To: to, FromHolder: fromHolder, ToHolder: toHolder})
+	}
+}
+
+// TakeMoves returns the moves recorded since the last call and forgets them.
+// The returned slice is the caller's.
+func (m *Machine) TakeMoves() []Move {
+	out := append([]Move(nil), m.moves...)
+	m.moves = m.moves[:0]
+	return out
 }
 
 // CurrentOp is the operation in progress.
@@ -219,11 +278,11 @@ func (m *Machine) Emit(e Event) {
 	m.tracer(e)
 }
 
-// After schedules fn to run once the machine's time reaches nowPS+delayNS
+// After schedules t to fire once the machine's time reaches nowPS+delayNS
 // (deferred work, e.g. page_pool_release_retry). Timers run from RunTimers.
-func (m *Machine) After(delayNS int64, fn func()) {
+func (m *Machine) After(delayNS int64, t Timer) {
 	m.tseq++
-	m.timers = append(m.timers, timer{atPS: m.NowPS() + delayNS*PSPerNS, seq: m.tseq, fn: fn})
+	m.timers = append(m.timers, timer{atPS: m.NowPS() + delayNS*PSPerNS, seq: m.tseq, t: t})
 	sort.Slice(m.timers, func(i, j int) bool {
 		if m.timers[i].atPS != m.timers[j].atPS {
 			return m.timers[i].atPS < m.timers[j].atPS
@@ -253,7 +312,7 @@ func (m *Machine) RunTimers() int {
 		if m.CPUs[0].clockPS < t.atPS {
 			m.CPUs[0].clockPS = t.atPS
 		}
-		t.fn()
+		t.t.Fire()
 		n++
 	}
 	return n

@@ -139,8 +139,8 @@ func TestMachine_ChargeClockAndTimers(t *testing.T) {
 		t.Fatal("charged the wrong CPU")
 	}
 	var fired []int64
-	m.After(2000, func() { fired = append(fired, m.NowPS()/PSPerNS) })
-	m.After(1000, func() { fired = append(fired, m.NowPS()/PSPerNS) })
+	m.After(2000, TimerFunc(func() { fired = append(fired, m.NowPS()/PSPerNS) }))
+	m.After(1000, TimerFunc(func() { fired = append(fired, m.NowPS()/PSPerNS) }))
 	m.AdvanceNS(1500)
 	if len(fired) != 1 {
 		t.Fatalf("fired %v after 1.5 µs", fired)

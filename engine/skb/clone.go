@@ -15,9 +15,9 @@ func (s *Stack) SkbClone(cpu int, sk *SKB) (*SKB, error) {
 	}
 	cost := s.M.Charge(cpu, sim.SymSkbClone, 0)
 	n := s.newSKB(cpu, false)
-	id := n.ID
+	id, idx := n.ID, n.liveIdx
 	*n = *sk
-	n.ID, n.live = id, true
+	n.ID, n.live, n.liveIdx, n.Where = id, true, idx, InStack
 	n.Cloned, n.Nohdr = true, false
 	sk.Cloned = true
 	sk.D.Dataref++

@@ -125,7 +125,7 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 		r.Delta = from.Truesize - SkbStructSize
 		hp := fd.HeadPage
 		td.Frags[td.NrFrags] = Frag{Page: hp, Off: fd.HeadOff + from.Headroom, Size: from.Headlen()}
-		hp.MoveTo(sim.PlaceSKB, to.ID)
+		hp.MoveTo(s.M, to.Where.place(), to.ID)
 		td.NrFrags++
 		fd.HeadPage = nil // the head page now belongs to `to`
 		r.HeadStolen = true
@@ -139,7 +139,7 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 	start := td.NrFrags
 	td.NrFrags += fd.NrFrags
 	for i := start; i < td.NrFrags; i++ {
-		td.Frags[i].Page.MoveTo(sim.PlaceSKB, to.ID)
+		td.Frags[i].Page.MoveTo(s.M, to.Where.place(), to.ID)
 	}
 	why := "from's frags move to `to` (from is not cloned: ownership moves)"
 	switch {
@@ -220,7 +220,7 @@ func (s *Stack) SkbShift(cpu int, tgt, sk *SKB, shiftlen int) (int, error) {
 		case todo == f.Size:
 			td.Frags[td.NrFrags] = *f // whole frag: ownership moves
 			td.NrFrags++
-			f.Page.MoveTo(sim.PlaceSKB, tgt.ID)
+			f.Page.MoveTo(s.M, tgt.Where.place(), tgt.ID)
 			from++
 		default:
 			s.A.GetPage(cpu, f.Page) // partial: both skbs reference the page

@@ -183,6 +183,11 @@ func (s *Stack) napiSkbCachePut(cpu int, sk *SKB) {
 
 func (s *Stack) dropStruct(sk *SKB) {
 	sk.live = false
+	last := s.skbs[len(s.skbs)-1]
+	s.skbs[sk.liveIdx] = last
+	last.liveIdx = sk.liveIdx
+	s.skbs = s.skbs[:len(s.skbs)-1]
+	sk.liveIdx = -1
 	s.Freed++
 	s.skbQ.put(sk)
 }

@@ -84,7 +84,67 @@ type SKB struct {
 	Nohdr      bool
 	PPRecycle  bool // pp_recycle:1
 	Pfmemalloc bool
+	Where      Where // model: where the skb is (its pages' place follows it)
 	live       bool
+	liveIdx    int32 // index in Stack.skbs while live
+}
+
+// Where says where an skb is. The place its data's pages show follows it
+// (Stack.Queue): being processed (sim.PlaceSKB), a socket receive queue or
+// a tap's (sim.PlaceSocket), a TX ring awaiting completion (sim.PlaceTXRing).
+type Where uint8
+
+const (
+	InStack     Where = iota // being processed: driver, GRO, protocol layers
+	InSocket                 // a socket receive queue
+	InTXRing                 // a TX ring awaiting completion
+	InTap                    // an AF_PACKET tap's receive queue (packet_rcv queues a clone)
+	InDeferList              // a per-CPU defer list (skb_attempt_defer_free), awaiting its free
+	NumWheres
+)
+
+var whereNames = [NumWheres]string{"stack", "socket", "tx-ring", "tap", "defer-list"}
+
+func (w Where) String() string {
+	if w >= NumWheres {
+		return "?"
+	}
+	return whereNames[w]
+}
+
+// place is the page place of data held by an skb that is at w.
+func (w Where) place() sim.Place {
+	switch w {
+	case InSocket, InTap:
+		return sim.PlaceSocket
+	case InTXRing:
+		return sim.PlaceTXRing
+	}
+	return sim.PlaceSKB
+}
+
+// Queue records that sk is now at w (enqueued on a socket, a TX ring, a
+// tap, a defer list): the pages of its data show that place, held by sk.
+// Clones share data: the pages show where the skb queued last is.
+func (s *Stack) Queue(sk *SKB, w Where) {
+	sk.Where = w
+	to := w.place()
+	d := sk.D
+	if pg := d.HeadPage; pg != nil && (pg.Place != to || pg.Holder != sk.ID) {
+		pg.MoveTo(s.M, to, sk.ID)
+	}
+	for i := 0; i < d.NrFrags; i++ {
+		if pg := d.Frags[i].Page; pg.Place != to || pg.Holder != sk.ID {
+			pg.MoveTo(s.M, to, sk.ID)
+		}
+	}
+}
+
+// SKBs calls fn on every live skb (renderers; do not free from fn).
+func (s *Stack) SKBs(fn func(*SKB)) {
+	for _, sk := range s.skbs {
+		fn(sk)
+	}
 }
 
 // Headlen is skb_headlen(): the linear bytes.
@@ -122,6 +182,7 @@ type Stack struct {
 	napi    []int            // per-CPU NAPI skb cache fill (struct sk_buff, not data pages)
 
 	live    []*Data
+	skbs    []*SKB // live skb structs
 	skbQ    quarantine[SKB]
 	dataQ   quarantine[Data]
 	nextID  int32
@@ -192,10 +253,11 @@ func (s *Stack) ev(cpu int, fn sim.Sym, sk *SKB, pg *mm.Page, from, to sim.Place
 	if pg != nil {
 		pfn = pg.PFN
 	}
+	var id int32
 	if sk != nil {
-		why = fmt.Sprintf("skb#%d: %s", sk.ID, why)
+		id = sk.ID
 	}
-	s.M.Emit(sim.Event{CPU: cpu, Func: fn, Page: pfn, From: from, To: to, CostPS: cost, Stat: sim.StatNone, Why: why})
+	s.M.Emit(sim.Event{CPU: cpu, Func: fn, Page: pfn, SKB: id, From: from, To: to, CostPS: cost, Stat: sim.StatNone, Why: why})
 }
 
 // newSKB takes a struct sk_buff: from the per-CPU NAPI cache when napi
@@ -217,6 +279,8 @@ func (s *Stack) newSKB(cpu int, napi bool) *SKB {
 	*sk = SKB{}
 	s.nextID++
 	sk.ID, sk.live = s.nextID, true
+	sk.liveIdx = int32(len(s.skbs))
+	s.skbs = append(s.skbs, sk)
 	return sk
 }
 
@@ -262,7 +326,7 @@ func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi b
 	sk.Truesize = SkbTruesize(fragSize - ShinfoSize)
 	sk.Pfmemalloc = pg.Pfmemalloc()
 	from := pg.Place
-	pg.MoveTo(sim.PlaceSKB, sk.ID)
+	pg.MoveTo(s.M, sim.PlaceSKB, sk.ID)
 	pg.Users++
 	s.Built++
 	s.ev(cpu, sim.SymBuildSKB, sk, pg, from, sim.PlaceSKB, cost,
@@ -409,7 +473,7 @@ func (s *Stack) AddRxFrag(cpu int, sk *SKB, pg *mm.Page, off, size, truesize int
 		sk.Pfmemalloc = true
 	}
 	from := pg.Place
-	pg.MoveTo(sim.PlaceSKB, sk.ID)
+	pg.MoveTo(s.M, sim.PlaceSKB, sk.ID)
 	pg.Users++
 	s.ev(cpu, sim.SymAddRxFrag, sk, pg, from, sim.PlaceSKB, cost, "appends a page fragment to the skb")
 	return nil
