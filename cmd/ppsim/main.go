@@ -26,6 +26,16 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
+// flagText renders an engine error as the flags name the field (a
+// sim.FieldError), or as it is.
+func flagText(err error) string {
+	var fe *sim.FieldError
+	if errors.As(err, &fe) {
+		return fe.FlagText()
+	}
+	return err.Error()
+}
+
 func bad(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
 func main() {
@@ -140,7 +150,7 @@ func cmdRun(args []string, stdout io.Writer) error {
 	cfg.Set, cfg.Break = sets, breaks
 	l, err := lab.New(cfg)
 	if err != nil {
-		return bad("%v", err)
+		return bad("%s", flagText(err))
 	}
 	if *trace != "" {
 		f, err := os.Create(*trace)

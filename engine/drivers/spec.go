@@ -123,7 +123,7 @@ func SpecByName(name string) (*Spec, error) {
 			return s, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown driver %q (accepted: %s)", name, strings.Join(Names(), ", "))
+	return nil, &sim.FieldError{Field: "driver", Value: name, Msg: fmt.Sprintf("unknown driver %q (accepted: %s)", name, strings.Join(Names(), ", ")), Named: true}
 }
 
 // Names lists the driver names.

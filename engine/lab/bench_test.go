@@ -21,7 +21,7 @@ func benchScenario(b *testing.B, scenario string, set ...string) {
 		l.RunN(1 << 20)
 	}
 	b.StopTimer()
-	if n := l.M.Log.Total(); n != 0 {
+	if n := l.m.Log.Total(); n != 0 {
 		b.Fatalf("%d violations", n)
 	}
 	r := l.Results()

@@ -235,8 +235,8 @@ func measuredRun(cfg Config) (*Lab, error) {
 	if l.Err() != nil {
 		return nil, l.Err()
 	}
-	if n := l.M.Log.Total(); n != 0 {
-		return nil, fmt.Errorf("%d violations in the %s/%s run in era %s: %v", n, cfg.Driver, cfg.Scenario, cfg.Era, l.M.Log.List[0])
+	if n := l.m.Log.Total(); n != 0 {
+		return nil, fmt.Errorf("%d violations in the %s/%s run in era %s: %v", n, cfg.Driver, cfg.Scenario, cfg.Era, l.m.Log.List[0])
 	}
 	return l, nil
 }
@@ -288,8 +288,8 @@ func pathProbe(p *sim.Platform, cs calibSpec, era string, prof *Profile) (float6
 		if prof.Share(l.ProfileName(sym)) > 0 {
 			continue
 		}
-		for cpu := range l.M.CPUs {
-			path += l.M.SpentPS(cpu, sym)
+		for cpu := range l.m.CPUs {
+			path += l.m.SpentPS(cpu, sym)
 			if l.startSpent != nil {
 				path -= l.startSpent[cpu][sym]
 			}

@@ -127,8 +127,8 @@ func TestCounterShape_Mlx5XDPRedirectBulk(t *testing.T) {
 			t.Errorf("%s: pages came back: %v", r.Era, st)
 		}
 	}
-	if l12.Pool.Hold() != l13.Pool.Hold() || l12.Pool.Release() != l13.Pool.Release() || l12.A.Frees != l13.A.Frees {
-		t.Errorf("bulk changed where pages go: hold %d/%d release %d/%d frees %d/%d", l12.Pool.Hold(), l13.Pool.Hold(), l12.Pool.Release(), l13.Pool.Release(), l12.A.Frees, l13.A.Frees)
+	if l12.pool.Hold() != l13.pool.Hold() || l12.pool.Release() != l13.pool.Release() || l12.a.Frees != l13.a.Frees {
+		t.Errorf("bulk changed where pages go: hold %d/%d release %d/%d frees %d/%d", l12.pool.Hold(), l13.pool.Hold(), l12.pool.Release(), l13.pool.Release(), l12.a.Frees, l13.a.Frees)
 	}
 	cpu := func(l *Lab) (t float64) { // CPU time per packet, all CPUs (the veth side is the bottleneck)
 		for _, v := range l.SymbolNS() {
@@ -168,7 +168,7 @@ func TestCounterShape_BnxtTCPStream(t *testing.T) {
 func TestCounterShape_Hns3HeadSplit(t *testing.T) {
 	l, drop := run(t, Config{Driver: "hns3", Scenario: "drop", Era: "6.4", Packets: 5000})
 	st := drop.Stats
-	frags := uint64(l.Drv.RingSize()) // one 2 KiB fragment per descriptor
+	frags := uint64(l.drv.RingSize()) // one 2 KiB fragment per descriptor
 	if st[sim.StatAllocFast]+st[sim.StatAllocSlow] > frags || st[sim.StatRecycleRing]+st[sim.StatRecycleCached] != 0 {
 		t.Errorf("drop: the pool saw the copied frames: %v", st)
 	}
@@ -177,8 +177,8 @@ func TestCounterShape_Hns3HeadSplit(t *testing.T) {
 		t.Errorf("pfmemalloc: no reserve page went back to be released: %v", pf.Stats)
 	}
 	lt, tcp := run(t, Config{Driver: "hns3", Scenario: "tcp-stream", Era: "6.4", Packets: 5000})
-	if tcp.Stats[sim.StatRecycleCached] == 0 || lt.Skb.Coalesced == 0 {
-		t.Errorf("tcp-stream: cached %d, coalesced %d", tcp.Stats[sim.StatRecycleCached], lt.Skb.Coalesced)
+	if tcp.Stats[sim.StatRecycleCached] == 0 || lt.stack.Coalesced == 0 {
+		t.Errorf("tcp-stream: cached %d, coalesced %d", tcp.Stats[sim.StatRecycleCached], lt.stack.Coalesced)
 	}
 }
 
@@ -217,10 +217,10 @@ func TestPredict_TrainingPairs(t *testing.T) {
 // pool is freed once the last page comes back.
 func TestDestroy_DeferredReleaseAndWarning(t *testing.T) {
 	l, r := run(t, Config{Driver: "mvpp2", Scenario: "destroy", Era: "5.14", Packets: 2000})
-	if !l.Pool.Destroyed() || !l.Pool.Freed() || r.Violations.Total() != 0 || r.Inflight != 0 {
-		t.Fatalf("destroyed %v freed %v inflight %d violations %v", l.Pool.Destroyed(), l.Pool.Freed(), r.Inflight, first(r.Violations.List))
+	if !l.pool.Destroyed() || !l.pool.Freed() || r.Violations.Total() != 0 || r.Inflight != 0 {
+		t.Fatalf("destroyed %v freed %v inflight %d violations %v", l.pool.Destroyed(), l.pool.Freed(), r.Inflight, first(r.Violations.List))
 	}
-	if l.M.NowPS()/1e12 < 90 {
-		t.Errorf("the run ended after %d s, want the 90 s hold", l.M.NowPS()/1e12)
+	if l.m.NowPS()/1e12 < 90 {
+		t.Errorf("the run ended after %d s, want the 90 s hold", l.m.NowPS()/1e12)
 	}
 }

@@ -58,9 +58,9 @@ type driverRun struct {
 }
 
 func newDriverRun(l *Lab, name string) (runner, error) {
-	m := l.M
+	m := l.m
 	napi := pagepool.NewNAPI(0)
-	st := skb.NewStack(l.Reg)
+	st := skb.NewStack(l.reg)
 	mode := l.Spec.Buffer
 	if name == drivers.WSplitPage {
 		mode = drivers.HalfPageFlip
@@ -68,15 +68,15 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 			mode = drivers.FragAPI
 		}
 	}
-	d, err := drivers.New(st, l.Reg, l.Spec, mode, napi, l.Spec.RxDescs)
+	d, err := drivers.New(st, l.reg, l.Spec, mode, napi, l.Spec.RxDescs)
 	if err != nil {
 		return nil, err
 	}
 	if name == drivers.WSplitPage {
 		d.MarkWheneverPossible()
 	}
-	l.Pool, l.Skb, l.Drv = d.Pool, st, d
-	env := &drivers.Env{M: m, A: l.A, Reg: l.Reg, S: st, Drv: d, App: 1 % len(m.CPUs)}
+	l.pool, l.stack, l.drv = d.Pool, st, d
+	env := &drivers.Env{M: m, A: l.a, Reg: l.reg, S: st, Drv: d, App: 1 % len(m.CPUs)}
 	w, err := drivers.NewWorkload(name, env)
 	if err != nil {
 		return nil, err

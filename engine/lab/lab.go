@@ -42,13 +42,16 @@ const MaxPackets = 1 << 40
 type Lab struct {
 	Cfg      Config
 	Scenario *Scenario
-	M        *sim.Machine
-	A        *mm.Allocator
-	Reg      *pagepool.Registry
-	Pool     *pagepool.Pool // the scenario's pool (the first one)
-	Skb      *skb.Stack     // the skb layer, for scenarios that build skbs
-	Spec     *drivers.Spec  // the driver model (driver scenarios)
-	Drv      *drivers.Driver
+	Spec     *drivers.Spec // the driver model (driver scenarios); shared, read-only
+
+	// The engine's objects: the Lab's own. Callers see values (Snapshot,
+	// StepRecord, Results), never these pointers.
+	m     *sim.Machine
+	a     *mm.Allocator
+	reg   *pagepool.Registry
+	pool  *pagepool.Pool  // the scenario's pool (the first one)
+	stack *skb.Stack      // the skb layer, for scenarios that build skbs
+	drv   *drivers.Driver // the driver (driver scenarios)
 
 	run           runner
 	ops           uint64
@@ -79,14 +82,14 @@ func New(cfg Config) (*Lab, error) {
 		return nil, err
 	}
 	if cfg.Scenario == "" {
-		return nil, fmt.Errorf("no scenario given (accepted: %s)", strings.Join(ScenarioNames(), ", "))
+		return nil, named("scenario", "", "no scenario given (accepted: %s)", strings.Join(ScenarioNames(), ", "))
 	}
 	sc, err := ScenarioByName(cfg.Scenario)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.Driver != "" && !sc.NeedsDriver {
-		return nil, fmt.Errorf("scenario %s runs without a driver; drop --driver %s", sc.Name, cfg.Driver)
+		return nil, named("driver", cfg.Driver, "scenario %s runs without a driver (no driver for the pool-* scenarios)", sc.Name)
 	}
 	var spec *drivers.Spec
 	if sc.NeedsDriver {
@@ -97,14 +100,14 @@ func New(cfg Config) (*Lab, error) {
 			return nil, err
 		}
 		if !spec.Runs(sc.Name) {
-			return nil, fmt.Errorf("driver %s does not run scenario %s (drivers for %s: %s)", spec.Name, sc.Name, sc.Name, strings.Join(sc.Drivers, ", "))
+			return nil, named("driver", spec.Name, "driver %s does not run scenario %s (drivers for %s: %s)", spec.Name, sc.Name, sc.Name, strings.Join(sc.Drivers, ", "))
 		}
 		if era.Order < spec.MinEra() {
-			return nil, fmt.Errorf("driver %s does not run in era %s (its frag API buffers need 5.15 or later)", spec.Name, era.Name)
+			return nil, named("era", era.Name, "driver %s does not run in era %s (its frag API buffers need 5.15 or later)", spec.Name, era.Name)
 		}
 	}
 	if len(sc.Eras) > 0 && !contains(sc.Eras, era.Name) {
-		return nil, fmt.Errorf("scenario %s does not run in era %s (accepted: %s)", sc.Name, era.Name, strings.Join(sc.Eras, ", "))
+		return nil, named("era", era.Name, "scenario %s does not run in era %s (accepted: %s)", sc.Name, era.Name, strings.Join(sc.Eras, ", "))
 	}
 	if cfg.Platform == "" {
 		cfg.Platform = sim.BenchX86.Name
@@ -122,7 +125,7 @@ func New(cfg Config) (*Lab, error) {
 		cfg.Packets = DefaultPackets
 	}
 	if cfg.Packets < 1 || cfg.Packets > MaxPackets {
-		return nil, fmt.Errorf("--packets %d: want an integer from 1 to %d", cfg.Packets, int64(MaxPackets))
+		return nil, &sim.FieldError{Field: "packets", Value: fmt.Sprint(cfg.Packets), Msg: fmt.Sprintf("want an integer from 1 to %d", int64(MaxPackets))}
 	}
 	if cfg.Knobs == (sim.Knobs{}) {
 		cfg.Knobs = sim.DefaultKnobs()
@@ -139,7 +142,7 @@ func New(cfg Config) (*Lab, error) {
 	for _, name := range cfg.Break {
 		r, err := sim.RuleByName(name)
 		if err != nil {
-			return nil, fmt.Errorf("--break: %w", err)
+			return nil, err
 		}
 		rules = rules.With(r)
 	}
@@ -147,9 +150,9 @@ func New(cfg Config) (*Lab, error) {
 		return nil, err
 	}
 	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: cfg.Knobs, Platform: plat, Seed: cfg.Seed})
-	l := &Lab{Cfg: cfg, Scenario: sc, M: m, Spec: spec}
-	l.A = mm.NewAllocator(m)
-	l.Reg = pagepool.NewRegistry(l.A)
+	l := &Lab{Cfg: cfg, Scenario: sc, m: m, Spec: spec}
+	l.a = mm.NewAllocator(m)
+	l.reg = pagepool.NewRegistry(l.a)
 	l.checkEvery = uint64(cfg.Knobs[sim.KnobCheckEvery])
 	run, err := sc.newRun(l)
 	if err != nil {
@@ -166,15 +169,25 @@ func New(cfg Config) (*Lab, error) {
 // checkKnobs rejects knob combinations no run can honour.
 func checkKnobs(k *sim.Knobs) error {
 	if k[sim.KnobNid] >= k[sim.KnobNumaNodes] {
-		return fmt.Errorf("--set nid=%d: the machine has %d NUMA node(s) (want -1 to %d)", k[sim.KnobNid], k[sim.KnobNumaNodes], k[sim.KnobNumaNodes]-1)
+		return knobErr(sim.KnobNid, k, "the machine has %d NUMA node(s) (want -1 to %d)", k[sim.KnobNumaNodes], k[sim.KnobNumaNodes]-1)
 	}
 	if k[sim.KnobNumaNodes] > k[sim.KnobCPUs] {
-		return fmt.Errorf("--set numa_nodes=%d: want at most one node per CPU (cpus=%d)", k[sim.KnobNumaNodes], k[sim.KnobCPUs])
+		return knobErr(sim.KnobNumaNodes, k, "want at most one node per CPU (cpus=%d)", k[sim.KnobCPUs])
 	}
 	if max := int64(mm.PageSize) << k[sim.KnobOrder]; k[sim.KnobMaxLen] > max {
-		return fmt.Errorf("--set max_len=%d: want at most PAGE_SIZE << order = %d", k[sim.KnobMaxLen], max)
+		return knobErr(sim.KnobMaxLen, k, "want at most PAGE_SIZE << order = %d", max)
 	}
 	return nil
+}
+
+// named is a FieldError whose message names the field and value.
+func named(field, value, format string, args ...any) *sim.FieldError {
+	return &sim.FieldError{Field: field, Value: value, Msg: fmt.Sprintf(format, args...), Named: true}
+}
+
+// knobErr is a FieldError about knob n's value in k.
+func knobErr(n sim.Knob, k *sim.Knobs, format string, args ...any) *sim.FieldError {
+	return &sim.FieldError{Field: n.String(), Value: fmt.Sprint(k[n]), Msg: fmt.Sprintf(format, args...), Knob: true}
 }
 
 func contains(list []string, s string) bool {
@@ -191,12 +204,12 @@ func contains(list []string, s string) bool {
 func (l *Lab) SetTracer(fn func(sim.Event)) {
 	l.tracer = fn
 	if fn == nil {
-		l.M.SetTracer(nil)
+		l.m.SetTracer(nil)
 		l.tallyOn = false
 		return
 	}
 	l.tallyOn = l.ops == 0
-	l.M.SetTracer(func(e sim.Event) {
+	l.m.SetTracer(func(e sim.Event) {
 		if e.Stat != sim.StatNone && e.Stat < sim.NumStats {
 			l.tally[e.Stat]++
 		}
@@ -238,7 +251,7 @@ func (l *Lab) Step() bool {
 	if !l.stepOne() {
 		return false
 	}
-	l.M.CheckInvariants()
+	l.m.CheckInvariants()
 	l.sinceCheck = 0
 	return !l.done
 }
@@ -261,7 +274,7 @@ func (l *Lab) stepOne() bool {
 		l.done = true
 	}
 	l.ops++
-	l.M.RunTimers()
+	l.m.RunTimers()
 	return true
 }
 
@@ -281,14 +294,14 @@ func (l *Lab) markStart() {
 	if !l.run.measuring() || l.startPS != nil {
 		return
 	}
-	n := len(l.M.CPUs)
+	n := len(l.m.CPUs)
 	l.startPS = make([]int64, n)
 	l.startSpent = make([][]int64, n)
 	for c := 0; c < n; c++ {
-		l.startPS[c] = l.M.CPUs[c].BusyPS()
+		l.startPS[c] = l.m.CPUs[c].BusyPS()
 		l.startSpent[c] = make([]int64, sim.NumSyms)
 		for s := sim.Sym(0); s < sim.NumSyms; s++ {
-			l.startSpent[c][s] = l.M.SpentPS(c, s)
+			l.startSpent[c][s] = l.m.SpentPS(c, s)
 		}
 	}
 }
@@ -310,13 +323,13 @@ func (l *Lab) RunN(n int64) {
 			break
 		}
 		if l.sinceCheck++; l.sinceCheck >= l.checkEvery {
-			l.M.CheckInvariants()
+			l.m.CheckInvariants()
 			l.sinceCheck = 0
 		} else if l.sinceCheck%lightEvery == 0 {
-			l.M.CheckTouched()
+			l.m.CheckTouched()
 		}
 	}
-	l.M.CheckInvariants()
+	l.m.CheckInvariants()
 	l.sinceCheck = 0
 }
 
@@ -327,7 +340,7 @@ func (l *Lab) CheckInvariants(m *sim.Machine) {
 		return
 	}
 	var st sim.Stats
-	for _, p := range l.Reg.Pools() {
+	for _, p := range l.reg.Pools() {
 		p.GetStats(&st)
 	}
 	if st != l.tally {
@@ -376,22 +389,22 @@ type Results struct {
 // measured packets over the busy time of the bottleneck CPU in the measured
 // window; the profile is each perf symbol's share of all busy time there.
 func (l *Lab) Results() Results {
-	r := Results{Driver: l.Cfg.Driver, Scenario: l.Scenario.Name, Era: l.M.Era.Name, Packets: l.packets, Seed: l.Cfg.Seed,
-		Violations: l.M.Log, AllocFailures: l.allocFailures, Platform: l.M.Platform.Name}
-	for _, p := range l.Reg.Pools() {
+	r := Results{Driver: l.Cfg.Driver, Scenario: l.Scenario.Name, Era: l.m.Era.Name, Packets: l.packets, Seed: l.Cfg.Seed,
+		Violations: l.m.Log, AllocFailures: l.allocFailures, Platform: l.m.Platform.Name}
+	for _, p := range l.reg.Pools() {
 		p.GetStats(&r.Stats)
 		r.Inflight += p.Inflight()
 	}
-	n := len(l.M.CPUs)
+	n := len(l.m.CPUs)
 	start := func(c int) int64 {
 		if l.startPS == nil {
-			return l.M.CPUs[c].BusyPS() // nothing measured yet
+			return l.m.CPUs[c].BusyPS() // nothing measured yet
 		}
 		return l.startPS[c]
 	}
 	var worst int64
 	for c := 0; c < n; c++ {
-		if b := l.M.CPUs[c].BusyPS() - start(c); b > worst {
+		if b := l.m.CPUs[c].BusyPS() - start(c); b > worst {
 			worst, r.Bottleneck = b, c
 		}
 	}
@@ -443,7 +456,7 @@ func (l *Lab) FrameBytes() int {
 // driver.
 func (l *Lab) linkKpps() float64 {
 	if f := l.FrameBytes(); f > 0 {
-		return linkPPS(l.M.Platform, f) / 1e3
+		return linkPPS(l.m.Platform, f) / 1e3
 	}
 	return 0
 }
@@ -457,18 +470,18 @@ func linkPPS(p *sim.Platform, frame int) float64 {
 // ProfileName is the symbol a profile of this run shows for s.
 func (l *Lab) ProfileName(s sim.Sym) string {
 	if l.Spec != nil {
-		return l.Spec.ProfileName(l.M.Platform, s)
+		return l.Spec.ProfileName(l.m.Platform, s)
 	}
-	return l.M.Platform.ProfileName(s)
+	return l.m.Platform.ProfileName(s)
 }
 
 // spentBySymbol is the picoseconds spent per profile symbol over all CPUs in
 // the measured window.
 func (l *Lab) spentBySymbol() map[string]int64 {
 	out := map[string]int64{}
-	for c := range l.M.CPUs {
+	for c := range l.m.CPUs {
 		for s := sim.Sym(1); s < sim.NumSyms; s++ {
-			v := l.M.SpentPS(c, s)
+			v := l.m.SpentPS(c, s)
 			if l.startSpent != nil {
 				v -= l.startSpent[c][s]
 			}

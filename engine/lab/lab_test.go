@@ -2,6 +2,7 @@ package lab
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"strings"
@@ -199,41 +200,62 @@ func TestTracer_StatsMatchEventStream(t *testing.T) {
 			}
 		})
 		l.Run()
-		if l.M.Log.Total() != 0 {
-			t.Fatalf("%s: %v", sc, l.M.Log.List)
+		if l.m.Log.Total() != 0 {
+			t.Fatalf("%s: %v", sc, l.m.Log.List)
 		}
-		if holds != int(l.Pool.Hold()) || lines == 0 {
-			t.Errorf("%s: %d hold tracepoints for hold=%d", sc, holds, l.Pool.Hold())
+		if holds != int(l.pool.Hold()) || lines == 0 {
+			t.Errorf("%s: %d hold tracepoints for hold=%d", sc, holds, l.pool.Hold())
 		}
 	}
 }
 
-func TestNew_BadInputNamesInputAndAccepted(t *testing.T) {
+// Bad input: one typed error per field, naming the field, the value and what
+// is accepted; the CLI renders it as flags, the UI beside the field.
+func TestNew_BadInputNamesFieldValueAndAccepted(t *testing.T) {
 	tests := []struct {
-		cfg  Config
-		want string
+		name         string
+		cfg          Config
+		field, value string // the sim.FieldError's field and value ("" field: an engine error, not a field's)
+		want         string // in Error()
+		flag         string // in FlagText()
 	}{
-		{Config{}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow, drop,"},
-		{Config{Scenario: "drop", Driver: "e1000"}, `unknown driver "e1000" (accepted: mvpp2, mvneta, cpsw, lunar, mlx5, bnxt, hns3)`},
-		{Config{Scenario: "split-page", Era: "5.13"}, "scenario split-page does not run in era 5.13 (accepted: rfc-v1, 5.14, 5.15, 6.4, 6.8)"},
-		{Config{Scenario: "pool-ring", Era: "4.19"}, `unknown era "4.19"`},
-		{Config{Scenario: "pool-ring", Driver: "mvpp2"}, "runs without a driver"},
-		{Config{Scenario: "pool-ring", Packets: -5}, "--packets -5: want an integer from 1 to"},
-		{Config{Scenario: "pool-ring", Set: []string{"order=7"}}, "--set order=7: want an integer from 0 to 4"},
-		{Config{Scenario: "pool-ring", Set: []string{"nid=1"}}, "--set nid=1: the machine has 1 NUMA node(s)"},
-		{Config{Scenario: "pool-ring", Set: []string{"max_len=8192"}}, "--set max_len=8192: want at most PAGE_SIZE << order = 4096"},
-		{Config{Scenario: "pool-ring", Break: []string{"everything"}}, `--break: unknown rule "everything"`},
-		{Config{Scenario: "pool-ring", Set: []string{"pool_size=40000"}}, "-E2BIG"},
-		{Config{Scenario: "pool-ring", Set: []string{"dma_sync_dev=1"}}, "PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP"},
+		{"no scenario", Config{}, "scenario", "", "no scenario given (accepted: pool-direct, pool-ring, pool-slow, drop,", "no scenario given"},
+		{"unknown driver", Config{Scenario: "drop", Driver: "e1000"}, "driver", "e1000", `unknown driver "e1000" (accepted: mvpp2, mvneta, cpsw, lunar, mlx5, bnxt, hns3)`, `unknown driver "e1000"`},
+		{"era a scenario lacks", Config{Scenario: "split-page", Era: "5.13"}, "era", "5.13", "scenario split-page does not run in era 5.13 (accepted: rfc-v1, 5.14, 5.15, 6.4, 6.8)", "does not run in era 5.13"},
+		{"unknown era", Config{Scenario: "pool-ring", Era: "4.19"}, "era", "4.19", `unknown era "4.19"`, `unknown era "4.19"`},
+		{"driver on a pool scenario", Config{Scenario: "pool-ring", Driver: "mvpp2"}, "driver", "mvpp2", "runs without a driver", "runs without a driver"},
+		{"packets", Config{Scenario: "pool-ring", Packets: -5}, "packets", "-5", "packets -5: want an integer from 1 to", "--packets -5: want an integer from 1 to"},
+		{"knob range", Config{Scenario: "pool-ring", Set: []string{"order=7"}}, "order", "7", "order=7: want an integer from 0 to 4", "--set order=7: want an integer from 0 to 4"},
+		{"unknown knob", Config{Scenario: "pool-ring", Set: []string{"speed=7"}}, "set", "speed=7", `unknown knob "speed"`, `--set "speed=7": unknown knob "speed"`},
+		{"knob combination nid", Config{Scenario: "pool-ring", Set: []string{"nid=1"}}, "nid", "1", "nid=1: the machine has 1 NUMA node(s)", "--set nid=1: the machine has 1 NUMA node(s)"},
+		{"knob combination max_len", Config{Scenario: "pool-ring", Set: []string{"max_len=8192"}}, "max_len", "8192", "max_len=8192: want at most PAGE_SIZE << order = 4096", "--set max_len=8192: want at most"},
+		{"unknown rule", Config{Scenario: "pool-ring", Break: []string{"everything"}}, "break", "everything", `unknown rule "everything"`, `--break: unknown rule "everything"`},
+		{"kernel refuses pool_size", Config{Scenario: "pool-ring", Set: []string{"pool_size=40000"}}, "", "", "-E2BIG", ""},
+		{"kernel refuses flags", Config{Scenario: "pool-ring", Set: []string{"dma_sync_dev=1"}}, "", "", "PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP", ""},
 	}
 	for _, tc := range tests {
-		_, err := New(tc.cfg)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: error %v, want %q", tc.cfg, err, tc.want)
-		}
-		if err != nil && strings.Contains(err.Error(), "\n") {
-			t.Errorf("multi-line error: %q", err)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New(tc.cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "--") {
+				t.Errorf("error %q: want one line that speaks of fields, not flags", err)
+			}
+			var fe *sim.FieldError
+			if !errors.As(err, &fe) {
+				if tc.field != "" {
+					t.Fatalf("error %v is not a *sim.FieldError", err)
+				}
+				return
+			}
+			if fe.Field != tc.field || fe.Value != tc.value {
+				t.Errorf("field %q value %q, want %q %q", fe.Field, fe.Value, tc.field, tc.value)
+			}
+			if !strings.Contains(fe.FlagText(), tc.flag) {
+				t.Errorf("FlagText %q, want %q", fe.FlagText(), tc.flag)
+			}
+		})
 	}
 }
 
@@ -334,8 +356,8 @@ func TestScenarios_SkbCounterShapes(t *testing.T) {
 				t.Errorf("clone-tap 5.12: ring %d slow %d", st[sim.StatRecycleRing], st[sim.StatAllocSlow])
 			}
 		}
-		if r.Violations.Total() != 0 || l.Skb.Clones < n/4-1 {
-			t.Errorf("clone-tap %s: %d clones, violations %v", era, l.Skb.Clones, r.Violations.List)
+		if r.Violations.Total() != 0 || l.stack.Clones < n/4-1 {
+			t.Errorf("clone-tap %s: %d clones, violations %v", era, l.stack.Clones, r.Violations.List)
 		}
 	}
 	// coalesce-mixed: from 5.14 page_pool and loopback skbs never coalesce
@@ -346,8 +368,8 @@ func TestScenarios_SkbCounterShapes(t *testing.T) {
 		refused bool
 	}{{"5.14", true}, {"6.8", true}, {"5.12", false}} {
 		l, r := run(t, Config{Scenario: "coalesce-mixed", Era: tc.era, Packets: 800, Set: []string{"check_every=1", "node_pages=1024"}})
-		if r.Violations.Total() != 0 || l.Skb.Coalesced == 0 || (l.Skb.CoalesceRefused > 50) != tc.refused {
-			t.Errorf("coalesce-mixed %s: coalesced %d refused %d, violations %v", tc.era, l.Skb.Coalesced, l.Skb.CoalesceRefused, r.Violations.List)
+		if r.Violations.Total() != 0 || l.stack.Coalesced == 0 || (l.stack.CoalesceRefused > 50) != tc.refused {
+			t.Errorf("coalesce-mixed %s: coalesced %d refused %d, violations %v", tc.era, l.stack.Coalesced, l.stack.CoalesceRefused, r.Violations.List)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func ScenarioByName(name string) (*Scenario, error) {
 			return s, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown scenario %q (accepted: %s)", name, strings.Join(ScenarioNames(), ", "))
+	return nil, &sim.FieldError{Field: "scenario", Value: name, Msg: fmt.Sprintf("unknown scenario %q (accepted: %s)", name, strings.Join(ScenarioNames(), ", ")), Named: true}
 }
 
 // ScenarioNames lists the scenario names.
@@ -90,7 +90,7 @@ type poolBench struct {
 }
 
 func newPoolBench(l *Lab, kind benchKind) (runner, error) {
-	k := &l.M.Knobs
+	k := &l.m.Knobs
 	p := pagepool.Params{
 		Order:    uint8(k[sim.KnobOrder]),
 		PoolSize: int(k[sim.KnobPoolSize]),
@@ -108,11 +108,11 @@ func newPoolBench(l *Lab, kind benchKind) (runner, error) {
 	if k[sim.KnobDMASyncDev] == 1 {
 		p.Flags |= pagepool.FlagDMASyncDev
 	}
-	pool, err := l.Reg.Create(0, p)
+	pool, err := l.reg.Create(0, p)
 	if err != nil {
 		return nil, err
 	}
-	l.Pool = pool
+	l.pool = pool
 	return &poolBench{kind: kind, pool: pool}, nil
 }
 
@@ -138,7 +138,7 @@ func (b *poolBench) next() string {
 }
 
 func (b *poolBench) step(l *Lab) bool {
-	m, pool, cpu := l.M, b.pool, b.cpu
+	m, pool, cpu := l.m, b.pool, b.cpu
 	switch b.phase {
 	case 0: // pp_fill_ptr_ring: allocate 64 pages…
 		m.Begin(cpu, sim.SymAllocPages)
@@ -180,7 +180,7 @@ func (b *poolBench) step(l *Lab) bool {
 		switch b.op {
 		case 1:
 			m.Begin(cpu, sim.SymGetPage)
-			l.A.GetPage(cpu, pg)
+			l.a.GetPage(cpu, pg)
 			b.op = 2
 			return false
 		case 2:
@@ -190,7 +190,7 @@ func (b *poolBench) step(l *Lab) bool {
 			return false
 		case 3:
 			m.Begin(cpu, sim.SymPutPageRef)
-			l.A.PutPage(cpu, pg)
+			l.a.PutPage(cpu, pg)
 		}
 	}
 	b.op, b.page = 0, nil

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -74,7 +73,7 @@ func PlatformByName(name string) (*Platform, error) {
 			return p, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown platform %q (accepted: %s)", name, strings.Join(PlatformNames(), ", "))
+	return nil, fieldErr("platform", name, "unknown platform %q (accepted: %s)", name, strings.Join(PlatformNames(), ", "))
 }
 
 // PlatformNames lists the platform names.

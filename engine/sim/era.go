@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -138,5 +137,5 @@ func EraByName(name string) (*Era, error) {
 			return &Eras[i], nil
 		}
 	}
-	return nil, fmt.Errorf("unknown era %q (accepted: %s)", name, strings.Join(EraNames(), ", "))
+	return nil, fieldErr("era", name, "unknown era %q (accepted: %s)", name, strings.Join(EraNames(), ", "))
 }

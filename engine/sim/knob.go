@@ -96,21 +96,38 @@ func (k *Knobs) Get(n Knob) int64 { return k[n] }
 func (k *Knobs) Set(assign string) error {
 	name, val, ok := strings.Cut(assign, "=")
 	if !ok {
-		return fmt.Errorf("--set %q: want knob=value (knobs: %s)", assign, strings.Join(knobNames(), ", "))
+		return &FieldError{Field: "set", Value: assign, Msg: fmt.Sprintf("want knob=value (knobs: %s)", strings.Join(knobNames(), ", "))}
 	}
 	for i := range knobSpecs {
 		s := &knobSpecs[i]
 		if s.Name != name {
 			continue
 		}
-		v, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
-		if err != nil || v < s.Min || v > s.Max {
-			return fmt.Errorf("--set %s=%s: want an integer from %d to %d", name, val, s.Min, s.Max)
-		}
-		k[i] = v
-		return nil
+		return k.SetValue(Knob(i), val)
 	}
-	return fmt.Errorf("--set %q: unknown knob %q (knobs: %s)", assign, name, strings.Join(knobNames(), ", "))
+	return &FieldError{Field: "set", Value: assign, Msg: fmt.Sprintf("unknown knob %q (knobs: %s)", name, strings.Join(knobNames(), ", "))}
+}
+
+// SetValue parses val as the value of knob n, or returns a FieldError naming
+// the knob, the value and the accepted range.
+func (k *Knobs) SetValue(n Knob, val string) error {
+	s := &knobSpecs[n]
+	v, err := strconv.ParseInt(strings.TrimSpace(val), 10, 64)
+	if err != nil || v < s.Min || v > s.Max {
+		return &FieldError{Field: s.Name, Value: val, Msg: fmt.Sprintf("want an integer from %d to %d", s.Min, s.Max), Knob: true}
+	}
+	k[n] = v
+	return nil
+}
+
+// KnobByName resolves a knob name.
+func KnobByName(name string) (Knob, bool) {
+	for i := range knobSpecs {
+		if knobSpecs[i].Name == name {
+			return Knob(i), true
+		}
+	}
+	return 0, false
 }
 
 func knobNames() []string {

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -76,7 +75,7 @@ func RuleByName(name string) (Rule, error) {
 			return r, nil
 		}
 	}
-	return RuleNone, fmt.Errorf("unknown rule %q (accepted: %s)", name, strings.Join(RuleNames(), ", "))
+	return RuleNone, fieldErr("break", name, "unknown rule %q (accepted: %s)", name, strings.Join(RuleNames(), ", "))
 }
 
 // RuleSet is a set of broken rules.
