@@ -502,3 +502,17 @@ func (d *Driver) Unload() {
 	m.Begin(cpu, sim.SymPoolDestroy)
 	d.Pool.Destroy(cpu)
 }
+
+// Descs calls fn on every RX descriptor in ring order: its buffer (nil if it
+// never had one), the buffer's offset and size, whether it is posted for the
+// NIC and whether the driver keeps its buffer for reuse.
+func (d *Driver) Descs(fn func(i int, pg *mm.Page, off, size int, posted, reuse bool)) {
+	for i := range d.ring {
+		dd := &d.ring[i]
+		fn(i, dd.pg, dd.off, dd.size, dd.posted, dd.reuse)
+	}
+}
+
+// RingIndexes are the next descriptor the NIC fills and the next one the
+// driver refills.
+func (d *Driver) RingIndexes() (next, fill int) { return d.next, d.fill }

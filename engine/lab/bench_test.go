@@ -68,3 +68,62 @@ func TestDriverScenarios_SteadyStateAllocFree(t *testing.T) {
 func BenchmarkCloneTap(b *testing.B)      { benchScenario(b, "clone-tap") }
 func BenchmarkCoalesceMixed(b *testing.B) { benchScenario(b, "coalesce-mixed") }
 func BenchmarkSplitPage(b *testing.B)     { benchScenario(b, "split-page") }
+
+// BenchmarkSeek: seeks to points spread over the first 10^6 operations of a
+// drop run at the kernel's sizes, in a scrubbing order (the keyframes exist:
+// the run was played to 10^6 first). Budget: < 50 ms per seek native.
+func BenchmarkSeek(b *testing.B) {
+	l, err := New(Config{Scenario: "drop", Packets: 2_000_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.EnableSeek()
+	l.Seek(1_000_000)
+	targets := []uint64{999_999, 10, 500_000, 250_123, 750_777, 1_000_000, 123_456, 876_543}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		l.Seek(targets[i%len(targets)])
+	}
+}
+
+// BenchmarkSeekCold: the first seek to op 10^6 of a new run (no keyframes
+// yet: a straight batch replay that takes them on the way).
+func BenchmarkSeekCold(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		l, err := New(Config{Scenario: "drop", Packets: 2_000_000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.EnableSeek()
+		l.Seek(1_000_000)
+	}
+}
+
+// BenchmarkSnapshot: one snapshot of the playground's teaching-size drop run.
+func BenchmarkSnapshot(b *testing.B) {
+	l, err := New(Config{Scenario: "drop", Packets: 100_000, Set: TeachingSet("drop")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.RunN(5000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = l.Snapshot()
+	}
+}
+
+// BenchmarkStepRecord: one recorded step (full check, events, moves) of the
+// teaching-size drop run, as the playground steps.
+func BenchmarkStepRecord(b *testing.B) {
+	l, err := New(Config{Scenario: "drop", Packets: 1 << 40, Set: TeachingSet("drop")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.Record(true)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		l.Step()
+	}
+}

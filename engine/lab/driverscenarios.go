@@ -12,27 +12,33 @@ import (
 // peer) on cpu1. The driver's platform sets the costs unless --platform says
 // otherwise; the driver's pool parameters apply unless a knob overrides them.
 
+// driverKnobs matter to every driver scenario.
+var driverKnobs = []sim.Knob{sim.KnobRxDescs, sim.KnobPoolSize, sim.KnobFrame, sim.KnobBulk, sim.KnobCoherent, sim.KnobIOMMU,
+	sim.KnobAllocFailPPM, sim.KnobDMAMapFailPPM}
+
 func init() {
 	type sc struct {
 		name, def, doc string
 		eras           []string
 		known          map[string]sim.Kind
 		knobs          map[sim.Knob]int64
+		matters        []sim.Knob // before the knobs every driver scenario has
 	}
 	for _, s := range []sc{
 		{name: drivers.WDrop, def: "mvpp2", doc: "64-byte frames with an invalid ethertype: RX, build_skb, eth_type_trans, dropped early in __netif_receive_skb_core, kfree_skb in NAPI context"},
-		{name: drivers.WTCPStream, def: "bnxt", doc: "TCP receive: GRO, tcp_v4_rcv, skb_try_coalesce into the socket receive queue; the application reads (copies, frees) on its own CPU — from 6.4 its frees are deferred to the NAPI CPU (skb_attempt_defer_free)"},
-		{name: drivers.WForward, def: "lunar", doc: "NAT forwarding: RX, header rewrite (skb_cow), TX with a DMA mapping, TX completion frees the skb (napi_consume_skb where the driver uses it)"},
-		{name: drivers.WXDPRedirect, def: "mlx5", doc: "XDP_REDIRECT into a veth; XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.8: the pool refills from the page allocator"},
+		{name: drivers.WTCPStream, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "TCP receive: GRO, tcp_v4_rcv, skb_try_coalesce into the socket receive queue; the application reads (copies, frees) on its own CPU — from 6.4 its frees are deferred to the NAPI CPU (skb_attempt_defer_free)"},
+		{name: drivers.WForward, def: "lunar", matters: []sim.Knob{sim.KnobTxCPU, sim.KnobTapEvery, sim.KnobMaxLen, sim.KnobDMASyncDev}, doc: "NAT forwarding: RX, header rewrite (skb_cow), TX with a DMA mapping, TX completion frees the skb (napi_consume_skb where the driver uses it)"},
+		{name: drivers.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobBulk}, doc: "XDP_REDIRECT into a veth; XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.8: the pool refills from the page allocator"},
 		{name: drivers.WSplitPage, def: "mlx5", eras: []string{"rfc-v1", "5.14", "5.15", "6.4", "6.8"},
 			known: map[string]sim.Kind{"rfc-v1": sim.KindUseAfterRecycle, "5.14": sim.KindUseAfterRecycle},
 			doc:   "the driver splits each page into two RX buffers: half-page flip before 5.15 (the split-page caveat: freeing one half recycles the page under the NIC), page_pool_alloc_frag from 5.15"},
-		{name: drivers.WCloneTap, def: "bnxt", doc: "an AF_PACKET tap (packet_rcv) clones every 4th packet: the original is consumed in NAPI context, the clone freed 8 packets later by the tap reader on cpu1"},
+		{name: drivers.WCloneTap, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "an AF_PACKET tap (packet_rcv) clones every 4th packet: the original is consumed in NAPI context, the clone freed 8 packets later by the tap reader on cpu1"},
 		{name: drivers.WCoalesceMixed, def: "bnxt", doc: "skbs from a page_pool driver and from loopback (page_frag heads) meet in one receive queue, two of each in turn: skb_try_coalesce into the tail, the reader drains the queue on cpu1"},
 		{name: drivers.WDestroy, def: "mvpp2", doc: "the driver is unloaded while a socket still holds 32 skbs: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s"},
 		{name: drivers.WNumaMigrate, def: "mlx5", knobs: map[sim.Knob]int64{sim.KnobNumaNodes: 2, sim.KnobCPUs: 2},
-			doc: "drop traffic whose NAPI moves to a CPU on another NUMA node: page_pool_nid_changed → page_pool_update_nid, remote pages waived during refill"},
-		{name: drivers.WPfmemalloc, def: "mvpp2", knobs: map[sim.Knob]int64{sim.KnobPfmemallocPPM: 20000},
+			matters: []sim.Knob{sim.KnobNumaNodes, sim.KnobCPUs, sim.KnobNid},
+			doc:     "drop traffic whose NAPI moves to a CPU on another NUMA node: page_pool_nid_changed → page_pool_update_nid, remote pages waived during refill"},
+		{name: drivers.WPfmemalloc, def: "mvpp2", knobs: map[sim.Knob]int64{sim.KnobPfmemallocPPM: 20000}, matters: []sim.Knob{sim.KnobPfmemallocPPM},
 			doc: "drop traffic where 2% of the pages come from emergency reserves (pfmemalloc): the pool must not keep them"},
 	} {
 		s := s
@@ -42,8 +48,9 @@ func init() {
 				drv = append(drv, sp.Name)
 			}
 		}
+		matters := append(s.matters, driverKnobs...)
 		Scenarios = append(Scenarios, &Scenario{Name: s.name, Doc: s.doc, NeedsDriver: true, Drivers: drv, DefaultDriver: s.def,
-			Eras: s.eras, KnownFailure: s.known, Knobs: s.knobs,
+			Eras: s.eras, KnownFailure: s.known, Knobs: s.knobs, Matters: matters,
 			newRun: func(l *Lab) (runner, error) { return newDriverRun(l, s.name) }})
 	}
 }
@@ -68,7 +75,11 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 			mode = drivers.FragAPI
 		}
 	}
-	d, err := drivers.New(st, l.reg, l.Spec, mode, napi, l.Spec.RxDescs)
+	descs := l.Spec.RxDescs
+	if v := m.Knobs[sim.KnobRxDescs]; v != 0 {
+		descs = int(v)
+	}
+	d, err := drivers.New(st, l.reg, l.Spec, mode, napi, descs)
 	if err != nil {
 		return nil, err
 	}

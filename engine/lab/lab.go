@@ -66,30 +66,54 @@ type Lab struct {
 	startPS    []int64   // busy time per CPU
 	startSpent [][]int64 // per CPU per symbol
 
-	tracer  func(sim.Event)
-	tally   sim.Stats // counters as seen in the event stream
-	tallyOn bool      // the tracer has listened since the first operation
+	tracer  func(sim.Event) // the caller's listener (SetTracer)
+	tally   sim.Stats       // counters as seen in the event stream
+	tallyOn bool            // the event stream has been seen since the first operation
+
+	rec    recorder // step records (Record)
+	series series   // throughput and recycle mix over the run
+	kf     keyframes
 }
 
-// New validates a config and builds the run. Every bad input yields one error
-// naming the input and what is accepted.
-func New(cfg Config) (*Lab, error) {
+// resolved is a config checked field by field, with its defaults filled in.
+type resolved struct {
+	cfg   Config
+	era   *sim.Era
+	sc    *Scenario
+	spec  *drivers.Spec
+	plat  *sim.Platform
+	rules sim.RuleSet
+}
+
+// Validate checks every field of cfg and their combinations without building
+// the run: the error New would return before the kernel model's own checks
+// (page_pool_create may still refuse parameters, as the kernel does).
+func (cfg Config) Validate() error {
+	_, err := cfg.resolve()
+	return err
+}
+
+// resolve checks cfg and fills in its defaults. Every bad input yields one
+// *sim.FieldError naming the field, the value and what is accepted.
+func (cfg Config) resolve() (resolved, error) {
+	var r resolved
+	var err error
 	if cfg.Era == "" {
 		cfg.Era = sim.DefaultEra
 	}
 	era, err := sim.EraByName(cfg.Era)
 	if err != nil {
-		return nil, err
+		return r, err
 	}
 	if cfg.Scenario == "" {
-		return nil, named("scenario", "", "no scenario given (accepted: %s)", strings.Join(ScenarioNames(), ", "))
+		return r, named("scenario", "", "no scenario given (accepted: %s)", strings.Join(ScenarioNames(), ", "))
 	}
 	sc, err := ScenarioByName(cfg.Scenario)
 	if err != nil {
-		return nil, err
+		return r, err
 	}
 	if cfg.Driver != "" && !sc.NeedsDriver {
-		return nil, named("driver", cfg.Driver, "scenario %s runs without a driver (no driver for the pool-* scenarios)", sc.Name)
+		return r, named("driver", cfg.Driver, "scenario %s runs without a driver (no driver for the pool-* scenarios)", sc.Name)
 	}
 	var spec *drivers.Spec
 	if sc.NeedsDriver {
@@ -97,17 +121,17 @@ func New(cfg Config) (*Lab, error) {
 			cfg.Driver = sc.DefaultDriver
 		}
 		if spec, err = drivers.SpecByName(cfg.Driver); err != nil {
-			return nil, err
+			return r, err
 		}
 		if !spec.Runs(sc.Name) {
-			return nil, named("driver", spec.Name, "driver %s does not run scenario %s (drivers for %s: %s)", spec.Name, sc.Name, sc.Name, strings.Join(sc.Drivers, ", "))
+			return r, named("driver", spec.Name, "driver %s does not run scenario %s (drivers for %s: %s)", spec.Name, sc.Name, sc.Name, strings.Join(sc.Drivers, ", "))
 		}
 		if era.Order < spec.MinEra() {
-			return nil, named("era", era.Name, "driver %s does not run in era %s (its frag API buffers need 5.15 or later)", spec.Name, era.Name)
+			return r, named("era", era.Name, "driver %s does not run in era %s (its frag API buffers need 5.15 or later)", spec.Name, era.Name)
 		}
 	}
 	if len(sc.Eras) > 0 && !contains(sc.Eras, era.Name) {
-		return nil, named("era", era.Name, "scenario %s does not run in era %s (accepted: %s)", sc.Name, era.Name, strings.Join(sc.Eras, ", "))
+		return r, named("era", era.Name, "scenario %s does not run in era %s (accepted: %s)", sc.Name, era.Name, strings.Join(sc.Eras, ", "))
 	}
 	if cfg.Platform == "" {
 		cfg.Platform = sim.BenchX86.Name
@@ -118,14 +142,14 @@ func New(cfg Config) (*Lab, error) {
 	plat := cfg.plat
 	if plat == nil {
 		if plat, err = sim.PlatformByName(cfg.Platform); err != nil {
-			return nil, err
+			return r, err
 		}
 	}
 	if cfg.Packets == 0 {
 		cfg.Packets = DefaultPackets
 	}
 	if cfg.Packets < 1 || cfg.Packets > MaxPackets {
-		return nil, &sim.FieldError{Field: "packets", Value: fmt.Sprint(cfg.Packets), Msg: fmt.Sprintf("want an integer from 1 to %d", int64(MaxPackets))}
+		return r, &sim.FieldError{Field: "packets", Value: fmt.Sprint(cfg.Packets), Msg: fmt.Sprintf("want an integer from 1 to %d", int64(MaxPackets))}
 	}
 	if cfg.Knobs == (sim.Knobs{}) {
 		cfg.Knobs = sim.DefaultKnobs()
@@ -135,20 +159,32 @@ func New(cfg Config) (*Lab, error) {
 	}
 	for _, s := range cfg.Set {
 		if err := cfg.Knobs.Set(s); err != nil {
-			return nil, err
+			return r, err
 		}
 	}
 	var rules sim.RuleSet
 	for _, name := range cfg.Break {
-		r, err := sim.RuleByName(name)
+		rule, err := sim.RuleByName(name)
 		if err != nil {
-			return nil, err
+			return r, err
 		}
-		rules = rules.With(r)
+		rules = rules.With(rule)
 	}
 	if err := checkKnobs(&cfg.Knobs); err != nil {
+		return r, err
+	}
+	r = resolved{cfg: cfg, era: era, sc: sc, spec: spec, plat: plat, rules: rules}
+	return r, nil
+}
+
+// New validates a config and builds the run. Every bad input yields one error
+// naming the input and what is accepted (a *sim.FieldError for a field).
+func New(cfg Config) (*Lab, error) {
+	r, err := cfg.resolve()
+	if err != nil {
 		return nil, err
 	}
+	cfg, era, sc, spec, plat, rules := r.cfg, r.era, r.sc, r.spec, r.plat, r.rules
 	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: cfg.Knobs, Platform: plat, Seed: cfg.Seed})
 	l := &Lab{Cfg: cfg, Scenario: sc, m: m, Spec: spec}
 	l.a = mm.NewAllocator(m)
@@ -163,6 +199,7 @@ func New(cfg Config) (*Lab, error) {
 		l.markStart()
 	}
 	m.AddChecker(l)
+	l.series.sample(l)
 	return l, nil
 }
 
@@ -173,6 +210,9 @@ func checkKnobs(k *sim.Knobs) error {
 	}
 	if k[sim.KnobNumaNodes] > k[sim.KnobCPUs] {
 		return knobErr(sim.KnobNumaNodes, k, "want at most one node per CPU (cpus=%d)", k[sim.KnobCPUs])
+	}
+	if v := k[sim.KnobRxDescs]; v != 0 && (v < 2 || v%2 != 0) {
+		return knobErr(sim.KnobRxDescs, k, "want 0 (the driver's count) or an even number from 2 to %d", sim.KnobRxDescs.Spec().Max)
 	}
 	if max := int64(mm.PageSize) << k[sim.KnobOrder]; k[sim.KnobMaxLen] > max {
 		return knobErr(sim.KnobMaxLen, k, "want at most PAGE_SIZE << order = %d", max)
@@ -203,18 +243,33 @@ func contains(list []string, s string) bool {
 // first step, the Lab also checks the counters against the event stream.
 func (l *Lab) SetTracer(fn func(sim.Event)) {
 	l.tracer = fn
-	if fn == nil {
+	l.listen()
+}
+
+// listen installs the machine's event listener when the caller traces or
+// steps are recorded, and removes it otherwise (batch runs build no events).
+func (l *Lab) listen() {
+	if l.tracer == nil && !l.rec.on {
 		l.m.SetTracer(nil)
 		l.tallyOn = false
 		return
 	}
-	l.tallyOn = l.ops == 0
-	l.m.SetTracer(func(e sim.Event) {
-		if e.Stat != sim.StatNone && e.Stat < sim.NumStats {
-			l.tally[e.Stat]++
-		}
+	if !l.m.Tracing() {
+		l.tallyOn = l.ops == 0
+	}
+	l.m.SetTracer(l.onEvent)
+}
+
+func (l *Lab) onEvent(e sim.Event) {
+	if e.Stat != sim.StatNone && e.Stat < sim.NumStats {
+		l.tally[e.Stat]++
+	}
+	if l.rec.on {
+		l.rec.events = append(l.rec.events, e)
+	}
+	if l.tracer != nil {
 		l.tracer(e)
-	})
+	}
 }
 
 // fail stops the run with an error (reported by Err).
@@ -248,11 +303,18 @@ func (l *Lab) Next() string {
 // Step runs one operation and then the full invariant checker (step mode).
 // It returns false once the run is complete.
 func (l *Lab) Step() bool {
-	if !l.stepOne() {
+	if l.done {
 		return false
 	}
+	if l.rec.on {
+		l.beginRecord()
+	}
+	l.stepOne()
 	l.m.CheckInvariants()
 	l.sinceCheck = 0
+	if l.rec.on {
+		l.endRecord()
+	}
 	return !l.done
 }
 
@@ -266,6 +328,9 @@ func (l *Lab) stepOne() bool {
 	}
 	if l.run.step(l) {
 		l.packets++
+		if l.packets >= l.series.next {
+			l.series.sample(l)
+		}
 		if l.packets >= l.Cfg.Packets && !l.ownsEnd() {
 			l.done = true
 		}
@@ -275,6 +340,9 @@ func (l *Lab) stepOne() bool {
 	}
 	l.ops++
 	l.m.RunTimers()
+	if l.kf.on && l.ops%l.kf.every == 0 {
+		l.kf.capture(l)
+	}
 	return true
 }
 
@@ -319,18 +387,27 @@ func (l *Lab) Run() { l.RunN(-1) }
 // RunN runs at most n operations (n < 0: until done) in batch mode.
 func (l *Lab) RunN(n int64) {
 	for i := int64(0); n < 0 || i < n; i++ {
-		if !l.stepOne() {
+		if !l.stepBatch() {
 			break
-		}
-		if l.sinceCheck++; l.sinceCheck >= l.checkEvery {
-			l.m.CheckInvariants()
-			l.sinceCheck = 0
-		} else if l.sinceCheck%lightEvery == 0 {
-			l.m.CheckTouched()
 		}
 	}
 	l.m.CheckInvariants()
 	l.sinceCheck = 0
+}
+
+// stepBatch runs one operation in batch mode (no record; the light check
+// every 64 operations, the full one every check_every).
+func (l *Lab) stepBatch() bool {
+	if !l.stepOne() {
+		return false
+	}
+	if l.sinceCheck++; l.sinceCheck >= l.checkEvery {
+		l.m.CheckInvariants()
+		l.sinceCheck = 0
+	} else if l.sinceCheck%lightEvery == 0 {
+		l.m.CheckTouched()
+	}
+	return true
 }
 
 // CheckInvariants is the lab's own check: the counters agree with the event
@@ -509,15 +586,14 @@ func (l *Lab) SymbolNS() map[string]float64 {
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 
-// ReplayTo rebuilds the run of cfg and steps it n operations (step mode, full
-// check after each): a run is a pure function of its config, so this is how
-// the UI steps back (the state after operation n-1 is ReplayTo(cfg, n-1)).
+// ReplayTo builds the run of cfg and brings it to the state after n
+// operations (Seek): a run is a pure function of its config, so this is the
+// state a straight run reaches there.
 func ReplayTo(cfg Config, n uint64) (*Lab, error) {
 	l, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	for l.ops < n && l.Step() {
-	}
+	l.Seek(n)
 	return l, nil
 }

@@ -385,10 +385,10 @@ func TestReplayTo_EqualsStepping(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, _ := json.Marshal(l.Results())
-		b, _ := json.Marshal(r.Results())
-		if string(a) != string(b) || r.Ops() != 150 || r.Next() != l.Next() {
-			t.Errorf("%s: replay differs:\n%s\n%s", sc, a, b)
+		// The state is the stepped run's; the violation log may differ in
+		// when a transient violation was found (seek.go).
+		if !reflect.DeepEqual(stateOf(l), stateOf(r)) || r.Ops() != 150 || r.Next() != l.Next() {
+			t.Errorf("%s: replay differs from stepping", sc)
 		}
 	}
 }

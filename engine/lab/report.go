@@ -110,6 +110,8 @@ type ScenarioJSON struct {
 	// KnownFailure: era -> the violation kind the kernel of that era shows in
 	// this scenario with no rule broken (e.g. the 5.14 split-page caveat).
 	KnownFailure map[string]string `json:"known_failure,omitempty"`
+	// Knobs are the knobs that change what the scenario does, most telling first.
+	Knobs []string `json:"knobs"`
 }
 
 type EraJSON struct {
@@ -149,6 +151,9 @@ func List() ListJSON {
 			eras = sim.EraNames()
 		}
 		sj := ScenarioJSON{Name: s.Name, Doc: s.Doc, NeedsDriver: s.NeedsDriver, DefaultDriver: s.DefaultDriver, Drivers: append([]string{}, s.Drivers...), Eras: eras}
+		for _, k := range s.Matters {
+			sj.Knobs = append(sj.Knobs, k.String())
+		}
 		for era, k := range s.KnownFailure {
 			if sj.KnownFailure == nil {
 				sj.KnownFailure = map[string]string{}

@@ -23,8 +23,30 @@ type Scenario struct {
 	// DefaultDriver runs the scenario when --driver is not given.
 	DefaultDriver string
 	// Knobs are the scenario's own knob defaults (applied before --set).
-	Knobs  map[sim.Knob]int64
-	newRun func(l *Lab) (runner, error)
+	Knobs map[sim.Knob]int64
+	// Matters lists the knobs that change what this scenario does, most
+	// telling first (the UI shows these first; every other knob still applies).
+	Matters []sim.Knob
+	newRun  func(l *Lab) (runner, error)
+}
+
+// poolKnobs matter to the pool micro-benchmarks.
+var poolKnobs = []sim.Knob{sim.KnobPoolSize, sim.KnobDMAMap, sim.KnobDMASyncDev, sim.KnobMaxLen, sim.KnobDMASyncSize,
+	sim.KnobOrder, sim.KnobBulk, sim.KnobSoftirq, sim.KnobNid, sim.KnobNumaNodes, sim.KnobAllocFailPPM, sim.KnobDMAMapFailPPM, sim.KnobPfmemallocPPM}
+
+// TeachingSet is the knob assignments of the playground's small preset for
+// a scenario: few enough pages that the machine view shows every one of
+// them (16 RX descriptors, a 32-slot ptr_ring). The kernel-exact defaults
+// stay the defaults; the preset only sets knobs a user can see and change.
+func TeachingSet(scenario string) []string {
+	sc, err := ScenarioByName(scenario)
+	if err != nil {
+		return nil
+	}
+	if !sc.NeedsDriver {
+		return []string{"pool_size=128"} // the benchmark prefills 64 pages into the ring
+	}
+	return []string{"rx_descs=16", "pool_size=32"}
 }
 
 // runner advances a scenario by one operation. It returns packetDone when the
@@ -41,11 +63,11 @@ type runner interface {
 // Scenarios lists every scenario.
 var Scenarios = []*Scenario{
 	{Name: "pool-direct", Doc: "kernel micro-benchmark 01_fast_path: page_pool_alloc_pages + page_pool_recycle_direct, in a tasklet (ring prefilled with 64 pages)",
-		newRun: func(l *Lab) (runner, error) { return newPoolBench(l, benchDirect) }},
+		Matters: poolKnobs, newRun: func(l *Lab) (runner, error) { return newPoolBench(l, benchDirect) }},
 	{Name: "pool-ring", Doc: "kernel micro-benchmark 02_ptr_ring: page_pool_alloc_pages + page_pool_put_page(allow_direct=false): every page cycles through the ptr_ring",
-		newRun: func(l *Lab) (runner, error) { return newPoolBench(l, benchRing) }},
+		Matters: poolKnobs, newRun: func(l *Lab) (runner, error) { return newPoolBench(l, benchRing) }},
 	{Name: "pool-slow", Doc: "kernel micro-benchmark 03_slow: an extra page reference (get_page) makes the put release the page; every allocation comes from the page allocator",
-		newRun: func(l *Lab) (runner, error) { return newPoolBench(l, benchSlow) }},
+		Matters: poolKnobs, newRun: func(l *Lab) (runner, error) { return newPoolBench(l, benchSlow) }},
 }
 
 // ScenarioByName resolves a scenario name.

@@ -313,3 +313,13 @@ func (p *Pool) NAPIMoved(cpu int) {
 	p.consumer = cpu
 	p.touched = 0
 }
+
+// RingSlots calls fn on every ptr_ring slot in array order with the page the
+// slot holds (nil: zeroed, free) and whether it is queued; a slot that holds
+// a page but is not queued is stale (consumed, not yet lazily zeroed).
+func (p *Pool) RingSlots(fn func(i int, pg *mm.Page, queued bool)) { p.ring.slots(fn) }
+
+// RingIndexes are the ptr_ring's producer, consumer_head and consumer_tail.
+func (p *Pool) RingIndexes() (producer, consumerHead, consumerTail int) {
+	return p.ring.producer, p.ring.consumerHead, p.ring.consumerTail
+}

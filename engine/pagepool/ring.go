@@ -115,3 +115,16 @@ func (r *ptrRing) stale() int {
 	}
 	return n - r.live
 }
+
+// slots calls fn on every slot in array order: the page it holds (nil when
+// zeroed) and whether it is queued (a stale slot holds a consumed page).
+func (r *ptrRing) slots(fn func(i int, pg *mm.Page, queued bool)) {
+	n := len(r.queue)
+	for i, pg := range r.queue {
+		d := i - r.consumerHead
+		if d < 0 {
+			d += n
+		}
+		fn(i, pg, pg != nil && d < r.live)
+	}
+}

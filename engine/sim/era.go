@@ -36,7 +36,8 @@ const (
 type Era struct {
 	Name    string
 	Summary string
-	Order   int // chronological position, for "since" comparisons in docs/UI
+	Order   int    // chronological position, for "since" comparisons in docs/UI
+	Tag     string // the kernel release whose source the era follows (rfc-v1: its v5.12-rc base)
 
 	// BulkAlloc: the slow path refills the alloc cache with alloc_pages_bulk
 	// (64 pages per call) instead of one alloc_pages_node() per call [M10], v5.13.
@@ -93,26 +94,26 @@ const (
 // 5.13 allocator (bulk refill): the table order in product.md puts it between
 // 5.13 and 5.14, and its recycling mechanics do not depend on the refill.
 var Eras = []Era{
-	{Name: "5.12", Order: 0, Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
+	{Name: "5.12", Tag: "v5.12", Order: 0, Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
 		RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
-	{Name: "5.13", Order: 1, Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
+	{Name: "5.13", Tag: "v5.13", Order: 1, Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
 		BulkAlloc: true, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
-	{Name: "rfc-v1", Order: 2, Summary: "first skb-recycling series: page->signature, pool found via xdp_mem_info in page->private, returned through __xdp_return",
+	{Name: "rfc-v1", Tag: "v5.12", Order: 2, Summary: "first skb-recycling series: page->signature, pool found via xdp_mem_info in page->private, returned through __xdp_return",
 		BulkAlloc: true, SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
-	{Name: "5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
+	{Name: "5.14", Tag: "v5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, RefillConsumerLock: true,
 		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain},
 	// 5.15 carries the 2022 coalesce fix [M4] (commit 1effe8ca4e34, "Fixes:" the
 	// v5.15 frag support 53e0961da1c7, so it is in the 5.15.y stable series the
 	// era's skbuff.c source [SKB-5.15] comes from): without it, split pages are
 	// not safe against coalescing from clones.
-	{Name: "5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
+	{Name: "5.15", Tag: "v5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022},
-	{Name: "6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache",
+	{Name: "6.4", Tag: "v6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
-	{Name: "6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs",
+	{Name: "6.8", Tag: "v6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
 		NoReleasePageAPI: true},

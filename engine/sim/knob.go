@@ -32,6 +32,7 @@ const (
 	KnobFrame
 	KnobTapEvery
 	KnobTxCPU
+	KnobRxDescs
 	NumKnobs
 )
 
@@ -66,6 +67,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobFrame:         {"frame", 0, 0, 9018, "frame size in bytes on the wire (0 = the workload's: 64 for drop, 1514 for TCP, 1512 for UDP); frames larger than an RX buffer use several (multi-buffer drivers)"},
 	KnobTapEvery:      {"tap_every", 0, 0, 1024, "an AF_PACKET tap (tcpdump) clones every Nth received packet in tcp-stream and forward (0 = no tap); clone-tap uses 4 when 0"},
 	KnobTxCPU:         {"tx_cpu", 0, 0, 7, "forward: the CPU whose NAPI runs TX completion (0 = the RX NAPI's CPU; another CPU when XPS maps the TX queue elsewhere)"},
+	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue, an even number (0 = the driver's count, e.g. 1024 for mvpp2; ethtool -G rx N); the pool's ptr_ring follows it unless pool_size is set"},
 }
 
 // Spec returns the knob's description.

@@ -1,0 +1,144 @@
+package lab
+
+import "pplab/engine/sim"
+
+// Seeking. A run is a pure function of its config, so the state after
+// operation n is always the same; Seek reaches it by batch-replaying from
+// the nearest keyframe (a full copy of the run taken every `every`
+// operations) instead of from the start, then runs one full invariant check.
+//
+// What is identical and what is not: the machine's state (pages, pools,
+// skbs, NIC ring, counters, clocks, costs) after Seek(n) is the state a
+// straight run reaches after n operations, whatever mix of Step, RunN and
+// Seek led there. The violation log records when the checker found a
+// violation, and a replay checks less often than step mode (per-page checks
+// inline, the light check every 64 operations): a run with a rule broken
+// may list a transient violation at a later operation, or once where step
+// mode saw it twice. With no rule broken there is none to find either way.
+
+// keyframes is the Lab's bounded set of copies of itself.
+type keyframes struct {
+	on     bool
+	every  uint64
+	frames []*Lab // frames[i] is the run after frames[i].ops operations, ascending
+}
+
+// Keyframes bounds: at most maxKeyframes copies; when full, every other one
+// is dropped and the interval doubles, so the frames always cover the run
+// so far evenly. A copy is about the size of the page array (≈1.3 MB at the
+// default 16384 pages per node).
+const (
+	maxKeyframes   = 16
+	firstKeyframes = 4096
+)
+
+// EnableSeek makes Seek cheap: the Lab keeps keyframes from now on (the
+// first one is the current state). Without it Seek replays from a fresh
+// copy of the run's start. The CLI's batch runs do not need it.
+func (l *Lab) EnableSeek() {
+	if l.kf.on {
+		return
+	}
+	l.kf = keyframes{on: true, every: firstKeyframes}
+	l.kf.capture(l)
+}
+
+// capture adds a copy of l as a keyframe (unless one exists at l.ops).
+func (k *keyframes) capture(l *Lab) {
+	if n := len(k.frames); n > 0 && k.frames[n-1].ops >= l.ops {
+		return
+	}
+	k.frames = append(k.frames, l.clone())
+	if len(k.frames) > maxKeyframes {
+		kept := k.frames[:1]
+		for i := 2; i < len(k.frames); i += 2 {
+			kept = append(kept, k.frames[i])
+		}
+		clear(k.frames[len(kept):])
+		k.frames = kept
+		k.every *= 2
+	}
+}
+
+// nearest is the latest keyframe at or before op n (nil: none).
+func (k *keyframes) nearest(n uint64) *Lab {
+	var best *Lab
+	for _, f := range k.frames {
+		if f.ops <= n {
+			best = f
+		}
+	}
+	return best
+}
+
+// clone is a deep copy of the run: stepping either never changes the other.
+// The copy has no listener, no step records and no keyframes of its own.
+func (l *Lab) clone() *Lab {
+	saved := l.detach()
+	c := new(Lab)
+	cloneLab(c, l)
+	l.attach(saved)
+	return c
+}
+
+// restore makes l the run kf holds (a deep copy: kf stays as it is), keeping
+// l's listener, recording and keyframes.
+func (l *Lab) restore(kf *Lab) {
+	saved := l.detach()
+	cloneLab(l, kf)
+	l.attach(saved)
+	l.tallyOn = false // the event stream missed what the replay did
+}
+
+// uiState is what belongs to the Lab's user rather than to the run.
+type uiState struct {
+	tracer func(sim.Event)
+	rec    recorder
+	kf     keyframes
+}
+
+func (l *Lab) detach() uiState {
+	s := uiState{tracer: l.tracer, rec: l.rec, kf: l.kf}
+	l.tracer, l.rec, l.kf = nil, recorder{}, keyframes{}
+	l.m.SetTracer(nil)
+	return s
+}
+
+func (l *Lab) attach(s uiState) {
+	l.tracer, l.rec, l.kf = s.tracer, s.rec, s.kf
+	l.m.RecordMoves(l.rec.on)
+	l.listen()
+}
+
+// Seek brings the run to the state after operation n (or to its end, if it
+// ends sooner): forward by batch replay, backward from the nearest keyframe
+// (or the run's start). It then runs the full invariant check; with
+// recording on, the last operation is stepped so StepRecord describes it.
+// A config that built once builds again, so Seek cannot fail; an error that
+// stops the run stops it at the same operation as a straight run (Err).
+func (l *Lab) Seek(n uint64) {
+	if n < l.ops {
+		kf := l.kf.nearest(n)
+		if kf == nil {
+			start, err := New(l.Cfg)
+			if err != nil {
+				panic("lab: Seek: a config that built once failed to build: " + err.Error()) // cannot happen: New is deterministic
+			}
+			kf = start
+		}
+		l.restore(kf)
+	}
+	last := n
+	if l.rec.on && n > 0 {
+		last = n - 1
+	}
+	for l.ops < last && !l.done {
+		l.stepBatch()
+	}
+	if l.rec.on && l.ops < n && !l.done {
+		l.Step() // runs the full check
+		return
+	}
+	l.m.CheckInvariants()
+	l.sinceCheck = 0
+}

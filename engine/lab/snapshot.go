@@ -1,0 +1,260 @@
+package lab
+
+import (
+	"sort"
+
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+	"pplab/engine/skb"
+)
+
+// A Snapshot is the state of a run as plain values: what a UI renders. It
+// holds no engine pointer; two snapshots of the same state are equal
+// (reflect.DeepEqual), which is how the tests check that seeking and
+// stepping agree.
+type Snapshot struct {
+	Op      uint64 // operations run
+	Packets int64  // packets completed
+	Done    bool
+	Next    string // what the next operation will do ("" when done)
+	TimeNS  int64  // the machine's time (the furthest CPU clock)
+	BusyNS  []int64
+
+	Era, Scenario, Driver string
+
+	FreePerNode []int      // free page frames per NUMA node
+	Pages       []PageView // every page that is not free, by PFN
+	Pools       []PoolView
+	NIC         *NICView // the driver's RX ring (nil without a driver)
+	SKBs        []SKBView
+
+	Stats      sim.Stats // the 11 counters, summed over the pools
+	Inflight   int32
+	Violations [sim.NumKinds]int
+	// ViolationList is the detailed log (the first sim.MaxViolationsKept).
+	ViolationList []ViolationView
+}
+
+// Holder says who holds a page where it is.
+type Holder struct {
+	Kind string // "pool", "rx-desc", "skb", "slab", "page" (compound head), "caller", "xdp-frame"
+	ID   int32  // pool id, descriptor index, skb id, slab cache number, head PFN; -1 if none
+}
+
+// PageView is a page's fields: the kernel's (refcount, pp_magic, pp, DMA,
+// frag count) and the model's (place, holder, users, recycles).
+type PageView struct {
+	PFN        int32
+	Node       int
+	Place      string
+	Holder     Holder
+	Ref        int32
+	FragCount  int64 // pp_frag_count / pp_ref_count
+	Mapped     bool
+	DMAAddr    uint64
+	Pfmemalloc bool
+	Magic      uint64 // pp_magic
+	Signature  bool   // pp_magic carries PP_SIGNATURE (or the rfc-v1 signature word is set)
+	PP         int32  // page->pp: owning pool id, 0 = NULL
+	Owner      int32  // the pool that counts it in flight, 0 = none
+	Recycles   uint32
+	Users      int32 // live users: skb heads/frags, NIC descriptors
+	Order      uint8
+}
+
+// PoolView is one page_pool: its alloc cache (a stack, bottom first), its
+// ptr_ring slot by slot, its counters.
+type PoolView struct {
+	ID                                   int32
+	Cache                                []int32 // PFNs, cache[0] first; the top is the last
+	Ring                                 []RingSlot
+	Producer, ConsumerHead, ConsumerTail int
+	RingBatch                            int
+	RingCount                            int
+	Hold, Release                        uint32
+	Inflight                             int32
+	Stats                                sim.Stats
+	Nid                                  int
+	NAPICPU                              int // -1: no NAPI linked
+	Destroyed, Freed                     bool
+}
+
+// RingSlot is one ptr_ring slot: PFN -1 when zeroed (free); Stale when it
+// holds a consumed page the lazy batched zeroing has not cleared yet.
+type RingSlot struct {
+	PFN   int32
+	Stale bool
+}
+
+// NICView is the driver's RX descriptor ring.
+type NICView struct {
+	Driver     string
+	Descs      []DescView
+	Next, Fill int // the next descriptor the NIC fills, the next one the driver refills
+	Posted     int
+	CPU        int // the NAPI's CPU
+}
+
+// DescView is one RX descriptor.
+type DescView struct {
+	PFN    int32 // -1 when the descriptor holds no buffer
+	Off    int
+	Size   int
+	Posted bool
+	Reuse  bool // the driver keeps the buffer for this descriptor's next refill
+}
+
+// SKBView is one live sk_buff and the data it points at.
+type SKBView struct {
+	ID        int32
+	Where     string // stack, socket, tx-ring, tap, defer-list
+	DataID    int32  // clones share one data buffer
+	Cloned    bool
+	Dataref   int32
+	PPRecycle bool
+	HeadFrag  bool  // the head is a page fragment
+	HeadPFN   int32 // the head's page (a slab page for a kmalloc'ed head); -1 if stolen
+	HeadOff   int
+	SlabHead  bool
+	Frags     []FragView
+	Len       int
+	DataLen   int
+}
+
+// FragView is one skb_frag_t.
+type FragView struct {
+	PFN       int32
+	Off, Size int
+}
+
+// ViolationView is a violation as values.
+type ViolationView struct {
+	Seq    uint64
+	Kind   string
+	Func   string
+	CPU    int
+	PFN    int32
+	Rule   string // "" when no breakable rule would have prevented it
+	Detail string
+}
+
+func violationView(v sim.Violation) ViolationView {
+	vv := ViolationView{Seq: v.Seq, Kind: v.Kind.String(), Func: v.Op.Name(), CPU: v.CPU, PFN: v.Page, Detail: v.Detail}
+	if v.Rule != sim.RuleNone {
+		vv.Rule = v.Rule.String()
+	}
+	return vv
+}
+
+// holderOf types a page's holder by where it is.
+func holderOf(pg *mm.Page) Holder { return holderAt(pg.Place, pg.Holder) }
+
+// holderAt types a holder id recorded with a place.
+func holderAt(p sim.Place, id int32) Holder {
+	switch p {
+	case sim.PlaceCache, sim.PlaceRing:
+		return Holder{"pool", id}
+	case sim.PlaceNICRing:
+		return Holder{"rx-desc", id}
+	case sim.PlaceSKB, sim.PlaceSocket, sim.PlaceTXRing:
+		return Holder{"skb", id}
+	case sim.PlaceSlab:
+		return Holder{"slab", id - mm.SlabHolderBase}
+	case sim.PlaceCompound:
+		return Holder{"page", id}
+	case sim.PlaceXDPFrame:
+		return Holder{"xdp-frame", -1}
+	case sim.PlaceBuddy:
+		return Holder{"buddy", -1}
+	}
+	return Holder{"caller", -1}
+}
+
+// Snapshot returns the run's state as values. It allocates (a UI renders it
+// once per frame, not per packet).
+func (l *Lab) Snapshot() Snapshot {
+	m := l.m
+	s := Snapshot{Op: l.ops, Packets: l.packets, Done: l.done, Next: l.Next(), TimeNS: m.NowPS() / sim.PSPerNS,
+		Era: m.Era.Name, Scenario: l.Scenario.Name, Driver: l.Cfg.Driver}
+	for c := range m.CPUs {
+		s.BusyNS = append(s.BusyNS, m.CPUs[c].BusyPS()/sim.PSPerNS)
+	}
+	for n := 0; n < l.a.Nodes(); n++ {
+		s.FreePerNode = append(s.FreePerNode, l.a.FreePages(n))
+	}
+	pages := l.a.Pages()
+	for i := range pages {
+		pg := &pages[i]
+		if pg.Place == sim.PlaceBuddy {
+			continue
+		}
+		s.Pages = append(s.Pages, PageView{PFN: pg.PFN, Node: int(pg.Nid), Place: pg.Place.String(), Holder: holderOf(pg),
+			Ref: pg.Ref, FragCount: pg.FragCount, Mapped: pg.Mapped, DMAAddr: pg.DMAAddr, Pfmemalloc: pg.Pfmemalloc(),
+			Magic: pg.PPMagic, Signature: pg.HasPPSignature() || pg.Signature != 0, PP: pg.PP, Owner: pg.Owner,
+			Recycles: pg.Recycles, Users: pg.Users, Order: pg.Order})
+	}
+	for _, p := range l.reg.Pools() {
+		pv := PoolView{ID: p.ID, RingBatch: p.RingBatch(), RingCount: p.RingCount(), Hold: p.Hold(), Release: p.Release(),
+			Inflight: p.Inflight(), Stats: p.Stats(), Nid: p.P.Nid, NAPICPU: -1, Destroyed: p.Destroyed(), Freed: p.Freed()}
+		if p.P.NAPI != nil {
+			pv.NAPICPU = p.P.NAPI.CPU
+		}
+		pv.Cache = make([]int32, p.CacheCount())
+		for i := range pv.Cache {
+			pv.Cache[i] = p.CachePage(i).PFN
+		}
+		pv.Ring = make([]RingSlot, p.RingSize())
+		p.RingSlots(func(i int, pg *mm.Page, queued bool) {
+			pv.Ring[i] = RingSlot{PFN: -1}
+			if pg != nil {
+				pv.Ring[i] = RingSlot{PFN: pg.PFN, Stale: !queued}
+			}
+		})
+		pv.Producer, pv.ConsumerHead, pv.ConsumerTail = p.RingIndexes()
+		s.Stats.Add(&pv.Stats)
+		s.Inflight += pv.Inflight
+		s.Pools = append(s.Pools, pv)
+	}
+	if d := l.drv; d != nil {
+		nv := &NICView{Driver: d.Spec.Name, Posted: d.Posted(), CPU: d.CPU()}
+		nv.Next, nv.Fill = d.RingIndexes()
+		d.Descs(func(i int, pg *mm.Page, off, size int, posted, reuse bool) {
+			dv := DescView{PFN: -1, Off: off, Size: size, Posted: posted, Reuse: reuse}
+			if pg != nil && (posted || reuse) {
+				dv.PFN = pg.PFN
+			}
+			nv.Descs = append(nv.Descs, dv)
+		})
+		s.NIC = nv
+	}
+	if st := l.stack; st != nil {
+		st.SKBs(func(sk *skb.SKB) { s.SKBs = append(s.SKBs, skbView(sk)) })
+		sortSKBs(s.SKBs)
+	}
+	s.Violations = m.Log.Counts
+	for _, v := range m.Log.List {
+		s.ViolationList = append(s.ViolationList, violationView(v))
+	}
+	return s
+}
+
+func skbView(sk *skb.SKB) SKBView {
+	d := sk.D
+	v := SKBView{ID: sk.ID, Where: sk.Where.String(), DataID: d.ID, Cloned: sk.Cloned, Dataref: d.Dataref & skb.SkbDatarefMask,
+		PPRecycle: sk.PPRecycle, HeadFrag: sk.HeadFrag, HeadPFN: -1, HeadOff: d.HeadOff, Len: sk.Len, DataLen: sk.DataLen}
+	switch {
+	case d.HeadPage != nil:
+		v.HeadPFN = d.HeadPage.PFN
+	case d.HeadObj.Valid():
+		v.HeadPFN, v.SlabHead = d.HeadObj.Page.PFN, true
+		v.HeadOff = int(d.HeadObj.Idx) * d.HeadSize
+	}
+	for i := 0; i < d.NrFrags; i++ {
+		f := &d.Frags[i]
+		v.Frags = append(v.Frags, FragView{PFN: f.Page.PFN, Off: f.Off, Size: f.Size})
+	}
+	return v
+}
+
+// sortSKBs orders skbs by id (the live list's order depends on frees).
+func sortSKBs(v []SKBView) { sort.Slice(v, func(i, j int) bool { return v[i].ID < v[j].ID }) }
