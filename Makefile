@@ -1,17 +1,31 @@
 # pplab — the two commands a fresh machine needs:
-#   make run    the playground (until the UI lands: ppsim on the default scenario)
+#   make run    the playground: builds the wasm, fetches ECharts (npm, checked
+#               by sha256) and serves on http://127.0.0.1:8000/
 #   make test   everything: format, vet, import rules, unit + scenario tests,
-#               fuzz seed corpora, and the engine's wasm build
+#               fuzz seed corpora, the engine's wasm build and its tests under
+#               Node.js, and the end-to-end tests in headless Chromium against
+#               the static site (installs nodejs, chromium and ECharts if missing)
 GO ?= go
-SCENARIO ?= pool-ring
 ENGINE_PKGS = ./engine/...
+ADDR ?= 127.0.0.1:8000
+PREFIX ?=
+VERSION ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
+ECHARTS_VERSION = 6.1.0
+ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
+WASM_LDFLAGS = -s -w -X main.version=$(VERSION)
 
-.PHONY: run test fmt-check vet imports unit wasm-engine wasm-test bench fuzz
+.PHONY: run site test fmt-check vet imports unit wasm-engine wasm-test wasm-app e2e bench fuzz node chromium size
 
-run:
-	$(GO) run ./cmd/ppsim run --scenario $(SCENARIO)
+run: web/echarts.min.js wasm-app
+	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -addr $(ADDR)
 
-test: fmt-check vet imports unit wasm-engine wasm-test
+# A static site any file server serves: make site, or make site PREFIX=/pplab
+# for hosting under a sub-path.
+site: web/echarts.min.js wasm-app
+	rm -rf site
+	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -gen site -prefix "$(PREFIX)"
+
+test: fmt-check vet imports unit wasm-engine wasm-test e2e
 	@echo "make test: all checks passed"
 
 fmt-check:
@@ -20,6 +34,8 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags e2e ./e2e
+	GOOS=js GOARCH=wasm $(GO) vet ./app ./wasm
 
 # The engine must never import syscall/js or go-app: no engine package, nor any
 # non-standard package it depends on, may import them (the standard library
@@ -38,12 +54,40 @@ wasm-engine:
 	GOOS=js GOARCH=wasm $(GO) build $(ENGINE_PKGS)
 	GOOS=js GOARCH=wasm $(GO) vet $(ENGINE_PKGS)
 
-# The engine's tests again, compiled to WebAssembly and run under Node.js: the
-# browser build must behave as the native one. Node comes from Debian (nodejs).
-WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
-wasm-test:
+# Node.js runs the wasm tests; on a machine without it, Debian's package.
+node:
 	@command -v node >/dev/null || { echo "installing nodejs (apt)"; apt-get update -qq && apt-get install -y -qq nodejs >/dev/null; }
+
+# The engine's tests again, compiled to WebAssembly and run under Node.js: the
+# browser build must behave as the native one.
+WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+wasm-test: node
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASM_EXEC)" $(ENGINE_PKGS)
+
+# The playground's wasm (the UI and the engine).
+wasm-app:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="$(WASM_LDFLAGS)" -o web/app.wasm ./wasm
+
+# ECharts from the npm registry (never a CDN), checked against its sha256.
+web/echarts.min.js: | node
+	@command -v npm >/dev/null || { echo "installing npm (apt)"; apt-get update -qq && apt-get install -y -qq npm >/dev/null; }
+	@tmp=$$(mktemp -d) && (cd $$tmp && npm pack --silent echarts@$(ECHARTS_VERSION) >/dev/null && tar xzf echarts-$(ECHARTS_VERSION).tgz) \
+		&& cp $$tmp/package/dist/echarts.min.js web/echarts.min.js.tmp && rm -rf $$tmp
+	@echo "$(ECHARTS_SHA256)  web/echarts.min.js.tmp" | sha256sum -c --quiet - || { rm -f web/echarts.min.js.tmp; echo "echarts.min.js: sha256 mismatch"; exit 1; }
+	@mv web/echarts.min.js.tmp web/echarts.min.js
+	@echo "web/echarts.min.js: echarts@$(ECHARTS_VERSION), sha256 ok"
+
+# Debian's Chromium for the end-to-end tests.
+chromium:
+	@command -v chromium >/dev/null || { echo "installing chromium (apt)"; apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+# End-to-end: the static site (root and sub-path) in headless Chromium.
+e2e: web/echarts.min.js wasm-app chromium
+	$(GO) test -count=1 -tags e2e ./e2e
+
+# The wasm's size, raw and gzip -9 (budget 3.0 MB gzip).
+size: wasm-app
+	@raw=$$(stat -c %s web/app.wasm); gz=$$(gzip -9 -c web/app.wasm | wc -c); echo "app.wasm: $$raw B raw, $$gz B gzip -9"
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./engine/...

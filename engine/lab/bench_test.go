@@ -127,3 +127,18 @@ func BenchmarkStepRecord(b *testing.B) {
 		l.Step()
 	}
 }
+
+// BenchmarkClone: one keyframe (a deep copy of a drop run at the kernel's
+// sizes).
+func BenchmarkClone(b *testing.B) {
+	l, err := New(Config{Scenario: "drop", Packets: 1_000_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.RunN(10_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = l.clone()
+	}
+}

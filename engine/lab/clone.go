@@ -45,7 +45,24 @@ var (
 		reflect.TypeOf((*Scenario)(nil)):     true,
 	}
 	pointerFree = map[reflect.Type]bool{}
+	fieldPlans  = map[reflect.Type][]int{} // per struct type: the fields that hold pointers
 )
+
+// pointerFields lists the fields of struct type t that hold pointers (the
+// rest is copied by the struct's shallow copy).
+func pointerFields(t reflect.Type) []int {
+	if f, ok := fieldPlans[t]; ok {
+		return f
+	}
+	f := []int{}
+	for i := 0; i < t.NumField(); i++ {
+		if hasPointers(t.Field(i).Type) {
+			f = append(f, i)
+		}
+	}
+	fieldPlans[t] = f
+	return f
+}
 
 // hasPointers reports whether values of t refer to other memory the copy
 // must not share (strings are immutable: sharing them is a copy).
@@ -98,6 +115,26 @@ func (c *copier) fail(what string) {
 	panic(fmt.Sprintf("lab: cannot copy %s at %v (a keyframe must hold values only)", what, c.path))
 }
 
+// pagePtrs maps page pointers into the copy's page array (the fast path for
+// the pools' caches and rings).
+func (c *copier) pagePtrs(dst, src []*mm.Page) {
+	size := unsafe.Sizeof(mm.Page{})
+	end := uintptr(len(c.oldPages)) * size
+	for i, p := range src {
+		if off := uintptr(unsafe.Pointer(p)) - c.base; p != nil && uintptr(unsafe.Pointer(p)) >= c.base && off < end {
+			dst[i] = &c.newPages[off/size]
+			continue
+		}
+		if p == nil {
+			dst[i] = nil
+			continue
+		}
+		d := reflect.New(pagePtrType).Elem()
+		c.copy(d, reflect.ValueOf(p))
+		dst[i] = d.Interface().(*mm.Page)
+	}
+}
+
 // copy deep-copies src into dst; both are addressable values of one type.
 func (c *copier) copy(dst, src reflect.Value) {
 	t := src.Type()
@@ -143,23 +180,30 @@ func (c *copier) copy(dst, src reflect.Value) {
 		}
 		ns := reflect.MakeSlice(t, src.Len(), src.Cap())
 		c.memo[key] = ns.Slice3(0, src.Cap(), src.Cap())
-		if !hasPointers(t.Elem()) {
+		switch {
+		case !hasPointers(t.Elem()):
 			reflect.Copy(ns, src)
-		} else {
+		case t.Elem() == pagePtrType:
+			c.pagePtrs(unsafe.Slice((**mm.Page)(ns.UnsafePointer()), src.Len()), unsafe.Slice((**mm.Page)(src.UnsafePointer()), src.Len()))
+		default:
 			for i := 0; i < src.Len(); i++ {
 				c.copy(ns.Index(i), rw(src.Index(i)))
 			}
 		}
 		dst.Set(ns)
 	case reflect.Array:
+		if t.Elem() == pagePtrType && src.CanAddr() && dst.CanAddr() {
+			c.pagePtrs(unsafe.Slice((**mm.Page)(unsafe.Pointer(dst.UnsafeAddr())), src.Len()),
+				unsafe.Slice((**mm.Page)(unsafe.Pointer(src.UnsafeAddr())), src.Len()))
+			return
+		}
 		for i := 0; i < src.Len(); i++ {
 			c.copy(rw(dst.Index(i)), rw(src.Index(i)))
 		}
 	case reflect.Struct:
-		for i := 0; i < t.NumField(); i++ {
-			c.path = append(c.path, t.Field(i).Name)
+		dst.Set(src) // the scalars; pointer fields are replaced below
+		for _, i := range pointerFields(t) {
 			c.copy(rw(dst.Field(i)), rw(src.Field(i)))
-			c.path = c.path[:len(c.path)-1]
 		}
 	case reflect.Map:
 		if src.IsNil() {

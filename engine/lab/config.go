@@ -228,3 +228,13 @@ func fitErr(field string, err error) error {
 	}
 	return &sim.FieldError{Field: field, Msg: err.Error(), Named: true}
 }
+
+// EffectiveKnobs is every knob's value in a run of cfg: the defaults, the
+// scenario's own, then cfg's Knobs or Set. It fails as Validate does.
+func (cfg Config) EffectiveKnobs() (sim.Knobs, error) {
+	sc, err := ScenarioByName(cfg.Scenario)
+	if err != nil {
+		return sim.Knobs{}, err
+	}
+	return cfg.effectiveKnobs(sc)
+}

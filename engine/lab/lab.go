@@ -264,7 +264,7 @@ func (l *Lab) onEvent(e sim.Event) {
 	if e.Stat != sim.StatNone && e.Stat < sim.NumStats {
 		l.tally[e.Stat]++
 	}
-	if l.rec.on {
+	if l.rec.on && !l.rec.paused {
 		l.rec.events = append(l.rec.events, e)
 	}
 	if l.tracer != nil {
@@ -386,6 +386,8 @@ func (l *Lab) Run() { l.RunN(-1) }
 
 // RunN runs at most n operations (n < 0: until done) in batch mode.
 func (l *Lab) RunN(n int64) {
+	l.pauseRecord(true)
+	defer l.pauseRecord(false)
 	for i := int64(0); n < 0 || i < n; i++ {
 		if !l.stepBatch() {
 			break

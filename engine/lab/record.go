@@ -45,6 +45,7 @@ type MoveView struct {
 // recorder holds step-record state while recording is on.
 type recorder struct {
 	on      bool
+	paused  bool // a batch run: no events built (unless the caller traces), no moves recorded
 	events  []sim.Event
 	label   string
 	index   uint64
@@ -70,6 +71,22 @@ func (l *Lab) Record(on bool) {
 // StepRecord returns the record of the last Step (ok=false when recording
 // was off for it, or no step ran since recording began).
 func (l *Lab) StepRecord() (StepRecord, bool) { return l.rec.last, l.rec.has }
+
+// pauseRecord stops (on) and resumes (off) building events and recording
+// moves around a batch run, so batch runs stay as cheap with recording on.
+func (l *Lab) pauseRecord(on bool) {
+	if !l.rec.on || l.rec.paused == on {
+		return
+	}
+	l.rec.paused = on
+	l.m.RecordMoves(!on)
+	if on && l.tracer == nil {
+		l.m.SetTracer(nil)
+		l.tallyOn = false // the event stream misses the batch from here on
+		return
+	}
+	l.listen()
+}
 
 func (l *Lab) stats() sim.Stats {
 	var st sim.Stats

@@ -511,3 +511,27 @@ func TestSourceLink_NamesTheErasKernel(t *testing.T) {
 		t.Errorf("rest of the stack links to %q", got)
 	}
 }
+
+// A batch run with recording on builds no step record and stays
+// allocation-free per operation (recording pauses around it).
+func TestRecord_BatchRunsDoNotRecord(t *testing.T) {
+	l := mustNew(t, Config{Scenario: "drop", Packets: 1 << 30, Set: TeachingSet("drop")})
+	l.Record(true)
+	l.Step()
+	rec, _ := l.StepRecord()
+	l.RunN(5000)
+	if got, _ := l.StepRecord(); got.Op != rec.Op {
+		t.Fatalf("RunN changed the step record: %+v", got.Op)
+	}
+	if len(l.rec.events) > len(rec.Events) || len(l.m.TakeMoves()) != 0 {
+		t.Fatalf("RunN recorded %d events and moves", len(l.rec.events))
+	}
+	allocs := testing.AllocsPerRun(5, func() { l.RunN(4096) })
+	if allocs > 2 {
+		t.Errorf("RunN(4096) with recording on: %.0f allocations", allocs)
+	}
+	l.Step()
+	if got, _ := l.StepRecord(); got.Op.Index != l.Ops()-1 || l.m.Log.Total() != 0 {
+		t.Errorf("after the batch: record of op %d (ops %d), violations %v", got.Op.Index, l.Ops(), l.m.Log.Counts)
+	}
+}

@@ -1,6 +1,10 @@
 package lab
 
-import "pplab/engine/sim"
+import (
+	"time"
+
+	"pplab/engine/sim"
+)
 
 // Seeking. A run is a pure function of its config, so the state after
 // operation n is always the same; Seek reaches it by batch-replaying from
@@ -21,7 +25,17 @@ type keyframes struct {
 	on     bool
 	every  uint64
 	frames []*Lab // frames[i] is the run after frames[i].ops operations, ascending
+
+	// Copying costs time (about the page array's size): a copy is taken only
+	// when the run since the last one took at least copyRatio times as long,
+	// else the interval doubles. Where keyframes sit never changes what a
+	// seek returns, only how long it takes.
+	lastAt   time.Time
+	copyCost time.Duration
 }
+
+// copyRatio bounds the time keyframes take to 1/copyRatio of the run's.
+const copyRatio = 8
 
 // Keyframes bounds: at most maxKeyframes copies; when full, every other one
 // is dropped and the interval doubles, so the frames always cover the run
@@ -48,7 +62,14 @@ func (k *keyframes) capture(l *Lab) {
 	if n := len(k.frames); n > 0 && k.frames[n-1].ops >= l.ops {
 		return
 	}
+	if len(k.frames) > 0 && time.Since(k.lastAt) < copyRatio*k.copyCost {
+		k.every *= 2 // the run is fast next to a copy: space the copies out
+		return
+	}
+	start := time.Now()
 	k.frames = append(k.frames, l.clone())
+	k.lastAt = time.Now()
+	k.copyCost = k.lastAt.Sub(start)
 	if len(k.frames) > maxKeyframes {
 		kept := k.frames[:1]
 		for i := 2; i < len(k.frames); i += 2 {
@@ -132,13 +153,38 @@ func (l *Lab) Seek(n uint64) {
 	if l.rec.on && n > 0 {
 		last = n - 1
 	}
+	l.pauseRecord(true)
 	for l.ops < last && !l.done {
 		l.stepBatch()
 	}
+	l.pauseRecord(false)
 	if l.rec.on && l.ops < n && !l.done {
 		l.Step() // runs the full check
 		return
 	}
 	l.m.CheckInvariants()
 	l.sinceCheck = 0
+}
+
+// Seq is the machine's operation sequence number: kernel operations begun
+// so far (a violation's Seq is one of these; a Lab operation begins one or
+// more).
+func (l *Lab) Seq() uint64 { return l.m.Seq() }
+
+// SeekToSeq brings the run to the state after the Lab operation during which
+// the machine's sequence reached seq (the operation a violation with that
+// Seq belongs to), searching operations 1..maxOp, and returns it.
+func (l *Lab) SeekToSeq(seq, maxOp uint64) uint64 {
+	lo, hi := uint64(1), max(maxOp, 1)
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		l.Seek(mid)
+		if l.m.Seq() >= seq {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	l.Seek(lo)
+	return lo
 }

@@ -1,0 +1,38 @@
+// Package app is pplab's playground UI: go-app components that render lab
+// snapshots. Playground is the one stateful component (it holds the
+// *lab.Lab); every other component is a pure function of its exported
+// fields (props) and reports what the user did as a go-app action, which
+// Playground handles on the UI goroutine. No engine logic lives here: what
+// the page shows comes from lab values (Snapshot, StepRecord, Series,
+// Results, List).
+package app
+
+// Actions the components raise (ga.Context.NewActionWithValue) and the
+// Playground handles.
+const (
+	actSet     = "pp-set"     // value setField: a config field changed
+	actStep    = "pp-step"    // one operation forward
+	actBack    = "pp-back"    // one operation back
+	actPacket  = "pp-packet"  // forward to the end of the next packet
+	actPlay    = "pp-play"    // play/pause
+	actSpeed   = "pp-speed"   // value int: index into speeds
+	actReset   = "pp-reset"   // back to operation 0
+	actSeek    = "pp-seek"    // value uint64: an operation
+	actSelect  = "pp-select"  // value int32: a PFN (-1: none)
+	actJump    = "pp-jump"    // value jump: a violation's step and page
+	actCompare = "pp-compare" // value string: the comparison run ("", "era:5.12", …)
+	actCopy    = "pp-copy"    // copy the page's link
+	actDismiss = "pp-dismiss" // value int: a banner entry
+)
+
+// setField is a change of one config field: "scenario", "driver", "era",
+// "seed", "preset", a knob's name, or "break" (Value "rule" toggles it).
+type setField struct {
+	Field, Value string
+}
+
+// jump is a violation to show: its operation sequence and page.
+type jump struct {
+	Seq uint64
+	PFN int32
+}

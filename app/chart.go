@@ -1,0 +1,62 @@
+package app
+
+import (
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Chart is one ECharts chart: it calls echarts.init on its element when
+// mounted, setOption whenever its Option (JSON, built with go-echarts)
+// changes, and dispose when dismounted. ECharts owns the element's
+// children; go-app never renders into it.
+type Chart struct {
+	ga.Compo
+	ID     string
+	Label  string // what the chart shows, for screen readers
+	Option string // the ECharts option as JSON
+
+	inst ga.Value // the echarts instance (browser only)
+	set  string   // the option last handed to ECharts
+}
+
+func (c *Chart) Render() (ui ga.UI) {
+	defer guardRender(&ui, "Chart")
+	return ga.Figure().Class("chart").Body(
+		ga.Div().ID(c.ID).Class("chart-canvas").Role("img").Aria("label", c.Label),
+	)
+}
+
+func (c *Chart) OnMount(ctx ga.Context) {
+	echarts := ga.Window().Get("echarts")
+	if !echarts.Truthy() { // echarts.min.js is a blocking script: this is a broken page
+		ga.Logf("pplab: echarts is not loaded; chart %s stays empty", c.ID)
+		return
+	}
+	c.inst = echarts.Call("init", ga.Window().GetElementByID(c.ID), nil, map[string]any{"renderer": "canvas"})
+	c.draw()
+}
+
+func (c *Chart) OnUpdate(ctx ga.Context) { c.draw() }
+
+func (c *Chart) OnDismount() {
+	if c.inst != nil && c.inst.Truthy() {
+		c.inst.Call("dispose")
+	}
+	c.inst = nil
+}
+
+func (c *Chart) OnResize(ctx ga.Context) {
+	if c.inst != nil && c.inst.Truthy() {
+		c.inst.Call("resize")
+	}
+}
+
+// draw hands the option to ECharts, replacing the series but keeping what
+// the user did (zoom), and only when it changed.
+func (c *Chart) draw() {
+	if c.inst == nil || !c.inst.Truthy() || c.Option == c.set {
+		return
+	}
+	opt := ga.Window().Get("JSON").Call("parse", c.Option)
+	c.inst.Call("setOption", opt, map[string]any{"replaceMerge": []any{"series", "xAxis", "yAxis"}, "lazyUpdate": true})
+	c.set = c.Option
+}

@@ -1,0 +1,166 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"pplab/engine/lab"
+)
+
+// Chart options are built with go-echarts and handed to the vendored ECharts
+// as JSON. They hold only what the lab measured: the series the run reports
+// (lab.Series) and its profile (lab.Results).
+
+// Okabe–Ito: a palette colour-blind readers can tell apart.
+var palette = []string{"#0072B2", "#E69F00", "#009E73", "#56B4E9", "#D55E00", "#CC79A7", "#F0E442", "#000000"}
+
+// chartTools: save as image and zoom, on every chart.
+func chartTools() charts.GlobalOpts {
+	return charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "2%", Feature: &opts.ToolBoxFeature{
+		SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Title: "save as image", Name: "pplab"},
+		DataZoom:    &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), Title: map[string]string{"zoom": "zoom", "back": "reset zoom"}},
+	}})
+}
+
+// optionJSON renders a chart's option for echarts.setOption.
+func optionJSON(c interface{ JSON() map[string]any }) string {
+	b, err := json.Marshal(c.JSON())
+	if err != nil {
+		return "{}" // a go-echarts option is plain data; this cannot happen
+	}
+	return string(b)
+}
+
+// throughputOption plots the run's rate over simulated time, and the
+// comparison run's on the same axes.
+func throughputOption(main []lab.SeriesPoint, mainName string, cmp []lab.SeriesPoint, cmpName string, animate bool) string {
+	line := charts.NewLine()
+	line.SetGlobalOptions(
+		charts.WithTitleOpts(opts.Title{Title: "throughput over simulated time", Subtitle: "each point: one window of packets, rate = packets / busiest CPU's time", TitleStyle: &opts.TextStyle{FontSize: 14}}),
+		charts.WithAnimation(animate),
+		charts.WithColorsOpts(opts.Colors(palette)),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "48"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithGridOpts(opts.Grid{Top: "90", Left: "60", Right: "30", Bottom: "60"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "simulated µs", NameLocation: "middle", NameGap: 28}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: "kpps"}),
+		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", XAxisIndex: []int{0}}),
+		chartTools(),
+	)
+	line.AddSeries(mainName, points(main), charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
+	if cmpName != "" {
+		line.AddSeries(cmpName, points(cmp), charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}),
+			charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed"}))
+	}
+	line.Validate()
+	return optionJSON(line)
+}
+
+func points(s []lab.SeriesPoint) []opts.LineData {
+	out := make([]opts.LineData, 0, len(s))
+	for _, p := range s {
+		out = append(out, opts.LineData{Value: []any{float64(p.TimeNS) / 1000, round1(p.Kpps)}})
+	}
+	return out
+}
+
+func round1(x float64) float64 { return float64(int64(x*10+0.5)) / 10 }
+
+// mixOption shows where freed pages went, window by window: cached, ring
+// and released stack (they are disjoint); cache_full (part of ring) and
+// ring_full (part of released) stand beside them.
+func mixOption(s []lab.SeriesPoint, animate bool) string {
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(
+		charts.WithTitleOpts(opts.Title{Title: "recycle-path mix", Subtitle: "pages per window: cached + ring + released stack; cache_full ⊂ ring, ring_full ⊂ released", TitleStyle: &opts.TextStyle{FontSize: 14}}),
+		charts.WithAnimation(animate),
+		charts.WithColorsOpts(opts.Colors{palette[2], palette[3], palette[4], palette[1], palette[5]}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "48"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithGridOpts(opts.Grid{Top: "90", Left: "60", Right: "30", Bottom: "60"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: "packets", NameLocation: "middle", NameGap: 28}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: "pages"}),
+		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", XAxisIndex: []int{0}}),
+		chartTools(),
+	)
+	x := make([]string, 0, len(s))
+	var cached, ring, released, cacheFull, ringFull []opts.BarData
+	for _, p := range s {
+		x = append(x, fmt.Sprint(p.Packets))
+		cached = append(cached, opts.BarData{Value: p.Mix.Cached})
+		ring = append(ring, opts.BarData{Value: p.Mix.Ring})
+		released = append(released, opts.BarData{Value: p.Mix.Released})
+		cacheFull = append(cacheFull, opts.BarData{Value: p.Mix.CacheFull})
+		ringFull = append(ringFull, opts.BarData{Value: p.Mix.RingFull})
+	}
+	bar.SetXAxis(x)
+	stack := charts.WithBarChartOpts(opts.BarChart{Stack: "freed"})
+	bar.AddSeries("cached", cached, stack)
+	bar.AddSeries("ring", ring, stack)
+	bar.AddSeries("released", released, stack)
+	bar.AddSeries("cache_full", cacheFull)
+	bar.AddSeries("ring_full", ringFull)
+	bar.Validate()
+	return optionJSON(bar)
+}
+
+// profileOption is the perf-top style cost breakdown of the run (and of the
+// comparison run): each symbol's share of simulated CPU time.
+func profileOption(main []lab.ProfileEntry, mainName string, cmp []lab.ProfileEntry, cmpName string, animate bool) string {
+	const top = 12
+	var names []string
+	seen := map[string]bool{}
+	for _, e := range main {
+		if len(names) == top {
+			break
+		}
+		names, seen[e.Symbol] = append(names, e.Symbol), true
+	}
+	for _, e := range cmp {
+		if len(names) == top+4 {
+			break
+		}
+		if !seen[e.Symbol] {
+			names, seen[e.Symbol] = append(names, e.Symbol), true
+		}
+	}
+	// Largest share at the top: category axes draw bottom-up.
+	for i, j := 0, len(names)-1; i < j; i, j = i+1, j-1 {
+		names[i], names[j] = names[j], names[i]
+	}
+	share := func(p []lab.ProfileEntry) []opts.BarData {
+		by := map[string]float64{}
+		for _, e := range p {
+			by[e.Symbol] = e.Pct
+		}
+		out := make([]opts.BarData, len(names))
+		for i, n := range names {
+			out[i] = opts.BarData{Value: by[n]}
+		}
+		return out
+	}
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(
+		charts.WithTitleOpts(opts.Title{Title: "cost breakdown (perf top)", Subtitle: "share of simulated CPU time per symbol", TitleStyle: &opts.TextStyle{FontSize: 14}}),
+		charts.WithAnimation(animate),
+		charts.WithColorsOpts(opts.Colors(palette)),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "48"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithGridOpts(opts.Grid{Top: "80", Left: "210", Right: "30", Bottom: "40"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "%"}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "category"}),
+		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", YAxisIndex: []int{0}}),
+		chartTools(),
+	)
+	bar.SetXAxis(names)
+	bar.AddSeries(mainName, share(main))
+	if cmpName != "" {
+		bar.AddSeries(cmpName, share(cmp))
+	}
+	bar.XYReversal()
+	bar.Validate()
+	return optionJSON(bar)
+}

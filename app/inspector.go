@@ -1,0 +1,98 @@
+package app
+
+import (
+	"fmt"
+
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/engine/lab"
+)
+
+// Inspector shows every field of the selected page and its moves in the
+// recent steps.
+type Inspector struct {
+	ga.Compo
+	Page  lab.PageView
+	Has   bool // a page is selected
+	Free  bool // the selected page is back in the page allocator
+	PFN   int32
+	Moves []pageMove
+}
+
+// pageMove is one move of the inspected page in a recent step.
+type pageMove struct {
+	Op       uint64
+	Label    string
+	From, To string
+}
+
+func (c *Inspector) Render() (ui ga.UI) {
+	defer guardRender(&ui, "Inspector")
+	if !c.Has {
+		return ga.Section().ID("inspector").Class("panel inspector").Aria("label", "page inspector").Body(
+			ga.H2().Text("Page inspector"),
+			ga.P().Class("meta").Text("Select a page tile (click, or Tab to it and press Enter) to see its fields."))
+	}
+	p := c.Page
+	rows := [][2]string{}
+	if c.Free {
+		rows = append(rows, [2]string{"place", "buddy (free in the page allocator)"})
+	} else {
+		rows = append(rows,
+			[2]string{"place", p.Place},
+			[2]string{"holder", fmt.Sprintf("%s %d", p.Holder.Kind, p.Holder.ID)},
+			[2]string{"NUMA node", fmt.Sprint(p.Node)},
+			[2]string{"_refcount", fmt.Sprint(p.Ref)},
+			[2]string{"pp_frag_count / pp_ref_count", fragOrZero(p.FragCount)},
+			[2]string{"pp_magic", fmt.Sprintf("%#x", p.Magic)},
+			[2]string{"signature", yesNo(p.Signature)},
+			[2]string{"page->pp", poolName(p.PP)},
+			[2]string{"counted in flight by", poolName(p.Owner)},
+			[2]string{"DMA mapped", fmt.Sprintf("%s (dma_addr %#x)", yesNo(p.Mapped), p.DMAAddr)},
+			[2]string{"pfmemalloc", yesNo(p.Pfmemalloc)},
+			[2]string{"users (skbs, descriptors)", fmt.Sprint(p.Users)},
+			[2]string{"recycled", fmt.Sprintf("%d times", p.Recycles)},
+		)
+		if p.Order > 0 {
+			rows = append(rows, [2]string{"order", fmt.Sprint(p.Order)})
+		}
+	}
+	var trs []ga.UI
+	for _, r := range rows {
+		trs = append(trs, ga.Tr().Body(ga.Th().Scope("row").Text(r[0]), ga.Td().Text(r[1])))
+	}
+	var moves []ga.UI
+	for _, m := range c.Moves {
+		moves = append(moves, ga.Li().Text(fmt.Sprintf("op %d (%s): %s → %s", m.Op+1, m.Label, m.From, m.To)))
+	}
+	return ga.Section().ID("inspector").Class("panel inspector").Aria("label", "page inspector").Body(
+		ga.H2().Body(ga.Text("Page "), ga.Code().ID("inspected-pfn").Text(fmt.Sprintf("pfn %#x", c.PFN)),
+			ga.Button().Class("link").Aria("label", "close the inspector").Text("×").
+				OnClick(func(ctx ga.Context, e ga.Event) { ctx.NewActionWithValue(actSelect, int32(-1)) })),
+		ga.Table().Class("fields").Body(ga.TBody().Body(trs...)),
+		ga.H3().Text("moves in the recent steps"),
+		ga.If(len(moves) == 0, func() ga.UI { return ga.P().Class("meta").Text("none recorded") }),
+		ga.Ul().Class("plain").Body(moves...),
+	)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func poolName(id int32) string {
+	if id == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("pool #%d", id)
+}
+
+func fragOrZero(c int64) string {
+	if s := fragText(c); s != "" {
+		return s
+	}
+	return "0"
+}

@@ -1,0 +1,143 @@
+package app
+
+import (
+	"fmt"
+
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+)
+
+// Narration tells what the last operation did: the kernel function (linked
+// to its source in the era's kernel), each event with its reason, the
+// counters it incremented, the pages it moved, and the violations found.
+type Narration struct {
+	ga.Compo
+	Rec  lab.StepRecord
+	Has  bool
+	Era  string
+	Next string // what the next operation will do
+	Done bool
+	Err  string // why the run stopped early
+}
+
+func (c *Narration) Render() (ui ga.UI) {
+	defer guardRender(&ui, "Narration")
+	next := ga.P().Class("next").Body(ga.Strong().Text("next: "), ga.Span().ID("next-op").Text(c.Next))
+	if c.Done {
+		msg := "the run is complete"
+		if c.Err != "" {
+			msg = "the run stopped: " + c.Err
+		}
+		next = ga.P().Class("next").ID("next-op").Text(msg)
+	}
+	if !c.Has {
+		return ga.Section().ID("narration").Class("panel narration").Aria("live", "polite").Body(
+			ga.H2().Text("What happened"),
+			ga.P().ID("narration-text").Text("Nothing yet: step (→) or play (space) to run the first operation."),
+			next,
+		)
+	}
+	r := c.Rec
+	var fn ga.UI = ga.Code().Text(r.Op.Name)
+	if link := lab.SourceLink(c.Era, r.Op.Func); link != "" {
+		fn = ga.A().Href(link).Target("_blank").Rel("noopener").Title("the function in the v" + c.Era + "-era kernel source (elixir.bootlin.com)").Body(ga.Code().Text(r.Op.Name))
+	}
+	var events []ga.UI
+	for _, e := range r.Events {
+		events = append(events, eventItem(e, c.Era))
+	}
+	var counters []ga.UI
+	for s := sim.Stat(0); s < sim.NumStats; s++ {
+		if d := r.Stats[s] - r.StatsBefore[s]; d != 0 {
+			counters = append(counters, ga.Li().Body(ga.Code().Text(s.Ethtool()), ga.Text(fmt.Sprintf(" +%d", d))))
+		}
+	}
+	var moves []ga.UI
+	for i, m := range r.Moves {
+		if i == 24 {
+			moves = append(moves, ga.Li().Text(fmt.Sprintf("… and %d more", len(r.Moves)-24)))
+			break
+		}
+		moves = append(moves, ga.Li().Text(fmt.Sprintf("pfn %#x: %s → %s", m.PFN, placeHolder(m.From, m.FromHolder), placeHolder(m.To, m.ToHolder))))
+	}
+	var viol []ga.UI
+	for _, v := range r.Violations {
+		rule := ""
+		if v.Rule != "" {
+			rule = " — rule " + v.Rule + " is broken"
+		}
+		viol = append(viol, ga.Li().Class("violation").Text(fmt.Sprintf("%s on pfn %#x%s: %s", v.Kind, v.PFN, rule, v.Detail)))
+	}
+	return ga.Section().ID("narration").Class("panel narration").Aria("live", "polite").Body(
+		ga.H2().Text("What happened"),
+		ga.P().ID("narration-text").Body(
+			ga.Text(fmt.Sprintf("op %d on cpu%d: ", r.Op.Index+1, r.Op.CPU)), fn, ga.Text(" — "+r.Op.Label),
+		),
+		ga.If(len(events) > 0, func() ga.UI { return ga.Ol().Class("events").Body(events...) }),
+		ga.If(len(counters) > 0, func() ga.UI {
+			return ga.Div().Body(ga.H3().Text("counters"), ga.Ul().Class("plain counters").Body(counters...))
+		}),
+		ga.If(len(moves) > 0, func() ga.UI {
+			return ga.Details().Open(len(r.Moves) <= 6).Body(ga.Summary().Text(fmt.Sprintf("%d page move(s)", len(r.Moves))), ga.Ul().Class("plain moves").Body(moves...))
+		}),
+		ga.If(len(viol) > 0, func() ga.UI {
+			return ga.Div().Role("alert").Body(ga.H3().Text("violations found"), ga.Ul().Class("plain").Body(viol...))
+		}),
+		next,
+	)
+}
+
+func eventItem(e sim.Event, era string) ga.UI {
+	name := e.Func.Name()
+	var fn ga.UI = ga.Code().Text(name)
+	if link := lab.SourceLink(era, e.Func); link != "" {
+		fn = ga.A().Href(link).Target("_blank").Rel("noopener").Body(ga.Code().Text(name))
+	}
+	text := ""
+	if e.SKB != 0 {
+		text += fmt.Sprintf("skb#%d: ", e.SKB)
+	}
+	switch e.Kind {
+	case sim.EvStateHold:
+		text += fmt.Sprintf("tracepoint page_pool_state_hold: pfn %#x, hold=%d", e.Page, e.Hold)
+	case sim.EvStateRelease:
+		text += fmt.Sprintf("tracepoint page_pool_state_release: pfn %#x, release=%d", e.Page, e.Release)
+	case sim.EvPoolRelease:
+		text += fmt.Sprintf("tracepoint page_pool_release: inflight=%d", e.Inflight)
+	case sim.EvUpdateNid:
+		text += fmt.Sprintf("tracepoint page_pool_update_nid: %d → %d", e.Nid, e.NewNid)
+	default:
+		if e.Page >= 0 {
+			text += fmt.Sprintf("pfn %#x ", e.Page)
+		}
+		if e.From != sim.PlaceNone || e.To != sim.PlaceNone {
+			text += fmt.Sprintf("(%s → %s) ", e.From, e.To)
+		}
+		text += e.Why
+	}
+	var stat ga.UI
+	if e.Stat != sim.StatNone && e.Stat < sim.NumStats {
+		stat = ga.Span().Class("stat").Text(" [" + e.Stat.Ethtool() + "++]")
+	}
+	cls := "event"
+	if e.Kind == sim.EvViolation || e.Kind == sim.EvWarn {
+		cls += " warn"
+	}
+	return ga.Li().Class(cls).Body(fn, ga.Text(": "+text), ga.If(stat != nil, func() ga.UI { return stat }))
+}
+
+func placeHolder(place string, h lab.Holder) string {
+	switch h.Kind {
+	case "pool":
+		return fmt.Sprintf("%s of pool #%d", place, h.ID)
+	case "rx-desc":
+		return fmt.Sprintf("RX descriptor %d", h.ID)
+	case "skb":
+		return fmt.Sprintf("%s (skb#%d)", place, h.ID)
+	case "slab":
+		return fmt.Sprintf("slab cache %d", h.ID)
+	}
+	return place
+}

@@ -1,0 +1,25 @@
+package app
+
+import (
+	"strings"
+
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Trace shows the last events as text: the four page_pool tracepoints in
+// the kernel's TP_printk format, readable lines for the rest. Only recorded
+// steps have events (a batch slice of play at high speed has none).
+type Trace struct {
+	ga.Compo
+	Lines []string // the newest last, bounded by the Playground
+}
+
+func (c *Trace) Render() (ui ga.UI) {
+	defer guardRender(&ui, "Trace")
+	return ga.Section().ID("trace").Class("panel trace").Aria("label", "trace").Body(
+		ga.Details().Body(
+			ga.Summary().Text("Trace (last events, tracepoint format)"),
+			ga.Pre().ID("trace-text").TabIndex(0).Text(strings.Join(c.Lines, "\n")),
+		),
+	)
+}

@@ -1,0 +1,405 @@
+//go:build e2e
+
+// Package e2e tests the playground end to end: the static site (as `make
+// site` writes it) served by a plain file server on loopback, at the root
+// and under a sub-path, driven by headless Debian Chromium through chromedp.
+// `make e2e` (part of `make test`) builds the wasm, fetches ECharts and
+// installs Chromium first; the tests fail, never skip, when something is
+// missing.
+//
+// PPLAB_SHOTS=DIR also writes screenshots of the page at 1280×800 and
+// 390×844 into DIR.
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"pplab/engine/lab"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+var (
+	rootURL string // the site at /
+	subURL  string // the site at /pplab/
+)
+
+func TestMain(m *testing.M) {
+	code, err := setup(m)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+// setup generates the static site twice (root and /pplab) from the built
+// web/ files and serves each with http.FileServer.
+func setup(m *testing.M) (int, error) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		return 0, fmt.Errorf("%s is missing: install Debian's chromium package (make e2e does)", chromiumPath)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	repo := filepath.Dir(filepath.Dir(file))
+	for _, f := range []string{"web/app.wasm", "web/echarts.min.js"} {
+		if _, err := os.Stat(filepath.Join(repo, f)); err != nil {
+			return 0, fmt.Errorf("%s is missing: run `make e2e` (it builds the wasm and fetches ECharts)", f)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "pplab-e2e-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "pplab")
+	build := exec.Command("go", "build", "-o", bin, "./wasm")
+	build.Dir = repo
+	if out, err := build.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("building the site generator: %v\n%s", err, out)
+	}
+	gen := func(dir, prefix string) error {
+		cmd := exec.Command(bin, "-gen", dir, "-prefix", prefix, "-web", filepath.Join(repo, "web"))
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("generating the site (prefix %q): %v\n%s", prefix, err, out)
+		}
+		return nil
+	}
+	root, sub := filepath.Join(tmp, "root"), filepath.Join(tmp, "sub")
+	if err := gen(root, ""); err != nil {
+		return 0, err
+	}
+	if err := gen(sub, "/pplab"); err != nil {
+		return 0, err
+	}
+	rs := httptest.NewServer(http.FileServer(http.Dir(root)))
+	defer rs.Close()
+	mux := http.NewServeMux()
+	mux.Handle("/pplab/", http.StripPrefix("/pplab", http.FileServer(http.Dir(sub))))
+	ss := httptest.NewServer(mux)
+	defer ss.Close()
+	rootURL, subURL = rs.URL+"/", ss.URL+"/pplab/"
+	return m.Run(), nil
+}
+
+// page is one browser tab with a fresh profile, its console collected.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu   sync.Mutex
+	logs []chromedp.ConsoleMessage
+}
+
+func newPage(t *testing.T, w, h int) *page {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()), // a fresh profile: no stale service-worker cache
+		chromedp.WindowSize(w, h),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 120*time.Second)
+	p := &page{t: t, ctx: ctx}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			p.logs = append(p.logs, m)
+			p.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		p.mu.Lock()
+		for _, m := range p.logs {
+			t.Logf("console %s", m)
+		}
+		p.mu.Unlock()
+		cancelT()
+		cancelC()
+		cancelA()
+	})
+	return p
+}
+
+// errors are the console errors and exceptions so far.
+func (p *page) errors() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for _, m := range p.logs {
+		if m.Type == chromedp.ConsoleError || m.IsException() {
+			out = append(out, m.String())
+		}
+	}
+	return out
+}
+
+func (p *page) noErrors() {
+	p.t.Helper()
+	if errs := p.errors(); len(errs) > 0 {
+		p.t.Errorf("console errors: %q", errs)
+	}
+}
+
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatalf("%v (console errors: %q)", err, p.errors())
+	}
+}
+
+func (p *page) eval(expr string, out any) {
+	p.t.Helper()
+	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string]("JSON.stringify("+expr+")"))
+	if err != nil {
+		p.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	if err := json.Unmarshal([]byte(s), out); err != nil {
+		p.t.Fatalf("evaluate %s: %v (%s)", expr, err, s)
+	}
+}
+
+func (p *page) text(sel string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		p.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+func (p *page) wait(expr string, timeout time.Duration) {
+	p.t.Helper()
+	p.do(chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(timeout)))
+}
+
+// open navigates and waits for the wasm to mount (a marker OnMount sets:
+// the page is prerendered, so visible elements prove nothing).
+func (p *page) open(url string) time.Duration {
+	p.t.Helper()
+	start := time.Now()
+	p.do(chromedp.Navigate(url))
+	p.wait(`window.__pplab !== undefined && window.__pplab.mounted === true`, 60*time.Second)
+	return time.Since(start)
+}
+
+func (p *page) state() map[string]any {
+	var s map[string]any
+	p.eval(`window.__pplab`, &s)
+	return s
+}
+
+func (p *page) shot(name string) {
+	dir := os.Getenv("PPLAB_SHOTS")
+	if dir == "" {
+		return
+	}
+	// The first screen as a user sees it, and the whole page (quality 100:
+	// PNG).
+	view, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	full, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), view, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+"-full.png"), full, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// TestPlayground_StepsNarratesAndPlays: the app mounts; stepping changes the
+// narration and the tiles; play advances the throughput chart.
+func TestPlayground_StepsNarratesAndPlays(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	took := p.open(rootURL)
+	var first float64
+	p.eval(`window.__pplab.firstRenderMS`, &first)
+	t.Logf("navigation → mounted: %v (first render at %.0f ms after navigation start)", took.Round(time.Millisecond), first)
+	before := p.text("#narration-text")
+	p.do(chromedp.Click(chromedp.CSS("#btn-step")))
+	p.wait(`document.querySelector('#op-count').textContent === '1'`, 10*time.Second)
+	after := p.text("#narration-text")
+	if after == before || !strings.Contains(after, "op 1") {
+		t.Errorf("narration did not change: %q -> %q", before, after)
+	}
+	// The first operation refills the RX ring: tiles appear, highlighted.
+	var tiles, changed int
+	p.eval(`document.querySelectorAll('#machine .tile').length`, &tiles)
+	p.eval(`document.querySelectorAll('#machine .tile.changed').length`, &changed)
+	if tiles == 0 || changed == 0 {
+		t.Errorf("after one step: %d tiles, %d highlighted", tiles, changed)
+	}
+	// Keyboard: → steps, ← steps back.
+	p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
+	p.do(chromedp.KeyEvent("\u0303"), chromedp.KeyEvent("\u0303"))
+	p.wait(`document.querySelector('#op-count').textContent === '3'`, 10*time.Second)
+	p.do(chromedp.KeyEvent("\u0302"))
+	p.wait(`document.querySelector('#op-count').textContent === '2'`, 10*time.Second)
+	p.shot("desktop-stepped")
+
+	// Play at max speed: the throughput chart fills.
+	p.do(chromedp.SetValue(chromedp.CSS("#f-speed"), "5"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#f-speed').dispatchEvent(new Event('change', {bubbles: true}))`),
+		chromedp.Click(chromedp.CSS("#btn-play")))
+	chartLen := `(function(){ const c = echarts.getInstanceByDom(document.getElementById('chart-throughput')); return c ? c.getOption().series[0].data.length : -1 })()`
+	p.wait(chartLen+` >= 20`, 60*time.Second)
+	lastX := `echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().series[0].data.slice(-1)[0].value[0]`
+	var n1, n2 int
+	p.eval(chartLen, &n1)
+	time.Sleep(1500 * time.Millisecond)
+	p.eval(chartLen, &n2)
+	st := p.state()
+	t.Logf("playing at max: %.0f packets/s simulated; last frame: engine %.1f ms, engine+refresh %.1f ms, frame interval %.1f ms (mean %.1f); worst engine+refresh %.1f ms; %v frames",
+		st["playPacketsPerSec"], st["engineMS"], st["lastFrameMS"], st["intervalMS"], st["meanIntervalMS"], st["maxFrameMS"], st["frames"])
+	if n1 < 20 || n2 < 20 {
+		t.Errorf("the throughput chart has %d, then %d points while playing", n1, n2)
+	}
+	var t1, t2 float64
+	p.eval(lastX, &t1)
+	time.Sleep(500 * time.Millisecond)
+	p.eval(lastX, &t2)
+	if t2 <= t1 {
+		t.Errorf("the throughput chart's last point did not move while playing: %.0f -> %.0f µs", t1, t2)
+	}
+	p.do(chromedp.Click(chromedp.CSS("#btn-play")))
+	p.wait(`window.__pplab.playing === false`, 10*time.Second)
+	var kpps float64
+	p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().series[0].data.slice(-1)[0].value[1]`, &kpps)
+	if kpps <= 0 {
+		t.Errorf("last throughput point %v kpps", kpps)
+	}
+	p.shot("desktop-played")
+	p.noErrors()
+}
+
+// TestPlayground_URLReproducesTheStep: a URL with state opens at that exact
+// step, with the counters the engine computes natively for it.
+func TestPlayground_URLReproducesTheStep(t *testing.T) {
+	cfg := lab.Config{Scenario: "tcp-stream", Era: "6.4", Set: lab.TeachingSet("tcp-stream")}
+	const step = 137
+	want, err := lab.ReplayTo(cfg, step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := want.Snapshot()
+	q := cfg.Values()
+	q.Set("step", fmt.Sprint(step))
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?" + q.Encode())
+	if got := p.text("#op-count"); got != fmt.Sprint(step) {
+		t.Fatalf("op %s, want %d", got, step)
+	}
+	if got := p.text("#packet-count"); got != fmt.Sprint(snap.Packets) {
+		t.Errorf("packets %s, want %d", got, snap.Packets)
+	}
+	if got := p.text("#inflight"); got != fmt.Sprint(snap.Inflight) {
+		t.Errorf("inflight %s, want %d", got, snap.Inflight)
+	}
+	for i, name := range []string{"alloc_fast", "alloc_slow", "alloc_refill", "recycle_cached", "recycle_ring", "recycle_released_refcnt"} {
+		_ = i
+		got := p.text("#stat-" + name)
+		var v uint64
+		for s := 0; s < len(snap.Stats); s++ {
+			if statName(s) == name {
+				v = snap.Stats[s]
+			}
+		}
+		if got != fmt.Sprint(v) {
+			t.Errorf("%s %s, want %d", name, got, v)
+		}
+	}
+	var tiles int
+	p.eval(`document.querySelectorAll('#machine .tile').length`, &tiles)
+	if tiles == 0 {
+		t.Error("no tiles at step 137")
+	}
+	// The URL the page writes is the state: reloading it gives the same step.
+	var link string
+	p.eval(`window.__pplab.url`, &link)
+	if !strings.Contains(link, "step=137") || !strings.Contains(link, "scenario=tcp-stream") {
+		t.Errorf("state link %q", link)
+	}
+	p.noErrors()
+}
+
+func statName(i int) string {
+	return [...]string{"alloc_fast", "alloc_slow", "alloc_slow_high_order", "alloc_empty", "alloc_refill", "alloc_waive",
+		"recycle_cached", "recycle_cache_full", "recycle_ring", "recycle_ring_full", "recycle_released_refcnt"}[i]
+}
+
+// TestPlayground_BadURLFallsBackWithNotice: a bad parameter falls back to
+// its default and the banner names it; the app keeps running.
+func TestPlayground_BadURLFallsBackWithNotice(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?v=1&scenario=drop&order=9&warp=1&step=abc")
+	banner := p.text("#banner")
+	for _, want := range []string{"order=9", "warp", "step"} {
+		if !strings.Contains(banner, want) {
+			t.Errorf("banner %q does not name %q", banner, want)
+		}
+	}
+	p.do(chromedp.Click(chromedp.CSS("#btn-step")))
+	p.wait(`document.querySelector('#op-count').textContent === '1'`, 10*time.Second)
+	p.noErrors()
+}
+
+// TestPlayground_SubPath: the site generated for /pplab works there.
+func TestPlayground_SubPath(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.open(subURL + "?v=1&scenario=pool-ring&pool_size=128")
+	p.do(chromedp.Click(chromedp.CSS("#btn-packet")))
+	p.wait(`Number(document.querySelector('#packet-count').textContent) >= 0 && Number(document.querySelector('#op-count').textContent) >= 1`, 10*time.Second)
+	var link string
+	p.eval(`window.__pplab.url`, &link)
+	if !strings.Contains(link, "/pplab/?") {
+		t.Errorf("state link %q is not under /pplab/", link)
+	}
+	p.noErrors()
+}
+
+// TestPlayground_Phone: the stacked layout at 390×844 renders the machine
+// and the controls without a console error.
+func TestPlayground_Phone(t *testing.T) {
+	p := newPage(t, 390, 844)
+	p.open(rootURL + "?v=1&scenario=clone-tap&rx_descs=16&pool_size=32&step=60")
+	var width int
+	p.eval(`document.documentElement.scrollWidth`, &width)
+	if width > 390 {
+		var wide []string
+		p.eval(`Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > 391 || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible' && e.clientWidth > 0)).slice(0, 12).map(e => e.tagName + '#' + e.id + '.' + e.className + ' right ' + Math.round(e.getBoundingClientRect().right) + ' scroll ' + e.scrollWidth + '/' + e.clientWidth)`, &wide)
+		t.Errorf("the page is %d px wide on a 390 px screen; too wide: %q", width, wide)
+	}
+	p.shot("phone")
+	p.noErrors()
+}

@@ -1,0 +1,26 @@
+// Command wasm is pplab's playground. Compiled for the browser (GOOS=js
+// GOARCH=wasm) it runs the UI; natively it serves the playground or writes
+// it as a static site (server.go, not linked into the browser build).
+package main
+
+import (
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/app"
+)
+
+// version is the build's version (the git commit), set with -ldflags
+// "-X main.version=…"; the service worker's cache is named after it.
+var version = ""
+
+// registerRoutes registers the pages: every native process that serves or
+// generates the site must call it (go-app answers 404 otherwise).
+func registerRoutes() {
+	ga.Route("/", func() ga.Composer { return &app.Playground{} })
+}
+
+func main() {
+	registerRoutes()
+	ga.RunWhenOnBrowser() // in the browser: runs the UI and never returns
+	serve()               // natively: flags decide (server.go)
+}

@@ -1,0 +1,136 @@
+//go:build !wasm
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// webFiles are the files of web/ the page needs; a site is not complete
+// without each of them.
+var webFiles = []string{"app.wasm", "echarts.min.js", "app.css", "icon.svg", "icon-192.png", "icon-512.png"}
+
+// newHandler is the go-app handler of the playground. prefix is a sub-path
+// the static site is hosted under ("" for the root): only for generating,
+// never for the live server (toolchain.md P8).
+func newHandler(prefix string) *ga.Handler {
+	h := &ga.Handler{
+		Name:            "pplab",
+		ShortName:       "pplab",
+		Title:           "pplab — page_pool recycling, step by step",
+		Description:     "An interactive model of the Linux kernel's page_pool and sk_buff recycling: every page, every rule, every counter.",
+		Author:          "pplab",
+		Lang:            "en",
+		Icon:            ga.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", SVG: "/web/icon.svg"},
+		Styles:          []string{"/web/app.css"},
+		Scripts:         []string{"/web/echarts.min.js"}, // blocking: echarts exists before the wasm mounts (P9)
+		Version:         version,
+		LoadingLabel:    "Loading the pplab engine (WebAssembly) {progress}%",
+		BackgroundColor: "#ffffff",
+		ThemeColor:      "#0072B2",
+	}
+	if prefix != "" {
+		h.Resources = ga.PrefixedLocation(prefix)
+	}
+	return h
+}
+
+func serve() {
+	addr := flag.String("addr", "127.0.0.1:8000", "address to serve the playground on (loopback by default)")
+	gen := flag.String("gen", "", "write the static site to this directory instead of serving")
+	prefix := flag.String("prefix", "", "with -gen: the sub-path the site is hosted under, e.g. /pplab")
+	web := flag.String("web", "web", "the directory holding app.wasm, echarts.min.js, app.css and the icons")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fail(fmt.Errorf("unexpected argument %q (flags: -addr, -gen, -prefix, -web)", flag.Arg(0)))
+	}
+	if err := checkWeb(*web); err != nil {
+		fail(err)
+	}
+	if *gen != "" {
+		if err := generate(*gen, *prefix, *web); err != nil {
+			fail(err)
+		}
+		fmt.Printf("pplab: static site written to %s (prefix %q)\n", *gen, *prefix)
+		return
+	}
+	if *prefix != "" {
+		fail(errors.New("-prefix is for -gen (the live server serves at /; put it behind a prefix-stripping proxy for a sub-path)"))
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fail(fmt.Errorf("-addr %s: %w", *addr, err))
+	}
+	fmt.Printf("pplab: the playground is at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
+	log.Fatal(http.Serve(ln, newHandler("")))
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "pplab:", err)
+	os.Exit(2)
+}
+
+// checkWeb: the served page needs every web file (go-app serves /web from
+// the working directory's web/).
+func checkWeb(dir string) error {
+	for _, f := range webFiles {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return fmt.Errorf("%s is missing (run `make run`, which builds app.wasm and fetches echarts.min.js)", filepath.Join(dir, f))
+		}
+	}
+	return nil
+}
+
+// generate writes the static site: go-app's pages (index.html, app.js, the
+// worker, the manifest) and a copy of the web files.
+func generate(dir, prefix, web string) error {
+	if prefix != "" && (!strings.HasPrefix(prefix, "/") || strings.HasSuffix(prefix, "/")) {
+		return fmt.Errorf("-prefix %q: want a path like /pplab (a leading slash, no trailing one)", prefix)
+	}
+	if err := ga.GenerateStaticWebsite(dir, newHandler(prefix)); err != nil {
+		return err
+	}
+	// GenerateStaticWebsite writes a 404 page with no error when no route
+	// is registered (P5): check that the page is the playground.
+	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil || !strings.Contains(string(index), `id="playground"`) {
+		return fmt.Errorf("%s/index.html is not the playground (routes not registered?)", dir)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "web"), 0o755); err != nil {
+		return err
+	}
+	for _, f := range webFiles {
+		if err := copyFile(filepath.Join(web, f), filepath.Join(dir, "web", f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
