@@ -65,7 +65,7 @@ type Playground struct {
 
 // chartOpts are the charts' options and what they were built from.
 type chartOpts struct {
-	key                        string
+	key                      string
 	throughput, mix, profile string
 }
 
