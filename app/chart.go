@@ -13,9 +13,14 @@ type Chart struct {
 	ID     string
 	Label  string // what the chart shows, for screen readers
 	Option string // the ECharts option as JSON
+	// Shape names the option's layout (its series); while it stays the same
+	// an update merges the new data into the chart (cheap, and the user's
+	// zoom stays), when it changes the option replaces the old one.
+	Shape string
 
-	inst ga.Value // the echarts instance (browser only)
-	set  string   // the option last handed to ECharts
+	inst  ga.Value // the echarts instance (browser only)
+	set   string   // the option last handed to ECharts
+	shape string   // the shape of that option
 }
 
 func (c *Chart) Render() (ui ga.UI) {
@@ -56,7 +61,9 @@ func (c *Chart) draw() {
 	if c.inst == nil || !c.inst.Truthy() || c.Option == c.set {
 		return
 	}
+	start := now()
 	opt := ga.Window().Get("JSON").Call("parse", c.Option)
-	c.inst.Call("setOption", opt, map[string]any{"replaceMerge": []any{"series", "xAxis", "yAxis"}, "lazyUpdate": true})
-	c.set = c.Option
+	c.inst.Call("setOption", opt, map[string]any{"notMerge": c.Shape != c.shape})
+	c.set, c.shape = c.Option, c.Shape
+	ga.Window().Set("__pplabChartMS", now()-start)
 }

@@ -86,6 +86,7 @@ func mixOption(s []lab.SeriesPoint, animate bool) string {
 		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", XAxisIndex: []int{0}}),
 		chartTools(),
 	)
+	s = mergeWindows(s, mixBars)
 	x := make([]string, 0, len(s))
 	var cached, ring, released, cacheFull, ringFull []opts.BarData
 	for _, p := range s {
@@ -105,6 +106,34 @@ func mixOption(s []lab.SeriesPoint, animate bool) string {
 	bar.AddSeries("ring_full", ringFull)
 	bar.Validate()
 	return optionJSON(bar)
+}
+
+// mixBars bounds the mix chart's bars per series (a canvas of 256×5 bars
+// costs tens of milliseconds to draw, every refresh).
+const mixBars = 64
+
+// mergeWindows sums adjacent windows so that at most n remain (each keeps
+// the packets at its end).
+func mergeWindows(s []lab.SeriesPoint, n int) []lab.SeriesPoint {
+	if len(s) <= n {
+		return s
+	}
+	k := (len(s) + n - 1) / n
+	out := make([]lab.SeriesPoint, 0, n)
+	for i := 0; i < len(s); i += k {
+		m := s[i]
+		for _, p := range s[i+1 : min(i+k, len(s))] {
+			m.Packets, m.TimeNS = p.Packets, p.TimeNS
+			m.Mix.Cached += p.Mix.Cached
+			m.Mix.Ring += p.Mix.Ring
+			m.Mix.Released += p.Mix.Released
+			m.Mix.CacheFull += p.Mix.CacheFull
+			m.Mix.RingFull += p.Mix.RingFull
+			m.Mix.ReleasedRefcnt += p.Mix.ReleasedRefcnt
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // profileOption is the perf-top style cost breakdown of the run (and of the

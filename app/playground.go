@@ -45,6 +45,8 @@ type Playground struct {
 	seekTo       int64 // a pending scrubber target (-1: none), done at the next frame
 	frameQueued  bool
 	opsPerMS     float64 // the engine's measured batch rate (max speed sizes its slices with it)
+	lastSlice    int64
+	lastView     float64 // when the view was last redrawn while playing
 	raf, keydown ga.Func
 
 	cmpMode            string // "" (off), "era:NAME"
@@ -65,13 +67,13 @@ type Playground struct {
 
 // chartOpts are the charts' options and what they were built from.
 type chartOpts struct {
-	key                      string
+	key, slowKey             string
 	throughput, mix, profile string
 }
 
-// optsKey changes whenever the charts' inputs do.
-func (p *Playground) optsKey() string {
-	return fmt.Sprintf("%d/%s/%d/%d", p.heavySeq, p.cmpMode, len(p.series), len(p.cmpSeries))
+// optsKey changes whenever the charts' inputs do (seq counts data refreshes).
+func (p *Playground) optsKey(seq int) string {
+	return fmt.Sprintf("%d/%s/%d", seq, p.cmpMode, len(p.cmpSeries))
 }
 
 // controls are the Controls' props, rebuilt when the wanted config or its
@@ -94,6 +96,8 @@ type perfStats struct {
 	lastFrameMS   float64 // the last frame's engine slice + view refresh
 	maxFrameMS    float64
 	engineMS      float64 // the last frame's engine slice
+	renderMS      float64 // the last frame's go-app render (the update cycle after the frame)
+	lightRenderMS float64 // the same for the last frame that did not redraw the charts
 	intervalMS    float64 // between the last two animation frames (engine + refresh + go-app render + the browser)
 	sumInterval   float64
 	intervals     int
@@ -105,7 +109,7 @@ type perfStats struct {
 const (
 	traceLines   = 200 // the trace panel keeps this many lines
 	recentSteps  = 32  // steps whose moves the inspector can show
-	heavyEveryMS = 250 // while playing, charts and results refresh this often
+	heavyEveryMS = 500 // while playing, charts and results refresh this often
 )
 
 // DefaultConfig is what the playground runs without a URL: drop traffic on
@@ -166,11 +170,20 @@ func (p *Playground) charts() ga.UI {
 		v := "era:" + e.Value
 		cmpOpts = append(cmpOpts, ga.Option().Value(v).Selected(p.cmpMode == v).Text("the same run in era "+e.Value+recyclingNote(e.Value)))
 	}
-	if p.opts.key != p.optsKey() {
-		p.opts = chartOpts{key: p.optsKey(),
-			throughput: throughputOption(p.series, p.mainLabel(), p.cmpSeries, cmpName, animate),
-			mix:        mixOption(p.series, animate),
-			profile:    profileOption(p.results.Profile, p.mainLabel(), p.cmpResult.Profile, cmpName, animate)}
+	// While playing, the throughput chart redraws at every data refresh and
+	// the other two at every third (a chart draw costs a frame or more).
+	if key := p.optsKey(p.heavySeq); key != p.opts.key {
+		p.opts.key = key
+		p.opts.throughput = throughputOption(p.series, p.mainLabel(), p.cmpSeries, cmpName, animate)
+	}
+	slow := p.heavySeq
+	if p.playing {
+		slow -= slow % 3
+	}
+	if key := p.optsKey(slow); key != p.opts.slowKey {
+		p.opts.slowKey = key
+		p.opts.mix = mixOption(p.series, animate)
+		p.opts.profile = profileOption(p.results.Profile, p.mainLabel(), p.cmpResult.Profile, cmpName, animate)
 	}
 	return ga.Section().ID("charts").Class("panel charts").Aria("label", "charts").Body(
 		ga.Div().Class("field").Body(
@@ -181,9 +194,9 @@ func (p *Playground) charts() ga.UI {
 			ga.If(p.cmpErr != "", func() ga.UI { return ga.P().Class("field-error").Role("alert").Text(p.cmpErr) }),
 		),
 		ga.Div().Class("chart-grid").Body(
-			&Chart{ID: "chart-throughput", Label: "throughput over simulated time", Option: p.opts.throughput},
-			&Chart{ID: "chart-mix", Label: "recycle-path mix per window", Option: p.opts.mix},
-			&Chart{ID: "chart-profile", Label: "perf-top cost breakdown", Option: p.opts.profile},
+			&Chart{ID: "chart-throughput", Label: "throughput over simulated time", Option: p.opts.throughput, Shape: cmpName},
+			&Chart{ID: "chart-mix", Label: "recycle-path mix per window", Option: p.opts.mix, Shape: "mix"},
+			&Chart{ID: "chart-profile", Label: "perf-top cost breakdown", Option: p.opts.profile, Shape: cmpName},
 		),
 	)
 }
@@ -335,7 +348,7 @@ func (p *Playground) publish() {
 	ga.Window().Set("__pplab", map[string]any{
 		"mounted": true, "op": float64(p.snap.Op), "packets": float64(p.snap.Packets), "playing": p.playing,
 		"frames": p.perf.frames, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
-		"engineMS": p.perf.engineMS, "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
+		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": len(p.series),
 		"violations": total(p.snap.Violations), "url": p.link(),
 	})
