@@ -48,6 +48,7 @@ type Playground struct {
 	lastSlice    int64
 	lastView     float64 // when the view was last redrawn while playing
 	raf, keydown ga.Func
+	postFn       ga.Func
 
 	cmpMode            string // "" (off), "era:NAME"
 	cmp                *lab.Lab
@@ -273,6 +274,16 @@ func (p *Playground) OnMount(ctx ga.Context) {
 		}
 	})
 	p.listenKeys(ctx)
+	// window.__pplabAction(name, value) posts an action as a component
+	// would (for the console and the e2e tests: a value of the wrong type
+	// must end in the banner, not in a dead page).
+	p.postFn = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		if len(args) == 2 {
+			ctx.NewActionWithValue(args[0].String(), args[1])
+		}
+		return nil
+	})
+	ga.Window().Set("__pplabAction", p.postFn)
 	p.perf.firstRenderMS = now()
 	p.publish()
 }

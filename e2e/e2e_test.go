@@ -403,3 +403,97 @@ func TestPlayground_Phone(t *testing.T) {
 	p.shot("phone")
 	p.noErrors()
 }
+
+// TestPlayground_SurvivesAPanicInAHandler: a handler that panics (here:
+// given a value of the wrong type) ends in the banner with the state, and
+// the page keeps working.
+func TestPlayground_SurvivesAPanicInAHandler(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.open(rootURL)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__pplabAction('pp-select', 'not a page')`))
+	p.wait(`document.querySelector('#banner li.error') !== null`, 10*time.Second)
+	if b := p.text("#banner"); !strings.Contains(b, "internal error in pp-select") || !strings.Contains(b, "scenario=drop") {
+		t.Errorf("banner %q: want the handler and the state", b)
+	}
+	p.do(chromedp.Click(chromedp.CSS("#btn-step")))
+	p.wait(`document.querySelector('#op-count').textContent === '1'`, 10*time.Second)
+	// The Go side logged the panic; the page threw nothing.
+	for _, e := range p.errors() {
+		if strings.Contains(e, "exception") {
+			t.Errorf("uncaught: %s", e)
+		}
+	}
+}
+
+// TestPlayground_InvalidCombinationIsExplained: a scenario the chosen
+// driver does not run is explained beside the driver, and the run goes on
+// unchanged.
+func TestPlayground_InvalidCombinationIsExplained(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.open(rootURL)
+	choose := func(id, value string) {
+		p.do(chromedp.SetValue(chromedp.CSS(id), value),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector('`+id+`').dispatchEvent(new Event('change', {bubbles: true}))`))
+	}
+	choose("#f-driver", "lunar")
+	p.wait(`window.__pplab.url.includes('driver=lunar')`, 10*time.Second)
+	choose("#f-scenario", "xdp-redirect")
+	p.wait(`document.querySelector('#err-driver') !== null`, 10*time.Second)
+	if e := p.text("#err-driver"); !strings.Contains(e, "driver lunar does not run scenario xdp-redirect") {
+		t.Errorf("driver error %q", e)
+	}
+	var link string
+	p.eval(`window.__pplab.url`, &link)
+	if !strings.Contains(link, "scenario=drop") {
+		t.Errorf("the run changed to %q", link)
+	}
+	choose("#f-driver", "mlx5")
+	p.wait(`window.__pplab.url.includes('scenario=xdp-redirect')`, 10*time.Second)
+	var errs int
+	p.eval(`document.querySelectorAll('.field-error').length`, &errs)
+	if errs != 0 {
+		t.Errorf("%d field errors after a valid choice", errs)
+	}
+	p.noErrors()
+}
+
+// TestPlayground_ViolationsJumpToTheirStep: with a rule broken the checker
+// names violations; clicking one shows its step and page.
+func TestPlayground_ViolationsJumpToTheirStep(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?v=1&scenario=pool-slow&break=refcnt-check&pool_size=128&step=400")
+	p.wait(`Number(document.querySelector('#violation-total').textContent) > 0`, 10*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(".violation-list button")))
+	p.wait(`document.querySelector('#inspected-pfn') !== null`, 10*time.Second)
+	if got := p.text("#violations"); !strings.Contains(got, "use-after-recycle") {
+		t.Errorf("violations panel %q", got)
+	}
+	var op float64
+	p.eval(`window.__pplab.op`, &op)
+	if op <= 0 || op >= 400 {
+		t.Errorf("jumped to op %v, want an earlier op that found the violation", op)
+	}
+	p.noErrors()
+}
+
+// TestPlayground_KeyboardOnly: Space plays and pauses, Shift+→ steps a
+// packet, R resets.
+func TestPlayground_KeyboardOnly(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.open(rootURL)
+	p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
+	p.do(chromedp.KeyEvent("\u0303", chromedp.KeyModifiers(chromedp.ModifierShift))) // Shift+→
+	p.wait(`Number(document.querySelector('#packet-count').textContent) >= 1`, 10*time.Second)
+	p.do(chromedp.KeyEvent(" "))
+	p.wait(`window.__pplab.playing === true`, 10*time.Second)
+	p.do(chromedp.KeyEvent(" "))
+	p.wait(`window.__pplab.playing === false`, 10*time.Second)
+	p.do(chromedp.KeyEvent("r"))
+	p.wait(`document.querySelector('#op-count').textContent === '0'`, 10*time.Second)
+	// Tab reaches the controls and a tile; Enter on a tile opens it.
+	p.do(chromedp.KeyEvent("\u0303"))
+	p.wait(`document.querySelector('#op-count').textContent === '1'`, 10*time.Second)
+	p.do(chromedp.Focus(chromedp.CSS("#machine .tile")), chromedp.KeyEvent("\r"))
+	p.wait(`document.querySelector('#inspected-pfn') !== null`, 10*time.Second)
+	p.noErrors()
+}

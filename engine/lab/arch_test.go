@@ -62,3 +62,33 @@ func TestArchitecture_ImportsPointDown(t *testing.T) {
 		t.Fatalf("only %d engine files inspected", seen)
 	}
 }
+
+// TestArchitecture_UIAndCLIUseTheLab: the UI (app, wasm) and the CLI reach
+// the engine only through lab (and sim, whose values — counters, kinds,
+// events — are part of lab's API); they never hold a page, a pool or an skb.
+func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
+	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/sim": true, "pplab/app": true}
+	seen := 0
+	for _, dir := range []string{"../../app", "../../wasm", "../../cmd/ppsim", "../../e2e"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen++
+			for _, imp := range af.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if strings.HasPrefix(path, "pplab/") && !allowed[path] {
+					t.Errorf("%s imports %s: outside the engine, use pplab/engine/lab", f, path)
+				}
+				if path == "pplab/app" && !strings.Contains(f, "wasm") {
+					t.Errorf("%s imports the UI", f)
+				}
+			}
+		}
+	}
+	if seen < 15 {
+		t.Fatalf("only %d files inspected", seen)
+	}
+}
