@@ -50,10 +50,11 @@ func throughputOption(main []lab.SeriesPoint, mainName string, cmp []lab.SeriesP
 		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", XAxisIndex: []int{0}}),
 		chartTools(),
 	)
-	line.AddSeries(mainName, points(main), charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
+	// A short run has few windows: draw their points, or one point is invisible.
+	symbols := charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(len(main) < 24)})
+	line.AddSeries(mainName, points(main), symbols)
 	if cmpName != "" {
-		line.AddSeries(cmpName, points(cmp), charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}),
-			charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed"}))
+		line.AddSeries(cmpName, points(cmp), symbols, charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed"}))
 	}
 	line.Validate()
 	return optionJSON(line)

@@ -72,9 +72,12 @@ type chartOpts struct {
 	throughput, mix, profile string
 }
 
-// optsKey changes whenever the charts' inputs do (seq counts data refreshes).
-func (p *Playground) optsKey(seq int) string {
-	return fmt.Sprintf("%d/%s/%d", seq, p.cmpMode, len(p.cmpSeries))
+// lastPackets is where a series ends (0 when empty).
+func lastPackets(s []lab.SeriesPoint) int64 {
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)-1].Packets
 }
 
 // controls are the Controls' props, rebuilt when the wanted config or its
@@ -99,6 +102,7 @@ type perfStats struct {
 	engineMS      float64 // the last frame's engine slice
 	renderMS      float64 // the last frame's go-app render (the update cycle after the frame)
 	lightRenderMS float64 // the same for the last frame that did not redraw the charts
+	stepMS        float64 // the last single step: engine, refresh and render
 	intervalMS    float64 // between the last two animation frames (engine + refresh + go-app render + the browser)
 	sumInterval   float64
 	intervals     int
@@ -171,18 +175,20 @@ func (p *Playground) charts() ga.UI {
 		v := "era:" + e.Value
 		cmpOpts = append(cmpOpts, ga.Option().Value(v).Selected(p.cmpMode == v).Text("the same run in era "+e.Value+recyclingNote(e.Value)))
 	}
-	// While playing, the throughput chart redraws at every data refresh and
-	// the other two at every third (a chart draw costs a frame or more).
-	if key := p.optsKey(p.heavySeq); key != p.opts.key {
-		p.opts.key = key
+	// The charts redraw when their data does (a series window closes every
+	// 64 packets or more); while playing the mix and profile charts redraw
+	// at every third data refresh only (a chart draw costs a frame or more).
+	data := fmt.Sprintf("%d/%d/%s/%d", len(p.series), lastPackets(p.series), p.cmpMode, lastPackets(p.cmpSeries))
+	if data != p.opts.key {
+		p.opts.key = data
 		p.opts.throughput = throughputOption(p.series, p.mainLabel(), p.cmpSeries, cmpName, animate)
 	}
-	slow := p.heavySeq
+	slow := data
 	if p.playing {
-		slow -= slow % 3
+		slow = fmt.Sprintf("%d/%s", p.heavySeq-p.heavySeq%3, p.cmpMode)
 	}
-	if key := p.optsKey(slow); key != p.opts.slowKey {
-		p.opts.slowKey = key
+	if slow != p.opts.slowKey {
+		p.opts.slowKey = slow
 		p.opts.mix = mixOption(p.series, animate)
 		p.opts.profile = profileOption(p.results.Profile, p.mainLabel(), p.cmpResult.Profile, cmpName, animate)
 	}
@@ -359,7 +365,7 @@ func (p *Playground) publish() {
 	ga.Window().Set("__pplab", map[string]any{
 		"mounted": true, "op": float64(p.snap.Op), "packets": float64(p.snap.Packets), "playing": p.playing,
 		"frames": p.perf.frames, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
-		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
+		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": len(p.series),
 		"violations": total(p.snap.Violations), "url": p.link(),
 	})

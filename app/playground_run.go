@@ -119,9 +119,11 @@ func (p *Playground) stepOp() {
 	if p.lab.Done() {
 		return
 	}
+	start := now()
 	p.lab.Step()
 	p.refresh(true)
 	p.writeURL()
+	p.ctx.Defer(func(ga.Context) { p.perf.stepMS = now() - start; p.publish() })
 }
 
 // stepBack goes one operation back (a replay from the nearest keyframe).
@@ -439,7 +441,7 @@ func (p *Playground) runErr() string {
 func (p *Playground) rateText() string {
 	r := p.results
 	if r.Rate.Value == 0 {
-		return "—"
+		return "— (still warming up: the rate counts once every RX buffer has cycled twice)"
 	}
 	s := fmt.Sprintf("%.1f %s (%.1f ns per packet on cpu%d)", r.Rate.Value, r.Rate.Unit, r.NsPerPacket, r.Bottleneck)
 	if r.LinkBound {

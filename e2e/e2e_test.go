@@ -266,6 +266,13 @@ func TestPlayground_StepsNarratesAndPlays(t *testing.T) {
 	p.wait(`document.querySelector('#op-count').textContent === '3'`, 10*time.Second)
 	p.do(chromedp.KeyEvent("\u0302"))
 	p.wait(`document.querySelector('#op-count').textContent === '2'`, 10*time.Second)
+	for i := 0; i < 20; i++ {
+		p.do(chromedp.KeyEvent("\u0303"))
+	}
+	p.wait(`document.querySelector('#op-count').textContent === '22'`, 10*time.Second)
+	var stepMS float64
+	p.eval(`window.__pplab.stepMS`, &stepMS)
+	t.Logf("one UI step (→: engine step with the full check, refresh, render): %.1f ms", stepMS)
 	p.shot("desktop-stepped")
 
 	// Play at max speed: the throughput chart fills.
@@ -315,6 +322,7 @@ func TestPlayground_URLReproducesTheStep(t *testing.T) {
 	snap := want.Snapshot()
 	q := cfg.Values()
 	q.Set("step", fmt.Sprint(step))
+	q.Set("cmp", "era:5.12")
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?" + q.Encode())
 	if got := p.text("#op-count"); got != fmt.Sprint(step) {
@@ -344,10 +352,17 @@ func TestPlayground_URLReproducesTheStep(t *testing.T) {
 	if tiles == 0 {
 		t.Error("no tiles at step 137")
 	}
+	// The comparison run (5.12: no skb recycling) is on the same axes.
+	var names []string
+	p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().series.map(s => s.name)`, &names)
+	if len(names) != 2 || names[1] != "era 5.12 (no skb recycling)" {
+		t.Errorf("throughput series %q, want the run and the 5.12 comparison", names)
+	}
+	p.shot("desktop-compare")
 	// The URL the page writes is the state: reloading it gives the same step.
 	var link string
 	p.eval(`window.__pplab.url`, &link)
-	if !strings.Contains(link, "step=137") || !strings.Contains(link, "scenario=tcp-stream") {
+	if !strings.Contains(link, "step=137") || !strings.Contains(link, "scenario=tcp-stream") || !strings.Contains(link, "cmp=era%3A5.12") {
 		t.Errorf("state link %q", link)
 	}
 	p.noErrors()
