@@ -42,7 +42,7 @@ func TestChartOptions_HoldTheRunsValues(t *testing.T) {
 		} `json:"toolbox"`
 		Animation bool `json:"animation"`
 	}
-	if err := json.Unmarshal([]byte(throughputOption(pts, "era 6.8", pts[:10], "era 5.12", false)), &opt); err != nil {
+	if err := json.Unmarshal([]byte(throughputOption(pts, "era 6.8", pts[:10], "era 5.12")), &opt); err != nil {
 		t.Fatal(err)
 	}
 	if len(opt.Series) != 2 || len(opt.Series[0].Data) != len(pts) || len(opt.Series[1].Data) != 10 {
@@ -67,7 +67,7 @@ func TestChartOptions_HoldTheRunsValues(t *testing.T) {
 		} `json:"yAxis"`
 	}
 	res := l.Results()
-	if err := json.Unmarshal([]byte(profileOption(res.Profile, "a", nil, "", false)), &prof); err != nil {
+	if err := json.Unmarshal([]byte(profileOption(res.Profile, "a", nil, "")), &prof); err != nil {
 		t.Fatal(err)
 	}
 	names := prof.YAxis[0].Data

@@ -25,6 +25,24 @@ func chartTools() charts.GlobalOpts {
 	}})
 }
 
+// frame is what every chart has: title, colours, legend, tooltip, grid,
+// axes, inside zoom on the data axis, the toolbox; no animation (the data is
+// live).
+func frame(title, subtitle string, colors opts.Colors, grid opts.Grid, x opts.XAxis, y opts.YAxis, zoom opts.DataZoom) []charts.GlobalOpts {
+	return []charts.GlobalOpts{
+		charts.WithTitleOpts(opts.Title{Title: title, Subtitle: subtitle, TitleStyle: &opts.TextStyle{FontSize: 14}}),
+		charts.WithAnimation(false),
+		charts.WithColorsOpts(colors),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "48"}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithGridOpts(grid),
+		charts.WithXAxisOpts(x),
+		charts.WithYAxisOpts(y),
+		charts.WithDataZoomOpts(zoom),
+		chartTools(),
+	}
+}
+
 // optionJSON renders a chart's option for echarts.setOption.
 func optionJSON(c interface{ JSON() map[string]any }) string {
 	b, err := json.Marshal(c.JSON())
@@ -36,20 +54,12 @@ func optionJSON(c interface{ JSON() map[string]any }) string {
 
 // throughputOption plots the run's rate over simulated time, and the
 // comparison run's on the same axes.
-func throughputOption(main []lab.SeriesPoint, mainName string, cmp []lab.SeriesPoint, cmpName string, animate bool) string {
+func throughputOption(main []lab.SeriesPoint, mainName string, cmp []lab.SeriesPoint, cmpName string) string {
 	line := charts.NewLine()
-	line.SetGlobalOptions(
-		charts.WithTitleOpts(opts.Title{Title: "throughput over simulated time", Subtitle: "each point: one window of packets, rate = packets / busiest CPU's time", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithAnimation(animate),
-		charts.WithColorsOpts(opts.Colors(palette)),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "48"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(opts.Grid{Top: "90", Left: "60", Right: "30", Bottom: "60"}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "simulated µs", NameLocation: "middle", NameGap: 28}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: "kpps"}),
-		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", XAxisIndex: []int{0}}),
-		chartTools(),
-	)
+	line.SetGlobalOptions(frame("throughput over simulated time", "each point: one window of packets, rate = packets / busiest CPU's time", palette,
+		opts.Grid{Top: "90", Left: "60", Right: "30", Bottom: "60"},
+		opts.XAxis{Type: "value", Name: "simulated µs", NameLocation: "middle", NameGap: 28}, opts.YAxis{Type: "value", Name: "kpps"},
+		opts.DataZoom{Type: "inside", XAxisIndex: []int{0}})...)
 	// A short run has few windows: draw their points, or one point is invisible.
 	symbols := charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(len(main) < 24)})
 	line.AddSeries(mainName, points(main), symbols)
@@ -73,20 +83,12 @@ func round1(x float64) float64 { return float64(int64(x*10+0.5)) / 10 }
 // mixOption shows where freed pages went, window by window: cached, ring
 // and released stack (they are disjoint); cache_full (part of ring) and
 // ring_full (part of released) stand beside them.
-func mixOption(s []lab.SeriesPoint, animate bool) string {
+func mixOption(s []lab.SeriesPoint) string {
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(
-		charts.WithTitleOpts(opts.Title{Title: "recycle-path mix", Subtitle: "pages per window: cached + ring + released stack; cache_full ⊂ ring, ring_full ⊂ released", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithAnimation(animate),
-		charts.WithColorsOpts(opts.Colors{palette[2], palette[3], palette[4], palette[1], palette[5]}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "48"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(opts.Grid{Top: "90", Left: "60", Right: "30", Bottom: "60"}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: "packets", NameLocation: "middle", NameGap: 28}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: "pages"}),
-		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", XAxisIndex: []int{0}}),
-		chartTools(),
-	)
+	bar.SetGlobalOptions(frame("recycle-path mix", "pages per window: cached + ring + released stack; cache_full ⊂ ring, ring_full ⊂ released",
+		opts.Colors{palette[2], palette[3], palette[4], palette[1], palette[5]}, opts.Grid{Top: "90", Left: "60", Right: "30", Bottom: "60"},
+		opts.XAxis{Type: "category", Name: "packets", NameLocation: "middle", NameGap: 28}, opts.YAxis{Type: "value", Name: "pages"},
+		opts.DataZoom{Type: "inside", XAxisIndex: []int{0}})...)
 	s = mergeWindows(s, mixBars)
 	x := make([]string, 0, len(s))
 	var cached, ring, released, cacheFull, ringFull []opts.BarData
@@ -139,7 +141,7 @@ func mergeWindows(s []lab.SeriesPoint, n int) []lab.SeriesPoint {
 
 // profileOption is the perf-top style cost breakdown of the run (and of the
 // comparison run): each symbol's share of simulated CPU time.
-func profileOption(main []lab.ProfileEntry, mainName string, cmp []lab.ProfileEntry, cmpName string, animate bool) string {
+func profileOption(main []lab.ProfileEntry, mainName string, cmp []lab.ProfileEntry, cmpName string) string {
 	const top = 12
 	var names []string
 	seen := map[string]bool{}
@@ -173,18 +175,9 @@ func profileOption(main []lab.ProfileEntry, mainName string, cmp []lab.ProfileEn
 		return out
 	}
 	bar := charts.NewBar()
-	bar.SetGlobalOptions(
-		charts.WithTitleOpts(opts.Title{Title: "cost breakdown (perf top)", Subtitle: "share of simulated CPU time per symbol", TitleStyle: &opts.TextStyle{FontSize: 14}}),
-		charts.WithAnimation(animate),
-		charts.WithColorsOpts(opts.Colors(palette)),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "48"}),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithGridOpts(opts.Grid{Top: "80", Left: "210", Right: "30", Bottom: "40"}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "%"}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "category"}),
-		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", YAxisIndex: []int{0}}),
-		chartTools(),
-	)
+	bar.SetGlobalOptions(frame("cost breakdown (perf top)", "share of simulated CPU time per symbol", palette,
+		opts.Grid{Top: "80", Left: "210", Right: "30", Bottom: "40"}, opts.XAxis{Type: "value", Name: "%"}, opts.YAxis{Type: "category"},
+		opts.DataZoom{Type: "inside", YAxisIndex: []int{0}})...)
 	bar.SetXAxis(names)
 	bar.AddSeries(mainName, share(main))
 	if cmpName != "" {

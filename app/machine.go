@@ -139,16 +139,7 @@ func (c *Machine) ring(p lab.PoolView, t func(int32, string) ga.UI) ga.UI {
 		default:
 			cell = emptySlot(fmt.Sprintf("ptr_ring slot %d: free", i))
 		}
-		mark := ""
-		if i == p.Producer {
-			mark += "P"
-		}
-		if i == p.ConsumerHead {
-			mark += "C"
-		}
-		cells = append(cells, ga.Span().Class("ring-cell").Body(cell, ga.If(mark != "", func() ga.UI {
-			return ga.Span().Class("mark").Title(map[string]string{"P": "producer", "C": "consumer_head", "PC": "producer and consumer_head"}[mark]).Text(mark)
-		})))
+		cells = append(cells, ringCell(cell, i, p.Producer, "P", p.ConsumerHead, "C", "P: the producer writes here next · C: consumer_head, the next page refill takes"))
 	}
 	note := ""
 	if lo != 0 || hi != n {
@@ -171,22 +162,28 @@ func (c *Machine) nic(n *lab.NICView, t func(int32, string) ga.UI) ga.UI {
 		default:
 			cell = emptySlot(fmt.Sprintf("RX descriptor %d: no buffer posted", i))
 		}
-		mark := ""
-		if i == n.Next {
-			mark += "N"
-		}
-		if i == n.Fill {
-			mark += "F"
-		}
-		cells = append(cells, ga.Span().Class("ring-cell").Body(cell, ga.If(mark != "", func() ga.UI {
-			return ga.Span().Class("mark").Title("N: the NIC fills next · F: the driver refills next").Text(mark)
-		})))
+		cells = append(cells, ringCell(cell, i, n.Next, "N", n.Fill, "F", "N: the NIC fills next · F: the driver refills next"))
 	}
 	return ga.Div().Class("box nic").Body(
 		ga.H3().Text(fmt.Sprintf("NIC RX ring (%s, %d descriptors)", n.Driver, len(n.Descs))),
 		ga.P().Class("meta").Body(ga.Strong().ID("nic-posted").Text(fmt.Sprint(n.Posted)), ga.Text(fmt.Sprintf(" posted · NAPI on cpu%d · N = next the NIC fills, F = next the driver refills", n.CPU))),
 		ga.Div().Class("ring-slots").Body(cells...),
 	)
+}
+
+// ringCell is one slot of a ring with the marks of the two positions that
+// point at it (a ring's producer and consumer, a NIC ring's next and fill).
+func ringCell(cell ga.UI, i, a int, markA string, b int, markB, title string) ga.UI {
+	mark := ""
+	if i == a {
+		mark += markA
+	}
+	if i == b {
+		mark += markB
+	}
+	return ga.Span().Class("ring-cell").Body(cell, ga.If(mark != "", func() ga.UI {
+		return ga.Span().Class("mark").Title(title).Text(mark)
+	}))
 }
 
 // whereOrder is how skb groups are shown.

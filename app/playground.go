@@ -161,7 +161,6 @@ func (p *Playground) Render() (ui ga.UI) {
 
 // charts: throughput with the comparison run, the recycle mix, the profile.
 func (p *Playground) charts() ga.UI {
-	const animate = false // live data: redrawing with animation only lags and flickers (and honours reduced motion)
 	cmpName := ""
 	if p.cmp != nil {
 		cmpName = p.cmpLabel()
@@ -181,7 +180,7 @@ func (p *Playground) charts() ga.UI {
 	data := fmt.Sprintf("%d/%d/%s/%d", len(p.series), lastPackets(p.series), p.cmpMode, lastPackets(p.cmpSeries))
 	if data != p.opts.key {
 		p.opts.key = data
-		p.opts.throughput = throughputOption(p.series, p.mainLabel(), p.cmpSeries, cmpName, animate)
+		p.opts.throughput = throughputOption(p.series, p.mainLabel(), p.cmpSeries, cmpName)
 	}
 	slow := data
 	if p.playing {
@@ -189,8 +188,8 @@ func (p *Playground) charts() ga.UI {
 	}
 	if slow != p.opts.slowKey {
 		p.opts.slowKey = slow
-		p.opts.mix = mixOption(p.series, animate)
-		p.opts.profile = profileOption(p.results.Profile, p.mainLabel(), p.cmpResult.Profile, cmpName, animate)
+		p.opts.mix = mixOption(p.series)
+		p.opts.profile = profileOption(p.results.Profile, p.mainLabel(), p.cmpResult.Profile, cmpName)
 	}
 	return ga.Section().ID("charts").Class("panel charts").Aria("label", "charts").Body(
 		ga.Div().Class("field").Body(

@@ -110,16 +110,6 @@ func hasTeaching(cfg lab.Config) bool {
 	return true
 }
 
-func unjoin(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
-}
-
 // setKnob replaces (or adds) name=value in a Set list.
 func setKnob(set []string, name, value string) []string {
 	out := make([]string, 0, len(set)+1)

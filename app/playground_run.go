@@ -23,7 +23,7 @@ func (p *Playground) start(ctx ga.Context) {
 	cfg := DefaultConfig()
 	if len(cfgQ) > 0 {
 		c, err := lab.ParseConfig(cfgQ)
-		for _, e := range unjoin(err) {
+		for _, e := range lab.FieldErrors(err) {
 			p.banner = append(p.banner, bannerItem{"notice", "URL: " + e.Error() + " — using the default instead"})
 		}
 		if c.Scenario != "" {

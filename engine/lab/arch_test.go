@@ -39,13 +39,8 @@ func TestArchitecture_ImportsPointDown(t *testing.T) {
 		}
 		files, _ := filepath.Glob(filepath.Join("..", d.Name(), "*.go"))
 		for _, f := range files {
-			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
 			seen++
-			for _, imp := range af.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
+			for _, path := range importsOf(t, f) {
 				if path == "syscall/js" || strings.HasPrefix(path, "github.com/maxence-charriere/go-app") {
 					t.Errorf("%s imports %s: the engine must build and test natively", f, path)
 				}
@@ -72,13 +67,8 @@ func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
 	for _, dir := range []string{"../../app", "../../wasm", "../../cmd/ppsim", "../../e2e"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
-			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
 			seen++
-			for _, imp := range af.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
+			for _, path := range importsOf(t, f) {
 				if strings.HasPrefix(path, "pplab/") && !allowed[path] {
 					t.Errorf("%s imports %s: outside the engine, use pplab/engine/lab", f, path)
 				}
@@ -91,4 +81,19 @@ func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
 	if seen < 15 {
 		t.Fatalf("only %d files inspected", seen)
 	}
+}
+
+// importsOf lists a Go file's import paths.
+func importsOf(t *testing.T, file string) []string {
+	t.Helper()
+	af, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, imp := range af.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		out = append(out, path)
+	}
+	return out
 }

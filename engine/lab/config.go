@@ -238,3 +238,26 @@ func (cfg Config) EffectiveKnobs() (sim.Knobs, error) {
 	}
 	return cfg.effectiveKnobs(sc)
 }
+
+// FieldErrors splits an error of ParseConfig (or New) into its field
+// errors; an error about no field comes back as the only element's Msg.
+func FieldErrors(err error) []*sim.FieldError {
+	if err == nil {
+		return nil
+	}
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	out := make([]*sim.FieldError, 0, len(errs))
+	for _, e := range errs {
+		var fe *sim.FieldError
+		if !errors.As(e, &fe) {
+			fe = &sim.FieldError{Msg: e.Error(), Named: true}
+		}
+		out = append(out, fe)
+	}
+	return out
+}

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"errors"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -410,10 +409,9 @@ func TestParseConfig_BadFieldsFallBackAndAreNamed(t *testing.T) {
 		q, _ := url.ParseQuery(tc.query)
 		cfg, err := ParseConfig(q)
 		var got []string
-		for _, e := range unjoin(err) {
-			var fe *sim.FieldError
-			if !errors.As(e, &fe) {
-				t.Fatalf("%s: %v is not a field error", tc.query, e)
+		for _, fe := range FieldErrors(err) {
+			if fe.Field == "" {
+				t.Fatalf("%s: %v is not a field error", tc.query, fe)
 			}
 			got = append(got, fe.Field)
 		}
@@ -427,16 +425,6 @@ func TestParseConfig_BadFieldsFallBackAndAreNamed(t *testing.T) {
 	if _, err := ParseConfig(url.Values{}); err == nil {
 		t.Error("no scenario: no error")
 	}
-}
-
-func unjoin(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
 
 // The series covers the run in bounded windows and agrees with Results.
