@@ -9,7 +9,12 @@ GO ?= go
 ENGINE_PKGS = ./engine/...
 ADDR ?= 127.0.0.1:8000
 PREFIX ?=
-VERSION ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo dev)
+# The service worker caches the app per version: a commit's builds share its
+# version, a build of uncommitted changes gets a new one each time.
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+ifneq ($(filter %-dirty dev,$(VERSION)),)
+VERSION := $(VERSION)-$(shell date +%s)
+endif
 ECHARTS_VERSION = 6.1.0
 ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
 WASM_LDFLAGS = -s -w -X main.version=$(VERSION)

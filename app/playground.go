@@ -293,6 +293,14 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.publish()
 }
 
+// OnAppUpdate: a new version was deployed (the service worker fetched it).
+// The URL holds the whole state, so a reload loses nothing.
+func (p *Playground) OnAppUpdate(ctx ga.Context) {
+	if ctx.AppUpdateAvailable() {
+		p.banner = append(p.banner, bannerItem{"notice", "A new version of pplab is ready: reload the page to use it (the link keeps your state)."})
+	}
+}
+
 func (p *Playground) OnDismount() {
 	p.playing = false
 	if p.keydown != nil {
