@@ -1,14 +1,11 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
-
-	"pplab/engine/sim"
 )
 
 // guardRender turns a panic in a component's Render into a visible error
@@ -28,5 +25,3 @@ func firstLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
-func asFieldError(err error, fe **sim.FieldError) bool { return errors.As(err, fe) }

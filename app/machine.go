@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -34,7 +35,7 @@ func (c *Machine) Render() (ui ga.UI) {
 		if !ok {
 			return emptySlot(fmt.Sprintf("pfn %#x is free", pfn))
 		}
-		return tile(p, contains32(c.Changed, pfn), pfn == c.Selected, note)
+		return tile(p, slices.Contains(c.Changed, pfn), pfn == c.Selected, note)
 	}
 	var sections []ga.UI
 	sections = append(sections, c.allocator())

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -208,7 +209,7 @@ func (p *Playground) onSet(f setField) {
 // names no field of its own).
 func errField(err error, changed string) string {
 	var fe *sim.FieldError
-	if ok := asFieldError(err, &fe); ok && fe.Field != "set" {
+	if errors.As(err, &fe) && fe.Field != "set" {
 		return fe.Field
 	}
 	return changed

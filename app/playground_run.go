@@ -3,6 +3,8 @@ package app
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -315,7 +317,7 @@ func (p *Playground) setCompare(mode string) {
 		p.writeURL()
 		return
 	}
-	era, ok := cutPrefix(mode, "era:")
+	era, ok := strings.CutPrefix(mode, "era:")
 	if !ok {
 		p.cmpErr = fmt.Sprintf("compare %q: want era:NAME", mode)
 		p.cmpMode = ""
@@ -358,13 +360,6 @@ func (p *Playground) syncCompare() {
 	p.cmpResult = p.cmp.Results()
 }
 
-func cutPrefix(s, prefix string) (string, bool) {
-	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
-		return s[len(prefix):], true
-	}
-	return "", false
-}
-
 // changed is the PFNs the last step moved.
 func (p *Playground) changed() []int32 {
 	if !p.hasRec || p.rec.Op.Index+1 != p.snap.Op {
@@ -372,7 +367,7 @@ func (p *Playground) changed() []int32 {
 	}
 	var out []int32
 	for _, m := range p.rec.Moves {
-		if !contains32(out, m.PFN) {
+		if !slices.Contains(out, m.PFN) {
 			out = append(out, m.PFN)
 		}
 	}

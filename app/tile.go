@@ -80,12 +80,3 @@ func pageIndex(s []lab.PageView) map[int32]lab.PageView {
 	}
 	return m
 }
-
-func contains32(s []int32, x int32) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}

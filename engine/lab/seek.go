@@ -166,11 +166,6 @@ func (l *Lab) Seek(n uint64) {
 	l.sinceCheck = 0
 }
 
-// Seq is the machine's operation sequence number: kernel operations begun
-// so far (a violation's Seq is one of these; a Lab operation begins one or
-// more).
-func (l *Lab) Seq() uint64 { return l.m.Seq() }
-
 // SeekToSeq brings the run to the state after the Lab operation during which
 // the machine's sequence reached seq (the operation a violation with that
 // Seq belongs to), searching operations 1..maxOp, and returns it.
