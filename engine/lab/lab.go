@@ -462,6 +462,9 @@ type Results struct {
 	Bottleneck            int   // the CPU whose busy time sets the rate
 	LinkBound             bool  // the rate is the link's, not the CPU's
 	Platform              string
+	// Notes say what the numbers do not show by themselves, e.g. a broken
+	// rule that never decided anything in this run.
+	Notes []string
 }
 
 // Results computes the run's results from what it spent. Throughput is the
@@ -512,7 +515,27 @@ func (l *Lab) Results() Results {
 		}
 		return r.Profile[i].Symbol < r.Profile[j].Symbol
 	})
+	r.Notes = l.notes()
 	return r
+}
+
+// notes: each broken rule whose check never decided anything in this run
+// (the scenario never reaches a state where the rule matters).
+func (l *Lab) notes() []string {
+	var out []string
+	decided := l.m.Decided()
+	for _, r := range sim.AllRules() {
+		if !l.m.Rules.Broken(r) || decided.Broken(r) {
+			continue
+		}
+		where := "nowhere with the other rules intact"
+		if sc := RuleExercisedIn[r.String()]; len(sc) > 0 {
+			where = strings.Join(sc, ", ")
+		}
+		out = append(out, fmt.Sprintf("rule %s is broken, but it never decided anything in this run: %s in era %s never reaches a state it guards (it decides in: %s)",
+			r, l.Scenario.Name, l.m.Era.Name, where))
+	}
+	return out
 }
 
 // measuredPackets is the packets completed in the measured window.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"pplab/engine/drivers"
@@ -55,6 +56,9 @@ func Predict(in PredictInput) (*Prediction, error) {
 		return nil, fmt.Errorf("--change %q: accepted: %s", in.Change, strings.Join(Changes, ", "))
 	}
 	prof := in.Profile
+	if err := checkListing(prof); err != nil {
+		return nil, err
+	}
 	spec, plat, err := predictTarget(prof, in.Platform)
 	if err != nil {
 		return nil, err
@@ -67,10 +71,15 @@ func Predict(in PredictInput) (*Prediction, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--rate: %w", err)
 	}
+	rateNotes, err := checkRate(prof, plat, workload, in.Rate, in.Unit)
+	if err != nil {
+		return nil, err
+	}
 	eb, ea, notes, err := predictEras(prof, spec, in.Change)
 	if err != nil {
 		return nil, err
 	}
+	notes = append(rateNotes, notes...)
 	pr := &Prediction{Before: Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: workload, EraBefore: eb, EraAfter: ea, Notes: notes}
 	b, err := modelRun(spec.Name, workload, eb, plat)
 	if err != nil {
@@ -154,9 +163,68 @@ func modelRun(driver, workload, era, plat string) (map[string]float64, error) {
 	return l.SymbolNS(), nil
 }
 
+// checkListing refuses listings there is nothing to scale in: shares that
+// add up to nothing, or only idle loops (the CPU was not busy).
+func checkListing(p *Profile) error {
+	total := p.Total()
+	if total < 0.005 {
+		return fmt.Errorf("--profile: the listed shares add up to %.2f%%: there is no measured cost to scale", total)
+	}
+	if idle := idleShare(p); total-idle < 0.005 {
+		return fmt.Errorf("--profile: every listed symbol is an idle loop (%.2f%% idle): the CPU was not busy, so a change to the receive path cannot be predicted from it", idle)
+	}
+	return nil
+}
+
+// checkRate refuses rates the platform's link cannot carry (or a packet
+// rate below one per second, which no profile of a receive path describes)
+// and notes a unit or a value that contradicts the profile's header.
+func checkRate(p *Profile, plat, workload string, v float64, unit string) ([]string, error) {
+	if link := linkRate(plat, workload, unit); link > 0 && v > link*1.0001 {
+		return nil, fmt.Errorf("--rate %g %s: more than platform %s's link carries with the %s workload's frames (%.1f %s)", v, unit, plat, workload, link, unit)
+	}
+	ns, err := rateNS(v, unit, payloadBytes(workload, ""))
+	if err != nil {
+		return nil, fmt.Errorf("--rate: %w", err)
+	}
+	if ns > 1e9 {
+		return nil, fmt.Errorf("--rate %g %s: under one packet per second; a perf top listing of a receive path describes a busy CPU", v, unit)
+	}
+	var notes []string
+	if len(p.Rates) > 0 {
+		same := false
+		for _, r := range p.Rates {
+			if r.Unit == unit {
+				same = true
+				if r.Value == v {
+					return notes, nil
+				}
+			}
+		}
+		if !same {
+			notes = append(notes, fmt.Sprintf("the profile's header states its rate in %s; --rate is in %s", p.Rates[0].Unit, unit))
+		} else {
+			var stated []string
+			for _, r := range p.Rates {
+				stated = append(stated, strconv.FormatFloat(r.Value, 'g', -1, 64)+" "+r.Unit)
+			}
+			notes = append(notes, fmt.Sprintf("the profile's header measured %s; --rate is %g %s: the prediction scales the listing by the rate given", strings.Join(stated, ", "), v, unit))
+		}
+	}
+	return notes, nil
+}
+
 // predictTarget picks the driver model and platform: the profile's header,
 // or --platform (then the first driver on it).
 func predictTarget(prof *Profile, platform string) (*drivers.Spec, string, error) {
+	if prof.Platform != "" {
+		if _, err := sim.PlatformByName(prof.Platform); err != nil {
+			return nil, "", fmt.Errorf("--profile header platform: %w", err)
+		}
+		if platform == "" {
+			platform = prof.Platform
+		}
+	}
 	var spec *drivers.Spec
 	if prof.Driver != "" {
 		s, err := drivers.SpecByName(prof.Driver)

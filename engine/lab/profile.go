@@ -1,13 +1,16 @@
 package lab
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
+	"io"
 	"math"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The measured perf profiles pplab ships (copied from the project's data:
@@ -43,6 +46,8 @@ type Profile struct {
 	Recycling string
 	Rates     []MeasuredRate
 	Lines     []ProfileLine
+
+	shares map[string]float64 // summed share per symbol (built on first use)
 }
 
 // Total is the sum of the listed shares; the rest is the unlisted remainder
@@ -55,15 +60,50 @@ func (p *Profile) Total() float64 {
 	return t
 }
 
-// Share returns the summed share of a (normalised) symbol.
+// Share returns the summed share of a (normalised) symbol. The sums are
+// built once: callers ask for every listed symbol, and a loop over the lines
+// per question made predict quadratic in the listing's length.
 func (p *Profile) Share(symbol string) float64 {
-	var t float64
-	for _, l := range p.Lines {
-		if l.Symbol == symbol {
-			t += l.Pct
+	if p.shares == nil {
+		p.shares = make(map[string]float64, len(p.Lines))
+		for _, l := range p.Lines {
+			p.shares[l.Symbol] += l.Pct
 		}
 	}
-	return t
+	return p.shares[symbol]
+}
+
+// MaxProfileBytes bounds what ReadProfile reads: a real `perf top` listing
+// is a few KiB.
+const MaxProfileBytes = 1 << 20
+
+// ReadProfile reads a listing from r through the size limit and parses it.
+// A larger input (a wrong file, /dev/zero), one that is not text (a NUL
+// byte, invalid UTF-8: /dev/urandom, a binary) is refused with what was
+// found and the limit; a UTF-8 byte-order mark is skipped.
+func ReadProfile(r io.Reader) (*Profile, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxProfileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxProfileBytes {
+		return nil, fmt.Errorf("more than %d bytes (the limit is 1 MiB; a perf top listing is a few KiB)", MaxProfileBytes)
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return nil, fmt.Errorf("not text: a NUL byte at offset %d (want a perf top listing)", i)
+	}
+	if !utf8.Valid(b) {
+		off := 0
+		for off < len(b) {
+			r, n := utf8.DecodeRune(b[off:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			off += n
+		}
+		return nil, fmt.Errorf("not text: invalid UTF-8 at offset %d (want a perf top listing)", off)
+	}
+	return ParseProfile(string(b))
 }
 
 // ProfileNames lists the shipped profiles.
@@ -80,7 +120,7 @@ func ProfileNames() []string {
 // ShippedProfile returns a shipped profile, parsed, and its text.
 func ShippedProfile(name string) (*Profile, string, error) {
 	b, err := profileFS.ReadFile(path.Join("profiles", name+".txt"))
-	if err != nil {
+	if err != nil || strings.ContainsAny(name, "/.") {
 		return nil, "", fmt.Errorf("unknown profile %q (shipped: %s)", name, strings.Join(ProfileNames(), ", "))
 	}
 	p, err := ParseProfile(string(b))
@@ -118,6 +158,7 @@ func NormalizeSymbol(s string) string {
 // read is an error naming the line number; so are an empty listing and shares
 // over 100 % in total.
 func ParseProfile(text string) (*Profile, error) {
+	text = strings.TrimPrefix(text, "\ufeff") // a byte-order mark from an editor or a chat paste
 	p := &Profile{}
 	var total float64
 	for i, raw := range strings.Split(text, "\n") {

@@ -40,7 +40,18 @@ func (r Results) MarshalJSON() ([]byte, error) {
 		}
 		fmt.Fprintf(&b, `{"symbol":%s,"pct":%s}`, str(p.Symbol), strconv.FormatFloat(p.Pct, 'f', -1, 64))
 	}
-	b.WriteString(`]}`)
+	b.WriteString(`]`)
+	if len(r.Notes) > 0 {
+		b.WriteString(`,"notes":[`)
+		for i, n := range r.Notes {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(str(n))
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
 	return b.Bytes(), nil
 }
 
@@ -68,10 +79,13 @@ func (r Results) WriteTable(w io.Writer) {
 	}
 	for i, v := range r.Violations.List {
 		if i == 10 {
-			fmt.Fprintf(w, "  … %d more\n", len(r.Violations.List)-10)
+			fmt.Fprintf(w, "  … %d more\n", r.Violations.Total()-10)
 			break
 		}
 		fmt.Fprintf(w, "  %s\n", v)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	fmt.Fprintf(w, "\nprofile (share of simulated CPU time):\n  Overhead  Symbol\n")
 	for _, p := range r.Profile {
@@ -123,6 +137,9 @@ type RuleJSON struct {
 	Name     string   `json:"name"`
 	Prevents string   `json:"prevents"`
 	Kinds    []string `json:"violations"`
+	// DecidesIn: the scenarios where the rule's check decides something
+	// (breaking it elsewhere changes nothing), with what they need.
+	DecidesIn []string `json:"decides_in"`
 }
 
 type KnobJSON struct {
@@ -167,7 +184,7 @@ func List() ListJSON {
 	}
 	for _, r := range sim.AllRules() {
 		info := r.Info()
-		rj := RuleJSON{Name: info.Name, Prevents: info.Prevents}
+		rj := RuleJSON{Name: info.Name, Prevents: info.Prevents, DecidesIn: append([]string{}, RuleExercisedIn[info.Name]...)}
 		for _, k := range info.Kinds {
 			rj.Kinds = append(rj.Kinds, k.String())
 		}
@@ -212,7 +229,7 @@ func WriteListTable(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nrules (--break):\n")
 	for _, r := range l.Rules {
-		fmt.Fprintf(w, "  %-22s prevents %s -> %s\n", r.Name, r.Prevents, strings.Join(r.Kinds, " / "))
+		fmt.Fprintf(w, "  %-22s prevents %s -> %s\n  %-22s decides in: %s\n", r.Name, r.Prevents, strings.Join(r.Kinds, " / "), "", strings.Join(r.DecidesIn, ", "))
 	}
 	fmt.Fprintf(w, "\nknobs (--set name=value):\n")
 	for _, k := range l.Knobs {

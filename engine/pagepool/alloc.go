@@ -124,7 +124,7 @@ func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 	}
 	var first *mm.Page
 	start := 0
-	if p.m.Broken(sim.RuleBulkMapError) {
+	if p.m.Rules.Broken(sim.RuleBulkMapError) { // decides only when a mapping fails (below)
 		first, start = p.bulk[0], 1 // v1: the first page is taken off the list before mapping
 		p.bulk[0] = nil
 	}
@@ -132,6 +132,7 @@ func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 		pg := p.bulk[i]
 		p.bulk[i] = nil
 		if !p.mapNew(cpu, pg) {
+			p.m.Decide(sim.RuleBulkMapError) // the fixed code goes on; v1 could return NULL here
 			continue
 		}
 		if p.alloc.count >= AllocCacheSize { // only reachable with bulk-dma-unmap broken (v1's unbounded list)

@@ -57,10 +57,14 @@ func (p *Pool) lastUser(cpu int, pg *mm.Page) bool {
 	if !(e.PPRefCount || (e.FragAPI && p.P.Flags&FlagPageFrag != 0)) {
 		return true
 	}
-	if p.m.Broken(sim.RuleFragCount) {
+	if p.m.Rules.Broken(sim.RuleFragCount) {
+		if pg.FragCount > 1 {
+			p.m.Decide(sim.RuleFragCount) // other users remain: the count would have kept the page
+		}
 		return true
 	}
 	if p.defragPage(pg, 1) != 0 {
+		p.m.Decide(sim.RuleFragCount)
 		p.ev(cpu, sim.SymPutPage, pg, pg.Place, pg.Place, sim.StatNone, 0,
 			"not the last user of this page's fragments: only the frag/ref count drops")
 		return false

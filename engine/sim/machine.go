@@ -95,6 +95,8 @@ type Machine struct {
 	timers   []timer
 	tseq     uint64
 
+	decided RuleSet // rules whose check decided something in this run (Broken, Decide)
+
 	recMoves bool
 	moves    []Move
 	stepOp   Op   // the first operation begun since MarkStep
@@ -146,8 +148,23 @@ func (m *Machine) Coherent() bool {
 	return m.Platform.Coherent
 }
 
-// Broken reports whether rule r is broken in this run.
-func (m *Machine) Broken(r Rule) bool { return m.Rules.Broken(r) }
+// Broken reports whether rule r is broken in this run. Call it where the
+// rule decides: where the check it names fails, so that breaking the rule
+// changes what happens. It records that the rule decided something in this
+// run (Decided). A check that runs whether or not it matters uses
+// m.Rules.Broken, and Decide where the outcome depends on the rule.
+func (m *Machine) Broken(r Rule) bool {
+	m.decided = m.decided.With(r)
+	return m.Rules.Broken(r)
+}
+
+// Decide records that rule r's check decided something (for a check site
+// that consults the rule unconditionally).
+func (m *Machine) Decide(r Rule) { m.decided = m.decided.With(r) }
+
+// Decided is the set of rules whose check decided something in this run:
+// a broken rule outside it changed nothing.
+func (m *Machine) Decided() RuleSet { return m.decided }
 
 // Charge charges one call of s with the given units (bytes or pages) on cpu and
 // returns its cost in picoseconds.

@@ -25,12 +25,18 @@ type CoalesceResult struct {
 // and `to` takes a cloned from's frags without references of its own.
 func (s *Stack) ppRefused(to, from *SKB) (bool, string) {
 	m := s.M
-	if m.Broken(sim.RuleCoalescePPGuard) {
+	if to.PPRecycle != from.PPRecycle {
+		m.Decide(sim.RuleCoalescePPGuard) // the kinds differ: the guard decides
+	}
+	if m.Rules.Broken(sim.RuleCoalescePPGuard) {
 		return false, ""
 	}
 	mixed := "`to` and `from` differ in pp_recycle: mixing page_pool and non-page_pool memory would hand a non-pool page to the pool (or lose a pool page to put_page)"
 	form := m.Era.Coalesce
-	if m.Broken(sim.RuleCoalesceClonedGuard) && (form == Coalesce2022 || form == Coalesce2023) {
+	if (form == Coalesce2022 || form == Coalesce2023) && SkbCloned(from) {
+		m.Decide(sim.RuleCoalesceClonedGuard) // a cloned source: the clone rules decide
+	}
+	if m.Rules.Broken(sim.RuleCoalesceClonedGuard) && (form == Coalesce2022 || form == Coalesce2023) {
 		form = CoalescePlain
 	}
 	switch form {
