@@ -60,7 +60,11 @@ func ruleExercise(t *testing.T) map[string][]string {
 	// defaults do not have), named with what they need.
 	for _, d := range ruleDemos {
 		for _, brk := range [][]string{nil, d.rules} {
-			l, err := New(Config{Driver: d.driver, Scenario: d.sc, Era: d.era, Packets: exercisedPackets, Set: d.set, Break: brk})
+			set := d.set
+			if brk == nil {
+				set = intactSet(set)
+			}
+			l, err := New(Config{Driver: d.driver, Scenario: d.sc, Era: d.era, Packets: exercisedPackets, Set: set, Break: brk})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -173,6 +173,9 @@ func (cfg Config) resolve() (resolved, error) {
 	if err := checkKnobs(&cfg.Knobs); err != nil {
 		return r, err
 	}
+	if err := checkKnobsFor(&cfg.Knobs, sc, spec, rules); err != nil {
+		return r, err
+	}
 	r = resolved{cfg: cfg, era: era, sc: sc, spec: spec, plat: plat, rules: rules}
 	return r, nil
 }
@@ -206,7 +209,7 @@ func New(cfg Config) (*Lab, error) {
 // checkKnobs rejects knob combinations no run can honour.
 func checkKnobs(k *sim.Knobs) error {
 	if k[sim.KnobNid] >= k[sim.KnobNumaNodes] {
-		return knobErr(sim.KnobNid, k, "the machine has %d NUMA node(s) (want -1 to %d)", k[sim.KnobNumaNodes], k[sim.KnobNumaNodes]-1)
+		return knobErr(sim.KnobNid, k, "the machine has %d NUMA node(s) (numa_nodes=%d): want -1 to %d", k[sim.KnobNumaNodes], k[sim.KnobNumaNodes], k[sim.KnobNumaNodes]-1)
 	}
 	if k[sim.KnobNumaNodes] > k[sim.KnobCPUs] {
 		return knobErr(sim.KnobNumaNodes, k, "want at most one node per CPU (cpus=%d)", k[sim.KnobCPUs])
@@ -216,6 +219,46 @@ func checkKnobs(k *sim.Knobs) error {
 	}
 	if max := int64(mm.PageSize) << k[sim.KnobOrder]; k[sim.KnobMaxLen] > max {
 		return knobErr(sim.KnobMaxLen, k, "want at most PAGE_SIZE << order = %d", max)
+	}
+	return nil
+}
+
+// minFrame is the Ethernet minimum frame without the FCS.
+const minFrame = 60
+
+// checkKnobsFor rejects knob values that do nothing in this run, or that
+// the run's scenario, driver, machine or broken rules contradict: a knob's
+// accepted range is the range that changes something.
+func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, rules sim.RuleSet) error {
+	if v := k[sim.KnobTxCPU]; v >= k[sim.KnobCPUs] {
+		return knobErr(sim.KnobTxCPU, k, "the machine has %d CPUs (cpus=%d): want 0 to %d", k[sim.KnobCPUs], k[sim.KnobCPUs], k[sim.KnobCPUs]-1)
+	}
+	if v := k[sim.KnobFrame]; v > 0 && v < minFrame {
+		return knobErr(sim.KnobFrame, k, "below the Ethernet minimum: want 0 (the workload's size) or %d to %d bytes", minFrame, sim.KnobFrame.Spec().Max)
+	}
+	if v := k[sim.KnobBulk]; v > pagepool.AllocCacheSize && !rules.Broken(sim.RuleBulkDMAUnmap) {
+		return knobErr(sim.KnobBulk, k, "the kernel's bulk call fills the %d-slot alloc cache and cannot ask for more: want 1 to %d (only the first bulk patch's unbounded list asks for more: --break bulk-dma-unmap)", pagepool.AllocCacheSize, pagepool.AllocCacheSize)
+	}
+	if off := k[sim.KnobOffset]; off != 0 {
+		sync := k[sim.KnobDMASyncDev] == 1
+		maxLen := int64(mm.PageSize) << k[sim.KnobOrder]
+		if spec != nil {
+			if k[sim.KnobDMASyncDev] < 0 {
+				sync = spec.SyncDev
+			}
+			if spec.MaxLen > 0 && spec.Buffer == drivers.PagePerFrame && sc.Name != drivers.WSplitPage {
+				maxLen = int64(spec.MaxLen)
+			}
+		}
+		if v := k[sim.KnobMaxLen]; v != 0 {
+			maxLen = v
+		}
+		if !sync {
+			return knobErr(sim.KnobOffset, k, "page_pool_params.offset only moves where the pool syncs for the device, and this pool does not sync (dma_sync_dev=1 turns it on)")
+		}
+		if page := int64(mm.PageSize) << k[sim.KnobOrder]; off+maxLen > page {
+			return knobErr(sim.KnobOffset, k, "offset + max_len = %d runs past the pool's page (PAGE_SIZE << order = %d): the sync for the device would cover memory outside it (lower offset or max_len=%d)", off+maxLen, page, page-off)
+		}
 	}
 	return nil
 }

@@ -141,11 +141,36 @@ func TestScenarios_BrokenRulesShowTheirFailure(t *testing.T) {
 				t.Errorf("first violation %v, want %s attributed to %s", v, tc.kind, tc.rule)
 			}
 			// The same run with the rule intact is clean.
-			_, ok := run(t, Config{Scenario: tc.scenario, Packets: 2000, Set: tc.set})
+			_, ok := run(t, Config{Scenario: tc.scenario, Packets: 2000, Set: intactSet(tc.set)})
 			if ok.Violations.Total() != 0 {
 				t.Errorf("intact run: %v", ok.Violations.List)
 			}
 		})
+	}
+}
+
+// intactSet is a broken rule's demo knobs for the intact run: a bulk above
+// the alloc cache exists only with bulk-dma-unmap broken; intact, the
+// kernel's largest request is the cache (128).
+func intactSet(set []string) []string {
+	out := make([]string, len(set))
+	for i, s := range set {
+		if s == "bulk=256" {
+			s = "bulk=128"
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// A knob beyond what the intact kernel can do is refused, naming the rule
+// that would allow it.
+func TestKnobs_BulkAboveTheCacheNeedsTheV1Bug(t *testing.T) {
+	if _, err := New(Config{Scenario: "pool-slow", Set: []string{"bulk=256"}}); err == nil || !strings.Contains(err.Error(), "--break bulk-dma-unmap") {
+		t.Errorf("bulk=256 intact: %v", err)
+	}
+	if _, err := New(Config{Scenario: "pool-slow", Set: []string{"bulk=256"}, Break: []string{"bulk-dma-unmap"}}); err != nil {
+		t.Errorf("bulk=256 with bulk-dma-unmap broken: %v", err)
 	}
 }
 
