@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"fmt"
+	"go/format"
 	"os"
 	"reflect"
 	"sort"
@@ -115,7 +116,11 @@ func TestRuleExercise(t *testing.T) {
 			}
 		}
 		b.WriteString("}\n")
-		if err := os.WriteFile("exercised.go", b.Bytes(), 0o644); err != nil {
+		src, err := format.Source(b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("exercised.go", src, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
