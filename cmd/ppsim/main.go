@@ -13,9 +13,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"time"
 
 	"pplab/engine/lab"
 	"pplab/engine/sim"
@@ -45,13 +48,14 @@ func main() {
 const usage = `usage:
   ppsim list [--json]
   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--seed N]
-            [--set knob=value ...] [--break rule ...] [--trace FILE] [--json]
-  ppsim predict --profile FILE --rate VALUE --unit kpps|pps|mbps
+            [--set knob=value ...] [--break rule ...] [--json]
+            [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]
+  ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
             --change skb-recycle|bulk|napi-direct [--platform P] [--json]`
 
 func run(args []string, stdout, stderr io.Writer) int {
-	err := dispatch(args, stdout)
-	if err == nil {
+	err := dispatch(args, stdout, stderr)
+	if err == nil || errors.Is(err, errHelp) {
 		return 0
 	}
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
@@ -60,10 +64,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ue) {
 		return 2
 	}
+	if errors.Is(err, errInterrupted) {
+		return 130
+	}
 	return 1
 }
 
-func dispatch(args []string, stdout io.Writer) error {
+// errInterrupted: Ctrl-C stopped a run; its partial result was printed.
+var errInterrupted = errors.New("interrupted")
+
+// errHelp: --help was asked for; the usage was printed.
+var errHelp = errors.New("help")
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return bad("missing command (accepted: list, run, predict); %s", strings.ReplaceAll(usage, "\n", " "))
 	}
@@ -73,7 +86,7 @@ func dispatch(args []string, stdout io.Writer) error {
 	case "predict":
 		return cmdPredict(args[1:], stdout)
 	case "run":
-		return cmdRun(args[1:], stdout)
+		return cmdRun(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
@@ -93,23 +106,100 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
-// parse turns flag errors into one-line usage errors naming the accepted flags.
-func parse(fs *flag.FlagSet, args []string) error {
+// parse turns flag errors into one-line usage errors naming the accepted
+// flags. A flag that takes one value may be given once (a repeated one is
+// refused, not silently the last); an explicitly empty value is refused;
+// --help prints the usage (exit 0); a stray argument that names a scenario,
+// driver, era or rule suggests its flag.
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	multi := map[string]bool{"set": true, "break": true}
+	seen := map[string]string{}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if f := fs.Lookup(name); f == nil || multi[name] {
+			continue
+		} else if _, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool && !hasVal {
+			val = "true"
+		}
+		if _, dup := seen[name]; dup {
+			return bad("%s: --%s is given twice: give it once", fs.Name(), name)
+		}
+		seen[name] = val
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, usage)
+			return errHelp
+		}
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, "--"+f.Name) })
-		return bad("%s %v (accepted flags: %s)", fs.Name(), err, strings.Join(names, ", "))
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+			msg = "unknown flag --" + name
+		} else if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+			msg = "--" + name + " needs a value"
+		}
+		return bad("%s: %s (accepted flags: %s)", fs.Name(), msg, strings.Join(names, ", "))
+	}
+	var empty error
+	fs.Visit(func(f *flag.Flag) {
+		if empty == nil && f.Value.String() == "" && !multi[f.Name] {
+			empty = bad("%s: --%s is empty: give a value or leave the flag out", fs.Name(), f.Name)
+		}
+	})
+	if empty != nil {
+		return empty
 	}
 	if fs.NArg() > 0 {
-		return bad("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+		arg := fs.Arg(0)
+		if hint := suggest(fs, arg); hint != "" {
+			return bad("%s: unexpected argument %q (did you mean %s %s?)", fs.Name(), arg, hint, arg)
+		}
+		return bad("%s: unexpected argument %q", fs.Name(), arg)
 	}
 	return nil
+}
+
+// suggest names the flag a stray argument belongs to, if it is a known name.
+func suggest(fs *flag.FlagSet, arg string) string {
+	l := lab.List()
+	has := func(names []string) bool {
+		for _, n := range names {
+			if n == arg {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case fs.Lookup("scenario") != nil && has(lab.ScenarioNames()):
+		return "--scenario"
+	case fs.Lookup("driver") != nil && has(l.Drivers):
+		return "--driver"
+	case fs.Lookup("era") != nil && has(sim.EraNames()):
+		return "--era"
+	case fs.Lookup("break") != nil && has(sim.RuleNames()):
+		return "--break"
+	case fs.Lookup("change") != nil && has(lab.Changes):
+		return "--change"
+	case fs.Lookup("profile") != nil && has(lab.ProfileNames()):
+		return "--profile"
+	case strings.Contains(arg, "=") && fs.Lookup("set") != nil:
+		return "--set"
+	}
+	return ""
 }
 
 func cmdList(args []string, stdout io.Writer) error {
 	fs := newFlagSet("list")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -121,7 +211,7 @@ func cmdList(args []string, stdout io.Writer) error {
 	return nil
 }
 
-func cmdRun(args []string, stdout io.Writer) error {
+func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run")
 	var cfg lab.Config
 	var sets, breaks multi
@@ -133,8 +223,10 @@ func cmdRun(args []string, stdout io.Writer) error {
 	fs.Var(&sets, "set", "knob=value (repeatable)")
 	fs.Var(&breaks, "break", "rule to break (repeatable)")
 	trace := fs.String("trace", "", "write the event trace to FILE")
+	traceFormat := fs.String("trace-format", "all", "all (tracepoints and model events) or tracepoints (the four page_pool tracepoints only)")
+	traceMax := fs.String("trace-max", strconv.FormatInt(defaultTraceMax, 10), "stop writing the trace after this many bytes")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	n, err := strconv.ParseInt(*packets, 10, 64)
@@ -147,41 +239,188 @@ func cmdRun(args []string, stdout io.Writer) error {
 		return bad("--seed %q: want a non-negative integer", *seed)
 	}
 	cfg.Seed = s
+	if *traceFormat != "all" && *traceFormat != "tracepoints" {
+		return bad("--trace-format %q: accepted: all, tracepoints", *traceFormat)
+	}
+	max, err := strconv.ParseInt(*traceMax, 10, 64)
+	if err != nil || max < 1 {
+		return bad("--trace-max %q: want a positive number of bytes", *traceMax)
+	}
+	if *trace == "" && (flagSet(fs, "trace-format") || flagSet(fs, "trace-max")) {
+		return bad("run: --trace-format and --trace-max go with --trace FILE")
+	}
 	cfg.Set, cfg.Break = sets, breaks
 	l, err := lab.New(cfg)
 	if err != nil {
 		return bad("%s", flagText(err))
 	}
+	var tw *traceWriter
 	if *trace != "" {
 		f, err := os.Create(*trace)
 		if err != nil {
 			return bad("--trace %s: %v", *trace, err)
 		}
-		w := bufio.NewWriter(f)
-		l.SetTracer(func(e sim.Event) {
-			w.WriteString(e.TraceLine())
-			w.WriteByte('\n')
-		})
-		defer func() {
-			w.Flush()
-			f.Close()
-		}()
+		tw = &traceWriter{f: f, w: bufio.NewWriter(f), max: max, onlyTracepoints: *traceFormat == "tracepoints"}
+		l.SetTracer(tw.event)
 	}
-	l.Run()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	interrupted := runWithProgress(l, cfg.Packets, progressTo(stderr, *asJSON), sig)
+	l.SetTracer(nil)
+	if tw != nil {
+		if err := tw.close(); err != nil {
+			return fmt.Errorf("--trace %s: %w (the trace is incomplete)", *trace, err)
+		}
+	}
 	if err := l.Err(); err != nil {
 		return fmt.Errorf("the run stopped after %d packets: %w", l.Packets(), err)
 	}
 	res := l.Results()
+	if tw != nil && tw.dropped > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("the trace stopped at --trace-max %d bytes: %d more events were not written", max, tw.dropped))
+	}
+	if interrupted {
+		res.Notes = append(res.Notes, fmt.Sprintf("interrupted (Ctrl-C) after %d of %d packets: the result covers those", l.Packets(), cfg.Packets))
+	}
 	if *asJSON {
 		b, err := json.Marshal(res)
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(stdout, "%s\n", b)
-		return err
+		if _, err = fmt.Fprintf(stdout, "%s\n", b); err != nil {
+			return err
+		}
+	} else {
+		res.WriteTable(stdout)
 	}
-	res.WriteTable(stdout)
+	if interrupted {
+		return errInterrupted
+	}
 	return nil
+}
+
+// defaultTraceMax bounds a trace file (a 1 M-packet trace of every event is
+// about 400 MB).
+const defaultTraceMax = 256 << 20
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// traceWriter writes trace lines up to a byte limit and keeps the first
+// write error (a full disk must not pass as a complete trace).
+type traceWriter struct {
+	f               *os.File
+	w               *bufio.Writer
+	max, written    int64
+	dropped         int64
+	onlyTracepoints bool
+	err             error
+}
+
+func (t *traceWriter) event(e sim.Event) {
+	if t.onlyTracepoints && !e.IsTracepoint() {
+		return
+	}
+	if t.err != nil {
+		return
+	}
+	line := e.TraceLine()
+	if t.written+int64(len(line))+1 > t.max {
+		if t.dropped == 0 {
+			n, err := fmt.Fprintf(t.w, "# trace stopped here: --trace-max %d bytes\n", t.max)
+			t.written += int64(n)
+			t.err = err
+		}
+		t.dropped++
+		return
+	}
+	n, err := t.w.WriteString(line)
+	if err == nil {
+		err = t.w.WriteByte('\n')
+		n++
+	}
+	t.written += int64(n)
+	t.err = err
+}
+
+func (t *traceWriter) close() error {
+	if err := t.w.Flush(); t.err == nil {
+		t.err = err
+	}
+	if err := t.f.Close(); t.err == nil {
+		t.err = err
+	}
+	return t.err
+}
+
+// progressChunk is how many operations run between two looks at the clock
+// and at Ctrl-C.
+const progressChunk = 1 << 16
+
+// runWithProgress runs l to the end in chunks (the same run as l.Run),
+// calling show about four times a second, and stops early when stop
+// delivers (Ctrl-C). It reports whether it was interrupted.
+func runWithProgress(l *lab.Lab, packets int64, show func(l *lab.Lab, packets int64, elapsed time.Duration, final bool), stop <-chan os.Signal) bool {
+	start := time.Now()
+	last := start
+	interrupted := false
+	for l.RunFor(progressChunk) {
+		select {
+		case <-stop:
+			interrupted = true
+		default:
+		}
+		if interrupted {
+			break
+		}
+		if show != nil && time.Since(last) > 250*time.Millisecond {
+			show(l, packets, time.Since(start), false)
+			last = time.Now()
+		}
+	}
+	l.Finish()
+	if show != nil && time.Since(start) > 250*time.Millisecond {
+		show(l, packets, time.Since(start), true)
+	}
+	return interrupted
+}
+
+// progressTo is the progress line on stderr: only when stderr is a terminal
+// (or PPSIM_PROGRESS=1) and the output is not JSON.
+func progressTo(stderr io.Writer, asJSON bool) func(*lab.Lab, int64, time.Duration, bool) {
+	if asJSON {
+		return nil
+	}
+	f, ok := stderr.(*os.File)
+	tty := false
+	if ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	if !tty && os.Getenv("PPSIM_PROGRESS") != "1" {
+		return nil
+	}
+	return func(l *lab.Lab, packets int64, elapsed time.Duration, final bool) {
+		done := l.Packets()
+		line := fmt.Sprintf("ppsim: %d / %d packets (%.1f%%), %.3f ms simulated", done, packets, 100*float64(done)/float64(packets), float64(l.TimeNS())/1e6)
+		if r := l.Results(); r.Rate.Value > 0 {
+			line += fmt.Sprintf(", %.1f %s so far", r.Rate.Value, r.Rate.Unit)
+		}
+		if done > 0 && !final {
+			eta := time.Duration(float64(elapsed) * float64(packets-done) / float64(done))
+			line += ", ETA " + eta.Round(time.Second).String() + " (Ctrl-C prints the result so far)"
+		}
+		end := "\r"
+		if final {
+			end = "\n"
+		}
+		fmt.Fprintf(stderr, "\r\x1b[K%s%s", line, end)
+	}
 }
 
 func cmdPredict(args []string, stdout io.Writer) error {
@@ -192,25 +431,18 @@ func cmdPredict(args []string, stdout io.Writer) error {
 	change := fs.String("change", "", "skb-recycle, bulk or napi-direct")
 	platform := fs.String("platform", "", "platform (default: the profile's driver's)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if *file == "" {
 		return bad("--profile: missing (a perf top listing file, or one of: %s)", strings.Join(lab.ProfileNames(), ", "))
 	}
-	text, err := os.ReadFile(*file)
-	var prof *lab.Profile
+	prof, err := readProfile(*file)
 	if err != nil {
-		p, _, serr := lab.ShippedProfile(*file)
-		if serr != nil {
-			return bad("--profile %s: %v", *file, err)
-		}
-		prof = p
-	} else if prof, err = lab.ParseProfile(string(text)); err != nil {
-		return bad("--profile %s: %v", *file, err)
+		return err
 	}
 	v, err := strconv.ParseFloat(*rate, 64)
-	if err != nil || v <= 0 {
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
 		return bad("--rate %q: want a positive number", *rate)
 	}
 	if *unit != "kpps" && *unit != "pps" && *unit != "mbps" {
@@ -229,7 +461,7 @@ func cmdPredict(args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "driver %s  platform %s  workload %s  era %s -> %s\n", pr.Driver, pr.Platform, pr.Workload, pr.EraBefore, pr.EraAfter)
-	fmt.Fprintf(stdout, "before:    %.1f %s\npredicted: %.1f %s  (x%.3f)\n", pr.Before.Value, pr.Before.Unit, pr.Predicted.Value, pr.Predicted.Unit, pr.Speedup)
+	fmt.Fprintf(stdout, "before:    %s %s\npredicted: %s %s  (x%.3f)\n", num(pr.Before.Value), pr.Before.Unit, num(pr.Predicted.Value), pr.Predicted.Unit, pr.Speedup)
 	for _, n := range pr.Notes {
 		fmt.Fprintf(stdout, "note: %s\n", n)
 	}
@@ -238,4 +470,38 @@ func cmdPredict(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "  %6.2f%%  %s\n", e.Pct, e.Symbol)
 	}
 	return nil
+}
+
+// num prints a rate with one decimal, or with the significant digits a
+// small rate needs (0.012, not 0.0).
+func num(v float64) string {
+	if v >= 10 || v == 0 {
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// readProfile reads --profile: a file (through lab.ReadProfile's limits)
+// or, when no such file exists, a shipped profile's name.
+func readProfile(name string) (*lab.Profile, error) {
+	f, err := os.Open(name)
+	if errors.Is(err, os.ErrNotExist) {
+		p, _, serr := lab.ShippedProfile(name)
+		if serr != nil {
+			return nil, bad("--profile %s: no such file, and not a shipped profile (shipped: %s)", name, strings.Join(lab.ProfileNames(), ", "))
+		}
+		return p, nil
+	}
+	if err != nil {
+		return nil, bad("--profile %s: %v", name, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, bad("--profile %s: a directory (want a perf top listing file)", name)
+	}
+	p, err := lab.ReadProfile(f)
+	if err != nil {
+		return nil, bad("--profile %s: %v", name, err)
+	}
+	return p, nil
 }

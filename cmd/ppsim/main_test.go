@@ -84,9 +84,9 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 		{[]string{"run", "--scenario", "pool-ring", "--set", "speed=9"}, `unknown knob "speed"`},
 		{[]string{"run", "--scenario", "pool-ring", "--break", "gravity"}, `unknown rule "gravity" (accepted: coalesce-pp-guard`},
 		{[]string{"run", "--scenario", "pool-ring", "--driver", "mvpp2"}, "runs without a driver"},
-		{[]string{"run", "--scenario", "pool-ring", "--warp"}, "flag provided but not defined: -warp (accepted flags: --break, --driver"},
+		{[]string{"run", "--scenario", "pool-ring", "--warp"}, "run: unknown flag --warp (accepted flags: --break, --driver"},
 		{[]string{"run", "--scenario", "pool-ring", "extra"}, `unexpected argument "extra"`},
-		{[]string{"list", "--yaml"}, "flag provided but not defined: -yaml (accepted flags: --json)"},
+		{[]string{"list", "--yaml"}, "list: unknown flag --yaml (accepted flags: --json)"},
 	}
 	for _, tc := range tests {
 		code, out, errOut := ppsim(tc.args...)

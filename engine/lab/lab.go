@@ -440,6 +440,30 @@ func (l *Lab) RunN(n int64) {
 	l.sinceCheck = 0
 }
 
+// RunFor runs at most n operations in batch mode, like RunN but without the
+// closing full check, so that a run in chunks (a CLI that shows progress)
+// checks exactly where one Run would: call Finish at the end. It reports
+// whether the run can go on.
+func (l *Lab) RunFor(n int64) bool {
+	l.pauseRecord(true)
+	defer l.pauseRecord(false)
+	for i := int64(0); i < n; i++ {
+		if !l.stepBatch() {
+			return false
+		}
+	}
+	return !l.done
+}
+
+// Finish runs the full invariant check that ends a batch run.
+func (l *Lab) Finish() {
+	l.m.CheckInvariants()
+	l.sinceCheck = 0
+}
+
+// TimeNS is the machine's simulated time so far.
+func (l *Lab) TimeNS() int64 { return l.m.NowPS() / sim.PSPerNS }
+
 // stepBatch runs one operation in batch mode (no record; the light check
 // every 64 operations, the full one every check_every).
 func (l *Lab) stepBatch() bool {

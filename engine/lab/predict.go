@@ -134,9 +134,9 @@ func Predict(in PredictInput) (*Prediction, error) {
 		tAfter += v
 	}
 	pr.Speedup = busy / tAfter
-	pr.Predicted = Rate{Value: round2(in.Rate * pr.Speedup), Unit: in.Unit}
+	pr.Predicted = Rate{Value: roundRate(in.Rate * pr.Speedup), Unit: in.Unit}
 	if link := linkRate(plat, workload, in.Unit); link > 0 && pr.Predicted.Value > link {
-		pr.Predicted.Value, pr.LinkBound = round2(link), true
+		pr.Predicted.Value, pr.LinkBound = roundRate(link), true
 		pr.Notes = append(pr.Notes, fmt.Sprintf("the CPU could do %.0f %s; the link caps it", in.Rate*pr.Speedup, in.Unit))
 	}
 	pr.Speedup = math.Round(pr.Speedup*1000) / 1000
@@ -347,4 +347,14 @@ func linkRate(plat, workload, unit string) float64 {
 		return pps * float64(payloadBytes(workload, "")*8) / 1e6
 	}
 	return 0
+}
+
+// roundRate rounds a rate to two decimals, or to four significant digits
+// when it is small (0.001866, not 0).
+func roundRate(v float64) float64 {
+	if v >= 100 || v == 0 {
+		return round2(v)
+	}
+	e := math.Pow(10, 3-math.Floor(math.Log10(v)))
+	return math.Round(v*e) / e
 }

@@ -523,3 +523,25 @@ func TestRecord_BatchRunsDoNotRecord(t *testing.T) {
 		t.Errorf("after the batch: record of op %d (ops %d), violations %v", got.Op.Index, l.Ops(), l.m.Log.Counts)
 	}
 }
+
+// A run in chunks (RunFor, then Finish) is the same run as Run: same
+// results to the byte, violations included.
+func TestRunFor_ChunksEqualOneRun(t *testing.T) {
+	for _, cfg := range []Config{
+		{Scenario: "pool-slow", Packets: 20_000, Break: []string{"refcnt-check"}},
+		{Scenario: "clone-tap", Packets: 20_000, Break: []string{"last-dataref"}},
+		{Scenario: "tcp-stream", Packets: 20_000},
+	} {
+		a := mustNew(t, cfg)
+		a.Run()
+		b := mustNew(t, cfg)
+		for b.RunFor(777) {
+		}
+		b.Finish()
+		ja, _ := a.Results().MarshalJSON()
+		jb, _ := b.Results().MarshalJSON()
+		if string(ja) != string(jb) {
+			t.Errorf("%s: chunked run differs:\n%s\n%s", cfgName(cfg), ja, jb)
+		}
+	}
+}

@@ -110,3 +110,14 @@ func (e *Event) TraceLine() string {
 	}
 	return s
 }
+
+// IsTracepoint reports whether the event is one of the four page_pool
+// tracepoints (the lines trace-cmd would show); the rest are the model's
+// own events.
+func (e *Event) IsTracepoint() bool {
+	switch e.Kind {
+	case EvStateHold, EvStateRelease, EvPoolRelease, EvUpdateNid:
+		return true
+	}
+	return false
+}

@@ -97,7 +97,7 @@ func (k *Knobs) Get(n Knob) int64 { return k[n] }
 // input and what is accepted.
 func (k *Knobs) Set(assign string) error {
 	name, val, ok := strings.Cut(assign, "=")
-	if !ok {
+	if !ok || name == "" {
 		return &FieldError{Field: "set", Value: assign, Msg: fmt.Sprintf("want knob=value (knobs: %s)", strings.Join(knobNames(), ", "))}
 	}
 	for i := range knobSpecs {
