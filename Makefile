@@ -102,3 +102,4 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPool -fuzztime=$(FUZZTIME) ./engine/pagepool
 	$(GO) test -run='^$$' -fuzz=FuzzSkb -fuzztime=$(FUZZTIME) ./engine/skb
+	$(GO) test -run='^$$' -fuzz=FuzzParseProfile -fuzztime=$(FUZZTIME) ./engine/lab
