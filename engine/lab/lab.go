@@ -587,9 +587,14 @@ func (l *Lab) Results() Results {
 }
 
 // notes: each broken rule whose check never decided anything in this run
-// (the scenario never reaches a state where the rule matters).
+// (the scenario never reaches a state where the rule matters), and a
+// machine too small for the driver's RX ring.
 func (l *Lab) notes() []string {
 	var out []string
+	if l.drv != nil && l.drv.RingSize() > l.a.NumPages() {
+		out = append(out, fmt.Sprintf("the machine has %d pages (node_pages × numa_nodes), fewer than %s's %d RX descriptors: the ring never fills, the run measures memory exhaustion",
+			l.a.NumPages(), l.Spec.Name, l.drv.RingSize()))
+	}
 	decided := l.m.Decided()
 	for _, r := range sim.AllRules() {
 		if !l.m.Rules.Broken(r) || decided.Broken(r) {

@@ -545,3 +545,23 @@ func TestRunFor_ChunksEqualOneRun(t *testing.T) {
 		}
 	}
 }
+
+// Notes say what the numbers do not: a broken rule the run never reached,
+// a machine too small for the RX ring.
+func TestResults_NotesWhatTheNumbersDoNotSay(t *testing.T) {
+	l := mustNew(t, Config{Scenario: "pool-ring", Packets: 2000, Break: []string{"napi-locality"}})
+	l.Run()
+	if n := l.Results().Notes; len(n) != 1 || !strings.Contains(n[0], "rule napi-locality is broken, but it never decided anything") || !strings.Contains(n[0], "forward (bnxt, tx_cpu=1)") {
+		t.Errorf("notes %q", n)
+	}
+	l = mustNew(t, Config{Scenario: "pool-slow", Packets: 2000, Break: []string{"refcnt-check"}})
+	l.Run()
+	if n := l.Results().Notes; len(n) != 0 {
+		t.Errorf("a rule that decided: notes %q", n)
+	}
+	l = mustNew(t, Config{Scenario: "drop", Packets: 2000, Set: []string{"node_pages=256"}})
+	l.Run()
+	if n := l.Results().Notes; len(n) != 1 || !strings.Contains(n[0], "fewer than mvpp2's 1024 RX descriptors") {
+		t.Errorf("notes %q", n)
+	}
+}
