@@ -131,13 +131,13 @@ func (d *Driver) CPU() int { return d.NAPI.CPU }
 
 // HeldPages reports the buffers posted on the RX ring (the NIC will write
 // them) and the buffers kept for reuse on a descriptor.
-func (d *Driver) HeldPages(fn func(pg *mm.Page, off, size int, what string)) {
+func (d *Driver) HeldPages(v skb.PageVisitor) {
 	for i := range d.ring {
 		switch dd := &d.ring[i]; {
 		case dd.posted:
-			fn(dd.pg, dd.off, dd.size, "a posted NIC RX descriptor")
+			v.HeldPage(dd.pg, dd.off, dd.size, "a posted NIC RX descriptor")
 		case dd.reuse:
-			fn(dd.pg, dd.off, dd.size, "an RX buffer the driver keeps for reuse")
+			v.HeldPage(dd.pg, dd.off, dd.size, "an RX buffer the driver keeps for reuse")
 		}
 	}
 }

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"pplab/engine/drivers"
@@ -229,5 +230,21 @@ func TestDestroy_DeferredReleaseAndWarning(t *testing.T) {
 	}
 	if l.m.NowPS()/1e12 < 90 {
 		t.Errorf("the run ended after %d s, want the 90 s hold", l.m.NowPS()/1e12)
+	}
+	// DEFER_WARN_INTERVAL is 60 s: one "stalled pool shutdown" warning in a
+	// 90 s hold, and it is in the trace.
+	if l.pool.Warnings != 1 {
+		t.Errorf("%d stalled-shutdown warnings in a 90 s hold, want 1", l.pool.Warnings)
+	}
+	lt := mustNew(t, Config{Driver: "mvpp2", Scenario: "destroy", Era: "5.14", Packets: 2000, Set: TeachingSet("destroy")})
+	var warns []string
+	lt.SetTracer(func(e sim.Event) {
+		if e.Kind == sim.EvWarn {
+			warns = append(warns, e.TraceLine())
+		}
+	})
+	lt.Run()
+	if len(warns) != 1 || !strings.Contains(warns[0], "page_pool_release_retry() stalled pool shutdown") || !strings.Contains(warns[0], "inflight") {
+		t.Errorf("warnings %q", warns)
 	}
 }

@@ -1,6 +1,7 @@
 package pagepool
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestRefill_OnlyWhenCacheEmptyAtMost64(t *testing.T) {
 		{ringed: 200, wantRefills: []int{64, 64, 64, 8}},
 	}
 	for _, tc := range tests {
-		t.Run("", func(t *testing.T) {
+		t.Run(fmt.Sprintf("%d ringed", tc.ringed), func(t *testing.T) {
 			e := newEnv(t, "6.8", Params{})
 			pages := e.alloc(tc.ringed)
 			e.toRing(pages...)
@@ -209,7 +210,7 @@ func TestSlow_OncePerBulkCall(t *testing.T) {
 
 func TestHighOrder_SingleAllocsCountSlowHighOrder(t *testing.T) {
 	for _, order := range []uint8{1, 2, 3} {
-		t.Run("", func(t *testing.T) {
+		t.Run(fmt.Sprintf("order %d", order), func(t *testing.T) {
 			e := newEnv(t, "6.8", Params{Order: order, Flags: FlagDMAMap})
 			pages := e.alloc(10)
 			e.wantStats(map[sim.Stat]uint64{sim.StatAllocSlowHighOrder: 10, sim.StatAllocSlow: 0, sim.StatAllocEmpty: 10, sim.StatAllocFast: 0})

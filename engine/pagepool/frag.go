@@ -90,7 +90,7 @@ func (p *Pool) drainFrag(cpu int, pg *mm.Page) *mm.Page {
 	if p.defragPage(pg, drainCount) != 0 {
 		return nil
 	}
-	if pg.Ref == 1 && !pg.Pfmemalloc() {
+	if p.canBeRecycled(pg) {
 		if p.P.Flags&FlagDMASyncDev != 0 {
 			p.syncForDevice(cpu, pg, -1)
 		}

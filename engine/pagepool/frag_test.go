@@ -132,3 +132,40 @@ func TestDestroy_FreesFragPage(t *testing.T) {
 	}
 	e.clean()
 }
+
+// __page_pool_page_can_be_recycled is the one predicate: the frag drain
+// asks it as the put path does, so a page someone else holds is released at
+// drain with the rule intact, and kept when refcnt-check is broken (before,
+// the drain tested the refcount itself and ignored broken rules).
+func TestCanBeRecycled_DrainAsksThePutPathsPredicate(t *testing.T) {
+	for _, broken := range []bool{false, true} {
+		name := map[bool]string{false: "intact", true: "refcnt-check broken"}[broken]
+		t.Run(name, func(t *testing.T) {
+			var opts []string
+			if broken {
+				opts = append(opts, "break=refcnt-check")
+			}
+			e := fragEnv(t, "5.15", opts...)
+			a, _ := e.frag(2048)
+			b, _ := e.frag(2048)
+			e.toRing(a)
+			e.toRing(b)
+			e.a.GetPage(0, a) // someone else takes a reference: not recyclable
+			release := e.p.Release()
+			e.m.Begin(0, sim.SymAllocFrag)
+			c, _ := e.p.AllocFrag(0, 2048) // does not fit: the drain decides a's fate
+			if broken {
+				if c != a || e.p.Release() != release {
+					t.Fatalf("broken: got pfn %#x (a %#x), release %d -> %d: want a kept and reused", c.PFN, a.PFN, release, e.p.Release())
+				}
+				if !e.m.Decided().Broken(sim.RuleRefcntCheck) {
+					t.Error("the drain's check did not record that refcnt-check decided")
+				}
+				return
+			}
+			if c == a || e.p.Release() != release+1 || a.Owner != 0 {
+				t.Fatalf("intact: got pfn %#x (a %#x), release %d -> %d, owner %d: want a released, a new page", c.PFN, a.PFN, release, e.p.Release(), a.Owner)
+			}
+		})
+	}
+}

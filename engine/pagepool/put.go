@@ -100,18 +100,26 @@ func (p *Pool) defragPage(pg *mm.Page, nr int64) int64 {
 	return ret
 }
 
+// canBeRecycled models __page_pool_page_can_be_recycled (a helper since
+// v6.3; the same test stood inline in __page_pool_put_page and
+// page_pool_drain_frag before): the pool holds the sole reference
+// (page_ref_count == 1) and the page is not from the emergency reserves
+// (pfmemalloc). The one recycling predicate: every path that may keep a page
+// asks it, so a broken rule changes them all alike.
+func (p *Pool) canBeRecycled(pg *mm.Page) bool {
+	refOK := pg.Ref == 1 || p.m.Broken(sim.RuleRefcntCheck)
+	reserveOK := !pg.Pfmemalloc() || p.m.Broken(sim.RulePfmemallocCheck)
+	return refOK && reserveOK
+}
+
 // putPage models __page_pool_put_page: the one place that decides a page's
 // fate. It returns the page when it should go to the ptr_ring, nil when it was
 // recycled into the cache or released.
 //
-// A page is recyclable only if the pool holds the sole reference
-// (page_ref_count == 1) and it is not from the emergency reserves
-// (pfmemalloc). Otherwise the pool gives it up: DMA unmap, accounting release
-// (released_refcnt), and put_page of the pool's reference.
+// A page that cannot be recycled (canBeRecycled) is given up: DMA unmap,
+// accounting release (released_refcnt), and put_page of the pool's reference.
 func (p *Pool) putPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) *mm.Page {
-	refOK := pg.Ref == 1 || p.m.Broken(sim.RuleRefcntCheck)
-	reserveOK := !pg.Pfmemalloc() || p.m.Broken(sim.RulePfmemallocCheck)
-	if refOK && reserveOK {
+	if p.canBeRecycled(pg) {
 		// Read barrier done in page_ref_count / READ_ONCE.
 		if p.P.Flags&FlagDMASyncDev != 0 {
 			p.syncForDevice(cpu, pg, dmaSyncSize)

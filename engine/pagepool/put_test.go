@@ -1,6 +1,7 @@
 package pagepool
 
 import (
+	"fmt"
 	"testing"
 
 	"pplab/engine/mm"
@@ -9,23 +10,25 @@ import (
 
 func TestCacheFull_SendsPageToRing(t *testing.T) {
 	tests := []struct {
+		name                        string
 		alloc, recycle              int
 		wantCached, wantFull, wRing uint64
+		wantCount                   int // pages in the cache after the recycles
 	}{
 		// 200 allocs = 4 bulks of 64: 56 pages stay in the cache.
-		{200, 50, 50, 0, 0},
-		{200, 72, 72, 0, 0},
-		{200, 73, 72, 1, 1},
-		{200, 200, 72, 128, 128},
+		{"room for all", 200, 50, 50, 0, 0, 106},
+		{"exactly full", 200, 72, 72, 0, 0, 128},
+		{"one over", 200, 73, 72, 1, 1, 128},
+		{"all over", 200, 200, 72, 128, 128, 128},
 	}
 	for _, tc := range tests {
-		t.Run("", func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, "6.8", Params{})
 			pages := e.alloc(tc.alloc)
 			e.direct(pages[:tc.recycle]...)
 			e.wantStats(map[sim.Stat]uint64{sim.StatRecycleCached: tc.wantCached, sim.StatRecycleCacheFull: tc.wantFull, sim.StatRecycleRing: tc.wRing})
-			if e.p.CacheCount() > AllocCacheSize {
-				t.Fatalf("cache count %d", e.p.CacheCount())
+			if e.p.CacheCount() != tc.wantCount || e.p.RingCount() != int(tc.wRing) {
+				t.Fatalf("cache %d ring %d, want %d and %d", e.p.CacheCount(), e.p.RingCount(), tc.wantCount, tc.wRing)
 			}
 			e.clean()
 		})
@@ -115,7 +118,7 @@ func TestSyncForDevice_LengthIsMinDmaSyncSizeMaxLen(t *testing.T) {
 		{2048, 128, 1500, 1500},
 	}
 	for _, tc := range tests {
-		t.Run("", func(t *testing.T) {
+		t.Run(fmt.Sprintf("max_len=%d offset=%d dma_sync_size=%d", tc.maxLen, tc.offset, tc.syncSize), func(t *testing.T) {
 			e := newEnv(t, "6.8", Params{Flags: FlagDMAMap | FlagDMASyncDev, MaxLen: tc.maxLen, Offset: tc.offset})
 			// Mapping syncs max_len once for every new page.
 			if e.a.DMA.LastSyncDevLen != 0 {

@@ -49,11 +49,7 @@ func (s *Stack) CheckInvariants(m *sim.Machine) {
 		}
 	}
 	for _, h := range s.holders {
-		h.HeldPages(func(pg *mm.Page, off, size int, what string) {
-			want[pg.PFN]++
-			s.checkPage(m, pg, what)
-			s.checkPosted(m, pg, off, size)
-		})
+		h.HeldPages(s)
 	}
 	pages := s.A.Pages()
 	for i := range pages {
@@ -62,6 +58,14 @@ func (s *Stack) CheckInvariants(m *sim.Machine) {
 			pg.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone, "page has %d recorded users but %d live references", pg.Users, want[pg.PFN])
 		}
 	}
+}
+
+// HeldPage is the checker's visit of a page an outside holder uses (a
+// PageVisitor): it counts the use and checks the page and the posted bytes.
+func (s *Stack) HeldPage(pg *mm.Page, off, size int, what string) {
+	s.want[pg.PFN]++
+	s.checkPage(s.M, pg, what)
+	s.checkPosted(s.M, pg, off, size)
 }
 
 // checkPosted: a buffer posted for the NIC to write must not overlap data a

@@ -165,11 +165,18 @@ func (s *SKB) String() string {
 	return fmt.Sprintf("skb#%d len=%d data_len=%d frags=%d cloned=%v dataref=%d pp_recycle=%v head_frag=%v", s.ID, s.Len, s.DataLen, s.D.NrFrags, s.Cloned, s.D.Dataref, s.PPRecycle, s.HeadFrag)
 }
 
+// PageVisitor receives the pieces of pages a PageHolder uses. It is an
+// interface, not a func, so that the checker's visit allocates nothing and a
+// run's state stays copyable (no closures in it).
+type PageVisitor interface {
+	HeldPage(pg *mm.Page, off, size int, what string)
+}
+
 // PageHolder is something outside the skb layer that uses pieces of pages the
 // invariant checker must see as in use: a NIC RX ring (the device will write
 // [off, off+size) of pg), a socket queue…
 type PageHolder interface {
-	HeldPages(fn func(pg *mm.Page, off, size int, what string))
+	HeldPages(v PageVisitor)
 }
 
 // Stack is the sk_buff layer of one machine.

@@ -329,8 +329,8 @@ type fakeRing struct {
 	off, size int
 }
 
-func (f *fakeRing) HeldPages(fn func(pg *mm.Page, off, size int, what string)) {
-	fn(f.pg, f.off, f.size, "a posted NIC RX descriptor")
+func (f *fakeRing) HeldPages(v PageVisitor) {
+	v.HeldPage(f.pg, f.off, f.size, "a posted NIC RX descriptor")
 }
 
 // TestChecker_PostedBufferMustNotOverlapLiveSkbData: a page may be in an skb
