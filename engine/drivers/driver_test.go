@@ -52,13 +52,13 @@ func TestReceive_BufferModels(t *testing.T) {
 		headlen, nrFrags   int
 		marked, reusesSlot bool
 	}{
-		{"mvpp2", "5.14", 1514, HdrTCP, true, 1514, 0, true, false},
-		{"mvpp2", "5.12", 1514, HdrTCP, true, 1514, 0, false, false},
-		{"mvneta", "5.14", 6000, HdrUDP, true, 4096 - skb.ShinfoSize - skb.NetSkbPad, 1, true, false},
-		{"hns3", "5.15", 1514, HdrTCP, false, HdrTCP, 1, true, false},
-		{"hns3", "6.4", 3000, HdrUDP, false, HdrUDP, 2, true, false},
-		{"hns3", "6.8", 64, HdrEth, false, 64, 0, false, true},
-		{"hns3", "6.8", 256, HdrEth, false, 256, 0, false, true},
+		{"mvpp2", "5.14", 1514, hdrTCP, true, 1514, 0, true, false},
+		{"mvpp2", "5.12", 1514, hdrTCP, true, 1514, 0, false, false},
+		{"mvneta", "5.14", 6000, hdrUDP, true, 4096 - skb.ShinfoSize - skb.NetSkbPad, 1, true, false},
+		{"hns3", "5.15", 1514, hdrTCP, false, hdrTCP, 1, true, false},
+		{"hns3", "6.4", 3000, hdrUDP, false, hdrUDP, 2, true, false},
+		{"hns3", "6.8", 64, hdrEth, false, 64, 0, false, true},
+		{"hns3", "6.8", 256, hdrEth, false, 256, 0, false, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.driver+"/"+tc.era, func(t *testing.T) {
@@ -94,7 +94,7 @@ func TestReceive_BufferModels(t *testing.T) {
 func TestReceive_Hns3PfmemallocNotReused(t *testing.T) {
 	d := newDriver(t, "hns3", "6.4", "pfmemalloc_ppm=1000000")
 	m := d.S.M
-	sk, err := d.Receive(64, HdrEth)
+	sk, err := d.Receive(64, hdrEth)
 	if err != nil || sk == nil {
 		t.Fatalf("receive: %v", err)
 	}
@@ -118,17 +118,24 @@ func TestReceive_Hns3PfmemallocNotReused(t *testing.T) {
 
 // ndo_start_xmit maps the linear part and every frag; TX completion unmaps
 // as many. A kmalloc'ed head (hns3, or any skb after skb_cow) is mapped too.
+// Header bytes eth_get_headlen finds (the workloads' HdrEth, HdrUDP, HdrTCP).
+const (
+	hdrEth = 14
+	hdrUDP = 42
+	hdrTCP = 66
+)
+
 func TestMapTX_LinearAndFrags(t *testing.T) {
 	d := newDriver(t, "hns3", "6.4")
 	m := d.S.M
-	e := &Env{M: m, A: d.S.A, S: d.S, Drv: d}
-	sk, _ := d.Receive(3000, HdrUDP)
-	if !mapTX(e, 0, sk) || e.A.DMA.TxMapped != 3 {
-		t.Fatalf("mapped %d, want head + 2 frags", e.A.DMA.TxMapped)
+	dma := &d.S.A.DMA
+	sk, _ := d.Receive(3000, hdrUDP)
+	if !d.MapTX(0, sk) || dma.TxMapped != 3 {
+		t.Fatalf("mapped %d, want head + 2 frags", dma.TxMapped)
 	}
-	unmapTX(e, 0, sk)
-	if e.A.DMA.TxMapped != 0 {
-		t.Fatalf("%d TX mappings left", e.A.DMA.TxMapped)
+	d.UnmapTX(0, sk)
+	if dma.TxMapped != 0 {
+		t.Fatalf("%d TX mappings left", dma.TxMapped)
 	}
 	m.Begin(0, sim.SymKfreeSKB)
 	d.S.KfreeSKB(0, sk)

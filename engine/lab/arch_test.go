@@ -11,8 +11,8 @@ import (
 )
 
 // layers lists the engine packages bottom-up: a package may import only the
-// packages below it (lab → drivers → skb → pagepool → mm → sim).
-var layers = []string{"sim", "mm", "pagepool", "skb", "drivers", "lab"}
+// packages below it (lab → workload → drivers → skb → pagepool → mm → sim).
+var layers = []string{"sim", "mm", "pagepool", "skb", "drivers", "workload", "lab"}
 
 // TestArchitecture_ImportsPointDown checks every engine source file: imports of
 // engine packages point down the layer stack, and nothing imports syscall/js

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"pplab/engine/drivers"
 	"pplab/engine/sim"
+	"pplab/engine/workload"
 )
 
 // Calibration is code: Calibrate derives every platform's cycle table from
@@ -49,12 +49,12 @@ type calibSpec struct {
 }
 
 var calibSpecs = []calibSpec{
-	{Platform: "macchiatobin", Driver: "mvpp2", Scenario: drivers.WDrop, Before: "mvpp2-v1-before", After: "mvpp2-v1-after", BeforeEra: "5.12", AfterEra: "rfc-v1"},
-	{Platform: "espressobin", Driver: "mvneta", Scenario: drivers.WDrop, Before: "mvneta-v1-before", After: "mvneta-v1-after", BeforeEra: "5.12", AfterEra: "rfc-v1"},
+	{Platform: "macchiatobin", Driver: "mvpp2", Scenario: workload.WDrop, Before: "mvpp2-v1-before", After: "mvpp2-v1-after", BeforeEra: "5.12", AfterEra: "rfc-v1"},
+	{Platform: "espressobin", Driver: "mvneta", Scenario: workload.WDrop, Before: "mvneta-v1-before", After: "mvneta-v1-after", BeforeEra: "5.12", AfterEra: "rfc-v1"},
 	// Cortex-A15 is out-of-order: A72 class.
-	{Platform: "ti-cpsw", Driver: "cpsw", Scenario: drivers.WTCPStream, Before: "cpsw-before", BeforeEra: "5.13", Ref: "macchiatobin"},
+	{Platform: "ti-cpsw", Driver: "cpsw", Scenario: workload.WTCPStream, Before: "cpsw-before", BeforeEra: "5.13", Ref: "macchiatobin"},
 	// an in-order MIPS core: A53 class. The profile is NAT forwarding of UDP.
-	{Platform: "lunar-mips", Driver: "lunar", Scenario: drivers.WForward, Before: "lunar-baseline", BeforeEra: "5.12", Rate: "UDP", Ref: "espressobin"},
+	{Platform: "lunar-mips", Driver: "lunar", Scenario: workload.WForward, Before: "lunar-baseline", BeforeEra: "5.12", Rate: "UDP", Ref: "espressobin"},
 	// no profiles: the bench machine's cycles (F = 1), the A72 calibration
 	// of what the bench does not measure brought back to bench cycles.
 	{Platform: "x86-server", Ref: "macchiatobin", RefScale: 1},
@@ -332,12 +332,12 @@ func profileNS(p *Profile, label, scenario string) (float64, error) {
 // payloadBytes is what a Mbit/s rate counts per packet: iperf counts payload.
 func payloadBytes(scenario, label string) int {
 	switch {
-	case strings.EqualFold(label, "TCP"), scenario == drivers.WTCPStream:
-		return drivers.PayloadTCP
-	case scenario == drivers.WForward:
-		return drivers.PayloadUDP
+	case strings.EqualFold(label, "TCP"), scenario == workload.WTCPStream:
+		return workload.PayloadTCP
+	case scenario == workload.WForward:
+		return workload.PayloadUDP
 	}
-	return drivers.FrameSmall
+	return workload.FrameSmall
 }
 
 // rateNS converts a rate to ns per packet.

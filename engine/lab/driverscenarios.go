@@ -5,6 +5,7 @@ import (
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 	"pplab/engine/skb"
+	"pplab/engine/workload"
 )
 
 // The driver scenarios (product.md §2.5) run a driver model (engine/drivers)
@@ -25,20 +26,20 @@ func init() {
 		matters        []sim.Knob // before the knobs every driver scenario has
 	}
 	for _, s := range []sc{
-		{name: drivers.WDrop, def: "mvpp2", doc: "64-byte frames with an invalid ethertype: RX, build_skb, eth_type_trans, dropped early in __netif_receive_skb_core, kfree_skb in NAPI context"},
-		{name: drivers.WTCPStream, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "TCP receive: GRO, tcp_v4_rcv, skb_try_coalesce into the socket receive queue; the application reads (copies, frees) on its own CPU — from 6.4 its frees are deferred to the NAPI CPU (skb_attempt_defer_free)"},
-		{name: drivers.WForward, def: "lunar", matters: []sim.Knob{sim.KnobTxCPU, sim.KnobTapEvery, sim.KnobMaxLen, sim.KnobDMASyncDev}, doc: "NAT forwarding: RX, header rewrite (skb_cow), TX with a DMA mapping, TX completion frees the skb (napi_consume_skb where the driver uses it)"},
-		{name: drivers.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobBulk}, doc: "XDP_REDIRECT into a veth; XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.8: the pool refills from the page allocator"},
-		{name: drivers.WSplitPage, def: "mlx5", eras: []string{"rfc-v1", "5.14", "5.15", "6.4", "6.8"},
+		{name: workload.WDrop, def: "mvpp2", doc: "64-byte frames with an invalid ethertype: RX, build_skb, eth_type_trans, dropped early in __netif_receive_skb_core, kfree_skb in NAPI context"},
+		{name: workload.WTCPStream, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "TCP receive: GRO, tcp_v4_rcv, skb_try_coalesce into the socket receive queue; the application reads (copies, frees) on its own CPU — from 6.4 its frees are deferred to the NAPI CPU (skb_attempt_defer_free)"},
+		{name: workload.WForward, def: "lunar", matters: []sim.Knob{sim.KnobTxCPU, sim.KnobTapEvery, sim.KnobMaxLen, sim.KnobDMASyncDev}, doc: "NAT forwarding: RX, header rewrite (skb_cow), TX with a DMA mapping, TX completion frees the skb (napi_consume_skb where the driver uses it)"},
+		{name: workload.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobBulk}, doc: "XDP_REDIRECT into a veth; XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.8: the pool refills from the page allocator"},
+		{name: workload.WSplitPage, def: "mlx5", eras: []string{"rfc-v1", "5.14", "5.15", "6.4", "6.8"},
 			known: map[string]sim.Kind{"rfc-v1": sim.KindUseAfterRecycle, "5.14": sim.KindUseAfterRecycle},
 			doc:   "the driver splits each page into two RX buffers: half-page flip before 5.15 (the split-page caveat: freeing one half recycles the page under the NIC), page_pool_alloc_frag from 5.15"},
-		{name: drivers.WCloneTap, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "an AF_PACKET tap (packet_rcv) clones every 4th packet: the original is consumed in NAPI context, the clone freed 8 packets later by the tap reader on cpu1"},
-		{name: drivers.WCoalesceMixed, def: "bnxt", doc: "skbs from a page_pool driver and from loopback (page_frag heads) meet in one receive queue, two of each in turn: skb_try_coalesce into the tail, the reader drains the queue on cpu1"},
-		{name: drivers.WDestroy, def: "mvpp2", doc: "the driver is unloaded while a socket still holds 32 skbs: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s"},
-		{name: drivers.WNumaMigrate, def: "mlx5", knobs: map[sim.Knob]int64{sim.KnobNumaNodes: 2, sim.KnobCPUs: 2},
+		{name: workload.WCloneTap, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "an AF_PACKET tap (packet_rcv) clones every 4th packet: the original is consumed in NAPI context, the clone freed 8 packets later by the tap reader on cpu1"},
+		{name: workload.WCoalesceMixed, def: "bnxt", doc: "skbs from a page_pool driver and from loopback (page_frag heads) meet in one receive queue, two of each in turn: skb_try_coalesce into the tail, the reader drains the queue on cpu1"},
+		{name: workload.WDestroy, def: "mvpp2", doc: "the driver is unloaded while a socket still holds 32 skbs: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s"},
+		{name: workload.WNumaMigrate, def: "mlx5", knobs: map[sim.Knob]int64{sim.KnobNumaNodes: 2, sim.KnobCPUs: 2},
 			matters: []sim.Knob{sim.KnobNumaNodes, sim.KnobCPUs, sim.KnobNid},
 			doc:     "drop traffic whose NAPI moves to a CPU on another NUMA node: page_pool_nid_changed → page_pool_update_nid, remote pages waived during refill"},
-		{name: drivers.WPfmemalloc, def: "mvpp2", knobs: map[sim.Knob]int64{sim.KnobPfmemallocPPM: 20000}, matters: []sim.Knob{sim.KnobPfmemallocPPM},
+		{name: workload.WPfmemalloc, def: "mvpp2", knobs: map[sim.Knob]int64{sim.KnobPfmemallocPPM: 20000}, matters: []sim.Knob{sim.KnobPfmemallocPPM},
 			doc: "drop traffic where 2% of the pages come from emergency reserves (pfmemalloc): the pool must not keep them"},
 	} {
 		s := s
@@ -55,12 +56,12 @@ func init() {
 	}
 }
 
-// driverRun adapts a drivers.Workload to the Lab.
+// driverRun adapts a workload.Workload to the Lab.
 type driverRun struct {
-	env   *drivers.Env
-	w     drivers.Workload
-	ender drivers.Ender // non-nil: the workload, not the packet count, ends the run
-	warm  int64         // packets before measuring starts
+	env   *workload.Env
+	w     workload.Workload
+	ender workload.Ender // non-nil: the workload, not the packet count, ends the run
+	warm  int64          // packets before measuring starts
 	n     int64
 }
 
@@ -69,7 +70,7 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	napi := pagepool.NewNAPI(0)
 	st := skb.NewStack(l.reg)
 	mode := l.Spec.Buffer
-	if name == drivers.WSplitPage {
+	if name == workload.WSplitPage {
 		mode = drivers.HalfPageFlip
 		if m.Era.FragAPI {
 			mode = drivers.FragAPI
@@ -83,19 +84,19 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	if name == drivers.WSplitPage {
+	if name == workload.WSplitPage {
 		d.MarkWheneverPossible()
 	}
 	l.pool, l.stack, l.drv = d.Pool, st, d
-	env := &drivers.Env{M: m, A: l.a, Reg: l.reg, S: st, Drv: d, App: 1 % len(m.CPUs)}
-	w, err := drivers.NewWorkload(name, env)
+	env := &workload.Env{M: m, A: l.a, Reg: l.reg, S: st, Drv: d, App: 1 % len(m.CPUs)}
+	w, err := workload.NewWorkload(name, env)
 	if err != nil {
 		return nil, err
 	}
-	r := &driverRun{env: env, w: w, warm: drivers.WarmPackets(d)}
-	r.ender, _ = w.(drivers.Ender)
-	if name == drivers.WDestroy {
-		drivers.SetUnloadAt(w, min(l.Cfg.Packets, int64(4*d.RingSize())))
+	r := &driverRun{env: env, w: w, warm: workload.WarmPackets(d)}
+	r.ender, _ = w.(workload.Ender)
+	if name == workload.WDestroy {
+		workload.SetUnloadAt(w, min(l.Cfg.Packets, int64(4*d.RingSize())))
 		r.warm = 0
 	}
 	if r.warm >= l.Cfg.Packets {

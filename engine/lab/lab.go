@@ -15,6 +15,7 @@ import (
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 	"pplab/engine/skb"
+	"pplab/engine/workload"
 )
 
 // Config is everything a run depends on: a run is a pure function of it.
@@ -246,7 +247,7 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, rules sim.Rul
 			if k[sim.KnobDMASyncDev] < 0 {
 				sync = spec.SyncDev
 			}
-			if spec.MaxLen > 0 && spec.Buffer == drivers.PagePerFrame && sc.Name != drivers.WSplitPage {
+			if spec.MaxLen > 0 && spec.Buffer == drivers.PagePerFrame && sc.Name != workload.WSplitPage {
 				maxLen = int64(spec.MaxLen)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"pplab/engine/drivers"
 	"pplab/engine/sim"
+	"pplab/engine/workload"
 )
 
 // Changes predict knows.
@@ -63,15 +64,15 @@ func Predict(in PredictInput) (*Prediction, error) {
 	if err != nil {
 		return nil, err
 	}
-	workload := workloadOf(prof.Test)
-	if !spec.Runs(workload) {
-		return nil, fmt.Errorf("driver %s does not run the %s workload the profile's test (%q) implies", spec.Name, workload, prof.Test)
+	wl := workloadOf(prof.Test)
+	if !spec.Runs(wl) {
+		return nil, fmt.Errorf("driver %s does not run the %s workload the profile's test (%q) implies", spec.Name, wl, prof.Test)
 	}
-	tBefore, err := rateNS(in.Rate, in.Unit, payloadBytes(workload, rateLabel(prof, in.Rate)))
+	tBefore, err := rateNS(in.Rate, in.Unit, payloadBytes(wl, rateLabel(prof, in.Rate)))
 	if err != nil {
 		return nil, fmt.Errorf("--rate: %w", err)
 	}
-	rateNotes, err := checkRate(prof, plat, workload, in.Rate, in.Unit)
+	rateNotes, err := checkRate(prof, plat, wl, in.Rate, in.Unit)
 	if err != nil {
 		return nil, err
 	}
@@ -80,12 +81,12 @@ func Predict(in PredictInput) (*Prediction, error) {
 		return nil, err
 	}
 	notes = append(rateNotes, notes...)
-	pr := &Prediction{Before: Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: workload, EraBefore: eb, EraAfter: ea, Notes: notes}
-	b, err := modelRun(spec.Name, workload, eb, plat)
+	pr := &Prediction{Before: Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: wl, EraBefore: eb, EraAfter: ea, Notes: notes}
+	b, err := modelRun(spec.Name, wl, eb, plat)
 	if err != nil {
 		return nil, err
 	}
-	a, err := modelRun(spec.Name, workload, ea, plat)
+	a, err := modelRun(spec.Name, wl, ea, plat)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func Predict(in PredictInput) (*Prediction, error) {
 	}
 	pr.Speedup = busy / tAfter
 	pr.Predicted = Rate{Value: roundRate(in.Rate * pr.Speedup), Unit: in.Unit}
-	if link := linkRate(plat, workload, in.Unit); link > 0 && pr.Predicted.Value > link {
+	if link := linkRate(plat, wl, in.Unit); link > 0 && pr.Predicted.Value > link {
 		pr.Predicted.Value, pr.LinkBound = roundRate(link), true
 		pr.Notes = append(pr.Notes, fmt.Sprintf("the CPU could do %.0f %s; the link caps it", in.Rate*pr.Speedup, in.Unit))
 	}
@@ -155,8 +156,8 @@ func Predict(in PredictInput) (*Prediction, error) {
 }
 
 // modelRun runs the workload and returns ns per packet per profile symbol.
-func modelRun(driver, workload, era, plat string) (map[string]float64, error) {
-	l, err := measuredRun(Config{Driver: driver, Scenario: workload, Era: era, Platform: plat, Packets: predictPackets, Seed: 1})
+func modelRun(driver, wl, era, plat string) (map[string]float64, error) {
+	l, err := measuredRun(Config{Driver: driver, Scenario: wl, Era: era, Platform: plat, Packets: predictPackets, Seed: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -179,11 +180,11 @@ func checkListing(p *Profile) error {
 // checkRate refuses rates the platform's link cannot carry (or a packet
 // rate below one per second, which no profile of a receive path describes)
 // and notes a unit or a value that contradicts the profile's header.
-func checkRate(p *Profile, plat, workload string, v float64, unit string) ([]string, error) {
-	if link := linkRate(plat, workload, unit); link > 0 && v > link*1.0001 {
-		return nil, fmt.Errorf("--rate %g %s: more than platform %s's link carries with the %s workload's frames (%.1f %s)", v, unit, plat, workload, link, unit)
+func checkRate(p *Profile, plat, wl string, v float64, unit string) ([]string, error) {
+	if link := linkRate(plat, wl, unit); link > 0 && v > link*1.0001 {
+		return nil, fmt.Errorf("--rate %g %s: more than platform %s's link carries with the %s workload's frames (%.1f %s)", v, unit, plat, wl, link, unit)
 	}
-	ns, err := rateNS(v, unit, payloadBytes(workload, ""))
+	ns, err := rateNS(v, unit, payloadBytes(wl, ""))
 	if err != nil {
 		return nil, fmt.Errorf("--rate: %w", err)
 	}
@@ -261,13 +262,13 @@ func workloadOf(test string) string {
 	t := strings.ToLower(test)
 	switch {
 	case strings.Contains(t, "forward") || strings.Contains(t, "nat"):
-		return drivers.WForward
+		return workload.WForward
 	case strings.Contains(t, "xdp"):
-		return drivers.WXDPRedirect
+		return workload.WXDPRedirect
 	case strings.Contains(t, "tcp"):
-		return drivers.WTCPStream
+		return workload.WTCPStream
 	}
-	return drivers.WDrop
+	return workload.WDrop
 }
 
 func rateLabel(p *Profile, v float64) string {
@@ -332,19 +333,19 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (string, string,
 }
 
 // linkRate is the line rate in the unit of a prediction (0: not capped).
-func linkRate(plat, workload, unit string) float64 {
+func linkRate(plat, wl, unit string) float64 {
 	p, err := sim.PlatformByName(plat)
 	if err != nil || p.LinkMbps == 0 {
 		return 0
 	}
-	pps := linkPPS(p, drivers.DefaultFrame(workload))
+	pps := linkPPS(p, workload.DefaultFrame(wl))
 	switch unit {
 	case "kpps":
 		return pps / 1e3
 	case "pps":
 		return pps
 	case "mbps":
-		return pps * float64(payloadBytes(workload, "")*8) / 1e6
+		return pps * float64(payloadBytes(wl, "")*8) / 1e6
 	}
 	return 0
 }

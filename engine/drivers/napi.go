@@ -1,0 +1,51 @@
+package drivers
+
+import (
+	"pplab/engine/sim"
+)
+
+// Poll is called before each frame. At a poll boundary (every Budget frames:
+// NAPI_POLL_WEIGHT) the previous poll ends — drivers that refill at the end
+// of their poll refill the ring here — and the next begins (mlx5 checks the
+// pool's NUMA node). It reports whether a new poll began.
+func (d *Driver) Poll() bool {
+	if d.polled > 0 && d.polled < Budget {
+		return false
+	}
+	d.polled = 0
+	d.NidChanged()
+	if d.posted < len(d.ring) {
+		d.S.M.Begin(d.CPU(), sim.SymAllocPages)
+		d.Refill()
+	}
+	return true
+}
+
+// NidChanged models the mlx5 poll's check: if the pool's nid is not this
+// CPU's node, page_pool_nid_changed (update_nid). It reports whether it ran.
+func (d *Driver) NidChanged() bool {
+	if !d.Spec.NidChanged {
+		return false
+	}
+	if node := d.S.M.NodeOf(d.CPU()); d.Pool.P.Nid != node && d.Pool.P.Nid >= 0 {
+		d.S.M.Begin(d.CPU(), sim.SymUpdateNid)
+		d.Pool.NidChanged(d.CPU(), node)
+		return true
+	}
+	return false
+}
+
+// AtPollBoundary reports whether the next frame starts a NAPI poll (the
+// previous poll used its budget, or none ran yet): where TX completion runs.
+func (d *Driver) AtPollBoundary() bool { return d.polled == 0 || d.polled >= Budget }
+
+// MoveNAPI moves the queue's NAPI to cpu (an IRQ affinity change): NAPI runs
+// there from the next frame, which starts a new poll; the pool's lockless
+// cache changes hands (page_pool_nid_changed follows at the next poll when
+// the driver checks the node).
+func (d *Driver) MoveNAPI(cpu int) {
+	d.NAPI.CPU = cpu
+	d.NAPI.Schedule()
+	d.Pool.NAPIMoved(cpu)
+	d.polled = 0
+}

@@ -1,0 +1,284 @@
+package drivers
+
+import (
+	"fmt"
+
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+	"pplab/engine/skb"
+)
+
+// Room is the most frame bytes one RX buffer holds (headroom and the
+// skb_shared_info tail taken off).
+func (d *Driver) Room() int { return d.BufSize() - skb.ShinfoSize - skb.NetSkbPad }
+
+func (d *Driver) post(pg *mm.Page, off, size int) {
+	dd := &d.ring[d.fill]
+	*dd = desc{pg: pg, off: off, size: size, posted: true}
+	from := pg.Place
+	pg.MoveTo(d.S.M, sim.PlaceNICRing, int32(d.fill))
+	pg.Users++
+	d.fill = (d.fill + 1) % len(d.ring)
+	d.posted++
+	if d.S.M.Tracing() {
+		d.ev(sim.SymAllocPages, pg, from, sim.PlaceNICRing, fmt.Sprintf("RX refill: buffer at offset %d posted on the NIC ring (%s)", off, d.Mode))
+	}
+}
+
+// repost gives the NIC back the buffer a descriptor kept (reuse): the
+// driver's reference becomes the NIC's.
+func (d *Driver) repost(dd *desc) {
+	dd.reuse, dd.posted = false, true
+	d.fill = (d.fill + 1) % len(d.ring)
+	d.posted++
+	if d.S.M.Tracing() {
+		d.ev(sim.SymDrvRx, dd.pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("RX refill: the buffer at offset %d is reused as-is (its frame was copied out)", dd.off))
+	}
+}
+
+// Refill posts buffers on every empty descriptor (the driver's RX refill in
+// NAPI context). Returns the buffers posted; stops early if the pool fails.
+func (d *Driver) Refill() int { return d.refill(len(d.ring)) }
+
+func (d *Driver) refill(upTo int) int {
+	n := 0
+	half := mm.PageSize / 2
+	cpu := d.CPU()
+	for d.posted < upTo {
+		if dd := &d.ring[d.fill]; dd.reuse { // hns3_reuse_buffer: no allocation
+			d.repost(dd)
+			n++
+			continue
+		}
+		switch d.Mode {
+		case PagePerFrame:
+			pg := d.Pool.AllocPages(cpu)
+			if pg == nil {
+				return n
+			}
+			d.post(pg, 0, mm.PageSize<<d.Pool.P.Order)
+			n++
+		case HalfPageFlip:
+			if len(d.ring)-d.posted < 2 {
+				return n
+			}
+			pg := d.Pool.AllocPages(cpu)
+			if pg == nil {
+				return n
+			}
+			d.post(pg, 0, half)
+			d.post(pg, half, half)
+			n += 2
+		case FragAPI:
+			pg, off := d.Pool.AllocFrag(cpu, half)
+			if pg == nil {
+				return n
+			}
+			d.post(pg, off, half)
+			n++
+		}
+	}
+	return n
+}
+
+// Receive models the NIC filling the next posted descriptors with a frame of
+// length bytes and the driver's NAPI poll turning it into an skb: DMA sync
+// for the CPU, build_skb/napi_build_skb over the first buffer, further
+// buffers added as frags (multi-buffer frames), and per era either
+// skb_mark_for_recycle (with page_pool_store_mem_info per frag) or
+// page_pool_release_page. nil, nil when no buffer is posted (the NIC drops
+// the frame). hdr is what eth_get_headlen would find: the header bytes a
+// header-splitting driver (Spec.HeadSplit) copies into its linear skb.
+func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
+	m := d.S.M
+	cpu := d.CPU()
+	m.Charge(cpu, sim.SymDrvRx, 0)
+	d.polled++
+	need := 1
+	switch room := d.Room(); {
+	case d.Spec.HeadSplit > 0: // no build_skb: a buffer is all frame data
+		need = max(1, (length+d.BufSize()-1)/d.BufSize())
+	case length > room:
+		need = 1 + (length-room+d.BufSize()-1)/d.BufSize()
+	}
+	if d.posted < need {
+		d.Dropped++
+		if m.Tracing() {
+			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, "no RX buffer posted: the NIC drops the frame")
+		}
+		return nil, nil
+	}
+	var sk *skb.SKB
+	var err error
+	if d.Spec.HeadSplit > 0 {
+		sk, err = d.receiveHeadSplit(length, hdr)
+	} else {
+		sk, err = d.receiveBuild(length)
+	}
+	if err == nil && d.Spec.RefillEach {
+		d.refill(len(d.ring))
+	}
+	return sk, err
+}
+
+// receiveBuild: build_skb/napi_build_skb over the first buffer, the next
+// buffers of a multi-buffer frame as frags.
+func (d *Driver) receiveBuild(length int) (*skb.SKB, error) {
+	cpu := d.CPU()
+	headLen := min(length, d.Room())
+	pg, off, size := d.take(headLen)
+	if !d.mark {
+		if err := d.Pool.ReleasePage(cpu, pg); err != nil {
+			return nil, err
+		}
+	}
+	sk, err := d.S.BuildSKB(cpu, pg, off, size, headLen, d.Spec.NapiBuildSkb)
+	if err != nil {
+		return nil, err
+	}
+	if d.mark {
+		if err := d.S.MarkForRecycle(cpu, sk, pg, d.Pool); err != nil {
+			return nil, err
+		}
+	}
+	for rest := length - headLen; rest > 0; {
+		n := min(rest, d.BufSize())
+		fpg, foff, fsize := d.take(n)
+		if err := d.addRxBuffer(sk, fpg, foff, n, fsize); err != nil {
+			return nil, err
+		}
+		rest -= n
+	}
+	return sk, nil
+}
+
+// addRxBuffer adds size bytes at off of a received buffer to sk as a frag
+// (skb_add_rx_frag): the page is marked with its pool
+// (page_pool_store_mem_info) when the driver marks skbs, released from the
+// pool (page_pool_release_page) when it does not.
+func (d *Driver) addRxBuffer(sk *skb.SKB, pg *mm.Page, off, size, truesize int) error {
+	cpu := d.CPU()
+	if d.mark {
+		d.S.StoreMemInfo(pg, d.Pool)
+	} else if err := d.Pool.ReleasePage(cpu, pg); err != nil {
+		return err
+	}
+	return d.S.AddRxFrag(cpu, sk, pg, off, size, truesize)
+}
+
+// receiveHeadSplit models hns3_alloc_skb and hns3_add_frag (hns3_enet.c):
+// the driver allocates a small linear skb, napi_alloc_skb(HNS3_RX_HEAD_SIZE).
+//   - A frame that fits is copied into it, and the RX buffer is reused as-is
+//     for the descriptor's next refill when dev_page_is_reusable (local node,
+//     not pfmemalloc); otherwise page_pool_put_full_page returns it. The pool
+//     never sees the reused buffers.
+//   - A larger frame: the skb is marked for recycling, the headers
+//     (eth_get_headlen) are copied into the head and the rest of each buffer
+//     is added as a page_pool frag (skb_add_rx_frag). Once the protocols have
+//     pulled their headers such an skb has no linear data: page_pool memory
+//     only in frags, the shape whose coalescing the 2022 fix [M4] is about.
+func (d *Driver) receiveHeadSplit(length, hdr int) (*skb.SKB, error) {
+	m := d.S.M
+	cpu := d.CPU()
+	hs := d.Spec.HeadSplit
+	pull := length
+	if length > hs {
+		pull = max(0, min(hdr, hs, length))
+	}
+	sk, err := d.S.NapiAllocSKB(cpu, hs)
+	if err != nil {
+		return nil, err // the frame stays on the ring for the next poll
+	}
+	if err := d.S.Put(sk, pull); err != nil {
+		return nil, err
+	}
+	m.Charge(cpu, sim.SymMemcpy, pull)
+	if length <= hs {
+		pg, _, _ := d.take(length)
+		if pg.Nid == int8(m.NodeOf(cpu)) && !pg.Pfmemalloc() { // dev_page_is_reusable
+			d.keepForReuse()
+		} else {
+			m.Begin(cpu, sim.SymPutPage)
+			d.putBuffer(pg)
+		}
+		return sk, nil
+	}
+	if d.mark {
+		if err := d.S.MarkForRecycle(cpu, sk, nil, nil); err != nil {
+			return nil, err
+		}
+	}
+	for off := 0; off < length; off += d.BufSize() {
+		n := min(length-off, d.BufSize())
+		pg, boff, bsize := d.take(n)
+		skip := 0
+		if off == 0 {
+			skip = pull // the headers were copied into the linear part
+		}
+		if err := d.addRxBuffer(sk, pg, boff+skip, n-skip, bsize); err != nil {
+			return nil, err
+		}
+	}
+	return sk, nil
+}
+
+// keepForReuse keeps the buffer of the descriptor just taken for its next
+// refill (hns3 desc_cb->reuse_flag): the NIC's reference becomes the
+// driver's.
+func (d *Driver) keepForReuse() {
+	dd := &d.ring[(d.next+len(d.ring)-1)%len(d.ring)]
+	dd.reuse = true
+	dd.pg.Users++
+}
+
+// putBuffer returns an RX buffer the driver no longer needs to the pool:
+// page_pool_put_full_page (for a frag-API buffer, one fragment's share).
+func (d *Driver) putBuffer(pg *mm.Page) {
+	if d.Mode == FragAPI {
+		d.Pool.PutPage(d.CPU(), pg, -1, false)
+	} else {
+		d.Pool.PutFullPage(d.CPU(), pg, false)
+	}
+}
+
+// take consumes the next posted descriptor holding n bytes of the frame.
+func (d *Driver) take(n int) (*mm.Page, int, int) {
+	m := d.S.M
+	cpu := d.CPU()
+	dd := &d.ring[d.next]
+	pg := dd.pg
+	if pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing || pg.Place == sim.PlaceBuddy {
+		// The buffer was recycled (or freed) under the NIC's feet: the DMA
+		// lands in a page someone else may already own.
+		pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
+			"the NIC DMAs a frame into a buffer whose page sits in %s: it was recycled while posted", pg.Place)
+	}
+	if m.Tracing() {
+		d.ev(sim.SymSyncForCPU, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d bytes at offset %d", n, dd.off))
+	}
+	if pg.Mapped {
+		d.S.A.DMA.SyncForCPU(cpu, pg, dd.off, n, mm.DMAFromDevice)
+	}
+	dd.posted = false
+	d.posted--
+	d.next = (d.next + 1) % len(d.ring)
+	pg.Users--
+	d.Received++
+	if d.Mode == HalfPageFlip && d.otherHalfInStack(pg) {
+		// Both halves are up the stack: each skb must own a page reference.
+		d.S.A.GetPage(cpu, pg)
+	}
+	return pg, dd.off, dd.size
+}
+
+// otherHalfInStack: the page's other half left the ring and is (still) in an
+// skb — the page has a user that is not a posted descriptor.
+func (d *Driver) otherHalfInStack(pg *mm.Page) bool {
+	postedHalves := int32(0)
+	for i := range d.ring {
+		if d.ring[i].posted && d.ring[i].pg == pg {
+			postedHalves++
+		}
+	}
+	return pg.Users-postedHalves > 0
+}

@@ -1,0 +1,73 @@
+package workload
+
+import (
+	"pplab/engine/sim"
+	"pplab/engine/skb"
+)
+
+// coalesceMixed: skbs from the page_pool driver and from loopback (page_frag
+// heads) meet in one receive queue, two of each in turn: skb_try_coalesce
+// into the tail; the reader drains the queue on the application CPU.
+type coalesceMixed struct {
+	n     int64
+	queue []*skb.SKB
+	in    *skb.SKB
+	op    int
+}
+
+// mixedSizes: loopback 600 then 3000 (copied into the tailroom), page_pool 1400
+// then 3000 (its head is stolen); each change of kind is a refusal from 5.14.
+var mixedSizes = [...]int{600, 3000, 1400, 3000}
+
+// mixedBatch is how many skbs the reader lets queue up before draining: not a
+// multiple of len(mixedSizes), so batches start alternately with a loopback
+// and a page_pool skb. With coalesce-pp-guard broken the first kind moves
+// page_pool pages into a slab-backed skb (put_page: the pool loses them), the
+// second hands loopback pages to page_pool_return_skb_page, where only the
+// signature check keeps them out of the pool.
+const mixedBatch = 6
+
+func (w *coalesceMixed) Next() string {
+	return [...]string{"receive (page_pool driver or loopback)", "skb_try_coalesce into the queue tail", "reader drains the receive queue"}[w.op]
+}
+
+func (w *coalesceMixed) Step(e *Env) bool {
+	app := e.App
+	switch w.op {
+	case 0:
+		size := mixedSizes[w.n%int64(len(mixedSizes))]
+		var sk *skb.SKB
+		if w.n%4 >= 2 {
+			sk = e.rx(min(size, e.Drv.Room()), HdrTCP, nil)
+		} else {
+			e.M.Begin(app, sim.SymAllocSKB)
+			s, err := e.S.AllocPageFragSKB(app, size) // -ENOBUFS for the sender on failure
+			if e.settle(s, err) {
+				sk = s
+			}
+		}
+		if sk == nil {
+			w.n++
+			return true
+		}
+		w.in, w.op = sk, 1
+		return false
+	case 1:
+		w.queue = queueCoalesce(e, app, w.queue, w.in)
+		w.in = nil
+		w.n++
+		w.op = 0
+		if w.n%mixedBatch == 0 {
+			w.op = 2
+			return false
+		}
+		return true
+	}
+	for _, sk := range w.queue {
+		e.M.Begin(app, sim.SymKfreeSKB)
+		e.S.KfreeSKB(app, sk)
+	}
+	w.queue = w.queue[:0]
+	w.op = 0
+	return false
+}

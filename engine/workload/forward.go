@@ -1,0 +1,99 @@
+package workload
+
+import (
+	"pplab/engine/drivers"
+	"pplab/engine/sim"
+	"pplab/engine/skb"
+)
+
+// forward: NAT forwarding: RX, header rewrite (skb_cow: a cloned skb gets a
+// private head first), TX with a DMA mapping of the frame, TX completion in
+// NAPI context frees the skb (napi_consume_skb, or dev_kfree_skb_any for
+// drivers that do not use it). TX completion runs at each poll on tx_cpu.
+type forward struct {
+	sk  *skb.SKB
+	tx  []*skb.SKB // TX ring awaiting completion, oldest first
+	cap int
+	tap tapper
+}
+
+func newForward(e *Env) *forward {
+	return &forward{cap: e.Drv.RingSize(), tap: tapper{every: e.M.Knobs[sim.KnobTapEvery]}}
+}
+
+func (w *forward) Next() string {
+	if w.sk == nil {
+		return "TX completion (at a poll start) and NIC receive → build_skb"
+	}
+	return "ip_forward + NAT, skb_cow, __dev_queue_xmit → ndo_start_xmit (DMA map)"
+}
+
+func (w *forward) txCPU(e *Env) int {
+	if c := int(e.M.Knobs[sim.KnobTxCPU]); c > 0 && c < len(e.M.CPUs) {
+		return c
+	}
+	return e.Drv.CPU()
+}
+
+// complete models the TX completion poll: unmap and free up to drivers.Budget
+// transmitted skbs.
+func (w *forward) complete(e *Env) {
+	cpu := w.txCPU(e)
+	n := min(len(w.tx), drivers.Budget)
+	for _, sk := range w.tx[:n] {
+		e.M.Begin(cpu, sim.SymDrvTxClean)
+		e.M.Charge(cpu, sim.SymDrvTxClean, 0)
+		e.Drv.UnmapTX(cpu, sk)
+		if e.Drv.Spec.TxNapiConsume {
+			e.S.NapiConsumeSKB(cpu, sk, drivers.Budget)
+		} else {
+			e.S.KfreeSKB(cpu, sk) // dev_kfree_skb_any outside hard IRQ: consume_skb
+		}
+	}
+	w.tx = append(w.tx[:0], w.tx[n:]...)
+}
+
+func (w *forward) Step(e *Env) bool {
+	d := e.Drv
+	cpu := d.CPU()
+	if w.sk == nil {
+		if d.AtPollBoundary() {
+			w.complete(e)
+		}
+		sk := e.rx(e.Frame, HdrUDP, nil)
+		if sk == nil {
+			return true
+		}
+		w.sk = sk
+		return false
+	}
+	sk := w.sk
+	w.sk = nil
+	e.M.Begin(cpu, sim.SymIPForward)
+	e.stackRx(cpu)
+	e.M.Charge(cpu, sim.SymIPRcv, 0)
+	w.tap.see(e, cpu, sk)
+	e.M.Charge(cpu, sim.SymIPForward, 0)
+	if skb.SkbCloned(sk) { // skb_cow: the tap holds a clone; rewrite a private head
+		e.M.Begin(cpu, sim.SymPskbExpandHead)
+		if err := e.S.PskbExpandHead(cpu, sk, 0); err != nil {
+			if e.Err == nil {
+				e.Err = err
+			}
+			return true
+		}
+	}
+	w.tap.read(e)
+	e.M.Charge(cpu, sim.SymDevQueueXmit, 0)
+	e.M.Begin(cpu, sim.SymDrvXmit)
+	e.M.Charge(cpu, sim.SymDrvXmit, 0)
+	if len(w.tx) >= w.cap || !e.Drv.MapTX(cpu, sk) {
+		e.Lost++ // TX ring full or mapping error: dropped
+		e.S.KfreeSKB(cpu, sk)
+		return true
+	}
+	d.Transmitted++
+	e.S.Queue(sk, skb.InTXRing)
+	w.tx = append(w.tx, sk)
+	return true
+}

@@ -1,0 +1,198 @@
+// Package workload is the traffic and the application side of the driver
+// scenarios, one file per workload: the frames a NIC receives, what the
+// stack does with them (drop, TCP receive, forwarding, XDP redirect, …) and
+// the readers on the application CPU. A workload drives a drivers.Driver
+// through its exported paths; it never reaches into the driver's state.
+package workload
+
+import (
+	"errors"
+	"fmt"
+
+	"pplab/engine/drivers"
+	"pplab/engine/mm"
+	"pplab/engine/pagepool"
+	"pplab/engine/sim"
+	"pplab/engine/skb"
+)
+
+// Env is what a workload runs on: the machine, one driver queue and the skb
+// layer. The NAPI runs on Drv.CPU(); the application (socket reader, tap
+// reader, veth peer) on App.
+type Env struct {
+	M   *sim.Machine
+	A   *mm.Allocator
+	Reg *pagepool.Registry
+	S   *skb.Stack
+	Drv *drivers.Driver
+	App int
+
+	// Frame is the size of the frames the workload receives: the frame knob,
+	// or DefaultFrame. Set by NewWorkload.
+	Frame int
+
+	Lost int64 // frames lost: no RX buffer posted, or no memory for an skb
+	Err  error // a step that could not go on (the run stops)
+}
+
+// Workload advances one scenario by one operation.
+type Workload interface {
+	// Step runs one operation; it reports whether it completed a packet.
+	Step(e *Env) bool
+	// Next names the next operation (the UI's step narration).
+	Next() string
+}
+
+// Ender is a workload that ends on its own (destroy): the packet count of a
+// run does not end it, Finished does.
+type Ender interface {
+	Finished() bool
+}
+
+// Workload names (product.md §2.5).
+const (
+	WDrop          = "drop"
+	WTCPStream     = "tcp-stream"
+	WForward       = "forward"
+	WXDPRedirect   = "xdp-redirect"
+	WSplitPage     = "split-page"
+	WCloneTap      = "clone-tap"
+	WCoalesceMixed = "coalesce-mixed"
+	WDestroy       = "destroy"
+	WNumaMigrate   = "numa-migrate"
+	WPfmemalloc    = "pfmemalloc"
+)
+
+// Frame sizes on the wire (without FCS): a 64-byte test frame, a full TCP
+// segment (MSS 1448 + 20 bytes of IPv4 + 32 of TCP with timestamps + 14), a
+// full iperf UDP datagram (1470 + 8 + 20 + 14).
+const (
+	FrameSmall  = 64
+	FrameTCP    = 1514
+	FrameUDP    = 1512
+	FrameMedium = 1000 // split-page, clone-tap, destroy: a frame well inside half a page
+	PayloadTCP  = 1448
+	PayloadUDP  = 1470
+	// Header bytes eth_get_headlen finds (what a header-splitting driver
+	// copies) and the protocols pull: Ethernet; + IPv4 + UDP; + IPv4 + TCP
+	// with timestamps.
+	HdrEth = 14
+	HdrUDP = 42
+	HdrTCP = 66
+)
+
+// WarmPackets is the warm-up of a run on d: the steady state starts once
+// every RX buffer has cycled twice (rate and profile count from then on).
+func WarmPackets(d *drivers.Driver) int64 { return int64(2*d.RingSize() + drivers.Budget) }
+
+// DefaultFrame is the frame size a workload receives unless the frame knob
+// says otherwise (coalesce-mixed mixes its own sizes).
+func DefaultFrame(workload string) int {
+	switch workload {
+	case WTCPStream:
+		return FrameTCP
+	case WForward:
+		return FrameUDP
+	case WDrop, WXDPRedirect, WNumaMigrate, WPfmemalloc:
+		return FrameSmall
+	}
+	return FrameMedium
+}
+
+// settle sorts out a receive: an error stops the run, nil is a lost frame.
+func (e *Env) settle(sk *skb.SKB, err error) bool {
+	if errors.Is(err, skb.ErrNoMem) {
+		e.Lost++
+		return false
+	}
+	if err != nil {
+		if e.Err == nil {
+			e.Err = err
+		}
+		return false
+	}
+	if sk == nil {
+		e.Lost++
+	}
+	return sk != nil
+}
+
+// rx runs the NAPI side of one frame of length bytes (hdr of them headers):
+// poll bookkeeping, then the driver's receive. deferred (may be nil) are skbs whose free was deferred to this
+// CPU (skb_attempt_defer_free): net_rx_action flushes them first.
+func (e *Env) rx(length, hdr int, deferred *[]*skb.SKB) *skb.SKB {
+	d := e.Drv
+	if d.Poll() && deferred != nil && len(*deferred) > 0 {
+		e.flushDeferred(deferred)
+	}
+	e.M.Begin(d.CPU(), sim.SymDrvRx)
+	sk, err := d.Receive(length, hdr)
+	if !e.settle(sk, err) {
+		return nil
+	}
+	return sk
+}
+
+// flushDeferred models skb_defer_free_flush in net_rx_action: from 6.4 each
+// skb is freed with napi_consume_skb(skb, 1): NAPI context on the pool's CPU.
+func (e *Env) flushDeferred(list *[]*skb.SKB) {
+	cpu := e.Drv.CPU()
+	for _, sk := range *list {
+		e.M.Begin(cpu, sim.SymNapiConsumeSKB)
+		e.S.NapiConsumeSKB(cpu, sk, 1)
+	}
+	*list = (*list)[:0]
+}
+
+// stackRx charges the receive path up to the protocol: eth_type_trans, GRO,
+// __netif_receive_skb_core and the calibrated rest of the stack.
+func (e *Env) stackRx(cpu int) {
+	m := e.M
+	m.Charge(cpu, sim.SymEthTypeTrans, 0)
+	m.Charge(cpu, sim.SymGroReceive, 0)
+	m.Charge(cpu, sim.SymNetifReceive, 0)
+	m.Charge(cpu, sim.SymStackRest, 0)
+}
+
+// NewWorkload returns the named workload on env (the driver must run it).
+func NewWorkload(name string, e *Env) (Workload, error) {
+	e.Frame = DefaultFrame(name)
+	if v := e.M.Knobs[sim.KnobFrame]; v > 0 {
+		e.Frame = int(v)
+	}
+	switch name {
+	case WDrop, WPfmemalloc:
+		return &drop{}, nil
+	case WNumaMigrate:
+		if e.M.Knobs[sim.KnobNumaNodes] < 2 || len(e.M.CPUs) < 2 {
+			return nil, fmt.Errorf("numa-migrate needs numa_nodes >= 2 and cpus >= 2")
+		}
+		return &drop{migrateAt: -1}, nil
+	case WTCPStream:
+		return &tcpStream{tap: tapper{every: e.M.Knobs[sim.KnobTapEvery]}}, nil
+	case WForward:
+		return newForward(e), nil
+	case WXDPRedirect:
+		return &xdpRedirect{}, nil
+	case WSplitPage:
+		return &splitPage{}, nil
+	case WCloneTap:
+		every := e.M.Knobs[sim.KnobTapEvery]
+		if every == 0 {
+			every = 4
+		}
+		return &cloneTap{tap: tapper{every: every}}, nil
+	case WCoalesceMixed:
+		return &coalesceMixed{}, nil
+	case WDestroy:
+		return &destroy{}, nil
+	}
+	return nil, fmt.Errorf("unknown workload %q", name)
+}
+
+// SetUnloadAt sets after how many packets destroy unloads the driver.
+func SetUnloadAt(w Workload, n int64) {
+	if d, ok := w.(*destroy); ok {
+		d.unloadAt = n
+	}
+}

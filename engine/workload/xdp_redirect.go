@@ -1,0 +1,69 @@
+package workload
+
+import (
+	"pplab/engine/drivers"
+	"pplab/engine/sim"
+)
+
+// xdpRedirect: the driver's XDP program redirects every frame into a veth;
+// the veth's NAPI (on the application CPU) runs XDP_PASS, which builds an skb
+// from the frame. Before 6.8 __xdp_build_skb_from_frame releases the page
+// from its pool (xdp_release_frame → page_pool_release_page), so pages never
+// come back and the pool lives on its slow path; from 6.8 (page_pool_release
+// _page is gone) the skb is marked for recycling and pages return through the
+// ring from the veth's CPU.
+type xdpRedirect struct {
+	frame drivers.XDPFrame // the frame in flight to the veth (op 1)
+	op    int
+}
+
+func (w *xdpRedirect) Next() string {
+	return [...]string{"NIC receive → XDP program: XDP_REDIRECT to the veth", "veth NAPI: XDP_PASS → __xdp_build_skb_from_frame → stack → kfree_skb"}[w.op]
+}
+
+func (w *xdpRedirect) Step(e *Env) bool {
+	d := e.Drv
+	m := e.M
+	if w.op == 0 {
+		d.Poll()
+		cpu := d.CPU()
+		m.Begin(cpu, sim.SymXDPRun)
+		f, ok := d.ReceiveXDP(e.Frame)
+		if !ok {
+			e.Lost++
+			return true
+		}
+		m.Charge(cpu, sim.SymXDPRedirect, 0)
+		w.frame, w.op = f, 1
+		return false
+	}
+	app := e.App
+	f := w.frame
+	w.frame, w.op = drivers.XDPFrame{}, 0
+	m.Begin(app, sim.SymVethXDPRcv)
+	m.Charge(app, sim.SymVethXDPRcv, 0)
+	m.Charge(app, sim.SymXDPConvert, 0)
+	pg := f.Page
+	mark := m.Era.NoReleasePageAPI
+	if !mark {
+		if err := d.Pool.ReleasePage(app, pg); err != nil { // xdp_release_frame → page_pool_release_page
+			e.settle(nil, err)
+			return true
+		}
+	}
+	sk, err := e.S.BuildSKB(app, pg, f.Off, f.Size, f.Len, true)
+	if !e.settle(sk, err) {
+		return true
+	}
+	if mark {
+		if err := e.S.MarkForRecycle(app, sk, pg, d.Pool); err != nil {
+			e.settle(nil, err)
+			return true
+		}
+	}
+	m.Begin(app, sim.SymNetifReceive)
+	e.stackRx(app)
+	m.Begin(app, sim.SymKfreeSKB)
+	e.S.KfreeSKB(app, sk)
+	return true
+}
