@@ -248,3 +248,31 @@ func TestDestroy_DeferredReleaseAndWarning(t *testing.T) {
 		t.Errorf("warnings %q", warns)
 	}
 }
+
+// napi_pp_put_page from v6.6 (`napi_safe || in_softirq()`): the drop
+// path's kfree_skb runs in the NAPI poll, in softirq on the NAPI's CPU, so
+// from 6.8 every page goes straight back to the alloc cache; in 6.4 only a
+// NAPI-safe free could, and kfree_skb is not one: the ptr_ring. Either way
+// each of the 1024 descriptors' first buffers and each packet's refill is
+// one allocation (fast + refill + slow).
+func TestSoftirqDirect_DropRecyclesIntoTheCache(t *testing.T) {
+	const n = 5000
+	for _, tc := range []struct {
+		era  string
+		want sim.Stats
+	}{
+		{"6.4", sim.Stats{sim.StatAllocFast: 5929, sim.StatAllocSlow: 17, sim.StatAllocEmpty: 17, sim.StatAllocRefill: 78, sim.StatRecycleRing: n}},
+		{"6.8", sim.Stats{sim.StatAllocFast: 6007, sim.StatAllocSlow: 17, sim.StatAllocEmpty: 17, sim.StatRecycleCached: n}},
+	} {
+		t.Run(tc.era, func(t *testing.T) {
+			_, r := run(t, Config{Driver: "mvpp2", Scenario: "drop", Era: tc.era, Packets: n})
+			if r.Stats != tc.want || r.Violations.Total() != 0 {
+				t.Errorf("stats\n got %v\nwant %v (violations %d)", r.Stats, tc.want, r.Violations.Total())
+			}
+			st := r.Stats
+			if allocs := st[sim.StatAllocFast] + st[sim.StatAllocRefill] + st[sim.StatAllocSlow]; allocs != 1024+n {
+				t.Errorf("%d allocations, want the ring's 1024 and one per packet", allocs)
+			}
+		})
+	}
+}

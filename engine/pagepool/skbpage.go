@@ -90,8 +90,14 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 	}
 	allowDirect := false
 	if e.NAPIDirect {
+		// v6.4 [M7]: only a free known to run in NAPI context (napi_safe)
+		// may use the lockless cache, and only on the CPU that owns the
+		// pool's NAPI. v6.6 ("page_pool: allow direct recycling of skbs in
+		// softirq", Lobakin 2023) also admits any free in softirq there:
+		// `if (napi_safe || in_softirq())` in napi_pp_put_page.
+		ctx := napiSafe || (e.SoftirqDirect && m.CPUs[cpu].Softirq)
 		napi := pool.P.NAPI
-		allowDirect = napiSafe && napi != nil && (napi.ListOwner == cpu || m.Broken(sim.RuleNAPILocality))
+		allowDirect = ctx && napi != nil && (napi.ListOwner == cpu || m.Broken(sim.RuleNAPILocality))
 	}
 	if m.Tracing() {
 		why := "page_pool page (signature matches): returned to its pool through the ptr_ring (skb frees never recycle directly before 6.4)"

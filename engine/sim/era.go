@@ -78,6 +78,11 @@ type Era struct {
 	// (removed by "net: page_pool: remove page_pool_release_page()", net-next
 	// July 2023, v6.6); the pool still releases pages internally.
 	NoReleasePageAPI bool
+	// SoftirqDirect: napi_pp_put_page lets any skb free in softirq on the
+	// CPU that owns the pool's NAPI recycle into the alloc cache, not only
+	// NAPI-safe ones (`napi_safe || in_softirq()`, v6.6): kfree_skb of a
+	// dropped frame in the NAPI poll goes to the cache.
+	SoftirqDirect bool
 	// DeferFree: tcp_recvmsg frees consumed skbs with skb_attempt_defer_free
 	// (v5.19): the free is queued to the CPU that allocated the skb and runs
 	// in its net_rx_action; from v6.4 that flush is napi_consume_skb(skb, 1)
@@ -113,9 +118,9 @@ var Eras = []Era{
 	{Name: "6.4", Tag: "v6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
-	{Name: "6.8", Tag: "v6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs",
+	{Name: "6.8", Tag: "v6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs; any skb free in softirq on the NAPI's CPU recycles into the alloc cache (v6.6)",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		PPRefCount: true, NAPIDirect: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
 		NoReleasePageAPI: true},
 }
 

@@ -151,21 +151,36 @@ func TestPskbExpandHead_ClonedTakesPageRefsThenReleasedRefcnt(t *testing.T) {
 	e.clean()
 }
 
+// The old head of an skb that is not cloned recycles at once. Where to:
+// skb_free_head passes napi_safe = false, so until v6.6 the ptr_ring; from
+// v6.6 (`napi_safe || in_softirq()` in napi_pp_put_page) a free in softirq
+// on the NAPI's CPU goes to the alloc cache.
 func TestPskbExpandHead_NotClonedOldHeadRecycles(t *testing.T) {
-	e := newEnv(t, "6.8")
-	x, head := e.rx(200)
-	fr := e.frag(x, 1000)
-	if err := e.s.PskbExpandHead(0, x, 0); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		era   string
+		place sim.Place // the old head, freed by pskb_expand_head on cpu0 (the NAPI's)
+		stats map[sim.Stat]uint64
+	}{
+		{"6.4", sim.PlaceRing, map[sim.Stat]uint64{sim.StatRecycleRing: 2}},
+		{"6.8", sim.PlaceCache, map[sim.Stat]uint64{sim.StatRecycleCached: 1, sim.StatRecycleRing: 1}},
+	} {
+		t.Run(tc.era, func(t *testing.T) {
+			e := newEnv(t, tc.era)
+			x, head := e.rx(200)
+			fr := e.frag(x, 1000)
+			if err := e.s.PskbExpandHead(0, x, 0); err != nil {
+				t.Fatal(err)
+			}
+			e.places(map[*mm.Page]sim.Place{head: tc.place, fr: sim.PlaceSKB})
+			if fr.Ref != 1 || !x.PPRecycle {
+				t.Fatalf("frag ref %d pp_recycle %v: the frags move without references", fr.Ref, x.PPRecycle)
+			}
+			e.kfree(x) // on cpu1, a reader: not the NAPI's CPU, the ring in both eras
+			e.places(map[*mm.Page]sim.Place{fr: sim.PlaceRing})
+			e.stats(tc.stats)
+			e.clean()
+		})
 	}
-	e.places(map[*mm.Page]sim.Place{head: sim.PlaceRing, fr: sim.PlaceSKB})
-	if fr.Ref != 1 || !x.PPRecycle {
-		t.Fatalf("frag ref %d pp_recycle %v: the frags move without references", fr.Ref, x.PPRecycle)
-	}
-	e.kfree(x)
-	e.places(map[*mm.Page]sim.Place{fr: sim.PlaceRing})
-	e.stats(map[sim.Stat]uint64{sim.StatRecycleRing: 2})
-	e.clean()
 }
 
 func TestPlainPages_NeverRecycled(t *testing.T) {
