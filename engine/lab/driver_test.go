@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -274,5 +275,32 @@ func TestSoftirqDirect_DropRecyclesIntoTheCache(t *testing.T) {
 				t.Errorf("%d allocations, want the ring's 1024 and one per packet", allocs)
 			}
 		})
+	}
+}
+
+// 9c94bbf9a87b (v6.4): __xdp_build_skb_from_frame marks the skb built from
+// a page_pool XDP frame for recycling instead of releasing the page: from
+// 6.4 every page comes back through the ring and the pool stops living on
+// its slow path. Before it, every page is a slow-path allocation (one bulk
+// per 64).
+func TestXDPFrameSkbRecycle_MarkedFrom6_4(t *testing.T) {
+	const n = 20000
+	for _, tc := range []struct {
+		era  string
+		want sim.Stats
+	}{
+		{"5.15", sim.Stats{sim.StatAllocFast: 20664, sim.StatAllocSlow: 328, sim.StatAllocEmpty: 328}},
+		{"6.4", sim.Stats{sim.StatAllocFast: 20664, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatAllocRefill: 312, sim.StatRecycleRing: n}},
+		{"6.8", sim.Stats{sim.StatAllocFast: 20664, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatAllocRefill: 312, sim.StatRecycleRing: n}},
+	} {
+		t.Run(tc.era, func(t *testing.T) {
+			_, r := run(t, Config{Driver: "mlx5", Scenario: "xdp-redirect", Era: tc.era, Packets: n})
+			if r.Stats != tc.want || r.Violations.Total() != 0 {
+				t.Errorf("stats\n got %v\nwant %v (violations %d)", r.Stats, tc.want, r.Violations.Total())
+			}
+		})
+	}
+	if doc := List().Scenarios; !strings.Contains(fmt.Sprint(doc), "before 6.4 (9c94bbf9a87b marks it for recycling)") {
+		t.Error("ppsim list does not say from when XDP-built skbs recycle")
 	}
 }

@@ -29,7 +29,7 @@ func init() {
 		{name: workload.WDrop, def: "mvpp2", doc: "64-byte frames with an invalid ethertype: RX, build_skb, eth_type_trans, dropped early in __netif_receive_skb_core, kfree_skb in NAPI context"},
 		{name: workload.WTCPStream, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "TCP receive: GRO, tcp_v4_rcv, skb_try_coalesce into the socket receive queue; the application reads (copies, frees) on its own CPU — from 6.4 its frees are deferred to the NAPI CPU (skb_attempt_defer_free)"},
 		{name: workload.WForward, def: "lunar", matters: []sim.Knob{sim.KnobTxCPU, sim.KnobTapEvery, sim.KnobMaxLen, sim.KnobDMASyncDev}, doc: "NAT forwarding: RX, header rewrite (skb_cow), TX with a DMA mapping, TX completion frees the skb (napi_consume_skb where the driver uses it)"},
-		{name: workload.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobBulk}, doc: "XDP_REDIRECT into a veth; XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.8: the pool refills from the page allocator"},
+		{name: workload.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobBulk}, doc: "XDP_REDIRECT into a veth; XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.4 (9c94bbf9a87b marks it for recycling): the pool refills from the page allocator"},
 		{name: workload.WSplitPage, def: "mlx5", eras: []string{"rfc-v1", "5.14", "5.15", "6.4", "6.8"},
 			known: map[string]sim.Kind{"rfc-v1": sim.KindUseAfterRecycle, "5.14": sim.KindUseAfterRecycle},
 			doc:   "the driver splits each page into two RX buffers: half-page flip before 5.15 (the split-page caveat: freeing one half recycles the page under the NIC), page_pool_alloc_frag from 5.15"},

@@ -78,6 +78,11 @@ type Era struct {
 	// (removed by "net: page_pool: remove page_pool_release_page()", net-next
 	// July 2023, v6.6); the pool still releases pages internally.
 	NoReleasePageAPI bool
+	// XDPFrameSkbRecycle: __xdp_build_skb_from_frame marks an skb built
+	// from a page_pool-backed XDP frame for recycling instead of releasing
+	// the page from its pool ("xdp: recycle Page Pool backed skbs built from
+	// XDP frames", 9c94bbf9a87b, v6.4).
+	XDPFrameSkbRecycle bool
 	// SoftirqDirect: napi_pp_put_page lets any skb free in softirq on the
 	// CPU that owns the pool's NAPI recycle into the alloc cache, not only
 	// NAPI-safe ones (`napi_safe || in_softirq()`, v6.6): kfree_skb of a
@@ -115,12 +120,12 @@ var Eras = []Era{
 	{Name: "5.15", Tag: "v5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022},
-	{Name: "6.4", Tag: "v6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache",
+	{Name: "6.4", Tag: "v6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache; skbs built from page_pool XDP frames are marked for recycling",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		NAPIDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
+		NAPIDirect: true, XDPFrameSkbRecycle: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
 	{Name: "6.8", Tag: "v6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs; any skb free in softirq on the NAPI's CPU recycles into the alloc cache (v6.6)",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
 		NoReleasePageAPI: true},
 }
 

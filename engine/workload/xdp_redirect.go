@@ -7,10 +7,11 @@ import (
 
 // xdpRedirect: the driver's XDP program redirects every frame into a veth;
 // the veth's NAPI (on the application CPU) runs XDP_PASS, which builds an skb
-// from the frame. Before 6.8 __xdp_build_skb_from_frame releases the page
+// from the frame. Before 6.4 __xdp_build_skb_from_frame releases the page
 // from its pool (xdp_release_frame → page_pool_release_page), so pages never
-// come back and the pool lives on its slow path; from 6.8 (page_pool_release
-// _page is gone) the skb is marked for recycling and pages return through the
+// come back and the pool lives on its slow path; from 6.4 ("xdp: recycle
+// Page Pool backed skbs built from XDP frames", 9c94bbf9a87b, merged for
+// v6.4) the skb is marked for recycling and its pages return through the
 // ring from the veth's CPU.
 type xdpRedirect struct {
 	frame drivers.XDPFrame // the frame in flight to the veth (op 1)
@@ -44,7 +45,7 @@ func (w *xdpRedirect) Step(e *Env) bool {
 	m.Charge(app, sim.SymVethXDPRcv, 0)
 	m.Charge(app, sim.SymXDPConvert, 0)
 	pg := f.Page
-	mark := m.Era.NoReleasePageAPI
+	mark := m.Era.XDPFrameSkbRecycle
 	if !mark {
 		if err := d.Pool.ReleasePage(app, pg); err != nil { // xdp_release_frame → page_pool_release_page
 			e.settle(nil, err)
