@@ -446,7 +446,7 @@ func (p *Playground) rateText() string {
 }
 
 func (p *Playground) statsNote() string {
-	if e, err := sim.EraByName(p.snap.Era); err == nil && e.Order < 5 {
+	if e, err := sim.EraByName(p.snap.Era); err == nil && !e.Stats {
 		return "Kernels expose these counters from 5.18 (CONFIG_PAGE_POOL_STATS); in this era they are what a stats-enabled pool would count."
 	}
 	return ""

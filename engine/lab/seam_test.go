@@ -565,3 +565,18 @@ func TestResults_NotesWhatTheNumbersDoNotSay(t *testing.T) {
 		t.Errorf("notes %q", n)
 	}
 }
+
+// Before 5.18 the counters are modelled at the kernel's increment points
+// though no kernel of the era exposes them: every result of such an era
+// says so.
+func TestResults_StatsBefore5_18AreNoted(t *testing.T) {
+	for _, era := range sim.EraNames() {
+		e, _ := sim.EraByName(era)
+		l := mustNew(t, Config{Scenario: "pool-ring", Era: era, Packets: 500})
+		l.Run()
+		noted := strings.Contains(strings.Join(l.Results().Notes, " "), "predates page_pool stats (CONFIG_PAGE_POOL_STATS, v5.18)")
+		if noted == e.Stats {
+			t.Errorf("era %s (stats %v): noted %v", era, e.Stats, noted)
+		}
+	}
+}

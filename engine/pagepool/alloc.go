@@ -118,7 +118,11 @@ func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 	if room := AllocCacheSize - p.alloc.count; want > room && !p.m.Broken(sim.RuleBulkDMAUnmap) {
 		want = room // alloc_pages_bulk_array fills the cache array itself: it cannot overflow it
 	}
-	nr := p.a.AllocPagesBulk(cpu, p.P.Nid, p.bulk[:want])
+	nid := p.P.Nid
+	if !p.m.Era.BulkNid {
+		nid = NumaNoNode // alloc_pages_bulk_array: the local node, whatever the pool prefers
+	}
+	nr := p.a.AllocPagesBulk(cpu, nid, p.bulk[:want])
 	if nr == 0 {
 		return nil
 	}

@@ -265,3 +265,36 @@ func TestEra_ReleasePageAPIRemovedBy6_8(t *testing.T) {
 		e.clean()
 	}
 }
+
+// Before v6.0 the bulk refill ignores pool->p.nid (alloc_pages_bulk_array
+// takes the local node): a pool that prefers a remote node gets local
+// pages, and every refill from its ring waives them back to the page
+// allocator. From alloc_pages_bulk_array_node (v6.0) the pages come from
+// the preferred node and are kept.
+func TestBulkNid_RefillWaivesLocalPagesBefore6_0(t *testing.T) {
+	for _, tc := range []struct {
+		era       string
+		node      int8 // where the bulk allocation put the pages
+		waive     uint64
+		refill    uint64
+		ringAfter int
+	}{
+		{"5.15", 0, 1, 0, 63}, // the first page consumed is waived: the refill returns NULL, the slow path runs again
+		{"6.4", 1, 0, 1, 0},
+	} {
+		t.Run(tc.era, func(t *testing.T) {
+			e := newEnv(t, tc.era, Params{Nid: 1}, "numa_nodes=2", "cpus=2")
+			pages := e.alloc(64) // one bulk on cpu0 (node 0)
+			for _, pg := range pages {
+				if pg.Nid != tc.node {
+					t.Fatalf("bulk page on node %d, want %d", pg.Nid, tc.node)
+				}
+			}
+			e.toRing(pages...)
+			e.alloc(1) // the cache is empty: refill from the ring
+			if w, r := e.stat(sim.StatAllocWaive), e.stat(sim.StatAllocRefill); w != tc.waive || r != tc.refill || e.p.RingCount() != tc.ringAfter {
+				t.Errorf("waive %d refill %d ring %d, want %d %d %d", w, r, e.p.RingCount(), tc.waive, tc.refill, tc.ringAfter)
+			}
+		})
+	}
+}

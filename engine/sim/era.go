@@ -78,6 +78,15 @@ type Era struct {
 	// (removed by "net: page_pool: remove page_pool_release_page()", net-next
 	// July 2023, v6.6); the pool still releases pages internally.
 	NoReleasePageAPI bool
+	// BulkNid: the bulk refill allocates on pool->p.nid
+	// (alloc_pages_bulk_array_node, Jie Wang's July 2022 patch, v6.0);
+	// before, alloc_pages_bulk_array took the local node (numa_mem_id()),
+	// whatever nid the pool prefers, so a pool with a remote nid waives the
+	// pages it allocated at every refill from its ring.
+	BulkNid bool
+	// Stats: CONFIG_PAGE_POOL_STATS exists (v5.18 [M12]); before, the
+	// counters are what a stats-enabled pool would count.
+	Stats bool
 	// XDPFrameSkbRecycle: __xdp_build_skb_from_frame marks an skb built
 	// from a page_pool-backed XDP frame for recycling instead of releasing
 	// the page from its pool ("xdp: recycle Page Pool backed skbs built from
@@ -122,10 +131,10 @@ var Eras = []Era{
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022},
 	{Name: "6.4", Tag: "v6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache; skbs built from page_pool XDP frames are marked for recycling",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		NAPIDirect: true, XDPFrameSkbRecycle: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
+		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
 	{Name: "6.8", Tag: "v6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs; any skb free in softirq on the NAPI's CPU recycles into the alloc cache (v6.6)",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
 		NoReleasePageAPI: true},
 }
 
