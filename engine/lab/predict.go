@@ -76,17 +76,17 @@ func Predict(in PredictInput) (*Prediction, error) {
 	if err != nil {
 		return nil, err
 	}
-	eb, ea, notes, err := predictEras(prof, spec, in.Change)
+	eb, ea, setB, setA, notes, err := predictEras(prof, spec, in.Change)
 	if err != nil {
 		return nil, err
 	}
 	notes = append(rateNotes, notes...)
 	pr := &Prediction{Before: Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: wl, EraBefore: eb, EraAfter: ea, Notes: notes}
-	b, err := modelRun(spec.Name, wl, eb, plat)
+	b, err := modelRun(spec.Name, wl, eb, plat, setB)
 	if err != nil {
 		return nil, err
 	}
-	a, err := modelRun(spec.Name, wl, ea, plat)
+	a, err := modelRun(spec.Name, wl, ea, plat, setA)
 	if err != nil {
 		return nil, err
 	}
@@ -156,8 +156,8 @@ func Predict(in PredictInput) (*Prediction, error) {
 }
 
 // modelRun runs the workload and returns ns per packet per profile symbol.
-func modelRun(driver, wl, era, plat string) (map[string]float64, error) {
-	l, err := measuredRun(Config{Driver: driver, Scenario: wl, Era: era, Platform: plat, Packets: predictPackets, Seed: 1})
+func modelRun(driver, wl, era, plat string, set []string) (map[string]float64, error) {
+	l, err := measuredRun(Config{Driver: driver, Scenario: wl, Era: era, Platform: plat, Packets: predictPackets, Seed: 1, Set: set})
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +285,7 @@ var recyclingSymbols = []string{"page_pool_put_page", "page_pool_return_skb_page
 
 // predictEras infers the kernel behind the profile and the era the change
 // leads to.
-func predictEras(p *Profile, spec *drivers.Spec, change string) (string, string, []string, error) {
+func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, setB, setA []string, notes []string, err error) {
 	recycling := false
 	for _, s := range recyclingSymbols {
 		if p.Share(s) > 0 {
@@ -297,39 +297,52 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (string, string,
 	} else if strings.HasPrefix(r, "off") {
 		recycling = false
 	}
-	bulk := p.Share("__alloc_pages_bulk") > 0 || p.Share("get_page_from_freelist") == 0
-	var notes []string
+	// A listing that does not show the page allocator's get_page_from_freelist
+	// allocates in bulk — unless its pages recycle, when the allocator is simply
+	// not hot: then only __alloc_pages_bulk (or the header) says bulk.
+	bulk := p.Share("__alloc_pages_bulk") > 0 || strings.Contains(strings.ToLower(p.Recycling), "bulk")
+	if !recycling {
+		bulk = bulk || p.Share("get_page_from_freelist") == 0
+	}
 	switch change {
 	case "skb-recycle":
 		if recycling {
-			return "", "", nil, fmt.Errorf("--change skb-recycle: the profile already recycles skbs (it shows page_pool_put_page / the header says recycling on)")
+			return "", "", nil, nil, nil, fmt.Errorf("--change skb-recycle: the profile already recycles skbs (it shows page_pool_put_page / the header says recycling on)")
 		}
 		if !bulk {
 			after := "rfc-v1"
 			if e, _ := sim.EraByName(after); !spec.Marks(e) {
 				after = "5.14"
+				setA = []string{"bulk_refill=0"} // recycling on the 5.12 allocator, as the first series measured
 			}
 			notes = append(notes, "no __alloc_pages_bulk and get_page_from_freelist listed: the 5.12 allocator (one page per slow-path call)")
-			return "5.12", after, notes, nil
+			return "5.12", after, nil, setA, notes, nil
 		}
-		return "5.13", "5.14", notes, nil
+		return "5.13", "5.14", nil, nil, notes, nil
 	case "bulk":
 		if bulk {
-			return "", "", nil, fmt.Errorf("--change bulk: the profile already shows bulk allocation (__alloc_pages_bulk, or no get_page_from_freelist)")
+			return "", "", nil, nil, nil, fmt.Errorf("--change bulk: the profile already shows bulk allocation (__alloc_pages_bulk, or no get_page_from_freelist)")
 		}
 		if recycling {
-			return "", "", nil, fmt.Errorf("--change bulk: the model's recycling eras all have bulk refill; give a profile with recycling off")
+			// Bulk refill on top of recycling: the recycling era the profile
+			// implies, its slow path one page per call before and bulk after.
+			era := "rfc-v1"
+			if e, _ := sim.EraByName(era); !spec.Marks(e) {
+				era = "5.14"
+			}
+			notes = append(notes, fmt.Sprintf("bulk refill on top of skb recycling: era %s with bulk_refill=0, then bulk_refill=1", era))
+			return era, era, []string{"bulk_refill=0"}, []string{"bulk_refill=1"}, notes, nil
 		}
-		return "5.12", "5.13", nil, nil
+		return "5.12", "5.13", nil, nil, nil, nil
 	}
 	if !recycling {
-		return "", "", nil, fmt.Errorf("--change napi-direct: needs a profile with skb recycling on (page_pool_put_page or page_pool_return_skb_page listed)")
+		return "", "", nil, nil, nil, fmt.Errorf("--change napi-direct: needs a profile with skb recycling on (page_pool_put_page or page_pool_return_skb_page listed)")
 	}
 	before := "5.14"
 	if e, _ := sim.EraByName(before); spec.MinEra() > e.Order {
 		before = "5.15" // hns3: the frag API
 	}
-	return before, "6.4", nil, nil
+	return before, "6.4", nil, nil, nil, nil
 }
 
 // linkRate is the line rate in the unit of a prediction (0: not capped).

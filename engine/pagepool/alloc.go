@@ -107,7 +107,7 @@ func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 	if p.P.Order > 0 {
 		return p.allocPageOrder(cpu)
 	}
-	if !p.m.Era.BulkAlloc {
+	if !p.bulkRefill {
 		return p.allocPageSingle(cpu)
 	}
 	// Unnecessary as the alloc cache is empty, but guarantees zero count.

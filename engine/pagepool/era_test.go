@@ -8,22 +8,32 @@ import (
 )
 
 // TestEra_SlowPath: 5.12 allocates one page per slow-path call with
-// alloc_pages_node; 5.13 and later bulk-allocate 64.
+// alloc_pages_node, and so does rfc-v1 (the first recycling series, on its
+// v5.12-rc base); 5.13 and later bulk-allocate 64. The bulk_refill knob
+// switches the refill in any era.
 func TestEra_SlowPathSingleBefore5_13(t *testing.T) {
 	for _, tc := range []struct {
 		era          string
+		knob         string
 		wantCache    int
 		wantBulk     int64
 		wantAllocsPP int64
 	}{
-		{"5.12", 0, 0, 1},
-		{"5.13", 63, 1, 64},
-		{"rfc-v1", 63, 1, 64},
-		{"5.14", 63, 1, 64},
-		{"6.8", 63, 1, 64},
+		{"5.12", "", 0, 0, 1},
+		{"5.13", "", 63, 1, 64},
+		{"rfc-v1", "", 0, 0, 1},
+		{"5.14", "", 63, 1, 64},
+		{"6.8", "", 63, 1, 64},
+		{"rfc-v1", "bulk_refill=1", 63, 1, 64},
+		{"5.12", "bulk_refill=1", 63, 1, 64},
+		{"6.8", "bulk_refill=0", 0, 0, 1},
 	} {
-		t.Run(tc.era, func(t *testing.T) {
-			e := newEnv(t, tc.era, Params{})
+		t.Run(tc.era+" "+tc.knob, func(t *testing.T) {
+			var opts []string
+			if tc.knob != "" {
+				opts = append(opts, tc.knob)
+			}
+			e := newEnv(t, tc.era, Params{}, opts...)
 			e.alloc(1)
 			if e.p.CacheCount() != tc.wantCache || e.a.BulkCalls != tc.wantBulk || e.a.Allocs != tc.wantAllocsPP {
 				t.Errorf("cache %d bulk calls %d page allocs %d; want %d %d %d", e.p.CacheCount(), e.a.BulkCalls, e.a.Allocs, tc.wantCache, tc.wantBulk, tc.wantAllocsPP)

@@ -109,6 +109,7 @@ type Pool struct {
 	touched      uint64        // CPUs that touched the alloc cache since the last check
 	nilWithCache int           // pages cached when page_pool_alloc_pages last returned NULL (0: none since the last check)
 	lastProd     int           // CPU of the last ring producer (cacheline bounce cost)
+	bulkRefill   bool          // the slow path uses alloc_pages_bulk (the era's, or the bulk_refill knob)
 	ringWhy      string        // why the last recyclable page went to the ring (narration)
 	reported     uint16        // pool-level violation kinds reported while the condition persists
 	memID        int32         // xdp_mem_info id when registered (0 = not)
@@ -186,7 +187,10 @@ func (r *Registry) Create(cpu int, p Params) (*Pool, error) {
 	if p.Nid < NumaNoNode || p.Nid >= r.A.Nodes() {
 		return nil, fmt.Errorf("page_pool_create: nid %d is not a node of this machine (-1..%d)", p.Nid, r.A.Nodes()-1)
 	}
-	pool := &Pool{ID: int32(len(r.pools) + 1), P: p, reg: r, a: r.A, m: m, userCnt: 1, consumer: -1, lastProd: -1}
+	pool := &Pool{ID: int32(len(r.pools) + 1), P: p, reg: r, a: r.A, m: m, userCnt: 1, consumer: -1, lastProd: -1, bulkRefill: m.Era.BulkAlloc}
+	if k := m.Knobs[sim.KnobBulkRefill]; k >= 0 {
+		pool.bulkRefill = k == 1
+	}
 	if p.NAPI != nil {
 		pool.consumer = p.NAPI.CPU
 	}

@@ -109,16 +109,18 @@ const (
 	longMax = int64(^uint64(0) >> 1)
 )
 
-// Eras lists every era, oldest first. The rfc-v1 era is modelled on top of the
-// 5.13 allocator (bulk refill): the table order in product.md puts it between
-// 5.13 and 5.14, and its recycling mechanics do not depend on the refill.
+// Eras lists every era, oldest first. The rfc-v1 era is the first
+// skb-recycling series (22 Mar 2021) on its v5.12-rc base: the single-page
+// slow path, which the RFC patched at its skip_dma_map: label; bulk refill
+// (be5dba25b4b2) arrived in the 5.13 merge window (the bulk_refill knob adds
+// it to any era).
 var Eras = []Era{
 	{Name: "5.12", Tag: "v5.12", Order: 0, Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
 		RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
 	{Name: "5.13", Tag: "v5.13", Order: 1, Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
 		BulkAlloc: true, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
 	{Name: "rfc-v1", Tag: "v5.12", Order: 2, Summary: "first skb-recycling series: page->signature, pool found via xdp_mem_info in page->private, returned through __xdp_return",
-		BulkAlloc: true, SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
+		SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
 	{Name: "5.14", Tag: "v5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, RefillConsumerLock: true,
 		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain},

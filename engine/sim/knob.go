@@ -33,6 +33,7 @@ const (
 	KnobTapEvery
 	KnobTxCPU
 	KnobRxDescs
+	KnobBulkRefill
 	NumKnobs
 )
 
@@ -67,6 +68,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobFrame:         {"frame", 0, 0, 9018, "frame size in bytes on the wire, 60 (the Ethernet minimum) or more (0 = the workload's: 64 for drop, 1514 for TCP, 1512 for UDP); frames larger than an RX buffer use several (multi-buffer drivers)"},
 	KnobTapEvery:      {"tap_every", 0, 0, 1024, "an AF_PACKET tap (tcpdump) clones every Nth received packet in tcp-stream and forward (0 = no tap); clone-tap uses 4 when 0"},
 	KnobTxCPU:         {"tx_cpu", 0, 0, 7, "forward: the CPU whose NAPI runs TX completion (0 = the RX NAPI's CPU; another CPU, below cpus, when XPS maps the TX queue elsewhere)"},
+	KnobBulkRefill:    {"bulk_refill", -1, -1, 1, "1 = the slow path refills the alloc cache with alloc_pages_bulk (bulk pages per call, v5.13), 0 = one alloc_pages_node per call (before), -1 = the era's; so recycling with and without bulk refill can be compared in any era"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue, an even number (0 = the driver's count, e.g. 1024 for mvpp2; ethtool -G rx N); the pool's ptr_ring follows it unless pool_size is set"},
 }
 

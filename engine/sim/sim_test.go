@@ -30,7 +30,7 @@ func TestEras_Features(t *testing.T) {
 	want := map[string]f{
 		"5.12":   {false, false, false, false, false, true, false, SkbRecycleNone, CoalescePlain},
 		"5.13":   {true, false, false, false, false, true, false, SkbRecycleNone, CoalescePlain},
-		"rfc-v1": {true, false, false, false, false, true, false, SkbRecycleRFC, CoalescePlain},
+		"rfc-v1": {false, false, false, false, false, true, false, SkbRecycleRFC, CoalescePlain},
 		"5.14":   {true, false, false, false, false, true, false, SkbRecycleMerged, CoalescePlain},
 		"5.15":   {true, true, true, false, false, true, true, SkbRecycleMerged, Coalesce2022},
 		"6.4":    {true, true, true, false, true, false, true, SkbRecycleMerged, Coalesce2023},
