@@ -231,6 +231,9 @@ const minFrame = 60
 // the run's scenario, driver, machine or broken rules contradict: a knob's
 // accepted range is the range that changes something.
 func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, rules sim.RuleSet) error {
+	if v := k[sim.KnobVethCPU]; v >= k[sim.KnobCPUs] {
+		return knobErr(sim.KnobVethCPU, k, "the machine has %d CPUs (cpus=%d): want -1 (the redirecting CPU) or 0 to %d", k[sim.KnobCPUs], k[sim.KnobCPUs], k[sim.KnobCPUs]-1)
+	}
 	if v := k[sim.KnobTxCPU]; v >= k[sim.KnobCPUs] {
 		return knobErr(sim.KnobTxCPU, k, "the machine has %d CPUs (cpus=%d): want 0 to %d", k[sim.KnobCPUs], k[sim.KnobCPUs], k[sim.KnobCPUs]-1)
 	}

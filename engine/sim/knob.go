@@ -34,6 +34,7 @@ const (
 	KnobTxCPU
 	KnobRxDescs
 	KnobBulkRefill
+	KnobVethCPU
 	NumKnobs
 )
 
@@ -69,6 +70,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobTapEvery:      {"tap_every", 0, 0, 1024, "an AF_PACKET tap (tcpdump) clones every Nth received packet in tcp-stream and forward (0 = no tap); clone-tap uses 4 when 0"},
 	KnobTxCPU:         {"tx_cpu", 0, 0, 7, "forward: the CPU whose NAPI runs TX completion (0 = the RX NAPI's CPU; another CPU, below cpus, when XPS maps the TX queue elsewhere)"},
 	KnobBulkRefill:    {"bulk_refill", -1, -1, 1, "1 = the slow path refills the alloc cache with alloc_pages_bulk (bulk pages per call, v5.13), 0 = one alloc_pages_node per call (before), -1 = the era's; so recycling with and without bulk refill can be compared in any era"},
+	KnobVethCPU:       {"veth_cpu", -1, -1, 7, "xdp-redirect: the CPU the veth's NAPI runs on (-1 = the redirecting CPU: __veth_xdp_flush napi_schedule()s the peer where it runs; another CPU, below cpus, as RPS or threaded NAPI would move it)"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue, an even number (0 = the driver's count, e.g. 1024 for mvpp2; ethtool -G rx N); the pool's ptr_ring follows it unless pool_size is set"},
 }
 

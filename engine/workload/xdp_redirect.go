@@ -6,8 +6,12 @@ import (
 )
 
 // xdpRedirect: the driver's XDP program redirects every frame into a veth;
-// the veth's NAPI (on the application CPU) runs XDP_PASS, which builds an skb
-// from the frame. Before 6.4 __xdp_build_skb_from_frame releases the page
+// the veth's NAPI runs XDP_PASS, which builds an skb from the frame. The
+// veth NAPI runs on the redirecting CPU: veth_xdp_xmit → __veth_xdp_flush
+// napi_schedule()s the peer's NAPI on the CPU that runs it, so the NIC's RX,
+// the redirect, the veth poll, __xdp_build_skb_from_frame and the free all
+// load one CPU (the veth_cpu knob moves the veth NAPI, as RPS or threaded
+// NAPI would). Before 6.4 __xdp_build_skb_from_frame releases the page
 // from its pool (xdp_release_frame → page_pool_release_page), so pages never
 // come back and the pool lives on its slow path; from 6.4 ("xdp: recycle
 // Page Pool backed skbs built from XDP frames", 9c94bbf9a87b, merged for
@@ -38,7 +42,10 @@ func (w *xdpRedirect) Step(e *Env) bool {
 		w.frame, w.op = f, 1
 		return false
 	}
-	app := e.App
+	app := d.CPU()
+	if v := int(m.Knobs[sim.KnobVethCPU]); v >= 0 {
+		app = v
+	}
 	f := w.frame
 	w.frame, w.op = drivers.XDPFrame{}, 0
 	m.Begin(app, sim.SymVethXDPRcv)
