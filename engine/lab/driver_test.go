@@ -362,3 +362,47 @@ func TestVethNAPI_RunsOnTheRedirectingCPU(t *testing.T) {
 		t.Errorf("veth_cpu=1: bottleneck cpu%d, want the veth's cpu1", moved.Bottleneck)
 	}
 }
+
+// Processes are not softirq: the socket reader (tcp_recvmsg) runs in
+// process context, the NAPI poll in softirq — on two CPUs, and on one CPU
+// that does both in turn. So a reader's ring put takes spin_lock_bh, and
+// the 6.6 softirq rule never applies to it.
+func TestContext_ReaderInProcessNAPIInSoftirq(t *testing.T) {
+	for _, cpus := range []string{"cpus=2", "cpus=1"} {
+		t.Run(cpus, func(t *testing.T) {
+			l := mustNew(t, Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "5.14", Packets: 2000, Set: append(TeachingSet("tcp-stream"), cpus, "numa_nodes=1")})
+			l.Record(true)
+			seen := map[sim.Sym]bool{}
+			for i := 0; i < 400 && l.Step(); i++ {
+				rec, _ := l.StepRecord()
+				op := rec.Op
+				switch op.Func {
+				case sim.SymTCPRecvmsg:
+					if l.m.CPUs[op.CPU].Softirq {
+						t.Fatalf("op %d: tcp_recvmsg on cpu%d in softirq", op.Index, op.CPU)
+					}
+					seen[op.Func] = true
+				case sim.SymDrvRx, sim.SymAllocPages:
+					if !l.m.CPUs[op.CPU].Softirq {
+						t.Fatalf("op %d: %s on cpu%d in process context", op.Index, op.Name, op.CPU)
+					}
+					seen[op.Func] = true
+				}
+			}
+			if !seen[sim.SymTCPRecvmsg] || !seen[sim.SymDrvRx] {
+				t.Fatalf("saw %v", seen)
+			}
+		})
+	}
+	// The reader's ring puts pay spin_lock_bh: per put, the lock plus the
+	// _bh part (33 cycles, pagepool's bhCycles) on the reader's CPU.
+	l, r := run(t, Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "5.14", Packets: 8000})
+	puts := float64(r.Stats[sim.StatRecycleRing])
+	perPut := float64(l.m.SpentPS(1, sim.SymProducerLock)) / puts
+	plat := l.m.Platform
+	lock := float64(plat.Cycles[sim.SymProducerLock].Fixed * 1_000_000 / plat.MHz)
+	bh := float64(33 * 1_000_000 / plat.MHz)
+	if perPut < lock+0.9*bh {
+		t.Errorf("reader's producer lock %.0f ps per put; the lock is %.0f and its _bh part %.0f: the reader is not in process context", perPut, lock, bh)
+	}
+}

@@ -26,7 +26,7 @@ func (w *cloneTap) Step(e *Env) bool {
 		w.sk = e.rx(e.Frame, HdrUDP, nil)
 		return w.sk == nil
 	}
-	cpu := e.Drv.CPU()
+	cpu := e.inSoftirq(e.Drv.CPU())
 	e.stackRx(cpu)
 	w.tap.see(e, cpu, w.sk)
 	e.M.Begin(cpu, sim.SymNapiConsumeSKB)

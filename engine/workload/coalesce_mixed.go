@@ -32,7 +32,7 @@ func (w *coalesceMixed) Next() string {
 }
 
 func (w *coalesceMixed) Step(e *Env) bool {
-	app := e.App
+	app := e.inProcess(e.App) // the reader and the loopback sender (sendmsg)
 	switch w.op {
 	case 0:
 		size := mixedSizes[w.n%int64(len(mixedSizes))]

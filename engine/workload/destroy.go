@@ -38,7 +38,7 @@ func (w *destroy) Step(e *Env) bool {
 		if sk != nil {
 			e.stackRx(d.CPU())
 			if len(w.held) == destroyHold { // the reader keeps the newest ones
-				e.M.Begin(e.App, sim.SymKfreeSKB)
+				e.M.Begin(e.inProcess(e.App), sim.SymKfreeSKB)
 				e.S.KfreeSKB(e.App, w.held[0])
 				w.held = append(w.held[:0], w.held[1:]...)
 			}
@@ -54,7 +54,7 @@ func (w *destroy) Step(e *Env) bool {
 		e.M.AdvanceNS(1_000_000_000)
 		w.since++
 		if len(w.held) > 1 || (len(w.held) == 1 && w.since >= 90) {
-			e.M.Begin(e.App, sim.SymKfreeSKB)
+			e.M.Begin(e.inProcess(e.App), sim.SymKfreeSKB)
 			e.S.KfreeSKB(e.App, w.held[0])
 			w.held = w.held[1:]
 		}

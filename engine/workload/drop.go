@@ -41,7 +41,7 @@ func (w *drop) Step(e *Env) bool {
 		w.sk = sk
 		return false
 	}
-	cpu := e.Drv.CPU()
+	cpu := e.inSoftirq(e.Drv.CPU())
 	e.M.Begin(cpu, sim.SymNetifReceive)
 	e.stackRx(cpu)
 	e.M.Begin(cpu, sim.SymKfreeSKB)

@@ -38,7 +38,7 @@ func (w *forward) txCPU(e *Env) int {
 // complete models the TX completion poll: unmap and free up to drivers.Budget
 // transmitted skbs.
 func (w *forward) complete(e *Env) {
-	cpu := w.txCPU(e)
+	cpu := e.inSoftirq(w.txCPU(e)) // TX completion: a NAPI poll
 	n := min(len(w.tx), drivers.Budget)
 	for _, sk := range w.tx[:n] {
 		e.M.Begin(cpu, sim.SymDrvTxClean)
@@ -55,7 +55,7 @@ func (w *forward) complete(e *Env) {
 
 func (w *forward) Step(e *Env) bool {
 	d := e.Drv
-	cpu := d.CPU()
+	cpu := e.inSoftirq(d.CPU())
 	if w.sk == nil {
 		if d.AtPollBoundary() {
 			w.complete(e)

@@ -27,7 +27,7 @@ func (w *splitPage) Step(e *Env) bool {
 		}
 		return w.sk == nil // no buffer: the frame is lost
 	}
-	e.M.Begin(e.App, sim.SymKfreeSKB)
+	e.M.Begin(e.inProcess(e.App), sim.SymKfreeSKB) // the socket reader
 	e.S.KfreeSKB(e.App, w.sk)
 	w.sk = nil
 	return true

@@ -26,8 +26,9 @@ func (t *tapper) see(e *Env, cpu int, sk *skb.SKB) {
 		return
 	}
 	if old := t.clones[slot]; old != nil { // the reader is behind: free the oldest now
-		e.M.Begin(e.App, sim.SymKfreeSKB)
+		e.M.Begin(e.inProcess(e.App), sim.SymKfreeSKB)
 		e.S.KfreeSKB(e.App, old)
+		e.inSoftirq(cpu) // back in the NAPI poll that runs see
 	}
 	e.M.Begin(cpu, sim.SymSkbClone)
 	cl, err := e.S.SkbClone(cpu, sk)
@@ -48,7 +49,7 @@ func (t *tapper) read(e *Env) {
 	}
 	old := (t.n + tapDelay/2) % tapDelay
 	if cl := t.clones[old]; cl != nil {
-		e.M.Begin(e.App, sim.SymKfreeSKB)
+		e.M.Begin(e.inProcess(e.App), sim.SymKfreeSKB) // the tap's reader (recvmsg)
 		e.S.KfreeSKB(e.App, cl)
 		t.clones[old] = nil
 	}

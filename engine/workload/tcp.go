@@ -25,6 +25,9 @@ func (w *tcpStream) Next() string {
 
 func (w *tcpStream) Step(e *Env) bool {
 	cpu := e.Drv.CPU()
+	if w.op != 2 {
+		e.inSoftirq(cpu)
+	}
 	switch w.op {
 	case 0:
 		sk := e.rx(e.Frame, HdrTCP, &w.deferred)
@@ -49,7 +52,7 @@ func (w *tcpStream) Step(e *Env) bool {
 		}
 		return true
 	}
-	app := e.App
+	app := e.inProcess(e.App) // tcp_recvmsg
 	for _, sk := range w.queue {
 		e.M.Begin(app, sim.SymTCPRecvmsg)
 		e.M.Charge(app, sim.SymTCPRecvmsg, 0)

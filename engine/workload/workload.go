@@ -99,6 +99,15 @@ func DefaultFrame(workload string) int {
 	return FrameMedium
 }
 
+// inSoftirq marks cpu as running in softirq (a NAPI poll, net_rx_action,
+// a veth or TX-completion poll) and returns it; inProcess marks it as running
+// in process context (a reader's recvmsg, a sender's sendmsg). The context
+// decides what the pool allows (the lockless cache only in softirq; from
+// 6.8 a softirq free on the NAPI's CPU recycles directly) and what a ring
+// put costs (spin_lock vs spin_lock_bh).
+func (e *Env) inSoftirq(cpu int) int { e.M.CPUs[cpu].Softirq = true; return cpu }
+func (e *Env) inProcess(cpu int) int { e.M.CPUs[cpu].Softirq = false; return cpu }
+
 // settle sorts out a receive: an error stops the run, nil is a lost frame.
 func (e *Env) settle(sk *skb.SKB, err error) bool {
 	if errors.Is(err, skb.ErrNoMem) {
@@ -122,6 +131,7 @@ func (e *Env) settle(sk *skb.SKB, err error) bool {
 // CPU (skb_attempt_defer_free): net_rx_action flushes them first.
 func (e *Env) rx(length, hdr int, deferred *[]*skb.SKB) *skb.SKB {
 	d := e.Drv
+	e.inSoftirq(d.CPU())
 	if d.Poll() && deferred != nil && len(*deferred) > 0 {
 		e.flushDeferred(deferred)
 	}

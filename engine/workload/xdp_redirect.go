@@ -31,7 +31,7 @@ func (w *xdpRedirect) Step(e *Env) bool {
 	m := e.M
 	if w.op == 0 {
 		d.Poll()
-		cpu := d.CPU()
+		cpu := e.inSoftirq(d.CPU())
 		m.Begin(cpu, sim.SymXDPRun)
 		f, ok := d.ReceiveXDP(e.Frame)
 		if !ok {
@@ -46,6 +46,7 @@ func (w *xdpRedirect) Step(e *Env) bool {
 	if v := int(m.Knobs[sim.KnobVethCPU]); v >= 0 {
 		app = v
 	}
+	e.inSoftirq(app) // the veth's NAPI poll
 	f := w.frame
 	w.frame, w.op = drivers.XDPFrame{}, 0
 	m.Begin(app, sim.SymVethXDPRcv)
