@@ -102,9 +102,15 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 	if m.Tracing() {
 		why := "page_pool page (signature matches): returned to its pool through the ptr_ring (skb frees never recycle directly before 6.4)"
 		if e.NAPIDirect {
-			why = "page_pool page: the free is not in the pool's own NAPI context on this CPU, so it goes through the ptr_ring"
-			if allowDirect {
-				why = "page_pool page freed in the pool's NAPI context on its own CPU: direct recycling into the alloc cache is allowed"
+			why = "page_pool page: the free is not NAPI-safe on the CPU that owns the pool's NAPI, so it goes through the ptr_ring"
+			if e.SoftirqDirect {
+				why = "page_pool page: the free is neither NAPI-safe nor in softirq on the CPU that owns the pool's NAPI, so it goes through the ptr_ring"
+			}
+			switch {
+			case allowDirect && napiSafe:
+				why = "page_pool page freed NAPI-safe on the CPU that owns the pool's NAPI: direct recycling into the alloc cache is allowed"
+			case allowDirect:
+				why = "page_pool page freed in softirq on the CPU that owns the pool's NAPI (v6.6: napi_safe || in_softirq()): direct recycling into the alloc cache is allowed"
 			}
 		}
 		m.Emit(sim.Event{CPU: cpu, Func: sim.SymReturnSkbPage, Pool: pool.ID, Page: pg.PFN, From: pg.Place, To: pg.Place, Stat: sim.StatNone, Why: why})

@@ -13,7 +13,7 @@ func (s *Stack) KfreeSKB(cpu int, sk *SKB) {
 		return
 	}
 	cost := s.M.Charge(cpu, sim.SymKfreeSKB, 0)
-	s.ev(cpu, sim.SymKfreeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "frees the skb (not in NAPI context)")
+	s.ev(cpu, sim.SymKfreeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "frees the skb (a plain kfree_skb: not a NAPI-safe free, napi_safe = false)")
 	s.releaseAll(cpu, sk, false)
 	s.kfreeSkbmem(cpu, sk)
 }
