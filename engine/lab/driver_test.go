@@ -258,21 +258,35 @@ func TestDestroy_DeferredReleaseAndWarning(t *testing.T) {
 // one allocation (fast + refill + slow).
 func TestSoftirqDirect_DropRecyclesIntoTheCache(t *testing.T) {
 	const n = 5000
-	for _, tc := range []struct {
-		era  string
-		want sim.Stats
-	}{
+	eraCounters(t, "mvpp2", "drop", n, []eraStats{
 		{"6.4", sim.Stats{sim.StatAllocFast: 5929, sim.StatAllocSlow: 17, sim.StatAllocEmpty: 17, sim.StatAllocRefill: 78, sim.StatRecycleRing: n}},
 		{"6.8", sim.Stats{sim.StatAllocFast: 6007, sim.StatAllocSlow: 17, sim.StatAllocEmpty: 17, sim.StatRecycleCached: n}},
-	} {
+	}, func(t *testing.T, st sim.Stats) {
+		if allocs := st[sim.StatAllocFast] + st[sim.StatAllocRefill] + st[sim.StatAllocSlow]; allocs != 1024+n {
+			t.Errorf("%d allocations, want the ring's 1024 and one per packet", allocs)
+		}
+	})
+}
+
+// eraStats is a run's exact counters in one era.
+type eraStats struct {
+	era  string
+	want sim.Stats
+}
+
+// eraCounters runs driver/scenario for n packets in each era and compares
+// the counters exactly (runs are deterministic) and the violations with
+// none; also, when given, a check of what the counters must satisfy.
+func eraCounters(t *testing.T, driver, scenario string, n int64, rows []eraStats, also func(*testing.T, sim.Stats)) {
+	t.Helper()
+	for _, tc := range rows {
 		t.Run(tc.era, func(t *testing.T) {
-			_, r := run(t, Config{Driver: "mvpp2", Scenario: "drop", Era: tc.era, Packets: n})
+			_, r := run(t, Config{Driver: driver, Scenario: scenario, Era: tc.era, Packets: n})
 			if r.Stats != tc.want || r.Violations.Total() != 0 {
 				t.Errorf("stats\n got %v\nwant %v (violations %d)", r.Stats, tc.want, r.Violations.Total())
 			}
-			st := r.Stats
-			if allocs := st[sim.StatAllocFast] + st[sim.StatAllocRefill] + st[sim.StatAllocSlow]; allocs != 1024+n {
-				t.Errorf("%d allocations, want the ring's 1024 and one per packet", allocs)
+			if also != nil {
+				also(t, r.Stats)
 			}
 		})
 	}
@@ -287,21 +301,11 @@ func TestSoftirqDirect_DropRecyclesIntoTheCache(t *testing.T) {
 // straight into the cache (napi_safe || in_softirq(), v6.6).
 func TestXDPFrameSkbRecycle_MarkedFrom6_4(t *testing.T) {
 	const n = 20000
-	for _, tc := range []struct {
-		era  string
-		want sim.Stats
-	}{
+	eraCounters(t, "mlx5", "xdp-redirect", n, []eraStats{
 		{"5.15", sim.Stats{sim.StatAllocFast: 20664, sim.StatAllocSlow: 328, sim.StatAllocEmpty: 328}},
 		{"6.4", sim.Stats{sim.StatAllocFast: 20664, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatAllocRefill: 312, sim.StatRecycleRing: n}},
 		{"6.8", sim.Stats{sim.StatAllocFast: 20976, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatRecycleCached: n}},
-	} {
-		t.Run(tc.era, func(t *testing.T) {
-			_, r := run(t, Config{Driver: "mlx5", Scenario: "xdp-redirect", Era: tc.era, Packets: n})
-			if r.Stats != tc.want || r.Violations.Total() != 0 {
-				t.Errorf("stats\n got %v\nwant %v (violations %d)", r.Stats, tc.want, r.Violations.Total())
-			}
-		})
-	}
+	}, nil)
 	if doc := List().Scenarios; !strings.Contains(fmt.Sprint(doc), "before 6.4 (9c94bbf9a87b marks it for recycling)") {
 		t.Error("ppsim list does not say from when XDP-built skbs recycle")
 	}
