@@ -12,7 +12,6 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/engine/lab"
-	"pplab/engine/sim"
 )
 
 func run(t *testing.T, cfg lab.Config, ops int64) *lab.Lab {
@@ -197,5 +196,4 @@ func TestGuardRender_TurnsAPanicIntoAnErrorBox(t *testing.T) {
 	if html := ga.HTMLString(ui); !strings.Contains(html, "Broken failed to render") || !strings.Contains(html, `role="alert"`) {
 		t.Errorf("%s", html)
 	}
-	_ = sim.NumStats
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pplab/engine/lab"
+	"pplab/engine/sim"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -334,17 +335,9 @@ func TestPlayground_URLReproducesTheStep(t *testing.T) {
 	if got := p.text("#inflight"); got != fmt.Sprint(snap.Inflight) {
 		t.Errorf("inflight %s, want %d", got, snap.Inflight)
 	}
-	for i, name := range []string{"alloc_fast", "alloc_slow", "alloc_refill", "recycle_cached", "recycle_ring", "recycle_released_refcnt"} {
-		_ = i
-		got := p.text("#stat-" + name)
-		var v uint64
-		for s := 0; s < len(snap.Stats); s++ {
-			if statName(s) == name {
-				v = snap.Stats[s]
-			}
-		}
-		if got != fmt.Sprint(v) {
-			t.Errorf("%s %s, want %d", name, got, v)
+	for s := sim.Stat(0); s < sim.NumStats; s++ { // every counter the page shows
+		if got := p.text("#stat-" + s.String()); got != fmt.Sprint(snap.Stats[s]) {
+			t.Errorf("%s %s, want %d", s.Ethtool(), got, snap.Stats[s])
 		}
 	}
 	var tiles int
@@ -366,11 +359,6 @@ func TestPlayground_URLReproducesTheStep(t *testing.T) {
 		t.Errorf("state link %q", link)
 	}
 	p.noErrors()
-}
-
-func statName(i int) string {
-	return [...]string{"alloc_fast", "alloc_slow", "alloc_slow_high_order", "alloc_empty", "alloc_refill", "alloc_waive",
-		"recycle_cached", "recycle_cache_full", "recycle_ring", "recycle_ring_full", "recycle_released_refcnt"}[i]
 }
 
 // TestPlayground_BadURLFallsBackWithNotice: a bad parameter falls back to

@@ -82,26 +82,14 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 		return nil, fmt.Errorf("%s: the frag API needs era 5.15 or later (era %s)", spec.Name, e.Name)
 	}
 	k := &m.Knobs
+	sync, offset, maxLen := spec.DeviceSync(mode, k)
 	p := pagepool.Params{Flags: pagepool.FlagDMAMap, Order: uint8(k[sim.KnobOrder]), PoolSize: rxDescs,
-		Nid: int(k[sim.KnobNid]), DMADir: mm.DMAFromDevice, MaxLen: spec.MaxLen, Offset: spec.Offset, NAPI: napi}
-	if mode != PagePerFrame && p.MaxLen < mm.PageSize {
-		p.MaxLen = mm.PageSize // a split page is synced whole (only the last frag's put syncs)
-	}
+		Nid: int(k[sim.KnobNid]), DMADir: mm.DMAFromDevice, MaxLen: maxLen, Offset: offset, NAPI: napi}
 	if spec.NidChanged && p.Nid < 0 {
 		p.Nid = m.NodeOf(napi.CPU) // mlx5: pp_params.nid = cpu_to_node(c->cpu)
 	}
 	if v := k[sim.KnobPoolSize]; v != 0 {
 		p.PoolSize = int(v)
-	}
-	if v := k[sim.KnobMaxLen]; v != 0 {
-		p.MaxLen = int(v)
-	}
-	if v := k[sim.KnobOffset]; v != 0 {
-		p.Offset = int(v)
-	}
-	sync := spec.SyncDev
-	if v := k[sim.KnobDMASyncDev]; v >= 0 {
-		sync = v == 1
 	}
 	if sync {
 		p.Flags |= pagepool.FlagDMASyncDev
@@ -120,6 +108,27 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	d := &Driver{Spec: spec, S: st, Pool: pool, NAPI: napi, Mode: mode, ring: make([]desc, rxDescs), mark: spec.Marks(e)}
 	st.AddHolder(d)
 	return d, nil
+}
+
+// DeviceSync is how the driver's pool syncs RX buffers for the device:
+// PP_FLAG_DMA_SYNC_DEV, page_pool_params.offset and max_len, from the
+// kernel driver's values and the knobs over them. A split page is synced
+// whole (only the last fragment's put syncs it).
+func (s *Spec) DeviceSync(mode BufferMode, k *sim.Knobs) (sync bool, offset, maxLen int) {
+	sync, offset, maxLen = s.SyncDev, s.Offset, s.MaxLen
+	if mode != PagePerFrame && maxLen < mm.PageSize {
+		maxLen = mm.PageSize
+	}
+	if v := k[sim.KnobMaxLen]; v != 0 {
+		maxLen = int(v)
+	}
+	if v := k[sim.KnobOffset]; v != 0 {
+		offset = int(v)
+	}
+	if v := k[sim.KnobDMASyncDev]; v >= 0 {
+		sync = v == 1
+	}
+	return sync, offset, maxLen
 }
 
 // MarkWheneverPossible makes the driver mark skbs for recycling in every

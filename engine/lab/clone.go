@@ -24,11 +24,16 @@ import (
 // panics naming the path, since a keyframe that silently shares one would
 // make seeking wrong.
 type copier struct {
-	memo     map[memoKey]reflect.Value
-	oldPages []mm.Page
-	newPages []mm.Page
-	base     uintptr
-	path     []string
+	memo map[memoKey]reflect.Value
+	// Per type: whether it holds pointers, and a struct's pointer-holding
+	// fields. Kept per copy, not per package: two Labs may be copied at
+	// once (each Lab is single-goroutine; the package is not).
+	pointerFree map[reflect.Type]bool
+	fieldPlans  map[reflect.Type][]int
+	oldPages    []mm.Page
+	newPages    []mm.Page
+	base        uintptr
+	path        []string
 }
 
 type memoKey struct {
@@ -44,39 +49,37 @@ var (
 		reflect.TypeOf((*drivers.Spec)(nil)): true,
 		reflect.TypeOf((*Scenario)(nil)):     true,
 	}
-	pointerFree = map[reflect.Type]bool{}
-	fieldPlans  = map[reflect.Type][]int{} // per struct type: the fields that hold pointers
 )
 
 // pointerFields lists the fields of struct type t that hold pointers (the
 // rest is copied by the struct's shallow copy).
-func pointerFields(t reflect.Type) []int {
-	if f, ok := fieldPlans[t]; ok {
+func (c *copier) pointerFields(t reflect.Type) []int {
+	if f, ok := c.fieldPlans[t]; ok {
 		return f
 	}
 	f := []int{}
 	for i := 0; i < t.NumField(); i++ {
-		if hasPointers(t.Field(i).Type) {
+		if c.hasPointers(t.Field(i).Type) {
 			f = append(f, i)
 		}
 	}
-	fieldPlans[t] = f
+	c.fieldPlans[t] = f
 	return f
 }
 
 // hasPointers reports whether values of t refer to other memory the copy
 // must not share (strings are immutable: sharing them is a copy).
-func hasPointers(t reflect.Type) bool {
-	if v, ok := pointerFree[t]; ok {
+func (c *copier) hasPointers(t reflect.Type) bool {
+	if v, ok := c.pointerFree[t]; ok {
 		return !v
 	}
 	var has bool
 	switch t.Kind() {
 	case reflect.Array:
-		has = t.Len() > 0 && hasPointers(t.Elem())
+		has = t.Len() > 0 && c.hasPointers(t.Elem())
 	case reflect.Struct:
 		for i := 0; i < t.NumField(); i++ {
-			if hasPointers(t.Field(i).Type) {
+			if c.hasPointers(t.Field(i).Type) {
 				has = true
 				break
 			}
@@ -84,7 +87,7 @@ func hasPointers(t reflect.Type) bool {
 	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
 		has = true
 	}
-	pointerFree[t] = !has
+	c.pointerFree[t] = !has
 	return has
 }
 
@@ -92,7 +95,7 @@ func hasPointers(t reflect.Type) bool {
 // pointers to src inside the graph (the Lab is its machine's checker) point
 // to dst in the copy.
 func cloneLab(dst, src *Lab) {
-	c := &copier{memo: map[memoKey]reflect.Value{}}
+	c := &copier{memo: map[memoKey]reflect.Value{}, pointerFree: map[reflect.Type]bool{}, fieldPlans: map[reflect.Type][]int{}}
 	c.oldPages = src.a.Pages()
 	c.newPages = make([]mm.Page, len(c.oldPages), cap(c.oldPages))
 	copy(c.newPages, c.oldPages)
@@ -138,7 +141,7 @@ func (c *copier) pagePtrs(dst, src []*mm.Page) {
 // copy deep-copies src into dst; both are addressable values of one type.
 func (c *copier) copy(dst, src reflect.Value) {
 	t := src.Type()
-	if !hasPointers(t) {
+	if !c.hasPointers(t) {
 		dst.Set(src)
 		return
 	}
@@ -181,7 +184,7 @@ func (c *copier) copy(dst, src reflect.Value) {
 		ns := reflect.MakeSlice(t, src.Len(), src.Cap())
 		c.memo[key] = ns.Slice3(0, src.Cap(), src.Cap())
 		switch {
-		case !hasPointers(t.Elem()):
+		case !c.hasPointers(t.Elem()):
 			reflect.Copy(ns, src)
 		case t.Elem() == pagePtrType:
 			c.pagePtrs(unsafe.Slice((**mm.Page)(ns.UnsafePointer()), src.Len()), unsafe.Slice((**mm.Page)(src.UnsafePointer()), src.Len()))
@@ -202,7 +205,7 @@ func (c *copier) copy(dst, src reflect.Value) {
 		}
 	case reflect.Struct:
 		dst.Set(src) // the scalars; pointer fields are replaced below
-		for _, i := range pointerFields(t) {
+		for _, i := range c.pointerFields(t) {
 			c.copy(rw(dst.Field(i)), rw(src.Field(i)))
 		}
 	case reflect.Map:

@@ -56,6 +56,19 @@ func init() {
 	}
 }
 
+// bufferMode is how the driver carves RX buffers in a scenario: its own
+// model, except split-page, which splits pages the era's way (the half-page
+// flip before 5.15, the frag API from 5.15).
+func bufferMode(spec *drivers.Spec, scenario string, era *sim.Era) drivers.BufferMode {
+	if scenario != workload.WSplitPage {
+		return spec.Buffer
+	}
+	if era.FragAPI {
+		return drivers.FragAPI
+	}
+	return drivers.HalfPageFlip
+}
+
 // driverRun adapts a workload.Workload to the Lab.
 type driverRun struct {
 	env   *workload.Env
@@ -69,13 +82,7 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	m := l.m
 	napi := pagepool.NewNAPI(0)
 	st := skb.NewStack(l.reg)
-	mode := l.Spec.Buffer
-	if name == workload.WSplitPage {
-		mode = drivers.HalfPageFlip
-		if m.Era.FragAPI {
-			mode = drivers.FragAPI
-		}
-	}
+	mode := bufferMode(l.Spec, name, m.Era)
 	descs := l.Spec.RxDescs
 	if v := m.Knobs[sim.KnobRxDescs]; v != 0 {
 		descs = int(v)

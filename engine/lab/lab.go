@@ -15,7 +15,6 @@ import (
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 	"pplab/engine/skb"
-	"pplab/engine/workload"
 )
 
 // Config is everything a run depends on: a run is a pure function of it.
@@ -174,7 +173,7 @@ func (cfg Config) resolve() (resolved, error) {
 	if err := checkKnobs(&cfg.Knobs); err != nil {
 		return r, err
 	}
-	if err := checkKnobsFor(&cfg.Knobs, sc, spec, rules); err != nil {
+	if err := checkKnobsFor(&cfg.Knobs, sc, spec, era, rules); err != nil {
 		return r, err
 	}
 	r = resolved{cfg: cfg, era: era, sc: sc, spec: spec, plat: plat, rules: rules}
@@ -230,7 +229,7 @@ const minFrame = 60
 // checkKnobsFor rejects knob values that do nothing in this run, or that
 // the run's scenario, driver, machine or broken rules contradict: a knob's
 // accepted range is the range that changes something.
-func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, rules sim.RuleSet) error {
+func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era, rules sim.RuleSet) error {
 	if v := k[sim.KnobVethCPU]; v >= k[sim.KnobCPUs] {
 		return knobErr(sim.KnobVethCPU, k, "the machine has %d CPUs (cpus=%d): want -1 (the redirecting CPU) or 0 to %d", k[sim.KnobCPUs], k[sim.KnobCPUs], k[sim.KnobCPUs]-1)
 	}
@@ -244,18 +243,15 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, rules sim.Rul
 		return knobErr(sim.KnobBulk, k, "the kernel's bulk call fills the %d-slot alloc cache and cannot ask for more: want 1 to %d (only the first bulk patch's unbounded list asks for more: --break bulk-dma-unmap)", pagepool.AllocCacheSize, pagepool.AllocCacheSize)
 	}
 	if off := k[sim.KnobOffset]; off != 0 {
+		// The pool's sync setup as the run will build it.
 		sync := k[sim.KnobDMASyncDev] == 1
 		maxLen := int64(mm.PageSize) << k[sim.KnobOrder]
-		if spec != nil {
-			if k[sim.KnobDMASyncDev] < 0 {
-				sync = spec.SyncDev
-			}
-			if spec.MaxLen > 0 && spec.Buffer == drivers.PagePerFrame && sc.Name != workload.WSplitPage {
-				maxLen = int64(spec.MaxLen)
-			}
-		}
 		if v := k[sim.KnobMaxLen]; v != 0 {
 			maxLen = v
+		}
+		if spec != nil {
+			s, _, ml := spec.DeviceSync(bufferMode(spec, sc.Name, era), k)
+			sync, maxLen = s, int64(ml)
 		}
 		if !sync {
 			return knobErr(sim.KnobOffset, k, "page_pool_params.offset only moves where the pool syncs for the device, and this pool does not sync (dma_sync_dev=1 turns it on)")
@@ -489,10 +485,7 @@ func (l *Lab) CheckInvariants(m *sim.Machine) {
 	if !l.tallyOn {
 		return
 	}
-	var st sim.Stats
-	for _, p := range l.reg.Pools() {
-		p.GetStats(&st)
-	}
+	st := l.stats()
 	if st != l.tally {
 		for i := range st {
 			if st[i] != l.tally[i] {
@@ -544,8 +537,8 @@ type Results struct {
 func (l *Lab) Results() Results {
 	r := Results{Driver: l.Cfg.Driver, Scenario: l.Scenario.Name, Era: l.m.Era.Name, Packets: l.packets, Seed: l.Cfg.Seed,
 		Violations: l.m.Log, AllocFailures: l.allocFailures, Platform: l.m.Platform.Name}
+	r.Stats = l.stats()
 	for _, p := range l.reg.Pools() {
-		p.GetStats(&r.Stats)
 		r.Inflight += p.Inflight()
 	}
 	n := len(l.m.CPUs)
@@ -562,14 +555,10 @@ func (l *Lab) Results() Results {
 		}
 	}
 	measured := l.measuredPackets()
+	r.Rate = Rate{Unit: "kpps"}
+	r.Rate.Value, r.LinkBound = l.kpps(measured, worst)
 	if measured > 0 && worst > 0 {
 		r.NsPerPacket = float64(worst) / float64(measured) / sim.PSPerNS
-		r.Rate = Rate{Value: float64(measured) / (float64(worst) / 1e12) / 1e3, Unit: "kpps"}
-		if link := l.linkKpps(); link > 0 && r.Rate.Value > link {
-			r.Rate.Value, r.LinkBound = link, true
-		}
-	} else {
-		r.Rate = Rate{Unit: "kpps"}
 	}
 	bySym := map[string]int64{}
 	var total int64

@@ -64,7 +64,7 @@ func (s *series) sample(l *Lab) {
 				CacheFull:      st[sim.StatRecycleCacheFull] - s.stats0[sim.StatRecycleCacheFull],
 				RingFull:       st[sim.StatRecycleRingFull] - s.stats0[sim.StatRecycleRingFull],
 				ReleasedRefcnt: st[sim.StatRecycleReleasedRefcnt] - s.stats0[sim.StatRecycleReleasedRefcnt]}}
-		p.Kpps = l.windowKpps(p.dp, p.busyPS)
+		p.Kpps, _ = l.kpps(p.dp, p.busyPS)
 		s.points = append(s.points, p)
 		if len(s.points) > seriesMax {
 			s.merge(l)
@@ -89,7 +89,7 @@ func (s *series) merge(l *Lab) {
 		p.dp, p.busyPS = a.dp+b.dp, a.busyPS+b.busyPS
 		p.Mix = Mix{a.Mix.Cached + b.Mix.Cached, a.Mix.Ring + b.Mix.Ring, a.Mix.Released + b.Mix.Released,
 			a.Mix.CacheFull + b.Mix.CacheFull, a.Mix.RingFull + b.Mix.RingFull, a.Mix.ReleasedRefcnt + b.Mix.ReleasedRefcnt}
-		p.Kpps = l.windowKpps(p.dp, p.busyPS)
+		p.Kpps, _ = l.kpps(p.dp, p.busyPS)
 		s.points[i] = p
 	}
 	if len(s.points)%2 == 1 {
@@ -100,16 +100,18 @@ func (s *series) merge(l *Lab) {
 	s.window *= 2
 }
 
-// windowKpps is dp packets over busyPS of the busiest CPU, capped by the link.
-func (l *Lab) windowKpps(dp, busyPS int64) float64 {
-	if dp <= 0 || busyPS <= 0 {
-		return 0
+// kpps is the rate of packets over busyPS of the busiest CPU, capped by the
+// link (and whether the link capped it): the run's rate (Results) and each
+// window's (Series) are this one formula.
+func (l *Lab) kpps(packets, busyPS int64) (float64, bool) {
+	if packets <= 0 || busyPS <= 0 {
+		return 0, false
 	}
-	k := float64(dp) * 1e9 / float64(busyPS)
+	k := float64(packets) / (float64(busyPS) / 1e12) / 1e3
 	if link := l.linkKpps(); link > 0 && k > link {
-		k = link
+		return link, true
 	}
-	return k
+	return k, false
 }
 
 // releases is pages_state_release_cnt summed over the pools.
