@@ -67,6 +67,7 @@ type Driver struct {
 	polled     int // frames in the current NAPI poll
 
 	Received, Dropped, Transmitted int64
+	Completions                    int64 // napi_complete_done calls (polls that ended short)
 }
 
 // New creates the driver's page_pool (with the parameters its Spec takes from

@@ -49,3 +49,23 @@ func (d *Driver) MoveNAPI(cpu int) {
 	d.Pool.NAPIMoved(cpu)
 	d.polled = 0
 }
+
+// CompleteDone models napi_complete_done(napi, work_done) after a poll that
+// found fewer frames than its budget: the NAPI leaves the poll list and
+// list_owner is reset to -1 (8c48eea3adf3, v6.4: from here until the next
+// IRQ schedules it, no free on this CPU is NAPI-local). The next frame
+// starts a new poll. The caller flushes GRO first (napi_gro_flush, in
+// napi_complete_done before list_owner is cleared).
+func (d *Driver) CompleteDone() {
+	d.NAPI.Complete()
+	d.polled = 0
+	d.Completions++
+}
+
+// Scheduled reports whether the NAPI is on its CPU's poll list
+// (list_owner == its CPU): polling, not completed.
+func (d *Driver) Scheduled() bool { return d.NAPI.ListOwner == d.NAPI.CPU }
+
+// Schedule models the RX IRQ's napi_schedule → ____napi_schedule on the
+// NAPI's CPU: list_owner = that CPU; net_rx_action will poll it.
+func (d *Driver) Schedule() { d.NAPI.Schedule() }

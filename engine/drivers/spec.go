@@ -44,6 +44,9 @@ type Spec struct {
 	// the buffers as page_pool frags (hns3: HNS3_RX_HEAD_SIZE 256); 0: the
 	// driver builds the skb around the buffer (build_skb).
 	HeadSplit int
+	// GRO: the driver hands skbs to napi_gro_receive (most drivers);
+	// otherwise netif_receive_skb (cpsw_rx_handler), and GRO never sees them.
+	GRO bool
 	// NidChanged: the NAPI poll calls page_pool_nid_changed (mlx5).
 	NidChanged bool
 	// XDP: the driver runs XDP programs with XDP_REDIRECT support.
@@ -65,7 +68,7 @@ var Specs = []*Spec{
 		Doc: "Marvell PPv2 (Armada 8040, MacchiatoBIN): one page per frame, RX refilled per frame (mvpp2_rx_refill), TX completion with dev_kfree_skb_any; the first skb-recycling user (rfc-v1)",
 		// mvpp2_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
 		// max_len = the buffer's data size, offset = MVPP2_SKB_HEADROOM.
-		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true,
+		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, GRO: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvpp2_rx", sim.SymDrvXmit: "mvpp2_tx", sim.SymDrvTxClean: "mvpp2_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mvneta", Platform: "espressobin", Buffer: PagePerFrame, RxDescs: 512,
@@ -73,25 +76,25 @@ var Specs = []*Spec{
 		// mvneta_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
 		// max_len = MVNETA_MAX_RX_BUF_SIZE (PAGE_SIZE - headroom - shinfo),
 		// offset = pp->rx_offset_correction + XDP headroom.
-		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, TxNapiConsume: true,
+		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, TxNapiConsume: true, GRO: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "cpsw", Platform: "ti-cpsw", Buffer: PagePerFrame, RxDescs: 256,
-		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, non-coherent DMA",
+		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, netif_receive_skb (no GRO), non-coherent DMA",
 		// cpsw_create_rx_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
 		// max_len = PAGE_SIZE - headroom - shinfo (the model's rounding).
 		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, XDP: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "cpsw_rx_handler", sim.SymDrvXmit: "cpsw_ndo_start_xmit", sim.SymDrvTxClean: "cpsw_tx_handler"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,
-		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX",
+		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS; netif_receive_skb, no GRO — the model's choice): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX",
 		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "lunar_rx_poll_page_pool", sim.SymDrvXmit: "lunar_start_xmit", sim.SymDrvTxClean: "lunar_tx_complete"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mlx5", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
 		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ), pages split into fragments otherwise; XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; the split-page caveat",
 		// mlx5e_alloc_rq: PP_FLAG_DMA_MAP (no SYNC_DEV: the driver syncs itself)
-		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, XDP: true, NidChanged: true,
+		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, XDP: true, NidChanged: true, GRO: true,
 		// The model lets mlx5 mark skbs once split pages are safe (frag API,
 		// 5.15); the kernel's mlx5 did so later (≈v6.5–6.6, UNVERIFIED).
 		RecycleFrom: "5.15",
@@ -100,7 +103,7 @@ var Specs = []*Spec{
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
 		Doc: "Broadcom NetXtreme (x86-64): a page per buffer (page mode), each consumed buffer replaced at once, TX completion with napi_consume_skb; NAPI-local direct recycling (6.4)",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP, napi = &bnapi->napi
-		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, TxNapiConsume: true, XDP: true,
+		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, TxNapiConsume: true, XDP: true, GRO: true,
 		// the model's bnxt recycles from 5.14 to show each era's path.
 		RecycleFrom: "5.14",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
@@ -111,7 +114,7 @@ var Specs = []*Spec{
 		// PP_FLAG_DMA_SYNC_DEV, max_len = PAGE_SIZE << order, offset 0.
 		// hns3_alloc_skb: napi_alloc_skb(HNS3_RX_HEAD_SIZE), copy or
 		// eth_get_headlen + hns3_nic_reuse_page (torvalds/linux hns3_enet.c).
-		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, HeadSplit: 256, TxNapiConsume: true, RecycleFrom: "5.15",
+		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, HeadSplit: 256, TxNapiConsume: true, RecycleFrom: "5.15", GRO: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "hns3_clean_rx_ring", sim.SymDrvXmit: "hns3_nic_net_xmit", sim.SymDrvTxClean: "hns3_clean_tx_ring"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "split-page", "clone-tap", "destroy", "pfmemalloc"}},
 }

@@ -27,7 +27,7 @@ func init() {
 	}
 	for _, s := range []sc{
 		{name: workload.WDrop, def: "mvpp2", doc: "64-byte frames with an invalid ethertype: RX, build_skb, eth_type_trans, dropped early in __netif_receive_skb_core, kfree_skb in NAPI context"},
-		{name: workload.WTCPStream, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "TCP receive: GRO, tcp_v4_rcv, skb_try_coalesce into the socket receive queue; the application reads (copies, frees) on its own CPU — from 6.4 its frees are deferred to the NAPI CPU (skb_attempt_defer_free)"},
+		{name: workload.WTCPStream, def: "bnxt", matters: []sim.Knob{sim.KnobGRO, sim.KnobReadNS, sim.KnobSkbDeferMax, sim.KnobRcvbuf, sim.KnobTapEvery}, doc: "TCP receive of one flow: GRO aggregates segments (heads stolen into frags, then a frag_list, up to 64 KB), tcp_v4_rcv queues the aggregate; the application reads and frees each skb on its own CPU — from 5.19 through skb_attempt_defer_free, flushed NAPI-safe by net_rx_action on the NAPI CPU; a slower reader closes the window and the NAPI completes (list_owner = -1)"},
 		{name: workload.WForward, def: "lunar", matters: []sim.Knob{sim.KnobTxCPU, sim.KnobTapEvery, sim.KnobMaxLen, sim.KnobDMASyncDev}, doc: "NAT forwarding: RX, header rewrite (skb_cow), TX with a DMA mapping, TX completion frees the skb (napi_consume_skb where the driver uses it)"},
 		{name: workload.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobBulkRefill, sim.KnobVethCPU, sim.KnobBulk}, doc: "XDP_REDIRECT into a veth whose NAPI runs on the redirecting CPU (veth_cpu moves it); XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.4 (9c94bbf9a87b marks it for recycling): the pool refills from the page allocator"},
 		{name: workload.WSplitPage, def: "mlx5", eras: []string{"rfc-v1", "5.14", "5.15", "6.4", "6.8"},
@@ -71,11 +71,12 @@ func bufferMode(spec *drivers.Spec, scenario string, era *sim.Era) drivers.Buffe
 
 // driverRun adapts a workload.Workload to the Lab.
 type driverRun struct {
-	env   *workload.Env
-	w     workload.Workload
-	ender workload.Ender // non-nil: the workload, not the packet count, ends the run
-	warm  int64          // packets before measuring starts
-	n     int64
+	env     *workload.Env
+	w       workload.Workload
+	ender   workload.Ender   // non-nil: the workload, not the packet count, ends the run
+	warm    int64            // packets before measuring starts
+	settler workload.Settler // non-nil: measuring also waits for it to settle
+	n       int64
 }
 
 func newDriverRun(l *Lab, name string) (runner, error) {
@@ -100,14 +101,18 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &driverRun{env: env, w: w, warm: workload.WarmPackets(d)}
+	r := &driverRun{env: env, w: w, warm: workload.Warmup(w, env)}
 	r.ender, _ = w.(workload.Ender)
 	if name == workload.WDestroy {
 		workload.SetUnloadAt(w, min(l.Cfg.Packets, int64(4*d.RingSize())))
 		r.warm = 0
 	}
+	r.settler, _ = w.(workload.Settler)
+	if r.settler != nil && l.Cfg.Packets < r.warm+2*r.settler.SettleBound() {
+		r.settler = nil // too short to wait: measured from the ring's warm-up
+	}
 	if r.warm >= l.Cfg.Packets {
-		r.warm = 0 // a short run (stepping in the UI) measures everything
+		r.warm, r.settler = 0, nil // a short run (stepping in the UI) measures everything
 	}
 	return r, nil
 }
@@ -125,6 +130,13 @@ func (r *driverRun) step(l *Lab) bool {
 	l.allocFailures = r.env.Lost
 	if done {
 		r.n++
+	}
+	if r.settler != nil && r.n >= r.warm {
+		if r.settler.Settled() {
+			r.settler = nil // measuring starts now
+		} else {
+			r.warm = r.n + 1 // not settled yet: measuring starts later
+		}
 	}
 	return done
 }

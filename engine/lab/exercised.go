@@ -7,11 +7,11 @@ package lab
 // something — with every rule intact, or with one other rule broken.
 var RuleExercisedIn = map[string][]string{
 	"coalesce-pp-guard":     {"coalesce-mixed"},
-	"coalesce-cloned-guard": {"tcp-stream (hns3, tap_every=2)"},
-	"signature-check":       {"clone-tap", "coalesce-mixed", "split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2)"},
-	"last-dataref":          {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "tcp-stream (hns3, tap_every=2)"},
+	"coalesce-cloned-guard": {"tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
+	"signature-check":       {"clone-tap", "coalesce-mixed", "split-page", "split-page (hns3)"},
+	"last-dataref":          {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"refcnt-check":          {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "pool-slow", "split-page"},
-	"frag-count":            {"split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2)"},
+	"frag-count":            {"split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"napi-locality":         {"forward (bnxt, tx_cpu=1)"},
 	"pfmemalloc-check":      {"pfmemalloc", "pool-slow"},
 	"bulk-map-error":        {"drop (dma_map_fail_ppm=200000)", "pool-direct", "pool-ring", "pool-slow"},

@@ -591,6 +591,9 @@ func (l *Lab) notes() []string {
 		out = append(out, fmt.Sprintf("the machine has %d pages (node_pages × numa_nodes), fewer than %s's %d RX descriptors: the ring never fills, the run measures memory exhaustion",
 			l.a.NumPages(), l.Spec.Name, l.drv.RingSize()))
 	}
+	if l.drv != nil && l.Scenario.Name == "tcp-stream" && !l.Spec.GRO && l.m.Knobs[sim.KnobGRO] != 0 {
+		out = append(out, fmt.Sprintf("%s hands its skbs to netif_receive_skb, not napi_gro_receive: no GRO, every segment goes up the stack alone", l.Spec.Name))
+	}
 	decided := l.m.Decided()
 	for _, r := range sim.AllRules() {
 		if !l.m.Rules.Broken(r) || decided.Broken(r) {

@@ -20,7 +20,7 @@ func seamConfigs() []Config {
 	out = append(out,
 		Config{Scenario: "split-page", Era: "5.14", Packets: 5000, Set: TeachingSet("split-page")},
 		Config{Scenario: "pool-slow", Packets: 5000, Break: []string{"refcnt-check"}, Set: TeachingSet("pool-slow")},
-		Config{Scenario: "tcp-stream", Driver: "hns3", Era: "5.15", Packets: 5000, Break: []string{"coalesce-cloned-guard"}, Set: append(TeachingSet("tcp-stream"), "tap_every=2")},
+		Config{Scenario: "tcp-stream", Driver: "hns3", Era: "5.15", Packets: 5000, Break: []string{"coalesce-cloned-guard"}, Set: append(TeachingSet("tcp-stream"), "tap_every=2", "gro=0", "read_ns=2000")},
 		Config{Scenario: "forward", Driver: "mvneta", Era: "5.14", Packets: 5000, Set: append(TeachingSet("forward"), "tap_every=4")},
 	)
 	return out

@@ -119,6 +119,8 @@ type SKBView struct {
 	Frags     []FragView
 	Len       int
 	DataLen   int
+	FragList  []int32 // shinfo->frag_list: the skbs GRO chained on this one
+	InList    int32   // the skb whose frag_list holds this one (0: none)
 }
 
 // FragView is one skb_frag_t.
@@ -253,6 +255,10 @@ func skbView(sk *skb.SKB) SKBView {
 		f := &d.Frags[i]
 		v.Frags = append(v.Frags, FragView{PFN: f.Page.PFN, Off: f.Off, Size: f.Size})
 	}
+	for _, m := range d.FragList {
+		v.FragList = append(v.FragList, m.ID)
+	}
+	v.InList = sk.FragListOf
 	return v
 }
 

@@ -35,6 +35,10 @@ const (
 	KnobRxDescs
 	KnobBulkRefill
 	KnobVethCPU
+	KnobSkbDeferMax
+	KnobGRO
+	KnobReadNS
+	KnobRcvbuf
 	NumKnobs
 )
 
@@ -71,6 +75,10 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobTxCPU:         {"tx_cpu", 0, 0, 7, "forward: the CPU whose NAPI runs TX completion (0 = the RX NAPI's CPU; another CPU, below cpus, when XPS maps the TX queue elsewhere)"},
 	KnobBulkRefill:    {"bulk_refill", -1, -1, 1, "1 = the slow path refills the alloc cache with alloc_pages_bulk (bulk pages per call, v5.13), 0 = one alloc_pages_node per call (before), -1 = the era's; so recycling with and without bulk refill can be compared in any era"},
 	KnobVethCPU:       {"veth_cpu", -1, -1, 7, "xdp-redirect: the CPU the veth's NAPI runs on (-1 = the redirecting CPU: __veth_xdp_flush napi_schedule()s the peer where it runs; another CPU, below cpus, as RPS or threaded NAPI would move it)"},
+	KnobSkbDeferMax:   {"skb_defer_max", 64, 0, 4096, "sysctl net.core.skb_defer_max (v5.19): skbs a CPU's defer list holds before skb_attempt_defer_free frees on the reader's CPU instead; an IPI kicks the owning CPU when the list reaches half (0 = never defer)"},
+	KnobGRO:           {"gro", 1, 0, 1, "tcp-stream: 1 = GRO aggregates a flow's segments (skb_gro_receive: heads stolen into frags, then frag_list, up to 64 KB), 0 = ethtool -K gro off: every segment goes up the stack alone"},
+	KnobReadNS:        {"read_ns", 0, 0, 1000000, "tcp-stream: what the application does with each 1448-byte segment it reads besides the copy, in ns (0 = nothing): a reader slower than the NIC fills the receive window and the NAPI goes idle"},
+	KnobRcvbuf:        {"rcvbuf", 6291456, 65536, 1 << 28, "tcp-stream: the socket's receive buffer in bytes of truesize (sk_rcvbuf; tcp_rmem[2] = 6 MB is what autotuning reaches): a full window stops the sender"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue, an even number (0 = the driver's count, e.g. 1024 for mvpp2; ethtool -G rx N); the pool's ptr_ring follows it unless pool_size is set"},
 }
 

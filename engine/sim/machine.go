@@ -188,6 +188,29 @@ func (m *Machine) ChargeExtra(cpu int, s Sym, cycles int64) int64 {
 	return ps
 }
 
+// ChargeNS charges ns nanoseconds to s on cpu (work whose cost a knob
+// gives in time, not the platform's cycles: the application's own work).
+func (m *Machine) ChargeNS(cpu int, s Sym, ns int64) int64 {
+	ps := ns * PSPerNS
+	c := &m.CPUs[cpu]
+	c.clockPS += ps
+	c.busyPS += ps
+	m.acct[cpu*int(NumSyms)+int(s)] += ps
+	return ps
+}
+
+// IdleUntil advances cpu's clock to ps if it is behind (the CPU waited for
+// work: a reader for data, a NAPI for frames); it returns the time idled.
+func (m *Machine) IdleUntil(cpu int, ps int64) int64 {
+	c := &m.CPUs[cpu]
+	if c.clockPS >= ps {
+		return 0
+	}
+	d := ps - c.clockPS
+	c.clockPS = ps
+	return d
+}
+
 // Idle advances cpu's clock by ns without charging any symbol.
 func (m *Machine) Idle(cpu int, ns int64) { m.CPUs[cpu].clockPS += ns * PSPerNS }
 

@@ -61,6 +61,11 @@ func (s *Stack) PskbExpandHead(cpu int, sk *SKB, extra int) error {
 		return fmt.Errorf("pskb_expand_head: %w", err)
 	}
 	old := sk.D
+	if len(old.FragList) > 0 && SkbCloned(sk) {
+		// skb_clone_fraglist: every chained skb would gain a user
+		// (skb_get); the model keeps no skb->users, so it refuses.
+		return fmt.Errorf("pskb_expand_head: skb#%d is cloned and has a frag_list (skb_clone_fraglist is not modelled)", sk.ID)
+	}
 	nd := s.newData()
 	nd.HeadObj, nd.HeadSize = obj, size
 	nd.NrFrags, nd.Frags, nd.FragList, nd.Zerocopy = old.NrFrags, old.Frags, old.FragList, old.Zerocopy
@@ -76,7 +81,7 @@ func (s *Stack) PskbExpandHead(cpu int, sk *SKB, extra int) error {
 		s.ev(cpu, sim.SymPskbExpandHead, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 			"not cloned: the frags move to the new shinfo and the old head is freed (a page_pool head may recycle)")
 		s.freeHead(cpu, sk, false, true)
-		old.NrFrags = 0
+		old.NrFrags, old.FragList = 0, nil
 		old.users--
 		s.releaseData(old)
 	}

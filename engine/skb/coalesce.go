@@ -117,7 +117,7 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 		return ok(CoalesceResult{}, "small enough to copy into `to`'s tailroom")
 	}
 	td, fd := to.D, from.D
-	if td.FragList || fd.FragList || td.Zerocopy || fd.Zerocopy {
+	if len(td.FragList) > 0 || len(fd.FragList) > 0 || td.Zerocopy || fd.Zerocopy {
 		return refuse("a frag_list or zerocopy frags are involved")
 	}
 	var r CoalesceResult

@@ -87,11 +87,11 @@ func TestCoalesce_RefusesLockedHeadFragListZerocopyAndFullFrags(t *testing.T) {
 		t.Error("stole a kmalloc'ed head")
 	}
 	fl, _ := e.fragsOnly(3000)
-	fl.D.FragList = true
+	fl.D.FragList = []*SKB{nil} // only its presence is read
 	if r := e.coalesce(to, fl); r.OK {
 		t.Error("coalesced an skb with a frag_list")
 	}
-	fl.D.FragList = false
+	fl.D.FragList = nil
 	fl.D.Zerocopy = true
 	if r := e.coalesce(to, fl); r.OK {
 		t.Error("coalesced zerocopy frags")

@@ -96,6 +96,14 @@ func (s *Stack) releaseFragsAndHead(cpu int, sk *SKB, napiSafe, user bool) {
 	for i := 0; i < d.NrFrags; i++ {
 		s.fragUnref(cpu, &d.Frags[i], sk.PPRecycle, napiSafe, user)
 	}
+	if len(d.FragList) > 0 {
+		s.kfreeSkbList(cpu, d.FragList)
+		if user {
+			clear(d.FragList)
+			s.lists = append(s.lists, d.FragList[:0])
+			d.FragList = nil
+		}
+	}
 	s.freeHead(cpu, sk, napiSafe, user)
 	s.releaseData(d)
 	s.exitReleaseData(sk)
@@ -160,6 +168,25 @@ func (s *Stack) fragUnref(cpu int, f *Frag, recycle, napiSafe, user bool) {
 	}
 	s.ev(cpu, sim.SymFragUnref, nil, f.Page, f.Page.Place, f.Page.Place, cost, "put_page of a frag (not recycled)")
 	s.A.PutPage(cpu, f.Page)
+}
+
+// kfreeSkbList models kfree_skb_list_reason(shinfo->frag_list) in
+// skb_release_data: every chained skb is released with skb_release_all(…,
+// napi_safe = false) (b07a2d97ba5e, v6.4: only the skb napi_consume_skb was
+// called for is known to be NAPI-safe) and its struct freed in bulk. So a
+// GRO skb's frag_list pages go through the ptr_ring even when the skb itself
+// is freed NAPI-safe — unless the v6.6 softirq rule recycles them directly.
+func (s *Stack) kfreeSkbList(cpu int, list []*SKB) {
+	for _, m := range list {
+		if !s.alive(cpu, m, sim.SymKfreeSKB) {
+			continue
+		}
+		cost := s.M.Charge(cpu, sim.SymKfreeSKB, 0)
+		s.ev(cpu, sim.SymKfreeSKB, m, nil, sim.PlaceNone, sim.PlaceNone, cost,
+			"a frag_list member is freed with its GRO skb (kfree_skb_list: napi_safe = false)")
+		s.releaseAll(cpu, m, false)
+		s.kfreeSkbmem(cpu, m)
+	}
 }
 
 // kfreeSkbmem frees the struct sk_buff itself (kmem_cache_free).

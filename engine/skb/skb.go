@@ -62,9 +62,9 @@ type Data struct {
 
 	NrFrags  int
 	Frags    [MaxSkbFrags]Frag
-	FragList bool  // a frag_list is attached (coalescing refuses it)
-	Zerocopy bool  // SKBFL_ZEROCOPY_ENABLE (coalescing refuses it)
-	Dataref  int32 // atomic_t dataref
+	FragList []*SKB // shinfo->frag_list: skbs GRO chained here (skb_gro_receive's merge); freed with the data, coalescing refuses it
+	Zerocopy bool   // SKBFL_ZEROCOPY_ENABLE (coalescing refuses it)
+	Dataref  int32  // atomic_t dataref
 
 	users    int32 // model: live skb structs pointing here
 	released bool  // model: frags and head released (the data is gone)
@@ -84,6 +84,8 @@ type SKB struct {
 	Nohdr      bool
 	PPRecycle  bool // pp_recycle:1
 	Pfmemalloc bool
+	FragListOf int32 // model: the skb whose frag_list holds this one (0: none)
+	AllocCPU   int   // skb->alloc_cpu (v5.19): the CPU that allocated the struct; skb_attempt_defer_free sends the free there
 	Where      Where // model: where the skb is (its pages' place follows it)
 	live       bool
 	liveIdx    int32 // index in Stack.skbs while live
@@ -138,6 +140,9 @@ func (s *Stack) Queue(sk *SKB, w Where) {
 			pg.MoveTo(s.M, to, sk.ID)
 		}
 	}
+	for _, m := range d.FragList { // the chained skbs go where their head skb goes
+		s.Queue(m, w)
+	}
 }
 
 // SKBs calls fn on every live skb (renderers; do not free from fn).
@@ -187,6 +192,8 @@ type Stack struct {
 
 	kmalloc [2]*mm.SlabCache // kmalloc-2k and kmalloc-4k: linear heads
 	napi    []int            // per-CPU NAPI skb cache fill (struct sk_buff, not data pages)
+	defers  []deferList      // per-CPU softnet_data defer lists (skb_attempt_defer_free)
+	lists   [][]*SKB         // spare frag_list arrays (GRO allocates nothing in the steady state)
 
 	live    []*Data
 	skbs    []*SKB // live skb structs
@@ -197,12 +204,12 @@ type Stack struct {
 	want    []int32 // checker scratch: expected Users per PFN
 
 	// Counters.
-	Built, Freed, Clones, Coalesced, CoalesceRefused, Expanded, Shifted int64
+	Built, Freed, Clones, Coalesced, CoalesceRefused, Expanded, Shifted, Deferred, Kicks int64
 }
 
 // NewStack builds the skb layer over a page allocator and a pool registry.
 func NewStack(reg *pagepool.Registry) *Stack {
-	s := &Stack{M: reg.M, A: reg.A, Reg: reg, napi: make([]int, len(reg.M.CPUs))}
+	s := &Stack{M: reg.M, A: reg.A, Reg: reg, napi: make([]int, len(reg.M.CPUs)), defers: make([]deferList, len(reg.M.CPUs))}
 	for i, size := range []int{KmallocHeadSize, MaxHeadSize} {
 		kc, err := mm.NewSlabCache(reg.A, fmt.Sprintf("kmalloc-%dk", size/1024), size)
 		if err != nil {
@@ -234,8 +241,12 @@ func (q *quarantine[T]) put(x *T) {
 	if q.q == nil {
 		q.q = make([]*T, 256)
 	}
-	if q.size == len(q.q) {
-		return // let the GC have it
+	if q.size == len(q.q) { // grow: the quarantine holds the run's peak of freed objects
+		n := make([]*T, 2*len(q.q))
+		for i := 0; i < q.size; i++ {
+			n[i] = q.q[(q.head+i)%len(q.q)]
+		}
+		q.q, q.head = n, 0
 	}
 	q.q[(q.head+q.size)%len(q.q)] = x
 	q.size++
@@ -285,7 +296,7 @@ func (s *Stack) newSKB(cpu int, napi bool) *SKB {
 	sk := s.skbQ.get()
 	*sk = SKB{}
 	s.nextID++
-	sk.ID, sk.live = s.nextID, true
+	sk.ID, sk.live, sk.AllocCPU = s.nextID, true, cpu
 	sk.liveIdx = int32(len(s.skbs))
 	s.skbs = append(s.skbs, sk)
 	return sk

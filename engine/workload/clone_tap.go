@@ -23,7 +23,7 @@ func (w *cloneTap) Next() string {
 
 func (w *cloneTap) Step(e *Env) bool {
 	if w.sk == nil {
-		w.sk = e.rx(e.Frame, HdrUDP, nil)
+		w.sk = e.rx(e.Frame, HdrUDP)
 		return w.sk == nil
 	}
 	cpu := e.inSoftirq(e.Drv.CPU())

@@ -38,7 +38,7 @@ func (w *coalesceMixed) Step(e *Env) bool {
 		size := mixedSizes[w.n%int64(len(mixedSizes))]
 		var sk *skb.SKB
 		if w.n%4 >= 2 {
-			sk = e.rx(min(size, e.Drv.Room()), HdrTCP, nil)
+			sk = e.rx(min(size, e.Drv.Room()), HdrTCP)
 		} else {
 			e.M.Begin(app, sim.SymAllocSKB)
 			s, err := e.S.AllocPageFragSKB(app, size) // -ENOBUFS for the sender on failure

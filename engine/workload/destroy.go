@@ -33,7 +33,7 @@ func (w *destroy) Step(e *Env) bool {
 		if w.unloadAt == 0 {
 			w.unloadAt = int64(4 * d.RingSize())
 		}
-		sk := e.rx(e.Frame, HdrUDP, nil)
+		sk := e.rx(e.Frame, HdrUDP)
 		w.n++
 		if sk != nil {
 			e.stackRx(d.CPU())

@@ -33,7 +33,7 @@ func (w *drop) Step(e *Env) bool {
 		if w.migrateAt > 0 && !w.moved && w.n == w.migrateAt {
 			w.migrate(e)
 		}
-		sk := e.rx(e.Frame, HdrEth, nil)
+		sk := e.rx(e.Frame, HdrEth)
 		if sk == nil {
 			w.n++
 			return true

@@ -60,7 +60,7 @@ func (w *forward) Step(e *Env) bool {
 		if d.AtPollBoundary() {
 			w.complete(e)
 		}
-		sk := e.rx(e.Frame, HdrUDP, nil)
+		sk := e.rx(e.Frame, HdrUDP)
 		if sk == nil {
 			return true
 		}

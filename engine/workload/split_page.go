@@ -22,7 +22,7 @@ func (w *splitPage) Next() string {
 
 func (w *splitPage) Step(e *Env) bool {
 	if w.sk == nil {
-		if w.sk = e.rx(e.Frame, HdrUDP, nil); w.sk != nil {
+		if w.sk = e.rx(e.Frame, HdrUDP); w.sk != nil {
 			e.stackRx(e.Drv.CPU())
 		}
 		return w.sk == nil // no buffer: the frame is lost

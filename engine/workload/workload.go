@@ -85,6 +85,18 @@ const (
 // every RX buffer has cycled twice (rate and profile count from then on).
 func WarmPackets(d *drivers.Driver) int64 { return int64(2*d.RingSize() + drivers.Budget) }
 
+// Warmup is the warm-up of workload w on env: WarmPackets; a workload
+// that is also a Settler measures from when it has settled as well.
+func Warmup(w Workload, e *Env) int64 { return WarmPackets(e.Drv) }
+
+// Settler is a workload whose steady state needs more than the RX ring's
+// warm-up: TCP receive, whose receive window a slower reader fills first.
+type Settler interface {
+	Settled() bool
+	// SettleBound is the packets after which Settled is true at the latest.
+	SettleBound() int64
+}
+
 // DefaultFrame is the frame size a workload receives unless the frame knob
 // says otherwise (coalesce-mixed mixes its own sizes).
 func DefaultFrame(workload string) int {
@@ -127,31 +139,23 @@ func (e *Env) settle(sk *skb.SKB, err error) bool {
 }
 
 // rx runs the NAPI side of one frame of length bytes (hdr of them headers):
-// poll bookkeeping, then the driver's receive. deferred (may be nil) are skbs whose free was deferred to this
-// CPU (skb_attempt_defer_free): net_rx_action flushes them first.
-func (e *Env) rx(length, hdr int, deferred *[]*skb.SKB) *skb.SKB {
+// poll bookkeeping — a new poll first flushes the CPU's defer list, as
+// net_rx_action does before every napi_poll — then the driver's receive.
+func (e *Env) rx(length, hdr int) *skb.SKB {
 	d := e.Drv
-	e.inSoftirq(d.CPU())
-	if d.Poll() && deferred != nil && len(*deferred) > 0 {
-		e.flushDeferred(deferred)
+	cpu := e.inSoftirq(d.CPU())
+	if !d.Scheduled() {
+		d.Schedule() // the RX IRQ: napi_schedule
 	}
-	e.M.Begin(d.CPU(), sim.SymDrvRx)
+	if d.Poll() {
+		e.S.SkbDeferFreeFlush(cpu)
+	}
+	e.M.Begin(cpu, sim.SymDrvRx)
 	sk, err := d.Receive(length, hdr)
 	if !e.settle(sk, err) {
 		return nil
 	}
 	return sk
-}
-
-// flushDeferred models skb_defer_free_flush in net_rx_action: from 6.4 each
-// skb is freed with napi_consume_skb(skb, 1): NAPI context on the pool's CPU.
-func (e *Env) flushDeferred(list *[]*skb.SKB) {
-	cpu := e.Drv.CPU()
-	for _, sk := range *list {
-		e.M.Begin(cpu, sim.SymNapiConsumeSKB)
-		e.S.NapiConsumeSKB(cpu, sk, 1)
-	}
-	*list = (*list)[:0]
 }
 
 // stackRx charges the receive path up to the protocol: eth_type_trans, GRO,
@@ -179,7 +183,7 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 		}
 		return &drop{migrateAt: -1}, nil
 	case WTCPStream:
-		return &tcpStream{tap: tapper{every: e.M.Knobs[sim.KnobTapEvery]}}, nil
+		return newTCPStream(e), nil
 	case WForward:
 		return newForward(e), nil
 	case WXDPRedirect:

@@ -1,0 +1,128 @@
+package lab
+
+import (
+	"testing"
+
+	"pplab/engine/sim"
+)
+
+// The tcp-stream counters follow from kernel mechanisms, not from a
+// workload constant: GRO's aggregate shape (skb_gro_receive: 18 pages in
+// the aggregate, 27 on its frag_list), skb_attempt_defer_free and the
+// net_rx_action flush (NAPI-safe for the aggregate, not for its frag_list
+// before 6.6), napi_complete_done's list_owner = -1, and which side — the
+// NAPI or the reader — is the slower.
+
+type tcpRun struct {
+	l *Lab
+	r Results
+}
+
+func tcpStream(t *testing.T, driver, era string, packets int64, set ...string) tcpRun {
+	t.Helper()
+	l, r := run(t, Config{Driver: driver, Scenario: "tcp-stream", Era: era, Packets: packets, Set: set})
+	if r.Violations.Total() != 0 {
+		t.Fatalf("%s %s %v: %v", driver, era, set, first(r.Violations.List))
+	}
+	return tcpRun{l, r}
+}
+
+func (x tcpRun) st(s sim.Stat) uint64 { return x.r.Stats[s] }
+
+// GRO + deferred free in 6.4: the reader's frees come back to the NAPI CPU
+// and are flushed NAPI-safe at the next poll — the aggregate's 18 pages go
+// to the cache, its frag_list's 27 through the ring (b07a2d97ba5e). At most
+// 18/45 of the pages are cached; none overflows the cache.
+func TestTCPStream_GRODeferredFlush64CachesTheAggregateNotItsFragList(t *testing.T) {
+	x := tcpStream(t, "bnxt", "6.4", 300_000)
+	cached, ring := x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing)
+	share := float64(cached) / float64(cached+ring)
+	if share > 18.0/45 || share < 0.35 || x.st(sim.StatRecycleCacheFull) != 0 {
+		t.Errorf("cached %d ring %d (%.3f of the recycled, want just under 18/45 = 0.4), cache_full %d", cached, ring, share, x.st(sim.StatRecycleCacheFull))
+	}
+	if x.l.stack.Deferred == 0 {
+		t.Errorf("no skb_attempt_defer_free")
+	}
+	exactStats(t, "bnxt tcp-stream 6.4", x.r.Stats, sim.Stats{sim.StatAllocFast: 297678, sim.StatAllocSlow: 41, sim.StatAllocEmpty: 41, sim.StatAllocRefill: 3305, sim.StatRecycleCached: 116295, sim.StatRecycleRing: 182232})
+}
+
+// 6.8 (v6.6's `napi_safe || in_softirq()`): the frag_list members, freed in
+// the same softirq on the NAPI's CPU, recycle directly too. What still goes
+// through the ring is what net_rx_action's last flush frees after
+// napi_complete_done reset list_owner: the NAPI completes because the
+// reader is the slower side and the window closes.
+func TestTCPStream_SoftirqDirect68AndTheIdleNAPIsFlush(t *testing.T) {
+	x := tcpStream(t, "bnxt", "6.8", 300_000)
+	if x.l.drv.Completions == 0 || x.st(sim.StatRecycleRing) == 0 {
+		t.Errorf("completions %d, ring %d: want the completing NAPI's flush in the ring", x.l.drv.Completions, x.st(sim.StatRecycleRing))
+	}
+	if c, r := x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing); c < 10*r {
+		t.Errorf("cached %d ring %d: want nearly all direct", c, r)
+	}
+	exactStats(t, "bnxt tcp-stream 6.8", x.r.Stats, sim.Stats{sim.StatAllocFast: 300528, sim.StatAllocSlow: 41, sim.StatAllocEmpty: 41, sim.StatAllocRefill: 455, sim.StatRecycleCached: 278175, sim.StatRecycleCacheFull: 893, sim.StatRecycleRing: 20333})
+}
+
+// A reader faster than the NIC (GRO off: the NAPI does the per-segment
+// stack work): the window never closes, the NAPI never completes, and every
+// deferred skb is flushed NAPI-safe on the NAPI's CPU — all cached.
+func TestTCPStream_ReaderFasterThanTheNICAllCached(t *testing.T) {
+	for _, era := range []string{"6.4", "6.8"} {
+		x := tcpStream(t, "bnxt", era, 100_000, "gro=0")
+		if x.l.drv.Completions != 0 || x.st(sim.StatRecycleRing) != 0 || x.st(sim.StatRecycleCached) == 0 {
+			t.Errorf("%s: completions %d, cached %d, ring %d", era, x.l.drv.Completions, x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing))
+		}
+		if b := x.r.Bottleneck; b != 0 {
+			t.Errorf("%s: bottleneck cpu%d, want the NAPI's cpu0", era, b)
+		}
+	}
+}
+
+// A reader slower than the NIC (read_ns): the window closes, each poll
+// ends short and napi_complete_done runs; the rate is the reader's.
+func TestTCPStream_ReaderSlowerThanTheNICNAPICompletes(t *testing.T) {
+	x := tcpStream(t, "bnxt", "6.4", 100_000, "read_ns=2000")
+	if x.l.drv.Completions == 0 || x.r.Bottleneck != 1 {
+		t.Errorf("completions %d, bottleneck cpu%d: want completions and the reader's cpu1", x.l.drv.Completions, x.r.Bottleneck)
+	}
+}
+
+// sysctl skb_defer_max = 0 (or a full list): the reader frees each skb
+// itself with __kfree_skb, in process context: nothing is cached.
+func TestTCPStream_DeferMaxZeroFreesOnTheReader(t *testing.T) {
+	for _, era := range []string{"6.4", "6.8"} {
+		x := tcpStream(t, "bnxt", era, 100_000, "skb_defer_max=0")
+		if x.st(sim.StatRecycleCached) != 0 || x.l.stack.Deferred != 0 {
+			t.Errorf("%s: cached %d deferred %d", era, x.st(sim.StatRecycleCached), x.l.stack.Deferred)
+		}
+	}
+}
+
+// No workload constant sets cache_full: in 6.4 it stays 0 whatever the RX
+// ring and the window (a flush returns 18 pages per aggregate into a cache
+// the poll has just drained), and the recycled pages split the same way.
+func TestTCPStream_NoWorkloadConstantSetsCacheFull(t *testing.T) {
+	var shares []float64
+	for _, set := range [][]string{{"rx_descs=256"}, {"rx_descs=1024"}, {"rx_descs=4096"}, {"rcvbuf=1048576"}, {"rcvbuf=3145728"}} {
+		x := tcpStream(t, "bnxt", "6.4", 300_000, set...)
+		if f := x.st(sim.StatRecycleCacheFull); f != 0 {
+			t.Errorf("%v: cache_full %d", set, f)
+		}
+		c, r := x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing)
+		shares = append(shares, float64(c)/float64(c+r))
+	}
+	for i, s := range shares {
+		if d := s - shares[0]; d > 0.01 || d < -0.01 {
+			t.Errorf("run %d: cached share %.3f vs %.3f", i, s, shares[0])
+		}
+	}
+}
+
+// 5.14: no deferral, no direct recycling: the reader's __kfree_skb puts
+// every page into the ring.
+func TestTCPStream_514RecyclesThroughTheRing(t *testing.T) {
+	x := tcpStream(t, "bnxt", "5.14", 100_000)
+	if x.st(sim.StatRecycleCached) != 0 || x.st(sim.StatRecycleRing) < 90_000 || x.l.stack.Deferred != 0 {
+		t.Errorf("cached %d ring %d deferred %d", x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing), x.l.stack.Deferred)
+	}
+	exactStats(t, "bnxt tcp-stream 5.14", x.r.Stats, sim.Stats{sim.StatAllocFast: 99428, sim.StatAllocSlow: 41, sim.StatAllocEmpty: 41, sim.StatAllocRefill: 1555, sim.StatRecycleRing: 98518})
+}

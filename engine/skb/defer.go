@@ -1,0 +1,115 @@
+package skb
+
+import (
+	"pplab/engine/sim"
+)
+
+// This file is the deferred skb free of v5.19+ (net/core/skbuff.c and
+// net/core/dev.c): a CPU that frees an skb another CPU allocated (the
+// socket reader freeing what the NAPI built) hands it back to that CPU's
+// softnet_data defer list, and the owner frees it from net_rx_action — in
+// NAPI context, where from 6.4 its page_pool pages may go straight back into
+// the alloc cache.
+//
+//   - 68822bdf76f1 / f35f821935d8 (5.19): per-CPU defer lists, flushed by net_rx_action;
+//   - 39564c3fdc66 (5.19): sysctl_skb_defer_max (64), and an IPI kick when the
+//     list reaches half of it, as fixed by Kicinski's follow-up (the count is
+//     compared before it is incremented: kick = defer_count == defer_max >> 1);
+//   - 909876500251, 2db60eed1a95 (6.2): net_rx_action flushes before every
+//     napi_poll and once more when its poll list is empty;
+//   - b07a2d97ba5e (6.4): the flush frees with napi_consume_skb(skb, 1), a
+//     NAPI-safe free.
+
+// deferList is the defer part of struct softnet_data: defer_list (pushed at
+// its head: LIFO), defer_count, defer_ipi_scheduled.
+type deferList struct {
+	skbs         []*SKB // oldest first; the kernel's list pops the newest first
+	ipiScheduled bool
+}
+
+// DeferOutcome says what SkbAttemptDeferFree did.
+type DeferOutcome uint8
+
+const (
+	DeferQueued DeferOutcome = iota // on the allocating CPU's defer list
+	DeferKicked                     // queued, and the list reached half of skb_defer_max: an IPI raises NET_RX_SOFTIRQ there
+	FreedLocal                      // freed here with __kfree_skb: this CPU allocated it, or the list was full (defer_count >= skb_defer_max)
+)
+
+// SkbAttemptDeferFree models skb_attempt_defer_free(skb) (net/core/skbuff.c,
+// v6.4): an skb allocated on another CPU goes onto that CPU's defer list;
+// one allocated here, or any skb when the list already holds
+// sysctl_skb_defer_max (the skb_defer_max knob), is freed here with
+// __kfree_skb — not a NAPI-safe free, so its page_pool pages go through the
+// ptr_ring. When the list reaches half of the maximum, an IPI
+// (smp_call_function_single_async, once until the owner runs) raises
+// NET_RX_SOFTIRQ on the owner: the caller then runs its net_rx_action
+// (KickPending reports it). Caller: process context (tcp_eat_recv_skb).
+func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
+	if !s.alive(cpu, sk, sim.SymDeferFree) {
+		return FreedLocal
+	}
+	owner := sk.AllocCPU
+	cost := s.M.Charge(cpu, sim.SymDeferFree, 0)
+	max := int(s.M.Knobs[sim.KnobSkbDeferMax])
+	if owner == cpu || owner < 0 || owner >= len(s.defers) || len(s.defers[owner].skbs) >= max {
+		why := "allocated on this CPU: freed here (__kfree_skb, not NAPI-safe)"
+		if owner != cpu {
+			why = "the owner's defer list is full (defer_count >= skb_defer_max): freed here (__kfree_skb, not NAPI-safe)"
+		}
+		s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why)
+		s.KfreeSKB(cpu, sk)
+		return FreedLocal
+	}
+	d := &s.defers[owner]
+	kick := len(d.skbs) == max>>1
+	d.skbs = append(d.skbs, sk)
+	s.Queue(sk, InDeferList)
+	s.Deferred++
+	if kick && !d.ipiScheduled {
+		d.ipiScheduled = true
+		s.Kicks++
+		cost += s.M.Charge(cpu, sim.SymDeferIPI, 0)
+		s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
+			"queued on the allocating CPU's defer list, which reached half of skb_defer_max: an IPI raises NET_RX_SOFTIRQ there")
+		return DeferKicked
+	}
+	s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
+		"queued on the allocating CPU's defer list: that CPU frees it from net_rx_action")
+	return DeferQueued
+}
+
+// DeferCount is sd->defer_count of cpu.
+func (s *Stack) DeferCount(cpu int) int { return len(s.defers[cpu].skbs) }
+
+// KickPending reports whether an IPI raised NET_RX_SOFTIRQ on cpu and its
+// net_rx_action has not run since (defer_ipi_scheduled).
+func (s *Stack) KickPending(cpu int) bool { return s.defers[cpu].ipiScheduled }
+
+// SkbDeferFreeFlush models skb_defer_free_flush(sd) (net/core/dev.c, v6.4),
+// which net_rx_action runs on cpu before every napi_poll and once more when
+// its poll list is empty: the list is taken under the lock and each skb,
+// newest first, freed with napi_consume_skb(skb, 1) — a NAPI-safe free. An
+// empty list costs a READ_ONCE. Returns the skbs freed. Caller: softirq on
+// cpu (it also clears the pending IPI: the softirq it raised is running).
+func (s *Stack) SkbDeferFreeFlush(cpu int) int {
+	d := &s.defers[cpu]
+	d.ipiScheduled = false
+	n := len(d.skbs)
+	if n == 0 {
+		return 0
+	}
+	cost := s.M.Charge(cpu, sim.SymDeferFlush, 0)
+	if s.M.Tracing() {
+		s.M.Emit(sim.Event{CPU: cpu, Func: sim.SymDeferFlush, Page: -1, Stat: sim.StatNone, CostPS: cost,
+			Why: "net_rx_action takes this CPU's defer list: each skb, newest first, is freed with napi_consume_skb(skb, 1)"})
+	}
+	for i := n - 1; i >= 0; i-- {
+		sk := d.skbs[i]
+		d.skbs[i] = nil
+		s.M.Begin(cpu, sim.SymNapiConsumeSKB)
+		s.NapiConsumeSKB(cpu, sk, 1)
+	}
+	d.skbs = d.skbs[:0]
+	return n
+}

@@ -1,0 +1,135 @@
+package skb
+
+import (
+	"testing"
+
+	"pplab/engine/sim"
+)
+
+// deferFrom builds n marked skbs on cpu0 (the NAPI CPU) and has cpu1 (the
+// reader, process context) hand each to skb_attempt_defer_free.
+func (e *env) deferFrom(n int) ([]*SKB, []DeferOutcome) {
+	e.t.Helper()
+	var sks []*SKB
+	var outs []DeferOutcome
+	for i := 0; i < n; i++ {
+		sk, _ := e.rx(1000)
+		sks = append(sks, sk)
+	}
+	e.m.CPUs[1].Softirq = false
+	for _, sk := range sks {
+		e.m.Begin(1, sim.SymDeferFree)
+		outs = append(outs, e.s.SkbAttemptDeferFree(1, sk))
+		e.check()
+	}
+	return sks, outs
+}
+
+// skb_attempt_defer_free: an skb the reader's CPU did not allocate waits
+// on its allocating CPU's list; the flush there frees it NAPI-safe, and
+// from 6.4 its page goes straight into the alloc cache.
+func TestSkbAttemptDeferFree_QueuesOnAllocCPUFlushedNAPISafe(t *testing.T) {
+	e := newEnv(t, "6.4")
+	sks, outs := e.deferFrom(3)
+	for i, o := range outs {
+		if o != DeferQueued || sks[i].Where != InDeferList || !sks[i].Live() {
+			t.Fatalf("skb %d: outcome %d, where %s, live %v", i, o, sks[i].Where, sks[i].Live())
+		}
+	}
+	if n := e.s.DeferCount(0); n != 3 {
+		t.Fatalf("defer_count %d, want 3", n)
+	}
+	e.m.CPUs[0].Softirq = true
+	if n := e.s.SkbDeferFreeFlush(0); n != 3 {
+		t.Fatalf("flushed %d, want 3", n)
+	}
+	e.check()
+	e.stats(map[sim.Stat]uint64{sim.StatAllocSlow: 1, sim.StatAllocFast: 2, sim.StatRecycleCached: 3})
+	if e.s.DeferCount(0) != 0 || e.s.SkbDeferFreeFlush(0) != 0 {
+		t.Errorf("the list is not empty after the flush")
+	}
+	e.clean()
+}
+
+// Before 6.4 the same flush recycles through the ring: skb frees never
+// recycle directly.
+func TestSkbAttemptDeferFree_FlushBefore64GoesToRing(t *testing.T) {
+	e := newEnv(t, "5.15")
+	e.deferFrom(2)
+	e.s.SkbDeferFreeFlush(0)
+	e.stats(map[sim.Stat]uint64{sim.StatAllocSlow: 1, sim.StatAllocFast: 1, sim.StatRecycleRing: 2})
+	e.clean()
+}
+
+// skb_defer_free_flush pops the list from its head: the skb deferred last
+// is freed first (LIFO).
+func TestSkbDeferFreeFlush_LIFO(t *testing.T) {
+	e := newEnv(t, "6.4")
+	sks, _ := e.deferFrom(3)
+	var order []int32
+	e.m.SetTracer(func(ev sim.Event) {
+		if ev.Func == sim.SymNapiConsumeSKB && ev.SKB != 0 {
+			order = append(order, ev.SKB)
+		}
+	})
+	e.s.SkbDeferFreeFlush(0)
+	want := []int32{sks[2].ID, sks[1].ID, sks[0].ID}
+	if len(order) != 3 || order[0] != want[0] || order[1] != want[1] || order[2] != want[2] {
+		t.Errorf("freed %v, want %v (newest first)", order, want)
+	}
+}
+
+// An skb the reader's own CPU allocated is freed at once (__kfree_skb, not
+// NAPI-safe): the ring.
+func TestSkbAttemptDeferFree_SameCPUFreesLocally(t *testing.T) {
+	e := newEnv(t, "6.4")
+	sk, _ := e.rx(1000)
+	e.m.Begin(0, sim.SymDeferFree)
+	if o := e.s.SkbAttemptDeferFree(0, sk); o != FreedLocal || sk.Live() {
+		t.Fatalf("outcome %d, live %v", o, sk.Live())
+	}
+	e.stats(map[sim.Stat]uint64{sim.StatAllocSlow: 1, sim.StatRecycleRing: 1})
+	e.clean()
+}
+
+// sysctl_skb_defer_max: the IPI kicks when the list holds half of it (the
+// count before this skb, Kicinski's fix), once until the owner's
+// net_rx_action runs; past the maximum the reader frees locally.
+func TestSkbAttemptDeferFree_KickAtHalfAndOverflowAtMax(t *testing.T) {
+	e := newEnv(t, "6.4", "skb_defer_max=4")
+	sks, outs := e.deferFrom(6)
+	want := []DeferOutcome{DeferQueued, DeferQueued, DeferKicked, DeferQueued, FreedLocal, FreedLocal}
+	for i := range want {
+		if outs[i] != want[i] {
+			t.Errorf("skb %d: outcome %d, want %d", i, outs[i], want[i])
+		}
+	}
+	if !e.s.KickPending(0) || e.s.DeferCount(0) != 4 || sks[4].Live() || sks[5].Live() {
+		t.Fatalf("kick %v, defer_count %d", e.s.KickPending(0), e.s.DeferCount(0))
+	}
+	e.s.SkbDeferFreeFlush(0)
+	if e.s.KickPending(0) {
+		t.Errorf("the flush did not clear defer_ipi_scheduled")
+	}
+	// 2 local frees on cpu1 went through the ring, 4 flushed ones into the cache.
+	st := e.p.Stats()
+	if st[sim.StatRecycleRing] != 2 || st[sim.StatRecycleCached] != 4 {
+		t.Errorf("ring %d cached %d, want 2 and 4", st[sim.StatRecycleRing], st[sim.StatRecycleCached])
+	}
+	e.clean()
+}
+
+// skb_defer_max = 0 turns deferral off: every free is local.
+func TestSkbAttemptDeferFree_DeferMaxZeroNeverDefers(t *testing.T) {
+	e := newEnv(t, "6.4", "skb_defer_max=0")
+	_, outs := e.deferFrom(3)
+	for i, o := range outs {
+		if o != FreedLocal {
+			t.Errorf("skb %d deferred with skb_defer_max=0", i)
+		}
+	}
+	if e.s.DeferCount(0) != 0 {
+		t.Errorf("defer_count %d", e.s.DeferCount(0))
+	}
+	e.clean()
+}
