@@ -15,6 +15,7 @@ import (
 type skbProgram struct {
 	e   *env
 	sks []*SKB
+	gro GRO // the NAPI's GRO: its aggregate is not in sks while held
 	log []string
 }
 
@@ -47,7 +48,7 @@ func (p *skbProgram) step(op, arg byte) {
 	cpu := int(arg>>7) & 1
 	size := 64 + int(arg)*12 // 64..3124 bytes
 	e.m.Begin(cpu, sim.SymBuildSKB)
-	switch op % 11 {
+	switch op % 14 {
 	case 0: // a page_pool driver receives a frame
 		if len(p.sks) > 40 {
 			return
@@ -163,6 +164,56 @@ func (p *skbProgram) step(op, arg byte) {
 		}
 		p.log = append(p.log, fmt.Sprintf("unclone skb#%d", sk.ID))
 		s.SkbUnclone(cpu, sk)
+	case 11: // napi_gro_receive of a fresh-looking skb (not cloned, no frag_list)
+		i, sk := p.pick(arg)
+		hdrs := int(arg) % 80
+		if sk == nil || SkbCloned(sk) || len(sk.D.FragList) > 0 || sk.Headlen() < hdrs || sk.Cloned {
+			return
+		}
+		p.drop(i)
+		e.m.CPUs[0].Softirq = true
+		e.m.Begin(0, sim.SymGroReceive)
+		flushed, _, err := s.NapiGroReceive(0, &p.gro, sk, hdrs)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		p.log = append(p.log, fmt.Sprintf("gro skb#%d (hdrs %d): flushed %v", sk.ID, hdrs, flushed != nil))
+		if flushed != nil {
+			p.sks = append(p.sks, flushed)
+		}
+	case 12: // skb_attempt_defer_free from the reader's CPU (process context)
+		i, sk := p.pick(arg)
+		if sk == nil {
+			return
+		}
+		e.m.CPUs[1].Softirq = false
+		e.m.Begin(1, sim.SymDeferFree)
+		out := s.SkbAttemptDeferFree(1, sk)
+		p.log = append(p.log, fmt.Sprintf("defer free skb#%d: %d", sk.ID, out))
+		p.drop(i)
+	case 13: // net_rx_action's flush on cpu0 (its NAPI scheduled or not)
+		if arg&1 == 0 {
+			e.napi.Complete()
+		} else {
+			e.napi.Schedule()
+		}
+		e.m.CPUs[0].Softirq = true
+		p.log = append(p.log, fmt.Sprintf("defer flush cpu0 (list_owner %d)", e.napi.ListOwner))
+		s.SkbDeferFreeFlush(0)
+	}
+}
+
+// finish hands everything back: GRO's aggregate to the program, the defer
+// lists flushed.
+func (p *skbProgram) finish() {
+	if g := p.gro.Flush(); g != nil {
+		p.sks = append(p.sks, g)
+	}
+	for len(p.sks) > 0 {
+		p.step(8, 0)
+	}
+	for cpu := range p.e.m.CPUs {
+		p.e.s.SkbDeferFreeFlush(cpu)
 	}
 }
 
@@ -174,6 +225,7 @@ const maxSkbFuzzOps = 200
 func FuzzSkb(f *testing.F) {
 	f.Add([]byte{6, 0, 10, 4, 0, 3, 0, 8, 0, 8, 0})
 	f.Add([]byte{3, 0, 100, 0, 200, 5, 1, 2, 50, 5, 9, 7, 0, 8, 1, 8, 0, 8, 0})
+	f.Add([]byte{5, 0, 120, 0, 121, 0, 122, 11, 10, 11, 10, 11, 10, 4, 0, 12, 1, 12, 0, 13, 1, 8, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		data = append(append([]byte(nil), data...), 0)
 		era := sim.Eras[int(data[0])%len(sim.Eras)]
@@ -190,9 +242,7 @@ func FuzzSkb(f *testing.F) {
 				t.Fatalf("era %s, after %v: %v\nprogram: %v", era.Name, p.log[max(0, len(p.log)-1):], e.m.Log.List, p.log)
 			}
 		}
-		for len(p.sks) > 0 {
-			p.step(8, 0)
-		}
+		p.finish()
 		e.check()
 		if e.m.Log.Total() != 0 {
 			t.Fatalf("era %s, freeing everything: %v\nprogram: %v", era.Name, e.m.Log.List, p.log)
