@@ -59,7 +59,8 @@ type Driver struct {
 	NAPI *pagepool.NAPI
 	Mode BufferMode
 
-	mark bool // skb_mark_for_recycle (else page_pool_release_page), fixed per era
+	mark    bool // skb_mark_for_recycle (else page_pool_release_page), fixed per era
+	selfMap bool // the driver maps and unmaps each RX buffer (its pool has no PP_FLAG_DMA_MAP)
 
 	ring       []desc
 	next, fill int // next descriptor the NIC fills, next one to refill
@@ -84,6 +85,10 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	}
 	k := &m.Knobs
 	sync, offset, maxLen := spec.DeviceSync(mode, k)
+	selfMap := !spec.PoolMaps(e)
+	if selfMap && mode != PagePerFrame {
+		return nil, fmt.Errorf("%s: a driver that maps its own RX buffers (before era %s) is modelled with a page per frame only (buffer mode %s)", spec.Name, spec.PoolDMAFrom, mode)
+	}
 	p := pagepool.Params{Flags: pagepool.FlagDMAMap, Order: uint8(k[sim.KnobOrder]), PoolSize: rxDescs,
 		Nid: int(k[sim.KnobNid]), DMADir: mm.DMAFromDevice, MaxLen: maxLen, Offset: offset, NAPI: napi}
 	if spec.NidChanged && p.Nid < 0 {
@@ -91,6 +96,9 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	}
 	if v := k[sim.KnobPoolSize]; v != 0 {
 		p.PoolSize = int(v)
+	}
+	if selfMap {
+		p.Flags &^= pagepool.FlagDMAMap
 	}
 	if sync {
 		p.Flags |= pagepool.FlagDMASyncDev
@@ -106,7 +114,7 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 		reg.RegMemModel(pool) // xdp_rxq_info_reg_mem_model(MEM_TYPE_PAGE_POOL)
 	}
 	napi.Schedule()
-	d := &Driver{Spec: spec, S: st, Pool: pool, NAPI: napi, Mode: mode, ring: make([]desc, rxDescs), mark: spec.Marks(e)}
+	d := &Driver{Spec: spec, S: st, Pool: pool, NAPI: napi, Mode: mode, ring: make([]desc, rxDescs), mark: spec.Marks(e), selfMap: selfMap}
 	st.AddHolder(d)
 	return d, nil
 }
@@ -198,6 +206,9 @@ func (d *Driver) Unload() {
 		}
 		dd.posted, dd.reuse = false, false
 		pg := dd.pg
+		if d.selfMap && pg.Mapped {
+			d.S.A.DMA.UnmapPage(cpu, pg, d.BufSize(), mm.DMAFromDevice)
+		}
 		pg.Users--
 		if d.Mode == HalfPageFlip && pg.Users > 0 {
 			continue // the other half (posted or in an skb) still owns the page's one reference

@@ -56,6 +56,9 @@ func (d *Driver) refill(upTo int) int {
 			if pg == nil {
 				return n
 			}
+			if d.selfMap && !d.mapBuffer(pg) {
+				return n
+			}
 			d.post(pg, 0, mm.PageSize<<d.Pool.P.Order)
 			n++
 		case HalfPageFlip:
@@ -241,6 +244,19 @@ func (d *Driver) putBuffer(pg *mm.Page) {
 	}
 }
 
+// mapBuffer is the driver's own dma_map_page_attrs of a page it is about
+// to post (a pool without PP_FLAG_DMA_MAP); on failure the page goes back
+// to the pool and the refill stops.
+func (d *Driver) mapBuffer(pg *mm.Page) bool {
+	cpu := d.CPU()
+	if _, ok := d.S.A.DMA.MapPage(cpu, pg, d.BufSize(), mm.DMAFromDevice); ok {
+		return true
+	}
+	d.S.M.Begin(cpu, sim.SymPutPage)
+	d.Pool.PutFullPage(cpu, pg, true)
+	return false
+}
+
 // take consumes the next posted descriptor holding n bytes of the frame.
 func (d *Driver) take(n int) (*mm.Page, int, int) {
 	m := d.S.M
@@ -256,7 +272,10 @@ func (d *Driver) take(n int) (*mm.Page, int, int) {
 	if m.Tracing() {
 		d.ev(sim.SymSyncForCPU, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d bytes at offset %d", n, dd.off))
 	}
-	if pg.Mapped {
+	switch {
+	case d.selfMap && pg.Mapped: // the driver's own mapping: unmapped now (it syncs for the CPU)
+		d.S.A.DMA.UnmapPage(cpu, pg, d.BufSize(), mm.DMAFromDevice)
+	case pg.Mapped:
 		d.S.A.DMA.SyncForCPU(cpu, pg, dd.off, n, mm.DMAFromDevice)
 	}
 	dd.posted = false

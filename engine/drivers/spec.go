@@ -44,6 +44,11 @@ type Spec struct {
 	// the buffers as page_pool frags (hns3: HNS3_RX_HEAD_SIZE 256); 0: the
 	// driver builds the skb around the buffer (build_skb).
 	HeadSplit int
+	// PoolDMAFrom is the first era in which the driver lets its pool map
+	// the pages (PP_FLAG_DMA_MAP); before it the driver maps each RX buffer
+	// when it posts it and unmaps it when the frame arrives, so every
+	// recycled page is mapped again ("" = the pool maps in every era).
+	PoolDMAFrom string
 	// GRO: the driver hands skbs to napi_gro_receive (most drivers);
 	// otherwise netif_receive_skb (cpsw_rx_handler), and GRO never sees them.
 	GRO bool
@@ -106,6 +111,11 @@ var Specs = []*Spec{
 		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, TxNapiConsume: true, XDP: true, GRO: true,
 		// the model's bnxt recycles from 5.14 to show each era's path.
 		RecycleFrom: "5.14",
+		// "bnxt_en: Let the page pool manage the DMA mapping" (Aug 2023,
+		// v6.6): before it bnxt_alloc_rx_page dma_map_page_attrs each page
+		// and bnxt_rx_page_skb / bnxt_rx_skb unmapped it; 6.8 is the
+		// model's first era after it.
+		PoolDMAFrom: "6.8",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
 		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "hns3", Platform: "arm64-server", Buffer: FragAPI, RxDescs: 1024,
@@ -167,6 +177,16 @@ func (s *Spec) Marks(e *sim.Era) bool {
 		return true // page_pool_release_page is gone: every user marks
 	}
 	from, err := sim.EraByName(s.RecycleFrom)
+	return err == nil && e.Order >= from.Order
+}
+
+// PoolMaps reports whether the driver's pool maps its pages (PP_FLAG_DMA_MAP)
+// in era e; otherwise the driver maps and unmaps each RX buffer itself.
+func (s *Spec) PoolMaps(e *sim.Era) bool {
+	if s.PoolDMAFrom == "" {
+		return true
+	}
+	from, err := sim.EraByName(s.PoolDMAFrom)
 	return err == nil && e.Order >= from.Order
 }
 

@@ -413,3 +413,22 @@ func TestContext_ReaderInProcessNAPIInSoftirq(t *testing.T) {
 		t.Errorf("reader's producer lock %.0f ps per put; the lock is %.0f and its _bh part %.0f: the reader is not in process context", perPut, lock, bh)
 	}
 }
+
+// "bnxt_en: Let the page pool manage the DMA mapping" (v6.6): before it
+// bnxt maps every RX buffer when it posts it and unmaps it when the frame
+// arrives — a map and an unmap per packet even when every page recycles;
+// from 6.8 (the model's first era after it) the pool keeps the mapping.
+func TestBnxt_MapsAndUnmapsEachBufferBefore66(t *testing.T) {
+	l64, r64 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.4", Packets: 20000})
+	l68, r68 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.8", Packets: 20000})
+	n64, n68 := l64.SymbolNS(), l68.SymbolNS()
+	if n64["dma_map_page_attrs"] == 0 || n64["dma_unmap_page_attrs"] == 0 || n68["dma_map_page_attrs"] != 0 || n68["dma_unmap_page_attrs"] != 0 {
+		t.Errorf("map/unmap ns per packet: 6.4 %.1f/%.1f, 6.8 %.1f/%.1f", n64["dma_map_page_attrs"], n64["dma_unmap_page_attrs"], n68["dma_map_page_attrs"], n68["dma_unmap_page_attrs"])
+	}
+	if r64.Stats[sim.StatRecycleCached]+r64.Stats[sim.StatRecycleRing] < 19000 || r68.Rate.Value <= r64.Rate.Value || r64.Violations.Total()+r68.Violations.Total() != 0 {
+		t.Errorf("6.4 %.1f kpps (recycled %d), 6.8 %.1f kpps: violations %d", r64.Rate.Value, r64.Stats[sim.StatRecycleCached]+r64.Stats[sim.StatRecycleRing], r68.Rate.Value, r64.Violations.Total()+r68.Violations.Total())
+	}
+	if err := (Config{Driver: "bnxt", Scenario: "drop", Era: "6.4", Set: []string{"dma_sync_dev=1"}}).Validate(); err == nil {
+		t.Errorf("dma_sync_dev=1 accepted on bnxt 6.4, whose pool does not map")
+	}
+}

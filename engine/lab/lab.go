@@ -242,6 +242,9 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 	if v := k[sim.KnobBulk]; v > pagepool.AllocCacheSize && !rules.Broken(sim.RuleBulkDMAUnmap) {
 		return knobErr(sim.KnobBulk, k, "the kernel's bulk call fills the %d-slot alloc cache and cannot ask for more: want 1 to %d (only the first bulk patch's unbounded list asks for more: --break bulk-dma-unmap)", pagepool.AllocCacheSize, pagepool.AllocCacheSize)
 	}
+	if spec != nil && !spec.PoolMaps(era) && k[sim.KnobDMASyncDev] == 1 {
+		return knobErr(sim.KnobDMASyncDev, k, "%s maps its own RX buffers before era %s (its pool has no PP_FLAG_DMA_MAP), and PP_FLAG_DMA_SYNC_DEV needs it: page_pool_create would fail with -EINVAL (want -1 or 0, or era %s)", spec.Name, spec.PoolDMAFrom, spec.PoolDMAFrom)
+	}
 	if off := k[sim.KnobOffset]; off != 0 {
 		// The pool's sync setup as the run will build it.
 		sync := k[sim.KnobDMASyncDev] == 1

@@ -80,7 +80,12 @@ func TestScenarios_ZeroViolationsInEveryEra(t *testing.T) {
 		for _, era := range eras {
 			for _, set := range [][]string{nil, {"dma_map=1", "dma_sync_dev=1", "max_len=1668"}, {"order=2"}, {"pool_size=16"},
 				{"dma_map=1", "alloc_fail_ppm=10000", "dma_map_fail_ppm=10000", "pfmemalloc_ppm=10000"}} {
-				l, r := run(t, Config{Scenario: sc.Name, Era: era, Packets: packets, Set: append(set, "check_every=1", "node_pages=1024")})
+				cfg := Config{Scenario: sc.Name, Era: era, Packets: packets, Set: append(set, "check_every=1", "node_pages=1024")}
+				var fe *sim.FieldError
+				if err := cfg.Validate(); errors.As(err, &fe) && fe.Field == "dma_sync_dev" {
+					continue // bnxt before 6.8 maps its own buffers: its pool cannot sync for the device
+				}
+				l, r := run(t, cfg)
 				if err := l.Err(); err != nil {
 					t.Errorf("%s era %s %v: %v", sc.Name, era, set, err)
 				}

@@ -34,9 +34,7 @@ func TestSkbPrograms_Random(t *testing.T) {
 				t.Fatalf("program %d era %s, after %v: %v\nprogram: %v", i, era.Name, p.log[max(0, len(p.log)-1):], e.m.Log.List, p.log)
 			}
 		}
-		for len(p.sks) > 0 {
-			p.step(8, 0)
-		}
+		p.finish()
 		e.check()
 		if e.m.Log.Total() != 0 || e.s.Live() != 0 {
 			t.Fatalf("program %d era %s: after freeing everything: live %d, %v\nprogram: %v", i, era.Name, e.s.Live(), e.m.Log.List, p.log)
