@@ -31,9 +31,11 @@ func (p *Pool) StoreXDPMemInfo(pg *mm.Page) {
 //
 // Per era:
 //   - rfc-v1: check page->signature, read the xdp_mem_info from page->private,
-//     look the id up and return through __xdp_return; a mem type that is not
-//     page_pool gets a one-time WARN and the page is freed normally — its DMA
-//     mapping, if any, is not unmapped;
+//     clear page->private and return through __xdp_return (RFC v1, 22 Mar
+//     2021); a mem type that is not page_pool — a foreign page, or a page
+//     returned a second time, whose private was cleared by the first return —
+//     gets a one-time WARN and the page is put_page()d — its DMA mapping, if
+//     any, is not unmapped, and a page the pool holds loses its reference;
 //   - 5.14+: check (pp_magic & ~0x3) == PP_SIGNATURE, pool = page->pp; 5.14
 //     clears page->pp ("Reset it on recycle");
 //   - up to 6.3 the put never recycles directly (allow_direct = false); from 6.4
@@ -147,6 +149,11 @@ func (r *Registry) xdpReturn(cpu int, pg *mm.Page) bool {
 		r.A.PutPage(cpu, pg) // freed normally; a live DMA mapping is not unmapped
 		return true
 	}
+	// "clear page private" (RFC v1): the page's xdp_mem_info is gone once
+	// it returns, so a second return of the same page reads type 0 and
+	// takes the WARN path above — put_page of a page the pool now holds —
+	// instead of a second recycle.
+	pg.Private = 0
 	mm_.pool.PutFullPage(cpu, pg, false)
 	return true
 }

@@ -122,6 +122,16 @@ func (s *Stack) exitReleaseData(sk *SKB) {
 func (s *Stack) freeHead(cpu int, sk *SKB, napiSafe, user bool) {
 	d := sk.D
 	cost := s.M.Charge(cpu, sim.SymFreeHead, 0)
+	if !sk.HeadFrag && sk.PPRecycle && s.M.Era.SkbRecycle == sim.SkbRecycleRFC && d.HeadObj.Valid() {
+		// RFC v1 tests pp_recycle before head_frag (Dumazet's review of v5
+		// moved it under head_frag): a kmalloc'ed head of a marked skb —
+		// pskb_expand_head keeps pp_recycle there — is offered to the pool
+		// first. Its slab page fails the signature check (unless that rule
+		// is broken), and the head is kfree'd.
+		if s.ppRecycle(cpu, d.HeadObj.Page, napiSafe) {
+			return
+		}
+	}
 	if !sk.HeadFrag {
 		s.kfreeHead(cpu, d)
 		s.ev(cpu, sim.SymFreeHead, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "kfree of a kmalloc'ed head")

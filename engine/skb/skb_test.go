@@ -434,3 +434,59 @@ func TestPutPull_LinearBounds(t *testing.T) {
 	e.kfree(to)
 	e.clean()
 }
+
+// RFC v1's page_pool_return_skb_page clears page->private before
+// xdp_return_skb_frame: a second return of the same page reads mem type 0,
+// WARNs once and put_page()s a page the pool already holds — the outcome
+// is a refcount the pool loses, not a second recycle.
+func TestRFCv1_ReturnClearsPagePrivateSecondReturnWarnsAndPutsPage(t *testing.T) {
+	e := newEnv(t, "rfc-v1")
+	sk, pg := e.rx(1000)
+	if pg.Private == 0 {
+		t.Fatal("the marked page carries no xdp_mem_info")
+	}
+	e.kfree(sk)
+	if pg.Private != 0 || pg.Place != sim.PlaceRing {
+		t.Fatalf("after the first return: private %#x, place %s", pg.Private, pg.Place)
+	}
+	warned := false
+	e.m.SetTracer(func(ev sim.Event) { warned = warned || ev.Kind == sim.EvWarn })
+	e.m.Begin(1, sim.SymReturnSkbPage)
+	if !e.r.ReturnSkbPage(1, pg, false) {
+		t.Fatal("the second return was not handled by the RFC path")
+	}
+	e.check()
+	if st := e.p.Stats(); st[sim.StatRecycleRing] != 1 || !warned {
+		t.Errorf("recycle_ring %d (want 1: no second recycle), WARN %v", st[sim.StatRecycleRing], warned)
+	}
+	if e.m.Log.Total() == 0 {
+		t.Errorf("put_page of a page the pool holds went unreported")
+	}
+}
+
+// RFC v1's skb_free_head tests pp_recycle before head_frag: the kmalloc'ed
+// head pskb_expand_head gave a marked skb is offered to the pool first
+// (its slab page fails the signature check and is kfree'd); from v5 on the
+// test sits under head_frag and a kmalloc'ed head never reaches the pool.
+func TestRFCv1_SkbFreeHeadTestsPPRecycleBeforeHeadFrag(t *testing.T) {
+	for _, tc := range []struct {
+		era   string
+		tries bool
+	}{{"rfc-v1", true}, {"5.14", false}} {
+		e := newEnv(t, tc.era)
+		sk, _ := e.rx(1000)
+		e.m.Begin(0, sim.SymPskbExpandHead)
+		if err := e.s.PskbExpandHead(0, sk, 0); err != nil {
+			t.Fatal(err)
+		}
+		e.check()
+		if sk.HeadFrag || !sk.PPRecycle {
+			t.Fatalf("%s: after pskb_expand_head head_frag %v pp_recycle %v", tc.era, sk.HeadFrag, sk.PPRecycle)
+		}
+		e.kfree(sk) // on cpu1
+		if tried := e.m.SpentPS(1, sim.SymReturnSkbPage) > 0; tried != tc.tries {
+			t.Errorf("%s: page_pool_return_skb_page for the kmalloc'ed head: %v, want %v", tc.era, tried, tc.tries)
+		}
+		e.clean()
+	}
+}
