@@ -683,6 +683,28 @@ func (l *Lab) SymbolNS() map[string]float64 {
 	return out
 }
 
+// symNS is the nanoseconds per measured packet spent in each modelled
+// function over all CPUs: the callers behind one profile symbol, apart.
+func (l *Lab) symNS() map[sim.Sym]float64 {
+	n := l.measuredPackets()
+	out := map[sim.Sym]float64{}
+	if n <= 0 {
+		return out
+	}
+	for c := range l.m.CPUs {
+		for s := sim.Sym(1); s < sim.NumSyms; s++ {
+			v := l.m.SpentPS(c, s)
+			if l.startSpent != nil {
+				v -= l.startSpent[c][s]
+			}
+			if v > 0 {
+				out[s] += float64(v) / sim.PSPerNS / float64(n)
+			}
+		}
+	}
+	return out
+}
+
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 
 // ReplayTo builds the run of cfg and brings it to the state after n

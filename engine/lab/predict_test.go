@@ -1,0 +1,84 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+)
+
+// handEstimate is a kernel developer's Amdahl estimate of skb recycling:
+// remove the listed symbols recycling removes (the page allocator round trip
+// and the DMA mapping), renormalise over the busy share.
+func handEstimate(p *Profile, rate float64) float64 {
+	removed := 0.0
+	for _, g := range []string{"page_pool_release_page", "free_unref_page", "get_page_from_freelist", "__alloc_pages_bulk", "dma_map_page_attrs", "dma_unmap_page_attrs", "page_frag_free"} {
+		removed += p.Share(g)
+	}
+	busy := 100 - idleShare(p)
+	return rate * busy / (busy - removed)
+}
+
+func predictShipped(t *testing.T, name string, rate float64, unit string) (*Profile, *Prediction) {
+	t.Helper()
+	p, _, err := ShippedProfile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Predict(PredictInput{Profile: p, Rate: rate, Unit: unit, Change: "skb-recycle"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, pr
+}
+
+func after(pr *Prediction, sym string) float64 {
+	for _, e := range pr.ProfileAfter {
+		if e.Symbol == sym {
+			return e.Pct
+		}
+	}
+	return 0
+}
+
+// dma_map_page_attrs in NAT forwarding is the pool's RX refill and the TX
+// xmit's mapping: recycling removes only the first. The hand estimate
+// removes it all; predict keeps the TX part, and says how it split.
+func TestPredict_SharedSymbolKeepsItsOtherCallers(t *testing.T) {
+	p, pr := predictShipped(t, "lunar-baseline", 566, "mbps")
+	if after(pr, "dma_map_page_attrs") == 0 {
+		t.Errorf("dma_map_page_attrs gone from the profile after: the TX mapping stays")
+	}
+	if hand := handEstimate(p, 566); pr.Predicted.Value >= hand {
+		t.Errorf("predicted %.1f mbps, the hand estimate %.1f: the TX mapping and the idle time should keep it below", pr.Predicted.Value, hand)
+	}
+	if !hasNote(pr, "dma_map_page_attrs (2.57% measured) is shared by callers") {
+		t.Errorf("no note on the split: %q", pr.Notes)
+	}
+}
+
+// A listing with idle symbols is not CPU-bound: the idle time per packet is
+// kept (as perf would show it after), only the busy part shrinks — a smaller
+// gain than if the idle time were spare capacity.
+func TestPredict_IdleTimeStaysPerPacket(t *testing.T) {
+	p, pr := predictShipped(t, "lunar-baseline", 566, "mbps")
+	idle := after(pr, "r4k_wait_irqoff") + after(pr, "cpuidle_enter_state_coupled")
+	if idle <= idleShare(p) {
+		t.Errorf("idle after %.2f%%, before %.2f%%: the same idle time per packet is a larger share of a shorter packet", idle, idleShare(p))
+	}
+	if !hasNote(pr, "the CPU was not the only limit") {
+		t.Errorf("no note on the idle assumption: %q", pr.Notes)
+	}
+	// A busy-only listing (no idle) has no such note.
+	_, busy := predictShipped(t, "mvpp2-v1-before", 962, "kpps")
+	if hasNote(busy, "the CPU was not the only limit") {
+		t.Errorf("idle note on a listing without idle symbols")
+	}
+}
+
+func hasNote(pr *Prediction, s string) bool {
+	for _, n := range pr.Notes {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
