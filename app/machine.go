@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -222,6 +223,16 @@ func skbCard(s lab.SKBView, t func(int32, string) ga.UI) ga.UI {
 	}
 	if s.Cloned {
 		flags += fmt.Sprintf(" · cloned, dataref %d", s.Dataref)
+	}
+	if len(s.FragList) > 0 {
+		ids := make([]string, len(s.FragList))
+		for i, id := range s.FragList {
+			ids[i] = fmt.Sprintf("#%d", id)
+		}
+		flags += " · frag_list " + strings.Join(ids, " ")
+	}
+	if s.InList != 0 {
+		flags += fmt.Sprintf(" · on skb#%d's frag_list (GRO)", s.InList)
 	}
 	var head ga.UI
 	switch {

@@ -97,7 +97,7 @@ func Predict(in PredictInput) (*Prediction, error) {
 		}
 	}
 	if sh := prof.Share("skb_segment"); sh > 0 {
-		pr.Notes = append(pr.Notes, fmt.Sprintf("skb_segment (%.2f%%) is listed: GSO segments take page references (skb_frag_ref) on the aggregate's pages, so such pages come back to the pool with a refcount above one and are released, not recycled; the model's %s does not segment, so the gain on the page allocator's symbols may be overstated for that traffic", sh, wl))
+		pr.Notes = append(pr.Notes, fmt.Sprintf("skb_segment (%.2f%%) is listed: GSO of forwarded TCP aggregates, which the model's %s does not run. Its segments either copy the data (a device without scatter-gather) or take page references on the aggregate's pages (skb_frag_ref), and such pages return to the pool with a refcount above one: released, not recycled. The gain on the page allocator's symbols may be overstated for that traffic", sh, wl))
 	}
 
 	idleNS := idleShare(prof) / 100 * tBefore
