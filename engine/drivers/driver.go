@@ -169,10 +169,17 @@ func (d *Driver) Posted() int { return d.posted }
 // RingSize is the RX descriptor count.
 func (d *Driver) RingSize() int { return len(d.ring) }
 
-// ev emits an event; callers that format the explanation check Tracing first.
+// ev emits an event; callers that format the explanation check Tracing
+// first. The guard inlines: untraced runs pay a load and a branch.
 func (d *Driver) ev(fn sim.Sym, pg *mm.Page, from, to sim.Place, why string) {
+	if d.S.M.Tracing() {
+		d.evSlow(fn, pg, from, to, why)
+	}
+}
+
+func (d *Driver) evSlow(fn sim.Sym, pg *mm.Page, from, to sim.Place, why string) {
 	m := d.S.M
-	if m.Tracing() {
+	{
 		pfn := int32(-1)
 		if pg != nil {
 			pfn = pg.PFN

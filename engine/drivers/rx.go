@@ -18,7 +18,9 @@ func (d *Driver) post(pg *mm.Page, off, size int) {
 	from := pg.Place
 	pg.MoveTo(d.S.M, sim.PlaceNICRing, int32(d.fill))
 	pg.Users++
-	d.fill = (d.fill + 1) % len(d.ring)
+	if d.fill++; d.fill == len(d.ring) { // no IDIV per buffer
+		d.fill = 0
+	}
 	d.posted++
 	if d.S.M.Tracing() {
 		d.ev(sim.SymAllocPages, pg, from, sim.PlaceNICRing, fmt.Sprintf("RX refill: buffer at offset %d posted on the NIC ring (%s)", off, d.Mode))
@@ -29,7 +31,9 @@ func (d *Driver) post(pg *mm.Page, off, size int) {
 // driver's reference becomes the NIC's.
 func (d *Driver) repost(dd *desc) {
 	dd.reuse, dd.posted = false, true
-	d.fill = (d.fill + 1) % len(d.ring)
+	if d.fill++; d.fill == len(d.ring) { // no IDIV per buffer
+		d.fill = 0
+	}
 	d.posted++
 	if d.S.M.Tracing() {
 		d.ev(sim.SymDrvRx, dd.pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("RX refill: the buffer at offset %d is reused as-is (its frame was copied out)", dd.off))
@@ -280,7 +284,9 @@ func (d *Driver) take(n int) (*mm.Page, int, int) {
 	}
 	dd.posted = false
 	d.posted--
-	d.next = (d.next + 1) % len(d.ring)
+	if d.next++; d.next == len(d.ring) {
+		d.next = 0
+	}
 	pg.Users--
 	d.Received++
 	if d.Mode == HalfPageFlip && d.otherHalfInStack(pg) {

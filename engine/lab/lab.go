@@ -54,6 +54,7 @@ type Lab struct {
 	drv   *drivers.Driver // the driver (driver scenarios)
 
 	run           runner
+	ownEnd        bool // the runner, not the packet count, ends the run (destroy): cached, not asserted per step
 	ops           uint64
 	packets       int64
 	allocFailures int64
@@ -198,6 +199,9 @@ func New(cfg Config) (*Lab, error) {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	l.run = run
+	if f, ok := run.(finisher); ok {
+		l.ownEnd = f.ownsEnd()
+	}
 	if run.measuring() { // no set-up phase: measure from the first operation
 		l.markStart()
 	}
@@ -368,26 +372,28 @@ func (l *Lab) stepOne() bool {
 	if l.done {
 		return false
 	}
-	wasMeasuring := l.run.measuring()
-	if !wasMeasuring {
-		defer l.markStart()
-	}
+	setUp := l.startPS == nil // measuring has not started: see whether this step starts it
 	if l.run.step(l) {
 		l.packets++
 		if l.packets >= l.series.next {
 			l.series.sample(l)
 		}
-		if l.packets >= l.Cfg.Packets && !l.ownsEnd() {
+		if l.packets >= l.Cfg.Packets && !l.ownEnd {
 			l.done = true
 		}
 	}
-	if l.ownsEnd() && l.run.(finisher).finished() {
+	if l.ownEnd && l.run.(finisher).finished() {
 		l.done = true
 	}
 	l.ops++
-	l.m.RunTimers()
+	if l.m.PendingTimers() > 0 {
+		l.m.RunTimers()
+	}
 	if l.kf.on && l.ops%l.kf.every == 0 {
 		l.kf.capture(l)
+	}
+	if setUp {
+		l.markStart()
 	}
 	return true
 }
@@ -398,10 +404,7 @@ type finisher interface {
 	ownsEnd() bool
 }
 
-func (l *Lab) ownsEnd() bool {
-	f, ok := l.run.(finisher)
-	return ok && f.ownsEnd()
-}
+func (l *Lab) ownsEnd() bool { return l.ownEnd }
 
 // markStart records the spend so far once set-up is over.
 func (l *Lab) markStart() {

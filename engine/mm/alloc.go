@@ -58,11 +58,14 @@ func NewAllocator(m *sim.Machine) *Allocator {
 	return a
 }
 
-// ev emits an event if someone listens.
+// ev emits an event if someone listens (the guard inlines).
 func (a *Allocator) ev(cpu int, fn sim.Sym, p *Page, n int, from, to sim.Place, cost int64, why string) {
-	if !a.m.Tracing() {
-		return
+	if a.m.Tracing() {
+		a.evSlow(cpu, fn, p, n, from, to, cost, why)
 	}
+}
+
+func (a *Allocator) evSlow(cpu int, fn sim.Sym, p *Page, n int, from, to sim.Place, cost int64, why string) {
 	pfn := int32(-1)
 	if p != nil {
 		pfn = p.PFN

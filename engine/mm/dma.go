@@ -84,6 +84,12 @@ func (d *DMA) injectedFailure(p *Page) bool {
 
 func (d *DMA) ev(cpu int, fn sim.Sym, p *Page, cost int64, why string) {
 	if d.m.Tracing() {
+		d.evSlow(cpu, fn, p, cost, why)
+	}
+}
+
+func (d *DMA) evSlow(cpu int, fn sim.Sym, p *Page, cost int64, why string) {
+	{
 		ev := sim.Event{CPU: cpu, Func: fn, Page: -1, CostPS: cost, Stat: sim.StatNone, Why: why}
 		if p != nil { // nil: a kmalloc'ed buffer, not a page the model tracks
 			ev.Page, ev.From, ev.To = p.PFN, p.Place, p.Place

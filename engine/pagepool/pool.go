@@ -253,9 +253,12 @@ func (p *Pool) stat(s sim.Stat) { p.stats[s]++ }
 
 // ev emits an event if someone listens.
 func (p *Pool) ev(cpu int, fn sim.Sym, pg *mm.Page, from, to sim.Place, st sim.Stat, cost int64, why string) {
-	if !p.m.Tracing() {
-		return
+	if p.m.Tracing() { // the guard inlines
+		p.evSlow(cpu, fn, pg, from, to, st, cost, why)
 	}
+}
+
+func (p *Pool) evSlow(cpu int, fn sim.Sym, pg *mm.Page, from, to sim.Place, st sim.Stat, cost int64, why string) {
 	pfn := int32(-1)
 	if pg != nil {
 		pfn = pg.PFN

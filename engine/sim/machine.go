@@ -10,19 +10,28 @@ const PSPerNS = 1000
 
 // CPU is one simulated CPU. Its clock is the time it has spent (busy) plus the
 // time it idled; costs are charged to the CPU that runs the modelled function.
+// Only the busy time accumulates per charge; the clock is derived (one add
+// per Charge fewer on the hot path).
 type CPU struct {
 	ID      int
 	Node    int
 	Softirq bool // the CPU is currently running in softirq context
-	clockPS int64
 	busyPS  int64
+	idlePS  int64
 }
 
 // NowNS is the CPU's clock in integer nanoseconds.
-func (c *CPU) NowNS() int64 { return c.clockPS / PSPerNS }
+func (c *CPU) NowNS() int64 { return c.NowPS() / PSPerNS }
 
 // NowPS is the CPU's clock in picoseconds.
-func (c *CPU) NowPS() int64 { return c.clockPS }
+func (c *CPU) NowPS() int64 { return c.busyPS + c.idlePS }
+
+// idleTo brings the clock forward to ps if it is behind.
+func (c *CPU) idleTo(ps int64) {
+	if now := c.busyPS + c.idlePS; now < ps {
+		c.idlePS += ps - now
+	}
+}
 
 // BusyPS is the time the CPU spent in charged functions.
 func (c *CPU) BusyPS() int64 { return c.busyPS }
@@ -170,9 +179,7 @@ func (m *Machine) Decided() RuleSet { return m.decided }
 // returns its cost in picoseconds.
 func (m *Machine) Charge(cpu int, s Sym, units int) int64 {
 	ps := m.cost.fixed[s] + m.cost.perUnit[s]*int64(units)/1000
-	c := &m.CPUs[cpu]
-	c.clockPS += ps
-	c.busyPS += ps
+	m.CPUs[cpu].busyPS += ps
 	m.acct[cpu*int(NumSyms)+int(s)] += ps
 	return ps
 }
@@ -181,9 +188,7 @@ func (m *Machine) Charge(cpu int, s Sym, units int) int64 {
 // table does not hold per symbol, e.g. a cross-CPU cacheline transfer).
 func (m *Machine) ChargeExtra(cpu int, s Sym, cycles int64) int64 {
 	ps := cycles * 1_000_000 / m.Platform.MHz
-	c := &m.CPUs[cpu]
-	c.clockPS += ps
-	c.busyPS += ps
+	m.CPUs[cpu].busyPS += ps
 	m.acct[cpu*int(NumSyms)+int(s)] += ps
 	return ps
 }
@@ -192,9 +197,7 @@ func (m *Machine) ChargeExtra(cpu int, s Sym, cycles int64) int64 {
 // gives in time, not the platform's cycles: the application's own work).
 func (m *Machine) ChargeNS(cpu int, s Sym, ns int64) int64 {
 	ps := ns * PSPerNS
-	c := &m.CPUs[cpu]
-	c.clockPS += ps
-	c.busyPS += ps
+	m.CPUs[cpu].busyPS += ps
 	m.acct[cpu*int(NumSyms)+int(s)] += ps
 	return ps
 }
@@ -203,16 +206,16 @@ func (m *Machine) ChargeNS(cpu int, s Sym, ns int64) int64 {
 // work: a reader for data, a NAPI for frames); it returns the time idled.
 func (m *Machine) IdleUntil(cpu int, ps int64) int64 {
 	c := &m.CPUs[cpu]
-	if c.clockPS >= ps {
+	d := ps - c.NowPS()
+	if d <= 0 {
 		return 0
 	}
-	d := ps - c.clockPS
-	c.clockPS = ps
+	c.idlePS += d
 	return d
 }
 
 // Idle advances cpu's clock by ns without charging any symbol.
-func (m *Machine) Idle(cpu int, ns int64) { m.CPUs[cpu].clockPS += ns * PSPerNS }
+func (m *Machine) Idle(cpu int, ns int64) { m.CPUs[cpu].idlePS += ns * PSPerNS }
 
 // SpentPS returns the picoseconds cpu spent in symbol s.
 func (m *Machine) SpentPS(cpu int, s Sym) int64 { return m.acct[cpu*int(NumSyms)+int(s)] }
@@ -221,8 +224,8 @@ func (m *Machine) SpentPS(cpu int, s Sym) int64 { return m.acct[cpu*int(NumSyms)
 func (m *Machine) NowPS() int64 {
 	var t int64
 	for i := range m.CPUs {
-		if m.CPUs[i].clockPS > t {
-			t = m.CPUs[i].clockPS
+		if now := m.CPUs[i].NowPS(); now > t {
+			t = now
 		}
 	}
 	return t
@@ -283,7 +286,7 @@ func (m *Machine) Report(kind Kind, page int32, rule Rule, format string, args .
 	v := Violation{Seq: m.op.Seq, Kind: kind, Op: m.op.Sym, CPU: m.op.CPU, Page: page, Rule: rule, Detail: fmt.Sprintf(format, args...)}
 	m.Log.add(v)
 	if m.tracer != nil {
-		m.tracer(Event{Seq: m.op.Seq, TimePS: m.CPUs[m.op.CPU].clockPS, CPU: m.op.CPU, Func: m.op.Sym, Page: page,
+		m.tracer(Event{Seq: m.op.Seq, TimePS: m.CPUs[m.op.CPU].NowPS(), CPU: m.op.CPU, Func: m.op.Sym, Page: page,
 			Kind: EvViolation, Violation: kind, Why: v.Detail, Stat: StatNone})
 	}
 }
@@ -314,7 +317,7 @@ func (m *Machine) Tracing() bool { return m.tracer != nil }
 // Emit hands an event to the listener. Call only when Tracing().
 func (m *Machine) Emit(e Event) {
 	e.Seq = m.op.Seq
-	e.TimePS = m.CPUs[e.CPU].clockPS
+	e.TimePS = m.CPUs[e.CPU].NowPS()
 	m.tracer(e)
 }
 
@@ -349,9 +352,7 @@ func (m *Machine) RunTimers() int {
 	for len(m.timers) > 0 && m.timers[0].atPS <= m.NowPS() {
 		t := m.timers[0]
 		m.timers = m.timers[1:]
-		if m.CPUs[0].clockPS < t.atPS {
-			m.CPUs[0].clockPS = t.atPS
-		}
+		m.CPUs[0].idleTo(t.atPS)
 		t.t.Fire()
 		n++
 	}
@@ -365,15 +366,11 @@ func (m *Machine) AdvanceNS(ns int64) {
 	for len(m.timers) > 0 && m.timers[0].atPS <= target {
 		at := m.timers[0].atPS
 		for i := range m.CPUs {
-			if m.CPUs[i].clockPS < at {
-				m.CPUs[i].clockPS = at
-			}
+			m.CPUs[i].idleTo(at)
 		}
 		m.RunTimers()
 	}
 	for i := range m.CPUs {
-		if m.CPUs[i].clockPS < target {
-			m.CPUs[i].clockPS = target
-		}
+		m.CPUs[i].idleTo(target)
 	}
 }

@@ -122,6 +122,12 @@ func (e *Env) inProcess(cpu int) int { e.M.CPUs[cpu].Softirq = false; return cpu
 
 // settle sorts out a receive: an error stops the run, nil is a lost frame.
 func (e *Env) settle(sk *skb.SKB, err error) bool {
+	if err == nil { // the common case: no errors.Is walk per frame
+		if sk == nil {
+			e.Lost++
+		}
+		return sk != nil
+	}
 	if errors.Is(err, skb.ErrNoMem) {
 		e.Lost++
 		return false
