@@ -48,10 +48,15 @@ func (p *Platform) ProfileName(s Sym) string {
 }
 
 // costPS is a platform's cost table converted to picoseconds.
+// costPS is a platform's table compiled to picoseconds. Its arrays hold
+// 256 entries so that a Sym (a uint8) indexes them without a bounds check.
 type costPS struct {
-	fixed   [NumSyms]int64
-	perUnit [NumSyms]int64 // ps per unit, in thousandths
+	fixed   [symSlots]int64
+	perUnit [symSlots]int64 // ps per unit, in thousandths
 }
+
+// symSlots is every value a Sym can hold.
+const symSlots = 256
 
 func (p *Platform) compile() costPS {
 	var c costPS

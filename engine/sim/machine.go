@@ -18,6 +18,7 @@ type CPU struct {
 	Softirq bool // the CPU is currently running in softirq context
 	busyPS  int64
 	idlePS  int64
+	spent   [symSlots]int64 // ps per symbol (indexed by a Sym without a bounds check)
 }
 
 // NowNS is the CPU's clock in integer nanoseconds.
@@ -96,7 +97,6 @@ type Machine struct {
 	Rand     Rand
 
 	cost     costPS
-	acct     []int64 // [cpu*NumSyms + sym] picoseconds
 	tracer   func(Event)
 	op       Op
 	seq      uint64
@@ -144,7 +144,6 @@ func NewMachine(c Config) *Machine {
 		m.CPUs[i] = CPU{ID: i, Node: i * nodes / ncpu, Softirq: c.Knobs[KnobSoftirq] != 0}
 	}
 	m.cost = c.Platform.compile()
-	m.acct = make([]int64, ncpu*int(NumSyms))
 	return m
 }
 
@@ -178,9 +177,13 @@ func (m *Machine) Decided() RuleSet { return m.decided }
 // Charge charges one call of s with the given units (bytes or pages) on cpu and
 // returns its cost in picoseconds.
 func (m *Machine) Charge(cpu int, s Sym, units int) int64 {
-	ps := m.cost.fixed[s] + m.cost.perUnit[s]*int64(units)/1000
-	m.CPUs[cpu].busyPS += ps
-	m.acct[cpu*int(NumSyms)+int(s)] += ps
+	ps := m.cost.fixed[s]
+	if units != 0 {
+		ps += m.cost.perUnit[s] * int64(units) / 1000
+	}
+	c := &m.CPUs[cpu]
+	c.busyPS += ps
+	c.spent[s] += ps
 	return ps
 }
 
@@ -188,8 +191,9 @@ func (m *Machine) Charge(cpu int, s Sym, units int) int64 {
 // table does not hold per symbol, e.g. a cross-CPU cacheline transfer).
 func (m *Machine) ChargeExtra(cpu int, s Sym, cycles int64) int64 {
 	ps := cycles * 1_000_000 / m.Platform.MHz
-	m.CPUs[cpu].busyPS += ps
-	m.acct[cpu*int(NumSyms)+int(s)] += ps
+	c := &m.CPUs[cpu]
+	c.busyPS += ps
+	c.spent[s] += ps
 	return ps
 }
 
@@ -197,8 +201,9 @@ func (m *Machine) ChargeExtra(cpu int, s Sym, cycles int64) int64 {
 // gives in time, not the platform's cycles: the application's own work).
 func (m *Machine) ChargeNS(cpu int, s Sym, ns int64) int64 {
 	ps := ns * PSPerNS
-	m.CPUs[cpu].busyPS += ps
-	m.acct[cpu*int(NumSyms)+int(s)] += ps
+	c := &m.CPUs[cpu]
+	c.busyPS += ps
+	c.spent[s] += ps
 	return ps
 }
 
@@ -218,7 +223,7 @@ func (m *Machine) IdleUntil(cpu int, ps int64) int64 {
 func (m *Machine) Idle(cpu int, ns int64) { m.CPUs[cpu].idlePS += ns * PSPerNS }
 
 // SpentPS returns the picoseconds cpu spent in symbol s.
-func (m *Machine) SpentPS(cpu int, s Sym) int64 { return m.acct[cpu*int(NumSyms)+int(s)] }
+func (m *Machine) SpentPS(cpu int, s Sym) int64 { return m.CPUs[cpu].spent[s] }
 
 // NowPS is the machine's time: the furthest CPU clock.
 func (m *Machine) NowPS() int64 {
