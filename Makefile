@@ -19,7 +19,7 @@ ECHARTS_VERSION = 6.1.0
 ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
 WASM_LDFLAGS = -s -w -X main.version=$(VERSION)
 
-.PHONY: run site test fmt-check vet imports unit wasm-engine wasm-test wasm-app e2e bench fuzz node chromium size
+.PHONY: pgo run site test fmt-check vet imports unit wasm-engine wasm-test wasm-app e2e bench fuzz node chromium size
 
 run: web/echarts.min.js wasm-app
 	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -addr $(ADDR)
@@ -96,6 +96,14 @@ size: wasm-app
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./engine/...
+
+# Regenerate the PGO profiles the CLI and the wasm build use (default.pgo in
+# each main package: go build picks it up): a CPU profile of the engine's
+# batch runs, seeks, snapshots and recorded steps.
+pgo:
+	$(GO) test -run='^$$' -bench='DriverScenarios|PoolDirect|PoolRing|PoolSlow|Seek$$|Snapshot|StepRecord' -benchtime=1s -cpuprofile=/tmp/pplab-pgo.pprof ./engine/lab
+	cp /tmp/pplab-pgo.pprof cmd/ppsim/default.pgo
+	cp /tmp/pplab-pgo.pprof wasm/default.pgo
 
 # Explore beyond the seed corpora (not part of make test).
 FUZZTIME ?= 30s
