@@ -29,10 +29,18 @@ func (s *Stack) CheckInvariants(m *sim.Machine) {
 	}
 	want := s.want
 	clear(want)
+	s.ranges.reset(s.A.NumPages())
 	for _, d := range s.live {
 		s.checkData(m, d)
 		if d.released {
 			continue
+		}
+		if d.HeadPage != nil {
+			s.ranges.add(d.HeadPage.PFN, d.ID, d.HeadOff, d.HeadSize)
+		}
+		for i := 0; i < d.NrFrags; i++ {
+			f := &d.Frags[i]
+			s.ranges.add(f.Page.PFN, d.ID, f.Off, f.Size)
 		}
 		if d.users <= 0 {
 			m.Report(sim.KindInflightLeak, -1, sim.RuleNone, "skb data #%d has no skb left but was never released: its pages leak", d.ID)
@@ -72,22 +80,62 @@ func (s *Stack) HeldPage(pg *mm.Page, off, size int, what string) {
 // live skb still holds — the device would overwrite it. (A page may sit in an
 // skb and on the ring at once: two halves of a split page.)
 func (s *Stack) checkPosted(m *sim.Machine, pg *mm.Page, off, size int) {
-	overlaps := func(o, n int) bool { return o < off+size && off < o+n }
-	for _, d := range s.live {
-		if d.released {
-			continue
-		}
-		hit := d.HeadPage == pg && overlaps(d.HeadOff, d.HeadSize)
-		for i := 0; i < d.NrFrags && !hit; i++ {
-			f := &d.Frags[i]
-			hit = f.Page == pg && overlaps(f.Off, f.Size)
-		}
-		if hit {
+	for i := s.ranges.first(pg.PFN); i >= 0; i = s.ranges.r[i].next {
+		r := &s.ranges.r[i]
+		if r.off < off+size && off < r.off+r.size {
 			pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),
-				"bytes %d..%d are posted for the NIC to write while skb data #%d still holds them", off, off+size, d.ID)
+				"bytes %d..%d are posted for the NIC to write while skb data #%d still holds them", off, off+size, r.data)
 			return
 		}
 	}
+}
+
+// pageRanges indexes, per page, the byte ranges live skb data holds (in the
+// order of the live list), for checkPosted: one lookup per posted
+// descriptor instead of a scan of every live buffer. Built by each full
+// check; an epoch per page avoids clearing it.
+type pageRanges struct {
+	head, tail []int32  // per PFN: first and last range (valid when stamp matches)
+	stamp      []uint32 // per PFN: the epoch head/tail belong to
+	epoch      uint32
+	r          []heldRange
+}
+
+type heldRange struct {
+	data      int32
+	off, size int
+	next      int32
+}
+
+func (p *pageRanges) reset(pages int) {
+	if len(p.head) != pages {
+		p.head, p.tail, p.stamp = make([]int32, pages), make([]int32, pages), make([]uint32, pages)
+		p.epoch = 0
+	}
+	p.epoch++
+	if p.epoch == 0 { // wrapped: stale stamps could match
+		clear(p.stamp)
+		p.epoch = 1
+	}
+	p.r = p.r[:0]
+}
+
+func (p *pageRanges) add(pfn, data int32, off, size int) {
+	i := int32(len(p.r))
+	p.r = append(p.r, heldRange{data: data, off: off, size: size, next: -1})
+	if p.stamp[pfn] != p.epoch {
+		p.stamp[pfn], p.head[pfn], p.tail[pfn] = p.epoch, i, i
+		return
+	}
+	p.r[p.tail[pfn]].next = i
+	p.tail[pfn] = i
+}
+
+func (p *pageRanges) first(pfn int32) int32 {
+	if int(pfn) >= len(p.stamp) || p.stamp[pfn] != p.epoch {
+		return -1
+	}
+	return p.head[pfn]
 }
 
 func (s *Stack) checkData(m *sim.Machine, d *Data) {

@@ -201,7 +201,8 @@ type Stack struct {
 	dataQ   quarantine[Data]
 	nextID  int32
 	holders []PageHolder
-	want    []int32 // checker scratch: expected Users per PFN
+	want    []int32    // checker scratch: expected Users per PFN
+	ranges  pageRanges // checker scratch: byte ranges live data holds, per page
 
 	// Counters.
 	Built, Freed, Clones, Coalesced, CoalesceRefused, Expanded, Shifted, Deferred, Kicks int64
