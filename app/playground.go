@@ -370,7 +370,7 @@ func (p *Playground) publish() {
 		pps = float64(p.perf.playPackets) / p.perf.playMS * 1000
 	}
 	ga.Window().Set("__pplab", map[string]any{
-		"mounted": true, "op": float64(p.snap.Op), "packets": float64(p.snap.Packets), "playing": p.playing,
+		"mounted": true, "op": float64(p.snap.Op), "packets": float64(p.snap.Packets), "done": p.snap.Done, "playing": p.playing,
 		"frames": p.perf.frames, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
 		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": len(p.series),
