@@ -69,7 +69,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobPfmemallocPPM: {"pfmemalloc_ppm", 0, 0, 1000000, "pages that come from emergency reserves (pfmemalloc), per million"},
 	KnobBulk:          {"bulk", 64, 1, 256, "pages requested per alloc_pages_bulk call (the kernel uses PP_ALLOC_CACHE_REFILL = 64); at most 128, the alloc cache, unless bulk-dma-unmap is broken"},
 	KnobSoftirq:       {"softirq", 1, 0, 1, "pool-* scenarios: 1 = the benchmark runs in softirq (a tasklet, as the kernel bench's numbers), 0 = process context (driver scenarios: each operation runs in its own context, NAPI polls in softirq, readers in process context)"},
-	KnobCheckEvery:    {"check_every", 65536, 1, 1 << 30, "batch mode runs the full invariant checker every N operations (and always at the end)"},
+	KnobCheckEvery:    {"check_every", 65536, 1, 1 << 30, "batch mode runs the full invariant checker every N operations (and always at the end); the default is per 16384 pages: a larger machine is checked fully every 65536 × pages/16384 operations"},
 	KnobFrame:         {"frame", 0, 0, 9018, "frame size in bytes on the wire, 60 (the Ethernet minimum) or more (0 = the workload's: 64 for drop, 1514 for TCP, 1512 for UDP); frames larger than an RX buffer use several (multi-buffer drivers)"},
 	KnobTapEvery:      {"tap_every", 0, 0, 1024, "an AF_PACKET tap (tcpdump) clones every Nth received packet in tcp-stream and forward (0 = no tap); clone-tap uses 4 when 0"},
 	KnobTxCPU:         {"tx_cpu", 0, 0, 7, "forward: the CPU whose NAPI runs TX completion (0 = the RX NAPI's CPU; another CPU, below cpus, when XPS maps the TX queue elsewhere)"},
