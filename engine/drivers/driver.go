@@ -178,14 +178,11 @@ func (d *Driver) ev(fn sim.Sym, pg *mm.Page, from, to sim.Place, why string) {
 }
 
 func (d *Driver) evSlow(fn sim.Sym, pg *mm.Page, from, to sim.Place, why string) {
-	m := d.S.M
-	{
-		pfn := int32(-1)
-		if pg != nil {
-			pfn = pg.PFN
-		}
-		m.Emit(sim.Event{CPU: d.CPU(), Func: fn, Pool: d.Pool.ID, Page: pfn, From: from, To: to, Stat: sim.StatNone, Why: why})
+	pfn := int32(-1)
+	if pg != nil {
+		pfn = pg.PFN
 	}
+	d.S.M.Emit(sim.Event{CPU: d.CPU(), Func: fn, Pool: d.Pool.ID, Page: pfn, From: from, To: to, Stat: sim.StatNone, Why: why})
 }
 
 // BufSize is the size of one RX buffer.

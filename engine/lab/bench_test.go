@@ -101,13 +101,7 @@ func BenchmarkSeekCold(b *testing.B) {
 
 // BenchmarkSnapshot: one snapshot of the playground's teaching-size drop run.
 func BenchmarkSnapshot(b *testing.B) {
-	l, err := New(Config{Scenario: "drop", Packets: 100_000, Set: TeachingSet("drop")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	l.RunN(5000)
-	b.ReportAllocs()
-	b.ResetTimer()
+	l := benchLab(b, Config{Scenario: "drop", Packets: 100_000, Set: TeachingSet("drop")}, 5000)
 	for i := 0; i < b.N; i++ {
 		_ = l.Snapshot()
 	}
@@ -131,14 +125,21 @@ func BenchmarkStepRecord(b *testing.B) {
 // BenchmarkClone: one keyframe (a deep copy of a drop run at the kernel's
 // sizes).
 func BenchmarkClone(b *testing.B) {
-	l, err := New(Config{Scenario: "drop", Packets: 1_000_000})
-	if err != nil {
-		b.Fatal(err)
-	}
-	l.RunN(10_000)
-	b.ReportAllocs()
-	b.ResetTimer()
+	l := benchLab(b, Config{Scenario: "drop", Packets: 1_000_000}, 10_000)
 	for i := 0; i < b.N; i++ {
 		_ = l.clone()
 	}
+}
+
+// benchLab is a run of cfg after ops operations, the timer reset.
+func benchLab(b *testing.B, cfg Config, ops int64) *Lab {
+	b.Helper()
+	l, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.RunN(ops)
+	b.ReportAllocs()
+	b.ResetTimer()
+	return l
 }

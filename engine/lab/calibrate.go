@@ -312,10 +312,7 @@ func pathProbe(p *sim.Platform, cs calibSpec, era string, prof *Profile) (float6
 			continue
 		}
 		for cpu := range l.m.CPUs {
-			path += l.m.SpentPS(cpu, sym)
-			if l.startSpent != nil {
-				path -= l.startSpent[cpu][sym]
-			}
+			path += l.measuredSpentPS(cpu, sym)
 		}
 	}
 	return total, float64(path) / sim.PSPerNS / float64(l.measuredPackets()), nil

@@ -101,7 +101,7 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &driverRun{env: env, w: w, warm: workload.Warmup(w, env)}
+	r := &driverRun{env: env, w: w, warm: workload.WarmPackets(d)}
 	r.ender, _ = w.(workload.Ender)
 	if name == workload.WDestroy {
 		workload.SetUnloadAt(w, min(l.Cfg.Packets, int64(4*d.RingSize())))

@@ -15,6 +15,7 @@ import (
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 	"pplab/engine/skb"
+	"pplab/engine/workload"
 )
 
 // Config is everything a run depends on: a run is a pure function of it.
@@ -415,8 +416,6 @@ type finisher interface {
 	ownsEnd() bool
 }
 
-func (l *Lab) ownsEnd() bool { return l.ownEnd }
-
 // markStart records the spend so far once set-up is over.
 func (l *Lab) markStart() {
 	if !l.run.measuring() || l.startPS != nil {
@@ -608,7 +607,7 @@ func (l *Lab) notes() []string {
 		out = append(out, fmt.Sprintf("the machine has %d pages (node_pages × numa_nodes), fewer than %s's %d RX descriptors: the ring never fills, the run measures memory exhaustion",
 			l.a.NumPages(), l.Spec.Name, l.drv.RingSize()))
 	}
-	if l.drv != nil && l.Scenario.Name == "tcp-stream" && !l.Spec.GRO && l.m.Knobs[sim.KnobGRO] != 0 {
+	if l.drv != nil && l.Scenario.Name == workload.WTCPStream && !l.Spec.GRO && l.m.Knobs[sim.KnobGRO] != 0 {
 		out = append(out, fmt.Sprintf("%s hands its skbs to netif_receive_skb, not napi_gro_receive: no GRO, every segment goes up the stack alone", l.Spec.Name))
 	}
 	decided := l.m.Decided()
@@ -665,17 +664,22 @@ func (l *Lab) ProfileName(s sim.Sym) string {
 	return l.m.Platform.ProfileName(s)
 }
 
+// measuredSpentPS is the picoseconds cpu spent in s in the measured window.
+func (l *Lab) measuredSpentPS(cpu int, s sim.Sym) int64 {
+	v := l.m.SpentPS(cpu, s)
+	if l.startSpent != nil {
+		v -= l.startSpent[cpu][s]
+	}
+	return v
+}
+
 // spentBySymbol is the picoseconds spent per profile symbol over all CPUs in
 // the measured window.
 func (l *Lab) spentBySymbol() map[string]int64 {
 	out := map[string]int64{}
 	for c := range l.m.CPUs {
 		for s := sim.Sym(1); s < sim.NumSyms; s++ {
-			v := l.m.SpentPS(c, s)
-			if l.startSpent != nil {
-				v -= l.startSpent[c][s]
-			}
-			if v > 0 {
+			if v := l.measuredSpentPS(c, s); v > 0 {
 				out[l.ProfileName(s)] += v
 			}
 		}
@@ -707,11 +711,7 @@ func (l *Lab) symNS() map[sim.Sym]float64 {
 	}
 	for c := range l.m.CPUs {
 		for s := sim.Sym(1); s < sim.NumSyms; s++ {
-			v := l.m.SpentPS(c, s)
-			if l.startSpent != nil {
-				v -= l.startSpent[c][s]
-			}
-			if v > 0 {
+			if v := l.measuredSpentPS(c, s); v > 0 {
 				out[s] += float64(v) / sim.PSPerNS / float64(n)
 			}
 		}

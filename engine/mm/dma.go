@@ -89,13 +89,11 @@ func (d *DMA) ev(cpu int, fn sim.Sym, p *Page, cost int64, why string) {
 }
 
 func (d *DMA) evSlow(cpu int, fn sim.Sym, p *Page, cost int64, why string) {
-	{
-		ev := sim.Event{CPU: cpu, Func: fn, Page: -1, CostPS: cost, Stat: sim.StatNone, Why: why}
-		if p != nil { // nil: a kmalloc'ed buffer, not a page the model tracks
-			ev.Page, ev.From, ev.To = p.PFN, p.Place, p.Place
-		}
-		d.m.Emit(ev)
+	ev := sim.Event{CPU: cpu, Func: fn, Page: -1, CostPS: cost, Stat: sim.StatNone, Why: why}
+	if p != nil { // nil: a kmalloc'ed buffer, not a page the model tracks
+		ev.Page, ev.From, ev.To = p.PFN, p.Place, p.Place
 	}
+	d.m.Emit(ev)
 }
 
 // UnmapPage models dma_unmap_page_attrs.

@@ -51,8 +51,8 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	}
 	owner := sk.AllocCPU
 	cost := s.M.Charge(cpu, sim.SymDeferFree, 0)
-	max := int(s.M.Knobs[sim.KnobSkbDeferMax])
-	if owner == cpu || owner < 0 || owner >= len(s.defers) || len(s.defers[owner].skbs) >= max {
+	limit := int(s.M.Knobs[sim.KnobSkbDeferMax])
+	if owner == cpu || owner < 0 || owner >= len(s.defers) || len(s.defers[owner].skbs) >= limit {
 		why := "allocated on this CPU: freed here (__kfree_skb, not NAPI-safe)"
 		if owner != cpu {
 			why = "the owner's defer list is full (defer_count >= skb_defer_max): freed here (__kfree_skb, not NAPI-safe)"
@@ -62,7 +62,7 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 		return FreedLocal
 	}
 	d := &s.defers[owner]
-	kick := len(d.skbs) == max>>1
+	kick := len(d.skbs) == limit>>1
 	d.skbs = append(d.skbs, sk)
 	s.Queue(sk, InDeferList)
 	s.Deferred++
@@ -100,10 +100,8 @@ func (s *Stack) SkbDeferFreeFlush(cpu int) int {
 		return 0
 	}
 	cost := s.M.Charge(cpu, sim.SymDeferFlush, 0)
-	if s.M.Tracing() {
-		s.M.Emit(sim.Event{CPU: cpu, Func: sim.SymDeferFlush, Page: -1, Stat: sim.StatNone, CostPS: cost,
-			Why: "net_rx_action takes this CPU's defer list: each skb, newest first, is freed with napi_consume_skb(skb, 1)"})
-	}
+	s.ev(cpu, sim.SymDeferFlush, nil, nil, sim.PlaceNone, sim.PlaceNone, cost,
+		"net_rx_action takes this CPU's defer list: each skb, newest first, is freed with napi_consume_skb(skb, 1)")
 	for i := n - 1; i >= 0; i-- {
 		sk := d.skbs[i]
 		d.skbs[i] = nil

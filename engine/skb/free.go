@@ -9,11 +9,15 @@ import (
 // does not tell them apart): not NAPI-safe, so page_pool pages go back
 // through the ptr_ring.
 func (s *Stack) KfreeSKB(cpu int, sk *SKB) {
+	s.kfreeSKB(cpu, sk, "frees the skb (a plain kfree_skb: not a NAPI-safe free, napi_safe = false)")
+}
+
+func (s *Stack) kfreeSKB(cpu int, sk *SKB, why string) {
 	if !s.alive(cpu, sk, sim.SymKfreeSKB) {
 		return
 	}
 	cost := s.M.Charge(cpu, sim.SymKfreeSKB, 0)
-	s.ev(cpu, sim.SymKfreeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "frees the skb (a plain kfree_skb: not a NAPI-safe free, napi_safe = false)")
+	s.ev(cpu, sim.SymKfreeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why)
 	s.releaseAll(cpu, sk, false)
 	s.kfreeSkbmem(cpu, sk)
 }
@@ -188,14 +192,7 @@ func (s *Stack) fragUnref(cpu int, f *Frag, recycle, napiSafe, user bool) {
 // is freed NAPI-safe — unless the v6.6 softirq rule recycles them directly.
 func (s *Stack) kfreeSkbList(cpu int, list []*SKB) {
 	for _, m := range list {
-		if !s.alive(cpu, m, sim.SymKfreeSKB) {
-			continue
-		}
-		cost := s.M.Charge(cpu, sim.SymKfreeSKB, 0)
-		s.ev(cpu, sim.SymKfreeSKB, m, nil, sim.PlaceNone, sim.PlaceNone, cost,
-			"a frag_list member is freed with its GRO skb (kfree_skb_list: napi_safe = false)")
-		s.releaseAll(cpu, m, false)
-		s.kfreeSkbmem(cpu, m)
+		s.kfreeSKB(cpu, m, "a frag_list member is freed with its GRO skb (kfree_skb_list: napi_safe = false)")
 	}
 }
 
@@ -245,8 +242,15 @@ func (s *Stack) KfreeSkbPartial(cpu int, sk *SKB, headStolen bool) {
 		return
 	}
 	s.ev(cpu, sim.SymKfreeSkbPartial, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "head stolen: only the struct sk_buff is freed")
+	s.leaveStolenData(cpu, sk)
+	s.kfreeSkbmem(cpu, sk)
+}
+
+// leaveStolenData: sk's head and frags now belong to another skb (coalesced
+// or merged by GRO): skb_release_head_state, and sk lets go of its data
+// without releasing what it held.
+func (s *Stack) leaveStolenData(cpu int, sk *SKB) {
 	s.M.Charge(cpu, sim.SymReleaseHeadState, 0)
 	sk.D.users--
 	s.releaseData(sk.D)
-	s.kfreeSkbmem(cpu, sk)
 }

@@ -173,7 +173,7 @@ func (p *skbProgram) step(op, arg byte) {
 		p.drop(i)
 		e.m.CPUs[0].Softirq = true
 		e.m.Begin(0, sim.SymGroReceive)
-		flushed, _, err := s.NapiGroReceive(0, &p.gro, sk, hdrs)
+		flushed, err := s.NapiGroReceive(0, &p.gro, sk, hdrs)
 		if err != nil {
 			e.t.Fatal(err)
 		}

@@ -33,32 +33,26 @@ func (g *GRO) Held() *SKB { return g.p }
 // Segments is NAPI_GRO_CB(p)->count: the segments merged into the aggregate.
 func (g *GRO) Segments() int { return g.count }
 
-// GroOutcome is what napi_gro_receive did with a segment.
-type GroOutcome uint8
-
-const (
-	GroHeld       GroOutcome = iota // the first segment of a new aggregate (GRO_HELD)
-	GroMergedFree                   // merged, its emptied struct freed (GRO_MERGED_FREE)
-)
-
 // NapiGroReceive models napi_gro_receive(napi, skb) → dev_gro_receive →
 // skb_gro_receive for a TCP segment whose headers (network and transport,
 // hdrs bytes after the Ethernet header eth_type_trans pulled) GRO parsed.
-// If the segment cannot join the aggregate (-E2BIG: the size limit;
+// The segment is held as the aggregate (GRO_HELD) or merged into it
+// (GRO_MERGED_FREE: its emptied struct is freed or chained). If the
+// segment cannot join the aggregate (-E2BIG: the size limit;
 // -ETOOMANYREFS: pp_recycle differs), the aggregate is completed and
 // returned in flushed and the segment starts a new one. Caller: NAPI context
 // on cpu.
-func (s *Stack) NapiGroReceive(cpu int, g *GRO, sk *SKB, hdrs int) (flushed *SKB, out GroOutcome, err error) {
+func (s *Stack) NapiGroReceive(cpu int, g *GRO, sk *SKB, hdrs int) (flushed *SKB, err error) {
 	if !sk.live {
-		return nil, 0, fmt.Errorf("napi_gro_receive: skb#%d was freed", sk.ID)
+		return nil, fmt.Errorf("napi_gro_receive: skb#%d was freed", sk.ID)
 	}
 	if hdrs < 0 || hdrs > sk.Headlen() {
-		return nil, 0, fmt.Errorf("napi_gro_receive: %d header bytes but skb#%d has %d linear bytes", hdrs, sk.ID, sk.Headlen())
+		return nil, fmt.Errorf("napi_gro_receive: %d header bytes but skb#%d has %d linear bytes", hdrs, sk.ID, sk.Headlen())
 	}
 	if g.p == nil {
 		g.p, g.last, g.count = sk, sk, 1
 		s.ev(cpu, sim.SymGroReceive, sk, nil, sim.PlaceNone, sim.PlaceNone, 0, "the flow's first segment: GRO holds it as the aggregate (GRO_HELD)")
-		return nil, GroHeld, nil
+		return nil, nil
 	}
 	if err := s.skbGroReceive(cpu, g, sk, hdrs); err != nil {
 		// tcp_gro_receive: the held aggregate is flushed (napi_gro_complete)
@@ -69,9 +63,9 @@ func (s *Stack) NapiGroReceive(cpu int, g *GRO, sk *SKB, hdrs int) (flushed *SKB
 			s.ev(cpu, sim.SymGroReceive, sk, nil, sim.PlaceNone, sim.PlaceNone, 0,
 				fmt.Sprintf("%v: the aggregate skb#%d goes up the stack; this segment starts the next one", err, flushed.ID))
 		}
-		return flushed, GroHeld, nil
+		return flushed, nil
 	}
-	return nil, GroMergedFree, nil
+	return nil, nil
 }
 
 // Flush models napi_gro_flush / napi_gro_complete for the flow: the
@@ -202,9 +196,7 @@ func (s *Stack) grow(g *GRO, lp *SKB, length, delta int) {
 // and frags now belong to the aggregate; only the struct goes, into the
 // per-CPU NAPI skb cache.
 func (s *Stack) napiSkbFreeStolenHead(cpu int, sk *SKB) {
-	s.M.Charge(cpu, sim.SymReleaseHeadState, 0) // skb_dst_drop, skb_ext_put
-	sk.D.users--
-	s.releaseData(sk.D)
+	s.leaveStolenData(cpu, sk) // skb_dst_drop, skb_ext_put
 	s.napiSkbCachePut(cpu, sk)
 }
 

@@ -24,7 +24,7 @@ func (e *env) segment() *SKB {
 func (e *env) gro(g *GRO, sk *SKB) *SKB {
 	e.t.Helper()
 	e.m.Begin(0, sim.SymGroReceive)
-	flushed, _, err := e.s.NapiGroReceive(0, g, sk, groHdrs)
+	flushed, err := e.s.NapiGroReceive(0, g, sk, groHdrs)
 	if err != nil {
 		e.t.Fatal(err)
 	}

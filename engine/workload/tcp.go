@@ -25,23 +25,29 @@ import (
 // next frame, once the reader has made room, arrives with an IRQ that
 // schedules it again. With one CPU the reader runs between polls.
 type tcpStream struct {
-	next    tcpOp
-	gro     skb.GRO
-	useGRO  bool
-	frame   *skb.SKB       // received by the driver, not yet through GRO
-	up      fifo[*skb.SKB] // left GRO, awaiting tcp_v4_rcv, oldest first
-	queue   fifo[*skb.SKB] // the socket's receive queue
-	readyAt fifo[int64]    // per queued skb: when it became readable (NAPI CPU clock, ps)
-	rmem    int            // sk_rmem_alloc: the truesize the receive queue holds
-	openAt  int64          // when the reader last reopened a closed window (ps)
-	kickAt  int64          // when the reader's IPI kicked the NAPI CPU (ps)
-	ending  bool           // the poll found no frame: GRO flushed, napi_complete_done next
-	idle    bool           // the NAPI completed and waits for an IRQ
-	closed  bool           // the window has closed at least once (the reader is the slower side)
-	frames  int64          // frames received
-	rcvbuf  int
-	readNS  int64
-	tap     tapper
+	next   tcpOp
+	gro    skb.GRO
+	useGRO bool
+	frame  *skb.SKB       // received by the driver, not yet through GRO
+	up     fifo[*skb.SKB] // left GRO, awaiting tcp_v4_rcv, oldest first
+	queue  fifo[queued]   // the socket's receive queue
+	rmem   int            // sk_rmem_alloc: the truesize the receive queue holds
+	openAt int64          // when the reader last reopened a closed window (ps)
+	kickAt int64          // when the reader's IPI kicked the NAPI CPU (ps)
+	ending bool           // the poll found no frame: GRO flushed, napi_complete_done next
+	idle   bool           // the NAPI completed and waits for an IRQ
+	closed bool           // the window has closed at least once (the reader is the slower side)
+	frames int64          // frames received
+	rcvbuf int
+	readNS int64
+	tap    tapper
+}
+
+// queued is an skb in the receive queue and when it became readable (the
+// NAPI CPU's clock, ps).
+type queued struct {
+	sk *skb.SKB
+	at int64
 }
 
 type tcpOp uint8
@@ -118,7 +124,7 @@ func (w *tcpStream) step(e *Env) bool {
 			w.up.Push(sk)
 			return true
 		}
-		flushed, _, err := e.S.NapiGroReceive(cpu, &w.gro, sk, HdrTCP-HdrEth)
+		flushed, err := e.S.NapiGroReceive(cpu, &w.gro, sk, HdrTCP-HdrEth)
 		if err != nil {
 			if e.Err == nil {
 				e.Err = err
@@ -176,7 +182,7 @@ func (w *tcpStream) deliver(e *Env, cpu int, sk *skb.SKB) {
 	e.M.Charge(cpu, sim.SymTCPRcv, 0)
 	e.S.Pull(sk, HdrTCP-HdrEth) // ip_rcv and tcp_data_queue pull their headers
 	if w.queue.Len() > 0 {
-		tail := w.queue.Last()
+		tail := w.queue.Last().sk
 		before := tail.Truesize
 		if coalesced(e, cpu, tail, sk) {
 			w.rmem += tail.Truesize - before
@@ -184,17 +190,17 @@ func (w *tcpStream) deliver(e *Env, cpu int, sk *skb.SKB) {
 		}
 	}
 	e.S.Queue(sk, skb.InSocket)
-	w.queue.Push(sk)
+	w.queue.Push(queued{sk, e.M.CPUs[cpu].NowPS()})
 	w.rmem += sk.Truesize
-	w.readyAt.Push(e.M.CPUs[cpu].NowPS())
 }
 
 // read is tcp_recvmsg consuming the queue's first skb on the application's
 // CPU: the copy, the application's own work, then tcp_eat_recv_skb — from
 // 5.19 skb_attempt_defer_free, before it __kfree_skb.
 func (w *tcpStream) read(e *Env, app int) {
-	sk := w.queue.Pop()
-	e.M.IdleUntil(app, w.readyAt.Pop()) // waiting for data
+	q := w.queue.Pop()
+	sk := q.sk
+	e.M.IdleUntil(app, q.at) // waiting for data
 	closed := w.rmem >= w.rcvbuf
 	e.M.Begin(app, sim.SymTCPRecvmsg)
 	e.M.Charge(app, sim.SymTCPRecvmsg, 0)
@@ -246,7 +252,7 @@ func (w *tcpStream) choose(e *Env) tcpOp {
 	rOK := w.queue.Len() > 0
 	var rAt int64
 	if rOK {
-		rAt = max(appT, w.readyAt.At(0))
+		rAt = max(appT, w.queue.At(0).at)
 		if app == cpu { // one CPU: the reader runs between polls
 			rOK = nOp == tcpRx && (w.idle || e.Drv.AtPollBoundary()) || nOp == tcpPollEnd || !nOK
 			rAt = 0

@@ -85,10 +85,6 @@ const (
 // every RX buffer has cycled twice (rate and profile count from then on).
 func WarmPackets(d *drivers.Driver) int64 { return int64(2*d.RingSize() + drivers.Budget) }
 
-// Warmup is the warm-up of workload w on env: WarmPackets; a workload
-// that is also a Settler measures from when it has settled as well.
-func Warmup(w Workload, e *Env) int64 { return WarmPackets(e.Drv) }
-
 // Settler is a workload whose steady state needs more than the RX ring's
 // warm-up: TCP receive, whose receive window a slower reader fills first.
 type Settler interface {
