@@ -236,9 +236,9 @@ func (c *copier) copy(dst, src reflect.Value) {
 		nv := reflect.New(e.Type()).Elem()
 		c.copy(nv, tmp)
 		dst.Set(nv)
-	case reflect.Func:
+	case reflect.Func, reflect.UnsafePointer:
 		if !src.IsNil() {
-			c.fail("a function value")
+			c.fail("a " + t.Kind().String() + " value")
 		}
 		dst.SetZero()
 	default:

@@ -75,6 +75,7 @@ type Lab struct {
 	rec    recorder // step records (Record)
 	series series   // throughput and recycle mix over the run
 	kf     keyframes
+	ff     fastForward // steady-state fast-forward (fastforward.go)
 }
 
 // resolved is a config checked field by field, with its defaults filled in.
@@ -216,6 +217,7 @@ func New(cfg Config) (*Lab, error) {
 	}
 	m.AddChecker(l)
 	l.series.sample(l)
+	l.ffInit()
 	return l, nil
 }
 
@@ -387,6 +389,9 @@ func (l *Lab) stepOne() bool {
 	setUp := l.startPS == nil // measuring has not started: see whether this step starts it
 	if l.run.step(l) {
 		l.packets++
+		if l.ff.recSeries {
+			l.ffRecordPacket()
+		}
 		if l.packets >= l.series.next {
 			l.series.sample(l)
 		}
@@ -451,6 +456,9 @@ func (l *Lab) RunN(n int64) {
 		if !l.stepBatch() {
 			break
 		}
+		if l.ops%lightEvery == 0 {
+			i += l.ffPoint(n - i - 1)
+		}
 	}
 	l.m.CheckInvariants()
 	l.sinceCheck = 0
@@ -467,6 +475,9 @@ func (l *Lab) RunFor(n int64) bool {
 		if !l.stepBatch() {
 			return false
 		}
+		if l.ops%lightEvery == 0 {
+			i += l.ffPoint(n - i - 1)
+		}
 	}
 	return !l.done
 }
@@ -481,15 +492,23 @@ func (l *Lab) Finish() {
 func (l *Lab) TimeNS() int64 { return l.m.NowPS() / sim.PSPerNS }
 
 // stepBatch runs one operation in batch mode (no record; the light check
-// every 64 operations, the full one every check_every).
+// after every 64th operation of the run, the full one every check_every).
+// The light check keeps to the run's operation count, not to the last full
+// check, so a Step in between (the UI's) does not move it: the fast-forward
+// samples right after it. A check_every that is not a multiple of 64 keeps
+// the light check 64 operations after the last full one.
 func (l *Lab) stepBatch() bool {
 	if !l.stepOne() {
 		return false
 	}
+	light := l.ops
+	if l.checkEvery%lightEvery != 0 {
+		light = l.sinceCheck + 1
+	}
 	if l.sinceCheck++; l.sinceCheck >= l.checkEvery {
 		l.m.CheckInvariants()
 		l.sinceCheck = 0
-	} else if l.sinceCheck%lightEvery == 0 {
+	} else if light%lightEvery == 0 {
 		l.m.CheckTouched()
 	}
 	return true

@@ -98,6 +98,7 @@ func (l *Lab) clone() *Lab {
 	saved := l.detach()
 	c := new(Lab)
 	cloneLab(c, l)
+	c.ffInit() // a copy searches afresh (the state is not the copier's to share)
 	l.attach(saved)
 	return c
 }
@@ -106,27 +107,33 @@ func (l *Lab) clone() *Lab {
 // l's listener, recording and keyframes.
 func (l *Lab) restore(kf *Lab) {
 	saved := l.detach()
+	kfFF := kf.ff // a fresh start (New) has one; keyframes do not
+	kf.ff = fastForward{}
 	cloneLab(l, kf)
+	kf.ff = kfFF
 	l.attach(saved)
 	l.tallyOn = false // the event stream missed what the replay did
+	l.ffRestored()
 }
 
-// uiState is what belongs to the Lab's user rather than to the run.
+// uiState is what belongs to the Lab's user rather than to the run (and
+// the fast-forward's state, which a copy must not share).
 type uiState struct {
 	tracer func(sim.Event)
 	rec    recorder
 	kf     keyframes
+	ff     fastForward
 }
 
 func (l *Lab) detach() uiState {
-	s := uiState{tracer: l.tracer, rec: l.rec, kf: l.kf}
-	l.tracer, l.rec, l.kf = nil, recorder{}, keyframes{}
+	s := uiState{tracer: l.tracer, rec: l.rec, kf: l.kf, ff: l.ff}
+	l.tracer, l.rec, l.kf, l.ff = nil, recorder{}, keyframes{}, fastForward{}
 	l.m.SetTracer(nil)
 	return s
 }
 
 func (l *Lab) attach(s uiState) {
-	l.tracer, l.rec, l.kf = s.tracer, s.rec, s.kf
+	l.tracer, l.rec, l.kf, l.ff = s.tracer, s.rec, s.kf, s.ff
 	l.m.RecordMoves(l.rec.on)
 	l.listen()
 }

@@ -37,6 +37,7 @@ type series struct {
 	next    int64 // packets at which the current window ends
 	points  []SeriesPoint
 	busy0   []int64 // per-CPU busy time at the window's start
+	busyNow []int64 // scratch
 	stats0  sim.Stats
 	rel0    uint64
 	packet0 int64
@@ -47,17 +48,35 @@ type series struct {
 // only on the first call.
 func (s *series) sample(l *Lab) {
 	m := l.m
-	st, rel := l.stats(), l.releases()
 	if s.busy0 == nil {
-		s.window = seriesWindow
 		s.busy0 = make([]int64, len(m.CPUs))
+	}
+	busy := s.busyNow
+	if busy == nil {
+		busy = make([]int64, len(m.CPUs))
+		s.busyNow = busy
+	}
+	for c := range m.CPUs {
+		busy[c] = m.CPUs[c].BusyPS()
+	}
+	s.sampleAt(l, l.packets, m.NowPS(), busy, l.stats(), l.releases())
+}
+
+// sampleAt is sample with the run's values given: the packets completed,
+// the machine's time, each CPU's busy time, the stats and the pools'
+// releases at the window's close (the fast-forward closes windows inside
+// the cycles it skips from the values a recorded cycle gives).
+func (s *series) sampleAt(l *Lab, packets, nowPS int64, busyNow []int64, st sim.Stats, rel uint64) {
+	m := l.m
+	if s.points == nil {
+		s.window = seriesWindow
 		s.points = make([]SeriesPoint, 0, seriesMax+1)
 	} else {
 		var busy int64
 		for c := range m.CPUs {
-			busy = max(busy, m.CPUs[c].BusyPS()-s.busy0[c])
+			busy = max(busy, busyNow[c]-s.busy0[c])
 		}
-		p := SeriesPoint{Packets: l.packets, TimeNS: m.NowPS() / sim.PSPerNS, dp: l.packets - s.packet0, busyPS: busy,
+		p := SeriesPoint{Packets: packets, TimeNS: nowPS / sim.PSPerNS, dp: packets - s.packet0, busyPS: busy,
 			Mix: Mix{Cached: st[sim.StatRecycleCached] - s.stats0[sim.StatRecycleCached],
 				Ring:           st[sim.StatRecycleRing] - s.stats0[sim.StatRecycleRing],
 				Released:       rel - s.rel0,
@@ -70,11 +89,9 @@ func (s *series) sample(l *Lab) {
 			s.merge(l)
 		}
 	}
-	for c := range m.CPUs {
-		s.busy0[c] = m.CPUs[c].BusyPS()
-	}
-	s.stats0, s.rel0, s.packet0 = st, rel, l.packets
-	s.next = l.packets + s.window
+	copy(s.busy0, busyNow)
+	s.stats0, s.rel0, s.packet0 = st, rel, packets
+	s.next = packets + s.window
 }
 
 // merge halves the points: each pair becomes one window twice as long.

@@ -258,6 +258,9 @@ func (m *Machine) StepOp() (Op, bool) { return m.stepOp, m.stepped }
 
 // RecordMoves turns move recording on or off. While on, every page move is
 // appended to the machine's move list (TakeMoves empties it).
+// Recording reports whether page moves are being recorded (step mode).
+func (m *Machine) Recording() bool { return m.recMoves }
+
 func (m *Machine) RecordMoves(on bool) {
 	m.recMoves = on
 	m.moves = m.moves[:0]

@@ -51,6 +51,19 @@ func (w *drop) Step(e *Env) bool {
 	return true
 }
 
+// ChangesIn: the NAPI moves when the packet that finds n == migrateAt
+// starts (the first step sets migrateAt); n counts completed packets, so
+// the packet in flight may already be that one's predecessor.
+func (w *drop) ChangesIn() int64 {
+	switch {
+	case w.migrateAt < 0:
+		return 0 // not set yet
+	case w.migrateAt > 0 && !w.moved:
+		return max(0, w.migrateAt-w.n)
+	}
+	return -1
+}
+
 // migrate moves the NAPI to the first CPU on another NUMA node (an IRQ
 // affinity change); the application moves to the old CPU.
 func (w *drop) migrate(e *Env) {

@@ -9,7 +9,7 @@ import (
 // reader frees each clone some packets later on the application CPU.
 type tapper struct {
 	every  int64
-	n      int64
+	n      int64 // packets seen, modulo lcm(tapDelay, every): only its residues are read, so the state repeats (the lab's fast-forward)
 	clones [tapDelay]*skb.SKB
 }
 
@@ -21,8 +21,11 @@ func (t *tapper) see(e *Env, cpu int, sk *skb.SKB) {
 		return
 	}
 	slot := t.n % tapDelay
-	t.n++
-	if (t.n-1)%t.every != 0 {
+	tapped := t.n%t.every == 0
+	if t.n++; t.n == lcm(tapDelay, t.every) {
+		t.n = 0
+	}
+	if !tapped {
 		return
 	}
 	if old := t.clones[slot]; old != nil { // the reader is behind: free the oldest now
@@ -53,4 +56,12 @@ func (t *tapper) read(e *Env) {
 		e.S.KfreeSKB(e.App, cl)
 		t.clones[old] = nil
 	}
+}
+
+func lcm(a, b int64) int64 {
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	return a / x * b
 }

@@ -85,6 +85,14 @@ const (
 // every RX buffer has cycled twice (rate and profile count from then on).
 func WarmPackets(d *drivers.Driver) int64 { return int64(2*d.RingSize() + drivers.Budget) }
 
+// Horizon is a workload that changes what it does at a packet it knows in
+// advance (numa-migrate's NAPI move): the lab's fast-forward never skips
+// past it.
+type Horizon interface {
+	// ChangesIn is the packets left before the change (-1: none ahead).
+	ChangesIn() int64
+}
+
 // Settler is a workload whose steady state needs more than the RX ring's
 // warm-up: TCP receive, whose receive window a slower reader fills first.
 type Settler interface {

@@ -1,0 +1,604 @@
+package lab
+
+import (
+	"fmt"
+	"hash/maphash"
+	"reflect"
+	"slices"
+	"unsafe"
+
+	"pplab/engine/sim"
+	"pplab/engine/workload"
+)
+
+// Steady-state fast-forward.
+//
+// A run is a pure function of its config, and most scenarios settle into a
+// cycle: after some P operations the machine is back in the same state (the
+// same containers holding the same pages in the same order, the same page
+// fields, the same pending work), except for its counters, which have all
+// grown by the same amounts they grew by in the cycle before. From such a
+// state every later cycle repeats exactly, so k cycles can be run at once by
+// adding k times each counter's per-cycle growth (ffwalk.go says what a
+// counter is). That is what this file does, in three steps, in batch mode
+// only (RunN, RunFor, Run, Seek's replay):
+//
+//  1. Search. Every `every` operations (a multiple of the light check's 64,
+//     right after the check ran, so the checker's own bookkeeping is the
+//     same at every sample) the Lab walks its state without the page array
+//     and hashes the shape. A hash seen before names a candidate period: the
+//     operations between the two samples.
+//  2. Verify. At the candidate, one cycle later and two cycles later, a full
+//     walk (pages included) must give the same shape, and each counter must
+//     have grown by the same amount in both cycles. Clocks that the run
+//     compares with each other (the tcp workload's two CPUs and its window
+//     times) must all advance together, so no comparison between them can
+//     flip later. Both cycles ran for real, with every check.
+//  3. Skip. At the cycle's phase (every P operations from then on) the Lab
+//     adds k·growth to every counter, where k keeps every horizon ahead:
+//     the run's last packet, the series' next window, the next keyframe,
+//     the caller's operation budget, a workload's scheduled change (numa
+//     migration). The operations before each horizon run for real; the next
+//     phase skips again. The full check runs after every skip.
+//
+// It never applies while someone listens to events (a tracer, step
+// records), with a rule broken or a violation logged, while a timer is
+// pending, before measuring starts, in a run that ends on its own
+// (destroy), or with check_every not a multiple of 64. Randomness needs no
+// rule of its own: the random source's state is part of the shape, so a run
+// that draws numbers never repeats. fast_forward=0 turns it off; TestFF*
+// run the golden corpus both ways and compare the JSON byte for byte.
+
+func init() {
+	ffSkipped["lab.Lab"] = []string{"tracer", "tally", "tallyOn", "rec", "series", "kf", "sinceCheck", "ff"}
+	ffSkipped["sim.Machine"] = []string{"tracer", "Log", "checkers", "moves", "recMoves", "stepOp", "stepped"}
+	ffSkipped["skb.Stack"] = []string{"want", "ranges"} // checker scratch
+	ffCounters = map[string][]string{
+		"lab.Lab":            {"ops", "packets", "allocFailures"},
+		"lab.driverRun":      {"n"},
+		"sim.CPU":            {"busyPS", "idlePS", "spent"},
+		"sim.Machine":        {"seq", "tseq"},
+		"sim.Op":             {"Seq"},
+		"mm.Page":            {"Recycles", "Holder"},
+		"mm.Allocator":       {"Allocs", "Frees", "BulkCalls", "Failures", "PfmemallocAllocs"},
+		"mm.SlabCache":       {"Allocs", "Frees"},
+		"mm.DMA":             {"Maps", "Unmaps", "MapFailures", "SyncDevCalls", "SyncDevBytes", "SyncCPUCalls", "SyncCPUBytes"},
+		"pagepool.Pool":      {"stats", "holdCnt", "releaseCnt"},
+		"drivers.Driver":     {"Received", "Dropped", "Transmitted", "Completions"},
+		"skb.Stack":          {"Built", "Freed", "Clones", "Coalesced", "CoalesceRefused", "Expanded", "Shifted", "Deferred", "Kicks", "nextID"},
+		"skb.Data":           {"ID"},
+		"skb.SKB":            {"ID", "FragListOf"},
+		"workload.Env":       {"Lost"},
+		"workload.drop":      {"n"},
+		"workload.tcpStream": {"frames", "openAt", "kickAt"},
+		"workload.queued":    {"at"},
+	}
+	ffTimes = map[string][]string{
+		"workload.tcpStream": {"openAt", "kickAt"},
+		"workload.queued":    {"at"},
+	}
+}
+
+// ffTimes lists the counters that are times the run compares with the CPUs'
+// clocks (the tcp workload's scheduler).
+var ffTimes = map[string][]string{}
+
+// Search spacing: a sample every `every` operations, a power of two at
+// least ffEvery and at least ffWordsPerOp times the state's size in words
+// (a walk costs about 7 ns per word natively, an operation about 110 ns: a
+// sample then costs under 5 % of the operations between samples); after
+// ffLevel samples the spacing doubles, so a run that never cycles pays a
+// few dozen walks in all. A period P is found once two samples lie a
+// multiple of P apart; hashes are kept across levels, so the differences
+// cover every multiple of the first spacing up to about 3·ffLevel of them.
+const (
+	ffEvery      = 16384
+	ffWordsPerOp = 2
+	ffLevel      = 16
+	ffMaxSeen    = 4096
+	ffMaxPeriod  = 1 << 22 // a longer candidate is not verified (two cycles of it would be most of a run)
+)
+
+// fastForward is the Lab's fast-forward state. It is not part of the run:
+// keyframes do not copy it and Seek's restore starts it afresh.
+type fastForward struct {
+	on   bool
+	off  string // why it stopped for the rest of this run ("" = it may still apply)
+	walk ffWalk
+
+	next, every uint64
+	samples     int
+	seen        map[uint64]uint64 // search: non-page shape hash -> op
+
+	// Refinement: a candidate D is usually a multiple of the period (the
+	// samples are D apart): the states at t0 + D/q for small q are hashed
+	// on the way to t0 + D, and the first that matches t0's is the period.
+	refine []uint64 // offsets from t0 still to try, ascending
+	t0, h0 uint64
+
+	// Verification of a candidate period.
+	cand     uint64 // 0: none
+	verifyAt uint64
+	stage    int
+	shape    []uint64 // full shape at the candidate
+	vals     [2][]int64
+	clocks   [2][]int64
+
+	// The series across skipped cycles: during the second verified cycle
+	// the values a window's close reads are recorded at each packet
+	// completion, relative to the cycle's start (traj: per packet, the
+	// machine's time, each CPU's busy time, the stats, the releases), and
+	// grow by trajDelta per cycle.
+	recSeries bool
+	traj      []int64
+	trajBase  []int64
+	trajDelta []int64
+
+	// The lock: a verified cycle.
+	locked   bool
+	period   uint64
+	phase    uint64 // ops ≡ phase (mod period) at the cycle's phase
+	from     uint64 // the first verified state's op: every later state is on the cycle
+	dPackets int64
+	hash     uint64 // non-page shape hash at the phase
+	delta    []int64
+	pageLin  []linRef // the page array's counters (fixed addresses), spliced into fast walks
+
+	// What it did (tests, benchmarks, the closing figures).
+	Skips   int
+	Skipped uint64 // operations run by adding whole cycles
+	Period  uint64
+}
+
+// FFStats says what the fast-forward did in this run: skips, operations
+// skipped, the cycle length in operations, and why it stopped applying
+// ("" if it did not stop).
+func (l *Lab) FFStats() (skips int, skipped, period uint64, off string) {
+	return l.ff.Skips, l.ff.Skipped, l.ff.Period, l.ff.off
+}
+
+// ffInit arms the fast-forward for a new run (or after a restore).
+func (l *Lab) ffInit() {
+	l.ff = fastForward{on: l.m.Knobs[sim.KnobFastForward] != 0, next: ffEvery, every: ffEvery}
+	if !l.ff.on {
+		l.ff.off = "fast_forward=0"
+	}
+}
+
+// ffPermanent is why fast-forward can never apply to this run ("" = it may).
+func (l *Lab) ffPermanent() string {
+	switch {
+	case l.m.Rules != 0:
+		return "a rule is broken"
+	case l.ownEnd:
+		return "the run ends on its own (destroy)"
+	case l.checkEvery%lightEvery != 0:
+		return "check_every is not a multiple of 64"
+	case l.m.Log.Total() > 0:
+		return "a violation was logged"
+	case l.err != nil:
+		return "the run stopped with an error"
+	}
+	return ""
+}
+
+// ffWait reports whether fast-forward must wait (it may apply later).
+func (l *Lab) ffWait() bool {
+	if l.m.Tracing() || l.m.Recording() || l.startPS == nil || l.m.PendingTimers() > 0 || l.done {
+		return true
+	}
+	if dr, ok := l.run.(*driverRun); ok && dr.settler != nil {
+		return true
+	}
+	return false
+}
+
+// ffPoint runs at an operation count that is a multiple of 64, right after
+// that operation's check. budget is how many more operations the caller
+// allows (< 0: no limit). It returns the operations it skipped.
+func (l *Lab) ffPoint(budget int64) int64 {
+	f := &l.ff
+	if !f.on {
+		return 0
+	}
+	if f.off == "" {
+		if why := l.ffPermanent(); why != "" {
+			l.ffStop(why)
+		}
+	}
+	if f.off != "" || l.ffWait() {
+		return 0
+	}
+	switch {
+	case f.locked:
+		if (l.ops-f.phase)%f.period == 0 {
+			return l.ffSkip(budget)
+		}
+	case len(f.refine) > 0:
+		if l.ops == f.t0+f.refine[0] {
+			l.ffRefine()
+		}
+	case f.cand != 0:
+		if l.ops == f.verifyAt {
+			l.ffVerify()
+		}
+	case l.ops >= f.next:
+		l.ffSearch()
+	}
+	return 0
+}
+
+func (l *Lab) ffStop(why string) {
+	l.ff.off, l.ff.locked, l.ff.cand = why, false, 0
+	l.ff.seen, l.ff.shape, l.ff.delta, l.ff.pageLin = nil, nil, nil, nil
+	l.ff.vals, l.ff.clocks = [2][]int64{}, [2][]int64{}
+}
+
+// fastWalk walks the state with the page array's counters spliced in from
+// pageLin (nil: not walked) and returns the shape's hash.
+func (l *Lab) fastWalk() uint64 {
+	w := &l.ff.walk
+	w.reset(l.a.Pages())
+	w.skipPages, w.pageLin, w.packetsAt = true, l.ff.pageLin, unsafe.Pointer(&l.packets)
+	w.pointer(unsafe.Pointer(l), reflect.TypeOf(l))
+	return hashWords(w.shape)
+}
+
+// fullWalk walks everything, pages included.
+func (l *Lab) fullWalk() {
+	w := &l.ff.walk
+	w.reset(l.a.Pages())
+	w.skipPages, w.packetsAt = false, unsafe.Pointer(&l.packets)
+	w.pointer(unsafe.Pointer(l), reflect.TypeOf(l))
+}
+
+// hashWords hashes a shape (hash/maphash: one seed per process; hashes
+// are only compared within a run, and a collision is only a candidate
+// that the full walks then reject).
+func hashWords(s []uint64) uint64 {
+	if len(s) == 0 {
+		return 0
+	}
+	return maphash.Bytes(ffSeed, unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*8))
+}
+
+var ffSeed = maphash.MakeSeed()
+
+func (l *Lab) ffSearch() {
+	f := &l.ff
+	h := l.fastWalk()
+	if f.walk.bad != "" {
+		l.ffStop(f.walk.bad)
+		return
+	}
+	if f.seen == nil || len(f.seen) >= ffMaxSeen {
+		f.seen = map[uint64]uint64{}
+	}
+	if o, ok := f.seen[h]; ok && l.ops-o <= ffMaxPeriod {
+		d := l.ops - o
+		f.t0, f.h0, f.cand, f.stage = l.ops, h, d, 0
+		f.refine = divisorsBelow(d)
+		if len(f.refine) == 0 {
+			l.ffVerify()
+		}
+		return
+	}
+	f.seen[h] = l.ops
+	if f.samples == 0 {
+		for uint64(len(f.walk.shape))*ffWordsPerOp > f.every {
+			f.every *= 2
+		}
+	}
+	if f.samples++; f.samples%ffLevel == 0 {
+		f.every *= 2
+	}
+	f.next = l.ops + f.every
+}
+
+// divisorsBelow lists the proper divisors of d of the form d/q, q a power
+// of two times 1, 3, 5, 9, 15 or 45 (rings and batches are powers of two; a
+// GRO aggregate is 45 segments), that are multiples of 64, ascending.
+func divisorsBelow(d uint64) []uint64 {
+	var out []uint64
+	for _, b := range []uint64{1, 3, 5, 9, 15, 45} {
+		for q := b; q <= d; q *= 2 {
+			if q > 1 && d%q == 0 && (d/q)%lightEvery == 0 {
+				out = append(out, d/q)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// ffRefine tries the next divisor: a state equal to t0's there makes it the
+// candidate, verified from here.
+func (l *Lab) ffRefine() {
+	f := &l.ff
+	d := f.refine[0]
+	f.refine = f.refine[1:]
+	if l.fastWalk() == f.h0 {
+		f.cand, f.refine = d, nil
+		l.ffVerify()
+		return
+	}
+	if len(f.refine) == 0 { // none: the candidate stays, verified from t0 + cand
+		f.verifyAt = f.t0 + f.cand
+		if l.ops == f.verifyAt {
+			l.ffVerify()
+		}
+	}
+}
+
+// ffVerify takes the candidate's three full walks, one cycle apart.
+func (l *Lab) ffVerify() {
+	f := &l.ff
+	l.fullWalk()
+	w := &f.walk
+	clocks := make([]int64, len(l.m.CPUs))
+	for c := range l.m.CPUs {
+		clocks[c] = l.m.CPUs[c].NowPS()
+	}
+	reject := func() {
+		f.cand, f.shape, f.recSeries, f.traj = 0, nil, false, nil
+		f.vals, f.clocks = [2][]int64{}, [2][]int64{}
+		f.next = l.ops + f.every
+	}
+	if f.stage == 0 {
+		f.shape = append(f.shape[:0], w.shape...)
+		f.vals[0] = append(f.vals[0][:0], w.val...)
+		f.clocks[0] = clocks
+		f.stage, f.verifyAt = 1, l.ops+f.cand
+		return
+	}
+	if !slices.Equal(f.shape, w.shape) || len(w.val) != len(f.vals[0]) {
+		reject()
+		return
+	}
+	if f.stage == 1 {
+		f.vals[1] = append(f.vals[1][:0], w.val...)
+		f.clocks[1] = clocks
+		f.stage, f.verifyAt = 2, l.ops+f.cand
+		f.trajBase = l.seriesVals(f.trajBase[:0])
+		f.traj, f.recSeries = f.traj[:0], true
+		return
+	}
+	f.recSeries = false
+	// Third walk: the counters must have grown alike in both cycles.
+	delta := make([]int64, len(w.val))
+	for i, r := range w.lin {
+		d1 := r.kind.wrapDelta(f.vals[0][i], f.vals[1][i])
+		d2 := r.kind.wrapDelta(f.vals[1][i], w.val[i])
+		if d1 != d2 {
+			reject()
+			return
+		}
+		delta[i] = d2
+	}
+	for c := range clocks {
+		if clocks[c]-f.clocks[1][c] != f.clocks[1][c]-f.clocks[0][c] {
+			reject()
+			return
+		}
+	}
+	if !l.ffClocksTogether(clocks, f.clocks[1], delta) {
+		l.ffStop("the run compares clocks that advance at different rates")
+		return
+	}
+	if aliased(w.lin) {
+		l.ffStop("a counter is reachable twice in the run's state")
+		return
+	}
+	dp := delta[ffPacketsIndex(w)]
+	if dp <= 0 {
+		reject()
+		return
+	}
+	// Lock: the page array's counters keep their addresses for the rest of
+	// the run; the fast walks splice them in.
+	f.pageLin = append([]linRef(nil), w.lin[w.pageLinAt:w.pageLinAt+w.pageLinN]...)
+	f.locked, f.period, f.phase, f.dPackets, f.delta = true, f.cand, l.ops, dp, delta
+	f.from = l.ops - 2*f.cand
+	f.Period = f.cand
+	f.trajDelta = l.seriesVals(nil)
+	for i := range f.trajDelta {
+		f.trajDelta[i] -= f.trajBase[i]
+	}
+	stride := len(f.trajDelta)
+	if int64(len(f.traj)) != dp*int64(stride) {
+		panic(fmt.Sprintf("lab: fast-forward: %d packets in a cycle, %d recorded", dp, len(f.traj)/stride))
+	}
+	for i := range f.traj {
+		f.traj[i] -= f.trajBase[i%stride]
+	}
+	f.cand, f.shape, f.seen = 0, nil, nil
+	f.vals, f.clocks = [2][]int64{}, [2][]int64{}
+	f.hash = l.fastWalk()
+	if len(f.walk.lin) != len(delta) {
+		panic(fmt.Sprintf("lab: fast-forward: a fast walk lists %d counters, the full walk %d", len(f.walk.lin), len(delta)))
+	}
+}
+
+// ffPacketsIndex is the index of Lab.packets among the walk's counters (the
+// root Lab's fields are walked first: ops, then packets).
+func ffPacketsIndex(w *ffWalk) int {
+	for i, r := range w.lin {
+		if r.p == w.packetsAt {
+			return i
+		}
+	}
+	panic("lab: fast-forward: Lab.packets is not among the counters")
+}
+
+// ffClocksTogether: when the state holds times the run compares with the
+// CPUs' clocks (ffTimes), every such time and every clock must either
+// advance by one common amount per cycle or stand still at or below all
+// the moving ones, so no comparison between them can change later.
+// Without such times the clocks are only ever read, never compared.
+func (l *Lab) ffClocksTogether(now, prev []int64, delta []int64) bool {
+	w := &l.ff.walk
+	if len(w.timeIdx) == 0 {
+		return true
+	}
+	type tv struct{ v, d int64 }
+	var all []tv
+	for c := range now {
+		all = append(all, tv{now[c], now[c] - prev[c]})
+	}
+	for _, i := range w.timeIdx {
+		all = append(all, tv{w.val[i], delta[i]})
+	}
+	var step int64
+	minMoving := int64(1<<63 - 1)
+	for _, t := range all {
+		if t.d == 0 {
+			continue
+		}
+		if step != 0 && t.d != step {
+			return false
+		}
+		step = t.d
+		minMoving = min(minMoving, t.v)
+	}
+	for _, t := range all {
+		if t.d == 0 && t.v > minMoving {
+			return false
+		}
+	}
+	return true
+}
+
+// aliased reports whether two counters share an address.
+func aliased(lin []linRef) bool {
+	p := make([]uintptr, len(lin))
+	for i, r := range lin {
+		p[i] = uintptr(r.p)
+	}
+	slices.Sort(p)
+	for i := 1; i < len(p); i++ {
+		if p[i] == p[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+// ffSkip adds k cycles at the cycle's phase, k as large as every horizon
+// and the budget allow.
+func (l *Lab) ffSkip(budget int64) int64 {
+	f := &l.ff
+	P, dp := int64(f.period), f.dPackets
+	k := int64(1<<62) / P
+	if budget >= 0 {
+		k = min(k, budget/P)
+	}
+	k = min(k, (l.Cfg.Packets-l.packets-1)/dp) // the last packet runs for real
+	if rel, d := l.maxRelease(), f.trajDelta[len(f.trajDelta)-1]; d > 0 {
+		k = min(k, (1<<32-1-rel)/d) // the series' release count is a u32 sum: no wrap in a skip
+	}
+	if l.kf.on {
+		next := (l.ops/l.kf.every + 1) * l.kf.every
+		k = min(k, int64(next-l.ops-1)/P) // and each keyframe's capture
+	}
+	if dr, ok := l.run.(*driverRun); ok {
+		if h, ok := dr.w.(workload.Horizon); ok {
+			if n := h.ChangesIn(); n >= 0 {
+				k = min(k, (n-1)/dp) // a workload's scheduled change
+			}
+		}
+	}
+	if k < 1 {
+		return 0
+	}
+	if f.pageLin == nil { // restored from a keyframe: a new page array
+		l.fullWalk()
+		f.pageLin = append([]linRef(nil), f.walk.lin[f.walk.pageLinAt:f.walk.pageLinAt+f.walk.pageLinN]...)
+	}
+	if h := l.fastWalk(); h != f.hash || len(f.walk.lin) != len(f.delta) {
+		// Not the locked cycle's state after all (cannot happen while the
+		// conditions hold): search again.
+		f.locked, f.delta, f.pageLin = false, nil, nil
+		f.next = l.ops + f.every
+		return 0
+	}
+	l.ffSeries(k)
+	for i, r := range f.walk.lin {
+		r.add(k * f.delta[i])
+	}
+	skipped := uint64(k * P)
+	l.sinceCheck = (l.sinceCheck + skipped) % l.checkEvery
+	f.Skips++
+	f.Skipped += skipped
+	f.phase = l.ops
+	return int64(skipped)
+}
+
+// seriesVals appends what a series window's close reads: the machine's
+// time, each CPU's busy time, the stats and the pools' releases.
+func (l *Lab) seriesVals(dst []int64) []int64 {
+	dst = append(dst, l.m.NowPS())
+	for c := range l.m.CPUs {
+		dst = append(dst, l.m.CPUs[c].BusyPS())
+	}
+	st := l.stats()
+	for _, v := range st {
+		dst = append(dst, int64(v))
+	}
+	return append(dst, int64(l.releases()))
+}
+
+// ffRecordPacket records a packet completion of the recorded cycle.
+func (l *Lab) ffRecordPacket() { l.ff.traj = l.seriesVals(l.ff.traj) }
+
+// maxRelease is the largest pool release count (u32).
+func (l *Lab) maxRelease() int64 {
+	var m int64
+	for _, p := range l.reg.Pools() {
+		m = max(m, int64(p.Release()))
+	}
+	return m
+}
+
+// ffSeries closes the series windows that end inside the k cycles about to
+// be skipped, from the recorded cycle: the window ending at packet X in
+// cycle c (from 0) at the cycle's r-th packet reads the values now, plus c
+// cycles' growth, plus the recorded cycle's values at its r-th packet.
+func (l *Lab) ffSeries(k int64) {
+	f := &l.ff
+	s := &l.series
+	n := len(l.m.CPUs)
+	stride := len(f.trajDelta)
+	now := l.seriesVals(nil)
+	vals := make([]int64, stride)
+	busy := make([]int64, n)
+	for end := l.packets + k*f.dPackets; s.next <= end; {
+		x := s.next
+		c := (x - l.packets - 1) / f.dPackets
+		r := x - l.packets - c*f.dPackets // 1 … dPackets
+		rec := f.traj[(r-1)*int64(stride) : r*int64(stride)]
+		for i := range vals {
+			vals[i] = now[i] + c*f.trajDelta[i] + rec[i]
+		}
+		copy(busy, vals[1:1+n])
+		var st sim.Stats
+		for i := range st {
+			st[i] = uint64(vals[1+n+i])
+		}
+		s.sampleAt(l, x, vals[0], busy, st, uint64(vals[stride-1]))
+	}
+}
+
+// ffRestored: Seek restored an earlier state of this run (a keyframe or
+// the start). A state at or after the lock's first verified one is on the
+// cycle, so the lock holds (with the copy's page array); otherwise the
+// search starts again.
+func (l *Lab) ffRestored() {
+	f := &l.ff
+	if !f.locked || l.ops < f.from || f.off != "" {
+		skips, skipped, period := f.Skips, f.Skipped, f.Period
+		l.ffInit()
+		l.ff.Skips, l.ff.Skipped, l.ff.Period = skips, skipped, period
+		return
+	}
+	f.pageLin = nil
+}

@@ -1,0 +1,189 @@
+package lab
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"pplab/engine/sim"
+)
+
+// ffRun runs cfg to its end with the fast-forward on or off and returns
+// the Lab.
+func ffRun(t *testing.T, cfg Config, on bool) *Lab {
+	t.Helper()
+	if !on {
+		cfg.Set = append(slices.Clone(cfg.Set), "fast_forward=0")
+	}
+	l := mustNew(t, cfg)
+	l.Run()
+	return l
+}
+
+// TestFastForward_Skips: in the scenarios whose state repeats exactly, the
+// fast-forward skips most of a 10^6-packet run, and the run's results,
+// series, snapshot and stats are those of the run without it. In the
+// scenarios whose pages rotate through the ring (a page's descriptor moves
+// by one each lap: a cycle up to a renaming of pages, which the walk does
+// not do), it finds no cycle and the run is the plain one.
+func TestFastForward_Skips(t *testing.T) {
+	for _, tc := range []struct {
+		scenario string
+		skips    bool
+	}{
+		{"forward", true}, {"xdp-redirect", true}, {"split-page", true}, {"numa-migrate", true},
+		{"drop", false}, {"tcp-stream", false}, {"clone-tap", false}, {"pfmemalloc", false}, {"coalesce-mixed", false},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			cfg := Config{Scenario: tc.scenario, Packets: 1_000_000}
+			on, off := ffRun(t, cfg, true), ffRun(t, cfg, false)
+			skips, skipped, period, why := on.FFStats()
+			if got := skips > 0; got != tc.skips {
+				t.Errorf("skips %d (%d operations, period %d, off %q): want skipping %v", skips, skipped, period, why, tc.skips)
+			}
+			if tc.skips && skipped < on.Ops()/2 {
+				t.Errorf("skipped %d of %d operations: want most", skipped, on.Ops())
+			}
+			ffSame(t, on, off)
+		})
+	}
+}
+
+// ffSame fails unless two runs of one config report the same.
+func ffSame(t *testing.T, on, off *Lab) {
+	t.Helper()
+	if a, b := on.Results(), off.Results(); !reflect.DeepEqual(a, b) {
+		t.Errorf("results differ:\n  on %+v\n off %+v", a, b)
+	}
+	if a, b := on.series, off.series; !reflect.DeepEqual(a.points, b.points) || a.window != b.window || a.next != b.next {
+		t.Errorf("series differ: %d points (window %d) vs %d (window %d)", len(a.points), a.window, len(b.points), b.window)
+	}
+	if a, b := on.Snapshot(), off.Snapshot(); !reflect.DeepEqual(a, b) {
+		t.Errorf("snapshots differ")
+	}
+	if on.Ops() != off.Ops() || on.TimeNS() != off.TimeNS() {
+		t.Errorf("ops %d vs %d, time %d vs %d ns", on.Ops(), off.Ops(), on.TimeNS(), off.TimeNS())
+	}
+}
+
+// TestFastForward_NeverWhile: the conditions under which it must not apply.
+func TestFastForward_NeverWhile(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		prep func(l *Lab)
+	}{
+		{"a tracer listens", Config{Scenario: "forward", Packets: 300_000}, func(l *Lab) { l.SetTracer(func(sim.Event) {}) }},
+		{"a rule is broken", Config{Scenario: "forward", Packets: 300_000, Break: []string{"refcnt-check"}}, nil},
+		{"fast_forward=0", Config{Scenario: "forward", Packets: 300_000, Set: []string{"fast_forward=0"}}, nil},
+		{"check_every not a multiple of 64", Config{Scenario: "forward", Packets: 300_000, Set: []string{"check_every=1000"}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.cfg.Validate(); err != nil {
+				t.Fatalf("config: %v", err)
+			}
+			l := mustNew(t, tc.cfg)
+			if tc.prep != nil {
+				tc.prep(l)
+			}
+			l.Run()
+			if skips, skipped, _, _ := l.FFStats(); skips != 0 {
+				t.Errorf("skipped %d operations in %d skips", skipped, skips)
+			}
+		})
+	}
+}
+
+// TestFastForward_RandomSourceIsShape: a draw from the machine's random
+// source changes the walked shape, so a cycle that draws numbers never
+// matches itself; a random knob whose draws stop once the steady state
+// needs no allocation (pfmemalloc_ppm: the page allocator's) still skips,
+// with the same results.
+func TestFastForward_RandomSourceIsShape(t *testing.T) {
+	l := mustNew(t, Config{Scenario: "forward", Packets: 100_000})
+	l.RunN(20_000)
+	a := l.fastWalk()
+	b := l.fastWalk()
+	l.m.Rand.Uint64()
+	c := l.fastWalk()
+	if a != b || a == c {
+		t.Fatalf("walk hashes %x %x, after a draw %x: want the first two equal and the third different", a, b, c)
+	}
+	cfg := Config{Scenario: "forward", Packets: 1_000_000, Set: []string{"pfmemalloc_ppm=20000"}}
+	on, off := ffRun(t, cfg, true), ffRun(t, cfg, false)
+	if skips, _, _, _ := on.FFStats(); skips == 0 {
+		t.Errorf("no skip")
+	}
+	ffSame(t, on, off)
+}
+
+// TestFastForward_SeekAndSlices: the UI's use: keyframes on, runs in
+// slices with a recorded Step between them, seeks back and forth. Every
+// state reached equals the one a plain run reaches at that operation.
+func TestFastForward_SeekAndSlices(t *testing.T) {
+	cfg := Config{Scenario: "xdp-redirect", Packets: 2_000_000}
+	l := mustNew(t, cfg)
+	l.EnableSeek()
+	l.Record(true)
+	for i := 0; i < 40 && !l.Done(); i++ {
+		l.RunN(50_000 + int64(i)*7)
+		l.Step()
+	}
+	if skips, _, _, why := l.FFStats(); skips == 0 {
+		t.Fatalf("no skip in sliced play (off: %q)", why)
+	}
+	for _, n := range []uint64{l.Ops(), 123_457, l.Ops() / 2, 900_001, l.Ops()} {
+		l.Seek(n)
+		ref := mustNew(t, Config{Scenario: cfg.Scenario, Packets: cfg.Packets, Set: []string{"fast_forward=0"}})
+		ref.RunN(int64(n))
+		if a, b := l.Snapshot(), ref.Snapshot(); !reflect.DeepEqual(a, b) {
+			t.Errorf("Seek(%d): the snapshot differs from a plain run's", n)
+		}
+		if a, b := l.Results().Stats, ref.Results().Stats; a != b {
+			t.Errorf("Seek(%d): stats %v, plain %v", n, a, b)
+		}
+	}
+}
+
+// TestFFCounterFieldsExist: every field the walk's tables name exists in
+// a type the walk meets (a renamed field would silently become shape or
+// stop being skipped).
+func TestFFCounterFieldsExist(t *testing.T) {
+	types := map[string]reflect.Type{}
+	var visit func(rt reflect.Type)
+	visit = func(rt reflect.Type) {
+		for rt.Kind() == reflect.Pointer || rt.Kind() == reflect.Slice || rt.Kind() == reflect.Array {
+			rt = rt.Elem()
+		}
+		if rt.Kind() != reflect.Struct || types[rt.String()] != nil {
+			return
+		}
+		types[rt.String()] = rt
+		for i := 0; i < rt.NumField(); i++ {
+			visit(rt.Field(i).Type)
+		}
+	}
+	for _, sc := range []string{"drop", "tcp-stream", "forward", "xdp-redirect"} {
+		l := mustNew(t, Config{Scenario: sc, Packets: 10_000})
+		l.RunN(5000)
+		visit(reflect.TypeOf(l))
+		visit(reflect.TypeOf(l.run))
+		if dr, ok := l.run.(*driverRun); ok {
+			visit(reflect.TypeOf(dr.w))
+		}
+	}
+	for _, table := range []map[string][]string{ffCounters, ffSkipped, ffTimes} {
+		for name, fields := range table {
+			rt := types[name]
+			if rt == nil {
+				t.Errorf("type %s: not in the run's state", name)
+				continue
+			}
+			for _, f := range fields {
+				if _, ok := rt.FieldByName(f); !ok {
+					t.Errorf("%s has no field %s", name, f)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,588 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"sync"
+	"unsafe"
+
+	"pplab/engine/mm"
+)
+
+// The fast-forward's view of a run's state: a walk of the Lab's object
+// graph (the same graph a keyframe copies) that writes it out as two
+// vectors.
+//
+//   - shape: everything that decides what the run does next: every scalar
+//     that is not a counter, the lengths and capacities of slices, which
+//     object each pointer reaches (a page as its PFN, any other object as
+//     the order the walk first met it in: the Go addresses never matter),
+//     the dynamic type behind each interface.
+//   - lin: the counters. A counter is a field the model only adds to and
+//     never branches on against a constant: statistics, clocks, per-symbol
+//     spend, object ids (compared only with each other). Each lin entry
+//     keeps the field's address, so a fast-forward can add k cycles' worth
+//     to it in place.
+//
+// Two states with equal shapes behave alike for as long as no counter
+// crosses a threshold the run compares it with (the lab's horizons: the
+// packet count's end, a workload's scheduled change); fastforward.go
+// relies on that and verifies it over two cycles before it skips any.
+//
+// A walk reads memory through unsafe pointers by a plan compiled once per
+// type (offsets, sizes, which fields are counters): reflection per value
+// would cost as much as simulating a few hundred thousand packets.
+
+// ffCounters lists, per type, the fields that are counters (lin). A field
+// named here that does not exist fails TestFFCounterFieldsExist.
+var ffCounters = map[string][]string{}
+
+// ffSkipped lists, per type, the fields the walk leaves out: what belongs
+// to the Lab's user (listener, records, keyframes, the series), checker
+// bookkeeping that never steers the run, and the fast-forward itself. A
+// skipped field that can steer the run is handled by fastforward.go's
+// conditions instead (the violation log must be empty, recording off).
+var ffSkipped = map[string][]string{}
+
+// ffShared are the read-only descriptions runs share: a pointer to one is
+// written as its address.
+var ffShared = shared
+
+// linKind is how a counter is stored.
+type linKind uint8
+
+const (
+	linI8 linKind = iota + 1
+	linI16
+	linI32
+	linI64
+	linU8
+	linU16
+	linU32
+	linU64
+)
+
+// linRef is one counter's address and storage.
+type linRef struct {
+	p    unsafe.Pointer
+	kind linKind
+}
+
+// load reads the counter, sign- or zero-extended.
+func (r linRef) load() int64 {
+	switch r.kind {
+	case linI8:
+		return int64(*(*int8)(r.p))
+	case linI16:
+		return int64(*(*int16)(r.p))
+	case linI32:
+		return int64(*(*int32)(r.p))
+	case linI64:
+		return *(*int64)(r.p)
+	case linU8:
+		return int64(*(*uint8)(r.p))
+	case linU16:
+		return int64(*(*uint16)(r.p))
+	case linU32:
+		return int64(*(*uint32)(r.p))
+	}
+	return int64(*(*uint64)(r.p))
+}
+
+// add adds d to the counter with the field's own wrap-around (a uint32
+// counter wraps as the kernel's u32 does).
+func (r linRef) add(d int64) {
+	switch r.kind {
+	case linI8:
+		*(*int8)(r.p) += int8(d)
+	case linI16:
+		*(*int16)(r.p) += int16(d)
+	case linI32:
+		*(*int32)(r.p) += int32(d)
+	case linI64:
+		*(*int64)(r.p) += d
+	case linU8:
+		*(*uint8)(r.p) += uint8(d)
+	case linU16:
+		*(*uint16)(r.p) += uint16(d)
+	case linU32:
+		*(*uint32)(r.p) += uint32(d)
+	default:
+		*(*uint64)(r.p) += uint64(d)
+	}
+}
+
+// wrapDelta is the per-cycle change of a counter of this kind from a to b
+// (read with load): for the narrow kinds the difference modulo the width,
+// so a counter that wraps inside a cycle still has one delta.
+func (k linKind) wrapDelta(a, b int64) int64 {
+	switch k {
+	case linI8, linU8:
+		return int64(int8(b - a))
+	case linI16, linU16:
+		return int64(int16(b - a))
+	case linI32, linU32:
+		return int64(int32(b - a))
+	}
+	return b - a
+}
+
+type fopKind uint8
+
+const (
+	fScalar fopKind = iota // size bytes at off (shape)
+	fLin                   // a counter at off
+	fFloat                 // a float64/float32 (shape, by bits)
+	fString
+	fPtr
+	fSlice
+	fIface
+	fMap
+	fFunc
+)
+
+// fop is one step of a type's plan.
+type fop struct {
+	kind fopKind
+	off  uintptr
+	size uint8
+	lin  linKind
+	n    int // fScalar/fLin over an array of scalars: elements and their stride
+	step uintptr
+	t    reflect.Type // fPtr, fSlice, fMap, fIface: the field's type
+	name string       // Type.Field, for a walk that labels its output (tests)
+	time bool         // fLin: a time the run compares with the CPUs' clocks (ffTimes)
+}
+
+// ffPlan is the walk of one type: its ops in field order, and whether it
+// holds any pointer (a slice of pointer-free elements is walked as blocks).
+type ffPlan struct {
+	ops  []fop
+	ptrs bool
+}
+
+var ffPlans sync.Map // reflect.Type -> *ffPlan
+
+func planOf(t reflect.Type) *ffPlan {
+	if p, ok := ffPlans.Load(t); ok {
+		return p.(*ffPlan)
+	}
+	p := &ffPlan{}
+	compileNamed(p, t, 0, 0, false, t.String())
+	for _, o := range p.ops {
+		if o.kind >= fString {
+			p.ptrs = true
+		}
+	}
+	ffPlans.Store(t, p)
+	return p
+}
+
+func linKindOf(k reflect.Kind) linKind {
+	switch k {
+	case reflect.Int8:
+		return linI8
+	case reflect.Int16:
+		return linI16
+	case reflect.Int32:
+		return linI32
+	case reflect.Int, reflect.Int64:
+		return linI64
+	case reflect.Uint8:
+		return linU8
+	case reflect.Uint16:
+		return linU16
+	case reflect.Uint32:
+		return linU32
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		return linU64
+	}
+	return 0
+}
+
+// compileNamed appends t's ops at base offset off; lin marks every integer
+// inside as a counter (a counter field that is an array or struct), time as
+// a time (ffTimes); name labels the ops (tests).
+func compileNamed(p *ffPlan, t reflect.Type, off uintptr, lin linKind, time bool, name string) {
+	n := len(p.ops)
+	defer func() {
+		for i := n; i < len(p.ops); i++ {
+			if p.ops[i].name == "" {
+				p.ops[i].name = name
+			}
+		}
+	}()
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if lin != 0 && t.Kind() != reflect.Bool {
+			p.ops = append(p.ops, fop{kind: fLin, off: off, lin: linKindOf(t.Kind()), n: 1, time: time})
+			return
+		}
+		p.ops = append(p.ops, fop{kind: fScalar, off: off, size: uint8(t.Size()), n: 1})
+	case reflect.Float32, reflect.Float64:
+		p.ops = append(p.ops, fop{kind: fScalar, off: off, size: uint8(t.Size()), n: 1})
+	case reflect.String:
+		p.ops = append(p.ops, fop{kind: fString, off: off})
+	case reflect.Pointer, reflect.UnsafePointer:
+		p.ops = append(p.ops, fop{kind: fPtr, off: off, t: t})
+	case reflect.Slice:
+		p.ops = append(p.ops, fop{kind: fSlice, off: off, t: t})
+	case reflect.Interface:
+		p.ops = append(p.ops, fop{kind: fIface, off: off, t: t})
+	case reflect.Map:
+		p.ops = append(p.ops, fop{kind: fMap, off: off, t: t})
+	case reflect.Func:
+		p.ops = append(p.ops, fop{kind: fFunc, off: off})
+	case reflect.Array:
+		e := t.Elem()
+		if k := e.Kind(); k >= reflect.Int && k <= reflect.Uintptr && t.Len() > 1 {
+			// An array of integers: one op over all its elements.
+			o := fop{kind: fScalar, off: off, size: uint8(e.Size()), n: t.Len(), step: e.Size()}
+			if lin != 0 {
+				o.kind, o.lin, o.size = fLin, linKindOf(k), 0
+			}
+			p.ops = append(p.ops, o)
+			return
+		}
+		for i := 0; i < t.Len(); i++ {
+			compileNamed(p, e, off+uintptr(i)*e.Size(), lin, time, name)
+		}
+	case reflect.Struct:
+		counters, skipped, times := ffCounters[t.String()], ffSkipped[t.String()], ffTimes[t.String()]
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if contains(skipped, f.Name) || f.Name == "_" {
+				continue
+			}
+			fl := lin
+			if contains(counters, f.Name) {
+				fl = linI64 // any nonzero: the leaves pick their own kind
+			}
+			compileNamed(p, f.Type, off+f.Offset, fl, time || contains(times, f.Name), t.String()+"."+f.Name)
+		}
+	case reflect.Chan:
+		panic(fmt.Sprintf("lab: fast-forward cannot walk a channel in %v", t))
+	default:
+		panic(fmt.Sprintf("lab: fast-forward cannot walk a %v", t))
+	}
+}
+
+// ffWalk is one walk's output and scratch.
+type ffWalk struct {
+	shape []uint64
+	lin   []linRef
+	val   []int64 // lin values, parallel to lin
+
+	ids   map[objKey]uint64 // objects met, in walk order
+	types map[reflect.Type]uint64
+	pages []mm.Page
+	base  uintptr
+	bad   string // why this state cannot be fast-forwarded (a func value): "" = fine
+
+	skipPages bool     // the page array is not walked: its counters are pageLin
+	pageLin   []linRef // with skipPages: the page array's counters, in walk order
+	pageLinAt int      // without skipPages: where the page array's counters start in lin
+	pageLinN  int
+	packetsAt unsafe.Pointer // &Lab.packets (the cycle's packet count is its delta)
+	timeIdx   []int          // lin entries that are times (ffTimes)
+
+	labels    []string // non-nil: each shape entry's field (tests)
+	linLabels []string
+	cur       string
+}
+
+type objKey struct {
+	p uintptr
+	t reflect.Type
+}
+
+func (w *ffWalk) reset(pages []mm.Page) {
+	w.shape, w.lin, w.val, w.timeIdx = w.shape[:0], w.lin[:0], w.val[:0], w.timeIdx[:0]
+	if w.ids == nil {
+		w.ids, w.types = map[objKey]uint64{}, map[reflect.Type]uint64{}
+	}
+	clear(w.ids)
+	w.pages, w.base, w.bad = pages, 0, ""
+	if len(pages) > 0 {
+		w.base = uintptr(unsafe.Pointer(&pages[0]))
+	}
+}
+
+func (w *ffWalk) put(x uint64) {
+	w.shape = append(w.shape, x)
+	if w.labels != nil {
+		w.labels = append(w.labels, w.cur)
+	}
+}
+
+// typeID names a dynamic type in the shape (stable within one Lab's walks:
+// the map is kept across them).
+func (w *ffWalk) typeID(t reflect.Type) uint64 {
+	id, ok := w.types[t]
+	if !ok {
+		id = uint64(len(w.types) + 1)
+		w.types[t] = id
+	}
+	return id
+}
+
+// value walks the value of type t at p.
+func (w *ffWalk) value(p unsafe.Pointer, t reflect.Type) {
+	w.ops(p, planOf(t).ops)
+}
+
+func (w *ffWalk) ops(p unsafe.Pointer, ops []fop) {
+	for i := range ops {
+		o := &ops[i]
+		a := unsafe.Add(p, o.off)
+		if w.labels != nil {
+			w.cur = o.name
+		}
+		switch o.kind {
+		case fScalar:
+			for j := 0; j < o.n; j++ {
+				w.put(loadScalar(unsafe.Add(a, uintptr(j)*o.step), o.size))
+			}
+		case fLin:
+			size := uintptr(linSize(o.lin))
+			for j := 0; j < o.n; j++ {
+				r := linRef{p: unsafe.Add(a, uintptr(j)*size), kind: o.lin}
+				if o.time {
+					w.timeIdx = append(w.timeIdx, len(w.lin))
+				}
+				w.lin = append(w.lin, r)
+				w.val = append(w.val, r.load())
+				if w.labels != nil {
+					w.linLabels = append(w.linLabels, o.name)
+				}
+			}
+		case fString:
+			s := *(*string)(a)
+			w.put(uint64(len(s)))
+			w.put(strHash(s))
+		case fPtr:
+			w.pointer(*(*unsafe.Pointer)(a), o.t)
+		case fSlice:
+			w.slice(a, o.t)
+		case fIface:
+			w.iface(a, o.t)
+		case fMap:
+			w.mapv(a, o.t)
+		case fFunc:
+			if *(*unsafe.Pointer)(a) != nil {
+				w.bad = "a function value in the run's state"
+			}
+			w.put(0)
+		}
+	}
+}
+
+func linSize(k linKind) int {
+	switch k {
+	case linI8, linU8:
+		return 1
+	case linI16, linU16:
+		return 2
+	case linI32, linU32:
+		return 4
+	}
+	return 8
+}
+
+func loadScalar(a unsafe.Pointer, size uint8) uint64 {
+	switch size {
+	case 1:
+		return uint64(*(*uint8)(a))
+	case 2:
+		return uint64(*(*uint16)(a))
+	case 4:
+		return uint64(*(*uint32)(a))
+	}
+	return *(*uint64)(a)
+}
+
+func strHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h
+}
+
+// Shape markers.
+const (
+	mNil uint64 = math.MaxUint64 - iota
+	mPage
+	mRef
+	mNew
+	mShared
+)
+
+var pageType = reflect.TypeOf(mm.Page{})
+
+// pointer writes where p (of pointer type t) leads, walking the object the
+// first time it is met.
+func (w *ffWalk) pointer(p unsafe.Pointer, t reflect.Type) {
+	if p == nil {
+		w.put(mNil)
+		return
+	}
+	if t.Kind() == reflect.UnsafePointer {
+		w.bad = "an unsafe.Pointer in the run's state"
+		w.put(mNil)
+		return
+	}
+	if ffShared[t] {
+		w.put(mShared)
+		w.put(uint64(uintptr(p)))
+		return
+	}
+	if t.Elem() == pageType && len(w.pages) > 0 {
+		size := unsafe.Sizeof(mm.Page{})
+		if off := uintptr(p) - w.base; uintptr(p) >= w.base && off < uintptr(len(w.pages))*size {
+			w.put(mPage)
+			w.put(uint64(off / size))
+			return
+		}
+	}
+	k := objKey{uintptr(p), t}
+	if id, ok := w.ids[k]; ok {
+		w.put(mRef)
+		w.put(id)
+		return
+	}
+	w.ids[k] = uint64(len(w.ids))
+	w.put(mNew)
+	w.value(p, t.Elem())
+}
+
+// slice writes a slice header's length and capacity and its elements. A
+// slice is walked once per backing array and length (another header over
+// the same elements is a reference), so a counter is never listed twice.
+// The page array is walked like any slice of structs: its pages are the
+// bulk of every walk.
+func (w *ffWalk) slice(a unsafe.Pointer, t reflect.Type) {
+	h := (*struct {
+		data     unsafe.Pointer
+		len, cap int
+	})(a)
+	if h.data == nil {
+		w.put(mNil)
+		return
+	}
+	w.put(uint64(h.len))
+	w.put(uint64(h.cap))
+	k := objKey{uintptr(h.data), t}
+	if id, ok := w.ids[k]; ok {
+		w.put(mRef)
+		w.put(id)
+		return
+	}
+	w.ids[k] = uint64(len(w.ids))
+	if uintptr(h.data) == w.base && w.base != 0 {
+		w.pageArray(h.data, h.len)
+		return
+	}
+	e := t.Elem()
+	pl := planOf(e)
+	size := e.Size()
+	if !pl.ptrs && len(pl.ops) == 1 && pl.ops[0].kind == fScalar && pl.ops[0].n == 1 {
+		// A slice of integers: one block.
+		for i := 0; i < h.len; i++ {
+			w.put(loadScalar(unsafe.Add(h.data, uintptr(i)*size), pl.ops[0].size))
+		}
+		return
+	}
+	for i := 0; i < h.len; i++ {
+		w.ops(unsafe.Add(h.data, uintptr(i)*size), pl.ops)
+	}
+}
+
+// pageArray walks the allocator's pages, or splices in their counters.
+func (w *ffWalk) pageArray(data unsafe.Pointer, n int) {
+	if w.skipPages {
+		w.put(mPage)
+		for _, r := range w.pageLin {
+			w.lin = append(w.lin, r)
+			w.val = append(w.val, r.load())
+		}
+		return
+	}
+	w.pageLinAt = len(w.lin)
+	pl := planOf(pageType)
+	for i := 0; i < n; i++ {
+		w.ops(unsafe.Add(data, uintptr(i)*pageType.Size()), pl.ops)
+	}
+	w.pageLinN = len(w.lin) - w.pageLinAt
+}
+
+// iface writes an interface's dynamic type and value.
+func (w *ffWalk) iface(a unsafe.Pointer, t reflect.Type) {
+	v := reflect.NewAt(t, a).Elem()
+	if v.IsNil() {
+		w.put(mNil)
+		return
+	}
+	e := v.Elem()
+	w.put(w.typeID(e.Type()))
+	if e.Kind() == reflect.Pointer {
+		w.pointer(e.UnsafePointer(), e.Type())
+		return
+	}
+	// A value type in an interface: walk a copy (its counters cannot be
+	// advanced in place, so they are shape).
+	c := reflect.New(e.Type())
+	c.Elem().Set(e)
+	n := len(w.lin)
+	w.value(c.UnsafePointer(), e.Type())
+	for _, x := range w.val[n:] {
+		w.put(uint64(x))
+	}
+	w.truncLin(n)
+}
+
+// mapv writes a map's entries in key order (keys of integer or string
+// kind; the model's maps are keyed by PFN, pool id or name).
+func (w *ffWalk) mapv(a unsafe.Pointer, t reflect.Type) {
+	v := reflect.NewAt(t, a).Elem()
+	if v.IsNil() {
+		w.put(mNil)
+		return
+	}
+	keys := v.MapKeys()
+	switch t.Key().Kind() {
+	case reflect.String:
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		sort.Slice(keys, func(i, j int) bool { return keys[i].Int() < keys[j].Int() })
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		sort.Slice(keys, func(i, j int) bool { return keys[i].Uint() < keys[j].Uint() })
+	default:
+		w.bad = "a map with keys of kind " + t.Key().Kind().String()
+		return
+	}
+	w.put(uint64(len(keys)))
+	for _, k := range keys {
+		kc, vc := reflect.New(t.Key()), reflect.New(t.Elem())
+		kc.Elem().Set(k)
+		vc.Elem().Set(v.MapIndex(k))
+		n := len(w.lin)
+		w.value(kc.UnsafePointer(), t.Key())
+		w.value(vc.UnsafePointer(), t.Elem())
+		// Map values are copies: their counters are shape.
+		for _, x := range w.val[n:] {
+			w.put(uint64(x))
+		}
+		w.truncLin(n)
+	}
+}
+
+func (w *ffWalk) truncLin(n int) {
+	w.lin, w.val = w.lin[:n], w.val[:n]
+	if w.labels != nil {
+		w.linLabels = w.linLabels[:n]
+	}
+}
