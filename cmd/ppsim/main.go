@@ -359,7 +359,7 @@ func (t *traceWriter) close() error {
 
 // progressChunk is how many operations run between two looks at the clock
 // and at Ctrl-C.
-const progressChunk = 1 << 16
+const progressChunk = 1 << 20
 
 // runWithProgress runs l to the end in chunks (the same run as l.Run),
 // calling show about four times a second, and stops early when stop

@@ -147,3 +147,36 @@ func benchLab(b *testing.B, cfg Config, ops int64) *Lab {
 	b.ResetTimer()
 	return l
 }
+
+// BenchmarkFastForward: wall time per simulated packet of a 10^7-packet
+// run of every driver scenario on its default driver, with the steady-state
+// fast-forward on and off (run with -benchtime=1x; the packet count is
+// fixed, b.N repeats the run).
+func BenchmarkFastForward(b *testing.B) {
+	const packets = 10_000_000
+	for _, sc := range Scenarios {
+		if !sc.NeedsDriver || sc.Name == "destroy" {
+			continue
+		}
+		for _, ff := range []string{"on", "off"} {
+			b.Run(sc.Name+"/"+ff, func(b *testing.B) {
+				set := []string{"fast_forward=1"}
+				if ff == "off" {
+					set = []string{"fast_forward=0"}
+				}
+				var l *Lab
+				for b.Loop() {
+					var err error
+					if l, err = New(Config{Scenario: sc.Name, Packets: packets, Set: set}); err != nil {
+						b.Fatal(err)
+					}
+					l.Run()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/packets, "wall-ns/pkt")
+				_, skipped, period, _ := l.FFStats()
+				b.ReportMetric(float64(skipped)/float64(l.Ops()), "skipped-share")
+				b.ReportMetric(float64(period), "period-ops")
+			})
+		}
+	}
+}

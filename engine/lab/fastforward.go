@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"pplab/engine/mm"
 	"pplab/engine/sim"
 	"pplab/engine/workload"
 )
@@ -15,9 +16,12 @@ import (
 //
 // A run is a pure function of its config, and most scenarios settle into a
 // cycle: after some P operations the machine is back in the same state (the
-// same containers holding the same pages in the same order, the same page
-// fields, the same pending work), except for its counters, which have all
-// grown by the same amounts they grew by in the cycle before. From such a
+// same containers holding pages with the same fields in the same order, the
+// same pending work), up to which page frame plays which role (a recycled
+// page moves one descriptor on each lap of the RX ring: drop repeats every
+// 2048 operations with its pages renamed, exactly only after a million
+// laps), and except for its counters, which have all grown by the same
+// amounts they grew by in the cycle before. From such a
 // state every later cycle repeats exactly, so k cycles can be run at once by
 // adding k times each counter's per-cycle growth (ffwalk.go says what a
 // counter is). That is what this file does, in three steps, in batch mode
@@ -29,16 +33,21 @@ import (
 //     and hashes the shape. A hash seen before names a candidate period: the
 //     operations between the two samples.
 //  2. Verify. At the candidate, one cycle later and two cycles later, a full
-//     walk (pages included) must give the same shape, and each counter must
-//     have grown by the same amount in both cycles. Clocks that the run
+//     walk (pages included) must give the same shape, each counter must
+//     have grown by the same amount in both cycles, and the renaming of
+//     page frames must be the same permutation in both (the run is blind
+//     to which frame plays a role) and leave every frame the state names by
+//     number (free lists, slab indexes) where it is. Clocks that the run
 //     compares with each other (the tcp workload's two CPUs and its window
 //     times) must all advance together, so no comparison between them can
 //     flip later. Both cycles ran for real, with every check.
 //  3. Skip. At the cycle's phase (every P operations from then on) the Lab
-//     adds k·growth to every counter, where k keeps every horizon ahead:
-//     the run's last packet, the series' next window, the next keyframe,
-//     the caller's operation budget, a workload's scheduled change (numa
-//     migration). The operations before each horizon run for real; the next
+//     adds k·growth to every counter and moves each renamed page's role k
+//     cycles on (ffRename), where k keeps every horizon ahead:
+//     the run's last packet, the caller's operation budget, a workload's
+//     scheduled change (numa migration), a u32 counter's wrap in the
+//     series. The series' windows that close inside are closed from a
+//     recorded cycle; a keyframe that falls due inside is taken after. The operations before each horizon run for real; the next
 //     phase skips again. The full check runs after every skip.
 //
 // It never applies while someone listens to events (a tracer, step
@@ -53,6 +62,13 @@ func init() {
 	ffSkipped["lab.Lab"] = []string{"tracer", "tally", "tallyOn", "rec", "series", "kf", "sinceCheck", "ff"}
 	ffSkipped["sim.Machine"] = []string{"tracer", "Log", "checkers", "moves", "recMoves", "stepOp", "stepped"}
 	ffSkipped["skb.Stack"] = []string{"want", "ranges"} // checker scratch
+	// Freed skbs and data wait in a quarantine only so that a stale pointer
+	// reads as freed; a reused one is reset (newSKB, newData). Their stale
+	// contents and the ring's rotation never steer the run: only how many
+	// wait (size) does.
+	ffSkipped["skb.quarantine[pplab/engine/skb.SKB]"] = []string{"q", "head"}
+	ffSkipped["skb.quarantine[pplab/engine/skb.Data]"] = []string{"q", "head"}
+	ffCounted["skb.Data"] = map[string]string{"Frags": "NrFrags"}
 	ffCounters = map[string][]string{
 		"lab.Lab":            {"ops", "packets", "allocFailures"},
 		"lab.driverRun":      {"n"},
@@ -72,6 +88,11 @@ func init() {
 		"workload.drop":      {"n"},
 		"workload.tcpStream": {"frames", "openAt", "kickAt"},
 		"workload.queued":    {"at"},
+	}
+	ffPFNs = map[string][]string{
+		"mm.node":      {"free"},
+		"mm.SlabCache": {"index"},
+		"mm.DMA":       {"failPFN"},
 	}
 	ffTimes = map[string][]string{
 		"workload.tcpStream": {"openAt", "kickAt"},
@@ -123,6 +144,7 @@ type fastForward struct {
 	shape    []uint64 // full shape at the candidate
 	vals     [2][]int64
 	clocks   [2][]int64
+	pg       [2]pageSnap // the renamed pages at the first two walks
 
 	// The series across skipped cycles: during the second verified cycle
 	// the values a window's close reads are recorded at each packet
@@ -142,12 +164,26 @@ type fastForward struct {
 	dPackets int64
 	hash     uint64 // non-page shape hash at the phase
 	delta    []int64
-	pageLin  []linRef // the page array's counters (fixed addresses), spliced into fast walks
+	pageLin  []linRef // the counters of the pages nothing points to (fixed addresses), spliced into fast walks
+
+	// The renaming one cycle applies: rho[pfn] is the page that plays, one
+	// cycle later, the role pfn plays now (-1: a page the graph does not
+	// point to, which keeps its role). dHolder and dRecycles are, by role
+	// at a cycle's start, what the cycle adds to the role's Holder and to
+	// the Recycles of the page playing it.
+	rho       []int32
+	dHolder   []int64
+	dRecycles []int64
+	perm      []int32 // scratch: rho^k
+	rsum      []int64 // scratch: Recycles added per PFN
+	seenPg    []bool  // scratch
+	old       []mm.Page
 
 	// What it did (tests, benchmarks, the closing figures).
-	Skips   int
-	Skipped uint64 // operations run by adding whole cycles
-	Period  uint64
+	Skips    int
+	Skipped  uint64 // operations run by adding whole cycles
+	Period   uint64
+	Rejected string // why the last candidate failed verification (diagnostics)
 }
 
 // FFStats says what the fast-forward did in this run: skips, operations
@@ -240,7 +276,8 @@ func (l *Lab) fastWalk() uint64 {
 	w := &l.ff.walk
 	w.reset(l.a.Pages())
 	w.skipPages, w.pageLin, w.packetsAt = true, l.ff.pageLin, unsafe.Pointer(&l.packets)
-	w.pointer(unsafe.Pointer(l), reflect.TypeOf(l))
+	w.pointer(unsafe.Pointer(l), reflect.TypeOf(l), nil)
+	w.walkPages()
 	return hashWords(w.shape)
 }
 
@@ -249,7 +286,8 @@ func (l *Lab) fullWalk() {
 	w := &l.ff.walk
 	w.reset(l.a.Pages())
 	w.skipPages, w.packetsAt = false, unsafe.Pointer(&l.packets)
-	w.pointer(unsafe.Pointer(l), reflect.TypeOf(l))
+	w.pointer(unsafe.Pointer(l), reflect.TypeOf(l), nil)
+	w.walkPages()
 }
 
 // hashWords hashes a shape (hash/maphash: one seed per process; hashes
@@ -295,20 +333,20 @@ func (l *Lab) ffSearch() {
 	f.next = l.ops + f.every
 }
 
-// divisorsBelow lists the proper divisors of d of the form d/q, q a power
-// of two times 1, 3, 5, 9, 15 or 45 (rings and batches are powers of two; a
-// GRO aggregate is 45 segments), that are multiples of 64, ascending.
+// divisorsBelow lists the proper divisors of d that are multiples of 64,
+// ascending (d is a multiple of 64 and at most ffMaxPeriod: d/64 is
+// factored by trial division).
 func divisorsBelow(d uint64) []uint64 {
 	var out []uint64
-	for _, b := range []uint64{1, 3, 5, 9, 15, 45} {
-		for q := b; q <= d; q *= 2 {
-			if q > 1 && d%q == 0 && (d/q)%lightEvery == 0 {
-				out = append(out, d/q)
-			}
+	m := d / lightEvery
+	for q := uint64(1); q*q <= m; q++ {
+		if m%q == 0 {
+			out = append(out, q*lightEvery, m/q*lightEvery)
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	out = slices.Compact(out)
+	return out[:len(out)-1] // d itself
 }
 
 // ffRefine tries the next divisor: a state equal to t0's there makes it the
@@ -339,7 +377,8 @@ func (l *Lab) ffVerify() {
 	for c := range l.m.CPUs {
 		clocks[c] = l.m.CPUs[c].NowPS()
 	}
-	reject := func() {
+	reject := func(why string) {
+		f.Rejected = why
 		f.cand, f.shape, f.recSeries, f.traj = 0, nil, false, nil
 		f.vals, f.clocks = [2][]int64{}, [2][]int64{}
 		f.next = l.ops + f.every
@@ -348,16 +387,18 @@ func (l *Lab) ffVerify() {
 		f.shape = append(f.shape[:0], w.shape...)
 		f.vals[0] = append(f.vals[0][:0], w.val...)
 		f.clocks[0] = clocks
+		f.pg[0] = snapPages(w)
 		f.stage, f.verifyAt = 1, l.ops+f.cand
 		return
 	}
 	if !slices.Equal(f.shape, w.shape) || len(w.val) != len(f.vals[0]) {
-		reject()
+		reject("the shape differs a cycle later")
 		return
 	}
 	if f.stage == 1 {
 		f.vals[1] = append(f.vals[1][:0], w.val...)
 		f.clocks[1] = clocks
+		f.pg[1] = snapPages(w)
 		f.stage, f.verifyAt = 2, l.ops+f.cand
 		f.trajBase = l.seriesVals(f.trajBase[:0])
 		f.traj, f.recSeries = f.traj[:0], true
@@ -370,14 +411,14 @@ func (l *Lab) ffVerify() {
 		d1 := r.kind.wrapDelta(f.vals[0][i], f.vals[1][i])
 		d2 := r.kind.wrapDelta(f.vals[1][i], w.val[i])
 		if d1 != d2 {
-			reject()
+			reject("a counter grew differently in the two cycles")
 			return
 		}
 		delta[i] = d2
 	}
 	for c := range clocks {
 		if clocks[c]-f.clocks[1][c] != f.clocks[1][c]-f.clocks[0][c] {
-			reject()
+			reject("a clock advanced differently in the two cycles")
 			return
 		}
 	}
@@ -385,19 +426,32 @@ func (l *Lab) ffVerify() {
 		l.ffStop("the run compares clocks that advance at different rates")
 		return
 	}
+	rho, dH, dR, ok := renaming(f.pg[0], f.pg[1], snapPages(w), len(l.a.Pages()))
+	if !ok {
+		reject("the pages' renaming differs between the cycles")
+		return
+	}
+	for _, x := range w.rawPFNs {
+		if rho[x] >= 0 && rho[x] != x {
+			l.ffStop("the cycle renames a page the state names by number (a free list, a slab index)")
+			return
+		}
+	}
 	if aliased(w.lin) {
 		l.ffStop("a counter is reachable twice in the run's state")
 		return
 	}
 	dp := delta[ffPacketsIndex(w)]
 	if dp <= 0 {
-		reject()
+		reject("no packet completes in a cycle")
 		return
 	}
 	// Lock: the page array's counters keep their addresses for the rest of
 	// the run; the fast walks splice them in.
 	f.pageLin = append([]linRef(nil), w.lin[w.pageLinAt:w.pageLinAt+w.pageLinN]...)
 	f.locked, f.period, f.phase, f.dPackets, f.delta = true, f.cand, l.ops, dp, delta
+	f.rho, f.dHolder, f.dRecycles = rho, dH, dR
+	f.pg = [2]pageSnap{}
 	f.from = l.ops - 2*f.cand
 	f.Period = f.cand
 	f.trajDelta = l.seriesVals(nil)
@@ -484,7 +538,7 @@ func aliased(lin []linRef) bool {
 }
 
 // ffSkip adds k cycles at the cycle's phase, k as large as every horizon
-// and the budget allow.
+// and the budget allow (a keyframe due inside is taken after the skip).
 func (l *Lab) ffSkip(budget int64) int64 {
 	f := &l.ff
 	P, dp := int64(f.period), f.dPackets
@@ -495,10 +549,6 @@ func (l *Lab) ffSkip(budget int64) int64 {
 	k = min(k, (l.Cfg.Packets-l.packets-1)/dp) // the last packet runs for real
 	if rel, d := l.maxRelease(), f.trajDelta[len(f.trajDelta)-1]; d > 0 {
 		k = min(k, (1<<32-1-rel)/d) // the series' release count is a u32 sum: no wrap in a skip
-	}
-	if l.kf.on {
-		next := (l.ops/l.kf.every + 1) * l.kf.every
-		k = min(k, int64(next-l.ops-1)/P) // and each keyframe's capture
 	}
 	if dr, ok := l.run.(*driverRun); ok {
 		if h, ok := dr.w.(workload.Horizon); ok {
@@ -522,6 +572,10 @@ func (l *Lab) ffSkip(budget int64) int64 {
 		return 0
 	}
 	l.ffSeries(k)
+	if len(f.walk.canon) != len(f.dHolder) {
+		panic(fmt.Sprintf("lab: fast-forward: %d renamed pages, the cycle has %d", len(f.walk.canon), len(f.dHolder)))
+	}
+	l.ffRename(k)
 	for i, r := range f.walk.lin {
 		r.add(k * f.delta[i])
 	}
@@ -530,6 +584,12 @@ func (l *Lab) ffSkip(budget int64) int64 {
 	f.Skips++
 	f.Skipped += skipped
 	f.phase = l.ops
+	if l.kf.on && l.ops/l.kf.every != (l.ops-skipped)/l.kf.every {
+		// A keyframe fell due inside the skipped cycles: it is taken here
+		// instead (where keyframes sit changes how long a seek takes, never
+		// what it returns).
+		l.kf.capture(l)
+	}
 	return int64(skipped)
 }
 
@@ -601,4 +661,126 @@ func (l *Lab) ffRestored() {
 		return
 	}
 	f.pageLin = nil
+}
+
+// pageSnap is what a full walk saw of the renamed pages, by role.
+type pageSnap struct {
+	canon    []int32
+	holder   []int64
+	recycles []uint32
+}
+
+func snapPages(w *ffWalk) pageSnap {
+	return pageSnap{slices.Clone(w.canon), slices.Clone(w.holder), slices.Clone(w.recycles)}
+}
+
+// renaming derives the renaming one cycle applies from three walks a cycle
+// apart, and checks it is the same in both cycles (the run is blind to
+// which frame plays a role); and that each role's Holder and each role's
+// page's Recycles grew alike in both. n is the number of pages.
+func renaming(a, b, c pageSnap, n int) (rho []int32, dH, dR []int64, ok bool) {
+	if len(a.canon) != len(b.canon) || len(b.canon) != len(c.canon) {
+		return nil, nil, nil, false
+	}
+	rho = make([]int32, n)
+	inv := [2][]int32{make([]int32, n), make([]int32, n)}
+	for i := range rho {
+		rho[i], inv[0][i], inv[1][i] = -1, -1, -1
+	}
+	for j, x := range a.canon {
+		rho[x] = b.canon[j]
+	}
+	for j, x := range b.canon {
+		if rho[x] != c.canon[j] { // the second cycle renames differently (or the page set changed)
+			return nil, nil, nil, false
+		}
+		inv[0][x] = int32(j)
+	}
+	for j, x := range c.canon {
+		inv[1][x] = int32(j)
+	}
+	m := len(a.canon)
+	dH, dR = make([]int64, m), make([]int64, m)
+	for j := 0; j < m; j++ {
+		h1, h2 := int64(int32(b.holder[j]-a.holder[j])), int64(int32(c.holder[j]-b.holder[j]))
+		r1 := int64(b.recycles[inv[0][a.canon[j]]] - a.recycles[j])
+		r2 := int64(c.recycles[inv[1][b.canon[j]]] - b.recycles[j])
+		if h1 != h2 || r1 != r2 {
+			return nil, nil, nil, false
+		}
+		dH[j], dR[j] = h2, r2
+	}
+	return rho, dH, dR, true
+}
+
+var freeIdxOff = func() uintptr {
+	f, ok := pageType.FieldByName("freeIdx")
+	if !ok {
+		panic("lab: mm.Page has no freeIdx")
+	}
+	return f.Offset
+}()
+
+// ffRename moves every renamed page's role k cycles on: the role the page
+// pfn plays now is played by rho^k(pfn) then. Each page keeps its own
+// ffPageKeep fields (its Recycles grows by what the roles it plays on the
+// way add); the page pointers of the graph follow their roles.
+func (l *Lab) ffRename(k int64) {
+	f := &l.ff
+	w := &f.walk
+	pages := l.a.Pages()
+	n := len(pages)
+	if len(f.perm) != n {
+		f.perm, f.rsum, f.seenPg = make([]int32, n), make([]int64, n), make([]bool, n)
+	}
+	var orbit []int32
+	var pre []int64
+	for _, x := range w.canon {
+		if f.seenPg[x] {
+			continue
+		}
+		orbit = orbit[:0]
+		for q := x; ; {
+			f.seenPg[q] = true
+			orbit = append(orbit, q)
+			q = f.rho[q]
+			if q == x {
+				break
+			}
+		}
+		L := int64(len(orbit))
+		// D[m]: what a cycle adds to the Recycles of the page that plays the
+		// role orbit[m] plays now; the page orbit[i] plays, c cycles on, the
+		// role orbit[i-c] plays now.
+		pre = append(pre[:0], 0)
+		for t := int64(0); t < 2*L; t++ {
+			role := w.pid[orbit[t%L]] - 1
+			pre = append(pre, pre[t]+f.dRecycles[role])
+		}
+		full, a, b := pre[L], k/L, k%L
+		for i := int64(0); i < L; i++ {
+			f.perm[orbit[i]] = orbit[(i+k)%L]
+			f.rsum[orbit[i]] = a*full + pre[i+L+1] - pre[i+L+1-b]
+		}
+	}
+	f.old = f.old[:0]
+	for _, x := range w.canon {
+		f.old = append(f.old, pages[x])
+	}
+	for j, x := range w.canon {
+		pg := &pages[f.perm[x]]
+		pfn, dma, recycles := pg.PFN, pg.DMAAddr, pg.Recycles
+		idx := *(*int32)(unsafe.Add(unsafe.Pointer(pg), freeIdxOff))
+		*pg = f.old[j]
+		pg.PFN, pg.DMAAddr = pfn, dma
+		*(*int32)(unsafe.Add(unsafe.Pointer(pg), freeIdxOff)) = idx
+		pg.Holder = int32(int64(f.old[j].Holder) + k*f.dHolder[j])
+		pg.Recycles = recycles + uint32(f.rsum[pfn])
+	}
+	for _, r := range w.pageRefs {
+		*(**mm.Page)(r.slot) = &pages[f.perm[w.canon[r.id]]]
+	}
+	for _, x := range w.canon {
+		f.seenPg[x] = false
+	}
 }

@@ -32,7 +32,8 @@ func TestFastForward_Skips(t *testing.T) {
 		skips    bool
 	}{
 		{"forward", true}, {"xdp-redirect", true}, {"split-page", true}, {"numa-migrate", true},
-		{"drop", false}, {"tcp-stream", false}, {"clone-tap", false}, {"pfmemalloc", false}, {"coalesce-mixed", false},
+		{"drop", true}, {"pfmemalloc", true},
+		{"tcp-stream", false}, {"clone-tap", false}, {"coalesce-mixed", false},
 	} {
 		t.Run(tc.scenario, func(t *testing.T) {
 			cfg := Config{Scenario: tc.scenario, Packets: 1_000_000}
@@ -163,7 +164,7 @@ func TestFFCounterFieldsExist(t *testing.T) {
 			visit(rt.Field(i).Type)
 		}
 	}
-	for _, sc := range []string{"drop", "tcp-stream", "forward", "xdp-redirect"} {
+	for _, sc := range []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap"} {
 		l := mustNew(t, Config{Scenario: sc, Packets: 10_000})
 		l.RunN(5000)
 		visit(reflect.TypeOf(l))
@@ -172,7 +173,7 @@ func TestFFCounterFieldsExist(t *testing.T) {
 			visit(reflect.TypeOf(dr.w))
 		}
 	}
-	for _, table := range []map[string][]string{ffCounters, ffSkipped, ffTimes} {
+	for _, table := range []map[string][]string{ffCounters, ffSkipped, ffTimes, ffPFNs} {
 		for name, fields := range table {
 			rt := types[name]
 			if rt == nil {

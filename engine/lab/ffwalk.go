@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"pplab/engine/mm"
+	"pplab/engine/sim"
 )
 
 // The fast-forward's view of a run's state: a walk of the Lab's object
@@ -49,6 +50,24 @@ var ffSkipped = map[string][]string{}
 // ffShared are the read-only descriptions runs share: a pointer to one is
 // written as its address.
 var ffShared = shared
+
+// ffPFNs lists the fields that hold page frame numbers as integers (a free
+// list, a map keyed by PFN). The walk renames pages it reaches through
+// pointers, never these: a renaming must leave every page they name where
+// it is (fastforward.go checks it).
+var ffPFNs = map[string][]string{}
+
+// ffCounted names arrays whose elements past a count field are stale and
+// never read (an skb's frag slots at or past nr_frags): the walk stops at
+// the count.
+var ffCounted = map[string]map[string]string{}
+
+// ffPageKeep are the fields of struct page that stay with the page when a
+// renaming moves its role to another page: its identity (PFN), its DMA
+// address (mapped once, for its frame), its place in the free list, and
+// how often it was recycled (a counter of the page, summed along its
+// orbit). Every other field is the role's.
+var ffPageKeep = []string{"PFN", "DMAAddr", "freeIdx", "Recycles"}
 
 // linKind is how a counter is stored.
 type linKind uint8
@@ -141,6 +160,7 @@ const (
 	fIface
 	fMap
 	fFunc
+	fCounted // an array walked up to a count field's value (ffCounted)
 )
 
 // fop is one step of a type's plan.
@@ -154,6 +174,8 @@ type fop struct {
 	t    reflect.Type // fPtr, fSlice, fMap, fIface: the field's type
 	name string       // Type.Field, for a walk that labels its output (tests)
 	time bool         // fLin: a time the run compares with the CPUs' clocks (ffTimes)
+	pfn  bool         // fSlice, fMap: its integers (a map's keys) are PFNs (ffPFNs)
+	cnt  uintptr      // fCounted: the count field's offset (same base as off)
 }
 
 // ffPlan is the walk of one type: its ops in field order, and whether it
@@ -173,7 +195,7 @@ func planOf(t reflect.Type) *ffPlan {
 	compileNamed(p, t, 0, 0, false, t.String())
 	for _, o := range p.ops {
 		if o.kind >= fString {
-			p.ptrs = true
+			p.ptrs = true // (fCounted too)
 		}
 	}
 	ffPlans.Store(t, p)
@@ -251,7 +273,7 @@ func compileNamed(p *ffPlan, t reflect.Type, off uintptr, lin linKind, time bool
 			compileNamed(p, e, off+uintptr(i)*e.Size(), lin, time, name)
 		}
 	case reflect.Struct:
-		counters, skipped, times := ffCounters[t.String()], ffSkipped[t.String()], ffTimes[t.String()]
+		counters, skipped, times, pfns := ffCounters[t.String()], ffSkipped[t.String()], ffTimes[t.String()], ffPFNs[t.String()]
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			if contains(skipped, f.Name) || f.Name == "_" {
@@ -261,7 +283,21 @@ func compileNamed(p *ffPlan, t reflect.Type, off uintptr, lin linKind, time bool
 			if contains(counters, f.Name) {
 				fl = linI64 // any nonzero: the leaves pick their own kind
 			}
+			if cf, ok := ffCounted[t.String()][f.Name]; ok {
+				c, found := t.FieldByName(cf)
+				if !found || c.Type.Kind() != reflect.Int || f.Type.Kind() != reflect.Array {
+					panic(fmt.Sprintf("lab: ffCounted: %s.%s by %s", t, f.Name, cf))
+				}
+				p.ops = append(p.ops, fop{kind: fCounted, off: off + f.Offset, cnt: off + c.Offset, n: f.Type.Len(), t: f.Type.Elem(), name: t.String() + "." + f.Name})
+				continue
+			}
+			n := len(p.ops)
 			compileNamed(p, f.Type, off+f.Offset, fl, time || contains(times, f.Name), t.String()+"."+f.Name)
+			if contains(pfns, f.Name) {
+				for i := n; i < len(p.ops); i++ {
+					p.ops[i].pfn = true
+				}
+			}
 		}
 	case reflect.Chan:
 		panic(fmt.Sprintf("lab: fast-forward cannot walk a channel in %v", t))
@@ -289,9 +325,30 @@ type ffWalk struct {
 	packetsAt unsafe.Pointer // &Lab.packets (the cycle's packet count is its delta)
 	timeIdx   []int          // lin entries that are times (ffTimes)
 
+	// Renaming: pages reached through pointers are named by the order the
+	// walk first meets them (canon[id] is the PFN), so two states that
+	// differ only by which frame plays which role have one shape. Their
+	// fields are walked after the graph, in that order (role fields as
+	// shape, Holder by role); the pages nothing points to follow by PFN.
+	pid       []int32 // PFN -> id+1 in this walk (0: not met); cleared through canon
+	canon     []int32
+	pageRefs  []pageRef
+	pagesData unsafe.Pointer // the page array, met in the graph
+	pagesN    int
+	holder    []int64  // by role: Holder
+	recycles  []uint32 // by role: Recycles
+	rawPFNs   []int32  // PFNs the state holds as integers (ffPFNs)
+
 	labels    []string // non-nil: each shape entry's field (tests)
 	linLabels []string
 	cur       string
+}
+
+// pageRef is a page pointer in the state: where it is and the id of the
+// page it points to.
+type pageRef struct {
+	slot unsafe.Pointer // **mm.Page
+	id   int32
 }
 
 type objKey struct {
@@ -301,6 +358,15 @@ type objKey struct {
 
 func (w *ffWalk) reset(pages []mm.Page) {
 	w.shape, w.lin, w.val, w.timeIdx = w.shape[:0], w.lin[:0], w.val[:0], w.timeIdx[:0]
+	for _, pfn := range w.canon {
+		w.pid[pfn] = 0
+	}
+	if len(w.pid) != len(pages) {
+		w.pid = make([]int32, len(pages))
+	}
+	w.canon, w.pageRefs, w.rawPFNs = w.canon[:0], w.pageRefs[:0], w.rawPFNs[:0]
+	w.holder, w.recycles = w.holder[:0], w.recycles[:0]
+	w.pagesData, w.pagesN = nil, 0
 	if w.ids == nil {
 		w.ids, w.types = map[objKey]uint64{}, map[reflect.Type]uint64{}
 	}
@@ -364,13 +430,19 @@ func (w *ffWalk) ops(p unsafe.Pointer, ops []fop) {
 			w.put(uint64(len(s)))
 			w.put(strHash(s))
 		case fPtr:
-			w.pointer(*(*unsafe.Pointer)(a), o.t)
+			w.pointer(*(*unsafe.Pointer)(a), o.t, a)
 		case fSlice:
-			w.slice(a, o.t)
+			w.slice(a, o.t, o.pfn)
 		case fIface:
 			w.iface(a, o.t)
 		case fMap:
-			w.mapv(a, o.t)
+			w.mapv(a, o.t, o.pfn)
+		case fCounted:
+			cnt := min(max(*(*int)(unsafe.Add(p, o.cnt)), 0), o.n)
+			eops, size := planOf(o.t).ops, o.t.Size()
+			for j := 0; j < cnt; j++ {
+				w.ops(unsafe.Add(a, uintptr(j)*size), eops)
+			}
 		case fFunc:
 			if *(*unsafe.Pointer)(a) != nil {
 				w.bad = "a function value in the run's state"
@@ -423,9 +495,9 @@ const (
 
 var pageType = reflect.TypeOf(mm.Page{})
 
-// pointer writes where p (of pointer type t) leads, walking the object the
-// first time it is met.
-func (w *ffWalk) pointer(p unsafe.Pointer, t reflect.Type) {
+// pointer writes where p (of pointer type t, stored at slot: nil when it
+// cannot be rewritten) leads, walking the object the first time it is met.
+func (w *ffWalk) pointer(p unsafe.Pointer, t reflect.Type, slot unsafe.Pointer) {
 	if p == nil {
 		w.put(mNil)
 		return
@@ -443,8 +515,19 @@ func (w *ffWalk) pointer(p unsafe.Pointer, t reflect.Type) {
 	if t.Elem() == pageType && len(w.pages) > 0 {
 		size := unsafe.Sizeof(mm.Page{})
 		if off := uintptr(p) - w.base; uintptr(p) >= w.base && off < uintptr(len(w.pages))*size {
+			pfn := int32(off / size)
+			id := w.pid[pfn] - 1
+			if id < 0 {
+				id = int32(len(w.canon))
+				w.canon = append(w.canon, pfn)
+				w.pid[pfn] = id + 1
+			}
+			if slot == nil {
+				w.bad = "a page pointer held in an interface"
+			}
+			w.pageRefs = append(w.pageRefs, pageRef{slot, id})
 			w.put(mPage)
-			w.put(uint64(off / size))
+			w.put(uint64(id))
 			return
 		}
 	}
@@ -464,7 +547,7 @@ func (w *ffWalk) pointer(p unsafe.Pointer, t reflect.Type) {
 // the same elements is a reference), so a counter is never listed twice.
 // The page array is walked like any slice of structs: its pages are the
 // bulk of every walk.
-func (w *ffWalk) slice(a unsafe.Pointer, t reflect.Type) {
+func (w *ffWalk) slice(a unsafe.Pointer, t reflect.Type, pfn bool) {
 	h := (*struct {
 		data     unsafe.Pointer
 		len, cap int
@@ -483,7 +566,8 @@ func (w *ffWalk) slice(a unsafe.Pointer, t reflect.Type) {
 	}
 	w.ids[k] = uint64(len(w.ids))
 	if uintptr(h.data) == w.base && w.base != 0 {
-		w.pageArray(h.data, h.len)
+		w.pagesData, w.pagesN = h.data, h.len // walked after the graph (pages)
+		w.put(mPage)
 		return
 	}
 	e := t.Elem()
@@ -494,6 +578,9 @@ func (w *ffWalk) slice(a unsafe.Pointer, t reflect.Type) {
 		for i := 0; i < h.len; i++ {
 			w.put(loadScalar(unsafe.Add(h.data, uintptr(i)*size), pl.ops[0].size))
 		}
+		if pfn && pl.ops[0].size == 4 {
+			w.rawPFNs = append(w.rawPFNs, unsafe.Slice((*int32)(h.data), h.len)...)
+		}
 		return
 	}
 	for i := 0; i < h.len; i++ {
@@ -501,22 +588,68 @@ func (w *ffWalk) slice(a unsafe.Pointer, t reflect.Type) {
 	}
 }
 
-// pageArray walks the allocator's pages, or splices in their counters.
-func (w *ffWalk) pageArray(data unsafe.Pointer, n int) {
+// walkPages walks the page array after the graph: the pages the graph points
+// to in the order it met them (role fields as shape, Holder and Recycles
+// by role), then every other page by PFN, as it is. With skipPages only
+// the latter's counters are listed (pageLin: the page set is the shape's).
+func (w *ffWalk) walkPages() {
+	if w.pagesData == nil {
+		return
+	}
 	if w.skipPages {
-		w.put(mPage)
 		for _, r := range w.pageLin {
 			w.lin = append(w.lin, r)
 			w.val = append(w.val, r.load())
 		}
 		return
 	}
+	roles, holder := pageRolePlan()
+	for _, pfn := range w.canon {
+		pg := &w.pages[pfn]
+		if pg.Order != 0 || pg.Place == sim.PlaceCompound {
+			w.bad = "a compound page (its tails name the head by PFN)"
+		}
+		w.ops(unsafe.Pointer(pg), roles)
+		w.holder = append(w.holder, int64(*(*int32)(unsafe.Add(unsafe.Pointer(pg), holder))))
+		w.recycles = append(w.recycles, pg.Recycles)
+	}
 	w.pageLinAt = len(w.lin)
 	pl := planOf(pageType)
-	for i := 0; i < n; i++ {
-		w.ops(unsafe.Add(data, uintptr(i)*pageType.Size()), pl.ops)
+	for pfn := range w.pages {
+		if w.pid[pfn] != 0 {
+			continue
+		}
+		w.put(uint64(pfn))
+		w.ops(unsafe.Pointer(&w.pages[pfn]), pl.ops)
 	}
 	w.pageLinN = len(w.lin) - w.pageLinAt
+}
+
+var (
+	rolePlanOnce sync.Once
+	rolePlan     []fop
+	holderOff    uintptr
+)
+
+// pageRolePlan is the walk of a page's role fields (all but ffPageKeep and
+// Holder, which the renaming treats apart) and Holder's offset.
+func pageRolePlan() ([]fop, uintptr) {
+	rolePlanOnce.Do(func() {
+		for _, o := range planOf(pageType).ops {
+			f := o.name[len("mm.Page."):]
+			switch {
+			case f == "Holder":
+				holderOff = o.off
+			case contains(ffPageKeep, f):
+			default:
+				if o.kind == fLin {
+					o.kind, o.size = fScalar, uint8(linSize(o.lin))
+				}
+				rolePlan = append(rolePlan, o)
+			}
+		}
+	})
+	return rolePlan, holderOff
 }
 
 // iface writes an interface's dynamic type and value.
@@ -529,7 +662,7 @@ func (w *ffWalk) iface(a unsafe.Pointer, t reflect.Type) {
 	e := v.Elem()
 	w.put(w.typeID(e.Type()))
 	if e.Kind() == reflect.Pointer {
-		w.pointer(e.UnsafePointer(), e.Type())
+		w.pointer(e.UnsafePointer(), e.Type(), nil)
 		return
 	}
 	// A value type in an interface: walk a copy (its counters cannot be
@@ -546,7 +679,7 @@ func (w *ffWalk) iface(a unsafe.Pointer, t reflect.Type) {
 
 // mapv writes a map's entries in key order (keys of integer or string
 // kind; the model's maps are keyed by PFN, pool id or name).
-func (w *ffWalk) mapv(a unsafe.Pointer, t reflect.Type) {
+func (w *ffWalk) mapv(a unsafe.Pointer, t reflect.Type, pfn bool) {
 	v := reflect.NewAt(t, a).Elem()
 	if v.IsNil() {
 		w.put(mNil)
@@ -566,6 +699,9 @@ func (w *ffWalk) mapv(a unsafe.Pointer, t reflect.Type) {
 	}
 	w.put(uint64(len(keys)))
 	for _, k := range keys {
+		if pfn && t.Key().Kind() == reflect.Int32 {
+			w.rawPFNs = append(w.rawPFNs, int32(k.Int()))
+		}
 		kc, vc := reflect.New(t.Key()), reflect.New(t.Elem())
 		kc.Elem().Set(k)
 		vc.Elem().Set(v.MapIndex(k))
