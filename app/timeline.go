@@ -72,3 +72,17 @@ func (c *Timeline) Render() (ui ga.UI) {
 		),
 	)
 }
+
+// OnUpdate sets the scrubber's max before its value once the render is in
+// the page: the update writes attributes in no fixed order, and a value
+// written before a larger max is clamped to the old one (playing at max
+// speed left the thumb where the last frame's max was).
+func (c *Timeline) OnUpdate(ctx ga.Context) {
+	op, max := c.Op, max(c.Max, c.Op)
+	ctx.Defer(func(ga.Context) {
+		if el := ga.Window().GetElementByID("scrubber"); el.Truthy() {
+			el.Set("max", strconv.FormatUint(max, 10))
+			el.Set("value", strconv.FormatUint(op, 10))
+		}
+	})
+}

@@ -311,6 +311,8 @@ func TestPlayground_StepsNarratesAndPlays(t *testing.T) {
 	if kpps <= 0 {
 		t.Errorf("last throughput point %v kpps", kpps)
 	}
+	// The scrubber shows where the run is (its max grew every frame).
+	p.wait(`document.querySelector('#scrubber').value === String(window.__pplab.op) && document.querySelector('#scrubber').max === String(window.__pplab.op)`, 5*time.Second)
 	p.shot("desktop-played")
 	p.noErrors()
 }
@@ -502,5 +504,31 @@ func TestPlayground_KeyboardOnly(t *testing.T) {
 	p.wait(`document.querySelector('#op-count').textContent === '1'`, 10*time.Second)
 	p.do(chromedp.Focus(chromedp.CSS("#machine .tile")), chromedp.KeyEvent("\r"))
 	p.wait(`document.querySelector('#inspected-pfn') !== null`, 10*time.Second)
+	p.noErrors()
+}
+
+// TestPlayground_PlaysALongRunToItsEnd: a 2·10^7-packet forward run at the
+// kernel's sizes plays to its last packet at max speed (the engine's
+// steady-state fast-forward skips the cycles it has verified), the charts
+// cover the whole run and the scrubber ends where the run ends.
+func TestPlayground_PlaysALongRunToItsEnd(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?v=1&scenario=forward&packets=20000000")
+	p.do(chromedp.SetValue(chromedp.CSS("#f-speed"), "5"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#f-speed').dispatchEvent(new Event('change', {bubbles: true}))`),
+		chromedp.Click(chromedp.CSS("#btn-play")))
+	p.wait(`window.__pplab.done === true && window.__pplab.playing === false`, 60*time.Second)
+	st := p.state()
+	t.Logf("played 2·10^7 packets at max: %.0f packets/s simulated (%v frames, mean interval %.1f ms)", st["playPacketsPerSec"], st["frames"], st["meanIntervalMS"])
+	if st["packets"].(float64) != 20_000_000 {
+		t.Errorf("packets %v at the end", st["packets"])
+	}
+	p.wait(`document.querySelector('#scrubber').value === String(window.__pplab.op) && document.querySelector('#scrubber').max === String(window.__pplab.op)`, 5*time.Second)
+	var lastX float64
+	p.eval(`Number(echarts.getInstanceByDom(document.getElementById('chart-mix')).getOption().xAxis[0].data.slice(-1)[0])`, &lastX)
+	if lastX < 19_900_000 {
+		t.Errorf("the recycle-mix chart ends at packet %.0f: want the run's last window (≥ 19 900 000)", lastX)
+	}
+	p.shot("desktop-long-run")
 	p.noErrors()
 }

@@ -160,7 +160,8 @@ type fastForward struct {
 	locked   bool
 	period   uint64
 	phase    uint64 // ops ≡ phase (mod period) at the cycle's phase
-	from     uint64 // the first verified state's op: every later state is on the cycle
+	from     uint64 // the first verified state's op: every later state is on the cycle …
+	changeAt int64  // … until the packet of a workload's scheduled change (-1: none)
 	dPackets int64
 	hash     uint64 // non-page shape hash at the phase
 	delta    []int64
@@ -245,18 +246,37 @@ func (l *Lab) ffPoint(budget int64) int64 {
 	if f.off != "" || l.ffWait() {
 		return 0
 	}
+	if f.locked && f.changeAt >= 0 && l.packets >= f.changeAt {
+		// The workload's change ran for real: the cycle is over.
+		f.locked, f.delta, f.pageLin, f.rho = false, nil, nil, nil
+		f.next = l.ops + f.every
+	}
 	switch {
 	case f.locked:
 		if (l.ops-f.phase)%f.period == 0 {
 			return l.ffSkip(budget)
 		}
 	case len(f.refine) > 0:
-		if l.ops == f.t0+f.refine[0] {
+		for len(f.refine) > 1 && l.ops > f.t0+f.refine[0] {
+			f.refine = f.refine[1:] // passed by a Step (the UI's): not tried
+		}
+		switch {
+		case l.ops == f.t0+f.refine[0]:
 			l.ffRefine()
+		case l.ops > f.t0+f.refine[0]:
+			f.refine = nil
+			f.verifyAt = f.t0 + f.cand
+			if l.ops > f.verifyAt {
+				f.cand, f.next = 0, l.ops+f.every
+			}
 		}
 	case f.cand != 0:
-		if l.ops == f.verifyAt {
+		switch {
+		case l.ops == f.verifyAt:
 			l.ffVerify()
+		case l.ops > f.verifyAt: // passed by a Step: the walks must be a cycle apart
+			f.cand, f.shape, f.recSeries, f.traj = 0, nil, false, nil
+			f.next = l.ops + f.every
 		}
 	case l.ops >= f.next:
 		l.ffSearch()
@@ -453,6 +473,7 @@ func (l *Lab) ffVerify() {
 	f.rho, f.dHolder, f.dRecycles = rho, dH, dR
 	f.pg = [2]pageSnap{}
 	f.from = l.ops - 2*f.cand
+	f.changeAt = l.changeAt()
 	f.Period = f.cand
 	f.trajDelta = l.seriesVals(nil)
 	for i := range f.trajDelta {
@@ -550,12 +571,8 @@ func (l *Lab) ffSkip(budget int64) int64 {
 	if rel, d := l.maxRelease(), f.trajDelta[len(f.trajDelta)-1]; d > 0 {
 		k = min(k, (1<<32-1-rel)/d) // the series' release count is a u32 sum: no wrap in a skip
 	}
-	if dr, ok := l.run.(*driverRun); ok {
-		if h, ok := dr.w.(workload.Horizon); ok {
-			if n := h.ChangesIn(); n >= 0 {
-				k = min(k, (n-1)/dp) // a workload's scheduled change
-			}
-		}
+	if at := l.changeAt(); at >= 0 {
+		k = min(k, (at-l.packets-1)/dp) // a workload's scheduled change
 	}
 	if k < 1 {
 		return 0
@@ -648,13 +665,26 @@ func (l *Lab) ffSeries(k int64) {
 	}
 }
 
+// changeAt is the packet count at which the workload's scheduled change
+// happens (-1: none ahead).
+func (l *Lab) changeAt() int64 {
+	if dr, ok := l.run.(*driverRun); ok {
+		if h, ok := dr.w.(workload.Horizon); ok {
+			if n := h.ChangesIn(); n >= 0 {
+				return l.packets + n
+			}
+		}
+	}
+	return -1
+}
+
 // ffRestored: Seek restored an earlier state of this run (a keyframe or
 // the start). A state at or after the lock's first verified one is on the
 // cycle, so the lock holds (with the copy's page array); otherwise the
 // search starts again.
 func (l *Lab) ffRestored() {
 	f := &l.ff
-	if !f.locked || l.ops < f.from || f.off != "" {
+	if !f.locked || l.ops < f.from || f.changeAt >= 0 && l.packets >= f.changeAt || f.off != "" {
 		skips, skipped, period := f.Skips, f.Skipped, f.Period
 		l.ffInit()
 		l.ff.Skips, l.ff.Skipped, l.ff.Period = skips, skipped, period

@@ -122,27 +122,36 @@ func TestFastForward_RandomSourceIsShape(t *testing.T) {
 // slices with a recorded Step between them, seeks back and forth. Every
 // state reached equals the one a plain run reaches at that operation.
 func TestFastForward_SeekAndSlices(t *testing.T) {
-	cfg := Config{Scenario: "xdp-redirect", Packets: 2_000_000}
-	l := mustNew(t, cfg)
-	l.EnableSeek()
-	l.Record(true)
-	for i := 0; i < 40 && !l.Done(); i++ {
-		l.RunN(50_000 + int64(i)*7)
-		l.Step()
-	}
-	if skips, _, _, why := l.FFStats(); skips == 0 {
-		t.Fatalf("no skip in sliced play (off: %q)", why)
-	}
-	for _, n := range []uint64{l.Ops(), 123_457, l.Ops() / 2, 900_001, l.Ops()} {
-		l.Seek(n)
-		ref := mustNew(t, Config{Scenario: cfg.Scenario, Packets: cfg.Packets, Set: []string{"fast_forward=0"}})
-		ref.RunN(int64(n))
-		if a, b := l.Snapshot(), ref.Snapshot(); !reflect.DeepEqual(a, b) {
-			t.Errorf("Seek(%d): the snapshot differs from a plain run's", n)
-		}
-		if a, b := l.Results().Stats, ref.Results().Stats; a != b {
-			t.Errorf("Seek(%d): stats %v, plain %v", n, a, b)
-		}
+	for _, sc := range []string{"xdp-redirect", "drop", "numa-migrate"} {
+		t.Run(sc, func(t *testing.T) {
+			cfg := Config{Scenario: sc, Packets: 2_000_000}
+			l := mustNew(t, cfg)
+			l.EnableSeek()
+			l.Record(true)
+			for i := 0; i < 40 && !l.Done(); i++ {
+				l.RunN(50_000 + int64(i)*7)
+				l.Step()
+			}
+			if skips, _, _, why := l.FFStats(); skips == 0 {
+				t.Fatalf("no skip in sliced play (off: %q)", why)
+			}
+			end := l.Ops()
+			for _, n := range []uint64{end, 123_457, end / 2, 900_001, end, 20_000} {
+				l.Seek(n)
+				ref := mustNew(t, Config{Scenario: cfg.Scenario, Packets: cfg.Packets, Set: []string{"fast_forward=0"}})
+				ref.RunN(int64(n))
+				if a, b := l.Snapshot(), ref.Snapshot(); !reflect.DeepEqual(a, b) {
+					t.Errorf("Seek(%d): the snapshot differs from a plain run's", n)
+				}
+				if a, b := l.Results(), ref.Results(); !reflect.DeepEqual(a.Stats, b.Stats) || a.Rate != b.Rate {
+					t.Errorf("Seek(%d): stats %v rate %v, plain %v %v", n, a.Stats, a.Rate, b.Stats, b.Rate)
+				}
+			}
+			l.Seek(end)
+			l.Run()
+			ref := ffRun(t, cfg, false)
+			ffSame(t, l, ref)
+		})
 	}
 }
 
@@ -187,4 +196,36 @@ func TestFFCounterFieldsExist(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFastForward_StepOnAVerificationPoint: a Step (the UI's, between two
+// batch slices) that lands on the operation where a verification walk is
+// due must not stall the fast-forward: the candidate is dropped and the
+// search goes on, and the run still skips.
+func TestFastForward_StepOnAVerificationPoint(t *testing.T) {
+	l := mustNew(t, Config{Scenario: "drop", Packets: 5_000_000})
+	stepped := 0
+	for i := 0; i < 2000 && !l.Done() && l.ff.Skips == 0; i++ {
+		f := &l.ff
+		switch {
+		case len(f.refine) > 0 && f.t0+f.refine[0] > l.ops:
+			l.RunN(int64(f.t0 + f.refine[0] - l.ops - 1))
+			l.Step()
+			stepped++
+		case f.cand != 0 && len(f.refine) == 0 && f.verifyAt > l.ops && stepped < 6:
+			l.RunN(int64(f.verifyAt - l.ops - 1))
+			l.Step()
+			stepped++
+		default:
+			l.RunN(4096)
+		}
+	}
+	if stepped == 0 {
+		t.Fatal("never had a probe or verification point to step onto")
+	}
+	l.Run()
+	if l.ff.Skips == 0 {
+		t.Fatalf("no skip after %d steps onto due points (off %q)", stepped, l.ff.off)
+	}
+	ffSame(t, l, ffRun(t, Config{Scenario: "drop", Packets: 5_000_000}, false))
 }

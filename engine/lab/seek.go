@@ -163,6 +163,9 @@ func (l *Lab) Seek(n uint64) {
 	l.pauseRecord(true)
 	for l.ops < last && !l.done {
 		l.stepBatch()
+		if l.ops%lightEvery == 0 && l.ops < last {
+			l.ffPoint(int64(last - l.ops))
+		}
 	}
 	l.pauseRecord(false)
 	if l.rec.on && l.ops < n && !l.done {
