@@ -44,8 +44,6 @@ type Playground struct {
 	lastURL      float64
 	seekTo       int64 // a pending scrubber target (-1: none), done at the next frame
 	frameQueued  bool
-	opsPerMS     float64 // the engine's measured batch rate (max speed sizes its slices with it)
-	lastSlice    int64
 	lastView     float64 // when the view was last redrawn while playing
 	raf, keydown ga.Func
 	postFn       ga.Func
@@ -256,7 +254,7 @@ func (p *Playground) handle(ctx ga.Context, name string, fn func(ctx ga.Context,
 
 func (p *Playground) OnMount(ctx ga.Context) {
 	p.ctx = ctx
-	p.selected, p.seekTo, p.speed, p.opsPerMS = -1, -1, 2, 200
+	p.selected, p.seekTo, p.speed = -1, -1, 2
 	p.guard("start-up", func() {
 		p.list = lab.List()
 		p.start(ctx)

@@ -241,17 +241,9 @@ func (p *Playground) frame(ctx ga.Context, ts float64) {
 	packets0 := l.Packets()
 	sp := speeds[p.speed]
 	switch {
-	case sp.opsPS == 0: // max: one batch sized to the frame's budget from the measured rate, the last op recorded
-		n := int64(math.Max(64, p.opsPerMS*maxSliceMS))
-		if p.lastSlice > 0 {
-			n = min(n, 2*p.lastSlice) // the estimate may jump (a keyframe copy, a GC): grow at most 2× a frame
-		}
-		p.lastSlice = n
+	case sp.opsPS == 0: // max: the engine runs for the frame's slice of time (as many operations as fit, whole cycles the fast-forward skips included), the last op recorded
 		t0 := now()
-		l.RunN(n)
-		if dt := now() - t0; dt > 0.5 {
-			p.opsPerMS = 0.7*p.opsPerMS + 0.3*float64(n)/dt
-		}
+		l.RunWhile(math.MaxInt64, func() bool { return now()-t0 < maxSliceMS })
 		if !l.Done() {
 			l.Step()
 		}

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"testing"
@@ -228,4 +229,31 @@ func TestFastForward_StepOnAVerificationPoint(t *testing.T) {
 		t.Fatalf("no skip after %d steps onto due points (off %q)", stepped, l.ff.off)
 	}
 	ffSame(t, l, ffRun(t, Config{Scenario: "drop", Packets: 5_000_000}, false))
+}
+
+// TestRunWhile: RunWhile stops once more says so (asked at every 64th
+// operation), lands where RunN of the same count would, and
+// with more always true runs to the end, whole cycles skipped included.
+func TestRunWhile(t *testing.T) {
+	cfg := Config{Scenario: "drop", Packets: 3_000_000}
+	l := mustNew(t, cfg)
+	calls := 0
+	ran := l.RunWhile(math.MaxInt64, func() bool { calls++; return calls < 3 })
+	if calls != 3 || ran != 3*64 {
+		t.Fatalf("ran %d operations, more asked %d times: want 192 and 3", ran, calls)
+	}
+	ref := mustNew(t, cfg)
+	ref.RunN(ran)
+	if !reflect.DeepEqual(l.Snapshot(), ref.Snapshot()) {
+		t.Fatal("RunWhile's state differs from RunN's")
+	}
+	calls = 0
+	l.RunWhile(math.MaxInt64, func() bool { calls++; return true })
+	if !l.Done() {
+		t.Fatal("not done")
+	}
+	if _, skipped, _, _ := l.FFStats(); skipped == 0 || uint64(calls)*64 > l.Ops()/4 {
+		t.Errorf("skipped %d of %d operations, more asked %d times: want most skipped", skipped, l.Ops(), calls)
+	}
+	ffSame(t, l, ffRun(t, cfg, false))
 }

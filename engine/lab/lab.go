@@ -464,6 +464,32 @@ func (l *Lab) RunN(n int64) {
 	l.sinceCheck = 0
 }
 
+// RunWhile runs at most n operations in batch mode, like RunN (with its
+// closing full check), and stops sooner once more returns false; more is
+// asked at every 64th operation of the run, after the fast-forward's turn
+// there (a UI passes a frame's deadline: a slice then runs as many
+// operations as its time allows, whole skipped cycles included).
+// more must not touch the Lab. It returns the operations run.
+func (l *Lab) RunWhile(n int64, more func() bool) int64 {
+	l.pauseRecord(true)
+	defer l.pauseRecord(false)
+	start := l.ops
+	for i := int64(0); n < 0 || i < n; i++ {
+		if !l.stepBatch() {
+			break
+		}
+		if l.ops%lightEvery == 0 {
+			i += l.ffPoint(n - i - 1)
+			if !more() {
+				break
+			}
+		}
+	}
+	l.m.CheckInvariants()
+	l.sinceCheck = 0
+	return int64(l.ops - start)
+}
+
 // RunFor runs at most n operations in batch mode, like RunN but without the
 // closing full check, so that a run in chunks (a CLI that shows progress)
 // checks exactly where one Run would: call Finish at the end. It reports
