@@ -43,20 +43,31 @@ import (
 //     flip later. Both cycles ran for real, with every check.
 //  3. Skip. At the cycle's phase (every P operations from then on) the Lab
 //     adds k·growth to every counter and moves each renamed page's role k
-//     cycles on (ffRename), where k keeps every horizon ahead:
-//     the run's last packet, the caller's operation budget, a workload's
-//     scheduled change (numa migration), a u32 counter's wrap in the
-//     series. The series' windows that close inside are closed from a
-//     recorded cycle; a keyframe that falls due inside is taken after. The operations before each horizon run for real; the next
-//     phase skips again. The full check runs after every skip.
+//     cycles on (ffRename), where k keeps every horizon ahead: the run's
+//     last packet, the caller's operation budget, a workload's scheduled
+//     change (numa migration), a u32 counter's wrap in the series. The
+//     series' windows that close inside are closed from a recorded cycle; a
+//     keyframe that falls due inside is taken after. The operations before
+//     each horizon run for real; the next phase skips again. The checks of
+//     the skipped operations are those of the verified cycles (with no rule
+//     broken and nothing logged, a state the full check passes repeats); the
+//     run's own full checks go on where its operations run.
+//
+// What is not a symmetry: the ptr_ring's indexes are absolute (its lazy
+// zeroing flushes at the array's end), so a cycle must bring them back to
+// the same slot; runs whose indexes advance by an amount prime to the ring
+// repeat only after a long cycle (clone-tap: 253 952 operations) or not
+// within the search (coalesce-mixed, and tcp-stream, whose receive queue
+// also varies).
 //
 // It never applies while someone listens to events (a tracer, step
 // records), with a rule broken or a violation logged, while a timer is
 // pending, before measuring starts, in a run that ends on its own
 // (destroy), or with check_every not a multiple of 64. Randomness needs no
-// rule of its own: the random source's state is part of the shape, so a run
-// that draws numbers never repeats. fast_forward=0 turns it off; TestFF*
-// run the golden corpus both ways and compare the JSON byte for byte.
+// rule of its own: the random source's state is part of the shape, so a
+// cycle that draws numbers never repeats. fast_forward=0 turns it off;
+// cmd/ppsim's TestFastForward_GoldenCorpus runs the golden corpus both ways
+// at 10^5 and 10^6 packets and compares the JSON byte for byte.
 
 func init() {
 	ffSkipped["lab.Lab"] = []string{"tracer", "tally", "tallyOn", "rec", "series", "kf", "sinceCheck", "ff"}
@@ -121,7 +132,8 @@ const (
 )
 
 // fastForward is the Lab's fast-forward state. It is not part of the run:
-// keyframes do not copy it and Seek's restore starts it afresh.
+// keyframes do not copy it, and Seek's restore keeps a lock only when the
+// restored state is on its cycle (ffRestored).
 type fastForward struct {
 	on   bool
 	off  string // why it stopped for the rest of this run ("" = it may still apply)
@@ -132,8 +144,9 @@ type fastForward struct {
 	seen        map[uint64]uint64 // search: non-page shape hash -> op
 
 	// Refinement: a candidate D is usually a multiple of the period (the
-	// samples are D apart): the states at t0 + D/q for small q are hashed
-	// on the way to t0 + D, and the first that matches t0's is the period.
+	// samples are D apart): the states at t0 + d for each divisor d of D
+	// (a multiple of 64) are hashed on the way to t0 + D, and the first
+	// that matches t0's is the candidate.
 	refine []uint64 // offsets from t0 still to try, ascending
 	t0, h0 uint64
 
