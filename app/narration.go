@@ -20,7 +20,12 @@ type Narration struct {
 	Next string // what the next operation will do
 	Done bool
 	Err  string // why the run stopped early
+	Op   uint64 // the operations run: beyond Rec's when a batch ran on after it
 }
+
+// maxEvents bounds the events listed for one operation (a TX completion at
+// a poll start frees a whole ring's worth).
+const maxEvents = 48
 
 func (c *Narration) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Narration")
@@ -45,7 +50,11 @@ func (c *Narration) Render() (ui ga.UI) {
 		fn = ga.A().Href(link).Target("_blank").Rel("noopener").Title("the function in the v" + c.Era + "-era kernel source (elixir.bootlin.com)").Body(ga.Code().Text(r.Op.Name))
 	}
 	var events []ga.UI
-	for _, e := range r.Events {
+	for i, e := range r.Events {
+		if i == maxEvents {
+			events = append(events, ga.Li().Class("more").Text(fmt.Sprintf("… and %d more events (the trace below has the last ones)", len(r.Events)-maxEvents)))
+			break
+		}
 		events = append(events, eventItem(e, c.Era))
 	}
 	var counters []ga.UI
@@ -75,6 +84,9 @@ func (c *Narration) Render() (ui ga.UI) {
 		ga.P().ID("narration-text").Body(
 			ga.Text(fmt.Sprintf("op %d on cpu%d: ", r.Op.Index+1, r.Op.CPU)), fn, ga.Text(" — "+r.Op.Label),
 		),
+		ga.If(c.Op > r.Op.Index+1, func() ga.UI {
+			return ga.P().ID("narration-stale").Class("meta").Text(fmt.Sprintf("This is the last operation recorded; the run then went on in batch to op %d (step back, ←, records the operation before it).", c.Op))
+		}),
 		ga.If(len(events) > 0, func() ga.UI { return ga.Ol().Class("events").Body(events...) }),
 		ga.If(len(counters) > 0, func() ga.UI {
 			return ga.Div().Body(ga.H3().Text("counters"), ga.Ul().Class("plain counters").Body(counters...))

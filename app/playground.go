@@ -145,7 +145,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				&Machine{Snap: p.snap, Changed: p.changed(), Selected: p.selected},
 			),
 			ga.Div().Class("col-side").Body(
-				&Narration{Rec: p.rec, Has: p.hasRec, Era: era, Next: s.Next, Done: s.Done, Err: p.runErr()},
+				&Narration{Rec: p.rec, Has: p.hasRec, Era: era, Next: s.Next, Done: s.Done, Err: p.runErr(), Op: s.Op},
 				&Inspector{Page: p.selectedPage(), Has: p.selected >= 0, Free: p.selectedFree(), PFN: p.selected, Moves: p.selectedMoves()},
 				&StatsPanel{Stats: s.Stats, Before: p.statsBefore(), Inflight: s.Inflight, Packets: s.Packets, Op: s.Op, Rate: p.rateText(), Note: p.statsNote()},
 				&Violations{Counts: s.Violations, List: s.ViolationList, Total: total(s.Violations)},

@@ -438,10 +438,15 @@ func (p *Playground) rateText() string {
 }
 
 func (p *Playground) statsNote() string {
+	var notes []string
 	if e, err := sim.EraByName(p.snap.Era); err == nil && !e.Stats {
-		return "Kernels expose these counters from 5.18 (CONFIG_PAGE_POOL_STATS); in this era they are what a stats-enabled pool would count."
+		notes = append(notes, "Kernels expose these counters from 5.18 (CONFIG_PAGE_POOL_STATS); in this era they are what a stats-enabled pool would count.")
 	}
-	return ""
+	if _, skipped, period, _ := p.lab.FFStats(); skipped > 0 {
+		notes = append(notes, fmt.Sprintf("Fast-forward: %d operations so far were added as whole cycles of %d operations, each cycle verified to repeat exactly, instead of one by one (knob fast_forward=0 simulates every one; the counters are the same either way).",
+			skipped, period))
+	}
+	return strings.Join(notes, " ")
 }
 
 func (p *Playground) mainLabel() string { return "era " + p.snap.Era }

@@ -529,6 +529,16 @@ func TestPlayground_PlaysALongRunToItsEnd(t *testing.T) {
 	if lastX < 19_900_000 {
 		t.Errorf("the recycle-mix chart ends at packet %.0f: want the run's last window (≥ 19 900 000)", lastX)
 	}
+	// What happened names the operation it shows, or says the run went on.
+	var honest bool
+	p.eval(`(function(){ const op = String(window.__pplab.op); const st = document.querySelector('#narration-stale');
+		return st ? st.textContent.includes(op) : document.querySelector('#narration-text').textContent.startsWith('op ' + op + ' ') })()`, &honest)
+	if !honest {
+		t.Errorf("the narration shows an older operation without saying so: %q", p.text("#narration"))
+	}
+	if note := p.text("#stats"); !strings.Contains(note, "Fast-forward:") {
+		t.Errorf("the statistics panel does not say the fast-forward skipped cycles: %q", note)
+	}
 	p.shot("desktop-long-run")
 	p.noErrors()
 }
