@@ -812,10 +812,11 @@ func (l *Lab) ffRename(k int64) {
 	}
 	for j, x := range w.canon {
 		pg := &pages[f.perm[x]]
-		pfn, dma, recycles := pg.PFN, pg.DMAAddr, pg.Recycles
+		pfn, recycles := pg.PFN, pg.Recycles
 		idx := *(*int32)(unsafe.Add(unsafe.Pointer(pg), freeIdxOff))
 		*pg = f.old[j]
-		pg.PFN, pg.DMAAddr = pfn, dma
+		pg.PFN = pfn
+		pg.DMAAddr = dmaFor(pg, f.old[j].Mapped, dmaRel(&f.old[j]))
 		*(*int32)(unsafe.Add(unsafe.Pointer(pg), freeIdxOff)) = idx
 		pg.Holder = int32(int64(f.old[j].Holder) + k*f.dHolder[j])
 		pg.Recycles = recycles + uint32(f.rsum[pfn])

@@ -63,11 +63,34 @@ var ffPFNs = map[string][]string{}
 var ffCounted = map[string]map[string]string{}
 
 // ffPageKeep are the fields of struct page that stay with the page when a
-// renaming moves its role to another page: its identity (PFN), its DMA
-// address (mapped once, for its frame), its place in the free list, and
-// how often it was recycled (a counter of the page, summed along its
-// orbit). Every other field is the role's.
+// renaming moves its role to another page: its identity (PFN), its place
+// in the free list, and how often it was recycled (a counter of the page,
+// summed along its orbit); and its DMA address, which the role holds
+// relative to the frame (dmaRel: a mapping without an IOMMU is the frame's
+// physical address, so a role mapped in one frame is mapped at the other's
+// address in the other). Every other field is the role's.
 var ffPageKeep = []string{"PFN", "DMAAddr", "freeIdx", "Recycles"}
+
+// dmaRel is a page's DMA address relative to its frame: 0 for a page
+// mapped without an IOMMU (mm.DMA.MapPage: PFN << PageShift) and for one
+// not mapped (unmapping clears the address); an IOMMU address is not
+// relative to anything and stays as it is, so two frames' roles compare
+// equal only when their addresses do.
+func dmaRel(pg *mm.Page) uint64 {
+	if pg.Mapped {
+		return pg.DMAAddr - uint64(pg.PFN)<<mm.PageShift
+	}
+	return pg.DMAAddr
+}
+
+// dmaFor is the DMA address a frame has when it plays a role whose address
+// relative to its frame is rel (the inverse of dmaRel).
+func dmaFor(pg *mm.Page, mapped bool, rel uint64) uint64 {
+	if mapped {
+		return rel + uint64(pg.PFN)<<mm.PageShift
+	}
+	return rel
+}
 
 // linKind is how a counter is stored.
 type linKind uint8
@@ -610,6 +633,7 @@ func (w *ffWalk) walkPages() {
 			w.bad = "a compound page (its tails name the head by PFN)"
 		}
 		w.ops(unsafe.Pointer(pg), roles)
+		w.put(dmaRel(pg))
 		w.holder = append(w.holder, int64(*(*int32)(unsafe.Add(unsafe.Pointer(pg), holder))))
 		w.recycles = append(w.recycles, pg.Recycles)
 	}
