@@ -25,7 +25,7 @@ import (
 // state every later cycle repeats exactly, so k cycles can be run at once by
 // adding k times each counter's per-cycle growth (ffwalk.go says what a
 // counter is). That is what this file does, in three steps, in batch mode
-// only (RunN, RunFor, Run, Seek's replay):
+// only (runBatch: RunN, RunWhile, RunFor, Run and Seek's replay):
 //
 //  1. Search. Every `every` operations (a multiple of the light check's 64,
 //     right after the check ran, so the checker's own bookkeeping is the
@@ -156,8 +156,9 @@ type fastForward struct {
 	stage    int
 	shape    []uint64 // full shape at the candidate
 	vals     [2][]int64
-	clocks   [2][]int64
 	pg       [2]pageSnap // the renamed pages at the first two walks
+	clocks   []int64     // each CPU's clock at the second walk
+	packets  int64       // packets completed at the second walk
 
 	// The series across skipped cycles: during the second verified cycle
 	// the values a window's close reads are recorded at each packet
@@ -193,18 +194,17 @@ type fastForward struct {
 	seenPg    []bool  // scratch
 	old       []mm.Page
 
-	// What it did (tests, benchmarks, the closing figures).
-	Skips    int
-	Skipped  uint64 // operations run by adding whole cycles
-	Period   uint64
-	Rejected string // why the last candidate failed verification (diagnostics)
+	// What it did (FFStats), kept across restores.
+	skips      int
+	skipped    uint64 // operations run by adding whole cycles
+	lastPeriod uint64 // the last cycle locked
 }
 
 // FFStats says what the fast-forward did in this run: skips, operations
 // skipped, the cycle length in operations, and why it stopped applying
 // ("" if it did not stop).
 func (l *Lab) FFStats() (skips int, skipped, period uint64, off string) {
-	return l.ff.Skips, l.ff.Skipped, l.ff.Period, l.ff.off
+	return l.ff.skips, l.ff.skipped, l.ff.lastPeriod, l.ff.off
 }
 
 // ffInit arms the fast-forward for a new run (or after a restore).
@@ -260,9 +260,7 @@ func (l *Lab) ffPoint(budget int64) int64 {
 		return 0
 	}
 	if f.locked && f.changeAt >= 0 && l.packets >= f.changeAt {
-		// The workload's change ran for real: the cycle is over.
-		f.locked, f.delta, f.pageLin, f.rho = false, nil, nil, nil
-		f.next = l.ops + f.every
+		l.ffUnlock() // the workload's change ran for real: the cycle is over
 	}
 	switch {
 	case f.locked:
@@ -276,20 +274,16 @@ func (l *Lab) ffPoint(budget int64) int64 {
 		switch {
 		case l.ops == f.t0+f.refine[0]:
 			l.ffRefine()
-		case l.ops > f.t0+f.refine[0]:
+		case l.ops > f.t0+f.refine[0]: // the last one was passed too
 			f.refine = nil
-			f.verifyAt = f.t0 + f.cand
-			if l.ops > f.verifyAt {
-				f.cand, f.next = 0, l.ops+f.every
-			}
+			l.ffRefined()
 		}
 	case f.cand != 0:
 		switch {
 		case l.ops == f.verifyAt:
 			l.ffVerify()
 		case l.ops > f.verifyAt: // passed by a Step: the walks must be a cycle apart
-			f.cand, f.shape, f.recSeries, f.traj = 0, nil, false, nil
-			f.next = l.ops + f.every
+			l.ffDrop()
 		}
 	case l.ops >= f.next:
 		l.ffSearch()
@@ -297,10 +291,26 @@ func (l *Lab) ffPoint(budget int64) int64 {
 	return 0
 }
 
+// ffStop ends the fast-forward for the rest of the run.
 func (l *Lab) ffStop(why string) {
-	l.ff.off, l.ff.locked, l.ff.cand = why, false, 0
-	l.ff.seen, l.ff.shape, l.ff.delta, l.ff.pageLin = nil, nil, nil, nil
-	l.ff.vals, l.ff.clocks = [2][]int64{}, [2][]int64{}
+	l.ffDrop()
+	l.ffUnlock()
+	l.ff.off, l.ff.seen = why, nil
+}
+
+// ffDrop drops the candidate being refined or verified; the search goes on.
+func (l *Lab) ffDrop() {
+	f := &l.ff
+	f.cand, f.refine, f.shape, f.recSeries = 0, nil, nil, false
+	f.vals, f.pg, f.clocks = [2][]int64{}, [2]pageSnap{}, nil
+	f.next = l.ops + f.every
+}
+
+// ffUnlock ends the lock; the search goes on.
+func (l *Lab) ffUnlock() {
+	f := &l.ff
+	f.locked, f.delta, f.pageLin, f.rho, f.dHolder, f.dRecycles = false, nil, nil, nil, nil, nil
+	f.next = l.ops + f.every
 }
 
 // fastWalk walks the state with the page array's counters spliced in from
@@ -308,7 +318,7 @@ func (l *Lab) ffStop(why string) {
 func (l *Lab) fastWalk() uint64 {
 	w := &l.ff.walk
 	w.reset(l.a.Pages())
-	w.skipPages, w.pageLin, w.packetsAt = true, l.ff.pageLin, unsafe.Pointer(&l.packets)
+	w.skipPages, w.pageLin = true, l.ff.pageLin
 	w.pointer(unsafe.Pointer(l), reflect.TypeOf(l), nil)
 	w.walkPages()
 	return hashWords(w.shape)
@@ -318,7 +328,7 @@ func (l *Lab) fastWalk() uint64 {
 func (l *Lab) fullWalk() {
 	w := &l.ff.walk
 	w.reset(l.a.Pages())
-	w.skipPages, w.packetsAt = false, unsafe.Pointer(&l.packets)
+	w.skipPages = false
 	w.pointer(unsafe.Pointer(l), reflect.TypeOf(l), nil)
 	w.walkPages()
 }
@@ -393,11 +403,21 @@ func (l *Lab) ffRefine() {
 		l.ffVerify()
 		return
 	}
-	if len(f.refine) == 0 { // none: the candidate stays, verified from t0 + cand
-		f.verifyAt = f.t0 + f.cand
-		if l.ops == f.verifyAt {
-			l.ffVerify()
-		}
+	if len(f.refine) == 0 {
+		l.ffRefined()
+	}
+}
+
+// ffRefined: no divisor matched, so the candidate stays, verified from
+// t0 + cand (dropped if a Step passed that point).
+func (l *Lab) ffRefined() {
+	f := &l.ff
+	f.verifyAt = f.t0 + f.cand
+	switch {
+	case l.ops == f.verifyAt:
+		l.ffVerify()
+	case l.ops > f.verifyAt:
+		l.ffDrop()
 	}
 }
 
@@ -410,58 +430,46 @@ func (l *Lab) ffVerify() {
 	for c := range l.m.CPUs {
 		clocks[c] = l.m.CPUs[c].NowPS()
 	}
-	reject := func(why string) {
-		f.Rejected = why
-		f.cand, f.shape, f.recSeries, f.traj = 0, nil, false, nil
-		f.vals, f.clocks = [2][]int64{}, [2][]int64{}
-		f.next = l.ops + f.every
-	}
 	if f.stage == 0 {
 		f.shape = append(f.shape[:0], w.shape...)
 		f.vals[0] = append(f.vals[0][:0], w.val...)
-		f.clocks[0] = clocks
 		f.pg[0] = snapPages(w)
 		f.stage, f.verifyAt = 1, l.ops+f.cand
 		return
 	}
 	if !slices.Equal(f.shape, w.shape) || len(w.val) != len(f.vals[0]) {
-		reject("the shape differs a cycle later")
+		l.ffDrop() // the shape differs a cycle later
 		return
 	}
 	if f.stage == 1 {
 		f.vals[1] = append(f.vals[1][:0], w.val...)
-		f.clocks[1] = clocks
 		f.pg[1] = snapPages(w)
+		f.clocks, f.packets = clocks, l.packets
 		f.stage, f.verifyAt = 2, l.ops+f.cand
 		f.trajBase = l.seriesVals(f.trajBase[:0])
 		f.traj, f.recSeries = f.traj[:0], true
 		return
 	}
 	f.recSeries = false
-	// Third walk: the counters must have grown alike in both cycles.
+	// Third walk: the counters (the clocks' busy and idle parts among them)
+	// must have grown alike in both cycles.
 	delta := make([]int64, len(w.val))
 	for i, r := range w.lin {
 		d1 := r.kind.wrapDelta(f.vals[0][i], f.vals[1][i])
 		d2 := r.kind.wrapDelta(f.vals[1][i], w.val[i])
 		if d1 != d2 {
-			reject("a counter grew differently in the two cycles")
+			l.ffDrop()
 			return
 		}
 		delta[i] = d2
 	}
-	for c := range clocks {
-		if clocks[c]-f.clocks[1][c] != f.clocks[1][c]-f.clocks[0][c] {
-			reject("a clock advanced differently in the two cycles")
-			return
-		}
-	}
-	if !l.ffClocksTogether(clocks, f.clocks[1], delta) {
+	if !l.ffClocksTogether(clocks, f.clocks, delta) {
 		l.ffStop("the run compares clocks that advance at different rates")
 		return
 	}
 	rho, dH, dR, ok := renaming(f.pg[0], f.pg[1], snapPages(w), len(l.a.Pages()))
 	if !ok {
-		reject("the pages' renaming differs between the cycles")
+		l.ffDrop() // the pages' renaming differs between the cycles
 		return
 	}
 	for _, x := range w.rawPFNs {
@@ -474,9 +482,9 @@ func (l *Lab) ffVerify() {
 		l.ffStop("a counter is reachable twice in the run's state")
 		return
 	}
-	dp := delta[ffPacketsIndex(w)]
+	dp := l.packets - f.packets
 	if dp <= 0 {
-		reject("no packet completes in a cycle")
+		l.ffDrop() // no packet completes in a cycle
 		return
 	}
 	// Lock: the page array's counters keep their addresses for the rest of
@@ -484,10 +492,9 @@ func (l *Lab) ffVerify() {
 	f.pageLin = append([]linRef(nil), w.lin[w.pageLinAt:w.pageLinAt+w.pageLinN]...)
 	f.locked, f.period, f.phase, f.dPackets, f.delta = true, f.cand, l.ops, dp, delta
 	f.rho, f.dHolder, f.dRecycles = rho, dH, dR
-	f.pg = [2]pageSnap{}
 	f.from = l.ops - 2*f.cand
 	f.changeAt = l.changeAt()
-	f.Period = f.cand
+	f.lastPeriod = f.cand
 	f.trajDelta = l.seriesVals(nil)
 	for i := range f.trajDelta {
 		f.trajDelta[i] -= f.trajBase[i]
@@ -499,23 +506,12 @@ func (l *Lab) ffVerify() {
 	for i := range f.traj {
 		f.traj[i] -= f.trajBase[i%stride]
 	}
-	f.cand, f.shape, f.seen = 0, nil, nil
-	f.vals, f.clocks = [2][]int64{}, [2][]int64{}
+	l.ffDrop() // the candidate is the lock now (its recorded cycle stays)
+	f.seen = nil
 	f.hash = l.fastWalk()
 	if len(f.walk.lin) != len(delta) {
 		panic(fmt.Sprintf("lab: fast-forward: a fast walk lists %d counters, the full walk %d", len(f.walk.lin), len(delta)))
 	}
-}
-
-// ffPacketsIndex is the index of Lab.packets among the walk's counters (the
-// root Lab's fields are walked first: ops, then packets).
-func ffPacketsIndex(w *ffWalk) int {
-	for i, r := range w.lin {
-		if r.p == w.packetsAt {
-			return i
-		}
-	}
-	panic("lab: fast-forward: Lab.packets is not among the counters")
 }
 
 // ffClocksTogether: when the state holds times the run compares with the
@@ -597,8 +593,7 @@ func (l *Lab) ffSkip(budget int64) int64 {
 	if h := l.fastWalk(); h != f.hash || len(f.walk.lin) != len(f.delta) {
 		// Not the locked cycle's state after all (cannot happen while the
 		// conditions hold): search again.
-		f.locked, f.delta, f.pageLin = false, nil, nil
-		f.next = l.ops + f.every
+		l.ffUnlock()
 		return 0
 	}
 	l.ffSeries(k)
@@ -611,8 +606,8 @@ func (l *Lab) ffSkip(budget int64) int64 {
 	}
 	skipped := uint64(k * P)
 	l.sinceCheck = (l.sinceCheck + skipped) % l.checkEvery
-	f.Skips++
-	f.Skipped += skipped
+	f.skips++
+	f.skipped += skipped
 	f.phase = l.ops
 	if l.kf.on && l.ops/l.kf.every != (l.ops-skipped)/l.kf.every {
 		// A keyframe fell due inside the skipped cycles: it is taken here
@@ -621,20 +616,6 @@ func (l *Lab) ffSkip(budget int64) int64 {
 		l.kf.capture(l)
 	}
 	return int64(skipped)
-}
-
-// seriesVals appends what a series window's close reads: the machine's
-// time, each CPU's busy time, the stats and the pools' releases.
-func (l *Lab) seriesVals(dst []int64) []int64 {
-	dst = append(dst, l.m.NowPS())
-	for c := range l.m.CPUs {
-		dst = append(dst, l.m.CPUs[c].BusyPS())
-	}
-	st := l.stats()
-	for _, v := range st {
-		dst = append(dst, int64(v))
-	}
-	return append(dst, int64(l.releases()))
 }
 
 // ffRecordPacket records a packet completion of the recorded cycle.
@@ -656,11 +637,9 @@ func (l *Lab) maxRelease() int64 {
 func (l *Lab) ffSeries(k int64) {
 	f := &l.ff
 	s := &l.series
-	n := len(l.m.CPUs)
 	stride := len(f.trajDelta)
 	now := l.seriesVals(nil)
 	vals := make([]int64, stride)
-	busy := make([]int64, n)
 	for end := l.packets + k*f.dPackets; s.next <= end; {
 		x := s.next
 		c := (x - l.packets - 1) / f.dPackets
@@ -669,12 +648,7 @@ func (l *Lab) ffSeries(k int64) {
 		for i := range vals {
 			vals[i] = now[i] + c*f.trajDelta[i] + rec[i]
 		}
-		copy(busy, vals[1:1+n])
-		var st sim.Stats
-		for i := range st {
-			st[i] = uint64(vals[1+n+i])
-		}
-		s.sampleAt(l, x, vals[0], busy, st, uint64(vals[stride-1]))
+		s.sampleAt(l, x, vals)
 	}
 }
 
@@ -698,9 +672,9 @@ func (l *Lab) changeAt() int64 {
 func (l *Lab) ffRestored() {
 	f := &l.ff
 	if !f.locked || l.ops < f.from || f.changeAt >= 0 && l.packets >= f.changeAt || f.off != "" {
-		skips, skipped, period := f.Skips, f.Skipped, f.Period
+		skips, skipped, period := f.skips, f.skipped, f.lastPeriod
 		l.ffInit()
-		l.ff.Skips, l.ff.Skipped, l.ff.Period = skips, skipped, period
+		l.ff.skips, l.ff.skipped, l.ff.lastPeriod = skips, skipped, period
 		return
 	}
 	f.pageLin = nil

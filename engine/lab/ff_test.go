@@ -183,7 +183,14 @@ func TestFFCounterFieldsExist(t *testing.T) {
 			visit(reflect.TypeOf(dr.w))
 		}
 	}
-	for _, table := range []map[string][]string{ffCounters, ffSkipped, ffTimes, ffPFNs} {
+	counted := map[string][]string{}
+	for name, m := range ffCounted {
+		for array, count := range m {
+			counted[name] = append(counted[name], array, count)
+		}
+	}
+	keep := map[string][]string{pageType.String(): ffPageKeep}
+	for _, table := range []map[string][]string{ffCounters, ffSkipped, ffTimes, ffPFNs, counted, keep} {
 		for name, fields := range table {
 			rt := types[name]
 			if rt == nil {
@@ -206,7 +213,7 @@ func TestFFCounterFieldsExist(t *testing.T) {
 func TestFastForward_StepOnAVerificationPoint(t *testing.T) {
 	l := mustNew(t, Config{Scenario: "drop", Packets: 5_000_000})
 	stepped := 0
-	for i := 0; i < 2000 && !l.Done() && l.ff.Skips == 0; i++ {
+	for i := 0; i < 2000 && !l.Done() && l.ff.skips == 0; i++ {
 		f := &l.ff
 		switch {
 		case len(f.refine) > 0 && f.t0+f.refine[0] > l.ops:
@@ -225,7 +232,7 @@ func TestFastForward_StepOnAVerificationPoint(t *testing.T) {
 		t.Fatal("never had a probe or verification point to step onto")
 	}
 	l.Run()
-	if l.ff.Skips == 0 {
+	if l.ff.skips == 0 {
 		t.Fatalf("no skip after %d steps onto due points (off %q)", stepped, l.ff.off)
 	}
 	ffSame(t, l, ffRun(t, Config{Scenario: "drop", Packets: 5_000_000}, false))

@@ -18,9 +18,10 @@ import (
 //
 //   - shape: everything that decides what the run does next: every scalar
 //     that is not a counter, the lengths and capacities of slices, which
-//     object each pointer reaches (a page as its PFN, any other object as
-//     the order the walk first met it in: the Go addresses never matter),
-//     the dynamic type behind each interface.
+//     object each pointer reaches (any object, pages included, as the order
+//     the walk first met it in: neither Go addresses nor which page frame
+//     plays a role matter), the dynamic type behind each interface, and
+//     after the graph the fields of the pages it reached, in that order.
 //   - lin: the counters. A counter is a field the model only adds to and
 //     never branches on against a constant: statistics, clocks, per-symbol
 //     spend, object ids (compared only with each other). Each lin entry
@@ -46,10 +47,6 @@ var ffCounters = map[string][]string{}
 // skipped field that can steer the run is handled by fastforward.go's
 // conditions instead (the violation log must be empty, recording off).
 var ffSkipped = map[string][]string{}
-
-// ffShared are the read-only descriptions runs share: a pointer to one is
-// written as its address.
-var ffShared = shared
 
 // ffPFNs lists the fields that hold page frame numbers as integers (a free
 // list, a map keyed by PFN). The walk renames pages it reaches through
@@ -176,7 +173,6 @@ type fopKind uint8
 const (
 	fScalar fopKind = iota // size bytes at off (shape)
 	fLin                   // a counter at off
-	fFloat                 // a float64/float32 (shape, by bits)
 	fString
 	fPtr
 	fSlice
@@ -195,7 +191,6 @@ type fop struct {
 	n    int // fScalar/fLin over an array of scalars: elements and their stride
 	step uintptr
 	t    reflect.Type // fPtr, fSlice, fMap, fIface: the field's type
-	name string       // Type.Field, for a walk that labels its output (tests)
 	time bool         // fLin: a time the run compares with the CPUs' clocks (ffTimes)
 	pfn  bool         // fSlice, fMap: its integers (a map's keys) are PFNs (ffPFNs)
 	cnt  uintptr      // fCounted: the count field's offset (same base as off)
@@ -215,7 +210,7 @@ func planOf(t reflect.Type) *ffPlan {
 		return p.(*ffPlan)
 	}
 	p := &ffPlan{}
-	compileNamed(p, t, 0, 0, false, t.String())
+	compile(p, t, 0, 0, false)
 	for _, o := range p.ops {
 		if o.kind >= fString {
 			p.ptrs = true // (fCounted too)
@@ -247,18 +242,10 @@ func linKindOf(k reflect.Kind) linKind {
 	return 0
 }
 
-// compileNamed appends t's ops at base offset off; lin marks every integer
+// compile appends t's ops at base offset off; lin marks every integer
 // inside as a counter (a counter field that is an array or struct), time as
-// a time (ffTimes); name labels the ops (tests).
-func compileNamed(p *ffPlan, t reflect.Type, off uintptr, lin linKind, time bool, name string) {
-	n := len(p.ops)
-	defer func() {
-		for i := n; i < len(p.ops); i++ {
-			if p.ops[i].name == "" {
-				p.ops[i].name = name
-			}
-		}
-	}()
+// a time (ffTimes).
+func compile(p *ffPlan, t reflect.Type, off uintptr, lin linKind, time bool) {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
@@ -293,7 +280,7 @@ func compileNamed(p *ffPlan, t reflect.Type, off uintptr, lin linKind, time bool
 			return
 		}
 		for i := 0; i < t.Len(); i++ {
-			compileNamed(p, e, off+uintptr(i)*e.Size(), lin, time, name)
+			compile(p, e, off+uintptr(i)*e.Size(), lin, time)
 		}
 	case reflect.Struct:
 		counters, skipped, times, pfns := ffCounters[t.String()], ffSkipped[t.String()], ffTimes[t.String()], ffPFNs[t.String()]
@@ -311,11 +298,11 @@ func compileNamed(p *ffPlan, t reflect.Type, off uintptr, lin linKind, time bool
 				if !found || c.Type.Kind() != reflect.Int || f.Type.Kind() != reflect.Array {
 					panic(fmt.Sprintf("lab: ffCounted: %s.%s by %s", t, f.Name, cf))
 				}
-				p.ops = append(p.ops, fop{kind: fCounted, off: off + f.Offset, cnt: off + c.Offset, n: f.Type.Len(), t: f.Type.Elem(), name: t.String() + "." + f.Name})
+				p.ops = append(p.ops, fop{kind: fCounted, off: off + f.Offset, cnt: off + c.Offset, n: f.Type.Len(), t: f.Type.Elem()})
 				continue
 			}
 			n := len(p.ops)
-			compileNamed(p, f.Type, off+f.Offset, fl, time || contains(times, f.Name), t.String()+"."+f.Name)
+			compile(p, f.Type, off+f.Offset, fl, time || contains(times, f.Name))
 			if contains(pfns, f.Name) {
 				for i := n; i < len(p.ops); i++ {
 					p.ops[i].pfn = true
@@ -345,26 +332,20 @@ type ffWalk struct {
 	pageLin   []linRef // with skipPages: the page array's counters, in walk order
 	pageLinAt int      // without skipPages: where the page array's counters start in lin
 	pageLinN  int
-	packetsAt unsafe.Pointer // &Lab.packets (the cycle's packet count is its delta)
-	timeIdx   []int          // lin entries that are times (ffTimes)
+	timeIdx   []int // lin entries that are times (ffTimes)
 
 	// Renaming: pages reached through pointers are named by the order the
 	// walk first meets them (canon[id] is the PFN), so two states that
 	// differ only by which frame plays which role have one shape. Their
 	// fields are walked after the graph, in that order (role fields as
 	// shape, Holder by role); the pages nothing points to follow by PFN.
-	pid       []int32 // PFN -> id+1 in this walk (0: not met); cleared through canon
-	canon     []int32
-	pageRefs  []pageRef
-	pagesData unsafe.Pointer // the page array, met in the graph
-	pagesN    int
-	holder    []int64  // by role: Holder
-	recycles  []uint32 // by role: Recycles
-	rawPFNs   []int32  // PFNs the state holds as integers (ffPFNs)
-
-	labels    []string // non-nil: each shape entry's field (tests)
-	linLabels []string
-	cur       string
+	pid      []int32 // PFN -> id+1 in this walk (0: not met); cleared through canon
+	canon    []int32
+	pageRefs []pageRef
+	pagesMet bool     // the graph holds the page array (walked after it)
+	holder   []int64  // by role: Holder
+	recycles []uint32 // by role: Recycles
+	rawPFNs  []int32  // PFNs the state holds as integers (ffPFNs)
 }
 
 // pageRef is a page pointer in the state: where it is and the id of the
@@ -389,7 +370,7 @@ func (w *ffWalk) reset(pages []mm.Page) {
 	}
 	w.canon, w.pageRefs, w.rawPFNs = w.canon[:0], w.pageRefs[:0], w.rawPFNs[:0]
 	w.holder, w.recycles = w.holder[:0], w.recycles[:0]
-	w.pagesData, w.pagesN = nil, 0
+	w.pagesMet = false
 	if w.ids == nil {
 		w.ids, w.types = map[objKey]uint64{}, map[reflect.Type]uint64{}
 	}
@@ -400,12 +381,7 @@ func (w *ffWalk) reset(pages []mm.Page) {
 	}
 }
 
-func (w *ffWalk) put(x uint64) {
-	w.shape = append(w.shape, x)
-	if w.labels != nil {
-		w.labels = append(w.labels, w.cur)
-	}
-}
+func (w *ffWalk) put(x uint64) { w.shape = append(w.shape, x) }
 
 // typeID names a dynamic type in the shape (stable within one Lab's walks:
 // the map is kept across them).
@@ -427,9 +403,6 @@ func (w *ffWalk) ops(p unsafe.Pointer, ops []fop) {
 	for i := range ops {
 		o := &ops[i]
 		a := unsafe.Add(p, o.off)
-		if w.labels != nil {
-			w.cur = o.name
-		}
 		switch o.kind {
 		case fScalar:
 			for j := 0; j < o.n; j++ {
@@ -444,9 +417,6 @@ func (w *ffWalk) ops(p unsafe.Pointer, ops []fop) {
 				}
 				w.lin = append(w.lin, r)
 				w.val = append(w.val, r.load())
-				if w.labels != nil {
-					w.linLabels = append(w.linLabels, o.name)
-				}
 			}
 		case fString:
 			s := *(*string)(a)
@@ -530,7 +500,7 @@ func (w *ffWalk) pointer(p unsafe.Pointer, t reflect.Type, slot unsafe.Pointer) 
 		w.put(mNil)
 		return
 	}
-	if ffShared[t] {
+	if shared[t] { // the read-only descriptions runs share (clone.go): written as their address
 		w.put(mShared)
 		w.put(uint64(uintptr(p)))
 		return
@@ -568,8 +538,8 @@ func (w *ffWalk) pointer(p unsafe.Pointer, t reflect.Type, slot unsafe.Pointer) 
 // slice writes a slice header's length and capacity and its elements. A
 // slice is walked once per backing array and length (another header over
 // the same elements is a reference), so a counter is never listed twice.
-// The page array is walked like any slice of structs: its pages are the
-// bulk of every walk.
+// The page array is walked after the graph (walkPages), once the pages the
+// graph points to have their names.
 func (w *ffWalk) slice(a unsafe.Pointer, t reflect.Type, pfn bool) {
 	h := (*struct {
 		data     unsafe.Pointer
@@ -589,7 +559,7 @@ func (w *ffWalk) slice(a unsafe.Pointer, t reflect.Type, pfn bool) {
 	}
 	w.ids[k] = uint64(len(w.ids))
 	if uintptr(h.data) == w.base && w.base != 0 {
-		w.pagesData, w.pagesN = h.data, h.len // walked after the graph (pages)
+		w.pagesMet = true
 		w.put(mPage)
 		return
 	}
@@ -616,7 +586,7 @@ func (w *ffWalk) slice(a unsafe.Pointer, t reflect.Type, pfn bool) {
 // by role), then every other page by PFN, as it is. With skipPages only
 // the latter's counters are listed (pageLin: the page set is the shape's).
 func (w *ffWalk) walkPages() {
-	if w.pagesData == nil {
+	if !w.pagesMet {
 		return
 	}
 	if w.skipPages {
@@ -656,22 +626,19 @@ var (
 )
 
 // pageRolePlan is the walk of a page's role fields (all but ffPageKeep and
-// Holder, which the renaming treats apart) and Holder's offset.
+// Holder, which the renaming treats apart: all shape) and Holder's offset.
 func pageRolePlan() ([]fop, uintptr) {
 	rolePlanOnce.Do(func() {
-		for _, o := range planOf(pageType).ops {
-			f := o.name[len("mm.Page."):]
-			switch {
-			case f == "Holder":
-				holderOff = o.off
-			case contains(ffPageKeep, f):
-			default:
-				if o.kind == fLin {
-					o.kind, o.size = fScalar, uint8(linSize(o.lin))
-				}
-				rolePlan = append(rolePlan, o)
+		var p ffPlan
+		for i := 0; i < pageType.NumField(); i++ {
+			switch f := pageType.Field(i); {
+			case f.Name == "Holder":
+				holderOff = f.Offset
+			case !contains(ffPageKeep, f.Name):
+				compile(&p, f.Type, f.Offset, 0, false)
 			}
 		}
+		rolePlan = p.ops
 	})
 	return rolePlan, holderOff
 }
@@ -740,9 +707,10 @@ func (w *ffWalk) mapv(a unsafe.Pointer, t reflect.Type, pfn bool) {
 	}
 }
 
+// truncLin drops the counters listed from n on (those of a copy).
 func (w *ffWalk) truncLin(n int) {
 	w.lin, w.val = w.lin[:n], w.val[:n]
-	if w.labels != nil {
-		w.linLabels = w.linLabels[:n]
+	for len(w.timeIdx) > 0 && w.timeIdx[len(w.timeIdx)-1] >= n {
+		w.timeIdx = w.timeIdx[:len(w.timeIdx)-1]
 	}
 }

@@ -450,18 +450,8 @@ func (l *Lab) Run() { l.RunN(-1) }
 
 // RunN runs at most n operations (n < 0: until done) in batch mode.
 func (l *Lab) RunN(n int64) {
-	l.pauseRecord(true)
-	defer l.pauseRecord(false)
-	for i := int64(0); n < 0 || i < n; i++ {
-		if !l.stepBatch() {
-			break
-		}
-		if l.ops%lightEvery == 0 {
-			i += l.ffPoint(n - i - 1)
-		}
-	}
-	l.m.CheckInvariants()
-	l.sinceCheck = 0
+	l.runBatch(n, nil)
+	l.Finish()
 }
 
 // RunWhile runs at most n operations in batch mode, like RunN (with its
@@ -469,24 +459,11 @@ func (l *Lab) RunN(n int64) {
 // asked at every 64th operation of the run, after the fast-forward's turn
 // there (a UI passes a frame's deadline: a slice then runs as many
 // operations as its time allows, whole skipped cycles included).
-// more must not touch the Lab. It returns the operations run.
+// more must not change the Lab. It returns the operations run.
 func (l *Lab) RunWhile(n int64, more func() bool) int64 {
-	l.pauseRecord(true)
-	defer l.pauseRecord(false)
 	start := l.ops
-	for i := int64(0); n < 0 || i < n; i++ {
-		if !l.stepBatch() {
-			break
-		}
-		if l.ops%lightEvery == 0 {
-			i += l.ffPoint(n - i - 1)
-			if !more() {
-				break
-			}
-		}
-	}
-	l.m.CheckInvariants()
-	l.sinceCheck = 0
+	l.runBatch(n, more)
+	l.Finish()
 	return int64(l.ops - start)
 }
 
@@ -494,15 +471,24 @@ func (l *Lab) RunWhile(n int64, more func() bool) int64 {
 // closing full check, so that a run in chunks (a CLI that shows progress)
 // checks exactly where one Run would: call Finish at the end. It reports
 // whether the run can go on.
-func (l *Lab) RunFor(n int64) bool {
+func (l *Lab) RunFor(n int64) bool { return l.runBatch(max(n, 0), nil) }
+
+// runBatch is every batch run's loop: at most n operations (n < 0: until
+// done), the fast-forward's turn at every 64th operation of the run (it may
+// add whole cycles, counted in n), more (nil: always) asked after it. It
+// reports whether the run can go on.
+func (l *Lab) runBatch(n int64, more func() bool) bool {
 	l.pauseRecord(true)
 	defer l.pauseRecord(false)
-	for i := int64(0); i < n; i++ {
+	for i := int64(0); n < 0 || i < n; i++ {
 		if !l.stepBatch() {
 			return false
 		}
 		if l.ops%lightEvery == 0 {
 			i += l.ffPoint(n - i - 1)
+			if more != nil && !more() {
+				break
+			}
 		}
 	}
 	return !l.done

@@ -160,14 +160,9 @@ func (l *Lab) Seek(n uint64) {
 	if l.rec.on && n > 0 {
 		last = n - 1
 	}
-	l.pauseRecord(true)
-	for l.ops < last && !l.done {
-		l.stepBatch()
-		if l.ops%lightEvery == 0 && l.ops < last {
-			l.ffPoint(int64(last - l.ops))
-		}
+	if last > l.ops {
+		l.runBatch(int64(last-l.ops), nil)
 	}
-	l.pauseRecord(false)
 	if l.rec.on && l.ops < n && !l.done {
 		l.Step() // runs the full check
 		return

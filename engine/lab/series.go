@@ -37,7 +37,7 @@ type series struct {
 	next    int64 // packets at which the current window ends
 	points  []SeriesPoint
 	busy0   []int64 // per-CPU busy time at the window's start
-	busyNow []int64 // scratch
+	vals    []int64 // scratch (seriesVals)
 	stats0  sim.Stats
 	rel0    uint64
 	packet0 int64
@@ -47,29 +47,37 @@ type series struct {
 // opens the next; the first call (from New) only opens one. It allocates
 // only on the first call.
 func (s *series) sample(l *Lab) {
-	m := l.m
-	if s.busy0 == nil {
-		s.busy0 = make([]int64, len(m.CPUs))
-	}
-	busy := s.busyNow
-	if busy == nil {
-		busy = make([]int64, len(m.CPUs))
-		s.busyNow = busy
-	}
-	for c := range m.CPUs {
-		busy[c] = m.CPUs[c].BusyPS()
-	}
-	s.sampleAt(l, l.packets, m.NowPS(), busy, l.stats(), l.releases())
+	s.vals = l.seriesVals(s.vals[:0])
+	s.sampleAt(l, l.packets, s.vals)
 }
 
-// sampleAt is sample with the run's values given: the packets completed,
-// the machine's time, each CPU's busy time, the stats and the pools'
-// releases at the window's close (the fast-forward closes windows inside
-// the cycles it skips from the values a recorded cycle gives).
-func (s *series) sampleAt(l *Lab, packets, nowPS int64, busyNow []int64, st sim.Stats, rel uint64) {
+// seriesVals appends what a window's close reads, in this order: the
+// machine's time, each CPU's busy time, the stats, the pools' releases.
+func (l *Lab) seriesVals(dst []int64) []int64 {
+	dst = append(dst, l.m.NowPS())
+	for c := range l.m.CPUs {
+		dst = append(dst, l.m.CPUs[c].BusyPS())
+	}
+	for _, v := range l.stats() {
+		dst = append(dst, int64(v))
+	}
+	return append(dst, int64(l.releases()))
+}
+
+// sampleAt is sample with the values seriesVals reads given, at the close
+// of the window that ends at packets (the fast-forward closes the windows
+// inside the cycles it skips from the values of a recorded cycle).
+func (s *series) sampleAt(l *Lab, packets int64, v []int64) {
+	n := len(l.m.CPUs)
+	nowPS, busyNow, rel := v[0], v[1:1+n], uint64(v[len(v)-1])
+	var st sim.Stats
+	for i := range st {
+		st[i] = uint64(v[1+n+i])
+	}
 	m := l.m
 	if s.points == nil {
 		s.window = seriesWindow
+		s.busy0 = make([]int64, n)
 		s.points = make([]SeriesPoint, 0, seriesMax+1)
 	} else {
 		var busy int64

@@ -27,11 +27,11 @@ var mixedSizes = [...]int{600, 3000, 1400, 3000}
 // signature check keeps them out of the pool.
 const mixedBatch = 6
 
-// mixedPhase is where the sequence of sizes, sources and batches repeats
-// (lcm of len(mixedSizes), the 4-packet source pattern and mixedBatch): n
-// counts modulo it, so the workload's state repeats exactly (the lab's
-// fast-forward finds the cycle) and every test on n is unchanged.
-const mixedPhase = 12
+// mixedPhase is a common multiple of the periods n is read with (the sizes,
+// the 4-packet source pattern, mixedBatch): n counts modulo it, so the
+// workload's state repeats exactly (the lab's fast-forward finds the cycle)
+// and every test on n is unchanged.
+const mixedPhase = int64(len(mixedSizes)) * mixedBatch
 
 func (w *coalesceMixed) Next() string {
 	return [...]string{"receive (page_pool driver or loopback)", "skb_try_coalesce into the queue tail", "reader drains the receive queue"}[w.op]

@@ -9,7 +9,7 @@ import (
 // reader frees each clone some packets later on the application CPU.
 type tapper struct {
 	every  int64
-	n      int64 // packets seen, modulo lcm(tapDelay, every): only its residues are read, so the state repeats (the lab's fast-forward)
+	n      int64 // packets seen, modulo tapDelay·every: only its residues are read, so the state repeats (the lab's fast-forward)
 	clones [tapDelay]*skb.SKB
 }
 
@@ -22,7 +22,7 @@ func (t *tapper) see(e *Env, cpu int, sk *skb.SKB) {
 	}
 	slot := t.n % tapDelay
 	tapped := t.n%t.every == 0
-	if t.n++; t.n == lcm(tapDelay, t.every) {
+	if t.n++; t.n == tapDelay*t.every {
 		t.n = 0
 	}
 	if !tapped {
@@ -56,12 +56,4 @@ func (t *tapper) read(e *Env) {
 		e.S.KfreeSKB(e.App, cl)
 		t.clones[old] = nil
 	}
-}
-
-func lcm(a, b int64) int64 {
-	x, y := a, b
-	for y != 0 {
-		x, y = y, x%y
-	}
-	return a / x * b
 }
