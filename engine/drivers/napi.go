@@ -69,3 +69,18 @@ func (d *Driver) Scheduled() bool { return d.NAPI.ListOwner == d.NAPI.CPU }
 // Schedule models the RX IRQ's napi_schedule → ____napi_schedule on the
 // NAPI's CPU: list_owner = that CPU; net_rx_action will poll it.
 func (d *Driver) Schedule() { d.NAPI.Schedule() }
+
+// Open fills the RX ring as the driver's ndo_open does before the first
+// frame arrives (mvpp2_open → mvpp2_rxq_init → mvpp2_rx_refill per
+// descriptor; mvneta_open → mvneta_rxq_fill; mlx5e_open_channels →
+// mlx5e_alloc_rx_wqes; bnxt_open → bnxt_alloc_rx_data per slot): one
+// page_pool_alloc_pages per buffer on the queue's CPU, the first one the
+// slow path. It reports the buffers posted. Calling it on a filled ring
+// posts nothing.
+func (d *Driver) Open() int {
+	if d.posted >= len(d.ring) {
+		return 0
+	}
+	d.S.M.Begin(d.CPU(), sim.SymAllocPages)
+	return d.Refill()
+}

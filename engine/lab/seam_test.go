@@ -49,7 +49,7 @@ func stateOf(l *Lab) Snapshot {
 
 func TestSnapshot_ShowsEveryPageOnceWithTypedHolders(t *testing.T) {
 	l := mustNew(t, Config{Scenario: "drop", Packets: 1000, Set: TeachingSet("drop")})
-	l.RunN(101) // a packet in flight: its page sits in an skb
+	l.RunN(102) // the ring fill at open, then 50 packets and one in flight: its page sits in an skb
 	s := l.Snapshot()
 	seen := map[int32]PageView{}
 	for _, p := range s.Pages {
