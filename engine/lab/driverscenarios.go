@@ -77,6 +77,7 @@ type driverRun struct {
 	warm    int64            // packets before measuring starts
 	settler workload.Settler // non-nil: measuring also waits for it to settle
 	n       int64
+	lost0   int64 // env.Lost when measuring started
 }
 
 func newDriverRun(l *Lab, name string) (runner, error) {
@@ -127,7 +128,7 @@ func (r *driverRun) step(l *Lab) bool {
 	if r.env.Err != nil {
 		l.fail(r.env.Err)
 	}
-	l.allocFailures = r.env.Lost
+	l.lost = r.env.Lost
 	if done {
 		r.n++
 	}
@@ -137,6 +138,9 @@ func (r *driverRun) step(l *Lab) bool {
 		} else {
 			r.warm = r.n + 1 // not settled yet: measuring starts later
 		}
+	}
+	if r.n <= r.warm {
+		r.lost0 = r.env.Lost // packets warm+1… are measured: losses up to here are not
 	}
 	return done
 }

@@ -153,7 +153,8 @@ func (w *tcpStream) step(e *Env) bool {
 	case tcpComplete:
 		e.inSoftirq(cpu)
 		e.Drv.CompleteDone()
-		e.S.SkbDeferFreeFlush(cpu) // net_rx_action: the poll list is empty
+		e.M.Begin(cpu, sim.SymDeferFlush) // the operation (napi_complete_done has no cost of its own)
+		e.S.SkbDeferFreeFlush(cpu)        // net_rx_action: the poll list is empty
 		w.ending, w.idle = false, true
 		return false
 	case tcpKick:
