@@ -22,8 +22,10 @@ import (
 // then napi_complete_done(napi, work_done) when work_done < budget;
 // mvneta_poll → mvneta_rx_swbm processes min(budget, the descriptors the
 // NIC filled: mvneta_rxq_busy_desc_num_get), refills with
-// mvneta_rx_refill_queue, and napi_complete_done when rx_done < budget
-// (torvalds/linux v6.8, mvneta.c and mlx5/core/en_txrx.c). A frame that
+// mvneta_rx_refill_queue, and mvneta_poll calls napi_complete_done when
+// rx_done < budget (drivers/net/ethernet/mellanox/mlx5/core/en_txrx.c as of
+// torvalds/linux 0eaed89c18ae; drivers/net/ethernet/marvell/mvneta.c, the
+// same structure in every modelled era). A frame that
 // arrives while no descriptor is posted is dropped by the NIC and never
 // reaches a poll: it counts in Missed (rx_missed_errors), not towards the
 // budget.
