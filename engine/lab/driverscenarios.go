@@ -77,7 +77,8 @@ type driverRun struct {
 	warm    int64            // packets before measuring starts
 	settler workload.Settler // non-nil: measuring also waits for it to settle
 	n       int64
-	opened  bool // the interface is open: its RX ring was filled (the run's first operation)
+	opened  bool  // the interface is open: its RX ring was filled (the run's first operation)
+	lost0   int64 // env.Lost when measuring started
 }
 
 func newDriverRun(l *Lab, name string) (runner, error) {
@@ -125,6 +126,7 @@ func (r *driverRun) next() string {
 	}
 	return r.w.Next()
 }
+
 func (r *driverRun) finished() bool { return r.ender != nil && r.ender.Finished() }
 func (r *driverRun) ownsEnd() bool  { return r.ender != nil }
 
@@ -140,7 +142,7 @@ func (r *driverRun) step(l *Lab) bool {
 	if r.env.Err != nil {
 		l.fail(r.env.Err)
 	}
-	l.allocFailures = r.env.Lost
+	l.lost = r.env.Lost
 	if done {
 		r.n++
 	}
@@ -150,6 +152,9 @@ func (r *driverRun) step(l *Lab) bool {
 		} else {
 			r.warm = r.n + 1 // not settled yet: measuring starts later
 		}
+	}
+	if r.n <= r.warm {
+		r.lost0 = r.env.Lost // packets warm+1… are measured: losses up to here are not
 	}
 	return done
 }

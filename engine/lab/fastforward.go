@@ -81,7 +81,7 @@ func init() {
 	ffSkipped["skb.quarantine[pplab/engine/skb.Data]"] = []string{"q", "head"}
 	ffCounted["skb.Data"] = map[string]string{"Frags": "NrFrags"}
 	ffCounters = map[string][]string{
-		"lab.Lab":            {"ops", "packets", "allocFailures"},
+		"lab.Lab":            {"ops", "packets", "lost"},
 		"lab.driverRun":      {"n"},
 		"sim.CPU":            {"busyPS", "idlePS", "spent"},
 		"sim.Machine":        {"seq", "tseq"},
@@ -90,8 +90,8 @@ func init() {
 		"mm.Allocator":       {"Allocs", "Frees", "BulkCalls", "Failures", "PfmemallocAllocs"},
 		"mm.SlabCache":       {"Allocs", "Frees"},
 		"mm.DMA":             {"Maps", "Unmaps", "MapFailures", "SyncDevCalls", "SyncDevBytes", "SyncCPUCalls", "SyncCPUBytes"},
-		"pagepool.Pool":      {"stats", "holdCnt", "releaseCnt"},
-		"drivers.Driver":     {"Received", "Dropped", "Transmitted", "Completions"},
+		"pagepool.Pool":      {"stats", "holdCnt", "releaseCnt", "allocNull"},
+		"drivers.Driver":     {"Received", "Dropped", "Missed", "Transmitted", "Completions"},
 		"skb.Stack":          {"Built", "Freed", "Clones", "Coalesced", "CoalesceRefused", "Expanded", "Shifted", "Deferred", "Kicks", "nextID"},
 		"skb.Data":           {"ID"},
 		"skb.SKB":            {"ID", "FragListOf"},

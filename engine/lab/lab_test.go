@@ -301,7 +301,7 @@ func TestResults_JSONContract(t *testing.T) {
 		}
 		return sortStrings(out)
 	}
-	if k := keys(got); !reflect.DeepEqual(k, sortStrings([]string{"driver", "scenario", "era", "packets", "seed", "rate", "stats", "inflight", "violations", "profile"})) {
+	if k := keys(got); !reflect.DeepEqual(k, sortStrings([]string{"driver", "scenario", "era", "packets", "seed", "rate", "stats", "inflight", "delivered", "lost", "rx_missed_errors", "rx_buff_alloc_err", "violations", "profile"})) {
 		t.Fatalf("top-level keys %v", k)
 	}
 	stats := got["stats"].(map[string]any)

@@ -57,7 +57,7 @@ func (w *forward) Step(e *Env) bool {
 	d := e.Drv
 	cpu := e.inSoftirq(d.CPU())
 	if w.sk == nil {
-		if d.AtPollBoundary() {
+		if d.AtPollBoundary(e.Frame) {
 			w.complete(e)
 		}
 		sk := e.rx(e.Frame, HdrUDP)
