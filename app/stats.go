@@ -46,6 +46,29 @@ func (c *StatsPanel) Render() (ui ga.UI) {
 			ga.THead().Body(ga.Tr().Body(ga.Th().Scope("col").Text("counter"), ga.Th().Scope("col").Text("value"), ga.Th().Scope("col").Text("last step"))),
 			ga.TBody().Body(rows...),
 		),
+		ga.Table().Class("stats-table lost").Body(
+			ga.Caption().Text("packets not delivered"),
+			ga.TBody().Body(
+				lostRow("stat-rx-missed", "rx_missed_errors", "frames the NIC dropped: no RX buffer posted", v.RxMissed, v.DRxMissed),
+				lostRow("stat-alloc-fail", "alloc failures", "page_pool_alloc_pages returned NULL", v.AllocFailures, v.DAllocFail),
+				lostRow("stat-lost", "lost", "packets not delivered, all causes", v.Lost, v.DLost),
+			),
+		),
+		ga.If(v.Degenerate != "", func() ga.UI {
+			return ga.P().ID("degenerate").Class("degenerate").Role("alert").Body(ga.Strong().Text("Not what the scenario measures: "), ga.Text(v.Degenerate))
+		}),
 		ga.If(v.Note != "", func() ga.UI { return ga.P().Class("meta").Text(v.Note) }),
+	)
+}
+
+func lostRow(id, name, doc string, n, d int64) ga.UI {
+	delta, cls := "", ""
+	if d != 0 {
+		delta, cls = fmt.Sprintf("+%d", d), "changed"
+	}
+	return ga.Tr().Class(cls).Body(
+		ga.Th().Scope("row").Title(doc).Body(ga.Code().Text(name)),
+		ga.Td().ID(id).Text(fmt.Sprint(n)),
+		ga.Td().Class("delta").Text(delta),
 	)
 }

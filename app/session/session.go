@@ -71,6 +71,7 @@ type Session struct {
 	banner []Notice
 
 	snap     lab.Snapshot
+	prev     lab.Snapshot // the snapshot before the last refresh (the step's deltas)
 	rec      lab.StepRecord
 	hasRec   bool
 	recent   []lab.StepRecord // the last recorded steps (the inspector's moves)
@@ -105,8 +106,10 @@ type Session struct {
 	ctlKey, cmpChoicesKey string
 	ctl                   ControlsView
 	cmpChoices            []lab.Choice
-	dirty                 bool // the view changed since View was last called
-	stale                 bool // the run moved since series, results and the comparison were refreshed
+
+	dirty          bool // the view changed since View was last called
+	stale          bool // the run moved since series, results and the comparison were refreshed
+	degenerateSaid bool // the banner said the run degenerated (once per run)
 }
 
 // DefaultConfig is what the playground runs without a URL: drop traffic on
@@ -208,6 +211,7 @@ func (s *Session) build(cfg lab.Config) error {
 	s.errs = map[string]string{}
 	s.hasRec, s.rec, s.recent, s.trace, s.maxOp = false, lab.StepRecord{}, nil, nil, 0
 	s.viol, s.violN, s.violAt = nil, [sim.NumKinds]int{}, 0
+	s.degenerateSaid, s.snap = false, lab.Snapshot{}
 	s.selected = -1
 	s.cmp = nil
 	if s.cmpMode != "" {
@@ -222,6 +226,7 @@ func (s *Session) build(cfg lab.Config) error {
 // frame skips them).
 func (s *Session) refresh(heavy bool) {
 	l := s.lab
+	s.prev = s.snap
 	s.snap = l.Snapshot()
 	s.maxOp = max(s.maxOp, s.snap.Op)
 	if rec, ok := l.StepRecord(); ok && (!s.hasRec || rec.Op.Index != s.rec.Op.Index || rec.Op.Seq != s.rec.Op.Seq) {
@@ -247,6 +252,10 @@ func (s *Session) refresh(heavy bool) {
 	if heavy {
 		s.series, _ = l.Series()
 		s.results = l.Results()
+		if s.results.Degenerate != "" && !s.degenerateSaid {
+			s.degenerateSaid = true
+			s.notify("notice", "This run is not measuring its scenario: "+s.results.Degenerate)
+		}
 		s.syncCompare()
 		s.lastHeavy = s.now()
 		s.stale = false

@@ -422,3 +422,33 @@ func TestSession_RecoverNamesTheState(t *testing.T) {
 	s.Step()
 	verify(t, s, "after a recovered panic")
 }
+
+// A run that degenerates (here every page allocation fails) says so: in
+// the banner once, beside the counters, with the packets it lost.
+func TestSession_ADegenerateRunSaysSo(t *testing.T) {
+	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32&alloc_fail_ppm=1000000"), nil)
+	for i := 0; i < 200; i++ {
+		s.Step()
+	}
+	s.Idle()
+	v := verify(t, s, "degenerate")
+	if !strings.Contains(v.Stats.Degenerate, "degenerate run") || v.Stats.Lost == 0 || v.Stats.AllocFailures == 0 {
+		t.Errorf("stats: degenerate %q, lost %d, alloc failures %d", v.Stats.Degenerate, v.Stats.Lost, v.Stats.AllocFailures)
+	}
+	n := 0
+	for _, b := range v.Banner {
+		if strings.Contains(b.Text, "not measuring its scenario") {
+			n++
+		}
+	}
+	s.Step()
+	s.Idle()
+	if v := s.View(); n != 1 || len(v.Banner) != 1 {
+		t.Errorf("the banner said it %d times (%d entries after more steps)", n, len(v.Banner))
+	}
+	ok := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32"), nil)
+	ok.Seek(3000)
+	if v := ok.View(); v.Stats.Degenerate != "" || v.Stats.Lost != 0 || len(v.Banner) != 0 {
+		t.Errorf("a healthy run: %q, lost %d", v.Stats.Degenerate, v.Stats.Lost)
+	}
+}

@@ -104,6 +104,15 @@ type StatsView struct {
 	Op            uint64
 	Rate          string
 	Note          string
+	// The packets the run did not deliver, so far and in the last step:
+	// frames the NIC dropped for want of a posted RX buffer
+	// (rx_missed_errors), page_pool_alloc_pages calls that returned NULL,
+	// and all packets lost.
+	RxMissed, AllocFailures, Lost int64
+	DRxMissed, DAllocFail, DLost  int64
+	// Degenerate says why the run measures something other than its
+	// scenario ("" when it does not).
+	Degenerate string
 }
 
 // ViolationsView is the violation log: the counts at the operation shown,
@@ -157,7 +166,11 @@ func (s *Session) View() View {
 	v.Narration = NarrationView{Rec: s.rec, Has: has, Era: s.snap.Era, Next: s.snap.Next, Done: s.snap.Done, Err: s.runErr(), Op: s.snap.Op}
 	page, _ := s.page(s.selected)
 	v.Inspector = InspectorView{Page: page, Has: s.selected >= 0, Free: s.selectedFree(), PFN: s.selected, Moves: s.selectedMoves()}
-	v.Stats = StatsView{Stats: s.snap.Stats, Before: s.statsBefore(), Inflight: s.snap.Inflight, Packets: s.snap.Packets, Op: s.snap.Op, Rate: s.rateText(), Note: s.lab.StatsNote()}
+	v.Stats = StatsView{Stats: s.snap.Stats, Before: s.statsBefore(), Inflight: s.snap.Inflight, Packets: s.snap.Packets, Op: s.snap.Op, Rate: s.rateText(), Note: s.lab.StatsNote(),
+		RxMissed: s.snap.RxMissed, AllocFailures: s.snap.AllocFailures, Lost: s.snap.Lost, Degenerate: s.results.Degenerate}
+	if s.hasRec && s.rec.Op.Index+1 == s.snap.Op {
+		v.Stats.DRxMissed, v.Stats.DAllocFail, v.Stats.DLost = s.snap.RxMissed-s.prev.RxMissed, s.snap.AllocFailures-s.prev.AllocFailures, s.snap.Lost-s.prev.Lost
+	}
 	v.Violations = s.violations()
 	v.Charts = s.chartsView()
 	return v
