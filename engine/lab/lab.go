@@ -566,13 +566,17 @@ type Results struct {
 	Rate                  Rate
 	NsPerPacket           float64
 	Stats                 sim.Stats
-	Inflight              int32
-	Violations            sim.ViolationLog
-	Profile               []ProfileEntry
-	AllocFailures         int64 // packets lost: no RX buffer posted, or no memory
-	Bottleneck            int   // the CPU whose busy time sets the rate
-	LinkBound             bool  // the rate is the link's, not the CPU's
-	Platform              string
+	// RingStats are the driver's RX rings' own counters (Lab.RingStats);
+	// the table prints them for a driver with per-ring names (mlx5). Not in
+	// the JSON.
+	RingStats     []sim.Stats
+	Inflight      int32
+	Violations    sim.ViolationLog
+	Profile       []ProfileEntry
+	AllocFailures int64 // packets lost: no RX buffer posted, or no memory
+	Bottleneck    int   // the CPU whose busy time sets the rate
+	LinkBound     bool  // the rate is the link's, not the CPU's
+	Platform      string
 	// Notes say what the numbers do not show by themselves, e.g. a broken
 	// rule that never decided anything in this run.
 	Notes []string
@@ -585,6 +589,7 @@ func (l *Lab) Results() Results {
 	r := Results{Driver: l.Cfg.Driver, Scenario: l.Scenario.Name, Era: l.m.Era.Name, Packets: l.packets, Seed: l.Cfg.Seed,
 		Violations: l.m.Log, AllocFailures: l.allocFailures, Platform: l.m.Platform.Name}
 	r.Stats = l.stats()
+	r.RingStats = l.RingStats()
 	for _, p := range l.reg.Pools() {
 		r.Inflight += p.Inflight()
 	}
