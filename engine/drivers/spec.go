@@ -87,7 +87,7 @@ var Specs = []*Spec{
 		// max_len = MVNETA_MAX_RX_BUF_SIZE (PAGE_SIZE - headroom - shinfo),
 		// offset = pp->rx_offset_correction + XDP headroom.
 		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, TxNapiConsume: true, GRO: true,
-		Ethtool: EthtoolGeneric,
+		Ethtool:   EthtoolGeneric,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "cpsw", Platform: "ti-cpsw", Buffer: PagePerFrame, RxDescs: 256,
