@@ -12,10 +12,12 @@ import (
 type EthtoolNames uint8
 
 const (
-	// EthtoolNone: the driver's ethtool code shows no page_pool counters
-	// (mvpp2_ethtool_get_strings lists its MIB, port, per-queue and XDP
-	// counters only; cpsw, bnxt and hns3 do not call the helper either;
-	// lunar is out of tree). The model's names are the generic helper's.
+	// EthtoolNone: the driver's ethtool code shows no page_pool counters:
+	// mvpp2_ethtool_get_strings (mvpp2_main.c, read in the stored sources
+	// and the 2024 ethtool_puts conversion) lists its MIB, port, per-queue
+	// and XDP counters only; cpsw, bnxt and hns3 are not known to call the
+	// helper (not checked line by line); lunar is out of tree. The model
+	// then uses the generic helper's names.
 	EthtoolNone EthtoolNames = iota
 	// EthtoolGeneric: the driver appends the generic helper's strings,
 	// page_pool_ethtool_stats_get_strings (net/core/page_pool.c, pp_stats[];

@@ -28,7 +28,10 @@ type Snapshot struct {
 	NIC         *NICView // the driver's RX ring (nil without a driver)
 	SKBs        []SKBView
 
-	Stats      sim.Stats // the 11 counters, summed over the pools
+	Stats sim.Stats // the 11 counters, summed over the pools
+	// RingStats are the driver's RX rings' own counters (Lab.RingStats; nil
+	// without a driver): mlx5 names them rx<N>_pp_* (EthtoolName with ring N).
+	RingStats  []sim.Stats
 	Inflight   int32
 	Violations [sim.NumKinds]int
 	// ViolationList is the detailed log (the first sim.MaxViolationsKept).
@@ -217,6 +220,7 @@ func (l *Lab) Snapshot() Snapshot {
 		s.Inflight += pv.Inflight
 		s.Pools = append(s.Pools, pv)
 	}
+	s.RingStats = l.RingStats()
 	if d := l.drv; d != nil {
 		nv := &NICView{Driver: d.Spec.Name, Posted: d.Posted(), CPU: d.CPU()}
 		nv.Next, nv.Fill = d.RingIndexes()
