@@ -171,3 +171,36 @@ func TestEthtoolName_PerDriver(t *testing.T) {
 		}
 	}
 }
+
+// A modelled kernel function is missing from an era's table exactly when
+// the era lacks the feature that calls it (a knob may still add the feature:
+// the name then says it is not in the era's release); every other symbol
+// that names a kernel function is in every era's table.
+func TestKernelNames_AnEraLacksOnlyWhatItsKernelLacks(t *testing.T) {
+	gate := map[sim.Sym]func(e *sim.Era) bool{
+		sim.SymReturnSkbPage:  func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone },
+		sim.SymMarkForRecycle: func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone },
+		sim.SymXDPReturn:      func(e *sim.Era) bool { return true },
+		sim.SymAllocFrag:      func(e *sim.Era) bool { return e.FragAPI },
+		sim.SymDrainFrag:      func(e *sim.Era) bool { return e.FragAPI },
+		sim.SymAllocPagesBulk: func(e *sim.Era) bool { return e.BulkAlloc },
+		sim.SymDeferFree:      func(e *sim.Era) bool { return e.DeferFree },
+		sim.SymDeferFlush:     func(e *sim.Era) bool { return e.DeferFree },
+	}
+	for i := range sim.Eras {
+		e := &sim.Eras[i]
+		for s := sim.Sym(1); s < sim.NumSyms; s++ {
+			ref := Source(e.Name, "", s)
+			if strings.HasPrefix(ref.Note, "a step of the model") {
+				continue
+			}
+			want := true
+			if g, ok := gate[s]; ok {
+				want = g(e)
+			}
+			if has := ref.URL != ""; has != want {
+				t.Errorf("era %s: %s (%s) linked %v, want %v (note %q)", e.Name, ref.Name, s.Name(), has, want, ref.Note)
+			}
+		}
+	}
+}
