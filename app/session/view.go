@@ -75,10 +75,10 @@ type NarrationView struct {
 	Has    bool // Rec describes an operation at or before Op
 	Era    string
 	Driver string // the driver model ("" for the pool micro-benchmarks): names its functions
-	Next string
-	Done bool
-	Err  string
-	Op   uint64 // the operations run: beyond Rec's when a batch ran on after it
+	Next   string
+	Done   bool
+	Err    string
+	Op     uint64 // the operations run: beyond Rec's when a batch ran on after it
 }
 
 // InspectorView is the selected page.
