@@ -556,3 +556,68 @@ func TestPlayground_ADegenerateRunSaysSo(t *testing.T) {
 	}
 	p.noErrors()
 }
+
+// TestPlayground_ALinkWithABrokenRuleReproducesItsViolations: for every
+// breakable rule, in the configuration where breaking it shows its failure
+// (lab.RuleDemos), the violation log the page shows at an operation is the
+// same whichever way the page got there — a link opened at that step, a
+// step back and forward, the scrubber — and the same as stepping the engine
+// natively.
+func TestPlayground_ALinkWithABrokenRuleReproducesItsViolations(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	for _, d := range lab.RuleDemos {
+		cfg := d.Config()
+		cfg.Set = append(append([]string(nil), cfg.Set...), "rx_descs=16", "pool_size=32")
+		if cfg.Validate() != nil {
+			cfg = d.Config()
+		}
+		// Natively, stepping as → does: the first violation, then on a bit.
+		l, err := lab.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Record(true)
+		var at uint64
+		for i := 0; i < 20000 && l.Step(); i++ {
+			if at == 0 && l.Snapshot().ViolationList != nil {
+				at = l.Ops()
+			}
+			if at > 0 && l.Ops() >= at+40 {
+				break
+			}
+		}
+		if at == 0 {
+			t.Errorf("%s: no violation within 20000 steps", d.Rules)
+			continue
+		}
+		want := l.Snapshot()
+		total := 0
+		for _, n := range want.Violations {
+			total += n
+		}
+		q := cfg.Values()
+		q.Set("step", strconv.FormatUint(l.Ops(), 10))
+		p.open(rootURL + "?" + q.Encode())
+		name := strings.Join(d.Rules, "+")
+		check := func(how string) {
+			t.Helper()
+			if got := p.text("#violation-total"); got != strconv.Itoa(total) {
+				t.Errorf("%s at op %d (%s): %s violations, stepping natively found %d", name, l.Ops(), how, got, total)
+			}
+		}
+		check("opened the link")
+		p.keys("\u0302", 1)
+		p.waitOp(l.Ops() - 1)
+		p.keys("\u0303", 1)
+		p.waitOp(l.Ops())
+		check("← then →")
+		p.do(chromedp.SetValue(chromedp.CSS("#scrubber"), strconv.FormatUint(l.Ops()/2, 10)),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector('#scrubber').dispatchEvent(new Event('input', {bubbles: true}))`))
+		p.waitOp(l.Ops() / 2)
+		p.do(chromedp.SetValue(chromedp.CSS("#scrubber"), strconv.FormatUint(l.Ops(), 10)),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector('#scrubber').dispatchEvent(new Event('input', {bubbles: true}))`))
+		p.waitOp(l.Ops())
+		check("scrubbed back and forth")
+	}
+	p.noErrors()
+}
