@@ -143,18 +143,25 @@ func (c cells) pool(p lab.PoolView) ga.UI {
 }
 
 // window is the part of an n-slot ring drawn around position at: all of a
-// small ring, drawnSlots of a large one (lo may be negative: it wraps).
+// small ring, drawnSlots of a large one (lo may be negative: it wraps). The
+// window starts on a block of windowAlign slots, so that it moves seldom:
+// each slot keeps its cell from one step to the next, and the page redraws
+// only the cells that changed.
 func window(n, at, live int) (lo, hi int) {
 	if n <= drawnSlots {
 		return 0, n
 	}
-	lo = at - 16
+	lo = at/windowAlign*windowAlign - windowAlign
 	hi = min(at+max(live, 0)+16, lo+drawnSlots)
-	if hi-lo < 48 {
-		hi = lo + 48
+	hi = min((hi+windowAlign-1)/windowAlign*windowAlign, lo+drawnSlots)
+	if hi-lo < 2*windowAlign {
+		hi = lo + 2*windowAlign
 	}
 	return lo, hi
 }
+
+// windowAlign is the block a drawn window of a large ring starts on.
+const windowAlign = 32
 
 func (c cells) ring(p lab.PoolView) ga.UI {
 	n := len(p.Ring)
@@ -238,20 +245,35 @@ var whereOrder = []struct{ where, title string }{
 	{"tx-ring", "TX ring, awaiting completion"}, {"tap", "AF_PACKET tap queue (clones)"}, {"defer-list", "defer list (skb_attempt_defer_free)"},
 }
 
+// skbsDrawn bounds the skb cards drawn per group: a kernel-size receive
+// window queues a hundred skbs and over a thousand frag pages, more than a
+// person reads and more than the page can redraw while playing.
+const skbsDrawn = 24
+
 func (c cells) skbs() ga.UI {
 	var groups []ga.UI
 	for _, w := range whereOrder {
 		var cards []ga.UI
+		n, pages := 0, 0
 		for _, s := range c.v.Snap.SKBs {
-			if s.Where == w.where {
+			if s.Where != w.where {
+				continue
+			}
+			n++
+			if len(cards) < skbsDrawn {
 				cards = append(cards, c.skbCard(s))
+			} else {
+				pages += len(s.Frags) + 1
 			}
 		}
-		if len(cards) == 0 {
+		if n == 0 {
 			continue
 		}
+		if n > len(cards) {
+			cards = append(cards, ga.P().Class("meta more-skbs").Text(fmt.Sprintf("… and %d more skbs here (about %d page references), not drawn", n-len(cards), pages)))
+		}
 		groups = append(groups, ga.Div().Class("skb-group").DataSet("where", w.where).Body(
-			ga.H4().Text(fmt.Sprintf("%s (%d)", w.title, len(cards))), ga.Div().Class("skb-cards").Body(cards...)))
+			ga.H4().Text(fmt.Sprintf("%s (%d)", w.title, n)), ga.Div().Class("skb-cards").Body(cards...)))
 	}
 	if len(groups) == 0 {
 		groups = append(groups, ga.P().Class("meta").Text("no live skb"))
@@ -284,18 +306,24 @@ func (c cells) skbCard(s lab.SKBView) ga.UI {
 	case s.SlabHead:
 		head = ga.Span().Class("slab-head").Title(fmt.Sprintf("a kmalloc'ed head in slab page pfn %#x: never a page_pool page", s.HeadPFN)).Text("kmalloc head")
 	default:
-		head = &TileRow{Class: "skb-head", Cells: []Cell{c.page(s.HeadPFN, fmt.Sprintf("head of skb#%d", s.ID))}}
+		cell := c.page(s.HeadPFN, fmt.Sprintf("head of skb#%d", s.ID))
+		head = renderCell(&cell)
 	}
-	frags := make([]Cell, 0, len(s.Frags))
+	// A card's tiles are drawn in place, not as TileRow components: the
+	// queue shifts by one card at a time and go-app matches components by
+	// position, so per-card components would all re-render anyway, at a
+	// component's cost.
+	frags := make([]ga.UI, 0, len(s.Frags))
 	for i, f := range s.Frags {
-		frags = append(frags, c.page(f.PFN, fmt.Sprintf("frag %d of skb#%d, bytes %d…%d", i, s.ID, f.Off, f.Off+f.Size)))
+		cell := c.page(f.PFN, fmt.Sprintf("frag %d of skb#%d, bytes %d…%d", i, s.ID, f.Off, f.Off+f.Size))
+		frags = append(frags, renderCell(&cell))
 	}
 	return ga.Div().Class("skb").DataSet("skb", s.ID).Body(
 		ga.Div().Class("skb-title").Text(fmt.Sprintf("skb#%d", s.ID)),
 		ga.Div().Class("meta").Text(flags),
 		ga.Div().Class("skb-pages").Body(ga.Span().Class("lbl").Text("head"), head,
 			ga.If(len(frags) > 0, func() ga.UI { return ga.Span().Class("lbl").Text("frags") }),
-			ga.If(len(frags) > 0, func() ga.UI { return &TileRow{Class: "skb-frags", Cells: frags} })),
+			ga.If(len(frags) > 0, func() ga.UI { return ga.Span().Class("skb-frags").Body(frags...) })),
 	)
 }
 

@@ -129,11 +129,12 @@ func (p *Playground) sync() {
 	if p.s == nil {
 		return
 	}
-	if p.s.Changed() {
-		t0 := now()
-		p.view = p.s.View()
-		p.perf.viewMS = now() - t0
+	if !p.s.Changed() {
+		return // a play frame that only ran the engine: nothing shown changed
 	}
+	t0 := now()
+	p.view = p.s.View()
+	p.perf.viewMS = now() - t0
 	p.writeURL(false)
 	p.publish()
 }

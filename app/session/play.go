@@ -7,12 +7,13 @@ import "math"
 // whether the page should redraw.
 
 // maxSliceMS is how long one frame may run the engine at max speed: the
-// page's only thread must keep drawing.
-const maxSliceMS = 10
+// page's only thread must keep drawing (a 60 Hz frame is 16.7 ms; the
+// engine takes about half of it).
+const maxSliceMS = 8
 
 // maxViewEveryMS: at max speed the view is redrawn at most this often (a
-// redraw costs about as much as an engine slice).
-const maxViewEveryMS = 50
+// redraw of a kernel-size machine costs several frames' worth).
+const maxViewEveryMS = 100
 
 // FrameResult says what a frame did.
 type FrameResult struct {

@@ -150,6 +150,7 @@ type ChartsView struct {
 // when their data changes, not per frame.
 type chartCache struct {
 	key                      string
+	n                        int // throughput refreshes
 	throughput, mix, profile string
 }
 
@@ -366,10 +367,15 @@ func (s *Session) chartsView() ChartsView {
 	if key != s.charts.key {
 		s.charts.key = key
 		s.charts.throughput = throughputOption(s.series, main, s.cmpSeries, c.CmpName)
-		s.charts.mix = mixOption(s.series)
-		s.charts.profile = ""
-		if len(s.series) > 0 { // before the first measured window the profile is set-up only
-			s.charts.profile = profileOption(s.results.Profile, main, s.cmpResult.Profile, c.CmpName)
+		// While playing, the mix and the profile follow at every third
+		// refresh of the throughput (an ECharts redraw costs a frame or more
+		// on a machine without a GPU); paused, every refresh.
+		if s.charts.n++; !s.playing || s.charts.n%3 == 1 || s.charts.mix == "" {
+			s.charts.mix = mixOption(s.series)
+			s.charts.profile = ""
+			if len(s.series) > 0 { // before the first measured window the profile is set-up only
+				s.charts.profile = profileOption(s.results.Profile, main, s.cmpResult.Profile, c.CmpName)
+			}
 		}
 	}
 	c.Throughput, c.Mix, c.Profile, c.Points = s.charts.throughput, s.charts.mix, s.charts.profile, len(s.series)
