@@ -70,7 +70,7 @@ import (
 // at 10^5 and 10^6 packets and compares the JSON byte for byte.
 
 func init() {
-	ffSkipped["lab.Lab"] = []string{"tracer", "tally", "tallyOn", "rec", "series", "kf", "sinceCheck", "ff"}
+	ffSkipped["lab.Lab"] = []string{"tracer", "tally", "tallyOn", "rec", "series", "kf", "sinceCheck", "stamped", "ff"}
 	ffSkipped["sim.Machine"] = []string{"tracer", "Log", "checkers", "moves", "recMoves", "stepOp", "stepped"}
 	ffSkipped["skb.Stack"] = []string{"want", "ranges"} // checker scratch
 	// Freed skbs and data wait in a quarantine only so that a stale pointer
