@@ -22,7 +22,7 @@ type logRow struct {
 // (ruleDemos), the playground's clone-tap preset of issue 17 (op 137), and
 // a known failure of an era with no rule broken.
 // A few go past the first keyframes (4096), so that a seek back restores
-// one taken during the run; under -short every row stops at 300.
+// one taken during the run; under -short every row stops at 200.
 func logRows() []logRow {
 	far := map[string]bool{"last-dataref": true, "pfmemalloc-check": true}
 	rows := []logRow{{name: "last-dataref/clone-tap-teaching", kind: sim.KindDoubleRecycle, n: 137,
@@ -34,7 +34,7 @@ func logRows() []logRow {
 			n = firstKeyframes + 100
 		}
 		if testing.Short() {
-			n = 300
+			n = 200
 		}
 		rows = append(rows, logRow{name: strings.Join(d.rules, "+") + "/" + d.driver + "/" + d.sc + "/" + d.era, kind: d.kind, n: n,
 			cfg: Config{Driver: d.driver, Scenario: d.sc, Era: d.era, Packets: 10_000, Break: d.rules, Set: d.set}})
@@ -59,7 +59,8 @@ func seekable(t *testing.T, cfg Config, rec bool) *Lab {
 // after operation n — every entry's kind, page, rule, function, CPU,
 // sequence number, detail and At, and the counts — is the same whichever
 // way the run got there: stepping, a seek on a fresh Lab (a link), a seek
-// back from 2n (a keyframe, ←), a seek to n-1 and a step (→ after ←), the
+// back from 2n (a keyframe, ←), a seek forward from op 1 with keyframes
+// ahead (the scrubber), a seek to n-1 and a step (→ after ←), the
 // playground's play (batch slices ending in a recorded step), and
 // ReplayTo. Each entry's At is the first op whose log lists it.
 func TestViolationLog_SameOnEveryPath(t *testing.T) {
@@ -86,6 +87,13 @@ func TestViolationLog_SameOnEveryPath(t *testing.T) {
 					if n > firstKeyframes && l.kf.nearest(n).ops < firstKeyframes {
 						t.Errorf("seek-back-from-2n: restored from op %d, not from a keyframe the run took", l.kf.nearest(n).ops)
 					}
+					return l
+				},
+				"seek-forward-from-1": func() *Lab { // past the keyframes 2n left: restores the nearest
+					l := seekable(t, row.cfg, true)
+					l.Seek(2 * n)
+					l.Seek(1)
+					l.Seek(n)
 					return l
 				},
 				"seek-n-1-then-step": func() *Lab { l := seekable(t, row.cfg, true); l.Seek(n - 1); l.Step(); return l },
