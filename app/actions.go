@@ -1,10 +1,10 @@
-// Package app is pplab's playground UI: go-app components that render lab
-// snapshots. Playground is the one stateful component (it holds the
-// *lab.Lab); every other component is a pure function of its exported
-// fields (props) and reports what the user did as a go-app action, which
-// Playground handles on the UI goroutine. No engine logic lives here: what
-// the page shows comes from lab values (Snapshot, StepRecord, Series,
-// Results, List).
+// Package app is pplab's playground UI: go-app components that render the
+// values a session.Session returns. Playground is the one stateful
+// component: it holds the Session, turns the page's events into its
+// actions on the UI goroutine, and renders its View through components
+// that are pure functions of their exported fields (props). No engine
+// logic and no playground logic lives here: the rules are the engine's
+// (engine/lab), the behaviour the Session's (app/session, tested natively).
 package app
 
 // Actions the components raise (ga.Context.NewActionWithValue) and the
@@ -15,7 +15,7 @@ const (
 	actBack    = "pp-back"    // one operation back
 	actPacket  = "pp-packet"  // forward to the end of the next packet
 	actPlay    = "pp-play"    // play/pause
-	actSpeed   = "pp-speed"   // value int: index into speeds
+	actSpeed   = "pp-speed"   // value int: index into session.Speeds
 	actReset   = "pp-reset"   // back to operation 0
 	actSeek    = "pp-seek"    // value uint64: an operation
 	actSelect  = "pp-select"  // value int32: a PFN (-1: none)

@@ -1,20 +1,19 @@
 package app
 
 import (
+	"strconv"
+
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/app/session"
 )
 
 // Banner shows what went wrong or was changed: recovered panics (with the
-// state that caused them) and URL parameters that fell back to defaults.
+// state that caused them), URL parameters that fell back to defaults, a
+// comparison that does not run.
 type Banner struct {
 	ga.Compo
-	Items []bannerItem
-}
-
-// bannerItem is one message.
-type bannerItem struct {
-	Kind string // "error" or "notice"
-	Text string
+	Items []session.Notice
 }
 
 func (c *Banner) Render() (ui ga.UI) {
@@ -24,11 +23,9 @@ func (c *Banner) Render() (ui ga.UI) {
 	}
 	var items []ga.UI
 	for i, it := range c.Items {
-		i := i
 		items = append(items, ga.Li().Class(it.Kind).Body(
 			ga.Span().Text(it.Text),
-			ga.Button().Class("link").Aria("label", "dismiss").Text("×").
-				OnClick(func(ctx ga.Context, e ga.Event) { ctx.NewActionWithValue(actDismiss, i) }),
+			ga.Button().Class("link").DataSet("index", strconv.Itoa(i)).Aria("label", "dismiss").Text("×").OnClick(onDismiss),
 		))
 	}
 	return ga.Div().ID("banner").Class("banner").Role("alert").Body(ga.Ul().Class("plain").Body(items...))

@@ -5,6 +5,7 @@ import (
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"pplab/app/session"
 	"pplab/engine/lab"
 )
 
@@ -12,30 +13,20 @@ import (
 // recent steps.
 type Inspector struct {
 	ga.Compo
-	Page  lab.PageView
-	Has   bool // a page is selected
-	Free  bool // the selected page is back in the page allocator
-	PFN   int32
-	Moves []pageMove
-}
-
-// pageMove is one move of the inspected page in a recent step.
-type pageMove struct {
-	Op       uint64
-	Label    string
-	From, To string
+	V session.InspectorView
 }
 
 func (c *Inspector) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Inspector")
-	if !c.Has {
+	v := c.V
+	if !v.Has {
 		return ga.Section().ID("inspector").Class("panel inspector").Aria("label", "page inspector").Body(
 			ga.H2().Text("Page inspector"),
 			ga.P().Class("meta").Text("Select a page tile (click, or Tab to it and press Enter) to see its fields."))
 	}
-	p := c.Page
+	p := v.Page
 	rows := [][2]string{}
-	if c.Free {
+	if v.Free {
 		rows = append(rows, [2]string{"place", "buddy (free in the page allocator)"})
 	} else {
 		rows = append(rows,
@@ -62,13 +53,12 @@ func (c *Inspector) Render() (ui ga.UI) {
 		trs = append(trs, ga.Tr().Body(ga.Th().Scope("row").Text(r[0]), ga.Td().Text(r[1])))
 	}
 	var moves []ga.UI
-	for _, m := range c.Moves {
+	for _, m := range v.Moves {
 		moves = append(moves, ga.Li().Text(fmt.Sprintf("op %d (%s): %s → %s", m.Op+1, m.Label, m.From, m.To)))
 	}
 	return ga.Section().ID("inspector").Class("panel inspector").Aria("label", "page inspector").Body(
-		ga.H2().Body(ga.Text("Page "), ga.Code().ID("inspected-pfn").Text(fmt.Sprintf("pfn %#x", c.PFN)),
-			ga.Button().Class("link").Aria("label", "close the inspector").Text("×").
-				OnClick(func(ctx ga.Context, e ga.Event) { ctx.NewActionWithValue(actSelect, int32(-1)) })),
+		ga.H2().Body(ga.Text("Page "), ga.Code().ID("inspected-pfn").Text(fmt.Sprintf("pfn %#x", v.PFN)),
+			ga.Button().Class("link").Aria("label", "close the inspector").Text("×").OnClick(onCloseInspector)),
 		ga.Table().Class("fields").Body(ga.TBody().Body(trs...)),
 		ga.H3().Text("moves in the recent steps"),
 		ga.If(len(moves) == 0, func() ga.UI { return ga.P().Class("meta").Text("none recorded") }),
@@ -91,7 +81,7 @@ func poolName(id int32) string {
 }
 
 func fragOrZero(c int64) string {
-	if s := fragText(c); s != "" {
+	if s := lab.FragText(c); s != "" {
 		return s
 	}
 	return "0"

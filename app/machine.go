@@ -7,18 +7,18 @@ import (
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"pplab/app/session"
 	"pplab/engine/lab"
 )
 
 // Machine draws the simulated machine: the page allocator, each pool's
 // alloc cache (a stack) and ptr_ring (a ring), the NIC RX ring, the live
 // skbs grouped by where they are, and pages held elsewhere. Every page is a
-// tile; pages the last step moved are highlighted.
+// tile; pages the last step moved are highlighted. Tiles are drawn in rows
+// (TileRow), each a component go-app skips when its cells did not change.
 type Machine struct {
 	ga.Compo
-	Snap     lab.Snapshot
-	Changed  []int32 // PFNs the last step moved
-	Selected int32   // the inspected page, -1 if none
+	V session.MachineView
 }
 
 // placeLegend names the places in the order the legend shows them.
@@ -28,38 +28,66 @@ var placeLegend = []struct{ place, text string }{
 	{"xdp-frame", "XDP frame"}, {"driver", "held by the caller"}, {"slab", "slab page"},
 }
 
-func (c *Machine) Render() (ui ga.UI) {
+// drawnSlots bounds the slots drawn of one ring (a kernel-size ring of 1024
+// or more is drawn around its live part).
+const drawnSlots = 256
+
+// cells makes the cells of one machine view.
+type cells struct {
+	v *session.MachineView
+}
+
+func (c cells) page(pfn int32, note string) Cell {
+	i, ok := slices.BinarySearchFunc(c.v.Snap.Pages, pfn, func(p lab.PageView, pfn int32) int { return int(p.PFN) - int(pfn) })
+	if !ok {
+		return emptyCell(fmt.Sprintf("pfn %#x is free", pfn))
+	}
+	return tileCell(c.v.Snap.Pages[i], slices.Contains(c.v.Changed, pfn), pfn == c.v.Selected, note)
+}
+
+func (m *Machine) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Machine")
-	pages := pageIndex(c.Snap.Pages)
-	t := func(pfn int32, note string) ga.UI {
-		p, ok := pages[pfn]
-		if !ok {
-			return emptySlot(fmt.Sprintf("pfn %#x is free", pfn))
-		}
-		return tile(p, slices.Contains(c.Changed, pfn), pfn == c.Selected, note)
-	}
+	c := cells{&m.V}
+	s := &m.V.Snap
 	var sections []ga.UI
-	sections = append(sections, c.allocator())
-	for _, p := range c.Snap.Pools {
-		sections = append(sections, c.pool(p, t))
+	sections = append(sections, allocatorBox(s))
+	for _, p := range s.Pools {
+		sections = append(sections, c.pool(p))
 	}
-	if c.Snap.NIC != nil {
-		sections = append(sections, c.nic(c.Snap.NIC, t))
+	if s.NIC != nil {
+		sections = append(sections, c.nic(s.NIC))
 	}
-	sections = append(sections, c.skbs(t), c.elsewhere(t))
-	legend := ga.Ul().Class("legend").Aria("label", "tile colours").Body(ga.Range(placeLegend).Slice(func(i int) ga.UI {
-		return ga.Li().Body(ga.Span().Class("swatch place-"+placeLegend[i].place).Aria("hidden", "true"), ga.Text(placeLegend[i].text))
-	}), ga.Li().Body(ga.Span().Class("swatch changed-swatch").Aria("hidden", "true"), ga.Text("moved in the last step")))
+	sections = append(sections, c.skbs(), c.elsewhere())
+	var legend []ga.UI
+	for _, l := range placeLegend {
+		legend = append(legend, ga.Li().Body(ga.Span().Class("swatch place-"+l.place).Aria("hidden", "true"), ga.Text(l.text)))
+	}
+	legend = append(legend, ga.Li().Body(ga.Span().Class("swatch changed-swatch").Aria("hidden", "true"), ga.Text("moved in the last step")))
 	return ga.Section().ID("machine").Class("panel machine").Aria("label", "the machine").Body(
 		ga.H2().Text("The machine"),
-		legend,
+		ga.Ul().Class("legend").Aria("label", "tile colours").Body(legend...),
+		glossary(),
 		ga.Div().Class("machine-body").Body(sections...),
 	)
 }
 
-func (c *Machine) allocator() ga.UI {
+// OnUpdate brings the selected tile into view after a jump to a violation.
+func (m *Machine) OnUpdate(ctx ga.Context) {
+	if !m.V.Scroll || m.V.Selected < 0 {
+		return
+	}
+	pfn := m.V.Selected
+	ctx.Defer(func(ga.Context) {
+		el := ga.Window().Get("document").Call("querySelector", fmt.Sprintf("#machine .tile[data-pfn=\"%d\"]", pfn))
+		if el.Truthy() {
+			el.Call("scrollIntoView", map[string]any{"block": "center", "inline": "nearest"})
+		}
+	})
+}
+
+func allocatorBox(s *lab.Snapshot) ga.UI {
 	var rows []ga.UI
-	for n, free := range c.Snap.FreePerNode {
+	for n, free := range s.FreePerNode {
 		rows = append(rows, ga.Li().Body(ga.Text(fmt.Sprintf("node %d: ", n)), ga.Strong().Class("free-count").DataSet("node", n).Text(fmt.Sprint(free)), ga.Text(" free pages")))
 	}
 	return ga.Div().Class("box allocator").Body(
@@ -68,27 +96,26 @@ func (c *Machine) allocator() ga.UI {
 	)
 }
 
-func (c *Machine) pool(p lab.PoolView, t func(int32, string) ga.UI) ga.UI {
+func (c cells) pool(p lab.PoolView) ga.UI {
 	// The alloc cache: a LIFO of 128 slots, drawn bottom-up so the top of
 	// the stack (the next page page_pool_alloc_pages hands out) is on top.
 	const cacheSlots, perRow = 128, 16
 	var rows []ga.UI
 	for r := cacheSlots/perRow - 1; r >= 0; r-- {
-		var cells []ga.UI
+		row := make([]Cell, 0, perRow)
 		for i := r * perRow; i < (r+1)*perRow; i++ {
 			if i < len(p.Cache) {
 				note := fmt.Sprintf("alloc cache slot %d", i)
 				if i == len(p.Cache)-1 {
 					note += " (top: handed out next)"
 				}
-				cells = append(cells, t(p.Cache[i], note))
+				row = append(row, c.page(p.Cache[i], note))
 			} else {
-				cells = append(cells, emptySlot(fmt.Sprintf("alloc cache slot %d: empty", i)))
+				row = append(row, emptyCell(fmt.Sprintf("alloc cache slot %d: empty", i)))
 			}
 		}
-		rows = append(rows, ga.Div().Class("row").Body(cells...))
+		rows = append(rows, &TileRow{Class: "row", Cells: row})
 	}
-	ring := c.ring(p, t)
 	napi := "no NAPI linked"
 	if p.NAPICPU >= 0 {
 		napi = fmt.Sprintf("NAPI on cpu%d", p.NAPICPU)
@@ -102,90 +129,107 @@ func (c *Machine) pool(p lab.PoolView, t func(int32, string) ga.UI) ga.UI {
 	}
 	return ga.Div().Class("box pool").DataSet("pool", p.ID).Body(
 		ga.H3().Text(fmt.Sprintf("page_pool #%d%s", p.ID, state)),
-		ga.P().Class("meta").Text(fmt.Sprintf("inflight %d = hold %d − release %d · %s · nid %d", p.Inflight, p.Hold, p.Release, napi, p.Nid)),
+		ga.P().Class("meta").Body(
+			gloss("inflight", glossInflight), ga.Text(fmt.Sprintf(" %d = hold %d − release %d · %s · ", p.Inflight, p.Hold, p.Release, napi)),
+			gloss(fmt.Sprintf("nid %d", p.Nid), glossNid)),
 		ga.Div().Class("pool-parts").Body(
 			ga.Figure().Class("cache").Body(
 				ga.FigCaption().Body(ga.Text("alloc cache (LIFO stack): "), ga.Strong().ID(fmt.Sprintf("cache-count-%d", p.ID)).Text(fmt.Sprint(len(p.Cache))), ga.Text(" / 128")),
 				ga.Div().Class("stack").Body(rows...),
 			),
-			ring,
+			c.ring(p),
 		),
 	)
 }
 
-func (c *Machine) ring(p lab.PoolView, t func(int32, string) ga.UI) ga.UI {
+// window is the part of an n-slot ring drawn around position at: all of a
+// small ring, drawnSlots of a large one (lo may be negative: it wraps).
+func window(n, at, live int) (lo, hi int) {
+	if n <= drawnSlots {
+		return 0, n
+	}
+	lo = at - 16
+	hi = min(at+max(live, 0)+16, lo+drawnSlots)
+	if hi-lo < 48 {
+		hi = lo + 48
+	}
+	return lo, hi
+}
+
+func (c cells) ring(p lab.PoolView) ga.UI {
 	n := len(p.Ring)
 	caption := ga.FigCaption().Body(
 		ga.Text("ptr_ring: "), ga.Strong().ID(fmt.Sprintf("ring-count-%d", p.ID)).Text(fmt.Sprint(p.RingCount)),
 		ga.Text(fmt.Sprintf(" / %d queued · producer %d, consumer %d · zeroed in batches of %d", n, p.Producer, p.ConsumerHead, p.RingBatch)))
-	// A kernel-size ring (1024 slots) is drawn around its live part.
-	lo, hi := 0, n
-	if n > 256 {
-		lo = p.ConsumerHead - 16
-		hi = p.ConsumerHead + max(p.RingCount, 0) + 16
-		if p.RingCount == 0 && p.Producer != p.ConsumerHead {
-			hi = lo + 48
-		}
-		hi = min(hi, lo+256)
-	}
-	var cells []ga.UI
+	lo, hi := window(n, p.ConsumerHead, p.RingCount)
+	row := make([]Cell, 0, hi-lo)
 	for k := lo; k < hi; k++ {
 		i := ((k % n) + n) % n
 		s := p.Ring[i]
-		var cell ga.UI
+		var cell Cell
 		switch {
 		case s.PFN >= 0 && !s.Stale:
-			cell = t(s.PFN, fmt.Sprintf("ptr_ring slot %d", i))
+			cell = c.page(s.PFN, fmt.Sprintf("ptr_ring slot %d", i))
 		case s.PFN >= 0:
-			cell = staleSlot(s.PFN)
+			cell = staleCell(s.PFN)
 		default:
-			cell = emptySlot(fmt.Sprintf("ptr_ring slot %d: free", i))
+			cell = emptyCell(fmt.Sprintf("ptr_ring slot %d: free", i))
 		}
-		cells = append(cells, ringCell(cell, i, p.Producer, "P", p.ConsumerHead, "C", "P: the producer writes here next · C: consumer_head, the next page refill takes"))
+		row = append(row, marked(cell, i, p.Producer, "P", p.ConsumerHead, "C", "P: the producer writes here next · C: consumer_head, the next page refill takes"))
 	}
-	note := ""
-	if lo != 0 || hi != n {
-		note = fmt.Sprintf("slots %d…%d of %d shown (around the consumer)", ((lo%n)+n)%n, ((hi-1)%n+n)%n, n)
-	}
-	return ga.Figure().Class("ring").Body(caption, ga.Div().Class("ring-slots").Body(cells...), ga.If(note != "", func() ga.UI { return ga.P().Class("meta").Text(note) }))
+	return ga.Figure().Class("ring").Body(caption, &TileRow{Class: "ring-slots", Cells: row}, shownNote(lo, hi, n, "consumer"))
 }
 
-func (c *Machine) nic(n *lab.NICView, t func(int32, string) ga.UI) ga.UI {
-	var cells []ga.UI
-	for i, d := range n.Descs {
-		var cell ga.UI
-		switch {
-		case d.Posted || d.Reuse:
+// shownNote says which slots of a windowed ring are drawn.
+func shownNote(lo, hi, n int, around string) ga.UI {
+	if lo == 0 && hi == n {
+		return ga.Text("")
+	}
+	return ga.P().Class("meta").Text(fmt.Sprintf("slots %d…%d of %d shown (around the %s)", ((lo%n)+n)%n, ((hi-1)%n+n)%n, n, around))
+}
+
+func (c cells) nic(n *lab.NICView) ga.UI {
+	size := len(n.Descs)
+	// The window starts before the next descriptor the driver refills and
+	// runs to the next the NIC fills (the posted part ahead of it).
+	lo, hi := window(size, n.Fill, (n.Next-n.Fill+size)%size)
+	row := make([]Cell, 0, hi-lo)
+	for k := lo; k < hi; k++ {
+		i := ((k % size) + size) % size
+		d := n.Descs[i]
+		var cell Cell
+		if d.Posted || d.Reuse {
 			note := fmt.Sprintf("RX descriptor %d, bytes %d…%d", i, d.Off, d.Off+d.Size)
 			if d.Reuse {
 				note += ", kept for reuse"
 			}
-			cell = t(d.PFN, note)
-		default:
-			cell = emptySlot(fmt.Sprintf("RX descriptor %d: no buffer posted", i))
+			cell = c.page(d.PFN, note)
+		} else {
+			cell = emptyCell(fmt.Sprintf("RX descriptor %d: no buffer posted", i))
 		}
-		cells = append(cells, ringCell(cell, i, n.Next, "N", n.Fill, "F", "N: the NIC fills next · F: the driver refills next"))
+		row = append(row, marked(cell, i, n.Next, "N", n.Fill, "F", "N: the NIC fills next · F: the driver refills next"))
 	}
 	return ga.Div().Class("box nic").Body(
-		ga.H3().Text(fmt.Sprintf("NIC RX ring (%s, %d descriptors)", n.Driver, len(n.Descs))),
-		ga.P().Class("meta").Body(ga.Strong().ID("nic-posted").Text(fmt.Sprint(n.Posted)), ga.Text(fmt.Sprintf(" posted · NAPI on cpu%d · N = next the NIC fills, F = next the driver refills", n.CPU))),
-		ga.Div().Class("ring-slots").Body(cells...),
+		ga.H3().Text(fmt.Sprintf("NIC RX ring (%s, %d descriptors)", n.Driver, size)),
+		ga.P().Class("meta").Body(ga.Strong().ID("nic-posted").Text(fmt.Sprint(n.Posted)), ga.Text(fmt.Sprintf(" posted · NAPI on cpu%d · ", n.CPU)),
+			gloss("N = next the NIC fills, F = next the driver refills", glossMarks)),
+		&TileRow{Class: "ring-slots", Cells: row},
+		shownNote(lo, hi, size, "refill point"),
 	)
 }
 
-// ringCell is one slot of a ring with the marks of the two positions that
-// point at it (a ring's producer and consumer, a NIC ring's next and fill).
-func ringCell(cell ga.UI, i, a int, markA string, b int, markB, title string) ga.UI {
-	mark := ""
+// marked adds the marks of the two positions that point at slot i.
+func marked(c Cell, i, a int, markA string, b int, markB, title string) Cell {
 	if i == a {
-		mark += markA
+		c.Mark += markA
 	}
 	if i == b {
-		mark += markB
+		c.Mark += markB
 	}
-	return ga.Span().Class("ring-cell").Body(cell, ga.If(mark != "", func() ga.UI {
-		return ga.Span().Class("mark").Title(title).Text(mark)
-	}))
+	if c.Mark != "" {
+		c.MarkTitle = title
+	}
+	return c
 }
 
 // whereOrder is how skb groups are shown.
@@ -194,15 +238,14 @@ var whereOrder = []struct{ where, title string }{
 	{"tx-ring", "TX ring, awaiting completion"}, {"tap", "AF_PACKET tap queue (clones)"}, {"defer-list", "defer list (skb_attempt_defer_free)"},
 }
 
-func (c *Machine) skbs(t func(int32, string) ga.UI) ga.UI {
+func (c cells) skbs() ga.UI {
 	var groups []ga.UI
 	for _, w := range whereOrder {
 		var cards []ga.UI
-		for _, s := range c.Snap.SKBs {
-			if s.Where != w.where {
-				continue
+		for _, s := range c.v.Snap.SKBs {
+			if s.Where == w.where {
+				cards = append(cards, c.skbCard(s))
 			}
-			cards = append(cards, skbCard(s, t))
 		}
 		if len(cards) == 0 {
 			continue
@@ -213,10 +256,10 @@ func (c *Machine) skbs(t func(int32, string) ga.UI) ga.UI {
 	if len(groups) == 0 {
 		groups = append(groups, ga.P().Class("meta").Text("no live skb"))
 	}
-	return ga.Div().Class("box skbs").Body(ga.H3().Text(fmt.Sprintf("sk_buffs (%d live)", len(c.Snap.SKBs))), ga.Div().Body(groups...))
+	return ga.Div().Class("box skbs").Body(ga.H3().Text(fmt.Sprintf("sk_buffs (%d live)", len(c.v.Snap.SKBs))), ga.Div().Body(groups...))
 }
 
-func skbCard(s lab.SKBView, t func(int32, string) ga.UI) ga.UI {
+func (c cells) skbCard(s lab.SKBView) ga.UI {
 	flags := fmt.Sprintf("len %d", s.Len)
 	if s.PPRecycle {
 		flags += " · pp_recycle"
@@ -241,36 +284,37 @@ func skbCard(s lab.SKBView, t func(int32, string) ga.UI) ga.UI {
 	case s.SlabHead:
 		head = ga.Span().Class("slab-head").Title(fmt.Sprintf("a kmalloc'ed head in slab page pfn %#x: never a page_pool page", s.HeadPFN)).Text("kmalloc head")
 	default:
-		head = t(s.HeadPFN, fmt.Sprintf("head of skb#%d", s.ID))
+		head = &TileRow{Class: "skb-head", Cells: []Cell{c.page(s.HeadPFN, fmt.Sprintf("head of skb#%d", s.ID))}}
 	}
-	var frags []ga.UI
+	frags := make([]Cell, 0, len(s.Frags))
 	for i, f := range s.Frags {
-		frags = append(frags, t(f.PFN, fmt.Sprintf("frag %d of skb#%d, bytes %d…%d", i, s.ID, f.Off, f.Off+f.Size)))
+		frags = append(frags, c.page(f.PFN, fmt.Sprintf("frag %d of skb#%d, bytes %d…%d", i, s.ID, f.Off, f.Off+f.Size)))
 	}
 	return ga.Div().Class("skb").DataSet("skb", s.ID).Body(
 		ga.Div().Class("skb-title").Text(fmt.Sprintf("skb#%d", s.ID)),
 		ga.Div().Class("meta").Text(flags),
 		ga.Div().Class("skb-pages").Body(ga.Span().Class("lbl").Text("head"), head,
-			ga.If(len(frags) > 0, func() ga.UI { return ga.Span().Class("lbl").Text("frags") }), ga.Span().Body(frags...)),
+			ga.If(len(frags) > 0, func() ga.UI { return ga.Span().Class("lbl").Text("frags") }),
+			ga.If(len(frags) > 0, func() ga.UI { return &TileRow{Class: "skb-frags", Cells: frags} })),
 	)
 }
 
 // elsewhere: pages held by the caller (between a pool alloc and its free),
 // in XDP frames, and the slab's pages.
-func (c *Machine) elsewhere(t func(int32, string) ga.UI) ga.UI {
-	var held, slab []ga.UI
-	for _, p := range c.Snap.Pages {
+func (c cells) elsewhere() ga.UI {
+	var held, slab []Cell
+	for _, p := range c.v.Snap.Pages {
 		switch p.Place {
 		case "driver", "xdp-frame":
-			held = append(held, t(p.PFN, ""))
+			held = append(held, c.page(p.PFN, ""))
 		case "slab":
-			slab = append(slab, t(p.PFN, "a slab page (kmalloc'ed skb heads)"))
+			slab = append(slab, c.page(p.PFN, "a slab page (kmalloc'ed skb heads)"))
 		}
 	}
 	return ga.Div().Class("box elsewhere").Body(
 		ga.H3().Text("elsewhere"),
 		ga.P().Class("meta").Text(fmt.Sprintf("held by the caller or in an XDP frame: %d · slab pages: %d", len(held), len(slab))),
-		ga.Div().Class("ring-slots").Body(held...),
-		ga.Div().Class("ring-slots").Body(slab...),
+		&TileRow{Class: "ring-slots", Cells: held},
+		&TileRow{Class: "ring-slots", Cells: slab},
 	)
 }

@@ -5,6 +5,7 @@ import (
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"pplab/app/session"
 	"pplab/engine/lab"
 	"pplab/engine/sim"
 )
@@ -14,21 +15,20 @@ import (
 // counters it incremented, the pages it moved, and the violations found.
 type Narration struct {
 	ga.Compo
-	Rec  lab.StepRecord
-	Has  bool
-	Era  string
-	Next string // what the next operation will do
-	Done bool
-	Err  string // why the run stopped early
-	Op   uint64 // the operations run: beyond Rec's when a batch ran on after it
+	V session.NarrationView
 }
 
 // maxEvents bounds the events listed for one operation (a TX completion at
 // a poll start frees a whole ring's worth).
 const maxEvents = 48
 
-func (c *Narration) Render() (ui ga.UI) {
+// foldEvents: an operation with more events than this (the ring fill at
+// interface open, a TX completion's batch) lists them folded.
+const foldEvents = 12
+
+func (n *Narration) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Narration")
+	c := &n.V
 	next := ga.P().Class("next").Body(ga.Strong().Text("next: "), ga.Span().ID("next-op").Text(c.Next))
 	if c.Done {
 		msg := "the run is complete"
@@ -40,7 +40,7 @@ func (c *Narration) Render() (ui ga.UI) {
 	if !c.Has {
 		return ga.Section().ID("narration").Class("panel narration").Aria("live", "polite").Body(
 			ga.H2().Text("What happened"),
-			ga.P().ID("narration-text").Text("Nothing yet: step (→) or play (space) to run the first operation."),
+			ga.P().ID("narration-text").Text(idleText(c.Op)),
 			next,
 		)
 	}
@@ -69,7 +69,7 @@ func (c *Narration) Render() (ui ga.UI) {
 			moves = append(moves, ga.Li().Text(fmt.Sprintf("… and %d more", len(r.Moves)-24)))
 			break
 		}
-		moves = append(moves, ga.Li().Text(fmt.Sprintf("pfn %#x: %s → %s", m.PFN, placeHolder(m.From, m.FromHolder), placeHolder(m.To, m.ToHolder))))
+		moves = append(moves, ga.Li().Text(fmt.Sprintf("pfn %#x: %s → %s", m.PFN, session.PlaceHolder(m.From, m.FromHolder), session.PlaceHolder(m.To, m.ToHolder))))
 	}
 	var viol []ga.UI
 	for _, v := range r.Violations {
@@ -87,7 +87,10 @@ func (c *Narration) Render() (ui ga.UI) {
 		ga.If(c.Op > r.Op.Index+1, func() ga.UI {
 			return ga.P().ID("narration-stale").Class("meta").Text(fmt.Sprintf("This is the last operation recorded; the run then went on in batch to op %d (step back, ←, records the operation before it).", c.Op))
 		}),
-		ga.If(len(events) > 0, func() ga.UI { return ga.Ol().Class("events").Body(events...) }),
+		ga.If(len(events) > 0 && len(r.Events) <= foldEvents, func() ga.UI { return ga.Ol().Class("events").Body(events...) }),
+		ga.If(len(r.Events) > foldEvents, func() ga.UI {
+			return ga.Details().Class("events-fold").Body(ga.Summary().Text(fmt.Sprintf("%d events (show them)", len(r.Events))), ga.Ol().Class("events").Body(events...))
+		}),
 		ga.If(len(counters) > 0, func() ga.UI {
 			return ga.Div().Body(ga.H3().Text("counters"), ga.Ul().Class("plain counters").Body(counters...))
 		}),
@@ -140,16 +143,10 @@ func eventItem(e sim.Event, era string) ga.UI {
 	return ga.Li().Class(cls).Body(fn, ga.Text(": "+text), ga.If(stat != nil, func() ga.UI { return stat }))
 }
 
-func placeHolder(place string, h lab.Holder) string {
-	switch h.Kind {
-	case "pool":
-		return fmt.Sprintf("%s of pool #%d", place, h.ID)
-	case "rx-desc":
-		return fmt.Sprintf("RX descriptor %d", h.ID)
-	case "skb":
-		return fmt.Sprintf("%s (skb#%d)", place, h.ID)
-	case "slab":
-		return fmt.Sprintf("slab cache %d", h.ID)
+// idleText is the narration when no recorded operation describes the state.
+func idleText(op uint64) string {
+	if op == 0 {
+		return "Nothing yet: step (→) or play (space) to run the first operation."
 	}
-	return place
+	return fmt.Sprintf("At op %d, reached in batch (no operation recorded): step (→) to see the next one narrated.", op)
 }

@@ -1,95 +1,32 @@
 package app
 
 import (
-	"fmt"
-	"runtime/debug"
 	"strings"
+	"time"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"pplab/engine/lab"
-	"pplab/engine/sim"
+	"pplab/app/session"
 )
 
-// Playground is the page's one stateful component: it holds the run (a
-// *lab.Lab), steps, plays and seeks it, keeps the URL in step with it, and
-// renders lab values through pure components. All its state is unexported
-// (go-app: state, not props) and changes only on the UI goroutine.
+// Playground is the page's one stateful component. It holds the Session
+// (the run and everything derived from it), hands it the page's events as
+// actions on the UI goroutine, keeps the address bar in step with it, and
+// renders its View: Render is a pure function of the View the last action
+// returned. All its state is unexported (go-app: state, not props).
 type Playground struct {
 	ga.Compo
 
 	ctx  ga.Context
-	list lab.ListJSON
+	s    *session.Session
+	view session.View
 
-	lab    *lab.Lab
-	cfg    lab.Config // the config the run was built from
-	want   lab.Config // the config the controls show; errs say why it does not build
-	preset string     // "teaching" or "kernel"
-	errs   map[string]string
-	banner []bannerItem
-
-	snap     lab.Snapshot
-	rec      lab.StepRecord
-	hasRec   bool
-	recent   []lab.StepRecord // the last recorded steps (the inspector's moves)
-	trace    []string
-	selected int32
-	maxOp    uint64
-
-	playing      bool
-	speed        int
-	carry        float64 // operations owed at a slow speed
-	lastFrame    float64 // performance.now() of the last frame
-	lastHeavy    float64 // when series, results and charts were last refreshed
-	lastURL      float64
-	seekTo       int64 // a pending scrubber target (-1: none), done at the next frame
-	frameQueued  bool
-	lastView     float64 // when the view was last redrawn while playing
-	raf, keydown ga.Func
-	postFn       ga.Func
-
-	cmpMode            string // "" (off), "era:NAME"
-	cmp                *lab.Lab
-	cmpErr             string
-	results, cmpResult lab.Results
-	series, cmpSeries  []lab.SeriesPoint
-
-	perf perfStats // measured in the page, for the e2e test and the closing figures
-
-	// Derived views cached between renders (a render per animation frame
-	// must not rebuild what did not change).
-	opts     chartOpts
-	ctl      Controls
-	ctlKey   string
-	heavySeq int // counts heavy refreshes: the charts' inputs changed
-}
-
-// chartOpts are the charts' options and what they were built from.
-type chartOpts struct {
-	key, slowKey             string
-	throughput, mix, profile string
-}
-
-// lastPackets is where a series ends (0 when empty).
-func lastPackets(s []lab.SeriesPoint) int64 {
-	if len(s) == 0 {
-		return 0
-	}
-	return s[len(s)-1].Packets
-}
-
-// controls are the Controls' props, rebuilt when the wanted config or its
-// errors change.
-func (p *Playground) controls() *Controls {
-	key := fmt.Sprintf("%s|%v|%s", p.want.Values().Encode(), p.errs, p.preset)
-	if key != p.ctlKey {
-		p.ctlKey = key
-		p.ctl = Controls{Scenario: p.want.Scenario, Driver: p.want.Driver, Era: p.wantEra(), Seed: fmt.Sprint(p.want.Seed), Preset: p.preset,
-			Scenarios: p.scenarioOptions(), Drivers: p.driverOptions(), Eras: p.eraOptions(), Knobs: p.knobRows(), Rules: p.ruleRows(),
-			Errs: p.errs, ScenarioDoc: p.scenarioDoc()}
-	}
-	c := p.ctl
-	return &c
+	raf, keydown, postFn ga.Func
+	frameQueued          bool
+	lastURL              float64 // when the address bar was last written
+	urlQueued            bool    // a trailing write is scheduled
+	idleAt               float64 // when the panels single steps leave stale catch up
+	perf                 perfStats
 }
 
 // perfStats are the page's own measurements (window.__pplab).
@@ -99,183 +36,139 @@ type perfStats struct {
 	maxFrameMS    float64
 	engineMS      float64 // the last frame's engine slice
 	renderMS      float64 // the last frame's go-app render (the update cycle after the frame)
-	lightRenderMS float64 // the same for the last frame that did not redraw the charts
-	stepMS        float64 // the last single step: engine, refresh and render
-	intervalMS    float64 // between the last two animation frames (engine + refresh + go-app render + the browser)
+	lightRenderMS float64 // the same for the last frame that did not refresh the charts
+	stepMS        float64 // the last single step: session, view and render
+	stepSessionMS float64 // the session's part of it (the engine step)
+	viewMS        float64 // the last View the session built
+	keyWaitMS     float64 // from the last shortcut key to its dispatch on the UI goroutine
+	intervalMS    float64 // between the last two animation frames
 	sumInterval   float64
 	intervals     int
+	drawn         int     // frames that redrew the view while playing
 	playPackets   int64   // packets simulated while playing
 	playMS        float64 // wall time spent playing
+	lastTS        float64
 	firstRenderMS float64
 }
 
-const (
-	traceLines   = 200 // the trace panel keeps this many lines
-	recentSteps  = 32  // steps whose moves the inspector can show
-	heavyEveryMS = 500 // while playing, charts and results refresh this often
-)
-
-// DefaultConfig is what the playground runs without a URL: drop traffic on
-// the scenario's default driver, at teaching sizes.
-func DefaultConfig() lab.Config {
-	return lab.Config{Scenario: "drop", Set: lab.TeachingSet("drop")}
-}
+// urlEveryMS throttles history.replaceState (browsers refuse more than a
+// few hundred calls in a short time, and each costs a URL parse).
+const urlEveryMS = 250
 
 func (p *Playground) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Playground")
 	head := ga.Header().Class("top").Body(
+		ga.A().Class("skip").Href("#machine").Text("skip to the machine"),
 		ga.H1().Body(ga.Text("pplab"), ga.Span().Class("tag").Text(" — page_pool recycling, step by step")),
 		ga.P().Class("lede").Text("A model of the Linux kernel's page_pool and sk_buff recycling rules. Every page is a tile; step through each alloc, mark, free and recycle, with the kernel function that does it. Numbers come from the simulated run's cost model."),
-		ga.Button().ID("btn-copy").Class("copy").Text("copy link").Title("copy a link to this exact state").
-			OnClick(func(ctx ga.Context, e ga.Event) { ctx.NewAction(actCopy) }),
+		ga.Button().ID("btn-copy").Class("copy").Text("copy link").Title("copy a link to this exact state").OnClick(onCopy),
 	)
-	if p.lab == nil {
+	if p.s == nil {
 		return ga.Main().ID("playground").Class("playground loading").Body(head,
 			ga.P().ID("loading").Text("Loading the engine (WebAssembly)…"))
 	}
-	s := &p.snap
-	era := s.Era
+	v := &p.view
+	c := &v.Charts
+	var cmpOpts []ga.UI
+	for _, o := range c.Choices {
+		cmpOpts = append(cmpOpts, ga.Option().Value(o.Value).Selected(o.Value == c.Compare).Text(o.Label))
+	}
 	return ga.Main().ID("playground").Class("playground").DataSet("mounted", "1").Body(
 		head,
-		&Banner{Items: p.banner},
-		p.controls(),
+		&Banner{Items: v.Banner},
+		&Controls{V: v.Controls},
 		ga.Div().Class("columns").Body(
 			ga.Div().Class("col-main").Body(
-				&Timeline{Op: s.Op, Max: p.maxOp, Playing: p.playing, Speed: p.speed, Done: s.Done},
-				&Machine{Snap: p.snap, Changed: p.changed(), Selected: p.selected},
+				&Timeline{V: v.Timeline},
+				&Machine{V: v.Machine},
 			),
 			ga.Div().Class("col-side").Body(
-				&Narration{Rec: p.rec, Has: p.hasRec, Era: era, Next: s.Next, Done: s.Done, Err: p.runErr(), Op: s.Op},
-				&Inspector{Page: p.selectedPage(), Has: p.selected >= 0, Free: p.selectedFree(), PFN: p.selected, Moves: p.selectedMoves()},
-				&StatsPanel{Stats: s.Stats, Before: p.statsBefore(), Inflight: s.Inflight, Packets: s.Packets, Op: s.Op, Rate: p.rateText(), Note: p.statsNote()},
-				&Violations{Counts: s.Violations, List: s.ViolationList, Total: total(s.Violations)},
-				&Trace{Lines: p.trace},
+				&Narration{V: v.Narration},
+				&Inspector{V: v.Inspector},
+				&StatsPanel{V: v.Stats},
+				&Violations{V: v.Violations},
+				&Trace{Lines: v.Trace},
 			),
 		),
-		p.charts(),
-		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset. Kernel links open elixir.bootlin.com at the era's release.")),
+		ga.Section().ID("charts").Class("panel charts").Aria("label", "charts").Body(
+			ga.Div().Class("field").Body(
+				ga.Label().For("f-compare").Text("compare with"),
+				ga.Select().ID("f-compare").Body(cmpOpts...).OnChange(onCompare),
+				ga.If(c.Err != "", func() ga.UI { return ga.P().Class("field-error").ID("err-compare").Role("alert").Text(c.Err) }),
+			),
+			ga.Div().Class("chart-grid").Body(
+				&Chart{ID: "chart-throughput", Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, Empty: "The throughput appears after the first measured window."},
+				&Chart{ID: "chart-mix", Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", Empty: "The recycle mix appears after the first measured window."},
+				&Chart{ID: "chart-profile", Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, Empty: "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up)."},
+			),
+		),
+		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · Esc leaves a field so that the keys step again. Kernel links open elixir.bootlin.com at the era's release.")),
 	)
 }
 
-// charts: throughput with the comparison run, the recycle mix, the profile.
-func (p *Playground) charts() ga.UI {
-	cmpName := ""
-	if p.cmp != nil {
-		cmpName = p.cmpLabel()
-	}
-	var cmpOpts []ga.UI
-	cmpOpts = append(cmpOpts, ga.Option().Value("").Selected(p.cmpMode == "").Text("no comparison"))
-	for _, e := range p.eraOptions() {
-		if e.Why != "" || e.Value == p.cfgEra() {
-			continue
-		}
-		v := "era:" + e.Value
-		cmpOpts = append(cmpOpts, ga.Option().Value(v).Selected(p.cmpMode == v).Text("the same run in era "+e.Value+recyclingNote(e.Value)))
-	}
-	// The charts redraw when their data does (a series window closes every
-	// 64 packets or more); while playing the mix and profile charts redraw
-	// at every third data refresh only (a chart draw costs a frame or more).
-	data := fmt.Sprintf("%d/%d/%s/%d", len(p.series), lastPackets(p.series), p.cmpMode, lastPackets(p.cmpSeries))
-	if data != p.opts.key {
-		p.opts.key = data
-		p.opts.throughput = throughputOption(p.series, p.mainLabel(), p.cmpSeries, cmpName)
-	}
-	slow := data
-	if p.playing {
-		slow = fmt.Sprintf("%d/%s", p.heavySeq-p.heavySeq%3, p.cmpMode)
-	}
-	if slow != p.opts.slowKey {
-		p.opts.slowKey = slow
-		p.opts.mix = mixOption(p.series)
-		p.opts.profile = profileOption(p.results.Profile, p.mainLabel(), p.cmpResult.Profile, cmpName)
-	}
-	return ga.Section().ID("charts").Class("panel charts").Aria("label", "charts").Body(
-		ga.Div().Class("field").Body(
-			ga.Label().For("f-compare").Text("compare with"),
-			ga.Select().ID("f-compare").Body(cmpOpts...).OnChange(func(ctx ga.Context, e ga.Event) {
-				ctx.NewActionWithValue(actCompare, ctx.JSSrc().Get("value").String())
-			}),
-			ga.If(p.cmpErr != "", func() ga.UI { return ga.P().Class("field-error").Role("alert").Text(p.cmpErr) }),
-		),
-		ga.Div().Class("chart-grid").Body(
-			&Chart{ID: "chart-throughput", Label: "throughput over simulated time", Option: p.opts.throughput, Shape: cmpName},
-			&Chart{ID: "chart-mix", Label: "recycle-path mix per window", Option: p.opts.mix, Shape: "mix"},
-			&Chart{ID: "chart-profile", Label: "perf-top cost breakdown", Option: p.opts.profile, Shape: cmpName},
-		),
-	)
-}
-
-// recyclingNote says which comparison eras have no skb recycling.
-func recyclingNote(era string) string {
-	if e, err := sim.EraByName(era); err == nil && e.SkbRecycle == sim.SkbRecycleNone {
-		return " (no skb recycling)"
-	}
-	return ""
-}
-
-func meanOr0(sum float64, n int) float64 {
-	if n == 0 {
-		return 0
-	}
-	return sum / float64(n)
-}
-
-func total(c [sim.NumKinds]int) int {
-	n := 0
-	for _, v := range c {
-		n += v
-	}
-	return n
-}
-
-// guard runs fn and turns a panic into a banner entry naming the state
-// (the config's link and the operation) instead of a dead app.
-func (p *Playground) guard(what string, fn func()) {
+// act runs one user action on the session, guarded: a panic becomes a
+// banner entry naming the state, and the page keeps running. Then the view
+// is taken and the address bar follows.
+func (p *Playground) act(what string, fn func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			p.playing = false
-			state := "no run"
-			if p.lab != nil {
-				state = fmt.Sprintf("op %d of %s", p.lab.Ops(), p.cfg.Values().Encode())
+			if p.s == nil {
+				ga.Logf("pplab: panic in %s before the session existed: %v", what, r)
+				return
 			}
-			p.banner = append(p.banner, bannerItem{"error", fmt.Sprintf("internal error in %s (%v) at %s — the page keeps running; please report it with this link", what, r, state)})
-			ga.Logf("pplab: panic in %s: %v\n%s", what, r, firstLines(string(debug.Stack()), 16))
+			ga.Logf("%s", p.s.Recover(what, r))
+			p.sync()
 		}
 	}()
 	fn()
+	p.sync()
+}
+
+// sync takes the session's view (when it changed) and writes the URL.
+func (p *Playground) sync() {
+	if p.s == nil {
+		return
+	}
+	if p.s.Changed() {
+		t0 := now()
+		p.view = p.s.View()
+		p.perf.viewMS = now() - t0
+	}
+	p.writeURL(false)
+	p.publish()
 }
 
 // handle registers an action handler that runs guarded.
-func (p *Playground) handle(ctx ga.Context, name string, fn func(ctx ga.Context, a ga.Action)) {
+func (p *Playground) handle(ctx ga.Context, name string, fn func(a ga.Action)) {
 	ctx.Handle(name, func(ctx ga.Context, a ga.Action) {
-		p.guard(name, func() { fn(ctx, a) })
+		p.act(name, func() { fn(a) })
 	})
 }
 
 func (p *Playground) OnMount(ctx ga.Context) {
 	p.ctx = ctx
-	p.selected, p.seekTo, p.speed = -1, -1, 2
-	p.guard("start-up", func() {
-		p.list = lab.List()
-		p.start(ctx)
+	p.act("start-up", func() {
+		p.s = session.New(ctx.Page().URL().Query(), now)
 	})
-	p.handle(ctx, actSet, func(ctx ga.Context, a ga.Action) { p.onSet(a.Value.(setField)) })
-	p.handle(ctx, actStep, func(ctx ga.Context, a ga.Action) { p.pause(); p.stepOp() })
-	p.handle(ctx, actBack, func(ctx ga.Context, a ga.Action) { p.pause(); p.stepBack() })
-	p.handle(ctx, actPacket, func(ctx ga.Context, a ga.Action) { p.pause(); p.stepPacket() })
-	p.handle(ctx, actPlay, func(ctx ga.Context, a ga.Action) { p.togglePlay() })
-	p.handle(ctx, actSpeed, func(ctx ga.Context, a ga.Action) { p.setSpeed(a.Value.(int)) })
-	p.handle(ctx, actReset, func(ctx ga.Context, a ga.Action) { p.pause(); p.seek(0) })
-	p.handle(ctx, actSeek, func(ctx ga.Context, a ga.Action) { p.pause(); p.seekTo = int64(a.Value.(uint64)); p.queueFrame() })
-	p.handle(ctx, actSelect, func(ctx ga.Context, a ga.Action) { p.selected = a.Value.(int32) })
-	p.handle(ctx, actJump, func(ctx ga.Context, a ga.Action) { p.pause(); p.jumpTo(a.Value.(jump)) })
-	p.handle(ctx, actCompare, func(ctx ga.Context, a ga.Action) { p.setCompare(a.Value.(string)) })
-	p.handle(ctx, actCopy, func(ctx ga.Context, a ga.Action) { p.copyLink() })
-	p.handle(ctx, actDismiss, func(ctx ga.Context, a ga.Action) {
-		if i := a.Value.(int); i >= 0 && i < len(p.banner) {
-			p.banner = append(p.banner[:i:i], p.banner[i+1:]...)
+	p.handle(ctx, actSet, func(a ga.Action) {
+		f := a.Value.(setField)
+		p.s.Set(f.Field, f.Value)
+		if p.s.Playing() {
+			p.queueFrame()
 		}
 	})
+	p.handle(ctx, actStep, func(a ga.Action) { p.step(p.s.Step) })
+	p.handle(ctx, actBack, func(a ga.Action) { p.step(p.s.Back) })
+	p.handle(ctx, actPacket, func(a ga.Action) { p.step(p.s.Packet) })
+	p.handle(ctx, actPlay, func(a ga.Action) { p.togglePlay() })
+	p.handle(ctx, actSpeed, func(a ga.Action) { p.s.SetSpeed(a.Value.(int)) })
+	p.handle(ctx, actReset, func(a ga.Action) { p.step(p.s.Reset) })
+	p.handle(ctx, actSeek, func(a ga.Action) { n := a.Value.(uint64); p.step(func() { p.s.Seek(n) }) })
+	p.handle(ctx, actSelect, func(a ga.Action) { p.s.Select(a.Value.(int32)) })
+	p.handle(ctx, actJump, func(a ga.Action) { j := a.Value.(jump); p.s.Jump(j.Seq, j.PFN) })
+	p.handle(ctx, actCompare, func(a ga.Action) { p.s.Compare(a.Value.(string)) })
+	p.handle(ctx, actCopy, func(a ga.Action) { p.copyLink() })
+	p.handle(ctx, actDismiss, func(a ga.Action) { p.s.Dismiss(a.Value.(int)) })
 	p.listenKeys(ctx)
 	// window.__pplabAction(name, value) posts an action as a component
 	// would (for the console and the e2e tests: a value of the wrong type
@@ -291,16 +184,48 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.publish()
 }
 
+// idleAfterMS: once the user pauses stepping this long, the panels a step
+// leaves stale (rate, series, charts, the comparison) catch up.
+const idleAfterMS = 300
+
+// step runs a single-step action and measures it up to the render.
+func (p *Playground) step(fn func()) {
+	start := now()
+	fn()
+	p.perf.stepSessionMS = now() - start
+	p.ctx.Defer(func(ga.Context) { p.perf.stepMS = now() - start; p.publish() })
+	p.idleAt = start + idleAfterMS
+	p.ctx.After(idleAfterMS*time.Millisecond, func(ctx ga.Context) {
+		if now() < p.idleAt {
+			ctx.PreventUpdate() // another step came: its own timer catches up
+			return
+		}
+		p.act("idle", func() {
+			if !p.s.Idle() {
+				ctx.PreventUpdate()
+			}
+		})
+	})
+}
+
+func (p *Playground) togglePlay() {
+	p.s.TogglePlay(now())
+	if p.s.Playing() {
+		p.perf.lastTS = 0
+		p.queueFrame()
+	}
+}
+
 // OnAppUpdate: a new version was deployed (the service worker fetched it).
 // The URL holds the whole state, so a reload loses nothing.
 func (p *Playground) OnAppUpdate(ctx ga.Context) {
-	if ctx.AppUpdateAvailable() {
-		p.banner = append(p.banner, bannerItem{"notice", "A new version of pplab is ready: reload the page to use it (the link keeps your state)."})
+	if ctx.AppUpdateAvailable() && p.s != nil {
+		p.s.Notify("notice", "A new version of pplab is ready: reload the page to use it (the link keeps your state).")
+		p.sync()
 	}
 }
 
 func (p *Playground) OnDismount() {
-	p.playing = false
 	if p.keydown != nil {
 		ga.Window().Get("document").Call("removeEventListener", "keydown", p.keydown)
 		p.keydown.Release()
@@ -308,44 +233,159 @@ func (p *Playground) OnDismount() {
 	}
 }
 
-// listenKeys: → step, ← back, Shift+→ packet, Space play/pause, R reset —
-// unless the user is typing in a field.
+// listenKeys: → step, ← back, Shift+→ packet, Space play/pause, R reset.
+// None fires while a form control (input, select, textarea, or a button
+// for Space) has focus: there the keys are the control's (Space toggles a
+// focused checkbox, arrows change a number). Escape leaves the control, so
+// the keys step again.
 func (p *Playground) listenKeys(ctx ga.Context) {
 	p.keydown = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
 		e := args[0]
 		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
 			return nil
 		}
-		switch strings.ToLower(e.Get("target").Get("tagName").String()) {
+		key := e.Get("key").String()
+		target := e.Get("target")
+		tag := strings.ToLower(target.Get("tagName").String())
+		switch tag {
 		case "input", "select", "textarea":
+			if key == "Escape" {
+				target.Call("blur")
+			}
 			return nil
 		}
-		key := e.Get("key").String()
+		if target.Get("isContentEditable").Truthy() {
+			return nil
+		}
 		var act func()
+		name := "key " + key
 		switch key {
 		case "ArrowRight":
 			if e.Get("shiftKey").Bool() {
-				act = func() { p.pause(); p.stepPacket() }
+				act = func() { p.step(p.s.Packet) }
 			} else {
-				act = func() { p.pause(); p.stepOp() }
+				act = func() { p.step(p.s.Step) }
 			}
 		case "ArrowLeft":
-			act = func() { p.pause(); p.stepBack() }
+			act = func() { p.step(p.s.Back) }
 		case " ":
-			if strings.ToLower(e.Get("target").Get("tagName").String()) == "button" {
+			if tag == "button" || tag == "summary" || tag == "a" {
 				return nil // Space on a focused button presses it
 			}
 			act = p.togglePlay
 		case "r", "R":
-			act = func() { p.pause(); p.seek(0) }
+			act = func() { p.step(p.s.Reset) }
 		default:
 			return nil
 		}
 		e.Call("preventDefault")
-		ctx.Dispatch(func(ctx ga.Context) { p.guard("key "+key, act) })
+		t0 := now()
+		ctx.Dispatch(func(ctx ga.Context) {
+			p.perf.keyWaitMS = now() - t0
+			p.act(name, act)
+		})
 		return nil
 	})
 	ga.Window().Get("document").Call("addEventListener", "keydown", p.keydown)
+}
+
+// queueFrame asks for an animation frame (once).
+func (p *Playground) queueFrame() {
+	if p.frameQueued {
+		return
+	}
+	p.frameQueued = true
+	if p.raf == nil {
+		p.raf = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+			ts := args[0].Float()
+			p.ctx.Dispatch(func(ctx ga.Context) {
+				p.frameQueued = false
+				p.frame(ctx, ts)
+			})
+			return nil
+		})
+	}
+	ga.Window().Call("requestAnimationFrame", p.raf)
+}
+
+// frame runs one animation frame of play: the session runs the engine;
+// the page renders only when the view changed (at most once per frame).
+func (p *Playground) frame(ctx ga.Context, ts float64) {
+	if p.s == nil || !p.s.Playing() {
+		return
+	}
+	start := now()
+	var r session.FrameResult
+	p.act("play", func() { r = p.s.Frame(ts) })
+	if p.perf.lastTS > 0 && ts > p.perf.lastTS {
+		p.perf.intervalMS = ts - p.perf.lastTS
+		p.perf.sumInterval += p.perf.intervalMS
+		p.perf.intervals++
+		p.perf.playMS += p.perf.intervalMS
+	}
+	p.perf.lastTS = ts
+	p.perf.playPackets += r.Ran
+	p.perf.engineMS = r.Engine
+	p.perf.frames++
+	if r.Again {
+		p.queueFrame()
+	}
+	if !r.Draw {
+		ctx.PreventUpdate()
+		p.perf.lastFrameMS = now() - start
+		return
+	}
+	p.perf.drawn++
+	p.perf.lastFrameMS = now() - start
+	p.perf.maxFrameMS = max(p.perf.maxFrameMS, p.perf.lastFrameMS)
+	rendered := now()
+	heavy := r.Heavy
+	ctx.Defer(func(ga.Context) {
+		p.perf.renderMS = now() - rendered
+		if !heavy {
+			p.perf.lightRenderMS = p.perf.renderMS
+		}
+	})
+}
+
+// writeURL puts the state in the address bar (history.replaceState), at
+// most every urlEveryMS; a write it skips is done by a trailing one.
+func (p *Playground) writeURL(force bool) {
+	if p.s == nil || p.ctx.Page() == nil {
+		return
+	}
+	if !force && now()-p.lastURL < urlEveryMS {
+		if !p.urlQueued {
+			p.urlQueued = true
+			p.ctx.After(urlEveryMS*time.Millisecond, func(ctx ga.Context) {
+				p.urlQueued = false
+				p.writeURL(true)
+				ctx.PreventUpdate()
+			})
+		}
+		return
+	}
+	u := *p.ctx.Page().URL()
+	u.RawQuery, u.Fragment = p.s.Query().Encode(), ""
+	p.ctx.Page().ReplaceURL(&u)
+	p.lastURL = now()
+}
+
+// link is the URL of the current state.
+func (p *Playground) link() string {
+	u := *p.ctx.Page().URL()
+	u.RawQuery, u.Fragment = p.s.Query().Encode(), ""
+	return u.String()
+}
+
+// copyLink copies the state's link to the clipboard (and says so).
+func (p *Playground) copyLink() {
+	link := p.link()
+	clip := ga.Window().Get("navigator").Get("clipboard")
+	if clip.Truthy() {
+		clip.Call("writeText", link)
+	}
+	p.s.Notify("notice", "link to this state: "+link)
 }
 
 // now is performance.now() in milliseconds (0 natively).
@@ -360,18 +400,29 @@ func now() float64 {
 // publish exposes the page's state for tests and for people poking at the
 // console: window.__pplab.
 func (p *Playground) publish() {
-	if p.lab == nil {
+	if p.s == nil {
 		return
 	}
-	pps := 0.0
+	pps, fps := 0.0, 0.0
 	if p.perf.playMS > 0 {
 		pps = float64(p.perf.playPackets) / p.perf.playMS * 1000
+		fps = float64(p.perf.drawn) / p.perf.playMS * 1000
 	}
+	l := p.s.Lab()
+	u := *p.ctx.Page().URL()
+	u.RawQuery, u.Fragment = p.s.Query().Encode(), ""
 	ga.Window().Set("__pplab", map[string]any{
-		"mounted": true, "op": float64(p.snap.Op), "packets": float64(p.snap.Packets), "done": p.snap.Done, "playing": p.playing,
-		"frames": p.perf.frames, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
-		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
-		"playPacketsPerSec": pps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": len(p.series),
-		"violations": total(p.snap.Violations), "url": p.link(),
+		"mounted": true, "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
+		"frames": p.perf.frames, "drawn": p.perf.drawn, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
+		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "keyWaitMS": p.perf.keyWaitMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
+		"playPacketsPerSec": pps, "drawnPerSec": fps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": p.view.Charts.Points,
+		"violations": p.view.Violations.Total, "url": u.String(),
 	})
+}
+
+func meanOr0(sum float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
 }

@@ -5,6 +5,7 @@ import (
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"pplab/app/session"
 	"pplab/engine/sim"
 )
 
@@ -12,19 +13,15 @@ import (
 // last step's delta, inflight, and the rate so far.
 type StatsPanel struct {
 	ga.Compo
-	Stats, Before sim.Stats
-	Inflight      int32
-	Packets       int64
-	Op            uint64
-	Rate          string
-	Note          string // e.g. counters before 5.18 are what a stats-enabled pool would count
+	V session.StatsView
 }
 
 func (c *StatsPanel) Render() (ui ga.UI) {
 	defer guardRender(&ui, "StatsPanel")
+	v := c.V
 	var rows []ga.UI
 	for s := sim.Stat(0); s < sim.NumStats; s++ {
-		d := c.Stats[s] - c.Before[s]
+		d := v.Stats[s] - v.Before[s]
 		delta := ""
 		cls := ""
 		if d != 0 {
@@ -32,23 +29,46 @@ func (c *StatsPanel) Render() (ui ga.UI) {
 		}
 		rows = append(rows, ga.Tr().Class(cls).Body(
 			ga.Th().Scope("row").Body(ga.Code().Text(s.Ethtool())),
-			ga.Td().ID("stat-"+s.String()).Text(fmt.Sprint(c.Stats[s])),
+			ga.Td().ID("stat-"+s.String()).Text(fmt.Sprint(v.Stats[s])),
 			ga.Td().Class("delta").Text(delta),
 		))
 	}
 	return ga.Section().ID("stats").Class("panel stats").Aria("label", "statistics").Body(
 		ga.H2().Text("Statistics"),
 		ga.P().Class("summary").Body(
-			ga.Text("op "), ga.Strong().ID("op-count").Text(fmt.Sprint(c.Op)),
-			ga.Text(" · packets "), ga.Strong().ID("packet-count").Text(fmt.Sprint(c.Packets)),
-			ga.Text(" · inflight "), ga.Strong().ID("inflight").Text(fmt.Sprint(c.Inflight)),
-			ga.Text(" · rate "), ga.Strong().ID("rate").Text(c.Rate),
+			ga.Text("op "), ga.Strong().ID("op-count").Text(fmt.Sprint(v.Op)),
+			ga.Text(" · packets "), ga.Strong().ID("packet-count").Text(fmt.Sprint(v.Packets)),
+			ga.Text(" · inflight "), ga.Strong().ID("inflight").Text(fmt.Sprint(v.Inflight)),
+			ga.Text(" · rate "), ga.Strong().ID("rate").Text(v.Rate),
 		),
 		ga.Table().Class("stats-table").Body(
 			ga.Caption().Text("ethtool -S (page_pool counters)"),
 			ga.THead().Body(ga.Tr().Body(ga.Th().Scope("col").Text("counter"), ga.Th().Scope("col").Text("value"), ga.Th().Scope("col").Text("last step"))),
 			ga.TBody().Body(rows...),
 		),
-		ga.If(c.Note != "", func() ga.UI { return ga.P().Class("meta").Text(c.Note) }),
+		ga.Table().Class("stats-table lost").Body(
+			ga.Caption().Text("packets not delivered"),
+			ga.TBody().Body(
+				lostRow("stat-rx-missed", "rx_missed_errors", "frames the NIC dropped: no RX buffer posted", v.RxMissed, v.DRxMissed),
+				lostRow("stat-alloc-fail", "alloc failures", "page_pool_alloc_pages returned NULL", v.AllocFailures, v.DAllocFail),
+				lostRow("stat-lost", "lost", "packets not delivered, all causes", v.Lost, v.DLost),
+			),
+		),
+		ga.If(v.Degenerate != "", func() ga.UI {
+			return ga.P().ID("degenerate").Class("degenerate").Role("alert").Body(ga.Strong().Text("Not what the scenario measures: "), ga.Text(v.Degenerate))
+		}),
+		ga.If(v.Note != "", func() ga.UI { return ga.P().Class("meta").Text(v.Note) }),
+	)
+}
+
+func lostRow(id, name, doc string, n, d int64) ga.UI {
+	delta, cls := "", ""
+	if d != 0 {
+		delta, cls = fmt.Sprintf("+%d", d), "changed"
+	}
+	return ga.Tr().Class(cls).Body(
+		ga.Th().Scope("row").Title(doc).Body(ga.Code().Text(name)),
+		ga.Td().ID(id).Text(fmt.Sprint(n)),
+		ga.Td().Class("delta").Text(delta),
 	)
 }

@@ -11,7 +11,7 @@ import (
 // steps have events (a batch slice of play at high speed has none).
 type Trace struct {
 	ga.Compo
-	Lines []string // the newest last, bounded by the Playground
+	Lines []string // the newest last, bounded by the session
 }
 
 func (c *Trace) Render() (ui ga.UI) {

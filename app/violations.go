@@ -2,20 +2,21 @@ package app
 
 import (
 	"fmt"
+	"strconv"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"pplab/engine/lab"
+	"pplab/app/session"
 	"pplab/engine/sim"
 )
 
 // Violations lists what the invariant checker found, by kind and one by
-// one; each entry jumps to its step and highlights its page.
+// one, as far as the run has gone; each entry jumps to its step and
+// highlights its page. Entries found after the operation shown stay in the
+// list, marked "later".
 type Violations struct {
 	ga.Compo
-	Counts [sim.NumKinds]int
-	List   []lab.ViolationView // the first ones (bounded)
-	Total  int
+	V session.ViolationsView
 }
 
 // violationsShown bounds the list the panel draws.
@@ -23,32 +24,39 @@ const violationsShown = 50
 
 func (c *Violations) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Violations")
+	v := c.V
 	var kinds []ga.UI
 	for k := sim.Kind(0); k < sim.NumKinds; k++ {
-		if n := c.Counts[k]; n > 0 {
+		if n := v.Counts[k]; n > 0 {
 			kinds = append(kinds, ga.Li().Body(ga.Code().Text(k.String()), ga.Text(fmt.Sprintf(": %d", n))))
 		}
 	}
 	var items []ga.UI
-	for i, v := range c.List {
+	for i, x := range v.List {
 		if i == violationsShown {
 			break
 		}
-		j := jump{Seq: v.Seq, PFN: v.PFN}
 		rule := ""
-		if v.Rule != "" {
-			rule = " (rule " + v.Rule + " broken)"
+		if x.Rule != "" {
+			rule = " (rule " + x.Rule + " broken)"
 		}
-		items = append(items, ga.Li().Body(ga.Button().Class("link violation").
-			OnClick(func(ctx ga.Context, e ga.Event) { ctx.NewActionWithValue(actJump, j) }).
-			Text(fmt.Sprintf("#%d %s in %s, pfn %#x%s: %s", v.Seq, v.Kind, v.Func, v.PFN, rule, v.Detail))))
+		cls, later := "link violation", ""
+		if x.Later {
+			cls, later = "link violation later", " — later in the run"
+		}
+		items = append(items, ga.Li().Body(ga.Button().Class(cls).
+			DataSet("seq", strconv.FormatUint(x.Seq, 10)).DataSet("pfn", strconv.Itoa(int(x.PFN))).OnClick(onViolation).
+			Text(fmt.Sprintf("#%d %s in %s, pfn %#x%s: %s%s", x.Seq, x.Kind, x.Func, x.PFN, rule, x.Detail, later))))
 	}
-	more := c.Total - min(len(c.List), violationsShown)
+	more := v.Total + v.Later - min(len(v.List), violationsShown)
 	return ga.Section().ID("violations").Class("panel violations").Aria("label", "violations").Body(
-		ga.H2().Body(ga.Text("Violations: "), ga.Span().ID("violation-total").Text(fmt.Sprint(c.Total))),
-		ga.If(c.Total == 0, func() ga.UI { return ga.P().Class("meta").Text("none: every kernel rule held") }),
+		ga.H2().Body(ga.Text("Violations: "), ga.Span().ID("violation-total").Text(fmt.Sprint(v.Total))),
+		ga.If(v.Total == 0, func() ga.UI { return ga.P().Class("meta").Text("none: every kernel rule held") }),
 		ga.Ul().Class("plain").Body(kinds...),
 		ga.Ol().Class("violation-list").Body(items...),
 		ga.If(more > 0, func() ga.UI { return ga.P().Class("meta").Text(fmt.Sprintf("… %d more (counted, not listed)", more)) }),
+		ga.If(v.Later > 0, func() ga.UI {
+			return ga.P().Class("meta").ID("violations-later").Text(fmt.Sprintf("%d more found later in the run (at operations after %d, listed as “later”)", v.Later, v.Op))
+		}),
 	)
 }

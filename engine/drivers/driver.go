@@ -68,7 +68,11 @@ type Driver struct {
 	polled     int // frames in the current NAPI poll
 
 	Received, Dropped, Transmitted int64
-	Completions                    int64 // napi_complete_done calls (polls that ended short)
+	// Missed: frames the NIC dropped because too few RX descriptors were
+	// posted (part of Dropped): rtnl_link_stats64.rx_missed_errors, which
+	// mlx5 fills from its rx_out_of_buffer counter.
+	Missed      int64
+	Completions int64 // napi_complete_done calls (polls that ended short)
 }
 
 // New creates the driver's page_pool (with the parameters its Spec takes from

@@ -142,3 +142,68 @@ func TestMapTX_LinearAndFrags(t *testing.T) {
 	d.Unload()
 	simtest.Clean(t, m)
 }
+
+// A NAPI poll ends at an empty completion queue, not only at its budget
+// (mlx5e_napi_poll: mlx5e_poll_rx_cq processes the CQEs the NIC wrote, then
+// mlx5e_post_rx_wqes, then napi_complete_done when work_done < budget;
+// mvneta_rx_swbm: min(budget, the filled descriptors), then
+// mvneta_rx_refill_queue). With a ring smaller than the budget, a driver
+// that refills at the end of its poll must end the poll when the next frame
+// finds too few descriptors, refill, and receive the frame — not let the
+// NIC drop the rest of a 64-frame budget. A frame that needs two buffers
+// (mvneta multi-buffer) ends the poll when one is left. A driver that
+// refills per frame never runs dry.
+func TestPoll_EndsShortWhenTheRingRunsDry(t *testing.T) {
+	const frames = 10 * Budget
+	tests := []struct {
+		name, driver, era string
+		length            int
+		xdp               bool
+		completions       int64 // polls ended short (napi_complete_done)
+	}{
+		// 8 descriptors: a poll takes 8 frames, then ends short (the first
+		// poll starts with the ring newDriver posted).
+		{"mlx5 xdp", "mlx5", "6.8", 64, true, frames/8 - 1},
+		{"mvneta xdp", "mvneta", "6.8", 64, true, frames/8 - 1},
+		{"mvneta skb", "mvneta", "6.8", 64, false, frames/8 - 1},
+		{"mvneta multi-buffer", "mvneta", "6.8", 6000, false, frames/4 - 1},
+		{"mvpp2 refills per frame", "mvpp2", "6.8", 64, false, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDriver(t, tc.driver, tc.era)
+			m := d.S.M
+			m.CPUs[0].Softirq = true
+			for i := 0; i < frames; i++ {
+				d.Poll(tc.length)
+				m.Begin(0, sim.SymDrvRx)
+				if tc.xdp {
+					f, ok := d.ReceiveXDP(tc.length)
+					if !ok {
+						continue
+					}
+					d.Pool.PutFullPage(0, f.Page, true) // XDP_DROP-like return of the buffer
+					continue
+				}
+				sk, err := d.Receive(tc.length, hdrEth)
+				if err != nil {
+					t.Fatalf("frame %d: %v", i, err)
+				}
+				if sk == nil {
+					continue
+				}
+				m.Begin(0, sim.SymKfreeSKB)
+				d.S.KfreeSKB(0, sk)
+			}
+			need := int64(d.Need(tc.length))
+			if d.Missed != 0 || d.Dropped != 0 || d.Received != frames*need {
+				t.Errorf("missed %d, dropped %d, received %d buffers: want every one of %d frames received (%d buffers each)", d.Missed, d.Dropped, d.Received, frames, need)
+			}
+			if d.Completions != tc.completions {
+				t.Errorf("%d polls ended short, want %d", d.Completions, tc.completions)
+			}
+			d.Unload()
+			simtest.Clean(t, m)
+		})
+	}
+}

@@ -1,16 +1,48 @@
 package drivers
 
 import (
+	"fmt"
+
 	"pplab/engine/sim"
 )
 
-// Poll is called before each frame. At a poll boundary (every Budget frames:
-// NAPI_POLL_WEIGHT) the previous poll ends — drivers that refill at the end
-// of their poll refill the ring here — and the next begins (mlx5 checks the
-// pool's NUMA node). It reports whether a new poll began.
-func (d *Driver) Poll() bool {
-	if d.polled > 0 && d.polled < Budget {
+// Poll is called before each frame of length bytes. A NAPI poll ends when
+// it has used its budget (NAPI_POLL_WEIGHT frames), or when the next frame
+// finds too few posted descriptors: the NIC cannot complete it, so the poll
+// finds the completion queue empty and ends short — the driver refills at
+// the end of its poll and, with work_done < budget, calls
+// napi_complete_done; the next frame's IRQ schedules a new poll, and the
+// frame lands in the refilled ring. Drivers that refill at the end of their
+// poll refill the ring here; at the start of the next poll mlx5 checks the
+// pool's NUMA node. It reports whether a new poll began.
+//
+// The kernel's polls stop at an empty completion queue, not at the budget
+// alone: mlx5e_napi_poll (en_txrx.c) runs mlx5e_poll_rx_cq(cq, budget),
+// which processes only the CQEs the NIC wrote, then mlx5e_post_rx_wqes,
+// then napi_complete_done(napi, work_done) when work_done < budget;
+// mvneta_poll → mvneta_rx_swbm processes min(budget, the descriptors the
+// NIC filled: mvneta_rxq_busy_desc_num_get), refills with
+// mvneta_rx_refill_queue, and mvneta_poll calls napi_complete_done when
+// rx_done < budget (drivers/net/ethernet/mellanox/mlx5/core/en_txrx.c as of
+// torvalds/linux 0eaed89c18ae; drivers/net/ethernet/marvell/mvneta.c, the
+// same structure in every modelled era). A frame that
+// arrives while no descriptor is posted is dropped by the NIC and never
+// reaches a poll: it counts in Missed (rx_missed_errors), not towards the
+// budget.
+func (d *Driver) Poll(length int) bool {
+	short := d.EndsShort(length)
+	if d.polled > 0 && d.polled < Budget && !short {
 		return false
+	}
+	if short {
+		// napi_complete_done(work_done < budget) after the refill below,
+		// then the next frame's IRQ: napi_schedule on the same CPU.
+		d.Completions++
+		d.NAPI.Complete()
+		d.NAPI.Schedule()
+		if d.S.M.Tracing() {
+			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("the poll ends short after %d frames (budget %d): %d of %d descriptors posted, too few for the next frame — the driver refills and calls napi_complete_done; the next frame's IRQ schedules a new poll", d.polled, Budget, d.posted, len(d.ring)))
+		}
 	}
 	d.polled = 0
 	d.NidChanged()
@@ -19,6 +51,14 @@ func (d *Driver) Poll() bool {
 		d.Refill()
 	}
 	return true
+}
+
+// EndsShort reports whether the poll in progress ends before its budget
+// because the next frame of length bytes finds too few posted descriptors:
+// the completion queue is empty (see Poll). A workload with its own poll
+// end (GRO flush, napi_complete_done) asks before it receives.
+func (d *Driver) EndsShort(length int) bool {
+	return d.polled > 0 && d.polled < Budget && d.posted < d.Need(length)
 }
 
 // NidChanged models the mlx5 poll's check: if the pool's nid is not this
@@ -35,9 +75,12 @@ func (d *Driver) NidChanged() bool {
 	return false
 }
 
-// AtPollBoundary reports whether the next frame starts a NAPI poll (the
-// previous poll used its budget, or none ran yet): where TX completion runs.
-func (d *Driver) AtPollBoundary() bool { return d.polled == 0 || d.polled >= Budget }
+// AtPollBoundary reports whether the next frame, of length bytes, starts a
+// NAPI poll (the previous poll used its budget or ends short, or none ran
+// yet): where TX completion runs.
+func (d *Driver) AtPollBoundary(length int) bool {
+	return d.polled == 0 || d.polled >= Budget || d.EndsShort(length)
+}
 
 // MoveNAPI moves the queue's NAPI to cpu (an IRQ affinity change): NAPI runs
 // there from the next frame, which starts a new poll; the pool's lockless
@@ -69,3 +112,18 @@ func (d *Driver) Scheduled() bool { return d.NAPI.ListOwner == d.NAPI.CPU }
 // Schedule models the RX IRQ's napi_schedule → ____napi_schedule on the
 // NAPI's CPU: list_owner = that CPU; net_rx_action will poll it.
 func (d *Driver) Schedule() { d.NAPI.Schedule() }
+
+// Open fills the RX ring as the driver's ndo_open does before the first
+// frame arrives (mvpp2_open → mvpp2_rxq_init → mvpp2_rx_refill per
+// descriptor; mvneta_open → mvneta_rxq_fill; mlx5e_open_channels →
+// mlx5e_alloc_rx_wqes; bnxt_open → bnxt_alloc_rx_data per slot): one
+// page_pool_alloc_pages per buffer on the queue's CPU, the first one the
+// slow path. It reports the buffers posted. Calling it on a filled ring
+// posts nothing.
+func (d *Driver) Open() int {
+	if d.posted >= len(d.ring) {
+		return 0
+	}
+	d.S.M.Begin(d.CPU(), sim.SymAllocPages)
+	return d.Refill()
+}

@@ -18,10 +18,14 @@ type XDPFrame struct {
 func (d *Driver) ReceiveXDP(length int) (XDPFrame, bool) {
 	m := d.S.M
 	cpu := d.CPU()
+	if d.posted == 0 {
+		d.miss() // the NIC's drop: no CPU work
+		return XDPFrame{}, false
+	}
 	m.Charge(cpu, sim.SymDrvRx, 0)
 	m.Charge(cpu, sim.SymXDPRun, 0)
 	d.polled++
-	if d.posted == 0 || length > d.Room() {
+	if length > d.Room() { // a frame XDP cannot hold in one buffer: dropped by the driver
 		d.Dropped++
 		return XDPFrame{}, false
 	}

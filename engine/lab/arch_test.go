@@ -62,9 +62,9 @@ func TestArchitecture_ImportsPointDown(t *testing.T) {
 // the engine only through lab (and sim, whose values — counters, kinds,
 // events — are part of lab's API); they never hold a page, a pool or an skb.
 func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
-	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/sim": true, "pplab/app": true}
+	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true}
 	seen := 0
-	for _, dir := range []string{"../../app", "../../wasm", "../../cmd/ppsim", "../../e2e"} {
+	for _, dir := range []string{"../../app", "../../app/session", "../../wasm", "../../cmd/ppsim", "../../e2e"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			seen++
@@ -74,6 +74,11 @@ func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
 				}
 				if path == "pplab/app" && !strings.Contains(f, "wasm") {
 					t.Errorf("%s imports the UI", f)
+				}
+				// The session is plain Go: its behaviour is tested natively,
+				// without a browser.
+				if strings.Contains(f, "app/session") && (strings.HasPrefix(path, "github.com/maxence-charriere/go-app") || path == "syscall/js" || path == "pplab/app") {
+					t.Errorf("%s imports %s: the session must stay plain Go", f, path)
 				}
 			}
 		}

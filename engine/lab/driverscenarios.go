@@ -77,6 +77,8 @@ type driverRun struct {
 	warm    int64            // packets before measuring starts
 	settler workload.Settler // non-nil: measuring also waits for it to settle
 	n       int64
+	opened  bool  // the interface is open: its RX ring was filled (the run's first operation)
+	lost0   int64 // env.Lost when measuring started
 }
 
 func newDriverRun(l *Lab, name string) (runner, error) {
@@ -118,16 +120,29 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 }
 
 func (r *driverRun) measuring() bool { return r.n >= r.warm }
-func (r *driverRun) next() string    { return r.w.Next() }
-func (r *driverRun) finished() bool  { return r.ender != nil && r.ender.Finished() }
-func (r *driverRun) ownsEnd() bool   { return r.ender != nil }
+func (r *driverRun) next() string {
+	if !r.opened {
+		return "open: fill the RX ring (ndo_open posts a page_pool buffer to every descriptor)"
+	}
+	return r.w.Next()
+}
+
+func (r *driverRun) finished() bool { return r.ender != nil && r.ender.Finished() }
+func (r *driverRun) ownsEnd() bool  { return r.ender != nil }
 
 func (r *driverRun) step(l *Lab) bool {
+	if !r.opened {
+		// The interface opens before traffic: the ring fill is an operation
+		// of its own, not part of the first receive.
+		r.opened = true
+		r.env.Drv.Open()
+		return false
+	}
 	done := r.w.Step(r.env)
 	if r.env.Err != nil {
 		l.fail(r.env.Err)
 	}
-	l.allocFailures = r.env.Lost
+	l.lost = r.env.Lost
 	if done {
 		r.n++
 	}
@@ -137,6 +152,9 @@ func (r *driverRun) step(l *Lab) bool {
 		} else {
 			r.warm = r.n + 1 // not settled yet: measuring starts later
 		}
+	}
+	if r.n <= r.warm {
+		r.lost0 = r.env.Lost // packets warm+1… are measured: losses up to here are not
 	}
 	return done
 }

@@ -83,7 +83,7 @@ func init() {
 	ffSkipped["skb.quarantine[pplab/engine/skb.Data]"] = []string{"q", "head"}
 	ffCounted["skb.Data"] = map[string]string{"Frags": "NrFrags"}
 	ffCounters = map[string][]string{
-		"lab.Lab":            {"ops", "packets", "allocFailures"},
+		"lab.Lab":            {"ops", "packets", "lost"},
 		"lab.driverRun":      {"n"},
 		"sim.CPU":            {"busyPS", "idlePS", "spent"},
 		"sim.Machine":        {"seq", "tseq"},
@@ -92,8 +92,8 @@ func init() {
 		"mm.Allocator":       {"Allocs", "Frees", "BulkCalls", "Failures", "PfmemallocAllocs"},
 		"mm.SlabCache":       {"Allocs", "Frees"},
 		"mm.DMA":             {"Maps", "Unmaps", "MapFailures", "SyncDevCalls", "SyncDevBytes", "SyncCPUCalls", "SyncCPUBytes"},
-		"pagepool.Pool":      {"stats", "holdCnt", "releaseCnt"},
-		"drivers.Driver":     {"Received", "Dropped", "Transmitted", "Completions"},
+		"pagepool.Pool":      {"stats", "holdCnt", "releaseCnt", "allocNull"},
+		"drivers.Driver":     {"Received", "Dropped", "Missed", "Transmitted", "Completions"},
 		"skb.Stack":          {"Built", "Freed", "Clones", "Coalesced", "CoalesceRefused", "Expanded", "Shifted", "Deferred", "Kicks", "nextID"},
 		"skb.Data":           {"ID"},
 		"skb.SKB":            {"ID", "FragListOf"},
@@ -222,6 +222,8 @@ func (l *Lab) ffPermanent() string {
 	switch {
 	case l.m.Rules != 0:
 		return "a rule is broken"
+	case l.checkEach():
+		return "every operation is checked fully (a seekable run of a known failure)"
 	case l.ownEnd:
 		return "the run ends on its own (destroy)"
 	case l.checkEvery%lightEvery != 0:

@@ -8,6 +8,7 @@ package lab
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"pplab/engine/drivers"
@@ -54,17 +55,17 @@ type Lab struct {
 	stack *skb.Stack      // the skb layer, for scenarios that build skbs
 	drv   *drivers.Driver // the driver (driver scenarios)
 
-	run           runner
-	ownEnd        bool // the runner, not the packet count, ends the run (destroy): cached, not asserted per step
-	ops           uint64
-	packets       int64
-	allocFailures int64
-	err           error // a scenario step that could not go on (e.g. out of memory)
-	done          bool
-	checkEvery    uint64
-	sinceCheck    uint64
-	stamped       int  // log entries whose At is set (stampLog)
-	canFail       bool // a rule is broken, or the era's kernel shows the scenario's failure (Scenario.KnownFailure)
+	run        runner
+	ownEnd     bool // the runner, not the packet count, ends the run (destroy): cached, not asserted per step
+	ops        uint64
+	packets    int64
+	lost       int64 // packets not delivered (lost frames; pool pairs whose allocation failed)
+	err        error // a scenario step that could not go on (e.g. out of memory)
+	done       bool
+	checkEvery uint64
+	sinceCheck uint64
+	stamped    int  // log entries whose At is set (stampLog)
+	canFail    bool // a rule is broken, or the era's kernel shows the scenario's failure (Scenario.KnownFailure)
 
 	// measurement window: what was spent before the first measured operation
 	startPS    []int64   // busy time per CPU
@@ -614,10 +615,27 @@ type Results struct {
 	Inflight              int32
 	Violations            sim.ViolationLog
 	Profile               []ProfileEntry
-	AllocFailures         int64 // packets lost: no RX buffer posted, or no memory
-	Bottleneck            int   // the CPU whose busy time sets the rate
-	LinkBound             bool  // the rate is the link's, not the CPU's
-	Platform              string
+	// Lost is the packets not delivered: frames the NIC dropped for want of
+	// a posted RX buffer, frames the stack dropped for want of memory (an
+	// skb), frames dropped at a full TX ring; for the pool scenarios, pairs
+	// whose allocation failed. Delivered = Packets - Lost; the rate counts
+	// delivered packets only.
+	Lost, Delivered int64
+	// RxMissed is the frames the NIC dropped because too few RX descriptors
+	// were posted: rtnl_link_stats64.rx_missed_errors (mlx5 fills it from
+	// its rx_out_of_buffer counter).
+	RxMissed int64
+	// AllocFailures is page_pool_alloc_pages calls that returned NULL, over
+	// the run's pools: the drivers' rx_buff_alloc_err (mlx5) or
+	// refill_errors (mvneta); page_pool itself keeps no such counter.
+	AllocFailures int64
+	// Degenerate says why the run measures something other than its
+	// scenario's steady state ("" when it does not): see degenerate. It is
+	// also the first of Notes.
+	Degenerate string
+	Bottleneck int  // the CPU whose busy time sets the rate
+	LinkBound  bool // the rate is the link's, not the CPU's
+	Platform   string
 	// Notes say what the numbers do not show by themselves, e.g. a broken
 	// rule that never decided anything in this run.
 	Notes []string
@@ -628,7 +646,7 @@ type Results struct {
 // window; the profile is each perf symbol's share of all busy time there.
 func (l *Lab) Results() Results {
 	r := Results{Driver: l.Cfg.Driver, Scenario: l.Scenario.Name, Era: l.m.Era.Name, Packets: l.packets, Seed: l.Cfg.Seed,
-		Violations: l.m.Log, AllocFailures: l.allocFailures, Platform: l.m.Platform.Name}
+		Violations: l.m.Log, Lost: l.lost, Delivered: l.packets - l.lost, RxMissed: l.rxMissed(), AllocFailures: l.allocFailures(), Platform: l.m.Platform.Name}
 	r.Stats = l.stats()
 	for _, p := range l.reg.Pools() {
 		r.Inflight += p.Inflight()
@@ -646,7 +664,7 @@ func (l *Lab) Results() Results {
 			worst, r.Bottleneck = b, c
 		}
 	}
-	measured := l.measuredPackets()
+	measured := l.measuredDelivered()
 	r.Rate = Rate{Unit: "kpps"}
 	r.Rate.Value, r.LinkBound = l.kpps(measured, worst)
 	if measured > 0 && worst > 0 {
@@ -668,7 +686,83 @@ func (l *Lab) Results() Results {
 		return r.Profile[i].Symbol < r.Profile[j].Symbol
 	})
 	r.Notes = l.notes()
+	if r.Degenerate = degenerate(r); r.Degenerate != "" {
+		r.Notes = append([]string{r.Degenerate}, r.Notes...)
+	}
 	return r
+}
+
+// Degenerate-run thresholds, in parts per million: a run is degenerate
+// when more than DegenerateMissedPPM of its packets were dropped by the NIC
+// for want of a posted RX buffer (the ring ran dry: the driver is not
+// refilling it), when more than DegenerateLostPPM of its packets were lost
+// in all, or when more than DegenerateAllocFailPPM of its page allocations
+// failed. Failure injection at its usual rates (2 %) stays under the last
+// two.
+const (
+	DegenerateMissedPPM    = 10_000  // 1 %
+	DegenerateLostPPM      = 100_000 // 10 %
+	DegenerateAllocFailPPM = 100_000 // 10 % of the allocations (alloc_fast + alloc_slow + alloc_slow_ho + the NULLs)
+)
+
+// degenerate is the notice for a run that does not measure its scenario's
+// steady state (the rule and the thresholds above); it names the rule and
+// the numbers. "" when the run is not degenerate.
+func degenerate(r Results) string {
+	allocs := int64(r.Stats[sim.StatAllocFast]+r.Stats[sim.StatAllocSlow]+r.Stats[sim.StatAllocSlowHighOrder]) + r.AllocFailures
+	over := func(n, of, ppm int64) bool { return of > 0 && n*1_000_000 > ppm*of }
+	missedBad := over(r.RxMissed, r.Packets, DegenerateMissedPPM)
+	lostBad := over(r.Lost, r.Packets, DegenerateLostPPM)
+	allocBad := over(r.AllocFailures, allocs, DegenerateAllocFailPPM)
+	if !missedBad && !lostBad && !allocBad {
+		return ""
+	}
+	pct := func(a, b int64) string { return strconv.FormatFloat(100*float64(a)/float64(b), 'f', 1, 64) + " %" }
+	var why []string
+	if r.RxMissed > 0 {
+		why = append(why, fmt.Sprintf("%d dropped by the NIC for want of a posted RX buffer, rx_missed_errors", r.RxMissed))
+	}
+	if other := r.Lost - r.RxMissed; other > 0 {
+		if r.Driver == "" {
+			why = append(why, fmt.Sprintf("%d whose page allocation failed", other))
+		} else {
+			why = append(why, fmt.Sprintf("%d dropped after the NIC: no memory for an skb, a full TX ring or a TX mapping error", other))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("degenerate run: ")
+	if r.Lost > 0 {
+		fmt.Fprintf(&b, "%s of the packets were lost (%d of %d", pct(r.Lost, r.Packets), r.Lost, r.Packets)
+		if len(why) > 0 {
+			fmt.Fprintf(&b, "; %s", strings.Join(why, "; "))
+		}
+		b.WriteString(")")
+	}
+	if allocBad {
+		if r.Lost > 0 {
+			b.WriteString(", and ")
+		}
+		fmt.Fprintf(&b, "%s of the page allocations failed (%d of %d page_pool_alloc_pages calls returned NULL, rx_buff_alloc_err)", pct(r.AllocFailures, allocs), r.AllocFailures, allocs)
+	}
+	fmt.Fprintf(&b, " — over the limits of a steady-state run (1 %% of the packets missed for want of an RX buffer, 10 %% lost in all, 10 %% of the allocations failed); the rate counts the %d delivered packets only", r.Delivered)
+	return b.String()
+}
+
+// rxMissed is the driver's frames dropped for want of a posted RX buffer.
+func (l *Lab) rxMissed() int64 {
+	if l.drv == nil {
+		return 0
+	}
+	return l.drv.Missed
+}
+
+// allocFailures is the NULL returns of page_pool_alloc_pages over the pools.
+func (l *Lab) allocFailures() int64 {
+	var n int64
+	for _, p := range l.reg.Pools() {
+		n += p.AllocFailures()
+	}
+	return n
 }
 
 // notes: each broken rule whose check never decided anything in this run
@@ -699,6 +793,15 @@ func (l *Lab) notes() []string {
 			r, l.Scenario.Name, l.m.Era.Name, where))
 	}
 	return out
+}
+
+// measuredDelivered is the packets delivered (completed, not lost) in the
+// measured window: what the rate counts.
+func (l *Lab) measuredDelivered() int64 {
+	if dr, ok := l.run.(*driverRun); ok {
+		return dr.n - dr.warm - (dr.env.Lost - dr.lost0)
+	}
+	return l.packets - l.lost
 }
 
 // measuredPackets is the packets completed in the measured window.

@@ -301,7 +301,7 @@ func TestResults_JSONContract(t *testing.T) {
 		}
 		return sortStrings(out)
 	}
-	if k := keys(got); !reflect.DeepEqual(k, sortStrings([]string{"driver", "scenario", "era", "packets", "seed", "rate", "stats", "inflight", "violations", "profile"})) {
+	if k := keys(got); !reflect.DeepEqual(k, sortStrings([]string{"driver", "scenario", "era", "packets", "seed", "rate", "stats", "inflight", "delivered", "lost", "rx_missed_errors", "rx_buff_alloc_err", "violations", "profile"})) {
 		t.Fatalf("top-level keys %v", k)
 	}
 	stats := got["stats"].(map[string]any)
@@ -392,7 +392,9 @@ func TestScenarios_SkbCounterShapes(t *testing.T) {
 		era     string
 		refused bool
 	}{{"5.14", true}, {"6.8", true}, {"5.12", false}} {
-		l, r := run(t, Config{Scenario: "coalesce-mixed", Era: tc.era, Packets: 800, Set: []string{"check_every=1", "node_pages=1024"}})
+		// A ring of 256 on a 1024-page machine: small enough to check fully
+		// after every operation, large enough not to exhaust the memory.
+		l, r := run(t, Config{Scenario: "coalesce-mixed", Era: tc.era, Packets: 800, Set: []string{"check_every=1", "node_pages=1024", "rx_descs=256"}})
 		if r.Violations.Total() != 0 || l.stack.Coalesced == 0 || (l.stack.CoalesceRefused > 50) != tc.refused {
 			t.Errorf("coalesce-mixed %s: coalesced %d refused %d, violations %v", tc.era, l.stack.Coalesced, l.stack.CoalesceRefused, r.Violations.List)
 		}

@@ -26,7 +26,7 @@ func (r Results) MarshalJSON() ([]byte, error) {
 		}
 		fmt.Fprintf(&b, `%s:%d`, str(i.String()), r.Stats[i])
 	}
-	fmt.Fprintf(&b, `},"inflight":%d,"violations":{`, r.Inflight)
+	fmt.Fprintf(&b, `},"inflight":%d,"delivered":%d,"lost":%d,"rx_missed_errors":%d,"rx_buff_alloc_err":%d,"violations":{`, r.Inflight, r.Delivered, r.Lost, r.RxMissed, r.AllocFailures)
 	for k := sim.Kind(0); k < sim.NumKinds; k++ {
 		if k > 0 {
 			b.WriteByte(',')
@@ -64,8 +64,9 @@ func (r Results) WriteTable(w io.Writer) {
 	}
 	fmt.Fprintf(w, "scenario %s  driver %s  era %s  packets %d  seed %d\n", r.Scenario, drv, r.Era, r.Packets, r.Seed)
 	fmt.Fprintf(w, "rate: %.1f %s  (%.2f ns per packet on cpu%d)\n", r.Rate.Value, r.Rate.Unit, r.NsPerPacket, r.Bottleneck)
-	if r.AllocFailures > 0 {
-		fmt.Fprintf(w, "allocation failures: %d\n", r.AllocFailures)
+	if r.Lost > 0 || r.RxMissed > 0 || r.AllocFailures > 0 {
+		fmt.Fprintf(w, "delivered: %d of %d packets (lost %d; rx_missed_errors %d: no RX buffer posted; rx_buff_alloc_err %d: page_pool_alloc_pages returned NULL)\n",
+			r.Delivered, r.Packets, r.Lost, r.RxMissed, r.AllocFailures)
 	}
 	fmt.Fprintf(w, "inflight: %d\n\nNIC statistics:\n", r.Inflight)
 	for i := sim.Stat(0); i < sim.NumStats; i++ {

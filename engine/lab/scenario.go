@@ -184,7 +184,7 @@ func (b *poolBench) step(l *Lab) bool {
 		m.Begin(cpu, sim.SymAllocPages)
 		b.page = pool.AllocPages(cpu)
 		if b.page == nil { // allocation failure: nothing to free, the packet is lost
-			l.allocFailures++
+			l.lost++
 			return true
 		}
 		b.op = 1

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"math"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -52,7 +53,7 @@ func stateOf(l *Lab) Snapshot {
 
 func TestSnapshot_ShowsEveryPageOnceWithTypedHolders(t *testing.T) {
 	l := mustNew(t, Config{Scenario: "drop", Packets: 1000, Set: TeachingSet("drop")})
-	l.RunN(101) // a packet in flight: its page sits in an skb
+	l.RunN(102) // the ring fill at open, then 50 packets and one in flight: its page sits in an skb
 	s := l.Snapshot()
 	seen := map[int32]PageView{}
 	for _, p := range s.Pages {
@@ -207,7 +208,7 @@ func TestStepRecord_RecordsEveryPageMove(t *testing.T) {
 					}
 				}
 				if (rec.Op.Name == "" && len(rec.Events) > 0) || rec.Stats != l.stats() {
-					t.Fatalf("step %d: op %+v stats %v", i, rec.Op, rec.Stats)
+					t.Fatalf("step %d: op %+v stats %v events %+v", i, rec.Op, rec.Stats, rec.Events)
 				}
 				before = after
 			}
@@ -566,8 +567,75 @@ func TestResults_NotesWhatTheNumbersDoNotSay(t *testing.T) {
 	}
 	l = mustNew(t, Config{Scenario: "drop", Packets: 2000, Set: []string{"node_pages=256"}})
 	l.Run()
-	if n := l.Results().Notes; len(n) != 1 || !strings.Contains(n[0], "fewer than mvpp2's 1024 RX descriptors") {
+	if n := l.Results().Notes; len(n) != 2 || !strings.HasPrefix(n[0], "degenerate run: ") || !strings.Contains(n[1], "fewer than mvpp2's 1024 RX descriptors") {
 		t.Errorf("notes %q", n)
+	}
+}
+
+// A run that does not measure its scenario's steady state says so first in
+// its notes, with the rule and the numbers: more than 1 % of the packets
+// missed for want of a posted RX buffer, more than 10 % lost in all, or more
+// than 10 % of the page allocations failed. The teaching sizes (16 RX
+// descriptors, a 32-slot ring) are a steady state like the kernel's; failure
+// injection at 2 % is not degenerate.
+func TestResults_DegenerateRunSaysSo(t *testing.T) {
+	tests := []struct {
+		name                     string
+		cfg                      Config
+		lost, missed, allocFails int64
+		want                     string // in Degenerate; "" = not degenerate
+	}{
+		{"mlx5 xdp-redirect teaching sizes", Config{Driver: "mlx5", Scenario: "xdp-redirect", Packets: 20000, Set: TeachingSet("xdp-redirect")}, 0, 0, 0, ""},
+		{"mvneta xdp-redirect teaching sizes", Config{Driver: "mvneta", Scenario: "xdp-redirect", Packets: 20000, Set: TeachingSet("xdp-redirect")}, 0, 0, 0, ""},
+		{"mlx5 xdp-redirect kernel sizes", Config{Driver: "mlx5", Scenario: "xdp-redirect", Packets: 20000}, 0, 0, 0, ""},
+		{"every allocation fails", Config{Driver: "mlx5", Scenario: "xdp-redirect", Packets: 20000, Set: []string{"alloc_fail_ppm=1000000"}}, 20000, 20000, 20000,
+			"degenerate run: 100.0 % of the packets were lost (20000 of 20000; 20000 dropped by the NIC for want of a posted RX buffer, rx_missed_errors), and 100.0 % of the page allocations failed (20000 of 20000 page_pool_alloc_pages calls returned NULL, rx_buff_alloc_err) — over the limits of a steady-state run (1 % of the packets missed for want of an RX buffer, 10 % lost in all, 10 % of the allocations failed); the rate counts the 0 delivered packets only"},
+		{"injected failures at 2 %", Config{Driver: "lunar", Scenario: "forward", Packets: 20000, Set: []string{"dma_map_fail_ppm=20000"}}, -1, 0, 0, ""},
+		{"a TX ring that fills within a poll", Config{Driver: "mvpp2", Scenario: "forward", Packets: 20000, Set: TeachingSet("forward")}, -1, 0, 0, "dropped after the NIC: no memory for an skb, a full TX ring or a TX mapping error"},
+		{"pool pairs whose allocation failed", Config{Scenario: "pool-slow", Packets: 2000, Set: []string{"alloc_fail_ppm=500000"}}, -1, 0, -1, "whose page allocation failed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := mustNew(t, tc.cfg)
+			l.Run()
+			r := l.Results()
+			if tc.lost >= 0 && (r.Lost != tc.lost || r.RxMissed != tc.missed || r.AllocFailures != tc.allocFails) {
+				t.Errorf("lost %d, rx_missed %d, alloc failures %d; want %d, %d, %d", r.Lost, r.RxMissed, r.AllocFailures, tc.lost, tc.missed, tc.allocFails)
+			}
+			if r.Delivered+r.Lost != r.Packets {
+				t.Errorf("delivered %d + lost %d != %d packets", r.Delivered, r.Lost, r.Packets)
+			}
+			switch {
+			case tc.want == "" && r.Degenerate != "":
+				t.Errorf("degenerate: %q", r.Degenerate)
+			case tc.want != "" && (!strings.Contains(r.Degenerate, tc.want) || len(r.Notes) == 0 || r.Notes[0] != r.Degenerate):
+				t.Errorf("degenerate %q, notes %q; want %q first", r.Degenerate, r.Notes, tc.want)
+			}
+			if s := l.Snapshot(); s.Lost != r.Lost || s.RxMissed != r.RxMissed || s.AllocFailures != r.AllocFailures {
+				t.Errorf("snapshot lost %d, rx_missed %d, alloc failures %d; results %d, %d, %d", s.Lost, s.RxMissed, s.AllocFailures, r.Lost, r.RxMissed, r.AllocFailures)
+			}
+		})
+	}
+}
+
+// The rate counts delivered packets only: a run that loses packets (here
+// forward on mvpp2 with a 16-slot TX ring, which fills within a poll) is
+// rated on the packets that arrived, per ns of the bottleneck CPU.
+func TestResults_RateCountsDeliveredPacketsOnly(t *testing.T) {
+	l := mustNew(t, Config{Driver: "mvpp2", Scenario: "forward", Packets: 20000, Set: TeachingSet("forward")})
+	l.Run()
+	r := l.Results()
+	dr := l.run.(*driverRun)
+	measured, delivered := dr.n-dr.warm, l.measuredDelivered()
+	if r.Lost == 0 || delivered >= measured {
+		t.Fatalf("lost %d, delivered %d of %d measured: want a lossy run", r.Lost, delivered, measured)
+	}
+	busyNS := float64(l.m.CPUs[r.Bottleneck].BusyPS()-l.startPS[r.Bottleneck]) / sim.PSPerNS
+	if got := float64(delivered) / busyNS * 1e6; math.Abs(got-r.Rate.Value) > 1e-6*r.Rate.Value {
+		t.Errorf("rate %.3f kpps, want delivered/busy = %.3f", r.Rate.Value, got)
+	}
+	if offered := float64(measured) / busyNS * 1e6; r.Rate.Value >= offered {
+		t.Errorf("rate %.3f kpps is not below the offered packets' %.3f", r.Rate.Value, offered)
 	}
 }
 

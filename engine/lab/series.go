@@ -3,7 +3,8 @@ package lab
 import "pplab/engine/sim"
 
 // SeriesPoint is one window of a run: the rate in it and where the pages
-// freed in it went. The rate is the window's packets over the busiest CPU's
+// freed in it went. The rate is the window's delivered packets (lost ones
+// not counted) over the busiest CPU's
 // busy time in the window (the whole run's rate is the same formula over the
 // measured part), capped by the link.
 type SeriesPoint struct {
@@ -12,7 +13,7 @@ type SeriesPoint struct {
 	Kpps    float64 // the window's rate
 	Mix     Mix     // the recycle paths taken in the window
 
-	dp, busyPS int64 // the window's packets and the busiest CPU's busy time (for merging)
+	dp, busyPS int64 // the window's delivered packets and the busiest CPU's busy time (for merging)
 }
 
 // Mix counts where pages went in a window. Cached, Ring and Released are
@@ -41,6 +42,7 @@ type series struct {
 	stats0  sim.Stats
 	rel0    uint64
 	packet0 int64
+	lost0   int64
 }
 
 // sample closes the current window (called when packets reach next) and
@@ -52,7 +54,8 @@ func (s *series) sample(l *Lab) {
 }
 
 // seriesVals appends what a window's close reads, in this order: the
-// machine's time, each CPU's busy time, the stats, the pools' releases.
+// machine's time, each CPU's busy time, the stats, the pools' releases, the
+// packets lost.
 func (l *Lab) seriesVals(dst []int64) []int64 {
 	dst = append(dst, l.m.NowPS())
 	for c := range l.m.CPUs {
@@ -61,7 +64,7 @@ func (l *Lab) seriesVals(dst []int64) []int64 {
 	for _, v := range l.stats() {
 		dst = append(dst, int64(v))
 	}
-	return append(dst, int64(l.releases()))
+	return append(dst, int64(l.releases()), l.lost)
 }
 
 // sampleAt is sample with the values seriesVals reads given, at the close
@@ -69,7 +72,7 @@ func (l *Lab) seriesVals(dst []int64) []int64 {
 // inside the cycles it skips from the values of a recorded cycle).
 func (s *series) sampleAt(l *Lab, packets int64, v []int64) {
 	n := len(l.m.CPUs)
-	nowPS, busyNow, rel := v[0], v[1:1+n], uint64(v[len(v)-1])
+	nowPS, busyNow, rel, lost := v[0], v[1:1+n], uint64(v[len(v)-2]), v[len(v)-1]
 	var st sim.Stats
 	for i := range st {
 		st[i] = uint64(v[1+n+i])
@@ -84,7 +87,7 @@ func (s *series) sampleAt(l *Lab, packets int64, v []int64) {
 		for c := range m.CPUs {
 			busy = max(busy, busyNow[c]-s.busy0[c])
 		}
-		p := SeriesPoint{Packets: packets, TimeNS: nowPS / sim.PSPerNS, dp: packets - s.packet0, busyPS: busy,
+		p := SeriesPoint{Packets: packets, TimeNS: nowPS / sim.PSPerNS, dp: packets - s.packet0 - (lost - s.lost0), busyPS: busy,
 			Mix: Mix{Cached: st[sim.StatRecycleCached] - s.stats0[sim.StatRecycleCached],
 				Ring:           st[sim.StatRecycleRing] - s.stats0[sim.StatRecycleRing],
 				Released:       rel - s.rel0,
@@ -98,7 +101,7 @@ func (s *series) sampleAt(l *Lab, packets int64, v []int64) {
 		}
 	}
 	copy(s.busy0, busyNow)
-	s.stats0, s.rel0, s.packet0 = st, rel, packets
+	s.stats0, s.rel0, s.packet0, s.lost0 = st, rel, packets, lost
 	s.next = packets + s.window
 }
 

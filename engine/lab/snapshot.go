@@ -28,9 +28,14 @@ type Snapshot struct {
 	NIC         *NICView // the driver's RX ring (nil without a driver)
 	SKBs        []SKBView
 
-	Stats      sim.Stats // the 11 counters, summed over the pools
-	Inflight   int32
-	Violations [sim.NumKinds]int
+	Stats    sim.Stats // the 11 counters, summed over the pools
+	Inflight int32
+	// Lost, RxMissed and AllocFailures are Results' counters so far: packets
+	// not delivered; frames the NIC dropped for want of a posted RX buffer
+	// (rx_missed_errors); page_pool_alloc_pages NULL returns
+	// (rx_buff_alloc_err / refill_errors).
+	Lost, RxMissed, AllocFailures int64
+	Violations                    [sim.NumKinds]int
 	// ViolationList is the detailed log (the first sim.MaxViolationsKept).
 	ViolationList []ViolationView
 }
@@ -178,7 +183,8 @@ func holderAt(p sim.Place, id int32) Holder {
 func (l *Lab) Snapshot() Snapshot {
 	m := l.m
 	s := Snapshot{Op: l.ops, Packets: l.packets, Done: l.done, Next: l.Next(), TimeNS: m.NowPS() / sim.PSPerNS,
-		Era: m.Era.Name, Scenario: l.Scenario.Name, Driver: l.Cfg.Driver}
+		Era: m.Era.Name, Scenario: l.Scenario.Name, Driver: l.Cfg.Driver,
+		Lost: l.lost, RxMissed: l.rxMissed(), AllocFailures: l.allocFailures()}
 	for c := range m.CPUs {
 		s.BusyNS = append(s.BusyNS, m.CPUs[c].BusyPS()/sim.PSPerNS)
 	}

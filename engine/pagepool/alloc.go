@@ -18,11 +18,19 @@ func (p *Pool) AllocPages(cpu int) *mm.Page {
 	if pg == nil {
 		pg = p.allocPagesSlow(cpu)
 	}
-	if pg == nil && p.alloc.count > 0 {
-		p.nilWithCache = p.alloc.count // judged now: later recycles may refill the cache legitimately
+	if pg == nil {
+		p.allocNull++
+		if p.alloc.count > 0 {
+			p.nilWithCache = p.alloc.count // judged now: later recycles may refill the cache legitimately
+		}
 	}
 	return pg
 }
+
+// AllocFailures is how many page_pool_alloc_pages calls (page_pool_alloc_frag's
+// included) returned NULL: what a driver counts as an RX buffer allocation
+// error (mlx5's rx_buff_alloc_err, mvneta's refill_errors).
+func (p *Pool) AllocFailures() int64 { return p.allocNull }
 
 // getCached models __page_pool_get_cached.
 func (p *Pool) getCached(cpu int, cost int64) *mm.Page {

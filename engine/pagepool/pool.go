@@ -103,6 +103,10 @@ type Pool struct {
 	destroyed, freed          bool
 
 	stats sim.Stats
+	// allocNull counts page_pool_alloc_pages calls that returned NULL (the
+	// allocator failed): page_pool keeps no such counter, the drivers do
+	// (mlx5's rx_buff_alloc_err, mvneta's refill_errors).
+	allocNull int64
 
 	bulk         [256]*mm.Page // scratch array for alloc_pages_bulk (the kernel fills the cache array itself)
 	consumer     int           // the CPU allowed to touch the alloc cache (NAPI CPU, or first allocating CPU)

@@ -17,8 +17,13 @@ type forward struct {
 	tap tapper
 }
 
+// newForward sizes the TX ring like the RX ring, but never below two NAPI
+// budgets: completions run once per poll and free up to a budget's worth,
+// and a NIC's TX ring is its own and large (mvpp2 MVPP2_MAX_TXD_DFLT 1024,
+// bnxt 511, mvneta 532), so a teaching-size RX ring (rx_descs=16) must not
+// turn the run into one that drops three packets in four at the TX ring.
 func newForward(e *Env) *forward {
-	return &forward{cap: e.Drv.RingSize(), tap: tapper{every: e.M.Knobs[sim.KnobTapEvery]}}
+	return &forward{cap: max(e.Drv.RingSize(), 2*drivers.Budget), tap: tapper{every: e.M.Knobs[sim.KnobTapEvery]}}
 }
 
 func (w *forward) Next() string {
@@ -57,7 +62,7 @@ func (w *forward) Step(e *Env) bool {
 	d := e.Drv
 	cpu := e.inSoftirq(d.CPU())
 	if w.sk == nil {
-		if d.AtPollBoundary() {
+		if d.AtPollBoundary(e.Frame) {
 			w.complete(e)
 		}
 		sk := e.rx(e.Frame, HdrUDP)

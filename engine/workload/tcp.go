@@ -23,7 +23,10 @@ import (
 // flight beyond it). When the window is closed the NAPI's poll finds no
 // frame and completes (napi_complete_done: GRO flushed, list_owner = -1); the
 // next frame, once the reader has made room, arrives with an IRQ that
-// schedules it again. With one CPU the reader runs between polls.
+// schedules it again. A poll also ends short when the RX ring has no
+// descriptor left for the next frame (a ring smaller than the budget): GRO
+// is flushed, napi_complete_done, and the next frame finds the ring the
+// driver refilled. With one CPU the reader runs between polls.
 type tcpStream struct {
 	next   tcpOp
 	gro    skb.GRO
@@ -79,7 +82,7 @@ func (w *tcpStream) Next() string {
 	case tcpDeliver:
 		return "tcp_v4_rcv: tcp_try_coalesce into the receive queue, or queue the skb"
 	case tcpPollEnd:
-		return "the window is closed: the poll finds no frame and ends short; napi_complete_done flushes GRO"
+		return "the poll finds no frame (the window is closed, or no RX descriptor is left posted) and ends short; napi_complete_done flushes GRO"
 	case tcpComplete:
 		return "napi_complete_done (list_owner = -1), then net_rx_action's last skb_defer_free_flush"
 	case tcpKick:
@@ -150,7 +153,8 @@ func (w *tcpStream) step(e *Env) bool {
 	case tcpComplete:
 		e.inSoftirq(cpu)
 		e.Drv.CompleteDone()
-		e.S.SkbDeferFreeFlush(cpu) // net_rx_action: the poll list is empty
+		e.M.Begin(cpu, sim.SymDeferFlush) // the operation (napi_complete_done has no cost of its own)
+		e.S.SkbDeferFreeFlush(cpu)        // net_rx_action: the poll list is empty
 		w.ending, w.idle = false, true
 		return false
 	case tcpKick:
@@ -248,13 +252,15 @@ func (w *tcpStream) choose(e *Env) tcpOp {
 	case !open:
 		nOp = tcpPollEnd
 		w.closed = true
+	case e.Drv.EndsShort(e.Frame): // the RX ring ran dry: the CQ is empty
+		nOp = tcpPollEnd
 	}
 	rOK := w.queue.Len() > 0
 	var rAt int64
 	if rOK {
 		rAt = max(appT, w.queue.At(0).at)
 		if app == cpu { // one CPU: the reader runs between polls
-			rOK = nOp == tcpRx && (w.idle || e.Drv.AtPollBoundary()) || nOp == tcpPollEnd || !nOK
+			rOK = nOp == tcpRx && (w.idle || e.Drv.AtPollBoundary(e.Frame)) || nOp == tcpPollEnd || !nOK
 			rAt = 0
 		}
 	}

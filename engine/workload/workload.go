@@ -157,7 +157,7 @@ func (e *Env) rx(length, hdr int) *skb.SKB {
 	if !d.Scheduled() {
 		d.Schedule() // the RX IRQ: napi_schedule
 	}
-	if d.Poll() {
+	if d.Poll(length) {
 		e.S.SkbDeferFreeFlush(cpu)
 	}
 	e.M.Begin(cpu, sim.SymDrvRx)

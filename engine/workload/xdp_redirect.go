@@ -30,7 +30,7 @@ func (w *xdpRedirect) Step(e *Env) bool {
 	d := e.Drv
 	m := e.M
 	if w.op == 0 {
-		d.Poll()
+		d.Poll(e.Frame)
 		cpu := e.inSoftirq(d.CPU())
 		m.Begin(cpu, sim.SymXDPRun)
 		f, ok := d.ReceiveXDP(e.Frame)

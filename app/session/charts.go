@@ -1,4 +1,4 @@
-package app
+package session
 
 import (
 	"encoding/json"
@@ -21,9 +21,19 @@ var palette = []string{"#0072B2", "#E69F00", "#009E73", "#56B4E9", "#D55E00", "#
 func chartTools() charts.GlobalOpts {
 	return charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "2%", Feature: &opts.ToolBoxFeature{
 		SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Title: "save as image", Name: "pplab"},
-		DataZoom:    &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), Title: map[string]string{"zoom": "zoom", "back": "reset zoom"}},
+		// go-echarts serialises an unset icon as null, and ECharts draws no
+		// button for a null icon: give both their paths (ECharts' own).
+		DataZoom: &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), Title: map[string]string{"zoom": "zoom", "back": "reset zoom"},
+			Icon: map[string]string{"zoom": zoomIcon, "back": backIcon}},
 	}})
 }
+
+// ECharts' built-in toolbox icons for zoom and reset (echarts/src/component/
+// toolbox/feature/DataZoom.ts).
+const (
+	zoomIcon = "path://M0,13.5h26.9 M13.5,26.9V0 M32.1,13.5H58V58H13.5 V32.1"
+	backIcon = "path://M22,1.4L9.9,13.5l12.3,12.3 M10.3,13.5H54.9v44.6 H10.3v-26"
+)
 
 // frame is what every chart has: title, colours, legend, tooltip, grid,
 // axes, inside zoom on the data axis, the toolbox; no animation (the data is
@@ -43,9 +53,25 @@ func frame(title, subtitle string, colors opts.Colors, grid opts.Grid, x opts.XA
 	}
 }
 
-// optionJSON renders a chart's option for echarts.setOption.
+// optionJSON renders a chart's option for echarts.setOption. The inside
+// zoom reacts to the wheel only with Ctrl held (zoomOnMouseWheel: 'ctrl',
+// which go-echarts' DataZoom has no field for), so the wheel scrolls the page.
 func optionJSON(c interface{ JSON() map[string]any }) string {
-	b, err := json.Marshal(c.JSON())
+	m := c.JSON()
+	if zs, ok := m["dataZoom"].([]opts.DataZoom); ok {
+		out := make([]map[string]any, 0, len(zs))
+		for _, z := range zs {
+			b, _ := json.Marshal(z)
+			var zm map[string]any
+			_ = json.Unmarshal(b, &zm)
+			if z.Type == "inside" {
+				zm["zoomOnMouseWheel"], zm["moveOnMouseWheel"] = "ctrl", false
+			}
+			out = append(out, zm)
+		}
+		m["dataZoom"] = out
+	}
+	b, err := json.Marshal(m)
 	if err != nil {
 		return "{}" // a go-echarts option is plain data; this cannot happen
 	}

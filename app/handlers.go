@@ -1,0 +1,109 @@
+package app
+
+import (
+	"strconv"
+
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Event handlers: one per kind of control, each reading what it acts on
+// from the element it is attached to (ctx.JSSrc(): its id, value and data-*
+// attributes), never from a closure.
+//
+// Why: go-app decides whether to replace an element's handler on a
+// re-render by comparing the handler's code pointer (eventHandler.Equal in
+// pkg/app/event.go: reflect.ValueOf(fn).Pointer()), and every closure made
+// by one func literal shares a code pointer. So a handler made in a loop
+// (one per knob, rule, tile, violation, banner entry) would keep the
+// variables its element captured at its first render: after a scenario
+// change the input labelled gro would set rx_descs, and a tile click would
+// open whichever page the tile showed first. Reading from the element
+// itself is right whatever go-app keeps. Every handler below is a
+// package-level function; nothing in this package makes a handler in a
+// loop or captures a loop variable.
+
+// onField: a config field changed. The element carries data-field (the
+// field: "scenario", "driver", "era", "preset", "seed" or a knob's name);
+// the value is the element's.
+func onField(ctx ga.Context, e ga.Event) {
+	el := ctx.JSSrc()
+	ctx.NewActionWithValue(actSet, setField{Field: dataset(el, "field"), Value: el.Get("value").String()})
+}
+
+// onRule: a rule checkbox toggled (data-rule names the rule).
+func onRule(ctx ga.Context, e ga.Event) {
+	ctx.NewActionWithValue(actSet, setField{Field: "break", Value: dataset(ctx.JSSrc(), "rule")})
+}
+
+// onTile: a page tile was pressed (data-pfn).
+func onTile(ctx ga.Context, e ga.Event) {
+	pfn, err := strconv.ParseInt(dataset(ctx.JSSrc(), "pfn"), 10, 32)
+	if err != nil {
+		return
+	}
+	ctx.NewActionWithValue(actSelect, int32(pfn))
+}
+
+// onCloseInspector: the inspector's close button.
+func onCloseInspector(ctx ga.Context, e ga.Event) { ctx.NewActionWithValue(actSelect, int32(-1)) }
+
+// onViolation: a violation entry was pressed (data-seq, data-pfn).
+func onViolation(ctx ga.Context, e ga.Event) {
+	el := ctx.JSSrc()
+	seq, err1 := strconv.ParseUint(dataset(el, "seq"), 10, 64)
+	pfn, err2 := strconv.ParseInt(dataset(el, "pfn"), 10, 32)
+	if err1 != nil || err2 != nil {
+		return
+	}
+	ctx.NewActionWithValue(actJump, jump{Seq: seq, PFN: int32(pfn)})
+}
+
+// onDismiss: a banner entry's close button (data-index).
+func onDismiss(ctx ga.Context, e ga.Event) {
+	i, err := strconv.Atoi(dataset(ctx.JSSrc(), "index"))
+	if err != nil {
+		return
+	}
+	ctx.NewActionWithValue(actDismiss, i)
+}
+
+// onButton: a stepping button (data-act names the action: actStep, …).
+func onButton(ctx ga.Context, e ga.Event) { ctx.NewAction(dataset(ctx.JSSrc(), "act")) }
+
+// onSpeed: the speed select (its value is an index into session.Speeds).
+func onSpeed(ctx ga.Context, e ga.Event) {
+	n, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
+	if err != nil {
+		return
+	}
+	ctx.NewActionWithValue(actSpeed, n)
+}
+
+// onScrub: the timeline slider moved (its value is an operation).
+func onScrub(ctx ga.Context, e ga.Event) {
+	n, err := strconv.ParseUint(ctx.JSSrc().Get("value").String(), 10, 64)
+	if err != nil {
+		return
+	}
+	ctx.NewActionWithValue(actSeek, n)
+}
+
+// onCompare: the comparison select (its value: "" or "era:NAME").
+func onCompare(ctx ga.Context, e ga.Event) {
+	ctx.NewActionWithValue(actCompare, ctx.JSSrc().Get("value").String())
+}
+
+// onCopy: the copy-link button.
+func onCopy(ctx ga.Context, e ga.Event) { ctx.NewAction(actCopy) }
+
+// dataset reads the element's data-name attribute ("" when absent).
+func dataset(el ga.Value, name string) string {
+	if !el.Truthy() {
+		return ""
+	}
+	v := el.Call("getAttribute", "data-"+name)
+	if !v.Truthy() {
+		return ""
+	}
+	return v.String()
+}

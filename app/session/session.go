@@ -1,0 +1,569 @@
+// Package session is the playground's state and behaviour in plain Go: a
+// Session holds one run (*lab.Lab) and the views derived from it, takes the
+// user's actions (Set, Step, Back, Packet, TogglePlay, Seek, Jump, …) and
+// returns one value, View, that the go-app components render. It imports
+// neither go-app nor syscall/js, so every action is tested natively (go
+// test ./app/session); the browser side (package app) only wires events to
+// these methods and View to the page.
+//
+// Concurrency: a Session is used by one goroutine (the UI goroutine in the
+// browser). It is not copyable (it owns its Lab).
+//
+// Time: a Session never reads a clock itself. Play and the refresh policy
+// take the time from the caller (Frame's timestamp, Clock), so a test
+// drives them deterministically.
+package session
+
+import (
+	"fmt"
+	"net/url"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+)
+
+// Notice is one banner message.
+type Notice struct {
+	Kind string // "error" or "notice"
+	Text string
+}
+
+// Speed is one play speed: operations per second, 0 for as fast as the page
+// allows (the engine runs in slices of maxSliceMS per animation frame).
+type Speed struct {
+	Label string
+	OpsPS int
+	Key   string // the URL form
+}
+
+// Speeds are the play speeds a Session offers.
+var Speeds = []Speed{{"slow (2 ops/s)", 2, "0"}, {"10 ops/s", 10, "1"}, {"60 ops/s", 60, "2"}, {"1000 ops/s", 1000, "3"}, {"100 000 ops/s", 100_000, "4"}, {"max", 0, "max"}}
+
+// DefaultSpeed is the index of the speed a Session starts with.
+const DefaultSpeed = 2
+
+const (
+	traceLines   = 200 // the trace keeps this many lines
+	recentSteps  = 32  // steps whose moves the inspector can show
+	heavyEveryMS = 500 // while playing, series, results and charts refresh this often
+	packetLimit  = 10_000
+)
+
+// Session is one playground: the run, the config the controls show, the
+// banner, the selection, play state and the comparison run.
+type Session struct {
+	// Clock is the wall time in milliseconds (performance.now() in the
+	// browser); nil reads as 0. Only the refresh policy and the play slice
+	// use it, never the run.
+	Clock func() float64
+
+	list lab.ListJSON
+
+	lab    *lab.Lab
+	cfg    lab.Config // the config the run was built from
+	want   lab.Config // the config the controls show; errs say why it does not build
+	preset string
+	errs   map[string]string
+	banner []Notice
+
+	snap     lab.Snapshot
+	prev     lab.Snapshot // the snapshot before the last refresh (the step's deltas)
+	rec      lab.StepRecord
+	hasRec   bool
+	recent   []lab.StepRecord // the last recorded steps (the inspector's moves)
+	trace    []string
+	selected int32
+	maxOp    uint64
+	scroll   bool // the selection came from a jump: the page scrolls the tile into view
+
+	// The violation log as far as the run went (maxOp): a step back or a
+	// jump keeps listing what comes later (the log is a pure function of
+	// the config and the operation count).
+	viol   []lab.ViolationView
+	violN  [sim.NumKinds]int
+	violAt uint64
+
+	playing   bool
+	speed     int
+	carry     float64 // operations owed at a slow speed
+	lastFrame float64 // the last frame's timestamp
+	lastHeavy float64 // when series, results and charts were last refreshed
+	lastView  float64 // when the view was last redrawn at max speed
+
+	cmpMode            string // "" (off), "era:NAME"
+	cmp                *lab.Lab
+	cmpErr             string
+	results, cmpResult lab.Results
+	series, cmpSeries  []lab.SeriesPoint
+
+	charts chartCache
+	// Views that change only with the wanted config, kept by what they
+	// were built from.
+	ctlKey, cmpChoicesKey string
+	ctl                   ControlsView
+	cmpChoices            []lab.Choice
+
+	dirty          bool // the view changed since View was last called
+	stale          bool // the run moved since series, results and the comparison were refreshed
+	degenerateSaid bool // the banner said the run degenerated (once per run)
+}
+
+// DefaultConfig is what the playground runs without a URL: drop traffic on
+// the scenario's default driver, at teaching sizes.
+func DefaultConfig() lab.Config {
+	return lab.Config{Scenario: "drop", Set: lab.TeachingSet("drop")}
+}
+
+func (s *Session) now() float64 {
+	if s.Clock == nil {
+		return 0
+	}
+	return s.Clock()
+}
+
+// New builds the session a URL query describes (the config, step, cmp,
+// speed); every bad parameter falls back to its default with a notice
+// naming it. A nil or empty query is the default config at op 0.
+func New(q url.Values, clock func() float64) *Session {
+	s := &Session{Clock: clock, selected: -1, speed: DefaultSpeed}
+	s.list = lab.List()
+	ui := takeUIParams(q)
+	cfgQ := ui.rest
+	cfg := DefaultConfig()
+	if len(cfgQ) > 0 {
+		c, err := lab.ParseConfig(cfgQ)
+		for _, e := range lab.FieldErrors(err) {
+			s.notify("notice", "URL: "+urlFieldNotice(e, cfgQ))
+		}
+		if c.Scenario != "" {
+			cfg = c
+		}
+	}
+	for _, n := range ui.notices {
+		s.notify("notice", "URL: "+n)
+	}
+	s.preset = lab.PresetOf(cfg)
+	if err := s.build(cfg); err != nil {
+		s.notify("notice", "URL: the configuration does not build ("+clip(err.Error())+") — using the default instead")
+		s.preset = lab.PresetTeaching
+		if err := s.build(DefaultConfig()); err != nil {
+			panic("the default configuration does not build: " + err.Error())
+		}
+	}
+	if ui.speed >= 0 {
+		s.speed = ui.speed
+	}
+	if ui.cmp != "" {
+		s.Compare(ui.cmp)
+	}
+	if ui.step > 0 {
+		s.lab.Seek(ui.step)
+		if s.lab.Ops() < ui.step {
+			s.notify("notice", fmt.Sprintf("URL: step=%d is past the end of the run (it ends at op %d)", ui.step, s.lab.Ops()))
+		}
+	}
+	s.refresh(true)
+	return s
+}
+
+func (s *Session) notify(kind, text string) {
+	s.banner = append(s.banner, Notice{kind, text})
+	s.dirty = true
+}
+
+// Recover turns a panic (recovered by the caller around an action) into a
+// banner entry naming the state — the config's link and the operation —
+// and stops playing: the page keeps running. It returns the log line.
+func (s *Session) Recover(what string, r any) string {
+	s.playing = false
+	state := "no run"
+	if s.lab != nil {
+		state = fmt.Sprintf("op %d of %s", s.lab.Ops(), s.cfg.Values().Encode())
+	}
+	s.notify("error", fmt.Sprintf("internal error in %s (%v) at %s — the page keeps running; please report it with this link", what, r, state))
+	return fmt.Sprintf("pplab: panic in %s: %v\n%s", what, r, firstLines(string(debug.Stack()), 16))
+}
+
+// Notify adds a banner entry (the browser side's own notices).
+func (s *Session) Notify(kind, text string) { s.notify(kind, text) }
+
+// Dismiss removes banner entry i (out of range: nothing).
+func (s *Session) Dismiss(i int) {
+	if i >= 0 && i < len(s.banner) {
+		s.banner = slices.Delete(slices.Clone(s.banner), i, i+1)
+		s.dirty = true
+	}
+}
+
+// build makes cfg the run (from op 0). On error the current run stays.
+func (s *Session) build(cfg lab.Config) error {
+	l, err := lab.New(cfg)
+	if err != nil {
+		return err
+	}
+	l.EnableSeek()
+	l.Record(true)
+	s.lab, s.cfg, s.want = l, cfg, cfg
+	s.errs = map[string]string{}
+	s.hasRec, s.rec, s.recent, s.trace, s.maxOp = false, lab.StepRecord{}, nil, nil, 0
+	s.viol, s.violN, s.violAt = nil, [sim.NumKinds]int{}, 0
+	s.degenerateSaid, s.snap = false, lab.Snapshot{}
+	s.selected = -1
+	s.cmp = nil
+	if s.cmpMode != "" {
+		s.Compare(s.cmpMode)
+	}
+	s.refresh(true)
+	return nil
+}
+
+// refresh re-derives the views from the run. heavy also refreshes the
+// series, results and the comparison (costly: a single step or a light
+// frame skips them).
+func (s *Session) refresh(heavy bool) {
+	l := s.lab
+	s.prev = s.snap
+	s.snap = l.Snapshot()
+	s.maxOp = max(s.maxOp, s.snap.Op)
+	if rec, ok := l.StepRecord(); ok && (!s.hasRec || rec.Op.Index != s.rec.Op.Index || rec.Op.Seq != s.rec.Op.Seq) {
+		s.rec, s.hasRec = rec, true
+		s.recent = append(s.recent, rec)
+		if len(s.recent) > recentSteps {
+			s.recent = append(s.recent[:0], s.recent[len(s.recent)-recentSteps:]...)
+		}
+		for _, e := range rec.Events {
+			s.trace = append(s.trace, e.TraceLine())
+		}
+		if len(s.trace) > traceLines {
+			s.trace = append(s.trace[:0], s.trace[len(s.trace)-traceLines:]...)
+		}
+	}
+	if s.snap.Op >= s.violAt {
+		s.viol, s.violN, s.violAt = s.snap.ViolationList, s.snap.Violations, s.snap.Op
+	}
+	if s.selected >= 0 && !s.pageKnown(s.selected) && !s.selectedFree() {
+		s.selected = -1
+	}
+	s.stale = true
+	if heavy {
+		s.series, _ = l.Series()
+		s.results = l.Results()
+		if s.results.Degenerate != "" && !s.degenerateSaid {
+			s.degenerateSaid = true
+			s.notify("notice", "This run is not measuring its scenario: "+s.results.Degenerate)
+		}
+		s.syncCompare()
+		s.lastHeavy = s.now()
+		s.stale = false
+	}
+	s.dirty = true
+}
+
+// Idle refreshes what single steps leave stale (the series, the results
+// with the rate, the comparison run and the charts): the page calls it once
+// the user has paused a moment, so that a held arrow key stays fast and the
+// panels then catch up. It reports whether anything changed.
+func (s *Session) Idle() bool {
+	if !s.stale || s.playing {
+		return false
+	}
+	s.refresh(true)
+	return true
+}
+
+// Lab is the session's run (read-only use: tests and the page's probes).
+func (s *Session) Lab() *lab.Lab { return s.lab }
+
+// Playing reports whether the session is playing.
+func (s *Session) Playing() bool { return s.playing }
+
+// Step runs one operation (recorded, full check) and pauses play.
+func (s *Session) Step() {
+	s.playing = false
+	if s.lab.Done() {
+		return
+	}
+	s.lab.Step()
+	s.refresh(false)
+}
+
+// Back goes one operation back (a replay from the nearest keyframe).
+func (s *Session) Back() {
+	s.playing = false
+	if op := s.lab.Ops(); op > 0 {
+		s.seek(op - 1)
+	}
+}
+
+// Packet steps until an operation completes a packet.
+func (s *Session) Packet() {
+	s.playing = false
+	s.lab.StepPacket(packetLimit)
+	s.refresh(false)
+}
+
+// Reset goes back to operation 0.
+func (s *Session) Reset() {
+	s.playing = false
+	s.seek(0)
+}
+
+// Seek brings the run to op n (pausing play); the step record then
+// describes op n.
+func (s *Session) Seek(n uint64) {
+	s.playing = false
+	s.seek(n)
+}
+
+func (s *Session) seek(n uint64) {
+	s.lab.Seek(n)
+	if n == 0 {
+		s.hasRec, s.rec = false, lab.StepRecord{}
+	}
+	s.refresh(n == 0 || s.lastHeavy == 0)
+}
+
+// Select inspects page pfn (-1: none).
+func (s *Session) Select(pfn int32) {
+	s.selected, s.scroll = pfn, false
+	s.dirty = true
+}
+
+// Jump shows a violation: the run at the operation that found it (seq is
+// the machine's event sequence number), its page selected.
+func (s *Session) Jump(seq uint64, pfn int32) {
+	s.playing = false
+	s.lab.SeekToSeq(seq, s.maxOp)
+	s.selected, s.scroll = pfn, true
+	s.refresh(false)
+}
+
+// TogglePlay starts or pauses play at the current speed. at is the wall
+// time (ms) it happens at.
+func (s *Session) TogglePlay(at float64) {
+	if s.lab.Done() {
+		s.playing = false
+		return
+	}
+	s.playing = !s.playing
+	s.carry, s.lastFrame = 0, at
+	if !s.playing {
+		s.refresh(true)
+	}
+	s.dirty = true
+}
+
+// SetSpeed picks Speeds[i].
+func (s *Session) SetSpeed(i int) {
+	if i < 0 || i >= len(Speeds) {
+		s.notify("notice", fmt.Sprintf("speed %d: want 0 to %d", i, len(Speeds)-1))
+		return
+	}
+	s.speed = i
+	s.dirty = true
+}
+
+// Set changes one field of the wanted config — "scenario", "driver",
+// "era", "seed", "preset", "break" (value: the rule to toggle) or a knob's
+// name — and builds it; what does not fit is explained beside the field
+// (View.Controls.Errs) and the run goes on unchanged.
+func (s *Session) Set(field, value string) {
+	w := s.want
+	w.Knobs = sim.Knobs{}
+	w.Set = slices.Clone(w.Set)
+	w.Break = slices.Clone(w.Break)
+	s.dirty = true
+	var err error
+	switch field {
+	case "scenario":
+		w.Scenario = value
+		if s.preset == lab.PresetTeaching {
+			w = lab.WithPreset(w, lab.PresetTeaching)
+		}
+	case "driver":
+		w.Driver = value
+	case "era":
+		w.Era = value
+	case "seed":
+		n, perr := strconv.ParseUint(strings.TrimSpace(value), 10, 64)
+		if perr != nil {
+			s.errs = map[string]string{"seed": fmt.Sprintf("seed %q: want a non-negative integer", clip(value))}
+			return
+		}
+		w.Seed = n
+	case "preset":
+		if value != lab.PresetTeaching && value != lab.PresetKernel {
+			s.errs = map[string]string{"preset": fmt.Sprintf("sizes %q: want %s or %s", clip(value), lab.PresetTeaching, lab.PresetKernel)}
+			return
+		}
+		s.preset = value
+		w = lab.WithPreset(w, value)
+	case "break":
+		w, err = lab.WithRuleToggled(w, value)
+	default:
+		w, err = lab.WithKnob(w, field, value)
+		if err != nil {
+			// Keep what the user typed on screen, with the reason.
+			s.want = w
+			s.errs = map[string]string{field: errText(err)}
+			return
+		}
+	}
+	if err != nil {
+		s.errs = map[string]string{field: errText(err)}
+		return
+	}
+	s.want = w
+	s.errs = map[string]string{}
+	if err := w.Validate(); err != nil {
+		s.errs[errField(err, field)] = errText(err)
+		return
+	}
+	wasPlaying := s.playing
+	if err := s.build(w); err != nil {
+		s.want = w
+		s.errs[errField(err, field)] = errText(err)
+		return
+	}
+	s.playing = wasPlaying
+}
+
+// Compare sets the comparison run: the same config in another era ("" for
+// none). A mode that does not run is refused with the reason, in the
+// banner and beside the control.
+func (s *Session) Compare(mode string) {
+	s.cmpMode, s.cmp, s.cmpErr = mode, nil, ""
+	s.cmpSeries, s.cmpResult = nil, lab.Results{}
+	s.dirty = true
+	if mode == "" {
+		return
+	}
+	refuse := func(msg string) {
+		s.cmpErr, s.cmpMode = msg, ""
+		s.notify("notice", msg)
+	}
+	era, ok := strings.CutPrefix(mode, "era:")
+	if !ok {
+		refuse(fmt.Sprintf("compare %q: want era:NAME (e.g. era:5.12)", clip(mode)))
+		return
+	}
+	if era == cfgEra(s.cfg) {
+		refuse(fmt.Sprintf("compare %q: the run is already in era %s — pick another era", clip(mode), era))
+		return
+	}
+	c := s.cfg
+	c.Era = era
+	l, err := lab.New(c)
+	if err != nil {
+		refuse("compare " + clip(mode) + ": " + err.Error())
+		return
+	}
+	s.cmp = l
+	s.syncCompare()
+}
+
+// syncCompare runs the comparison as far as the run (in packets), bounded
+// per call so that a frame stays short; it catches up over later frames.
+func (s *Session) syncCompare() {
+	if s.cmp == nil || s.lab == nil {
+		return
+	}
+	start := s.now()
+	target := s.lab.Packets()
+	if s.cmp.Packets() > target { // the run went back: start the comparison over
+		c, err := lab.New(s.cmp.Cfg)
+		if err != nil {
+			s.cmpErr, s.cmp = err.Error(), nil
+			return
+		}
+		s.cmp = c
+	}
+	for s.cmp.Packets() < target && !s.cmp.Done() && (s.Clock == nil || s.now()-start < 6) {
+		s.cmp.RunN(min(4096, 2*(target-s.cmp.Packets())+1))
+	}
+	s.cmpSeries, _ = s.cmp.Series()
+	s.cmpResult = s.cmp.Results()
+}
+
+func (s *Session) pageKnown(pfn int32) bool {
+	_, ok := s.page(pfn)
+	return ok
+}
+
+func (s *Session) page(pfn int32) (lab.PageView, bool) {
+	// Snapshot.Pages is sorted by PFN.
+	i, ok := slices.BinarySearchFunc(s.snap.Pages, pfn, func(p lab.PageView, pfn int32) int { return int(p.PFN) - int(pfn) })
+	if !ok {
+		return lab.PageView{PFN: pfn}, false
+	}
+	return s.snap.Pages[i], true
+}
+
+// selectedFree: the selected page is a real frame back in the allocator.
+func (s *Session) selectedFree() bool {
+	if s.selected < 0 || s.pageKnown(s.selected) {
+		return false
+	}
+	for _, r := range s.recent {
+		for _, m := range r.Moves {
+			if m.PFN == s.selected {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func cfgEra(c lab.Config) string {
+	if c.Era == "" {
+		return sim.DefaultEra
+	}
+	return c.Era
+}
+
+// errField is the field an error is about (the one changed, when the error
+// names no field of its own).
+func errField(err error, changed string) string {
+	for _, fe := range lab.FieldErrors(err) {
+		if fe.Field != "" && fe.Field != "set" {
+			return fe.Field
+		}
+	}
+	return changed
+}
+
+// errText is an error as a field shows it: each field error's echoed
+// value cut to a readable length.
+func errText(err error) string {
+	var parts []string
+	for _, fe := range lab.FieldErrors(err) {
+		e := *fe
+		e.Value = clip(e.Value)
+		if e.Named {
+			e.Msg = clip(e.Msg)
+		}
+		parts = append(parts, e.Error())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// clip cuts a user's value to what a message echoes.
+func clip(s string) string {
+	const n = 80
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,454 @@
+package session
+
+import (
+	"fmt"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+)
+
+func query(t *testing.T, s string) url.Values {
+	t.Helper()
+	q, err := url.ParseQuery(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// verify checks what every view must hold whatever the action: the view
+// describes the run's own state (op, packets, counters, pages), the
+// narration never describes an operation after the one shown, and the
+// link opens the same state.
+func verify(t *testing.T, s *Session, what string) View {
+	t.Helper()
+	v := s.View()
+	l := s.Lab()
+	snap := l.Snapshot()
+	if v.Stats.Op != l.Ops() || v.Stats.Packets != l.Packets() || v.Stats.Stats != snap.Stats || v.Timeline.Op != l.Ops() {
+		t.Fatalf("%s: view at op %d (%d packets), run at op %d (%d packets)", what, v.Stats.Op, v.Stats.Packets, l.Ops(), l.Packets())
+	}
+	if !reflect.DeepEqual(v.Machine.Snap.Pages, snap.Pages) {
+		t.Fatalf("%s: the machine view's pages are not the run's", what)
+	}
+	if v.Narration.Has && v.Narration.Rec.Op.Index >= l.Ops() {
+		t.Fatalf("%s: the narration describes op %d at op %d", what, v.Narration.Rec.Op.Index+1, l.Ops())
+	}
+	if l.Ops() == 0 && v.Narration.Has {
+		t.Fatalf("%s: at op 0 the narration describes op %d", what, v.Narration.Rec.Op.Index+1)
+	}
+	if v.Link != s.Query().Encode() {
+		t.Fatalf("%s: link %q, query %q", what, v.Link, s.Query().Encode())
+	}
+	return v
+}
+
+// Opening a link gives the state it was copied from: the same op, counters,
+// pages and violation log.
+func TestSession_ALinkOpensTheSameState(t *testing.T) {
+	for _, tc := range []struct{ name, q string }{
+		{"default", ""},
+		{"tcp-stream 6.4", "v=1&scenario=tcp-stream&era=6.4&rx_descs=16&pool_size=32"},
+		{"pool-slow with a rule broken", "v=1&scenario=pool-slow&break=refcnt-check&pool_size=128"},
+		{"clone-tap last-dataref", "v=1&scenario=clone-tap&rx_descs=16&pool_size=32&break=last-dataref"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(query(t, tc.q), nil)
+			for i := 0; i < 137; i++ {
+				s.Step()
+			}
+			s.Back()
+			s.Step()
+			s.Idle()
+			v := verify(t, s, "stepped")
+			o := New(query(t, v.Link), nil)
+			w := verify(t, o, "opened")
+			if w.Stats != v.Stats || !reflect.DeepEqual(w.Machine.Snap.Pages, v.Machine.Snap.Pages) {
+				t.Errorf("the link %q opens another state", v.Link)
+			}
+			if w.Violations.Total != v.Violations.Total || w.Violations.Counts != v.Violations.Counts {
+				t.Errorf("violations: stepped %d %v, opened %d %v", v.Violations.Total, v.Violations.Counts, w.Violations.Total, w.Violations.Counts)
+			}
+			if !strings.Contains(v.Link, "step=137") {
+				t.Errorf("link %q", v.Link)
+			}
+		})
+	}
+}
+
+// After a scenario change, each knob's input sets that knob (the link names
+// it with the value typed), and only it.
+func TestSession_SettingAKnobSetsThatKnob(t *testing.T) {
+	s := New(nil, nil)
+	s.Set("scenario", "tcp-stream")
+	for _, k := range s.View().Controls.Knobs {
+		if !k.Matters {
+			continue
+		}
+		before := s.Query()
+		val := k.Min
+		if fmt.Sprint(val) == k.Value {
+			val = k.Max
+		}
+		s.Set(k.Name, fmt.Sprint(val))
+		v := verify(t, s, "knob "+k.Name)
+		if e := v.Controls.Errs[k.Name]; e != "" {
+			continue // the value does not fit the rest: explained beside the knob, the run unchanged
+		}
+		q := s.Query()
+		eff, err := s.Config().EffectiveKnobs()
+		n, _ := sim.KnobByName(k.Name)
+		if err != nil || eff[n] != val {
+			t.Errorf("setting %s=%d: the run has %s=%d (link %s)", k.Name, val, k.Name, eff[n], q.Encode())
+		}
+		for key := range q {
+			if key != k.Name && key != "step" && q.Get(key) != before.Get(key) {
+				t.Errorf("setting %s changed %s: %q -> %q", k.Name, key, before.Get(key), q.Get(key))
+			}
+		}
+	}
+}
+
+// A value that does not fit is explained beside its field; the run goes on.
+func TestSession_ABadValueIsExplainedBesideItsField(t *testing.T) {
+	s := New(nil, nil)
+	s.Step()
+	for _, tc := range []struct{ field, value, want string }{
+		{"rx_descs", "many", "rx_descs"},
+		{"seed", "-3", "want a non-negative integer"},
+		{"preset", "huge", "want teaching or kernel"},
+		{"break", "no-such-rule", "no-such-rule"},
+		{"frame", strings.Repeat("9", 300), "…"},
+	} {
+		s.Set(tc.field, tc.value)
+		v := verify(t, s, tc.field)
+		if e := v.Controls.Errs[tc.field]; !strings.Contains(e, tc.want) {
+			t.Errorf("%s=%.20s: error %q, want it to contain %q", tc.field, tc.value, e, tc.want)
+		}
+		if s.Lab().Ops() != 1 {
+			t.Errorf("%s: the run changed (op %d)", tc.field, s.Lab().Ops())
+		}
+	}
+	s.Set("driver", "lunar")
+	s.Set("scenario", "xdp-redirect")
+	if e := s.View().Controls.Errs["driver"]; !strings.Contains(e, "driver lunar does not run scenario xdp-redirect") {
+		t.Errorf("driver error %q", e)
+	}
+}
+
+// Reset, a scrub to 0 and ← to op 0 leave no narration of a later op.
+func TestSession_BackToOpZeroClearsTheNarration(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		back func(s *Session)
+	}{
+		{"reset", (*Session).Reset},
+		{"scrub to 0", func(s *Session) { s.Seek(0) }},
+		{"step back to 0", func(s *Session) {
+			for s.Lab().Ops() > 0 {
+				s.Back()
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(nil, nil)
+			for i := 0; i < 12; i++ {
+				s.Step()
+			}
+			tc.back(s)
+			v := verify(t, s, tc.name)
+			if v.Narration.Has || v.Narration.Op != 0 {
+				t.Errorf("narration at op 0: has %v, op %d", v.Narration.Has, v.Narration.Op)
+			}
+		})
+	}
+}
+
+// Step, back and a packet step move the run by one operation or one
+// packet, and the narration follows.
+func TestSession_StepBackAndPacket(t *testing.T) {
+	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32"), nil)
+	s.Step()
+	s.Step()
+	v := verify(t, s, "step")
+	if v.Narration.Rec.Op.Index != 1 || !v.Narration.Has {
+		t.Errorf("after two steps the narration shows op %d", v.Narration.Rec.Op.Index+1)
+	}
+	s.Back()
+	v = verify(t, s, "back")
+	if s.Lab().Ops() != 1 || v.Narration.Rec.Op.Index != 0 {
+		t.Errorf("back: op %d, narration op %d", s.Lab().Ops(), v.Narration.Rec.Op.Index+1)
+	}
+	p := s.Lab().Packets()
+	s.Packet()
+	verify(t, s, "packet")
+	if s.Lab().Packets() != p+1 || !v.Narration.Has {
+		t.Errorf("packet: %d -> %d packets", p, s.Lab().Packets())
+	}
+}
+
+// The URL's own keys: a bad one falls back with a notice naming it (the
+// value cut to a readable length); a duplicate says which value was used;
+// speed=max is a speed; a comparison in the run's own era is refused with
+// the reason, in the banner.
+func TestSession_URLNoticesSayWhatWasUsed(t *testing.T) {
+	long := strings.Repeat("x", 500)
+	for _, tc := range []struct {
+		name, q string
+		want    []string
+		speed   int
+	}{
+		{"bad step", "v=1&scenario=drop&step=abc", []string{`step "abc": want a non-negative integer`}, DefaultSpeed},
+		{"speed max", "v=1&scenario=drop&speed=max", nil, len(Speeds) - 1},
+		{"old numeric speed", "v=1&scenario=drop&speed=5", nil, len(Speeds) - 1},
+		{"bad speed", "v=1&scenario=drop&speed=warp", []string{`speed "warp": want one of 0, 1, 2, 3, 4, max`}, DefaultSpeed},
+		{"duplicate knob", "v=1&scenario=drop&rx_descs=16&rx_descs=64", []string{"rx_descs given 2 times (16, 64): using the last one, \"64\""}, DefaultSpeed},
+		{"duplicate step", "v=1&scenario=drop&step=3&step=5", []string{`step given 2 times (3, 5): using the last one, "5"`}, DefaultSpeed},
+		{"long value", "v=1&scenario=drop&era=" + long, []string{"x…"}, DefaultSpeed},
+		{"same-era comparison", "v=1&scenario=drop&cmp=era:" + sim.DefaultEra, []string{"the run is already in era " + sim.DefaultEra}, DefaultSpeed},
+		{"bad comparison", "v=1&scenario=drop&cmp=later", []string{`compare "later": want era:NAME`}, DefaultSpeed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(query(t, tc.q), nil)
+			v := verify(t, s, tc.name)
+			var banner []string
+			for _, n := range v.Banner {
+				banner = append(banner, n.Text)
+				if len(n.Text) > 400 || strings.Contains(n.Text, strings.Repeat("x", 81)) {
+					t.Errorf("a notice of %d characters: %.100s…", len(n.Text), n.Text)
+				}
+			}
+			all := strings.Join(banner, "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("banner %q does not say %q", all, w)
+				}
+			}
+			if len(tc.want) == 0 && len(banner) != 0 {
+				t.Errorf("banner %q for a good URL", all)
+			}
+			if strings.Contains(all, "given 2 times") && strings.Contains(all, "using the default") {
+				t.Errorf("a duplicate says it used the default: %q", all)
+			}
+			if s.speed != tc.speed {
+				t.Errorf("speed %d, want %d", s.speed, tc.speed)
+			}
+		})
+	}
+	s := New(query(t, "v=1&scenario=drop&step=3&step=5"), nil)
+	if s.Lab().Ops() != 5 {
+		t.Errorf("duplicate step: at op %d, want the last value 5", s.Lab().Ops())
+	}
+}
+
+// A comparison run in another era: the charts name it; one that does not
+// run is refused in the banner and beside the control.
+func TestSession_CompareWithAnotherEra(t *testing.T) {
+	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32"), nil)
+	s.Compare("era:5.12")
+	for i := 0; i < 300; i++ {
+		s.Step()
+	}
+	s.TogglePlay(0)
+	s.TogglePlay(0) // a pause refreshes the charts
+	v := verify(t, s, "compare")
+	if v.Charts.CmpName != "era 5.12 (no skb recycling)" || v.Charts.Compare != "era:5.12" {
+		t.Errorf("comparison %q (%q)", v.Charts.CmpName, v.Charts.Compare)
+	}
+	s.Compare("era:9.9")
+	v = s.View()
+	if v.Charts.Err == "" || v.Charts.Compare != "" || !strings.Contains(v.Banner[len(v.Banner)-1].Text, "9.9") {
+		t.Errorf("a bad comparison: err %q, compare %q, banner %v", v.Charts.Err, v.Charts.Compare, v.Banner)
+	}
+}
+
+// With a rule broken, a jump to a violation shows the operation that found
+// it with its page selected and brought into view, and the list still
+// holds what the run found later.
+func TestSession_JumpToAViolationKeepsTheList(t *testing.T) {
+	s := New(query(t, "v=1&scenario=pool-slow&break=refcnt-check&pool_size=128&step=400"), nil)
+	v := verify(t, s, "opened")
+	if v.Violations.Total == 0 || len(v.Violations.List) == 0 {
+		t.Fatal("no violation at op 400")
+	}
+	all := len(v.Violations.List)
+	last := v.Violations.List[len(v.Violations.List)-1]
+	first := v.Violations.List[0]
+	s.Jump(first.Seq, first.PFN)
+	v = verify(t, s, "jumped")
+	if s.Lab().Ops() == 0 || s.Lab().Ops() >= 400 {
+		t.Errorf("jumped to op %d", s.Lab().Ops())
+	}
+	if !v.Machine.Scroll || v.Machine.Selected != first.PFN || !v.Inspector.Has {
+		t.Errorf("jump: selected %d (want %d), scroll %v", v.Machine.Selected, first.PFN, v.Machine.Scroll)
+	}
+	if len(v.Violations.List) != all || !v.Violations.List[len(v.Violations.List)-1].Later && last.Seq > s.Lab().Seq() {
+		t.Errorf("after the jump the list has %d of %d entries", len(v.Violations.List), all)
+	}
+	if v.Violations.List[0].Later {
+		t.Error("the violation jumped to is marked later")
+	}
+	if v.Violations.Total+v.Violations.Later < all {
+		t.Errorf("counts at the jump %d + later %d < %d listed", v.Violations.Total, v.Violations.Later, all)
+	}
+	s.Select(-1)
+	if v := s.View(); v.Machine.Scroll || v.Inspector.Has {
+		t.Error("a plain selection scrolls")
+	}
+}
+
+// A rule that the scenario never reaches says so beside it; one it reaches
+// does not.
+func TestSession_ARuleTheScenarioNeverReachesSaysSo(t *testing.T) {
+	s := New(nil, nil) // drop
+	reach := map[string]string{}
+	for _, r := range s.View().Controls.Rules {
+		reach[r.Name] = r.Reach
+	}
+	if !strings.Contains(reach["coalesce-pp-guard"], "never decides anything in drop; it does in coalesce-mixed") {
+		t.Errorf("coalesce-pp-guard in drop: %q", reach["coalesce-pp-guard"])
+	}
+	if !strings.Contains(reach["bulk-map-error"], "only with dma_map_fail_ppm=200000") {
+		t.Errorf("bulk-map-error in drop: %q", reach["bulk-map-error"])
+	}
+	s.Set("scenario", "clone-tap")
+	for _, r := range s.View().Controls.Rules {
+		if r.Name == "last-dataref" && r.Reach != "" {
+			t.Errorf("last-dataref in clone-tap: %q", r.Reach)
+		}
+	}
+}
+
+// Play runs the engine per frame: at a slow speed the speed's share of
+// operations, at max as many as fit in the slice; the run's end stops it.
+func TestSession_PlayRunsPerFrameAndStopsAtTheEnd(t *testing.T) {
+	clock := 0.0
+	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32&packets=3000"), func() float64 { clock += 0.01; return clock })
+	s.TogglePlay(1000)
+	if !s.Playing() {
+		t.Fatal("not playing")
+	}
+	r := s.Frame(1000 + 500) // 60 ops/s for 0.25 s (a frame's time is capped)
+	if ops := s.Lab().Ops(); ops != 15 || !r.Again {
+		t.Errorf("after one slow frame: op %d, again %v", ops, r.Again)
+	}
+	r = s.Frame(1000 + 500)
+	if r.Draw || r.Ran != 0 {
+		t.Errorf("a frame that ran nothing redraws (%+v)", r)
+	}
+	s.SetSpeed(len(Speeds) - 1)
+	for i := 0; i < 10_000 && s.Playing(); i++ {
+		s.Frame(2000 + float64(i)*16)
+	}
+	v := verify(t, s, "played")
+	if s.Playing() || !v.Timeline.Done || s.Lab().Packets() != 3000 {
+		t.Errorf("after play: playing %v, done %v, %d packets", s.Playing(), v.Timeline.Done, s.Lab().Packets())
+	}
+	if v.Charts.Points == 0 || v.Charts.Throughput == "" || v.Charts.Profile == "" {
+		t.Errorf("charts after the run: %d points", v.Charts.Points)
+	}
+	s.TogglePlay(0)
+	if s.Playing() {
+		t.Error("a finished run plays")
+	}
+}
+
+// Before the first measured window there is no cost breakdown to show (the
+// set-up alone would read as "page_pool_create 100 %").
+func TestSession_NoProfileBeforeTheFirstWindow(t *testing.T) {
+	s := New(nil, nil)
+	s.Step()
+	if v := s.View(); v.Charts.Profile != "" || v.Charts.Points != 0 {
+		t.Errorf("profile %.60q with %d windows", v.Charts.Profile, v.Charts.Points)
+	}
+}
+
+// A single step does not recompute the series, results and charts (they
+// change per window, and a step must stay cheap).
+func TestSession_AStepSkipsTheHeavyRefresh(t *testing.T) {
+	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32"), nil)
+	s.Seek(5000)
+	v := s.View()
+	s.Step()
+	w := s.View()
+	if w.Charts.Throughput != v.Charts.Throughput || w.Stats.Rate != v.Stats.Rate {
+		t.Error("a single step rebuilt the charts")
+	}
+	if w.Stats.Op != v.Stats.Op+1 {
+		t.Errorf("op %d -> %d", v.Stats.Op, w.Stats.Op)
+	}
+}
+
+// Presets of sizes and rule toggles go through the engine's editing rules.
+func TestSession_PresetAndRuleToggle(t *testing.T) {
+	s := New(nil, nil)
+	if s.View().Controls.Preset != lab.PresetTeaching {
+		t.Fatalf("default preset %q", s.View().Controls.Preset)
+	}
+	s.Set("preset", lab.PresetKernel)
+	if q := s.Query(); q.Has("rx_descs") || q.Has("pool_size") {
+		t.Errorf("kernel sizes: %s", q.Encode())
+	}
+	s.Set("break", "refcnt-check")
+	s.Set("break", "last-dataref")
+	if got := s.Query()["break"]; !reflect.DeepEqual(got, []string{"last-dataref", "refcnt-check"}) {
+		t.Errorf("break %v", got)
+	}
+	s.Set("break", "refcnt-check")
+	if got := s.Query()["break"]; !reflect.DeepEqual(got, []string{"last-dataref"}) {
+		t.Errorf("break %v after toggling back", got)
+	}
+}
+
+// A panic in an action becomes a banner entry naming the state, and the
+// session goes on.
+func TestSession_RecoverNamesTheState(t *testing.T) {
+	s := New(nil, nil)
+	s.Step()
+	log := s.Recover("pp-select", "interface conversion")
+	v := s.View()
+	if len(v.Banner) != 1 || !strings.Contains(v.Banner[0].Text, "internal error in pp-select") || !strings.Contains(v.Banner[0].Text, "op 1 of") || !strings.Contains(log, "pp-select") {
+		t.Errorf("banner %v", v.Banner)
+	}
+	s.Dismiss(0)
+	s.Dismiss(7)
+	if len(s.View().Banner) != 0 {
+		t.Error("dismiss")
+	}
+	s.Step()
+	verify(t, s, "after a recovered panic")
+}
+
+// A run that degenerates (here every page allocation fails) says so: in
+// the banner once, beside the counters, with the packets it lost.
+func TestSession_ADegenerateRunSaysSo(t *testing.T) {
+	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32&alloc_fail_ppm=1000000"), nil)
+	for i := 0; i < 200; i++ {
+		s.Step()
+	}
+	s.Idle()
+	v := verify(t, s, "degenerate")
+	if !strings.Contains(v.Stats.Degenerate, "degenerate run") || v.Stats.Lost == 0 || v.Stats.AllocFailures == 0 {
+		t.Errorf("stats: degenerate %q, lost %d, alloc failures %d", v.Stats.Degenerate, v.Stats.Lost, v.Stats.AllocFailures)
+	}
+	n := 0
+	for _, b := range v.Banner {
+		if strings.Contains(b.Text, "not measuring its scenario") {
+			n++
+		}
+	}
+	s.Step()
+	s.Idle()
+	if v := s.View(); n != 1 || len(v.Banner) != 1 {
+		t.Errorf("the banner said it %d times (%d entries after more steps)", n, len(v.Banner))
+	}
+	ok := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32"), nil)
+	ok.Seek(3000)
+	if v := ok.View(); v.Stats.Degenerate != "" || v.Stats.Lost != 0 || len(v.Banner) != 0 {
+		t.Errorf("a healthy run: %q, lost %d", v.Stats.Degenerate, v.Stats.Lost)
+	}
+}

@@ -1,0 +1,118 @@
+package session
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+)
+
+// The URL form of a session: the config's Values (lab.Config.Values, the
+// versioned form v=1) plus the playground's own keys: step (the operation
+// shown), cmp (the comparison run) and speed.
+
+// uiKeys are the URL keys that belong to the playground, not the config.
+var uiKeys = []string{"step", "cmp", "speed"}
+
+// uiParams are the playground's keys of a query, parsed, and the rest (the
+// config's part).
+type uiParams struct {
+	step    uint64
+	cmp     string
+	speed   int // -1: not given (or bad)
+	notices []string
+	rest    url.Values
+}
+
+// takeUIParams splits q into the playground's keys and the config's part;
+// a bad value falls back with a notice naming it.
+func takeUIParams(q url.Values) uiParams {
+	u := uiParams{speed: -1, rest: url.Values{}}
+	for k, v := range q {
+		if !slices.Contains(uiKeys, k) {
+			u.rest[k] = v
+		}
+	}
+	one := func(key string) string {
+		vals := q[key]
+		if len(vals) > 1 {
+			u.notices = append(u.notices, fmt.Sprintf("%s given %d times (%s): using the last one, %q", key, len(vals), clip(strings.Join(vals, ", ")), clip(vals[len(vals)-1])))
+		}
+		if len(vals) == 0 {
+			return ""
+		}
+		return vals[len(vals)-1]
+	}
+	if s := one("step"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			u.notices = append(u.notices, fmt.Sprintf("step %q: want a non-negative integer — starting at op 0", clip(s)))
+		} else {
+			u.step = n
+		}
+	}
+	u.cmp = one("cmp")
+	if s := one("speed"); s != "" {
+		u.speed = speedIndex(s)
+		if u.speed < 0 {
+			keys := make([]string, len(Speeds))
+			for i, sp := range Speeds {
+				keys[i] = sp.Key
+			}
+			u.notices = append(u.notices, fmt.Sprintf("speed %q: want one of %s — using the default", clip(s), strings.Join(keys, ", ")))
+		}
+	}
+	return u
+}
+
+// speedIndex is the index of the speed whose URL key is s, or whose index
+// s is (links written before "max" had a name) (-1: none).
+func speedIndex(s string) int {
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < len(Speeds) {
+		return n
+	}
+	for i, sp := range Speeds {
+		if sp.Key == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// urlFieldNotice is the notice for a bad config field of the URL: what is
+// wrong (the value cut to a readable length) and what was used instead.
+func urlFieldNotice(fe *sim.FieldError, q url.Values) string {
+	e := *fe
+	e.Value = clip(e.Value)
+	if e.Named {
+		e.Msg = clip(e.Msg)
+	}
+	if vals := q[e.Field]; len(vals) > 1 {
+		return fmt.Sprintf("%s given %d times (%s): using the last one, %q", e.Field, len(vals), clip(strings.Join(vals, ", ")), clip(vals[len(vals)-1]))
+	}
+	return e.Error() + " — using the default instead"
+}
+
+// Query is the URL query of the current state: the config, the step, the
+// comparison and the speed. Opening it gives the same state (the same
+// counters, pages and violation log).
+func (s *Session) Query() url.Values {
+	v := s.cfg.Values()
+	if s.lab != nil && s.lab.Ops() > 0 {
+		v.Set("step", strconv.FormatUint(s.lab.Ops(), 10))
+	}
+	if s.cmpMode != "" {
+		v.Set("cmp", s.cmpMode)
+	}
+	if s.speed != DefaultSpeed {
+		v.Set("speed", Speeds[s.speed].Key)
+	}
+	return v
+}
+
+// Config is the config the run was built from.
+func (s *Session) Config() lab.Config { return s.cfg }

@@ -1,0 +1,354 @@
+package session
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+)
+
+// View is everything the page shows, as values: each field is the props of
+// one component. It shares slices with the Session's snapshot (read-only).
+type View struct {
+	Banner     []Notice
+	Controls   ControlsView
+	Timeline   TimelineView
+	Machine    MachineView
+	Narration  NarrationView
+	Inspector  InspectorView
+	Stats      StatsView
+	Violations ViolationsView
+	Trace      []string
+	Charts     ChartsView
+	Link       string // the URL query of this state (Query().Encode())
+}
+
+// ControlsView is the config editor: the wanted config (which may not
+// build: Errs says why, beside the field), the choices and the rules.
+type ControlsView struct {
+	Scenario, Driver, Era, Seed, Preset string
+	Scenarios, Drivers, Eras            []lab.Choice
+	Knobs                               []KnobRow
+	Rules                               []RuleRow
+	Errs                                map[string]string // field -> message
+	ScenarioDoc                         string
+}
+
+// KnobRow is one knob as the controls show it.
+type KnobRow struct {
+	Name, Value, Doc string
+	Min, Max         int64
+	Matters          bool // the scenario lists it among the knobs that change what it does
+}
+
+// RuleRow is one breakable rule.
+type RuleRow struct {
+	Name, Prevents, Kinds string
+	Broken                bool
+	// Reach says when breaking the rule changes nothing in the chosen
+	// scenario ("" when it decides something here).
+	Reach string
+}
+
+// TimelineView is the stepping controls and the scrubber.
+type TimelineView struct {
+	Op, Max uint64
+	Playing bool
+	Speed   int
+	Done    bool
+}
+
+// MachineView is the machine drawing's props.
+type MachineView struct {
+	Snap     lab.Snapshot
+	Changed  []int32 // PFNs the last step moved
+	Selected int32   // -1: none
+	Scroll   bool    // bring the selected tile into view (a jump)
+}
+
+// NarrationView tells what the operation shown did.
+type NarrationView struct {
+	Rec  lab.StepRecord
+	Has  bool // Rec describes an operation at or before Op
+	Era  string
+	Next string
+	Done bool
+	Err  string
+	Op   uint64 // the operations run: beyond Rec's when a batch ran on after it
+}
+
+// InspectorView is the selected page.
+type InspectorView struct {
+	Page  lab.PageView
+	Has   bool // a page is selected
+	Free  bool // the selected page is back in the page allocator
+	PFN   int32
+	Moves []PageMove
+}
+
+// PageMove is one move of the inspected page in a recent step.
+type PageMove struct {
+	Op       uint64
+	Label    string
+	From, To string
+}
+
+// StatsView is the counters panel.
+type StatsView struct {
+	Stats, Before sim.Stats
+	Inflight      int32
+	Packets       int64
+	Op            uint64
+	Rate          string
+	Note          string
+	// The packets the run did not deliver, so far and in the last step:
+	// frames the NIC dropped for want of a posted RX buffer
+	// (rx_missed_errors), page_pool_alloc_pages calls that returned NULL,
+	// and all packets lost.
+	RxMissed, AllocFailures, Lost int64
+	DRxMissed, DAllocFail, DLost  int64
+	// Degenerate says why the run measures something other than its
+	// scenario ("" when it does not).
+	Degenerate string
+}
+
+// ViolationsView is the violation log: the counts at the operation shown,
+// and the list as far as the run has gone, the entries found after the
+// operation shown marked Later.
+type ViolationsView struct {
+	Counts [sim.NumKinds]int // at the operation shown
+	List   []ViolationRow
+	Total  int // at the operation shown
+	Later  int // found after it, as far as the run has gone
+	Op     uint64
+}
+
+// ViolationRow is one logged violation.
+type ViolationRow struct {
+	lab.ViolationView
+	Later bool // found after the operation shown
+}
+
+// ChartsView is the charts and the comparison control.
+type ChartsView struct {
+	Compare                  string
+	Choices                  []lab.Choice
+	Err                      string
+	Throughput, Mix, Profile string // ECharts options (JSON); Profile "" before the first measured window
+	CmpName                  string
+	Points                   int // windows in the run's series
+}
+
+// chartCache keeps the charts' options between views: they are rebuilt
+// when their data changes, not per frame.
+type chartCache struct {
+	key                      string
+	throughput, mix, profile string
+}
+
+// Changed reports whether anything shown changed since the last View.
+func (s *Session) Changed() bool { return s.dirty }
+
+// View is the page's state now.
+func (s *Session) View() View {
+	s.dirty = false
+	v := View{Banner: s.banner, Trace: s.trace, Link: s.Query().Encode()}
+	if key := fmt.Sprintf("%s|%v|%s", s.want.Values().Encode(), s.errs, s.preset); key != s.ctlKey {
+		s.ctlKey, s.ctl = key, s.controls()
+	}
+	v.Controls = s.ctl
+	v.Timeline = TimelineView{Op: s.snap.Op, Max: max(s.maxOp, s.snap.Op), Playing: s.playing, Speed: s.speed, Done: s.snap.Done}
+	v.Machine = MachineView{Snap: s.snap, Changed: s.changed(), Selected: s.selected, Scroll: s.scroll}
+	has := s.hasRec && s.snap.Op > 0 && s.rec.Op.Index < s.snap.Op
+	v.Narration = NarrationView{Rec: s.rec, Has: has, Era: s.snap.Era, Next: s.snap.Next, Done: s.snap.Done, Err: s.runErr(), Op: s.snap.Op}
+	page, _ := s.page(s.selected)
+	v.Inspector = InspectorView{Page: page, Has: s.selected >= 0, Free: s.selectedFree(), PFN: s.selected, Moves: s.selectedMoves()}
+	v.Stats = StatsView{Stats: s.snap.Stats, Before: s.statsBefore(), Inflight: s.snap.Inflight, Packets: s.snap.Packets, Op: s.snap.Op, Rate: s.rateText(), Note: s.lab.StatsNote(),
+		RxMissed: s.snap.RxMissed, AllocFailures: s.snap.AllocFailures, Lost: s.snap.Lost, Degenerate: s.results.Degenerate}
+	if s.hasRec && s.rec.Op.Index+1 == s.snap.Op {
+		v.Stats.DRxMissed, v.Stats.DAllocFail, v.Stats.DLost = s.snap.RxMissed-s.prev.RxMissed, s.snap.AllocFailures-s.prev.AllocFailures, s.snap.Lost-s.prev.Lost
+	}
+	v.Violations = s.violations()
+	v.Charts = s.chartsView()
+	return v
+}
+
+func (s *Session) controls() ControlsView {
+	k, err := s.want.EffectiveKnobs()
+	if err != nil {
+		k, _ = s.cfg.EffectiveKnobs()
+	}
+	sc := scenarioJSON(s.list, s.want.Scenario)
+	c := ControlsView{Scenario: s.want.Scenario, Driver: s.want.Driver, Era: cfgEra(s.want), Seed: strconv.FormatUint(s.want.Seed, 10), Preset: s.preset,
+		Drivers: lab.DriverChoices(s.want), Eras: lab.EraChoices(s.want), Errs: s.errs, ScenarioDoc: sc.Doc}
+	for _, x := range s.list.Scenarios {
+		c.Scenarios = append(c.Scenarios, lab.Choice{Value: x.Name, Label: x.Name})
+	}
+	add := func(spec sim.KnobSpec, matters bool) {
+		n, _ := sim.KnobByName(spec.Name)
+		val := strconv.FormatInt(k[n], 10)
+		for _, a := range s.want.Set { // show what the user typed, even if it did not fit
+			if name, v, _ := strings.Cut(a, "="); name == spec.Name {
+				val = v
+			}
+		}
+		c.Knobs = append(c.Knobs, KnobRow{Name: spec.Name, Value: val, Doc: spec.Doc, Min: spec.Min, Max: spec.Max, Matters: matters})
+	}
+	for _, name := range sc.Knobs {
+		if n, ok := sim.KnobByName(name); ok {
+			add(n.Spec(), true)
+		}
+	}
+	for _, spec := range sim.AllKnobs() {
+		if !slices.Contains(sc.Knobs, spec.Name) {
+			add(spec, false)
+		}
+	}
+	for _, r := range s.list.Rules {
+		c.Rules = append(c.Rules, RuleRow{Name: r.Name, Prevents: r.Prevents, Kinds: strings.Join(r.Kinds, " / "),
+			Broken: slices.Contains(s.want.Break, r.Name), Reach: lab.RuleReach(s.want, r.Name)})
+	}
+	return c
+}
+
+func scenarioJSON(list lab.ListJSON, name string) lab.ScenarioJSON {
+	for _, x := range list.Scenarios {
+		if x.Name == name {
+			return x
+		}
+	}
+	return lab.ScenarioJSON{}
+}
+
+// changed is the PFNs the last step moved (none when the run is elsewhere).
+func (s *Session) changed() []int32 {
+	if !s.hasRec || s.rec.Op.Index+1 != s.snap.Op {
+		return nil
+	}
+	var out []int32
+	for _, m := range s.rec.Moves {
+		if !slices.Contains(out, m.PFN) {
+			out = append(out, m.PFN)
+		}
+	}
+	return out
+}
+
+func (s *Session) statsBefore() sim.Stats {
+	if !s.hasRec || s.rec.Op.Index+1 != s.snap.Op {
+		return s.snap.Stats
+	}
+	return s.rec.StatsBefore
+}
+
+func (s *Session) selectedMoves() []PageMove {
+	var out []PageMove
+	for _, r := range s.recent {
+		for _, m := range r.Moves {
+			if m.PFN == s.selected {
+				out = append(out, PageMove{Op: r.Op.Index, Label: r.Op.Label, From: PlaceHolder(m.From, m.FromHolder), To: PlaceHolder(m.To, m.ToHolder)})
+			}
+		}
+	}
+	return out
+}
+
+// PlaceHolder names a place and who holds the page there.
+func PlaceHolder(place string, h lab.Holder) string {
+	switch h.Kind {
+	case "pool":
+		return fmt.Sprintf("%s of pool #%d", place, h.ID)
+	case "rx-desc":
+		return fmt.Sprintf("RX descriptor %d", h.ID)
+	case "skb":
+		return fmt.Sprintf("%s (skb#%d)", place, h.ID)
+	case "slab":
+		return fmt.Sprintf("slab cache %d", h.ID)
+	}
+	return place
+}
+
+func (s *Session) runErr() string {
+	if err := s.lab.Err(); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+func (s *Session) rateText() string {
+	r := s.results
+	if r.Rate.Value == 0 {
+		return "— (still warming up: the rate counts once every RX buffer has cycled twice)"
+	}
+	t := fmt.Sprintf("%.1f %s (%.1f ns per packet on cpu%d)", r.Rate.Value, r.Rate.Unit, r.NsPerPacket, r.Bottleneck)
+	if r.LinkBound {
+		t += ", link-bound"
+	}
+	return t
+}
+
+// violations is the log at the furthest operation reached; the entries the
+// operation shown has not reached yet are Later.
+func (s *Session) violations() ViolationsView {
+	v := ViolationsView{Counts: s.snap.Violations, Op: s.snap.Op}
+	seq := s.lab.Seq()
+	for _, x := range s.viol {
+		later := x.Seq > seq
+		v.List = append(v.List, ViolationRow{ViolationView: x, Later: later})
+	}
+	for k, n := range s.snap.Violations {
+		v.Total += n
+		v.Later += s.violN[k] - n
+	}
+	return v
+}
+
+func (s *Session) chartsView() ChartsView {
+	c := ChartsView{Compare: s.cmpMode, Err: s.cmpErr}
+	if key := s.cfg.Values().Encode(); key != s.cmpChoicesKey {
+		s.cmpChoicesKey = key
+		s.cmpChoices = []lab.Choice{{Value: "", Label: "no comparison"}}
+		for _, e := range lab.EraChoices(s.cfg) {
+			if e.Why != "" || e.Value == cfgEra(s.cfg) {
+				continue
+			}
+			s.cmpChoices = append(s.cmpChoices, lab.Choice{Value: "era:" + e.Value, Label: "the same run in era " + e.Value + recyclingNote(e.Value)})
+		}
+	}
+	c.Choices = s.cmpChoices
+	main := "era " + s.snap.Era
+	if s.cmp != nil {
+		c.CmpName = "era " + s.cmp.Cfg.Era + recyclingNote(s.cmp.Cfg.Era)
+	}
+	key := fmt.Sprintf("%d/%d/%s/%d/%d/%s", len(s.series), lastPackets(s.series), c.CmpName, lastPackets(s.cmpSeries), len(s.cmpSeries), main)
+	if key != s.charts.key {
+		s.charts.key = key
+		s.charts.throughput = throughputOption(s.series, main, s.cmpSeries, c.CmpName)
+		s.charts.mix = mixOption(s.series)
+		s.charts.profile = ""
+		if len(s.series) > 0 { // before the first measured window the profile is set-up only
+			s.charts.profile = profileOption(s.results.Profile, main, s.cmpResult.Profile, c.CmpName)
+		}
+	}
+	c.Throughput, c.Mix, c.Profile, c.Points = s.charts.throughput, s.charts.mix, s.charts.profile, len(s.series)
+	return c
+}
+
+// recyclingNote marks the eras without skb recycling.
+func recyclingNote(era string) string {
+	if lab.NoSkbRecycling(era) {
+		return " (no skb recycling)"
+	}
+	return ""
+}
+
+// lastPackets is where a series ends (0 when empty).
+func lastPackets(s []lab.SeriesPoint) int64 {
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)-1].Packets
+}
