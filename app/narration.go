@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -45,22 +46,19 @@ func (n *Narration) Render() (ui ga.UI) {
 		)
 	}
 	r := c.Rec
-	var fn ga.UI = ga.Code().Text(r.Op.Name)
-	if link := lab.SourceLink(c.Era, r.Op.Func); link != "" {
-		fn = ga.A().Href(link).Target("_blank").Rel("noopener").Title("the function in the v" + c.Era + "-era kernel source (elixir.bootlin.com)").Body(ga.Code().Text(r.Op.Name))
-	}
+	fn := sourceLink(lab.Source(c.Era, c.Driver, r.Op.Func), "narration-fn")
 	var events []ga.UI
 	for i, e := range r.Events {
 		if i == maxEvents {
 			events = append(events, ga.Li().Class("more").Text(fmt.Sprintf("… and %d more events (the trace below has the last ones)", len(r.Events)-maxEvents)))
 			break
 		}
-		events = append(events, eventItem(e, c.Era))
+		events = append(events, eventItem(e, c.Era, c.Driver))
 	}
 	var counters []ga.UI
 	for s := sim.Stat(0); s < sim.NumStats; s++ {
 		if d := r.Stats[s] - r.StatsBefore[s]; d != 0 {
-			counters = append(counters, ga.Li().Body(ga.Code().Text(s.Ethtool()), ga.Text(fmt.Sprintf(" +%d", d))))
+			counters = append(counters, ga.Li().Body(ga.Code().Text(lab.EthtoolName(c.Driver, s, -1)), ga.Text(fmt.Sprintf(" +%d", d))))
 		}
 	}
 	var moves []ga.UI
@@ -104,25 +102,48 @@ func (n *Narration) Render() (ui ga.UI) {
 	)
 }
 
-func eventItem(e sim.Event, era string) ga.UI {
-	name := e.Func.Name()
-	var fn ga.UI = ga.Code().Text(name)
-	if link := lab.SourceLink(era, e.Func); link != "" {
-		fn = ga.A().Href(link).Target("_blank").Rel("noopener").Body(ga.Code().Text(name))
+// sourceLink shows a kernel function by its era's name, linked to its
+// definition in that release (or to the RFC patch that added it), with the
+// note that says what the link is ("RFC, not merged in this form", a
+// model-only step).
+func sourceLink(src lab.SourceRef, id string) ga.UI {
+	code := ga.Code().Text(src.Name)
+	if src.URL == "" {
+		if src.Note != "" {
+			return ga.Span().ID(id).Title(src.Note).Body(code)
+		}
+		return ga.Span().ID(id).Body(code)
 	}
+	title := "the definition in " + src.File
+	if src.Note != "" {
+		title = src.Note
+	}
+	a := ga.A().ID(id).Href(src.URL).Target("_blank").Rel("noopener").Title(title).Body(code)
+	if src.Note == "" {
+		return a
+	}
+	return ga.Span().Body(a, ga.Small().Class("meta").Text(" ("+src.Note+")"))
+}
+
+// tracepointText is a tracepoint event as the era's TP_printk prints it
+// (without the ftrace timestamp head).
+func tracepointText(e sim.Event) string {
+	line := e.TraceLine()
+	if _, rest, ok := strings.Cut(line, ": "); ok {
+		return "tracepoint " + rest
+	}
+	return line
+}
+
+func eventItem(e sim.Event, era, driver string) ga.UI {
+	fn := sourceLink(lab.Source(era, driver, e.Func), "")
 	text := ""
 	if e.SKB != 0 {
 		text += fmt.Sprintf("skb#%d: ", e.SKB)
 	}
 	switch e.Kind {
-	case sim.EvStateHold:
-		text += fmt.Sprintf("tracepoint page_pool_state_hold: pfn %#x, hold=%d", e.Page, e.Hold)
-	case sim.EvStateRelease:
-		text += fmt.Sprintf("tracepoint page_pool_state_release: pfn %#x, release=%d", e.Page, e.Release)
-	case sim.EvPoolRelease:
-		text += fmt.Sprintf("tracepoint page_pool_release: inflight=%d", e.Inflight)
-	case sim.EvUpdateNid:
-		text += fmt.Sprintf("tracepoint page_pool_update_nid: %d → %d", e.Nid, e.NewNid)
+	case sim.EvStateHold, sim.EvStateRelease, sim.EvPoolRelease, sim.EvUpdateNid:
+		text += tracepointText(e)
 	default:
 		if e.Page >= 0 {
 			text += fmt.Sprintf("pfn %#x ", e.Page)
@@ -134,7 +155,7 @@ func eventItem(e sim.Event, era string) ga.UI {
 	}
 	var stat ga.UI
 	if e.Stat != sim.StatNone && e.Stat < sim.NumStats {
-		stat = ga.Span().Class("stat").Text(" [" + e.Stat.Ethtool() + "++]")
+		stat = ga.Span().Class("stat").Text(" [" + lab.EthtoolName(driver, e.Stat, -1) + "++]")
 	}
 	cls := "event"
 	if e.Kind == sim.EvViolation || e.Kind == sim.EvWarn {

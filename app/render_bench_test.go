@@ -15,10 +15,11 @@ import (
 // of a UI step, the diff; the browser adds the DOM work).
 type benchPage struct {
 	ga.Compo
+	V session.View // what changes per step (the Playground renders it)
 	p *Playground
 }
 
-func (b *benchPage) Render() ga.UI { return b.p.Render() }
+func (b *benchPage) Render() ga.UI { b.p.view = b.V; return b.p.Render() }
 
 // BenchmarkUIStep: a single step, its view and go-app's update of the page.
 func BenchmarkUIStep(b *testing.B) {
@@ -31,7 +32,7 @@ func BenchmarkUIStep(b *testing.B) {
 			q, _ := url.ParseQuery(bc.q)
 			p := &Playground{s: session.New(q, nil)}
 			p.view = p.s.View()
-			page := &benchPage{p: p}
+			page := &benchPage{V: p.view, p: p}
 			e := ga.NewTestEngine()
 			if err := e.Load(page); err != nil {
 				b.Fatal(err)
@@ -41,11 +42,24 @@ func BenchmarkUIStep(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				p.s.Step()
 				p.view = p.s.View()
-				if err := e.Load(&benchPage{p: p}); err != nil {
+				if err := e.Load(&benchPage{V: p.view, p: p}); err != nil {
 					b.Fatal(err)
 				}
 				e.ConsumeAll()
 			}
 		})
+	}
+}
+
+// BenchmarkMachineRender: the machine drawing of one step (cells and
+// rows), without the update.
+func BenchmarkMachineRender(b *testing.B) {
+	q, _ := url.ParseQuery("v=1&scenario=tcp-stream&step=200")
+	s := session.New(q, nil)
+	v := s.View()
+	m := &Machine{V: v.Machine}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = m.Render()
 	}
 }

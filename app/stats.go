@@ -28,7 +28,7 @@ func (c *StatsPanel) Render() (ui ga.UI) {
 			delta, cls = fmt.Sprintf("+%d", d), "changed"
 		}
 		rows = append(rows, ga.Tr().Class(cls).Body(
-			ga.Th().Scope("row").Body(ga.Code().Text(s.Ethtool())),
+			ga.Th().Scope("row").Body(ga.Code().Text(v.Names[s])),
 			ga.Td().ID("stat-"+s.String()).Text(fmt.Sprint(v.Stats[s])),
 			ga.Td().Class("delta").Text(delta),
 		))
@@ -46,6 +46,8 @@ func (c *StatsPanel) Render() (ui ga.UI) {
 			ga.THead().Body(ga.Tr().Body(ga.Th().Scope("col").Text("counter"), ga.Th().Scope("col").Text("value"), ga.Th().Scope("col").Text("last step"))),
 			ga.TBody().Body(rows...),
 		),
+		ga.If(v.NamesNote != "", func() ga.UI { return ga.P().ID("ethtool-note").Class("meta").Text(v.NamesNote) }),
+		ga.If(len(v.Rings) > 0, func() ga.UI { return ringTables(v.Rings) }),
 		ga.Table().Class("stats-table lost").Body(
 			ga.Caption().Text("packets not delivered"),
 			ga.TBody().Body(
@@ -71,4 +73,16 @@ func lostRow(id, name, doc string, n, d int64) ga.UI {
 		ga.Td().ID(id).Text(fmt.Sprint(n)),
 		ga.Td().Class("delta").Text(delta),
 	)
+}
+
+// ringTables shows per-ring counters under the driver's own names.
+func ringTables(rings []session.RingStats) ga.UI {
+	var rows []ga.UI
+	for _, r := range rings {
+		for s := sim.Stat(0); s < sim.NumStats; s++ {
+			rows = append(rows, ga.Tr().Body(ga.Th().Scope("row").Body(ga.Code().Text(r.Names[s])), ga.Td().Text(fmt.Sprint(r.Stats[s]))))
+		}
+	}
+	return ga.Details().Class("rings").Body(ga.Summary().Text(fmt.Sprintf("per-ring counters (%d ring(s))", len(rings))),
+		ga.Table().Class("stats-table").Body(ga.TBody().Body(rows...)))
 }

@@ -67,7 +67,7 @@ func TestSession_ALinkOpensTheSameState(t *testing.T) {
 			v := verify(t, s, "stepped")
 			o := New(query(t, v.Link), nil)
 			w := verify(t, o, "opened")
-			if w.Stats != v.Stats || !reflect.DeepEqual(w.Machine.Snap.Pages, v.Machine.Snap.Pages) {
+			if !reflect.DeepEqual(w.Stats, v.Stats) || !reflect.DeepEqual(w.Machine.Snap.Pages, v.Machine.Snap.Pages) {
 				t.Errorf("the link %q opens another state", v.Link)
 			}
 			if w.Violations.Total != v.Violations.Total || w.Violations.Counts != v.Violations.Counts {
@@ -450,5 +450,20 @@ func TestSession_ADegenerateRunSaysSo(t *testing.T) {
 	ok.Seek(3000)
 	if v := ok.View(); v.Stats.Degenerate != "" || v.Stats.Lost != 0 || len(v.Banner) != 0 {
 		t.Errorf("a healthy run: %q, lost %d", v.Stats.Degenerate, v.Stats.Lost)
+	}
+}
+
+// The counters carry the names the driver's ethtool -S prints: mlx5 its
+// own (rx_pp_alloc_slow_high_order, per ring rx<N>_pp_*), mvpp2 none (the
+// panel says so).
+func TestSession_CountersUseTheDriversEthtoolNames(t *testing.T) {
+	s := New(query(t, "v=1&scenario=xdp-redirect&driver=mlx5&rx_descs=16&pool_size=32&step=300"), nil)
+	v := verify(t, s, "mlx5")
+	if v.Stats.Names[sim.StatAllocSlowHighOrder] != "rx_pp_alloc_slow_high_order" || len(v.Stats.Rings) == 0 || !strings.HasPrefix(v.Stats.Rings[0].Names[sim.StatAllocFast], "rx0_pp_") {
+		t.Errorf("mlx5: names %q, rings %d", v.Stats.Names, len(v.Stats.Rings))
+	}
+	s = New(query(t, "v=1&scenario=drop&driver=mvpp2&rx_descs=16&pool_size=32&step=30"), nil)
+	if v := verify(t, s, "mvpp2"); v.Stats.NamesNote == "" || len(v.Stats.Rings) != 0 {
+		t.Errorf("mvpp2: note %q, rings %d", v.Stats.NamesNote, len(v.Stats.Rings))
 	}
 }

@@ -71,13 +71,14 @@ type MachineView struct {
 
 // NarrationView tells what the operation shown did.
 type NarrationView struct {
-	Rec  lab.StepRecord
-	Has  bool // Rec describes an operation at or before Op
-	Era  string
-	Next string
-	Done bool
-	Err  string
-	Op   uint64 // the operations run: beyond Rec's when a batch ran on after it
+	Rec    lab.StepRecord
+	Has    bool // Rec describes an operation at or before Op
+	Era    string
+	Driver string // the driver model ("" for the pool micro-benchmarks): names its functions
+	Next   string
+	Done   bool
+	Err    string
+	Op     uint64 // the operations run: beyond Rec's when a batch ran on after it
 }
 
 // InspectorView is the selected page.
@@ -99,6 +100,9 @@ type PageMove struct {
 // StatsView is the counters panel.
 type StatsView struct {
 	Stats, Before sim.Stats
+	Names         [sim.NumStats]string // each counter as the driver's ethtool -S prints it
+	NamesNote     string               // what the driver's ethtool -S shows, when not the generic helper's names
+	Rings         []RingStats          // per-ring counters, for a driver that names them (mlx5: rx<N>_pp_*)
 	Inflight      int32
 	Packets       int64
 	Op            uint64
@@ -163,11 +167,12 @@ func (s *Session) View() View {
 	v.Timeline = TimelineView{Op: s.snap.Op, Max: max(s.maxOp, s.snap.Op), Playing: s.playing, Speed: s.speed, Done: s.snap.Done}
 	v.Machine = MachineView{Snap: s.snap, Changed: s.changed(), Selected: s.selected, Scroll: s.scroll}
 	has := s.hasRec && s.snap.Op > 0 && s.rec.Op.Index < s.snap.Op
-	v.Narration = NarrationView{Rec: s.rec, Has: has, Era: s.snap.Era, Next: s.snap.Next, Done: s.snap.Done, Err: s.runErr(), Op: s.snap.Op}
+	v.Narration = NarrationView{Rec: s.rec, Has: has, Era: s.snap.Era, Driver: s.driver(), Next: s.snap.Next, Done: s.snap.Done, Err: s.runErr(), Op: s.snap.Op}
 	page, _ := s.page(s.selected)
 	v.Inspector = InspectorView{Page: page, Has: s.selected >= 0, Free: s.selectedFree(), PFN: s.selected, Moves: s.selectedMoves()}
 	v.Stats = StatsView{Stats: s.snap.Stats, Before: s.statsBefore(), Inflight: s.snap.Inflight, Packets: s.snap.Packets, Op: s.snap.Op, Rate: s.rateText(), Note: s.lab.StatsNote(),
 		RxMissed: s.snap.RxMissed, AllocFailures: s.snap.AllocFailures, Lost: s.snap.Lost, Degenerate: s.results.Degenerate}
+	s.statNames(&v.Stats)
 	if s.hasRec && s.rec.Op.Index+1 == s.snap.Op {
 		v.Stats.DRxMissed, v.Stats.DAllocFail, v.Stats.DLost = s.snap.RxMissed-s.prev.RxMissed, s.snap.AllocFailures-s.prev.AllocFailures, s.snap.Lost-s.prev.Lost
 	}
@@ -288,6 +293,40 @@ func (s *Session) rateText() string {
 		t += ", link-bound"
 	}
 	return t
+}
+
+// RingStats is one RX ring's counters with the driver's names for them.
+type RingStats struct {
+	Ring  int
+	Names [sim.NumStats]string
+	Stats sim.Stats
+}
+
+// driver is the run's driver model by name ("" without one).
+func (s *Session) driver() string {
+	if s.snap.NIC != nil {
+		return s.snap.NIC.Driver
+	}
+	return s.snap.Driver
+}
+
+// statNames fills the stats view's names from the driver's ethtool -S.
+func (s *Session) statNames(v *StatsView) {
+	d := s.driver()
+	for st := sim.Stat(0); st < sim.NumStats; st++ {
+		v.Names[st] = lab.EthtoolName(d, st, -1)
+	}
+	v.NamesNote = lab.EthtoolNote(d)
+	for i, rs := range s.snap.RingStats {
+		if lab.EthtoolName(d, 0, i) == "" {
+			break
+		}
+		r := RingStats{Ring: i, Stats: rs}
+		for st := sim.Stat(0); st < sim.NumStats; st++ {
+			r.Names[st] = lab.EthtoolName(d, st, i)
+		}
+		v.Rings = append(v.Rings, r)
+	}
 }
 
 // violations is the log at the furthest operation reached; the entries the

@@ -182,3 +182,35 @@ func TestPredict_JSONContract(t *testing.T) {
 		t.Errorf("predict json: %s", out)
 	}
 }
+
+// The table prints each driver's own ethtool -S names: mlx5's (en_stats.c,
+// device total and per ring), mvneta's generic helper's, and says when a
+// driver shows none (mvpp2).
+func TestRun_TableUsesTheDriversEthtoolNames(t *testing.T) {
+	tests := []struct {
+		name, driver string
+		want, not    []string
+	}{
+		{"mlx5 own names and rings", "mlx5", []string{"rx_pp_alloc_slow_high_order: 0", "rx0_pp_alloc_fast:", "rx0_pp_recycle_released_ref: 0"}, []string{"rx_pp_alloc_slow_ho:", "generic helper"}},
+		{"mvneta generic helper", "mvneta", []string{"rx_pp_alloc_slow_ho: 0"}, []string{"rx0_pp_", "generic helper"}},
+		{"mvpp2 shows none", "mvpp2", []string{"rx_pp_alloc_fast:", "mvpp2's ethtool -S shows no page_pool counters"}, []string{"rx0_pp_"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := ppsim("run", "--driver", tt.driver, "--scenario", "drop", "--packets", "500")
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(out, n) {
+					t.Errorf("output has %q:\n%s", n, out)
+				}
+			}
+		})
+	}
+}

@@ -58,6 +58,11 @@ type Spec struct {
 	XDP bool
 	// Names: the symbols its profile shows for the driver's functions.
 	Names map[sim.Sym]string
+	// OutOfTree: the driver is not in the kernel tree (its function names
+	// link nowhere).
+	OutOfTree bool
+	// Ethtool is which page_pool counter names its `ethtool -S` shows.
+	Ethtool EthtoolNames
 	// Scenarios it runs (ppsim list shows them).
 	Scenarios []string
 }
@@ -82,6 +87,7 @@ var Specs = []*Spec{
 		// max_len = MVNETA_MAX_RX_BUF_SIZE (PAGE_SIZE - headroom - shinfo),
 		// offset = pp->rx_offset_correction + XDP headroom.
 		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, TxNapiConsume: true, GRO: true,
+		Ethtool:   EthtoolGeneric,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "cpsw", Platform: "ti-cpsw", Buffer: PagePerFrame, RxDescs: 256,
@@ -93,13 +99,14 @@ var Specs = []*Spec{
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,
 		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS; netif_receive_skb, no GRO — the model's choice): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX",
-		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true,
+		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, OutOfTree: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "lunar_rx_poll_page_pool", sim.SymDrvXmit: "lunar_start_xmit", sim.SymDrvTxClean: "lunar_tx_complete"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mlx5", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
 		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ), pages split into fragments otherwise; XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; the split-page caveat",
 		// mlx5e_alloc_rq: PP_FLAG_DMA_MAP (no SYNC_DEV: the driver syncs itself)
 		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, XDP: true, NidChanged: true, GRO: true,
+		Ethtool: EthtoolMLX5,
 		// The model lets mlx5 mark skbs once split pages are safe (frag API,
 		// 5.15); the kernel's mlx5 did so later (≈v6.5–6.6, UNVERIFIED).
 		RecycleFrom: "5.15",

@@ -52,43 +52,11 @@ func first[T any](s []T) any {
 // none). Some failures need a second rule out of the way first: a foreign
 // page reaches the signature check only if coalescing mixed pool and
 // non-pool memory.
-// ruleDemo is a config where a broken rule shows its violation: on a
-// driver scenario (some need a second rule out of the way first).
-type ruleDemo struct {
-	rules           []string
-	driver, sc, era string
-	set             []string
-	kind            sim.Kind
-}
-
-// ruleDemos: every breakable rule shows its violation in a driver scenario.
-var ruleDemos = []ruleDemo{
-	{[]string{"coalesce-pp-guard"}, "bnxt", "coalesce-mixed", "5.14", nil, sim.KindInflightLeak},
-	{[]string{"last-dataref"}, "bnxt", "clone-tap", "5.14", nil, sim.KindDoubleRecycle},
-	{[]string{"frag-count"}, "hns3", "split-page", "5.15", nil, sim.KindUseAfterRecycle},
-	{[]string{"napi-locality"}, "bnxt", "forward", "6.4", []string{"tx_cpu=1"}, sim.KindCacheRace},
-	{[]string{"pfmemalloc-check"}, "mvpp2", "pfmemalloc", "5.14", nil, sim.KindReservePageRetained},
-	{[]string{"bulk-map-error"}, "mvpp2", "drop", "5.13", []string{"dma_map_fail_ppm=200000"}, sim.KindAllocFailureWithCache},
-	{[]string{"bulk-dma-unmap"}, "mlx5", "xdp-redirect", "5.13", []string{"bulk=256"}, sim.KindDMALeak},
-	// A loopback page stolen into a page_pool skb's frags reaches
-	// page_pool_return_skb_page.
-	{[]string{"coalesce-pp-guard", "signature-check"}, "bnxt", "coalesce-mixed", "5.14", nil, sim.KindForeignPageInPool},
-	// hns3 skbs carry page_pool memory only in frags once TCP pulled the
-	// headers: a tapped (cloned) one is coalesced into the queue tail,
-	// and the pages' pp_frag_count drops twice ([M4]'s walkthrough). It
-	// takes a queue tail to coalesce into — a reader slower than the NIC —
-	// and segments without a frag_list: GRO off.
-	{[]string{"coalesce-cloned-guard"}, "hns3", "tcp-stream", "5.15", []string{"tap_every=2", "gro=0", "read_ns=2000"}, sim.KindUseAfterRecycle},
-	// mvneta jumbo frames: skb_cow on a tapped skb takes page references
-	// on its frags; the tap's free is the last pp user, with refcount 2.
-	{[]string{"refcnt-check"}, "mvneta", "forward", "5.14", []string{"tap_every=4", "frame=6000"}, sim.KindUseAfterRecycle},
-}
-
 func TestDriverScenarios_EveryRuleBreaks(t *testing.T) {
-	tests := ruleDemos
+	tests := RuleDemos
 	covered := map[string]bool{}
 	for _, tc := range tests {
-		covered[tc.rules[len(tc.rules)-1]] = true
+		covered[tc.Rules[len(tc.Rules)-1]] = true
 	}
 	for _, r := range sim.RuleNames() {
 		if !covered[r] {
@@ -96,12 +64,12 @@ func TestDriverScenarios_EveryRuleBreaks(t *testing.T) {
 		}
 	}
 	for _, tc := range tests {
-		t.Run(tc.rules[len(tc.rules)-1], func(t *testing.T) {
-			_, r := run(t, Config{Driver: tc.driver, Scenario: tc.sc, Era: tc.era, Packets: 3000, Break: tc.rules, Set: tc.set})
-			if r.Violations.Counts[tc.kind] == 0 {
-				t.Fatalf("no %s: %v", tc.kind, first(r.Violations.List))
+		t.Run(tc.Rules[len(tc.Rules)-1], func(t *testing.T) {
+			_, r := run(t, Config{Driver: tc.Driver, Scenario: tc.Scenario, Era: tc.Era, Packets: 3000, Break: tc.Rules, Set: tc.Set})
+			if r.Violations.Counts[tc.Kind] == 0 {
+				t.Fatalf("no %s: %v", tc.Kind, first(r.Violations.List))
 			}
-			_, ok := run(t, Config{Driver: tc.driver, Scenario: tc.sc, Era: tc.era, Packets: 3000, Set: intactSet(tc.set)})
+			_, ok := run(t, Config{Driver: tc.Driver, Scenario: tc.Scenario, Era: tc.Era, Packets: 3000, Set: intactSet(tc.Set)})
 			if ok.Violations.Total() != 0 {
 				t.Errorf("intact run: %v", first(ok.Violations.List))
 			}

@@ -59,23 +59,23 @@ func ruleExercise(t *testing.T) map[string][]string {
 	}
 	// The configs that show each rule's failure (a driver or a knob the
 	// defaults do not have), named with what they need.
-	for _, d := range ruleDemos {
-		for _, brk := range [][]string{nil, d.rules} {
-			set := d.set
+	for _, d := range RuleDemos {
+		for _, brk := range [][]string{nil, d.Rules} {
+			set := d.Set
 			if brk == nil {
 				set = intactSet(set)
 			}
-			l, err := New(Config{Driver: d.driver, Scenario: d.sc, Era: d.era, Packets: exercisedPackets, Set: set, Break: brk})
+			l, err := New(Config{Driver: d.Driver, Scenario: d.Scenario, Era: d.Era, Packets: exercisedPackets, Set: set, Break: brk})
 			if err != nil {
 				t.Fatal(err)
 			}
 			l.Run()
 			var what []string
-			if sc, _ := ScenarioByName(d.sc); d.driver != sc.DefaultDriver {
-				what = append(what, d.driver)
+			if sc, _ := ScenarioByName(d.Scenario); d.Driver != sc.DefaultDriver {
+				what = append(what, d.Driver)
 			}
-			what = append(what, d.set...)
-			name := d.sc
+			what = append(what, d.Set...)
+			name := d.Scenario
 			if len(what) > 0 {
 				name += " (" + strings.Join(what, ", ") + ")"
 			}

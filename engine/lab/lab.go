@@ -612,9 +612,13 @@ type Results struct {
 	Rate                  Rate
 	NsPerPacket           float64
 	Stats                 sim.Stats
-	Inflight              int32
-	Violations            sim.ViolationLog
-	Profile               []ProfileEntry
+	// RingStats are the driver's RX rings' own counters (Lab.RingStats);
+	// the table prints them for a driver with per-ring names (mlx5). Not in
+	// the JSON.
+	RingStats  []sim.Stats
+	Inflight   int32
+	Violations sim.ViolationLog
+	Profile    []ProfileEntry
 	// Lost is the packets not delivered: frames the NIC dropped for want of
 	// a posted RX buffer, frames the stack dropped for want of memory (an
 	// skb), frames dropped at a full TX ring; for the pool scenarios, pairs
@@ -648,6 +652,7 @@ func (l *Lab) Results() Results {
 	r := Results{Driver: l.Cfg.Driver, Scenario: l.Scenario.Name, Era: l.m.Era.Name, Packets: l.packets, Seed: l.Cfg.Seed,
 		Violations: l.m.Log, Lost: l.lost, Delivered: l.packets - l.lost, RxMissed: l.rxMissed(), AllocFailures: l.allocFailures(), Platform: l.m.Platform.Name}
 	r.Stats = l.stats()
+	r.RingStats = l.RingStats()
 	for _, p := range l.reg.Pools() {
 		r.Inflight += p.Inflight()
 	}

@@ -1,9 +1,6 @@
 package lab
 
 import (
-	"net/url"
-	"strings"
-
 	"pplab/engine/sim"
 )
 
@@ -29,7 +26,7 @@ type OpInfo struct {
 	Index uint64 // 0-based: the state after it is Snapshot.Op == Index+1
 	CPU   int
 	Func  sim.Sym // the first kernel function the operation began with
-	Name  string  // Func's kernel name
+	Name  string  // Func's kernel name in the Lab's era and driver (Lab.Source)
 	Label string  // what the runner said it would do (Lab.Next before the step)
 	Seq   uint64  // the machine's operation sequence number of Func's call
 }
@@ -112,7 +109,7 @@ func (l *Lab) endRecord() {
 	rec := StepRecord{Op: OpInfo{Index: r.index, Label: r.label}, StatsBefore: r.stats, Stats: l.stats(),
 		PacketDone: l.packets > r.packets}
 	if op, ok := m.StepOp(); ok {
-		rec.Op.CPU, rec.Op.Func, rec.Op.Name, rec.Op.Seq = op.CPU, op.Sym, op.Sym.Name(), op.Seq
+		rec.Op.CPU, rec.Op.Func, rec.Op.Name, rec.Op.Seq = op.CPU, op.Sym, l.Source(op.Sym).Name, op.Seq
 	}
 	rec.Events = append([]sim.Event(nil), r.events...)
 	for _, mv := range m.TakeMoves() {
@@ -128,18 +125,8 @@ func (l *Lab) endRecord() {
 	r.last, r.has = rec, true
 }
 
-// SourceLink is a link to a kernel function in the source of the kernel
-// version an era follows ("" for what is not a kernel function, e.g. the
-// driver's RX poll or the calibrated rest of the stack). It is a plain link
-// for the reader to follow; nothing fetches it.
-func SourceLink(era string, s sim.Sym) string {
-	name := s.Name()
-	if s == sim.SymNone || strings.ContainsAny(name, " ()?") {
-		return ""
-	}
-	e, err := sim.EraByName(era)
-	if err != nil {
-		return ""
-	}
-	return "https://elixir.bootlin.com/linux/" + e.Tag + "/A/ident/" + url.PathEscape(name)
-}
+// SourceLink is the link of Source(era, "", s): the definition of the kernel
+// function s models in the source of the release the era follows ("" for
+// what is not a kernel function of the era). Callers that know the driver
+// (the driver symbols' names) or want the note use Source.
+func SourceLink(era string, s sim.Sym) string { return Source(era, "", s).URL }

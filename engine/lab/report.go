@@ -70,7 +70,18 @@ func (r Results) WriteTable(w io.Writer) {
 	}
 	fmt.Fprintf(w, "inflight: %d\n\nNIC statistics:\n", r.Inflight)
 	for i := sim.Stat(0); i < sim.NumStats; i++ {
-		fmt.Fprintf(w, "     %s: %d\n", i.Ethtool(), r.Stats[i])
+		fmt.Fprintf(w, "     %s: %d\n", EthtoolName(r.Driver, i, -1), r.Stats[i])
+	}
+	for ring, st := range r.RingStats {
+		if EthtoolName(r.Driver, 0, ring) == "" {
+			break
+		}
+		for i := sim.Stat(0); i < sim.NumStats; i++ {
+			fmt.Fprintf(w, "     %s: %d\n", EthtoolName(r.Driver, i, ring), st[i])
+		}
+	}
+	if n := EthtoolNote(r.Driver); n != "" {
+		fmt.Fprintf(w, "     (%s)\n", n)
 	}
 	fmt.Fprintf(w, "\nviolations: %d\n", r.Violations.Total())
 	for k := sim.Kind(0); k < sim.NumKinds; k++ {

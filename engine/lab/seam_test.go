@@ -496,7 +496,7 @@ func TestScenarios_ListTheKnobsThatMatter(t *testing.T) {
 }
 
 func TestSourceLink_NamesTheErasKernel(t *testing.T) {
-	if got := SourceLink("5.14", sim.SymPutPage); got != "https://elixir.bootlin.com/linux/v5.14/A/ident/page_pool_put_page" {
+	if got := SourceLink("5.14", sim.SymPutPage); got != "https://elixir.bootlin.com/linux/v5.14/source/net/core/page_pool.c" {
 		t.Errorf("link %q", got)
 	}
 	if got := SourceLink("6.8", sim.SymStackRest); got != "" {

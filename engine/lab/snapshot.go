@@ -28,8 +28,11 @@ type Snapshot struct {
 	NIC         *NICView // the driver's RX ring (nil without a driver)
 	SKBs        []SKBView
 
-	Stats    sim.Stats // the 11 counters, summed over the pools
-	Inflight int32
+	Stats sim.Stats // the 11 counters, summed over the pools
+	// RingStats are the driver's RX rings' own counters (Lab.RingStats; nil
+	// without a driver): mlx5 names them rx<N>_pp_* (EthtoolName with ring N).
+	RingStats []sim.Stats
+	Inflight  int32
 	// Lost, RxMissed and AllocFailures are Results' counters so far: packets
 	// not delivered; frames the NIC dropped for want of a posted RX buffer
 	// (rx_missed_errors); page_pool_alloc_pages NULL returns
@@ -224,6 +227,7 @@ func (l *Lab) Snapshot() Snapshot {
 		s.Inflight += pv.Inflight
 		s.Pools = append(s.Pools, pv)
 	}
+	s.RingStats = l.RingStats()
 	if d := l.drv; d != nil {
 		nv := &NICView{Driver: d.Spec.Name, Posted: d.Posted(), CPU: d.CPU()}
 		nv.Next, nv.Fill = d.RingIndexes()

@@ -103,6 +103,12 @@ type Era struct {
 	// ("net: skb: plumb napi state thru skb freeing path"), so the pages are
 	// NAPI-local there. Not in the 5.14/5.15 eras.
 	DeferFree bool
+	// TracePFNHex: page_pool_state_hold / page_pool_state_release print
+	// `pfn=0x%lx`; before, `pfn=%lu` (decimal). Changed by 53d884a6675b
+	// "mm, tracing: unify PFN format strings" (Vincent Whitchurch, posted 2
+	// Jun 2021 <20210602092608.1493-1-vincent.whitchurch@axis.com>, merged
+	// through the -mm tree for v5.14).
+	TracePFNHex bool
 }
 
 const (
@@ -123,21 +129,21 @@ var Eras = []Era{
 		SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
 	{Name: "5.14", Tag: "v5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, RefillConsumerLock: true,
-		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain},
+		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain, TracePFNHex: true},
 	// 5.15 carries the 2022 coalesce fix [M4] (commit 1effe8ca4e34, "Fixes:" the
 	// v5.15 frag support 53e0961da1c7, so it is in the 5.15.y stable series the
 	// era's skbuff.c source [SKB-5.15] comes from): without it, split pages are
 	// not safe against coalescing from clones.
 	{Name: "5.15", Tag: "v5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022},
+		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true},
 	{Name: "6.4", Tag: "v6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache; skbs built from page_pool XDP frames are marked for recycling",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023},
+		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023, TracePFNHex: true},
 	{Name: "6.8", Tag: "v6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs; any skb free in softirq on the NAPI's CPU recycles into the alloc cache (v6.6)",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true},
+		NoReleasePageAPI: true, TracePFNHex: true},
 }
 
 // DefaultEra is the era a run uses when none is given.

@@ -41,6 +41,11 @@ type Event struct {
 	DestroyCnt    uint64
 	Nid, NewNid   int32
 	Violation     Kind
+
+	// Era is the era of the run that emitted the event (Machine.Emit sets
+	// it): the trace line prints the era's function names and its
+	// tracepoint format. nil renders as the default era.
+	Era *Era
 }
 
 // Fake kernel addresses, stable per object, so trace lines look like the
@@ -58,17 +63,31 @@ func PoolPtr(id int32) uint64 { return poolBase + uint64(id)<<12 }
 func PagePtr(pfn int32) uint64 { return vmemmapBase + uint64(pfn)*structPage }
 
 // TraceLine renders the event as a line of `perf script`/ftrace text: the four
-// page_pool tracepoints in the kernel's TP_printk format (kernel.md §9.2), and a
-// readable line for everything else.
+// page_pool tracepoints in the kernel's TP_printk format of the event's era
+// (kernel.md §9.2), and a readable line for everything else, naming each
+// function as the era's kernel does (Sym.NameIn).
+//
+// page_pool_state_hold / page_pool_state_release print the pfn as the era's
+// include/trace/events/page_pool.h does: `pfn=%lu` (decimal) up to v5.13,
+// `pfn=0x%lx` from v5.14 (53d884a6675b "mm, tracing: unify PFN format
+// strings"; Era.TracePFNHex).
 func (e *Event) TraceLine() string {
+	era := e.Era
+	if era == nil {
+		era, _ = EraByName(DefaultEra)
+	}
 	ts := e.TimePS / PSPerNS
 	head := fmt.Sprintf("[%03d] %d.%09d: ", e.CPU, ts/1e9, ts%1e9)
+	pfn := "pfn=%d"
+	if era.TracePFNHex {
+		pfn = "pfn=%#x"
+	}
 	switch e.Kind {
 	case EvStateHold:
-		return head + fmt.Sprintf("page_pool_state_hold: page_pool=%#x page=%#x pfn=%#x hold=%d",
+		return head + fmt.Sprintf("page_pool_state_hold: page_pool=%#x page=%#x "+pfn+" hold=%d",
 			PoolPtr(e.Pool), PagePtr(e.Page), e.Page, e.Hold)
 	case EvStateRelease:
-		return head + fmt.Sprintf("page_pool_state_release: page_pool=%#x page=%#x pfn=%#x release=%d",
+		return head + fmt.Sprintf("page_pool_state_release: page_pool=%#x page=%#x "+pfn+" release=%d",
 			PoolPtr(e.Pool), PagePtr(e.Page), e.Page, e.Release)
 	case EvPoolRelease:
 		return head + fmt.Sprintf("page_pool_release: page_pool=%#x inflight=%d hold=%d release=%d cnt=%d",
@@ -77,15 +96,15 @@ func (e *Event) TraceLine() string {
 		return head + fmt.Sprintf("page_pool_update_nid: page_pool=%#x pool_nid=%d new_nid=%d",
 			PoolPtr(e.Pool), e.Nid, e.NewNid)
 	case EvWarn:
-		return head + e.Func.Name() + ": " + e.Why
+		return head + e.Func.NameIn(era) + ": " + e.Why
 	case EvViolation:
 		page := ""
 		if e.Page >= 0 {
 			page = fmt.Sprintf(" pfn=%#x", e.Page)
 		}
-		return head + "VIOLATION " + e.Violation.String() + " in " + e.Func.Name() + page + ": " + e.Why
+		return head + "VIOLATION " + e.Violation.String() + " in " + e.Func.NameIn(era) + page + ": " + e.Why
 	}
-	s := head + e.Func.Name() + ":"
+	s := head + e.Func.NameIn(era) + ":"
 	if e.Page >= 0 {
 		s += fmt.Sprintf(" pfn=%#x", e.Page)
 	}

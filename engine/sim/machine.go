@@ -326,6 +326,7 @@ func (m *Machine) Tracing() bool { return m.tracer != nil }
 func (m *Machine) Emit(e Event) {
 	e.Seq = m.op.Seq
 	e.TimePS = m.CPUs[e.CPU].NowPS()
+	e.Era = m.Era
 	m.tracer(e)
 }
 

@@ -215,3 +215,56 @@ func TestBenchX86_ReproducesKernelBenchmark(t *testing.T) {
 		}
 	}
 }
+
+// page_pool_state_hold/release print the pfn as the era's
+// include/trace/events/page_pool.h does: decimal (pfn=%lu) until
+// 53d884a6675b (v5.14), hex (pfn=0x%lx) from it.
+func TestTraceLine_PFNFormatPerEra(t *testing.T) {
+	tests := []struct {
+		name, era string
+		kind      EventKind
+		want      string
+	}{
+		{"5.12 hold decimal", "5.12", EvStateHold, "page_pool_state_hold: page_pool=0xffff888100001000 page=0xffffea0000000480 pfn=18 hold=7"},
+		{"5.13 release decimal", "5.13", EvStateRelease, "page_pool_state_release: page_pool=0xffff888100001000 page=0xffffea0000000480 pfn=18 release=7"},
+		{"rfc-v1 on v5.12 decimal", "rfc-v1", EvStateHold, "page_pool_state_hold: page_pool=0xffff888100001000 page=0xffffea0000000480 pfn=18 hold=7"},
+		{"5.14 hex", "5.14", EvStateHold, "page_pool_state_hold: page_pool=0xffff888100001000 page=0xffffea0000000480 pfn=0x12 hold=7"},
+		{"6.8 release hex", "6.8", EvStateRelease, "page_pool_state_release: page_pool=0xffff888100001000 page=0xffffea0000000480 pfn=0x12 release=7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := EraByName(tt.era)
+			ev := Event{Kind: tt.kind, Pool: 1, Page: 18, Hold: 7, Release: 7, Era: e}
+			if got := ev.TraceLine(); !strings.HasSuffix(got, tt.want) {
+				t.Errorf("got %q, want suffix %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSym_NameInEra(t *testing.T) {
+	tests := []struct {
+		name, era string
+		sym       Sym
+		want      string
+	}{
+		{"6.8 skb free path", "6.8", SymReturnSkbPage, "napi_pp_put_page"},
+		{"6.4 skb free path", "6.4", SymReturnSkbPage, "page_pool_return_skb_page"},
+		{"6.8 release", "6.8", SymReleasePage, "__page_pool_release_page_dma"},
+		{"5.12 DMA map in the slow path", "5.12", SymPoolDMAMap, "__page_pool_alloc_pages_slow"},
+		{"5.13 page_pool_dma_map", "5.13", SymPoolDMAMap, "page_pool_dma_map"},
+		{"5.12 allocator", "rfc-v1", SymAllocPagesNode, "__alloc_pages_nodemask"},
+		{"unchanged name", "5.15", SymPutPage, "page_pool_put_page"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := EraByName(tt.era)
+			if got := tt.sym.NameIn(e); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := SymReturnSkbPage.NameIn(nil); got != SymReturnSkbPage.Name() {
+		t.Errorf("nil era: %q", got)
+	}
+}

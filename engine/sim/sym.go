@@ -198,6 +198,44 @@ func (s Sym) Name() string {
 	return syms[s].name
 }
 
+// eraNames are the era's own names for the modelled functions whose kernel
+// name changed, or that did not exist yet, in the release the era follows
+// (Era.Tag); a symbol not listed keeps Name. The defining file of every name
+// is in engine/lab's per-era identifier table (kernelsrc/idents.tsv).
+//   - v5.12 (5.12, and rfc-v1 on its v5.12-rc base): __page_pool_alloc_page_order
+//     and page_pool_dma_map were split out of __page_pool_alloc_pages_slow by
+//     the bulk-refill series (be5dba25b4b2 and its "refactor dma_map into own
+//     function", v5.13), so the slow path does both itself; the page
+//     allocator's entry point is __alloc_pages_nodemask (renamed __alloc_pages
+//     in v5.13, include/linux/gfp.h of v5.12 only wraps it).
+//   - up to v5.14 the slow path marks the page itself (5.14: pp_magic |=
+//     PP_SIGNATURE; rfc-v1: page->signature): page_pool_set_pp_info is
+//     v5.15 (57f05bc2ab24).
+//   - v6.8: the skb free path's page_pool_return_skb_page moved to
+//     net/core/skbuff.c as napi_pp_put_page (v6.6, Lobakin's "don't include
+//     <net/page_pool/types.h> to <linux/skbuff.h>" series); the pool's release
+//     of a page is __page_pool_release_page_dma (page_pool_release_page was
+//     removed in v6.6, its DMA half split out of page_pool_return_page).
+var eraNames = map[string]map[Sym]string{
+	"5.12":   {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow"},
+	"5.13":   {SymSetPPInfo: "__page_pool_alloc_pages_slow"},
+	"rfc-v1": {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow"},
+	"5.14":   {SymSetPPInfo: "__page_pool_alloc_pages_slow"},
+	"6.8":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "__page_pool_release_page_dma"},
+}
+
+// NameIn is the name the kernel of era e gives the function the symbol
+// models (Name when the era's release uses the model's name; Name for a nil
+// era).
+func (s Sym) NameIn(e *Era) string {
+	if e != nil {
+		if n, ok := eraNames[e.Name][s]; ok {
+			return n
+		}
+	}
+	return s.Name()
+}
+
 // Profile is the symbol a perf profile shows for it (inlined functions are
 // attributed to their caller).
 func (s Sym) Profile() string {

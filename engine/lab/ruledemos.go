@@ -1,0 +1,40 @@
+package lab
+
+import "pplab/engine/sim"
+
+// RuleDemo is a config where a broken rule shows its violation: on a
+// driver scenario (some need a second rule out of the way first).
+type RuleDemo struct {
+	Rules                 []string // the last is the rule shown; the others clear its way
+	Driver, Scenario, Era string
+	Set                   []string
+	Kind                  sim.Kind // the violation breaking it produces
+}
+
+// RuleDemos (TestDriverScenarios_EveryRuleBreaks checks each): every breakable rule shows its violation in a driver scenario.
+var RuleDemos = []RuleDemo{
+	{[]string{"coalesce-pp-guard"}, "bnxt", "coalesce-mixed", "5.14", nil, sim.KindInflightLeak},
+	{[]string{"last-dataref"}, "bnxt", "clone-tap", "5.14", nil, sim.KindDoubleRecycle},
+	{[]string{"frag-count"}, "hns3", "split-page", "5.15", nil, sim.KindUseAfterRecycle},
+	{[]string{"napi-locality"}, "bnxt", "forward", "6.4", []string{"tx_cpu=1"}, sim.KindCacheRace},
+	{[]string{"pfmemalloc-check"}, "mvpp2", "pfmemalloc", "5.14", nil, sim.KindReservePageRetained},
+	{[]string{"bulk-map-error"}, "mvpp2", "drop", "5.13", []string{"dma_map_fail_ppm=200000"}, sim.KindAllocFailureWithCache},
+	{[]string{"bulk-dma-unmap"}, "mlx5", "xdp-redirect", "5.13", []string{"bulk=256"}, sim.KindDMALeak},
+	// A loopback page stolen into a page_pool skb's frags reaches
+	// page_pool_return_skb_page.
+	{[]string{"coalesce-pp-guard", "signature-check"}, "bnxt", "coalesce-mixed", "5.14", nil, sim.KindForeignPageInPool},
+	// hns3 skbs carry page_pool memory only in frags once TCP pulled the
+	// headers: a tapped (cloned) one is coalesced into the queue tail,
+	// and the pages' pp_frag_count drops twice ([M4]'s walkthrough). It
+	// takes a queue tail to coalesce into — a reader slower than the NIC —
+	// and segments without a frag_list: GRO off.
+	{[]string{"coalesce-cloned-guard"}, "hns3", "tcp-stream", "5.15", []string{"tap_every=2", "gro=0", "read_ns=2000"}, sim.KindUseAfterRecycle},
+	// mvneta jumbo frames: skb_cow on a tapped skb takes page references
+	// on its frags; the tap's free is the last pp user, with refcount 2.
+	{[]string{"refcnt-check"}, "mvneta", "forward", "5.14", []string{"tap_every=4", "frame=6000"}, sim.KindUseAfterRecycle},
+}
+
+// Config is the demo's configuration (packets: the default).
+func (d RuleDemo) Config() Config {
+	return Config{Driver: d.Driver, Scenario: d.Scenario, Era: d.Era, Set: d.Set, Break: d.Rules}
+}
