@@ -19,7 +19,7 @@ type logRow struct {
 }
 
 // logRows: every rule in the driver scenario where it shows its violation
-// (ruleDemos), the playground's clone-tap preset of issue 17 (op 137), and
+// (RuleDemos), the playground's clone-tap preset of issue 17 (op 137), and
 // a known failure of an era with no rule broken.
 // A few go past the first keyframes (4096), so that a seek back restores
 // one taken during the run; under -short every row stops at 200.
@@ -27,8 +27,8 @@ func logRows() []logRow {
 	far := map[string]bool{"last-dataref": true, "pfmemalloc-check": true}
 	rows := []logRow{{name: "last-dataref/clone-tap-teaching", kind: sim.KindDoubleRecycle, n: 137,
 		cfg: Config{Scenario: "clone-tap", Set: TeachingSet("clone-tap"), Break: []string{"last-dataref"}}}}
-	for _, d := range ruleDemos {
-		rule := d.rules[len(d.rules)-1]
+	for _, d := range RuleDemos {
+		rule := d.Rules[len(d.Rules)-1]
 		n := uint64(500)
 		if far[rule] && !testing.Short() {
 			n = firstKeyframes + 100
@@ -36,8 +36,9 @@ func logRows() []logRow {
 		if testing.Short() {
 			n = 200
 		}
-		rows = append(rows, logRow{name: strings.Join(d.rules, "+") + "/" + d.driver + "/" + d.sc + "/" + d.era, kind: d.kind, n: n,
-			cfg: Config{Driver: d.driver, Scenario: d.sc, Era: d.era, Packets: 10_000, Break: d.rules, Set: d.set}})
+		cfg := d.Config()
+		cfg.Packets = 10_000
+		rows = append(rows, logRow{name: strings.Join(d.Rules, "+") + "/" + d.Driver + "/" + d.Scenario + "/" + d.Era, kind: d.Kind, n: n, cfg: cfg})
 	}
 	// No rule broken: the kernel of 5.14 has split-page's failure itself.
 	sp, _ := ScenarioByName("split-page")
