@@ -92,6 +92,7 @@ const (
 	SymDeferIPI      // smp_call_function_single_async: the defer list's IPI kick (trigger_rx_softirq)
 	SymSkbGroReceive // skb_gro_receive: merge a segment into the flow's GRO skb
 	SymAppWork       // the application's own work per segment it reads (the read_ns knob)
+	SymNapiComplete  // napi_complete_done: a poll that did less than its budget ends (no cost of its own)
 	NumSyms
 )
 
@@ -184,6 +185,7 @@ var syms = [NumSyms]symInfo{
 	SymDeferIPI:         {"smp_call_function_single_async", "smp_call_function_single_async"},
 	SymSkbGroReceive:    {"skb_gro_receive", "skb_gro_receive"},
 	SymAppWork:          {"the application's work", "[application]"},
+	SymNapiComplete:     {"napi_complete_done", "napi_complete_done"},
 }
 
 // RestProfile names the calibrated pseudo-symbol of a profile: the rest of

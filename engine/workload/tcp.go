@@ -152,9 +152,9 @@ func (w *tcpStream) step(e *Env) bool {
 		return false
 	case tcpComplete:
 		e.inSoftirq(cpu)
+		e.M.Begin(cpu, sim.SymNapiComplete) // the operation (napi_complete_done has no cost of its own)
 		e.Drv.CompleteDone()
-		e.M.Begin(cpu, sim.SymDeferFlush) // the operation (napi_complete_done has no cost of its own)
-		e.S.SkbDeferFreeFlush(cpu)        // net_rx_action: the poll list is empty
+		e.S.SkbDeferFreeFlush(cpu) // net_rx_action: the poll list is empty (a no-op before the deferred free, 5.19)
 		w.ending, w.idle = false, true
 		return false
 	case tcpKick:
