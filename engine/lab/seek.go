@@ -157,20 +157,21 @@ func (l *Lab) attach(s uiState) {
 
 // Seek brings the run to the state after operation n (or to its end, if it
 // ends sooner): forward by batch replay (from the nearest keyframe when it
-// lies ahead and every operation is checked fully, checkEach), backward from
-// the nearest keyframe (or the run's start). It then runs the full invariant check (unless every
-// operation was checked as it ran: checkEach); with recording on, the last
-// operation is stepped so StepRecord describes it.
+// lies ahead and every operation is checked fully, checkEach), backward
+// from the nearest keyframe (or the run's start). It then runs the full
+// invariant check (unless every operation was checked as it ran:
+// checkEach); with recording on, the last operation is stepped so
+// StepRecord describes it (the keyframe restored is one before it, even
+// when one sits at n).
 // A config that built once builds again, so Seek cannot fail; an error that
 // stops the run stops it at the same operation as a straight run (Err).
 func (l *Lab) Seek(n uint64) {
-	if kf := l.kf.nearest(n); kf != nil && kf.ops > l.ops && l.checkEach() {
-		// Forward past a keyframe: where every operation is checked fully
-		// (≈0.1 ms each), restoring the copy is cheaper than replaying to it.
-		l.restore(kf)
+	last := n // the batch replay's end: with recording on, op n is stepped
+	if l.rec.on && n > 0 {
+		last = n - 1
 	}
-	if n < l.ops {
-		kf := l.kf.nearest(n)
+	switch kf := l.kf.nearest(last); {
+	case n < l.ops:
 		if kf == nil {
 			start, err := New(l.Cfg)
 			if err != nil {
@@ -179,10 +180,10 @@ func (l *Lab) Seek(n uint64) {
 			kf = start
 		}
 		l.restore(kf)
-	}
-	last := n
-	if l.rec.on && n > 0 {
-		last = n - 1
+	case kf != nil && kf.ops > l.ops && l.checkEach():
+		// Forward past a keyframe: where every operation is checked fully
+		// (≈0.1 ms each), restoring the copy is cheaper than replaying to it.
+		l.restore(kf)
 	}
 	if last > l.ops {
 		l.runBatch(int64(last-l.ops), nil)

@@ -171,3 +171,22 @@ func TestEnableSeek_AfterTheFirstOpWithARuleBrokenPanics(t *testing.T) {
 	}()
 	l.EnableSeek()
 }
+
+// With recording on, a seek that lands on a keyframe still steps its last
+// operation, so the step record describes op n (the playground's ← onto a
+// keyframe narrated the op it came from).
+func TestSeek_OntoAKeyframeRecordsItsLastOp(t *testing.T) {
+	l := seekable(t, Config{Scenario: "clone-tap", Set: TeachingSet("clone-tap"), Break: []string{"last-dataref"}}, true)
+	l.Seek(firstKeyframes + 50)
+	kf := l.kf.nearest(firstKeyframes + 50)
+	if kf == nil || kf.ops == 0 {
+		t.Fatalf("no keyframe taken during the run (frames at %v)", len(l.kf.frames))
+	}
+	for _, from := range []uint64{kf.ops + 50, kf.ops - 10} { // back onto it, forward onto it
+		l.Seek(from)
+		l.Seek(kf.ops)
+		if rec, ok := l.StepRecord(); !ok || rec.Op.Index != kf.ops-1 || l.Ops() != kf.ops {
+			t.Errorf("from op %d: at op %d the step record is of op index %d (ok %v), want %d", from, l.Ops(), rec.Op.Index, ok, kf.ops-1)
+		}
+	}
+}
