@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -101,6 +102,42 @@ func BenchmarkSeekCold(b *testing.B) {
 		l.EnableSeek()
 		l.Seek(1_000_000)
 	}
+}
+
+// BenchmarkSeekRuleBroken: the playground's clone-tap preset with
+// last-dataref broken (issue 17), where every path checks fully after each
+// operation (checkEach): a link's first seek to op 137, 10^4 and 10^5 on a
+// new run, and seeks spread over the first 10^5 operations once the run
+// has been there (scrubbing: a replay from the nearest keyframe).
+func BenchmarkSeekRuleBroken(b *testing.B) {
+	cfg := Config{Scenario: "clone-tap", Set: TeachingSet("clone-tap"), Break: []string{"last-dataref"}, Packets: 1 << 20}
+	for _, n := range []uint64{137, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("cold-%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				l, err := New(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				l.EnableSeek()
+				l.Record(true)
+				l.Seek(n)
+			}
+		})
+	}
+	b.Run("scrub-100000", func(b *testing.B) {
+		l, err := New(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.EnableSeek()
+		l.Record(true)
+		l.Seek(100_000)
+		targets := []uint64{99_999, 10, 50_000, 25_123, 75_777, 100_000, 12_345, 87_654}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			l.Seek(targets[i%len(targets)])
+		}
+	})
 }
 
 // BenchmarkSnapshot: one snapshot of the playground's teaching-size drop run.

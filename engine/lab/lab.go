@@ -64,6 +64,8 @@ type Lab struct {
 	done       bool
 	checkEvery uint64
 	sinceCheck uint64
+	stamped    int  // log entries whose At is set (stampLog)
+	canFail    bool // a rule is broken, or the era's kernel shows the scenario's failure (Scenario.KnownFailure)
 
 	// measurement window: what was spent before the first measured operation
 	startPS    []int64   // busy time per CPU
@@ -194,6 +196,8 @@ func New(cfg Config) (*Lab, error) {
 	cfg, era, sc, spec, plat, rules := r.cfg, r.era, r.sc, r.spec, r.plat, r.rules
 	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: cfg.Knobs, Platform: plat, Seed: cfg.Seed})
 	l := &Lab{Cfg: cfg, Scenario: sc, m: m, Spec: spec}
+	_, known := sc.KnownFailure[era.Name]
+	l.canFail = rules != 0 || known
 	l.a = mm.NewAllocator(m)
 	l.reg = pagepool.NewRegistry(l.a)
 	l.checkEvery = uint64(cfg.Knobs[sim.KnobCheckEvery])
@@ -217,6 +221,7 @@ func New(cfg Config) (*Lab, error) {
 		l.markStart()
 	}
 	m.AddChecker(l)
+	l.stampLog() // what set-up reported shows from op 0
 	l.series.sample(l)
 	l.ffInit()
 	return l, nil
@@ -375,12 +380,48 @@ func (l *Lab) Step() bool {
 		l.beginRecord()
 	}
 	l.stepOne()
-	l.m.CheckInvariants()
-	l.sinceCheck = 0
+	l.fullCheck()
+	l.opChecked()
 	if l.rec.on {
 		l.endRecord()
 	}
 	return !l.done
+}
+
+// checkEach reports whether every path checks fully after each operation:
+// a seekable Lab (EnableSeek) whose run can report violations — a rule is
+// broken, or the era's kernel has the scenario's failure (split-page in
+// 5.14). Step always checks so; batch runs and Seek's replay then do too,
+// so the violation log after operation n is the same whatever mix of Step,
+// RunN, RunWhile and Seek reached it (seek.go). Any other run has nothing
+// to find on any path (product.md §2.3), and its batch runs keep their
+// sampled checks.
+func (l *Lab) checkEach() bool { return l.kf.on && l.canFail }
+
+// fullCheck runs every layer's full invariant check.
+func (l *Lab) fullCheck() {
+	l.m.CheckInvariants()
+	l.sinceCheck = 0
+}
+
+// opChecked ends an operation once its checks ran: the log entries they
+// added are stamped with the operation, and a keyframe may be taken (after
+// the checks, so that a replay from it goes on exactly as the run did).
+func (l *Lab) opChecked() {
+	l.stampLog()
+	if l.kf.on && l.ops%l.kf.every == 0 {
+		l.kf.capture(l)
+	}
+}
+
+// stampLog sets At on the log entries added since the last stamp: the
+// operation count at which the log first lists them.
+func (l *Lab) stampLog() {
+	list := l.m.Log.List
+	for i := l.stamped; i < len(list); i++ {
+		list[i].At = l.ops
+	}
+	l.stamped = len(list)
 }
 
 func (l *Lab) stepOne() bool {
@@ -406,9 +447,6 @@ func (l *Lab) stepOne() bool {
 	l.ops++
 	if l.m.PendingTimers() > 0 {
 		l.m.RunTimers()
-	}
-	if l.kf.on && l.ops%l.kf.every == 0 {
-		l.kf.capture(l)
 	}
 	if setUp {
 		l.markStart()
@@ -495,10 +533,16 @@ func (l *Lab) runBatch(n int64, more func() bool) bool {
 	return !l.done
 }
 
-// Finish runs the full invariant check that ends a batch run.
+// Finish runs the full invariant check that ends a batch run (none when
+// every operation was checked fully as it ran, checkEach: a second check
+// of the same state would log again what is reported at every check while
+// it lasts, e.g. skb data whose dataref disagrees with its users).
 func (l *Lab) Finish() {
-	l.m.CheckInvariants()
-	l.sinceCheck = 0
+	if l.checkEach() {
+		return
+	}
+	l.fullCheck()
+	l.stampLog()
 }
 
 // TimeNS is the machine's simulated time so far.
@@ -509,7 +553,8 @@ func (l *Lab) TimeNS() int64 { return l.m.NowPS() / sim.PSPerNS }
 // The light check keeps to the run's operation count, not to the last full
 // check, so a Step in between (the UI's) does not move it: the fast-forward
 // samples right after it. A check_every that is not a multiple of 64 keeps
-// the light check 64 operations after the last full one.
+// the light check 64 operations after the last full one. With checkEach
+// every operation is checked fully, as Step does.
 func (l *Lab) stepBatch() bool {
 	if !l.stepOne() {
 		return false
@@ -518,12 +563,12 @@ func (l *Lab) stepBatch() bool {
 	if l.checkEvery%lightEvery != 0 {
 		light = l.sinceCheck + 1
 	}
-	if l.sinceCheck++; l.sinceCheck >= l.checkEvery {
-		l.m.CheckInvariants()
-		l.sinceCheck = 0
+	if l.sinceCheck++; l.sinceCheck >= l.checkEvery || l.checkEach() {
+		l.fullCheck()
 	} else if light%lightEvery == 0 {
 		l.m.CheckTouched()
 	}
+	l.opChecked()
 	return true
 }
 
@@ -860,14 +905,16 @@ func (l *Lab) symNS() map[sim.Sym]float64 {
 
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 
-// ReplayTo builds the run of cfg and brings it to the state after n
-// operations (Seek): a run is a pure function of its config, so this is the
-// state a straight run reaches there.
+// ReplayTo builds the run of cfg, seekable (EnableSeek), and brings it to
+// the state after n operations (Seek): a run is a pure function of its
+// config, so this is the state — and the violation log — that stepping
+// reaches there.
 func ReplayTo(cfg Config, n uint64) (*Lab, error) {
 	l, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
+	l.EnableSeek()
 	l.Seek(n)
 	return l, nil
 }

@@ -41,7 +41,10 @@ func mustNew(t testing.TB, cfg Config) *Lab {
 }
 
 // stateOf is a snapshot without the violation log: the machine's state,
-// which seeking reproduces exactly (see seek.go on what the log may differ in).
+// which seeking reproduces exactly whatever the runs compared. The log is
+// the same only between runs that check at the same operations (a seekable
+// Lab with a rule broken checks every one on every path, seek.go):
+// TestViolationLog_SameOnEveryPath compares it.
 func stateOf(l *Lab) Snapshot {
 	s := l.Snapshot()
 	s.Violations, s.ViolationList = [sim.NumKinds]int{}, nil

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"time"
 
 	"pplab/engine/sim"
@@ -11,14 +12,23 @@ import (
 // the nearest keyframe (a full copy of the run taken every `every`
 // operations) instead of from the start, then runs one full invariant check.
 //
-// What is identical and what is not: the machine's state (pages, pools,
-// skbs, NIC ring, counters, clocks, costs) after Seek(n) is the state a
-// straight run reaches after n operations, whatever mix of Step, RunN and
-// Seek led there. The violation log records when the checker found a
-// violation, and a replay checks less often than step mode (per-page checks
-// inline, the light check every 64 operations): a run with a rule broken
-// may list a transient violation at a later operation, or once where step
-// mode saw it twice. With no rule broken there is none to find either way.
+// What is identical: the machine's state (pages, pools, skbs, NIC ring,
+// counters, clocks, costs) after Seek(n) is the state a straight run
+// reaches after n operations, whatever mix of Step, RunN and Seek led there.
+// The violation log records when the checker found a violation, so it is a
+// function of the op count only if every path checks at the same
+// operations: a seekable Lab with a rule broken, or a scenario failing in
+// its era as the kernel did (split-page in 5.14), runs (checkEach) the full
+// check after every operation on every path — Step, batch runs, the replay
+// here — as step mode does, and never checks a state twice; a keyframe is
+// taken after its operation's checks and holds the log. The log after op n
+// (every entry's kind, page, rule, operation and At) is then the same for
+// Step×n, Seek(n) on a fresh Lab, Seek(n) back from a later op, Seek(n-1)
+// then Step, and ReplayTo (TestViolationLog_SameOnEveryPath). Any other
+// run has nothing to find, and its batch runs keep their sampled checks
+// (per-page checks inline, the light check every 64 operations).
+// The cost of checkEach is the full check's (it walks every page): see the
+// README's Seam bullet.
 
 // keyframes is the Lab's bounded set of copies of itself.
 type keyframes struct {
@@ -48,10 +58,17 @@ const (
 
 // EnableSeek makes Seek cheap: the Lab keeps keyframes from now on (the
 // first one is the current state). Without it Seek replays from a fresh
-// copy of the run's start. The CLI's batch runs do not need it.
+// copy of the run's start. The CLI's batch runs do not need it. In a run
+// that can report violations (a rule broken, or the era's known failure of
+// the scenario) it also makes every path check fully after each operation
+// (checkEach), so it must come before the first operation then: the log so
+// far would have been checked otherwise (a precondition panic).
 func (l *Lab) EnableSeek() {
 	if l.kf.on {
 		return
+	}
+	if l.canFail && l.ops > 0 {
+		panic(fmt.Sprintf("lab: EnableSeek after %d operations of a run that can report violations (a rule broken, or a known failure of the era): the log so far comes from batch mode's sampled checks, not the full check after every operation a seekable run makes; enable seeking before the first operation", l.ops))
 	}
 	l.kf = keyframes{on: true, every: firstKeyframes}
 	l.kf.capture(l)
@@ -139,14 +156,22 @@ func (l *Lab) attach(s uiState) {
 }
 
 // Seek brings the run to the state after operation n (or to its end, if it
-// ends sooner): forward by batch replay, backward from the nearest keyframe
-// (or the run's start). It then runs the full invariant check; with
-// recording on, the last operation is stepped so StepRecord describes it.
+// ends sooner): forward by batch replay (from the nearest keyframe when it
+// lies ahead and every operation is checked fully, checkEach), backward
+// from the nearest keyframe (or the run's start). It then runs the full
+// invariant check (unless every operation was checked as it ran:
+// checkEach); with recording on, the last operation is stepped so
+// StepRecord describes it (the keyframe restored is one before it, even
+// when one sits at n).
 // A config that built once builds again, so Seek cannot fail; an error that
 // stops the run stops it at the same operation as a straight run (Err).
 func (l *Lab) Seek(n uint64) {
-	if n < l.ops {
-		kf := l.kf.nearest(n)
+	last := n // the batch replay's end: with recording on, op n is stepped
+	if l.rec.on && n > 0 {
+		last = n - 1
+	}
+	switch kf := l.kf.nearest(last); {
+	case n < l.ops:
 		if kf == nil {
 			start, err := New(l.Cfg)
 			if err != nil {
@@ -155,10 +180,10 @@ func (l *Lab) Seek(n uint64) {
 			kf = start
 		}
 		l.restore(kf)
-	}
-	last := n
-	if l.rec.on && n > 0 {
-		last = n - 1
+	case kf != nil && kf.ops > l.ops && l.checkEach():
+		// Forward past a keyframe: where every operation is checked fully
+		// (≈0.1 ms each), restoring the copy is cheaper than replaying to it.
+		l.restore(kf)
 	}
 	if last > l.ops {
 		l.runBatch(int64(last-l.ops), nil)
@@ -167,8 +192,10 @@ func (l *Lab) Seek(n uint64) {
 		l.Step() // runs the full check
 		return
 	}
-	l.m.CheckInvariants()
-	l.sinceCheck = 0
+	if !l.checkEach() { // else every operation was checked as it ran
+		l.fullCheck()
+		l.stampLog()
+	}
 }
 
 // SeekToSeq brings the run to the state after the Lab operation during which

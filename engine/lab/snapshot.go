@@ -139,6 +139,7 @@ type FragView struct {
 
 // ViolationView is a violation as values.
 type ViolationView struct {
+	Op     uint64 // Snapshot.Op from which the log lists it: Seek(Op) shows it
 	Seq    uint64
 	Kind   string
 	Func   string
@@ -149,7 +150,7 @@ type ViolationView struct {
 }
 
 func violationView(v sim.Violation) ViolationView {
-	vv := ViolationView{Seq: v.Seq, Kind: v.Kind.String(), Func: v.Op.Name(), CPU: v.CPU, PFN: v.Page, Detail: v.Detail}
+	vv := ViolationView{Op: v.At, Seq: v.Seq, Kind: v.Kind.String(), Func: v.Op.Name(), CPU: v.CPU, PFN: v.Page, Detail: v.Detail}
 	if v.Rule != sim.RuleNone {
 		vv.Rule = v.Rule.String()
 	}

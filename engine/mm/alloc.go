@@ -10,6 +10,8 @@ type node struct {
 	first int32   // first PFN of the node
 	n     int32   // pages in the node
 	free  []int32 // free list (a stack: the most recently freed page is handed out first, like the PCP lists)
+
+	listed []uint64 // checker scratch: the free-list entries CheckInvariants' scan found consistent (a bit each)
 }
 
 // Allocator models the page allocator (buddy + per-CPU lists) as per-node free
@@ -28,6 +30,8 @@ type Allocator struct {
 	leaked map[int32]int64
 
 	slabIDs int32 // slab caches created (their holder ids)
+
+	todo []int32 // checker scratch: the pages CheckInvariants' page walk reports on
 
 	// Counters.
 	Allocs, Frees, BulkCalls, Failures, PfmemallocAllocs int64
@@ -300,38 +304,90 @@ func (a *Allocator) checkFree(m *sim.Machine, p *Page) {
 // exactly one place; free lists hold exactly the frames marked free; no
 // refcount is negative; no free page keeps a DMA mapping or is still counted in
 // flight by a pool.
+//
+// It is the full check's main cost (step mode runs it after every
+// operation), so it reads the page array once, in order (scan), and looks
+// again only at what it reports on: the free lists are walked entry by
+// entry, then the pages, as always, but an entry the scan found consistent
+// is not looked up (a random read of the page array) and only the pages the
+// scan noted are visited. The reports and their order are those of the two
+// full walks.
 func (a *Allocator) CheckInvariants(m *sim.Machine) {
 	inFree := 0
 	for n := range a.nodes {
 		nd := &a.nodes[n]
+		inFree += len(nd.free)
+		words := (len(nd.free) + 63) / 64
+		if cap(nd.listed) < words {
+			nd.listed = make([]uint64, words)
+		}
+		nd.listed = nd.listed[:words]
+		clear(nd.listed)
+	}
+	marked := a.scan()
+	for n := range a.nodes {
+		nd := &a.nodes[n]
 		for i, pfn := range nd.free {
+			if nd.listed[i/64]&(1<<(i%64)) != 0 {
+				continue // names a free page whose freeIdx is i
+			}
 			p := &a.pages[pfn]
 			if p.Place != sim.PlaceBuddy || p.freeIdx != int32(i) {
 				p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
 					"on node %d's free list but recorded as %s", n, p.Place)
 			}
 		}
-		inFree += len(nd.free)
 	}
-	marked := 0
-	for i := range a.pages {
-		p := &a.pages[i]
+	for _, pfn := range a.todo {
+		p := &a.pages[pfn]
 		switch {
 		case p.Ref < 0:
 			p.ReportOnce(m, sim.KindRefcountUnderflow, m.RuleFor(sim.KindRefcountUnderflow), "refcount is %d", p.Ref)
 		case p.Place == sim.PlaceBuddy:
-			marked++
 			a.checkFree(m, p)
 		case p.Place == sim.PlaceCompound:
 			h := &a.pages[p.Holder]
-			if h.Place == sim.PlaceBuddy || p.PFN-h.PFN >= int32(1)<<h.Order {
-				p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone, "compound tail of pfn 0x%x, which no longer covers it", h.PFN)
-			}
+			p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone, "compound tail of pfn 0x%x, which no longer covers it", h.PFN)
 		}
 	}
 	if marked != inFree {
 		m.Report(sim.KindPageInTwoPlaces, -1, sim.RuleNone, "%d frames marked free but %d on the free lists", marked, inFree)
 	}
+}
+
+// scan is CheckInvariants' one pass over the page array, in PFN order. It
+// counts the pages marked free; marks each free-list entry that names a
+// free page whose freeIdx is the entry's index (looked up from the page's
+// side, on its node's list: an entry left unmarked is looked up from the
+// list); and lists in todo, in PFN order, the pages the page walk reports
+// on: a negative refcount, a free page checkFree names, a compound tail its
+// head no longer covers.
+func (a *Allocator) scan() (marked int) {
+	a.todo = a.todo[:0]
+	for i := range a.pages {
+		p := &a.pages[i]
+		switch {
+		case p.Ref < 0:
+			a.todo = append(a.todo, int32(i))
+		case p.Place == sim.PlaceBuddy:
+			marked++
+			if p.Users > 0 || p.Mapped || p.Owner != 0 {
+				a.todo = append(a.todo, int32(i))
+			}
+			if p.Nid >= 0 && int(p.Nid) < len(a.nodes) {
+				nd := &a.nodes[p.Nid]
+				if x := p.freeIdx; x >= 0 && int(x) < len(nd.free) && int(nd.free[x]) == i {
+					nd.listed[x/64] |= 1 << (x % 64)
+				}
+			}
+		case p.Place == sim.PlaceCompound:
+			h := &a.pages[p.Holder]
+			if h.Place == sim.PlaceBuddy || p.PFN-h.PFN >= int32(1)<<h.Order {
+				a.todo = append(a.todo, int32(i))
+			}
+		}
+	}
+	return marked
 }
 
 // String summarises the allocator.

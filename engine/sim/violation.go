@@ -41,6 +41,11 @@ type Violation struct {
 	Page   int32 // PFN of the page concerned, -1 if none
 	Rule   Rule  // the rule that would have prevented it (RuleNone: an invariant with no breakable rule)
 	Detail string
+	// At is the run's operation count when the log first lists it: the
+	// operation during which, or after which, the checker reported it (0:
+	// set-up). The lab sets it (the machine does not count the lab's
+	// operations); seeking to At shows it.
+	At uint64
 }
 
 func (v Violation) String() string {
