@@ -189,6 +189,20 @@ func ParseConfig(v url.Values) (Config, error) {
 			return nil
 		})
 	}
+	// The broken rules before the knobs: a knob value may be accepted only
+	// with a rule broken (bulk above the 128-slot cache needs bulk-dma-unmap
+	// broken), and a link must open the config it was copied from.
+	for _, r := range v["break"] {
+		try("break", func(c *Config) error {
+			if _, err := sim.RuleByName(r); err != nil {
+				return err
+			}
+			if !contains(c.Break, r) {
+				c.Break = append(append([]string(nil), c.Break...), r)
+			}
+			return nil
+		})
+	}
 	for _, key := range keys {
 		n, ok := sim.KnobByName(key)
 		if !ok {
@@ -201,17 +215,6 @@ func ParseConfig(v url.Values) (Config, error) {
 				return err
 			}
 			c.Set = append(append([]string(nil), c.Set...), key+"="+strconv.FormatInt(k[n], 10))
-			return nil
-		})
-	}
-	for _, r := range v["break"] {
-		try("break", func(c *Config) error {
-			if _, err := sim.RuleByName(r); err != nil {
-				return err
-			}
-			if !contains(c.Break, r) {
-				c.Break = append(append([]string(nil), c.Break...), r)
-			}
 			return nil
 		})
 	}

@@ -405,7 +405,7 @@ func TestParseConfig_BadFieldsFallBackAndAreNamed(t *testing.T) {
 		{"v=1&scenario=drop&driver=lunar&rx_descs=16", []string{}, "driver=lunar&rx_descs=16&scenario=drop&v=1"},
 		{"v=1&scenario=xdp-redirect&driver=lunar", []string{"driver"}, "scenario=xdp-redirect&v=1"},
 		{"v=1&scenario=drop&rx_descs=15&pool_size=32", []string{"rx_descs"}, "pool_size=32&scenario=drop&v=1"},
-		{"v=1&scenario=drop&order=9&break=gravity&warp=1", []string{"warp", "order", "break"}, "scenario=drop&v=1"},
+		{"v=1&scenario=drop&order=9&break=gravity&warp=1", []string{"warp", "break", "order"}, "scenario=drop&v=1"}, // rules are read before knobs
 		{"v=2&scenario=pool-ring&seed=-1", []string{"v", "seed"}, "scenario=pool-ring&v=1"},
 		{"scenario=pool-ring&nid=1", []string{"nid"}, "scenario=pool-ring&v=1"},
 		{"v=1&scenario=pool-ring&scenario=drop", []string{"scenario"}, "scenario=drop&v=1"},
@@ -654,5 +654,16 @@ func TestResults_StatsBefore5_18AreNoted(t *testing.T) {
 		if noted == e.Stats {
 			t.Errorf("era %s (stats %v): noted %v", era, e.Stats, noted)
 		}
+	}
+}
+
+// A knob value that only a broken rule allows (bulk above the 128-slot
+// cache with bulk-dma-unmap broken) opens from its URL form: the rules are
+// read before the knobs.
+func TestParseConfig_ARuleBrokenBeforeTheKnobsItAllows(t *testing.T) {
+	cfg := Config{Driver: "mlx5", Scenario: "xdp-redirect", Era: "5.13", Set: []string{"bulk=256"}, Break: []string{"bulk-dma-unmap"}}
+	got, err := ParseConfig(cfg.Values())
+	if err != nil || got.Values().Encode() != cfg.Values().Encode() {
+		t.Errorf("%s opens as %s (%v)", cfg.Values().Encode(), got.Values().Encode(), err)
 	}
 }
