@@ -23,6 +23,7 @@ const (
 	actCompare = "pp-compare" // value string: the comparison run ("", "era:5.12", …)
 	actCopy    = "pp-copy"    // copy the page's link
 	actDismiss = "pp-dismiss" // value int: a banner entry
+	actTrace   = "pp-trace"   // value bool: the trace panel opened (true) or closed
 )
 
 // setField is a change of one config field: "scenario", "driver", "era",

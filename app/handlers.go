@@ -93,6 +93,12 @@ func onCompare(ctx ga.Context, e ga.Event) {
 	ctx.NewActionWithValue(actCompare, ctx.JSSrc().Get("value").String())
 }
 
+// onTraceToggle: the trace panel opened or closed (the details element's
+// open property).
+func onTraceToggle(ctx ga.Context, e ga.Event) {
+	ctx.NewActionWithValue(actTrace, ctx.JSSrc().Get("open").Truthy())
+}
+
 // onCopy: the copy-link button.
 func onCopy(ctx ga.Context, e ga.Event) { ctx.NewAction(actCopy) }
 

@@ -87,7 +87,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				&Inspector{V: v.Inspector},
 				&StatsPanel{V: v.Stats},
 				&Violations{V: v.Violations},
-				&Trace{Lines: v.Trace},
+				&Trace{Lines: v.Trace, Open: v.TraceOpen},
 			),
 		),
 		ga.Section().ID("charts").Class("panel charts").Aria("label", "charts").Body(
@@ -170,6 +170,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actCompare, func(a ga.Action) { p.s.Compare(a.Value.(string)) })
 	p.handle(ctx, actCopy, func(a ga.Action) { p.copyLink() })
 	p.handle(ctx, actDismiss, func(a ga.Action) { p.s.Dismiss(a.Value.(int)) })
+	p.handle(ctx, actTrace, func(a ga.Action) { p.s.OpenTrace(a.Value.(bool)) })
 	p.listenKeys(ctx)
 	// window.__pplabAction(name, value) posts an action as a component
 	// would (for the console and the e2e tests: a value of the wrong type

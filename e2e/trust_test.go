@@ -522,6 +522,8 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 		q := cfg.Values()
 		q.Set("step", strconv.FormatUint(op-1, 10))
 		p.open(rootURL + "?" + q.Encode())
+		p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#trace-panel').open = true`))
+		p.wait(`document.querySelector('#trace-text').textContent !== ''`, 5*time.Second)
 		p.keys("\u0303", 1)
 		p.waitOp(op)
 		var ok bool

@@ -80,6 +80,8 @@ type Session struct {
 	maxOp    uint64
 	scroll   bool // the selection came from a jump: the page scrolls the tile into view
 
+	traceOpen bool // the trace panel is open (its lines are drawn)
+
 	// The violation log as far as the run went (maxOp): a step back or a
 	// jump keeps listing what comes later (the log is a pure function of
 	// the config and the operation count).
@@ -325,6 +327,14 @@ func (s *Session) seek(n uint64) {
 		s.hasRec, s.rec = false, lab.StepRecord{}
 	}
 	s.refresh(n == 0 || s.lastHeavy == 0)
+}
+
+// OpenTrace opens or closes the trace panel: the lines are kept either
+// way, drawn only while it is open.
+func (s *Session) OpenTrace(open bool) {
+	if open != s.traceOpen {
+		s.traceOpen, s.dirty = open, true
+	}
 }
 
 // Select inspects page pfn (-1: none).

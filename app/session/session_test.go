@@ -467,3 +467,20 @@ func TestSession_CountersUseTheDriversEthtoolNames(t *testing.T) {
 		t.Errorf("mvpp2: note %q, rings %d", v.Stats.NamesNote, len(v.Stats.Rings))
 	}
 }
+
+// The trace keeps its lines whether its panel is open or not, and the view
+// carries them only while it is open.
+func TestSession_TheTraceDrawsOnlyWhileOpen(t *testing.T) {
+	s := New(nil, nil)
+	for i := 0; i < 5; i++ {
+		s.Step()
+	}
+	if v := s.View(); v.Trace != nil || v.TraceOpen {
+		t.Errorf("closed trace: %d lines", len(v.Trace))
+	}
+	s.OpenTrace(true)
+	v := s.View()
+	if !v.TraceOpen || len(v.Trace) == 0 || !strings.Contains(strings.Join(v.Trace, "\n"), "page_pool_alloc_pages") {
+		t.Errorf("open trace: %d lines", len(v.Trace))
+	}
+}

@@ -21,7 +21,8 @@ type View struct {
 	Inspector  InspectorView
 	Stats      StatsView
 	Violations ViolationsView
-	Trace      []string
+	Trace      []string // the last events' trace lines (nil while the panel is closed)
+	TraceOpen  bool
 	Charts     ChartsView
 	Link       string // the URL query of this state (Query().Encode())
 }
@@ -160,7 +161,10 @@ func (s *Session) Changed() bool { return s.dirty }
 // View is the page's state now.
 func (s *Session) View() View {
 	s.dirty = false
-	v := View{Banner: s.banner, Trace: s.trace, Link: s.Query().Encode()}
+	v := View{Banner: s.banner, TraceOpen: s.traceOpen, Link: s.Query().Encode()}
+	if s.traceOpen { // a closed trace panel draws no lines (200 lines to the DOM per step)
+		v.Trace = s.trace
+	}
 	if key := fmt.Sprintf("%s|%v|%s", s.want.Values().Encode(), s.errs, s.preset); key != s.ctlKey {
 		s.ctlKey, s.ctl = key, s.controls()
 	}
