@@ -32,8 +32,9 @@ type setField struct {
 	Field, Value string
 }
 
-// jump is a violation to show: its operation sequence and page.
+// jump is a violation to show: the operation from which the log lists it,
+// and its page.
 type jump struct {
-	Seq uint64
+	Op  uint64
 	PFN int32
 }

@@ -47,15 +47,15 @@ func onTile(ctx ga.Context, e ga.Event) {
 // onCloseInspector: the inspector's close button.
 func onCloseInspector(ctx ga.Context, e ga.Event) { ctx.NewActionWithValue(actSelect, int32(-1)) }
 
-// onViolation: a violation entry was pressed (data-seq, data-pfn).
+// onViolation: a violation entry was pressed (data-op, data-pfn).
 func onViolation(ctx ga.Context, e ga.Event) {
 	el := ctx.JSSrc()
-	seq, err1 := strconv.ParseUint(dataset(el, "seq"), 10, 64)
+	op, err1 := strconv.ParseUint(dataset(el, "op"), 10, 64)
 	pfn, err2 := strconv.ParseInt(dataset(el, "pfn"), 10, 32)
 	if err1 != nil || err2 != nil {
 		return
 	}
-	ctx.NewActionWithValue(actJump, jump{Seq: seq, PFN: int32(pfn)})
+	ctx.NewActionWithValue(actJump, jump{Op: op, PFN: int32(pfn)})
 }
 
 // onDismiss: a banner entry's close button (data-index).

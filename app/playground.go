@@ -166,7 +166,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actReset, func(a ga.Action) { p.step(p.s.Reset) })
 	p.handle(ctx, actSeek, func(a ga.Action) { n := a.Value.(uint64); p.step(func() { p.s.Seek(n) }) })
 	p.handle(ctx, actSelect, func(a ga.Action) { p.s.Select(a.Value.(int32)) })
-	p.handle(ctx, actJump, func(a ga.Action) { j := a.Value.(jump); p.s.Jump(j.Seq, j.PFN) })
+	p.handle(ctx, actJump, func(a ga.Action) { j := a.Value.(jump); p.s.Jump(j.Op, j.PFN) })
 	p.handle(ctx, actCompare, func(a ga.Action) { p.s.Compare(a.Value.(string)) })
 	p.handle(ctx, actCopy, func(a ga.Action) { p.copyLink() })
 	p.handle(ctx, actDismiss, func(a ga.Action) { p.s.Dismiss(a.Value.(int)) })

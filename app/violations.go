@@ -45,8 +45,8 @@ func (c *Violations) Render() (ui ga.UI) {
 			cls, later = "link violation later", " — later in the run"
 		}
 		items = append(items, ga.Li().Body(ga.Button().Class(cls).
-			DataSet("seq", strconv.FormatUint(x.Seq, 10)).DataSet("pfn", strconv.Itoa(int(x.PFN))).OnClick(onViolation).
-			Text(fmt.Sprintf("#%d %s in %s, pfn %#x%s: %s%s", x.Seq, x.Kind, x.Func, x.PFN, rule, x.Detail, later))))
+			DataSet("op", strconv.FormatUint(x.Op, 10)).DataSet("pfn", strconv.Itoa(int(x.PFN))).OnClick(onViolation).
+			Text(fmt.Sprintf("op %d: %s in %s, pfn %#x%s: %s%s", x.Op, x.Kind, x.Func, x.PFN, rule, x.Detail, later))))
 	}
 	more := v.Total + v.Later - min(len(v.List), violationsShown)
 	return ga.Section().ID("violations").Class("panel violations").Aria("label", "violations").Body(

@@ -343,11 +343,11 @@ func (s *Session) Select(pfn int32) {
 	s.dirty = true
 }
 
-// Jump shows a violation: the run at the operation that found it (seq is
-// the machine's event sequence number), its page selected.
-func (s *Session) Jump(seq uint64, pfn int32) {
+// Jump shows a violation: the run at the operation from which the log
+// lists it (op), its page selected and brought into view.
+func (s *Session) Jump(op uint64, pfn int32) {
 	s.playing = false
-	s.lab.SeekToSeq(seq, s.maxOp)
+	s.lab.Seek(op)
 	s.selected, s.scroll = pfn, true
 	s.refresh(false)
 }

@@ -278,7 +278,7 @@ func TestSession_JumpToAViolationKeepsTheList(t *testing.T) {
 	all := len(v.Violations.List)
 	last := v.Violations.List[len(v.Violations.List)-1]
 	first := v.Violations.List[0]
-	s.Jump(first.Seq, first.PFN)
+	s.Jump(first.Op, first.PFN)
 	v = verify(t, s, "jumped")
 	if s.Lab().Ops() == 0 || s.Lab().Ops() >= 400 {
 		t.Errorf("jumped to op %d", s.Lab().Ops())
@@ -286,7 +286,10 @@ func TestSession_JumpToAViolationKeepsTheList(t *testing.T) {
 	if !v.Machine.Scroll || v.Machine.Selected != first.PFN || !v.Inspector.Has {
 		t.Errorf("jump: selected %d (want %d), scroll %v", v.Machine.Selected, first.PFN, v.Machine.Scroll)
 	}
-	if len(v.Violations.List) != all || !v.Violations.List[len(v.Violations.List)-1].Later && last.Seq > s.Lab().Seq() {
+	if s.Lab().Ops() != first.Op {
+		t.Errorf("jumped to op %d, the violation is listed from op %d", s.Lab().Ops(), first.Op)
+	}
+	if len(v.Violations.List) != all || !v.Violations.List[len(v.Violations.List)-1].Later && last.Op > s.Lab().Ops() {
 		t.Errorf("after the jump the list has %d of %d entries", len(v.Violations.List), all)
 	}
 	if v.Violations.List[0].Later {

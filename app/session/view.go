@@ -338,9 +338,8 @@ func (s *Session) statNames(v *StatsView) {
 // operation shown has not reached yet are Later.
 func (s *Session) violations() ViolationsView {
 	v := ViolationsView{Counts: s.snap.Violations, Op: s.snap.Op}
-	seq := s.lab.Seq()
 	for _, x := range s.viol {
-		later := x.Seq > seq
+		later := x.Op > s.snap.Op
 		v.List = append(v.List, ViolationRow{ViolationView: x, Later: later})
 	}
 	for k, n := range s.snap.Violations {

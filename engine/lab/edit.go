@@ -251,7 +251,3 @@ func RuleReach(cfg Config, rule string) string {
 	}
 	return fmt.Sprintf("never decides anything in %s; it does in %s", cfg.Scenario, strings.Join(where, ", "))
 }
-
-// Seq is the machine's event sequence number now: a violation whose Seq is
-// above it was found later in the run.
-func (l *Lab) Seq() uint64 { return l.m.Seq() }

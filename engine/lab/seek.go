@@ -197,21 +197,3 @@ func (l *Lab) Seek(n uint64) {
 		l.stampLog()
 	}
 }
-
-// SeekToSeq brings the run to the state after the Lab operation during which
-// the machine's sequence reached seq (the operation a violation with that
-// Seq belongs to), searching operations 1..maxOp, and returns it.
-func (l *Lab) SeekToSeq(seq, maxOp uint64) uint64 {
-	lo, hi := uint64(1), max(maxOp, 1)
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		l.Seek(mid)
-		if l.m.Seq() >= seq {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	l.Seek(lo)
-	return lo
-}
