@@ -599,7 +599,7 @@ func TestPlayground_ALinkWithABrokenRuleReproducesItsViolations(t *testing.T) {
 	}
 	for _, d := range lab.RuleDemos {
 		cfg := d.Config() // at teaching sizes when the failure shows there
-		cfg.Set = append(append([]string(nil), cfg.Set...), "rx_descs=16", "pool_size=32")
+		cfg.Set = append(append([]string(nil), cfg.Set...), lab.TeachingSet(d.Scenario)...)
 		l := firstViolation(cfg)
 		if l == nil {
 			cfg = d.Config()

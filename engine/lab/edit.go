@@ -22,7 +22,7 @@ const (
 )
 
 // presetKnobs are the knobs a preset of sizes sets.
-var presetKnobs = []string{"rx_descs", "pool_size"}
+var presetKnobs = []string{"rx_descs", "pool_size", "node_pages"}
 
 // PresetOf names the preset of sizes cfg uses: teaching when it sets every
 // knob of its scenario's teaching set to that value, else kernel.
