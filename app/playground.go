@@ -340,6 +340,7 @@ func (p *Playground) frame(ctx ga.Context, ts float64) {
 	p.perf.drawn++
 	p.perf.lastFrameMS = now() - start
 	p.perf.maxFrameMS = max(p.perf.maxFrameMS, p.perf.lastFrameMS)
+	p.publish() // with this frame's counts (act published before they were added)
 	rendered := now()
 	heavy := r.Heavy
 	ctx.Defer(func(ga.Context) {
