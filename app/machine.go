@@ -248,7 +248,7 @@ var whereOrder = []struct{ where, title string }{
 // skbsDrawn bounds the skb cards drawn per group: a kernel-size receive
 // window queues a hundred skbs and over a thousand frag pages, more than a
 // person reads and more than the page can redraw while playing.
-const skbsDrawn = 24
+const skbsDrawn = 12
 
 func (c cells) skbs() ga.UI {
 	var groups []ga.UI

@@ -523,13 +523,13 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 		q.Set("step", strconv.FormatUint(op-1, 10))
 		p.open(rootURL + "?" + q.Encode())
 		p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#trace-panel').open = true`))
-		p.wait(`document.querySelector('#trace-text').textContent !== ''`, 5*time.Second)
+		time.Sleep(300 * time.Millisecond) // the toggle event reaches the page first
 		p.keys("\u0303", 1)
 		p.waitOp(op)
-		var ok bool
-		p.eval(fmt.Sprintf(`/page_pool_state_(hold|release): .*%s/.test(document.querySelector('#trace-text').textContent)`, re), &ok)
-		if !ok {
-			t.Errorf("era %s op %d: no tracepoint line with %s", era, op, re)
+		// The era's format, in a tracepoint line of the step's trace.
+		if err := chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](fmt.Sprintf(`/page_pool_state_(hold|release): .*%s/.test(document.querySelector('#trace-text').textContent)`, re),
+			chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			t.Errorf("era %s op %d: no tracepoint line with %s in the trace (%v)", era, op, re, err)
 		}
 	}
 	// mlx5 shows its own ethtool -S names.

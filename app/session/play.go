@@ -12,8 +12,9 @@ import "math"
 const maxSliceMS = 8
 
 // maxViewEveryMS: at max speed the view is redrawn at most this often (a
-// redraw of a kernel-size machine costs several frames' worth).
-const maxViewEveryMS = 100
+// redraw of a kernel-size machine costs several frames' worth, and a
+// narration changing faster than this is not read).
+const maxViewEveryMS = 200
 
 // FrameResult says what a frame did.
 type FrameResult struct {
@@ -39,11 +40,20 @@ func (s *Session) Frame(ts float64) FrameResult {
 	l := s.lab
 	packets0, ops0 := l.Packets(), l.Ops()
 	sp := Speeds[s.speed]
-	if sp.OpsPS == 0 { // max: the engine runs for the frame's slice (whole verified cycles the fast-forward skips included), the last op recorded
+	if sp.OpsPS == 0 {
+		// max: the engine runs for the frame's slice (whole verified cycles
+		// the fast-forward skips included). A frame that will redraw ends
+		// with a recorded, fully checked step (the state shown is checked);
+		// the others leave the check to the batch's own schedule (per page,
+		// every 64 operations, every check_every) and to that step.
+		draw := s.now()-s.lastHeavy > heavyEveryMS || s.now()-s.lastView >= maxViewEveryMS
 		t0 := s.now()
-		l.RunWhile(math.MaxInt64, func() bool { return s.now()-t0 < maxSliceMS })
-		if !l.Done() {
+		l.RunSlice(math.MaxInt64, func() bool { return s.now()-t0 < maxSliceMS })
+		if draw && !l.Done() {
 			l.Step()
+		}
+		if l.Done() {
+			l.Finish()
 		}
 	} else {
 		s.carry += float64(sp.OpsPS) * dt / 1000

@@ -506,6 +506,16 @@ func (l *Lab) RunWhile(n int64, more func() bool) int64 {
 	return int64(l.ops - start)
 }
 
+// RunSlice is RunWhile without the closing full check: for a caller that
+// runs the engine in slices and checks when it shows the state (a Step
+// after the slice runs the full check, as does Finish). It returns the
+// operations run.
+func (l *Lab) RunSlice(n int64, more func() bool) int64 {
+	start := l.ops
+	l.runBatch(n, more)
+	return int64(l.ops - start)
+}
+
 // RunFor runs at most n operations in batch mode, like RunN but without the
 // closing full check, so that a run in chunks (a CLI that shows progress)
 // checks exactly where one Run would: call Finish at the end. It reports
