@@ -38,11 +38,11 @@ type cells struct {
 }
 
 func (c cells) page(pfn int32, note string) Cell {
-	i, ok := slices.BinarySearchFunc(c.v.Snap.Pages, pfn, func(p lab.PageView, pfn int32) int { return int(p.PFN) - int(pfn) })
+	p, ok := c.v.Snap.Page(pfn)
 	if !ok {
 		return emptyCell(fmt.Sprintf("pfn %#x is free", pfn))
 	}
-	return tileCell(c.v.Snap.Pages[i], slices.Contains(c.v.Changed, pfn), pfn == c.v.Selected, note)
+	return tileCell(p, slices.Contains(c.v.Changed, pfn), pfn == c.v.Selected, note)
 }
 
 func (m *Machine) Render() (ui ga.UI) {

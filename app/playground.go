@@ -1,6 +1,7 @@
 package app
 
 import (
+	"net/url"
 	"strings"
 	"time"
 
@@ -40,7 +41,6 @@ type perfStats struct {
 	stepMS        float64 // the last single step: session, view and render
 	stepSessionMS float64 // the session's part of it (the engine step)
 	viewMS        float64 // the last View the session built
-	keyWaitMS     float64 // from the last shortcut key to its dispatch on the UI goroutine
 	intervalMS    float64 // between the last two animation frames
 	sumInterval   float64
 	intervals     int
@@ -281,11 +281,7 @@ func (p *Playground) listenKeys(ctx ga.Context) {
 			return nil
 		}
 		e.Call("preventDefault")
-		t0 := now()
-		ctx.Dispatch(func(ctx ga.Context) {
-			p.perf.keyWaitMS = now() - t0
-			p.act(name, act)
-		})
+		ctx.Dispatch(func(ctx ga.Context) { p.act(name, act) })
 		return nil
 	})
 	ga.Window().Get("document").Call("addEventListener", "keydown", p.keydown)
@@ -368,16 +364,21 @@ func (p *Playground) writeURL(force bool) {
 		}
 		return
 	}
-	u := *p.ctx.Page().URL()
-	u.RawQuery, u.Fragment = p.s.Query().Encode(), ""
+	u := p.linkURL()
 	p.ctx.Page().ReplaceURL(&u)
 	p.lastURL = now()
 }
 
+// linkURL is the page's URL with the state the view shows (View.Link).
+func (p *Playground) linkURL() url.URL {
+	u := *p.ctx.Page().URL()
+	u.RawQuery, u.Fragment = p.view.Link, ""
+	return u
+}
+
 // link is the URL of the current state.
 func (p *Playground) link() string {
-	u := *p.ctx.Page().URL()
-	u.RawQuery, u.Fragment = p.s.Query().Encode(), ""
+	u := p.linkURL()
 	return u.String()
 }
 
@@ -412,12 +413,11 @@ func (p *Playground) publish() {
 		fps = float64(p.perf.drawn) / p.perf.playMS * 1000
 	}
 	l := p.s.Lab()
-	u := *p.ctx.Page().URL()
-	u.RawQuery, u.Fragment = p.s.Query().Encode(), ""
+	u := p.linkURL()
 	ga.Window().Set("__pplab", map[string]any{
 		"mounted": true, "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
 		"frames": p.perf.frames, "drawn": p.perf.drawn, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
-		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "keyWaitMS": p.perf.keyWaitMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
+		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "drawnPerSec": fps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": p.view.Charts.Points,
 		"violations": p.view.Violations.Total, "url": u.String(),
 	})

@@ -40,13 +40,16 @@ func (s *Session) Frame(ts float64) FrameResult {
 	l := s.lab
 	packets0, ops0 := l.Packets(), l.Ops()
 	sp := Speeds[s.speed]
+	// What this frame redraws is decided before it runs: at max speed only
+	// a redrawing frame ends with a recorded, fully checked step, so that
+	// the state shown is always a recorded and checked one.
+	out.Heavy = start-s.lastHeavy > heavyEveryMS
+	draw := out.Heavy || sp.OpsPS != 0 || start-s.lastView >= maxViewEveryMS
 	if sp.OpsPS == 0 {
 		// max: the engine runs for the frame's slice (whole verified cycles
-		// the fast-forward skips included). A frame that will redraw ends
-		// with a recorded, fully checked step (the state shown is checked);
-		// the others leave the check to the batch's own schedule (per page,
-		// every 64 operations, every check_every) and to that step.
-		draw := s.now()-s.lastHeavy > heavyEveryMS || s.now()-s.lastView >= maxViewEveryMS
+		// the fast-forward skips included); the frames that do not redraw
+		// leave the check to the batch's own schedule (per page, every 64
+		// operations, every check_every) and to the next redraw's step.
 		t0 := s.now()
 		l.RunSlice(math.MaxInt64, func() bool { return s.now()-t0 < maxSliceMS })
 		if draw && !l.Done() {
@@ -72,14 +75,12 @@ func (s *Session) Frame(ts float64) FrameResult {
 	}
 	out.Ran = l.Packets() - packets0
 	out.Engine = s.now() - start
-	out.Heavy = s.now()-s.lastHeavy > heavyEveryMS
 	if l.Done() {
-		s.playing = false
-		out.Heavy = true
+		s.playing, out.Heavy, draw = false, true, true
 	}
 	out.Again = s.playing
-	if !out.Heavy && (l.Ops() == ops0 || sp.OpsPS == 0 && s.now()-s.lastView < maxViewEveryMS) {
-		return out // nothing ran, or at max speed: most frames only run the engine
+	if !draw || !out.Heavy && l.Ops() == ops0 {
+		return out // at max speed most frames only run the engine; at a slow speed, a frame may run nothing
 	}
 	s.lastView = s.now()
 	s.refresh(out.Heavy)

@@ -71,7 +71,6 @@ type Session struct {
 	banner []Notice
 
 	snap     lab.Snapshot
-	prev     lab.Snapshot // the snapshot before the last refresh (the step's deltas)
 	rec      lab.StepRecord
 	hasRec   bool
 	recent   []lab.StepRecord // the last recorded steps (the inspector's moves)
@@ -213,7 +212,7 @@ func (s *Session) build(cfg lab.Config) error {
 	s.errs = map[string]string{}
 	s.hasRec, s.rec, s.recent, s.trace, s.maxOp = false, lab.StepRecord{}, nil, nil, 0
 	s.viol, s.violN, s.violAt = nil, [sim.NumKinds]int{}, 0
-	s.degenerateSaid, s.snap = false, lab.Snapshot{}
+	s.degenerateSaid = false
 	s.selected = -1
 	s.cmp = nil
 	if s.cmpMode != "" {
@@ -228,7 +227,6 @@ func (s *Session) build(cfg lab.Config) error {
 // frame skips them).
 func (s *Session) refresh(heavy bool) {
 	l := s.lab
-	s.prev = s.snap
 	s.snap = l.Snapshot()
 	s.maxOp = max(s.maxOp, s.snap.Op)
 	if rec, ok := l.StepRecord(); ok && (!s.hasRec || rec.Op.Index != s.rec.Op.Index || rec.Op.Seq != s.rec.Op.Seq) {
@@ -501,17 +499,8 @@ func (s *Session) syncCompare() {
 }
 
 func (s *Session) pageKnown(pfn int32) bool {
-	_, ok := s.page(pfn)
+	_, ok := s.snap.Page(pfn)
 	return ok
-}
-
-func (s *Session) page(pfn int32) (lab.PageView, bool) {
-	// Snapshot.Pages is sorted by PFN.
-	i, ok := slices.BinarySearchFunc(s.snap.Pages, pfn, func(p lab.PageView, pfn int32) int { return int(p.PFN) - int(pfn) })
-	if !ok {
-		return lab.PageView{PFN: pfn}, false
-	}
-	return s.snap.Pages[i], true
 }
 
 // selectedFree: the selected page is a real frame back in the allocator.

@@ -173,13 +173,13 @@ func (s *Session) View() View {
 	v.Machine = MachineView{Snap: s.snap, Changed: s.changed(), Selected: s.selected, Scroll: s.scroll}
 	has := s.hasRec && s.snap.Op > 0 && s.rec.Op.Index < s.snap.Op
 	v.Narration = NarrationView{Rec: s.rec, Has: has, Era: s.snap.Era, Driver: s.driver(), Next: s.snap.Next, Done: s.snap.Done, Err: s.runErr(), Op: s.snap.Op}
-	page, _ := s.page(s.selected)
+	page, _ := s.snap.Page(s.selected)
 	v.Inspector = InspectorView{Page: page, Has: s.selected >= 0, Free: s.selectedFree(), PFN: s.selected, Moves: s.selectedMoves()}
 	v.Stats = StatsView{Stats: s.snap.Stats, Before: s.statsBefore(), Inflight: s.snap.Inflight, Packets: s.snap.Packets, Op: s.snap.Op, Rate: s.rateText(), Note: s.lab.StatsNote(),
 		RxMissed: s.snap.RxMissed, AllocFailures: s.snap.AllocFailures, Lost: s.snap.Lost, Degenerate: s.results.Degenerate}
 	s.statNames(&v.Stats)
 	if s.hasRec && s.rec.Op.Index+1 == s.snap.Op {
-		v.Stats.DRxMissed, v.Stats.DAllocFail, v.Stats.DLost = s.snap.RxMissed-s.prev.RxMissed, s.snap.AllocFailures-s.prev.AllocFailures, s.snap.Lost-s.prev.Lost
+		v.Stats.DRxMissed, v.Stats.DAllocFail, v.Stats.DLost = s.snap.RxMissed-s.rec.RxMissedBefore, s.snap.AllocFailures-s.rec.AllocFailuresBefore, s.snap.Lost-s.rec.LostBefore
 	}
 	v.Violations = s.violations()
 	v.Charts = s.chartsView()
@@ -191,7 +191,7 @@ func (s *Session) controls() ControlsView {
 	if err != nil {
 		k, _ = s.cfg.EffectiveKnobs()
 	}
-	sc := scenarioJSON(s.list, s.want.Scenario)
+	sc := s.list.Scenario(s.want.Scenario)
 	c := ControlsView{Scenario: s.want.Scenario, Driver: s.want.Driver, Era: cfgEra(s.want), Seed: strconv.FormatUint(s.want.Seed, 10), Preset: s.preset,
 		Drivers: lab.DriverChoices(s.want), Eras: lab.EraChoices(s.want), Errs: s.errs, ScenarioDoc: sc.Doc}
 	for _, x := range s.list.Scenarios {
@@ -222,15 +222,6 @@ func (s *Session) controls() ControlsView {
 			Broken: slices.Contains(s.want.Break, r.Name), Reach: lab.RuleReach(s.want, r.Name)})
 	}
 	return c
-}
-
-func scenarioJSON(list lab.ListJSON, name string) lab.ScenarioJSON {
-	for _, x := range list.Scenarios {
-		if x.Name == name {
-			return x
-		}
-	}
-	return lab.ScenarioJSON{}
 }
 
 // changed is the PFNs the last step moved (none when the run is elsewhere).

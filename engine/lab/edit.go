@@ -109,7 +109,7 @@ func DriverChoices(cfg Config) []Choice {
 		era = sim.DefaultEra
 	}
 	list := List()
-	sj := scenarioJSON(list, sc.Name)
+	sj := list.Scenario(sc.Name)
 	out := []Choice{{Value: "", Label: "default (" + sc.DefaultDriver + ")"}}
 	for _, d := range list.DriverModels {
 		c := Choice{Value: d.Name, Label: d.Name + " (" + d.Platform + ")"}
@@ -133,7 +133,7 @@ func EraChoices(cfg Config) []Choice {
 		return nil
 	}
 	list := List()
-	sj := scenarioJSON(list, sc.Name)
+	sj := list.Scenario(sc.Name)
 	drv := cfg.Driver
 	if drv == "" {
 		drv = sc.DefaultDriver
@@ -160,7 +160,8 @@ func EraChoices(cfg Config) []Choice {
 	return out
 }
 
-func scenarioJSON(list ListJSON, name string) ScenarioJSON {
+// Scenario is the listing of the named scenario (zero when unknown).
+func (list ListJSON) Scenario(name string) ScenarioJSON {
 	for _, s := range list.Scenarios {
 		if s.Name == name {
 			return s
@@ -193,18 +194,23 @@ func (l *Lab) StepPacket(limit int) bool {
 // cycles ("" when neither).
 func (l *Lab) StatsNote() string {
 	var notes []string
-	era := l.Cfg.Era
-	if era == "" {
-		era = sim.DefaultEra
-	}
-	if e, err := sim.EraByName(era); err == nil && !e.Stats {
-		notes = append(notes, "Kernels expose these counters from 5.18 (CONFIG_PAGE_POOL_STATS); in this era they are what a stats-enabled pool would count.")
+	if n := l.statsEraNote(); n != "" {
+		notes = append(notes, n+".")
 	}
 	if _, skipped, period, _ := l.FFStats(); skipped > 0 {
 		notes = append(notes, fmt.Sprintf("Fast-forward: %d operations so far were added as whole cycles of %d operations, each cycle verified to repeat exactly, instead of one by one (knob fast_forward=0 simulates every one; the counters are the same either way).",
 			skipped, period))
 	}
 	return strings.Join(notes, " ")
+}
+
+// statsEraNote says that the run's era predates the page_pool counters
+// ("" from 5.18 on): a note of Results and of StatsNote.
+func (l *Lab) statsEraNote() string {
+	if l.m.Era.Stats {
+		return ""
+	}
+	return fmt.Sprintf("era %s predates page_pool stats (CONFIG_PAGE_POOL_STATS, v5.18): the counters are what a stats-enabled pool would count at the kernel's increment points", l.m.Era.Name)
 }
 
 // FragText shows a page's pp_frag_count / pp_ref_count readably: "" for 0,

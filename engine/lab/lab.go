@@ -785,8 +785,8 @@ func (l *Lab) allocFailures() int64 {
 // machine too small for the driver's RX ring.
 func (l *Lab) notes() []string {
 	var out []string
-	if !l.m.Era.Stats {
-		out = append(out, fmt.Sprintf("era %s predates page_pool stats (CONFIG_PAGE_POOL_STATS, v5.18): the counters are what a stats-enabled pool would count at the kernel's increment points", l.m.Era.Name))
+	if n := l.statsEraNote(); n != "" {
+		out = append(out, n)
 	}
 	if l.drv != nil && l.drv.RingSize() > l.a.NumPages() {
 		out = append(out, fmt.Sprintf("the machine has %d pages (node_pages × numa_nodes), fewer than %s's %d RX descriptors: the ring never fills, the run measures memory exhaustion",

@@ -18,7 +18,10 @@ type StepRecord struct {
 	NewViolations [sim.NumKinds]int // counts found during the step, per kind
 	StatsBefore   sim.Stats
 	Stats         sim.Stats // after the step
-	PacketDone    bool      // the step completed a packet
+	// The undelivered-packet counters before the step (Snapshot's Lost,
+	// RxMissed, AllocFailures after it).
+	LostBefore, RxMissedBefore, AllocFailuresBefore int64
+	PacketDone                                      bool // the step completed a packet
 }
 
 // OpInfo names one Lab operation.
@@ -50,8 +53,10 @@ type recorder struct {
 	logLen  int
 	counts  [sim.NumKinds]int
 	stats   sim.Stats
-	last    StepRecord
-	has     bool
+	// lost, rxMissed, allocFail: the undelivered-packet counters before the step
+	lost, rxMissed, allocFail int64
+	last                      StepRecord
+	has                       bool
 }
 
 // Record turns step records on or off. While on, every Step builds a
@@ -101,12 +106,14 @@ func (l *Lab) beginRecord() {
 	r.label, r.index, r.packets = l.Next(), l.ops, l.packets
 	r.logLen, r.counts = len(l.m.Log.List), l.m.Log.Counts
 	r.stats = l.stats()
+	r.lost, r.rxMissed, r.allocFail = l.lost, l.rxMissed(), l.allocFailures()
 }
 
 func (l *Lab) endRecord() {
 	r := &l.rec
 	m := l.m
 	rec := StepRecord{Op: OpInfo{Index: r.index, Label: r.label}, StatsBefore: r.stats, Stats: l.stats(),
+		LostBefore: r.lost, RxMissedBefore: r.rxMissed, AllocFailuresBefore: r.allocFail,
 		PacketDone: l.packets > r.packets}
 	if op, ok := m.StepOp(); ok {
 		rec.Op.CPU, rec.Op.Func, rec.Op.Name, rec.Op.Seq = op.CPU, op.Sym, l.Source(op.Sym).Name, op.Seq

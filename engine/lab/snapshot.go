@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"slices"
 	"sort"
 
 	"pplab/engine/mm"
@@ -41,6 +42,16 @@ type Snapshot struct {
 	Violations                    [sim.NumKinds]int
 	// ViolationList is the detailed log (the first sim.MaxViolationsKept).
 	ViolationList []ViolationView
+}
+
+// Page is the view of page pfn (Pages is sorted by PFN); ok is false for a
+// frame that is free (or not in the machine).
+func (s *Snapshot) Page(pfn int32) (PageView, bool) {
+	i, ok := slices.BinarySearchFunc(s.Pages, pfn, func(p PageView, pfn int32) int { return int(p.PFN) - int(pfn) })
+	if !ok {
+		return PageView{PFN: pfn}, false
+	}
+	return s.Pages[i], true
 }
 
 // Holder says who holds a page where it is.
