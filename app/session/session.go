@@ -138,18 +138,18 @@ func New(q url.Values, clock func() float64) *Session {
 	if len(cfgQ) > 0 {
 		c, err := lab.ParseConfig(cfgQ)
 		for _, e := range lab.FieldErrors(err) {
-			s.notify("notice", "URL: "+urlFieldNotice(e, cfgQ))
+			s.Notify("notice", "URL: "+urlFieldNotice(e, cfgQ))
 		}
 		if c.Scenario != "" {
 			cfg = c
 		}
 	}
 	for _, n := range ui.notices {
-		s.notify("notice", "URL: "+n)
+		s.Notify("notice", "URL: "+n)
 	}
 	s.preset = lab.PresetOf(cfg)
 	if err := s.build(cfg); err != nil {
-		s.notify("notice", "URL: the configuration does not build ("+clip(err.Error())+") — using the default instead")
+		s.Notify("notice", "URL: the configuration does not build ("+clip(err.Error())+") — using the default instead")
 		s.preset = lab.PresetTeaching
 		if err := s.build(DefaultConfig()); err != nil {
 			panic("the default configuration does not build: " + err.Error())
@@ -164,14 +164,15 @@ func New(q url.Values, clock func() float64) *Session {
 	if ui.step > 0 {
 		s.lab.Seek(ui.step)
 		if s.lab.Ops() < ui.step {
-			s.notify("notice", fmt.Sprintf("URL: step=%d is past the end of the run (it ends at op %d)", ui.step, s.lab.Ops()))
+			s.Notify("notice", fmt.Sprintf("URL: step=%d is past the end of the run (it ends at op %d)", ui.step, s.lab.Ops()))
 		}
 	}
 	s.refresh(true)
 	return s
 }
 
-func (s *Session) notify(kind, text string) {
+// Notify adds a banner entry.
+func (s *Session) Notify(kind, text string) {
 	s.banner = append(s.banner, Notice{kind, text})
 	s.dirty = true
 }
@@ -185,12 +186,9 @@ func (s *Session) Recover(what string, r any) string {
 	if s.lab != nil {
 		state = fmt.Sprintf("op %d of %s", s.lab.Ops(), s.cfg.Values().Encode())
 	}
-	s.notify("error", fmt.Sprintf("internal error in %s (%v) at %s — the page keeps running; please report it with this link", what, r, state))
+	s.Notify("error", fmt.Sprintf("internal error in %s (%v) at %s — the page keeps running; please report it with this link", what, r, state))
 	return fmt.Sprintf("pplab: panic in %s: %v\n%s", what, r, firstLines(string(debug.Stack()), 16))
 }
-
-// Notify adds a banner entry (the browser side's own notices).
-func (s *Session) Notify(kind, text string) { s.notify(kind, text) }
 
 // Dismiss removes banner entry i (out of range: nothing).
 func (s *Session) Dismiss(i int) {
@@ -254,7 +252,7 @@ func (s *Session) refresh(heavy bool) {
 		s.results = l.Results()
 		if s.results.Degenerate != "" && !s.degenerateSaid {
 			s.degenerateSaid = true
-			s.notify("notice", "This run is not measuring its scenario: "+s.results.Degenerate)
+			s.Notify("notice", "This run is not measuring its scenario: "+s.results.Degenerate)
 		}
 		s.syncCompare()
 		s.lastHeavy = s.now()
@@ -369,7 +367,7 @@ func (s *Session) TogglePlay(at float64) {
 // SetSpeed picks Speeds[i].
 func (s *Session) SetSpeed(i int) {
 	if i < 0 || i >= len(Speeds) {
-		s.notify("notice", fmt.Sprintf("speed %d: want 0 to %d", i, len(Speeds)-1))
+		s.Notify("notice", fmt.Sprintf("speed %d: want 0 to %d", i, len(Speeds)-1))
 		return
 	}
 	s.speed = i
@@ -453,7 +451,7 @@ func (s *Session) Compare(mode string) {
 	}
 	refuse := func(msg string) {
 		s.cmpErr, s.cmpMode = msg, ""
-		s.notify("notice", msg)
+		s.Notify("notice", msg)
 	}
 	era, ok := strings.CutPrefix(mode, "era:")
 	if !ok {

@@ -40,7 +40,7 @@ func takeUIParams(q url.Values) uiParams {
 	one := func(key string) string {
 		vals := q[key]
 		if len(vals) > 1 {
-			u.notices = append(u.notices, fmt.Sprintf("%s given %d times (%s): using the last one, %q", key, len(vals), clip(strings.Join(vals, ", ")), clip(vals[len(vals)-1])))
+			u.notices = append(u.notices, dupNotice(key, vals))
 		}
 		if len(vals) == 0 {
 			return ""
@@ -83,18 +83,19 @@ func speedIndex(s string) int {
 	return -1
 }
 
+// dupNotice says that a URL key came more than once and which value was
+// used (the last, as url.Values and lab.ParseConfig read it).
+func dupNotice(key string, vals []string) string {
+	return fmt.Sprintf("%s given %d times (%s): using the last one, %q", key, len(vals), clip(strings.Join(vals, ", ")), clip(vals[len(vals)-1]))
+}
+
 // urlFieldNotice is the notice for a bad config field of the URL: what is
 // wrong (the value cut to a readable length) and what was used instead.
 func urlFieldNotice(fe *sim.FieldError, q url.Values) string {
-	e := *fe
-	e.Value = clip(e.Value)
-	if e.Named {
-		e.Msg = clip(e.Msg)
+	if vals := q[fe.Field]; len(vals) > 1 {
+		return dupNotice(fe.Field, vals)
 	}
-	if vals := q[e.Field]; len(vals) > 1 {
-		return fmt.Sprintf("%s given %d times (%s): using the last one, %q", e.Field, len(vals), clip(strings.Join(vals, ", ")), clip(vals[len(vals)-1]))
-	}
-	return e.Error() + " — using the default instead"
+	return errText(fe) + " — using the default instead"
 }
 
 // Query is the URL query of the current state: the config, the step, the
