@@ -69,9 +69,25 @@ WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasm-test: node
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASM_EXEC)" $(ENGINE_PKGS)
 
-# The playground's wasm (the UI and the engine).
+# The playground's wasm (the UI and the engine), built against go-app with one
+# file patched: third_party/go-app/engine.go.patched renders right after an
+# event instead of one 120 Hz frame later (third_party/go-app/README.md).
+# The patched copy of the module is made at build time in .build/ from the
+# module cache (go.sum-verified), and the wasm build alone uses it, through
+# an alternate go.mod (-modfile) that adds the replace. A go.mod naming a
+# go-app other than the patched version stops the build instead of silently
+# dropping the patch.
+GOAPP_MODULE = github.com/maxence-charriere/go-app/v10
+GOAPP_PATCHED = v10.1.11
 wasm-app:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="$(WASM_LDFLAGS)" -o web/app.wasm ./wasm
+	@ver=$$($(GO) list -m -f '{{.Version}}' $(GOAPP_MODULE)); \
+	[ "$$ver" = "$(GOAPP_PATCHED)" ] || { echo "go.mod has go-app $$ver; third_party/go-app patches $(GOAPP_PATCHED): port the patch first"; exit 1; }; \
+	dir=$$($(GO) mod download -json $(GOAPP_MODULE)@$(GOAPP_PATCHED) | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$$/\1/p'); \
+	[ -f "$$dir/pkg/app/engine.go" ] || { echo "go-app's engine.go not found under '$$dir'"; exit 1; }; \
+	rm -rf .build/go-app && mkdir -p .build/go-app && cp -R "$$dir/go.mod" "$$dir/LICENSE" "$$dir/pkg" .build/go-app/ && chmod -R u+w .build/go-app \
+	&& cp third_party/go-app/engine.go.patched .build/go-app/pkg/app/engine.go \
+	&& { cat go.mod; echo; echo "replace $(GOAPP_MODULE) => $(CURDIR)/.build/go-app"; } > .build/go.wasm.mod && cp go.sum .build/go.wasm.sum
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -modfile=.build/go.wasm.mod -ldflags="$(WASM_LDFLAGS)" -o web/app.wasm ./wasm
 
 # ECharts from the npm registry (never a CDN), checked against its sha256.
 web/echarts.min.js: | node

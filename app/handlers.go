@@ -35,9 +35,22 @@ func onRule(ctx ga.Context, e ga.Event) {
 	ctx.NewActionWithValue(actSet, setField{Field: "break", Value: dataset(ctx.JSSrc(), "rule")})
 }
 
-// onTile: a page tile was pressed (data-pfn).
+// onTile: a click in the machine drawing (one handler on its body, not
+// one per tile: a tile is a button carrying data-pfn, and a click on it or
+// its badges, or Enter/Space on it, bubbles up here). Delegation also
+// spares go-app a handler per tile on every step: a kernel-size machine
+// draws a thousand tiles, and each handler is a map entry and a JavaScript
+// function go-app keeps and compares.
 func onTile(ctx ga.Context, e ga.Event) {
-	pfn, err := strconv.ParseInt(dataset(ctx.JSSrc(), "pfn"), 10, 32)
+	t := e.Get("target")
+	if !t.Truthy() || t.Get("closest").IsUndefined() {
+		return
+	}
+	tile := t.Call("closest", "button.tile[data-pfn]")
+	if !tile.Truthy() {
+		return
+	}
+	pfn, err := strconv.ParseInt(dataset(tile, "pfn"), 10, 32)
 	if err != nil {
 		return
 	}

@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -37,12 +36,12 @@ type cells struct {
 	v *session.MachineView
 }
 
-func (c cells) page(pfn int32, note string) Cell {
+func (c cells) page(pfn int32, n note) Cell {
 	p, ok := c.v.Snap.Page(pfn)
 	if !ok {
-		return emptyCell(fmt.Sprintf("pfn %#x is free", pfn))
+		return emptyCell(noteOf("pfn %#x is free", int(pfn)))
 	}
-	return tileCell(p, slices.Contains(c.v.Changed, pfn), pfn == c.v.Selected, note)
+	return tileCell(p, slices.Contains(c.v.Changed, pfn), pfn == c.v.Selected, n)
 }
 
 func (m *Machine) Render() (ui ga.UI) {
@@ -67,7 +66,7 @@ func (m *Machine) Render() (ui ga.UI) {
 		ga.H2().Text("The machine"),
 		ga.Ul().Class("legend").Aria("label", "tile colours").Body(legend...),
 		glossary(),
-		ga.Div().Class("machine-body").Body(sections...),
+		ga.Div().Class("machine-body").OnClick(onTile).Body(sections...),
 	)
 }
 
@@ -104,14 +103,13 @@ func (c cells) pool(p lab.PoolView) ga.UI {
 	for r := cacheSlots/perRow - 1; r >= 0; r-- {
 		row := make([]Cell, 0, perRow)
 		for i := r * perRow; i < (r+1)*perRow; i++ {
-			if i < len(p.Cache) {
-				note := fmt.Sprintf("alloc cache slot %d", i)
-				if i == len(p.Cache)-1 {
-					note += " (top: handed out next)"
-				}
-				row = append(row, c.page(p.Cache[i], note))
-			} else {
-				row = append(row, emptyCell(fmt.Sprintf("alloc cache slot %d: empty", i)))
+			switch {
+			case i == len(p.Cache)-1:
+				row = append(row, c.page(p.Cache[i], noteOf("alloc cache slot %d (top: handed out next)", i)))
+			case i < len(p.Cache):
+				row = append(row, c.page(p.Cache[i], noteOf("alloc cache slot %d", i)))
+			default:
+				row = append(row, emptyCell(noteOf("alloc cache slot %d: empty", i)))
 			}
 		}
 		rows = append(rows, &TileRow{Class: "row", Cells: row})
@@ -176,11 +174,11 @@ func (c cells) ring(p lab.PoolView) ga.UI {
 		var cell Cell
 		switch {
 		case s.PFN >= 0 && !s.Stale:
-			cell = c.page(s.PFN, fmt.Sprintf("ptr_ring slot %d", i))
+			cell = c.page(s.PFN, noteOf("ptr_ring slot %d", i))
 		case s.PFN >= 0:
 			cell = staleCell(s.PFN)
 		default:
-			cell = emptyCell(fmt.Sprintf("ptr_ring slot %d: free", i))
+			cell = emptyCell(noteOf("ptr_ring slot %d: free", i))
 		}
 		row = append(row, marked(cell, i, p.Producer, "P", p.ConsumerHead, "C", "P: the producer writes here next · C: consumer_head, the next page refill takes"))
 	}
@@ -206,13 +204,13 @@ func (c cells) nic(n *lab.NICView) ga.UI {
 		d := n.Descs[i]
 		var cell Cell
 		if d.Posted || d.Reuse {
-			note := fmt.Sprintf("RX descriptor %d, bytes %d…%d", i, d.Off, d.Off+d.Size)
 			if d.Reuse {
-				note += ", kept for reuse"
+				cell = c.page(d.PFN, noteOf("RX descriptor %d, bytes %d…%d, kept for reuse", i, d.Off, d.Off+d.Size))
+			} else {
+				cell = c.page(d.PFN, noteOf("RX descriptor %d, bytes %d…%d", i, d.Off, d.Off+d.Size))
 			}
-			cell = c.page(d.PFN, note)
 		} else {
-			cell = emptyCell(fmt.Sprintf("RX descriptor %d: no buffer posted", i))
+			cell = emptyCell(noteOf("RX descriptor %d: no buffer posted", i))
 		}
 		row = append(row, marked(cell, i, n.Next, "N", n.Fill, "F", "N: the NIC fills next · F: the driver refills next"))
 	}
@@ -282,49 +280,14 @@ func (c cells) skbs() ga.UI {
 }
 
 func (c cells) skbCard(s lab.SKBView) ga.UI {
-	flags := fmt.Sprintf("len %d", s.Len)
-	if s.PPRecycle {
-		flags += " · pp_recycle"
+	card := &SkbCard{SKB: s, Frags: make([]Cell, len(s.Frags))}
+	if s.HeadPFN >= 0 && !s.SlabHead {
+		card.Head = c.page(s.HeadPFN, noteOf("head of skb#%d", int(s.ID)))
 	}
-	if s.Cloned {
-		flags += fmt.Sprintf(" · cloned, dataref %d", s.Dataref)
-	}
-	if len(s.FragList) > 0 {
-		ids := make([]string, len(s.FragList))
-		for i, id := range s.FragList {
-			ids[i] = fmt.Sprintf("#%d", id)
-		}
-		flags += " · frag_list " + strings.Join(ids, " ")
-	}
-	if s.InList != 0 {
-		flags += fmt.Sprintf(" · on skb#%d's frag_list (GRO)", s.InList)
-	}
-	var head ga.UI
-	switch {
-	case s.HeadPFN < 0:
-		head = ga.Span().Class("meta").Text("head stolen")
-	case s.SlabHead:
-		head = ga.Span().Class("slab-head").Title(fmt.Sprintf("a kmalloc'ed head in slab page pfn %#x: never a page_pool page", s.HeadPFN)).Text("kmalloc head")
-	default:
-		cell := c.page(s.HeadPFN, fmt.Sprintf("head of skb#%d", s.ID))
-		head = renderCell(&cell)
-	}
-	// A card's tiles are drawn in place, not as TileRow components: the
-	// queue shifts by one card at a time and go-app matches components by
-	// position, so per-card components would all re-render anyway, at a
-	// component's cost.
-	frags := make([]ga.UI, 0, len(s.Frags))
 	for i, f := range s.Frags {
-		cell := c.page(f.PFN, fmt.Sprintf("frag %d of skb#%d, bytes %d…%d", i, s.ID, f.Off, f.Off+f.Size))
-		frags = append(frags, renderCell(&cell))
+		card.Frags[i] = c.page(f.PFN, noteOf("frag %d of skb#%d, bytes %d…%d", i, int(s.ID), f.Off, f.Off+f.Size))
 	}
-	return ga.Div().Class("skb").DataSet("skb", s.ID).Body(
-		ga.Div().Class("skb-title").Text(fmt.Sprintf("skb#%d", s.ID)),
-		ga.Div().Class("meta").Text(flags),
-		ga.Div().Class("skb-pages").Body(ga.Span().Class("lbl").Text("head"), head,
-			ga.If(len(frags) > 0, func() ga.UI { return ga.Span().Class("lbl").Text("frags") }),
-			ga.If(len(frags) > 0, func() ga.UI { return ga.Span().Class("skb-frags").Body(frags...) })),
-	)
+	return card
 }
 
 // elsewhere: pages held by the caller (between a pool alloc and its free),
@@ -334,9 +297,9 @@ func (c cells) elsewhere() ga.UI {
 	for _, p := range c.v.Snap.Pages {
 		switch p.Place {
 		case "driver", "xdp-frame":
-			held = append(held, c.page(p.PFN, ""))
+			held = append(held, c.page(p.PFN, note{}))
 		case "slab":
-			slab = append(slab, c.page(p.PFN, "a slab page (kmalloc'ed skb heads)"))
+			slab = append(slab, c.page(p.PFN, noteOf("a slab page (kmalloc'ed skb heads)")))
 		}
 	}
 	return ga.Div().Class("box elsewhere").Body(

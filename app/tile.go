@@ -11,15 +11,56 @@ import (
 
 // Cell is one slot the machine draws: a page tile, an empty slot or a
 // stale ptr_ring slot, with the marks of the ring positions that point at
-// it (P/C on a ptr_ring, N/F on a NIC ring).
+// it (P/C on a ptr_ring, N/F on a NIC ring). A Cell holds the values the
+// tile shows, not its text: the label and classes are formatted when the
+// tile is drawn, so a row whose cells did not change (go-app compares the
+// props and skips the row) costs no formatting at all.
 type Cell struct {
 	Kind      cellKind
 	PFN       int32
-	Class     string // the tile's classes (place, changed, selected, pfmemalloc)
-	Label     string // what a screen reader says and the tooltip shows
-	Ref, Frag string // the badges: refcount, frag count
+	Face      pageFace // a tile's page, as the tile shows it
+	Changed   bool     // moved in the last step
+	Selected  bool
+	Note      note // where the slot is, in words ("alloc cache slot 3")
 	Mark      string
 	MarkTitle string
+}
+
+// pageFace is what a tile shows of its page.
+type pageFace struct {
+	Place      string
+	Holder     lab.Holder
+	Ref        int32
+	FragCount  int64
+	Pfmemalloc bool
+}
+
+// note is a slot's description as a format and its integer arguments,
+// formatted only when drawn.
+type note struct {
+	Fmt  string
+	Args [4]int
+	N    uint8 // arguments used
+}
+
+func noteOf(format string, args ...int) note {
+	if len(args) > 4 {
+		panic(fmt.Sprintf("noteOf(%q): %d arguments, at most 4", format, len(args)))
+	}
+	n := note{Fmt: format, N: uint8(len(args))}
+	copy(n.Args[:], args)
+	return n
+}
+
+func (n note) String() string {
+	if n.N == 0 {
+		return n.Fmt
+	}
+	args := make([]any, n.N)
+	for i := range args {
+		args[i] = n.Args[i]
+	}
+	return fmt.Sprintf(n.Fmt, args...)
 }
 
 type cellKind uint8
@@ -52,15 +93,16 @@ func renderCell(c *Cell) ga.UI {
 	var el ga.UI
 	switch c.Kind {
 	case cellTile:
-		kids := []ga.UI{ga.Span().Class("ref").Text(c.Ref)}
-		if c.Frag != "" {
-			kids = append(kids, ga.Span().Class("frag").Text(c.Frag))
+		label, cls, fc := c.tileText()
+		kids := []ga.UI{ga.Span().Class("ref").Text(strconv.Itoa(int(c.Face.Ref)))}
+		if fc != "" && c.Face.FragCount != 1 {
+			kids = append(kids, ga.Span().Class("frag").Text(fc))
 		}
-		el = ga.Button().Class(c.Class).Title(c.Label).Aria("label", c.Label).DataSet("pfn", c.PFN).OnClick(onTile).Body(kids...)
+		el = ga.Button().Class(cls).Title(label).Aria("label", label).DataSet("pfn", c.PFN).Body(kids...) // clicks: onTile, on the machine's body
 	case cellStale:
-		el = ga.Span().Class("slot stale").Title(c.Label)
+		el = ga.Span().Class("slot stale").Title(fmt.Sprintf("stale slot: still points at pfn %#x, consumed, not yet zeroed (ptr_ring zeroes in batches)", c.PFN))
 	default:
-		el = ga.Span().Class("slot").Title(c.Label).Aria("hidden", "true")
+		el = ga.Span().Class("slot").Title(c.Note.String()).Aria("hidden", "true")
 	}
 	if c.Mark == "" {
 		return el
@@ -68,41 +110,43 @@ func renderCell(c *Cell) ga.UI {
 	return ga.Span().Class("ring-cell").Body(el, ga.Span().Class("mark").Title(c.MarkTitle).Text(c.Mark))
 }
 
-// tileCell is page p as a tile.
-func tileCell(p lab.PageView, changed, selected bool, note string) Cell {
-	cls := "tile place-" + p.Place
-	if changed {
+// tileText is a tile's label (what a screen reader says and the tooltip
+// shows), its classes and its frag-count text.
+func (c *Cell) tileText() (label, cls, fc string) {
+	f := &c.Face
+	cls = "tile place-" + f.Place
+	if c.Changed {
 		cls += " changed"
 	}
-	if selected {
+	if c.Selected {
 		cls += " selected"
 	}
-	if p.Pfmemalloc {
+	if f.Pfmemalloc {
 		cls += " pfmemalloc"
 	}
-	label := fmt.Sprintf("page pfn %#x: %s (%s %d), refcount %d", p.PFN, p.Place, p.Holder.Kind, p.Holder.ID, p.Ref)
-	fc := lab.FragText(p.FragCount)
+	label = fmt.Sprintf("page pfn %#x: %s (%s %d), refcount %d", c.PFN, f.Place, f.Holder.Kind, f.Holder.ID, f.Ref)
+	fc = lab.FragText(f.FragCount)
 	if fc != "" {
 		label += ", frag count " + fc
 	}
-	if note != "" {
-		label += ", " + note
+	if c.Note.Fmt != "" {
+		label += ", " + c.Note.String()
 	}
-	if changed {
+	if c.Changed {
 		label += " — moved in the last step"
 	}
-	c := Cell{Kind: cellTile, PFN: p.PFN, Class: cls, Label: label, Ref: strconv.Itoa(int(p.Ref))}
-	if fc != "" && p.FragCount != 1 {
-		c.Frag = fc
-	}
-	return c
+	return label, cls, fc
+}
+
+// tileCell is page p as a tile.
+func tileCell(p lab.PageView, changed, selected bool, n note) Cell {
+	return Cell{Kind: cellTile, PFN: p.PFN, Changed: changed, Selected: selected, Note: n,
+		Face: pageFace{Place: p.Place, Holder: p.Holder, Ref: p.Ref, FragCount: p.FragCount, Pfmemalloc: p.Pfmemalloc}}
 }
 
 // emptyCell is a slot with no page.
-func emptyCell(what string) Cell { return Cell{Kind: cellEmpty, PFN: -1, Label: what} }
+func emptyCell(what note) Cell { return Cell{Kind: cellEmpty, PFN: -1, Note: what} }
 
 // staleCell is a ptr_ring slot that still points at a consumed page (lazy
 // zeroing): not ring contents.
-func staleCell(pfn int32) Cell {
-	return Cell{Kind: cellStale, PFN: pfn, Label: fmt.Sprintf("stale slot: still points at pfn %#x, consumed, not yet zeroed (ptr_ring zeroes in batches)", pfn)}
-}
+func staleCell(pfn int32) Cell { return Cell{Kind: cellStale, PFN: pfn} }
