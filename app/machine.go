@@ -57,15 +57,9 @@ func (m *Machine) Render() (ui ga.UI) {
 		sections = append(sections, c.nic(s.NIC))
 	}
 	sections = append(sections, c.skbs(), c.elsewhere())
-	var legend []ga.UI
-	for _, l := range placeLegend {
-		legend = append(legend, ga.Li().Body(ga.Span().Class("swatch place-"+l.place).Aria("hidden", "true"), ga.Text(l.text)))
-	}
-	legend = append(legend, ga.Li().Body(ga.Span().Class("swatch changed-swatch").Aria("hidden", "true"), ga.Text("moved in the last step")))
 	return ga.Section().ID("machine").Class("panel machine").Aria("label", "the machine").Body(
 		ga.H2().Text("The machine"),
-		ga.Ul().Class("legend").Aria("label", "tile colours").Body(legend...),
-		glossary(),
+		&MachineKey{},
 		ga.Div().Class("machine-body").OnClick(onTile).Body(sections...),
 	)
 }

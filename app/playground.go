@@ -26,7 +26,6 @@ type Playground struct {
 
 	raf, keydown, postFn ga.Func
 	frameQueued          bool
-	lastURL              float64 // when the address bar was last written
 	urlQueued            bool    // a trailing write is scheduled
 	idleAt               float64 // when the panels single steps leave stale catch up
 	perf                 perfStats
@@ -197,7 +196,7 @@ func (p *Playground) step(fn func()) {
 	start := now()
 	fn()
 	p.perf.stepSessionMS = now() - start
-	p.ctx.Defer(func(ga.Context) { p.perf.stepMS = now() - start; p.publish() })
+	p.ctx.Defer(func(ga.Context) { p.perf.stepMS = now() - start; p.publish(); collectAfterPaintIfDue() })
 	p.idleAt = start + idleAfterMS
 	p.ctx.After(idleAfterMS*time.Millisecond, func(ctx ga.Context) {
 		if now() < p.idleAt {
@@ -209,13 +208,8 @@ func (p *Playground) step(fn func()) {
 				ctx.PreventUpdate()
 			}
 		})
-		// Collect while the user reads, after the catch-up renders. Go's
-		// wasm runtime has one thread and returns from a JavaScript
-		// callback only when every goroutine is idle, the collector's
-		// included: a collection a step starts runs whole inside that
-		// step's key event (20–60 ms at 6 MB live, measured), so the next
-		// steps should start with an empty heap. (A larger GOGC made each
-		// collection slower, not rarer enough: 45–88 ms.)
+		// Collect while the user reads, after the catch-up renders, so
+		// that the next steps start with an empty heap (gcpace.go).
 		ctx.Defer(func(ga.Context) { runtime.GC() })
 	})
 }
@@ -357,13 +351,18 @@ func (p *Playground) frame(ctx ga.Context, ts float64) {
 	})
 }
 
-// writeURL puts the state in the address bar (history.replaceState), at
-// most every urlEveryMS; a write it skips is done by a trailing one.
+// writeURL puts the state in the address bar (history.replaceState) at
+// most every urlEveryMS, and never inside the action that changed it: a
+// change queues one trailing write (force: write now). replaceState costs
+// Chromium a few milliseconds (it serialises the entry and tells the
+// browser process), which landed in one step of every few; the address
+// bar may lag by up to urlEveryMS, and the copy-link button and
+// window.__pplab.url always give the current state.
 func (p *Playground) writeURL(force bool) {
 	if p.s == nil || p.ctx.Page() == nil {
 		return
 	}
-	if !force && now()-p.lastURL < urlEveryMS {
+	if !force {
 		if !p.urlQueued {
 			p.urlQueued = true
 			p.ctx.After(urlEveryMS*time.Millisecond, func(ctx ga.Context) {
@@ -376,7 +375,6 @@ func (p *Playground) writeURL(force bool) {
 	}
 	u := p.linkURL()
 	p.ctx.Page().ReplaceURL(&u)
-	p.lastURL = now()
 }
 
 // linkURL is the page's URL with the state the view shows (View.Link).

@@ -206,6 +206,11 @@ func (l *Lab) Snapshot() Snapshot {
 		s.FreePerNode = append(s.FreePerNode, l.a.FreePages(n))
 	}
 	pages := l.a.Pages()
+	free := 0
+	for n := range s.FreePerNode {
+		free += s.FreePerNode[n]
+	}
+	s.Pages = make([]PageView, 0, max(len(pages)-free, 0)) // the frames not in the buddy allocator
 	for i := range pages {
 		pg := &pages[i]
 		if pg.Place == sim.PlaceBuddy {
