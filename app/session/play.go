@@ -23,10 +23,15 @@ const (
 	minSliceMS = 2
 )
 
-// maxViewEveryMS: at max speed the view is redrawn at most this often (a
-// redraw of a kernel-size machine costs several frames' worth, and a
-// narration changing faster than this is not read).
-const maxViewEveryMS = 200
+// At max speed the view is redrawn at most every maxViewEveryMS, and the
+// series, results and charts refreshed every maxHeavyEveryMS (at the other
+// speeds heavyEveryMS): a redraw of a kernel-size machine costs two to
+// three frames, a chart's setOption one, and a narration changing faster
+// than this is not read.
+const (
+	maxViewEveryMS  = 250
+	maxHeavyEveryMS = 1000
+)
 
 // FrameResult says what a frame did.
 type FrameResult struct {
@@ -55,7 +60,11 @@ func (s *Session) Frame(ts float64) FrameResult {
 	// What this frame redraws is decided before it runs: at max speed only
 	// a redrawing frame ends with a recorded, fully checked step, so that
 	// the state shown is always a recorded and checked one.
-	out.Heavy = start-s.lastHeavy > heavyEveryMS
+	heavyEvery := float64(heavyEveryMS)
+	if sp.OpsPS == 0 {
+		heavyEvery = maxHeavyEveryMS
+	}
+	out.Heavy = start-s.lastHeavy > heavyEvery
 	draw := out.Heavy || sp.OpsPS != 0 || start-s.lastView >= maxViewEveryMS
 	if sp.OpsPS == 0 {
 		// max: a frame that does not redraw runs the engine for a slice
