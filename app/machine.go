@@ -29,7 +29,7 @@ var placeLegend = []struct{ place, text string }{
 
 // drawnSlots bounds the slots drawn of one ring (a kernel-size ring of 1024
 // or more is drawn around its live part).
-const drawnSlots = 256
+const drawnSlots = 128
 
 // cells makes the cells of one machine view.
 type cells struct {
