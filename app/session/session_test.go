@@ -360,6 +360,38 @@ func TestSession_PlayRunsPerFrameAndStopsAtTheEnd(t *testing.T) {
 	}
 }
 
+// At max speed a frame either runs the engine for a slice and draws
+// nothing, or redraws: then it runs exactly one recorded, fully checked
+// step (the state shown), and the charts refresh only every
+// maxHeavyEveryMS.
+func TestSession_AMaxSpeedFrameRunsASliceOrRedrawsOneStep(t *testing.T) {
+	clock := 0.0
+	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32"), func() float64 { clock += 0.1; return clock })
+	s.SetSpeed(len(Speeds) - 1)
+	s.TogglePlay(clock)
+	ops := s.Lab().Ops()
+	r := s.Frame(clock)
+	if r.Draw || r.Heavy || r.Ran <= 0 || s.Lab().Ops() < ops+1000 {
+		t.Fatalf("a slice frame: %+v, ops %d → %d", r, ops, s.Lab().Ops())
+	}
+	for _, tc := range []struct {
+		name  string
+		after float64
+		heavy bool
+	}{{"redraw", maxViewEveryMS + 1, false}, {"redraw with the charts", maxHeavyEveryMS + 1, true}} {
+		clock += tc.after
+		ops = s.Lab().Ops()
+		r = s.Frame(clock)
+		if !r.Draw || r.Heavy != tc.heavy || s.Lab().Ops() != ops+1 {
+			t.Errorf("%s: %+v, ops %d → %d (want one step)", tc.name, r, ops, s.Lab().Ops())
+		}
+		if rec, ok := s.Lab().StepRecord(); !ok || rec.Op.Index+1 != s.Lab().Ops() {
+			t.Errorf("%s: the op shown (%d) has no step record", tc.name, s.Lab().Ops())
+		}
+	}
+	verify(t, s, "after max-speed frames")
+}
+
 // Before the first measured window there is no cost breakdown to show (the
 // set-up alone would read as "page_pool_create 100 %").
 func TestSession_NoProfileBeforeTheFirstWindow(t *testing.T) {
