@@ -19,7 +19,7 @@ ECHARTS_VERSION = 6.1.0
 ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
 WASM_LDFLAGS = -s -w -X main.version=$(VERSION)
 
-.PHONY: pgo run site test fmt-check vet imports unit wasm-engine wasm-test wasm-app e2e bench fuzz node chromium size
+.PHONY: pgo run site test fmt-check vet imports unit bench-once wasm-engine wasm-test wasm-app e2e bench fuzz node chromium size
 
 run: web/echarts.min.js wasm-app
 	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -addr $(ADDR)
@@ -30,7 +30,7 @@ site: web/echarts.min.js wasm-app
 	rm -rf site
 	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -gen site -prefix "$(PREFIX)"
 
-test: fmt-check vet imports unit wasm-engine wasm-test e2e
+test: fmt-check vet imports unit bench-once wasm-engine wasm-test e2e
 	@echo "make test: all checks passed"
 
 fmt-check:
@@ -50,6 +50,11 @@ imports:
 		| grep -E '(^| )(syscall/js|github.com/maxence-charriere/go-app[^ ]*)( |$$)' || true); \
 	if [ -n "$$bad" ]; then echo "engine imports forbidden packages:"; echo "$$bad"; exit 1; fi
 	@echo "imports: no engine package imports syscall/js or go-app"
+
+# Every benchmark once (-benchtime 1x): a benchmark checks what it measures
+# (the recycling path, no allocation), and one that nothing runs rots.
+bench-once:
+	$(GO) test -count=1 -run='^$$' -bench=. -benchtime=1x ./...
 
 # go test replays every fuzz target's seed corpus (testdata/fuzz) as unit tests.
 unit:

@@ -94,7 +94,10 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 		return nil, fmt.Errorf("%s: a driver that maps its own RX buffers (before era %s) is modelled with a page per frame only (buffer mode %s)", spec.Name, spec.PoolDMAFrom, mode)
 	}
 	p := pagepool.Params{Flags: pagepool.FlagDMAMap, Order: uint8(k[sim.KnobOrder]), PoolSize: rxDescs,
-		Nid: int(k[sim.KnobNid]), DMADir: mm.DMAFromDevice, MaxLen: maxLen, Offset: offset, NAPI: napi}
+		Nid: int(k[sim.KnobNid]), DMADir: mm.DMAFromDevice, MaxLen: maxLen, Offset: offset}
+	if spec.LinksNAPI(e) {
+		p.NAPI = napi // pp_params.napi: opt-in (Spec.PPNapiFrom)
+	}
 	if spec.NidChanged && p.Nid < 0 {
 		p.Nid = m.NodeOf(napi.CPU) // mlx5: pp_params.nid = cpu_to_node(c->cpu)
 	}

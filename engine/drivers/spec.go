@@ -31,10 +31,20 @@ type Spec struct {
 	// NapiBuildSkb: napi_build_skb (struct from the NAPI skb cache) instead of
 	// build_skb (kmem_cache_alloc).
 	NapiBuildSkb bool
-	// TxNapiConsume: TX completion frees with napi_consume_skb (feeding the
-	// NAPI skb cache and, from 6.4, NAPI-local recycling); otherwise
-	// dev_kfree_skb_any. mvpp2's did not (threads.md).
+	// TxNapiConsume: TX completion frees with napi_consume_skb (a NAPI-safe
+	// free: the struct goes to the NAPI skb cache and, from 6.4, pool pages
+	// may recycle NAPI-locally); otherwise with dev_kfree_skb_any, which in
+	// the NAPI poll (softirq, interrupts on) is a plain kfree_skb:
+	// napi_safe = false, the struct back to its kmem_cache (Stack.DevKfreeSkbAny).
 	TxNapiConsume bool
+	// PPNapiFrom is the first era in which the driver sets
+	// page_pool_params.napi ("" = never). The field is opt-in (8c48eea3adf3,
+	// v6.4, whose page_pool.rst hunk says `pp_params.napi = napi; /* only if
+	// locking is tied to NAPI */`), and napi_pp_put_page allows a direct
+	// recycle of an skb's page only when pp->p.napi is set and its
+	// list_owner is this CPU: a pool without it sends every skb page through
+	// the ptr_ring, whatever the era.
+	PPNapiFrom string
 	// RecycleFrom is the first era in which the model's driver calls
 	// skb_mark_for_recycle; before it, the driver calls page_pool_release_page
 	// when it builds an skb.
@@ -75,37 +85,44 @@ const Budget = 64
 // says so.
 var Specs = []*Spec{
 	{Name: "mvpp2", Platform: "macchiatobin", Buffer: PagePerFrame, RxDescs: 1024,
-		Doc: "Marvell PPv2 (Armada 8040, MacchiatoBIN): one page per frame, RX refilled per frame (mvpp2_rx_refill), TX completion with dev_kfree_skb_any; the first skb-recycling user (rfc-v1)",
+		Doc: "Marvell PPv2 (Armada 8040, MacchiatoBIN): one page per frame, RX refilled per frame (mvpp2_rx_refill), TX completion with dev_kfree_skb_any, no pp.napi; the first skb-recycling user (rfc-v1)",
 		// mvpp2_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
-		// max_len = the buffer's data size, offset = MVPP2_SKB_HEADROOM.
+		// max_len = the buffer's data size, offset = MVPP2_SKB_HEADROOM; no
+		// pp.napi in any release. mvpp2_txq_bufs_free: dev_kfree_skb_any.
 		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, GRO: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvpp2_rx", sim.SymDrvXmit: "mvpp2_tx", sim.SymDrvTxClean: "mvpp2_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mvneta", Platform: "espressobin", Buffer: PagePerFrame, RxDescs: 512,
-		Doc: "Marvell NETA (Armada 3720, EspressoBIN): a page per buffer, multi-buffer frames add the next buffers as frags (page_pool_store_mem_info per frag), refill at the end of the poll; non-coherent DMA: dcache invalidation dominates",
+		Doc: "Marvell NETA (Armada 3720, EspressoBIN): a page per buffer, multi-buffer frames add the next buffers as frags (page_pool_store_mem_info per frag), refill at the end of the poll, TX completion with dev_kfree_skb_any, no pp.napi; non-coherent DMA: dcache invalidation dominates",
 		// mvneta_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
 		// max_len = MVNETA_MAX_RX_BUF_SIZE (PAGE_SIZE - headroom - shinfo),
-		// offset = pp->rx_offset_correction + XDP headroom.
-		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, TxNapiConsume: true, GRO: true,
+		// offset = pp->rx_offset_correction + XDP headroom; no pp.napi.
+		// mvneta_txq_bufs_free frees skbs with dev_kfree_skb_any (XDP
+		// frames with xdp_return_frame_bulk).
+		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, GRO: true,
 		Ethtool:   EthtoolGeneric,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "cpsw", Platform: "ti-cpsw", Buffer: PagePerFrame, RxDescs: 256,
-		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, netif_receive_skb (no GRO), non-coherent DMA",
+		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, netif_receive_skb (no GRO), TX completion with dev_kfree_skb_any, no pp.napi, non-coherent DMA",
 		// cpsw_create_rx_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
-		// max_len = PAGE_SIZE - headroom - shinfo (the model's rounding).
-		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, XDP: true,
+		// max_len = PAGE_SIZE - headroom - shinfo (the model's rounding);
+		// no pp.napi. cpsw_tx_handler frees skbs with dev_kfree_skb_any.
+		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "5.14", XDP: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "cpsw_rx_handler", sim.SymDrvXmit: "cpsw_ndo_start_xmit", sim.SymDrvTxClean: "cpsw_tx_handler"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,
-		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS; netif_receive_skb, no GRO — the model's choice): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX",
+		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS; netif_receive_skb, no GRO — the model's choice): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX; TX completion with napi_consume_skb, and no pp.napi (its RX and TX completion share one NAPI, but as an out-of-tree driver it follows the in-tree SoC drivers it was written from, mvpp2 and mvneta, which never set it)",
 		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, OutOfTree: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "lunar_rx_poll_page_pool", sim.SymDrvXmit: "lunar_start_xmit", sim.SymDrvTxClean: "lunar_tx_complete"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mlx5", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
 		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ), pages split into fragments otherwise; XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; the split-page caveat",
-		// mlx5e_alloc_rq: PP_FLAG_DMA_MAP (no SYNC_DEV: the driver syncs itself)
-		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, XDP: true, NidChanged: true, GRO: true,
+		// mlx5e_alloc_rq: PP_FLAG_DMA_MAP (no SYNC_DEV: the driver syncs
+		// itself); pp_params.napi = rq->cq.napi from 6.4 (a880f814739c
+		// "net/mlx5e: RX, Hook NAPIs to page pools"). TX completion:
+		// mlx5e_poll_tx_cq → mlx5e_consume_skb → napi_consume_skb.
+		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, NidChanged: true, GRO: true,
 		Ethtool: EthtoolMLX5,
 		// The model lets mlx5 mark skbs once split pages are safe (frag API,
 		// 5.15); the kernel's mlx5 did so later (≈v6.5–6.6, UNVERIFIED).
@@ -113,9 +130,13 @@ var Specs = []*Spec{
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
 		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
-		Doc: "Broadcom NetXtreme (x86-64): a page per buffer (page mode), each consumed buffer replaced at once, TX completion with napi_consume_skb; NAPI-local direct recycling (6.4)",
-		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP, napi = &bnapi->napi
-		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, TxNapiConsume: true, XDP: true, GRO: true,
+		Doc: "Broadcom NetXtreme (x86-64): a page per buffer (page mode), each consumed buffer replaced at once, TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
+		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP; pp.napi = &bnapi->napi
+		// from 6.4 (294e39e0d034 "bnxt: hook NAPIs to page pools", the
+		// patch that made the field). bnxt_tx_int frees skbs with
+		// dev_kfree_skb_any (dev_consume_skb_any in later releases: the same
+		// free, counted as consumed).
+		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, PPNapiFrom: "6.4", XDP: true, GRO: true,
 		// the model's bnxt recycles from 5.14 to show each era's path.
 		RecycleFrom: "5.14",
 		// "bnxt_en: Let the page pool manage the DMA mapping" (Aug 2023,
@@ -131,6 +152,9 @@ var Specs = []*Spec{
 		// PP_FLAG_DMA_SYNC_DEV, max_len = PAGE_SIZE << order, offset 0.
 		// hns3_alloc_skb: napi_alloc_skb(HNS3_RX_HEAD_SIZE), copy or
 		// eth_get_headlen + hns3_nic_reuse_page (torvalds/linux hns3_enet.c).
+		// No pp.napi. TX completion: hns3_clean_tx_ring → hns3_nic_reclaim_desc
+		// → hns3_free_buffer → napi_consume_skb(cb->priv, budget) ("net:
+		// hns3: use napi_consume_skb() when cleaning tx desc", 2019).
 		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, HeadSplit: 256, TxNapiConsume: true, RecycleFrom: "5.15", GRO: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "hns3_clean_rx_ring", sim.SymDrvXmit: "hns3_nic_net_xmit", sim.SymDrvTxClean: "hns3_clean_tx_ring"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "split-page", "clone-tap", "destroy", "pfmemalloc"}},
@@ -184,6 +208,16 @@ func (s *Spec) Marks(e *sim.Era) bool {
 		return true // page_pool_release_page is gone: every user marks
 	}
 	from, err := sim.EraByName(s.RecycleFrom)
+	return err == nil && e.Order >= from.Order
+}
+
+// LinksNAPI reports whether the driver sets page_pool_params.napi in era e
+// (PPNapiFrom; the field exists from 6.4).
+func (s *Spec) LinksNAPI(e *sim.Era) bool {
+	if s.PPNapiFrom == "" {
+		return false
+	}
+	from, err := sim.EraByName(s.PPNapiFrom)
 	return err == nil && e.Order >= from.Order
 }
 

@@ -12,7 +12,7 @@ var RuleExercisedIn = map[string][]string{
 	"last-dataref":          {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"refcnt-check":          {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "pool-slow", "split-page"},
 	"frag-count":            {"split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
-	"napi-locality":         {"forward (bnxt, tx_cpu=1)"},
+	"napi-locality":         {"forward (mlx5, tx_cpu=1)"},
 	"pfmemalloc-check":      {"pfmemalloc", "pool-slow"},
 	"bulk-map-error":        {"drop (dma_map_fail_ppm=200000)", "pool-direct", "pool-ring", "pool-slow"},
 	"bulk-dma-unmap":        {"xdp-redirect (bulk=256)"},

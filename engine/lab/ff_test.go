@@ -29,15 +29,18 @@ func ffRun(t *testing.T, cfg Config, on bool) *Lab {
 // not do), it finds no cycle and the run is the plain one.
 func TestFastForward_Skips(t *testing.T) {
 	for _, tc := range []struct {
-		scenario string
-		skips    bool
+		scenario, driver string
+		skips            bool
 	}{
-		{"forward", true}, {"xdp-redirect", true}, {"split-page", true}, {"numa-migrate", true},
-		{"drop", true}, {"pfmemalloc", true},
-		{"tcp-stream", false}, {"clone-tap", false}, {"coalesce-mixed", false},
+		{"forward", "", true}, {"xdp-redirect", "", true}, {"split-page", "", true}, {"numa-migrate", "", true},
+		{"drop", "", true}, {"pfmemalloc", "bnxt", true},
+		// mvpp2 has no pp.napi: its pfmemalloc pages all pass through the
+		// ptr_ring, and the search finds no cycle in reach.
+		{"pfmemalloc", "", false},
+		{"tcp-stream", "", false}, {"clone-tap", "", false}, {"coalesce-mixed", "", false},
 	} {
-		t.Run(tc.scenario, func(t *testing.T) {
-			cfg := Config{Scenario: tc.scenario, Packets: 1_000_000}
+		t.Run(tc.scenario+"/"+tc.driver, func(t *testing.T) {
+			cfg := Config{Scenario: tc.scenario, Driver: tc.driver, Packets: 1_000_000}
 			on, off := ffRun(t, cfg, true), ffRun(t, cfg, false)
 			skips, skipped, period, why := on.FFStats()
 			if got := skips > 0; got != tc.skips {

@@ -123,7 +123,14 @@ type DriverJSON struct {
 	Doc         string   `json:"doc"`
 	Eras        []string `json:"eras"`
 	RecycleFrom string   `json:"marks_skbs_from"`
-	Scenarios   []string `json:"scenarios"`
+	// PPNapiFrom is the first era in which the driver sets
+	// page_pool_params.napi ("" = never: its skb pages always recycle
+	// through the ptr_ring).
+	PPNapiFrom string `json:"pp_napi_from"`
+	// TxFree is how its TX completion frees an skb: "napi_consume_skb" or
+	// "dev_kfree_skb_any".
+	TxFree    string   `json:"tx_free"`
+	Scenarios []string `json:"scenarios"`
 }
 
 type ScenarioJSON struct {
@@ -172,7 +179,12 @@ func List() ListJSON {
 				eras = append(eras, e.Name)
 			}
 		}
-		l.DriverModels = append(l.DriverModels, DriverJSON{Name: d.Name, Platform: d.Platform, Doc: d.Doc, Eras: eras, RecycleFrom: d.RecycleFrom, Scenarios: d.Scenarios})
+		tx := "dev_kfree_skb_any"
+		if d.TxNapiConsume {
+			tx = "napi_consume_skb"
+		}
+		l.DriverModels = append(l.DriverModels, DriverJSON{Name: d.Name, Platform: d.Platform, Doc: d.Doc, Eras: eras, RecycleFrom: d.RecycleFrom,
+			PPNapiFrom: d.PPNapiFrom, TxFree: tx, Scenarios: d.Scenarios})
 	}
 	for _, s := range Scenarios {
 		eras := s.Eras
@@ -216,7 +228,12 @@ func WriteListTable(w io.Writer) {
 	l := List()
 	fmt.Fprintf(w, "drivers:\n")
 	for _, d := range l.DriverModels {
-		fmt.Fprintf(w, "  %-7s %s (platform %s; marks skbs for recycling from %s; eras: %s)\n", d.Name, d.Doc, d.Platform, d.RecycleFrom, strings.Join(d.Eras, ", "))
+		napi := "no pp.napi: skb pages recycle through the ptr_ring in every era"
+		if d.PPNapiFrom != "" {
+			napi = "pp.napi from " + d.PPNapiFrom + ": NAPI-local skb recycling"
+		}
+		fmt.Fprintf(w, "  %-7s %s (platform %s; marks skbs for recycling from %s; %s; TX completion frees with %s; eras: %s)\n",
+			d.Name, d.Doc, d.Platform, d.RecycleFrom, napi, d.TxFree, strings.Join(d.Eras, ", "))
 	}
 	fmt.Fprintf(w, "\nscenarios:\n")
 	for _, s := range l.Scenarios {

@@ -16,7 +16,7 @@ var RuleDemos = []RuleDemo{
 	{[]string{"coalesce-pp-guard"}, "bnxt", "coalesce-mixed", "5.14", nil, sim.KindInflightLeak},
 	{[]string{"last-dataref"}, "bnxt", "clone-tap", "5.14", nil, sim.KindDoubleRecycle},
 	{[]string{"frag-count"}, "hns3", "split-page", "5.15", nil, sim.KindUseAfterRecycle},
-	{[]string{"napi-locality"}, "bnxt", "forward", "6.4", []string{"tx_cpu=1"}, sim.KindCacheRace},
+	{[]string{"napi-locality"}, "mlx5", "forward", "6.4", []string{"tx_cpu=1"}, sim.KindCacheRace},
 	{[]string{"pfmemalloc-check"}, "mvpp2", "pfmemalloc", "5.14", nil, sim.KindReservePageRetained},
 	{[]string{"bulk-map-error"}, "mvpp2", "drop", "5.13", []string{"dma_map_fail_ppm=200000"}, sim.KindAllocFailureWithCache},
 	{[]string{"bulk-dma-unmap"}, "mlx5", "xdp-redirect", "5.13", []string{"bulk=256"}, sim.KindDMALeak},

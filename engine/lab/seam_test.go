@@ -557,7 +557,7 @@ func TestRunFor_ChunksEqualOneRun(t *testing.T) {
 func TestResults_NotesWhatTheNumbersDoNotSay(t *testing.T) {
 	l := mustNew(t, Config{Scenario: "pool-ring", Packets: 2000, Break: []string{"napi-locality"}})
 	l.Run()
-	if n := l.Results().Notes; len(n) != 1 || !strings.Contains(n[0], "rule napi-locality is broken, but it never decided anything") || !strings.Contains(n[0], "forward (bnxt, tx_cpu=1)") {
+	if n := l.Results().Notes; len(n) != 1 || !strings.Contains(n[0], "rule napi-locality is broken, but it never decided anything") || !strings.Contains(n[0], "forward (mlx5, tx_cpu=1)") {
 		t.Errorf("notes %q", n)
 	}
 	l = mustNew(t, Config{Scenario: "pool-slow", Packets: 2000, Break: []string{"refcnt-check"}})

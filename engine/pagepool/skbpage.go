@@ -109,6 +109,8 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 				why = "page_pool page: the free is neither NAPI-safe nor in softirq on the CPU that owns the pool's NAPI, so it goes through the ptr_ring"
 			}
 			switch {
+			case pool.P.NAPI == nil:
+				why = "page_pool page: the pool has no NAPI (its driver does not set pp.napi, opt-in since 6.4: \"only if locking is tied to NAPI\"), so no skb free recycles directly: it goes through the ptr_ring"
 			case allowDirect && napiSafe:
 				why = "page_pool page freed NAPI-safe on the CPU that owns the pool's NAPI: direct recycling into the alloc cache is allowed"
 			case allowDirect:

@@ -8,17 +8,21 @@ import (
 )
 
 // benchBuildFree: a driver receives into a pool page, builds and marks a
-// one-page skb, and the stack frees it — through the ptr_ring (kfree_skb) or
-// the direct path (6.4 napi_consume_skb on the pool's NAPI CPU). The steady
-// state must not allocate.
+// one-page skb, and the stack frees it — through the ptr_ring or the direct
+// path (6.4 napi_consume_skb on the pool's NAPI CPU). In 6.8 a kfree_skb in
+// softirq on the pool's NAPI CPU recycles directly too (v6.6, the
+// in_softirq() arm), so the ring case frees in process context (a socket
+// reader's kfree_skb on that CPU). The steady state must not allocate.
 func benchBuildFree(b *testing.B, napi bool) {
 	e := newEnv(b, "6.8")
 	free := func(sk *SKB) {
 		if napi {
 			e.s.NapiConsumeSKB(0, sk, 64)
-		} else {
-			e.s.KfreeSKB(0, sk)
+			return
 		}
+		e.m.CPUs[0].Softirq = false
+		e.s.KfreeSKB(0, sk)
+		e.m.CPUs[0].Softirq = true
 	}
 	run := func() {
 		pg := e.p.AllocPages(0)

@@ -22,6 +22,19 @@ func (s *Stack) kfreeSKB(cpu int, sk *SKB, why string) {
 	s.kfreeSkbmem(cpu, sk)
 }
 
+// DevKfreeSkbAny models dev_kfree_skb_any (net/core/dev.c
+// __dev_kfree_skb_any): in hard IRQ or with interrupts off it defers the
+// free to the TX softirq (dev_kfree_skb_irq); otherwise, as in a driver's
+// TX completion inside its NAPI poll, it is a plain kfree_skb. So the free
+// is not NAPI-safe (napi_safe = false: from 6.6 a pool page may still go
+// to the alloc cache, by the in_softirq() arm of napi_pp_put_page, if the
+// pool has a NAPI on this CPU) and the struct goes back to
+// skbuff_head_cache, not to the NAPI skb cache as napi_consume_skb's does.
+// The model's callers run in softirq, so the hard-IRQ arm is not modelled.
+func (s *Stack) DevKfreeSkbAny(cpu int, sk *SKB) {
+	s.kfreeSKB(cpu, sk, "dev_kfree_skb_any outside hard IRQ: a plain kfree_skb (napi_safe = false; the struct to its kmem_cache, not the NAPI skb cache)")
+}
+
 // NapiConsumeSKB models napi_consume_skb(skb, budget): budget 0 means the
 // caller is not in NAPI context (netpoll) and it is a plain consume; otherwise
 // the free is NAPI-safe (page_pool pages may go straight into the alloc cache

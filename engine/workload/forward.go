@@ -52,7 +52,7 @@ func (w *forward) complete(e *Env) {
 		if e.Drv.Spec.TxNapiConsume {
 			e.S.NapiConsumeSKB(cpu, sk, drivers.Budget)
 		} else {
-			e.S.KfreeSKB(cpu, sk) // dev_kfree_skb_any outside hard IRQ: consume_skb
+			e.S.DevKfreeSkbAny(cpu, sk)
 		}
 	}
 	w.tx = append(w.tx[:0], w.tx[n:]...)
