@@ -37,7 +37,11 @@ func TestFastForward_Skips(t *testing.T) {
 		// mvpp2 has no pp.napi: its pfmemalloc pages all pass through the
 		// ptr_ring, and the search finds no cycle in reach.
 		{"pfmemalloc", "", false},
-		{"tcp-stream", "", false}, {"clone-tap", "", false}, {"coalesce-mixed", "", false},
+		// coalesce-mixed's reader defers its frees to the NAPI CPU from 5.19
+		// (skb_attempt_defer_free): bnxt's pages come back to the alloc cache,
+		// and the state repeats every 13312 operations.
+		{"coalesce-mixed", "", true},
+		{"tcp-stream", "", false}, {"clone-tap", "", false},
 	} {
 		t.Run(tc.scenario+"/"+tc.driver, func(t *testing.T) {
 			cfg := Config{Scenario: tc.scenario, Driver: tc.driver, Packets: 1_000_000}

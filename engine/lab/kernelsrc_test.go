@@ -178,14 +178,15 @@ func TestEthtoolName_PerDriver(t *testing.T) {
 // that names a kernel function is in every era's table.
 func TestKernelNames_AnEraLacksOnlyWhatItsKernelLacks(t *testing.T) {
 	gate := map[sim.Sym]func(e *sim.Era) bool{
-		sim.SymReturnSkbPage:  func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone },
-		sim.SymMarkForRecycle: func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone },
-		sim.SymXDPReturn:      func(e *sim.Era) bool { return true },
-		sim.SymAllocFrag:      func(e *sim.Era) bool { return e.FragAPI },
-		sim.SymDrainFrag:      func(e *sim.Era) bool { return e.FragAPI },
-		sim.SymAllocPagesBulk: func(e *sim.Era) bool { return e.BulkAlloc },
-		sim.SymDeferFree:      func(e *sim.Era) bool { return e.DeferFree },
-		sim.SymDeferFlush:     func(e *sim.Era) bool { return e.DeferFree },
+		sim.SymReturnSkbPage:    func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone },
+		sim.SymMarkForRecycle:   func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone },
+		sim.SymXDPReturn:        func(e *sim.Era) bool { return true },
+		sim.SymAllocFrag:        func(e *sim.Era) bool { return e.FragAPI },
+		sim.SymDrainFrag:        func(e *sim.Era) bool { return e.FragAPI },
+		sim.SymAllocPagesBulk:   func(e *sim.Era) bool { return e.BulkAlloc },
+		sim.SymDeferFree:        func(e *sim.Era) bool { return e.DeferFree },
+		sim.SymDeferFlush:       func(e *sim.Era) bool { return e.DeferFree },
+		sim.SymTriggerRxSoftirq: func(e *sim.Era) bool { return e.DeferFree },
 	}
 	for i := range sim.Eras {
 		e := &sim.Eras[i]

@@ -82,6 +82,7 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymTxDMAUnmap:       {Fixed: 35, PerUnitMilli: 0},
 		SymDeferFlush:       {Fixed: 53, PerUnitMilli: 0},
 		SymDeferIPI:         {Fixed: 702, PerUnitMilli: 0},
+		SymTriggerRxSoftirq: {Fixed: 1052, PerUnitMilli: 0},
 		SymSkbGroReceive:    {Fixed: 70, PerUnitMilli: 0},
 	},
 	"espressobin": {
@@ -162,6 +163,7 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymTxDMAUnmap:       {Fixed: 48, PerUnitMilli: 0},
 		SymDeferFlush:       {Fixed: 72, PerUnitMilli: 0},
 		SymDeferIPI:         {Fixed: 959, PerUnitMilli: 0},
+		SymTriggerRxSoftirq: {Fixed: 1439, PerUnitMilli: 0},
 		SymSkbGroReceive:    {Fixed: 96, PerUnitMilli: 0},
 	},
 	"ti-cpsw": {
@@ -242,6 +244,7 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymTxDMAUnmap:       {Fixed: 35, PerUnitMilli: 0},
 		SymDeferFlush:       {Fixed: 53, PerUnitMilli: 0},
 		SymDeferIPI:         {Fixed: 702, PerUnitMilli: 0},
+		SymTriggerRxSoftirq: {Fixed: 1052, PerUnitMilli: 0},
 		SymSkbGroReceive:    {Fixed: 70, PerUnitMilli: 0},
 	},
 	"lunar-mips": {
@@ -322,6 +325,7 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymTxDMAUnmap:       {Fixed: 48, PerUnitMilli: 0},
 		SymDeferFlush:       {Fixed: 72, PerUnitMilli: 0},
 		SymDeferIPI:         {Fixed: 959, PerUnitMilli: 0},
+		SymTriggerRxSoftirq: {Fixed: 1439, PerUnitMilli: 0},
 		SymSkbGroReceive:    {Fixed: 96, PerUnitMilli: 0},
 	},
 	"x86-server": {
@@ -402,6 +406,7 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymTxDMAUnmap:       {Fixed: 20, PerUnitMilli: 0},
 		SymDeferFlush:       {Fixed: 30, PerUnitMilli: 0},
 		SymDeferIPI:         {Fixed: 400, PerUnitMilli: 0},
+		SymTriggerRxSoftirq: {Fixed: 600, PerUnitMilli: 0},
 		SymSkbGroReceive:    {Fixed: 40, PerUnitMilli: 0},
 	},
 	"arm64-server": {
@@ -482,6 +487,7 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymTxDMAUnmap:       {Fixed: 35, PerUnitMilli: 0},
 		SymDeferFlush:       {Fixed: 53, PerUnitMilli: 0},
 		SymDeferIPI:         {Fixed: 702, PerUnitMilli: 0},
+		SymTriggerRxSoftirq: {Fixed: 1052, PerUnitMilli: 0},
 		SymSkbGroReceive:    {Fixed: 70, PerUnitMilli: 0},
 	},
 }

@@ -39,6 +39,13 @@ type Era struct {
 	Order   int    // chronological position, for "since" comparisons in docs/UI
 	Tag     string // the kernel release whose source the era follows (rfc-v1: its v5.12-rc base)
 
+	// GROPPRecycleCheck: skb_gro_receive refuses to splice an skb whose
+	// pp_recycle differs from the aggregate's (-ETOOMANYREFS): "skb: Do mix
+	// page pool and page referenced frags in GRO" (Duyck, Message-Id
+	// <167475990764.1934330.11960904198087757911.stgit@localhost.localdomain>,
+	// Fixes 53e0961da1c7), merged for v6.2 and backported to the 5.15 and
+	// 6.1 stable series; the eras follow the releases, so 5.15 lacks it.
+	GROPPRecycleCheck bool
 	// BulkAlloc: the slow path refills the alloc cache with alloc_pages_bulk
 	// (64 pages per call) instead of one alloc_pages_node() per call [M10], v5.13.
 	BulkAlloc bool
@@ -139,11 +146,12 @@ var Eras = []Era{
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true},
 	{Name: "6.4", Tag: "v6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023, TracePFNHex: true},
+		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023, TracePFNHex: true,
+		GROPPRecycleCheck: true},
 	{Name: "6.8", Tag: "v6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs; any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (v6.6)",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true},
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true},
 }
 
 // DefaultEra is the era a run uses when none is given.

@@ -68,31 +68,32 @@ const (
 	SymPageFragFree     // page_frag_free (skb_free_frag of a head that is not recycled)
 	SymDeferFree        // skb_attempt_defer_free (queue the free to the skb's alloc CPU, v5.19+)
 	// the receive/transmit path around page_pool (per packet)
-	SymDrvRx         // the driver's RX poll function (per frame), named per driver
-	SymDrvXmit       // the driver's ndo_start_xmit, named per driver
-	SymDrvTxClean    // the driver's TX completion (per frame), named per driver
-	SymEthTypeTrans  // eth_type_trans
-	SymGroReceive    // dev_gro_receive (+ the protocol's gro_receive)
-	SymNetifReceive  // __netif_receive_skb_core
-	SymIPRcv         // ip_rcv + routing lookup
-	SymIPForward     // ip_forward + NAT (nf_conntrack, nf_nat) + ip_output
-	SymDevQueueXmit  // __dev_queue_xmit + qdisc
-	SymTCPRcv        // tcp_v4_rcv + tcp_rcv_established + tcp_queue_rcv
-	SymTCPRecvmsg    // tcp_recvmsg (the application's read, per skb)
-	SymCopyToUser    // skb_copy_datagram_iter → copy to user (per byte)
-	SymXDPRun        // bpf_prog_run_xdp (the driver's XDP program)
-	SymXDPRedirect   // xdp_do_redirect + xdp_do_flush (to a veth)
-	SymVethXDPRcv    // veth_xdp_rcv: the peer's NAPI turns the frame into an skb (XDP_PASS)
-	SymXDPConvert    // xdp_convert_buff_to_frame / __xdp_build_skb_from_frame
-	SymStackRest     // the rest of the stack (calibrated per platform from the profile's unlisted remainder)
-	SymCacheMaint    // the CPU's cache maintenance for non-coherent DMA (per byte), named per platform
-	SymTxDMAMap      // dma_map_single of a frame for transmit (the TX side's mapping)
-	SymTxDMAUnmap    // dma_unmap_single on TX completion
-	SymDeferFlush    // skb_defer_free_flush (net_rx_action: take the CPU's defer list)
-	SymDeferIPI      // smp_call_function_single_async: the defer list's IPI kick (trigger_rx_softirq)
-	SymSkbGroReceive // skb_gro_receive: merge a segment into the flow's GRO skb
-	SymAppWork       // the application's own work per segment it reads (the read_ns knob)
-	SymNapiComplete  // napi_complete_done: a poll that did less than its budget ends (no cost of its own)
+	SymDrvRx            // the driver's RX poll function (per frame), named per driver
+	SymDrvXmit          // the driver's ndo_start_xmit, named per driver
+	SymDrvTxClean       // the driver's TX completion (per frame), named per driver
+	SymEthTypeTrans     // eth_type_trans
+	SymGroReceive       // dev_gro_receive (+ the protocol's gro_receive)
+	SymNetifReceive     // __netif_receive_skb_core
+	SymIPRcv            // ip_rcv + routing lookup
+	SymIPForward        // ip_forward + NAT (nf_conntrack, nf_nat) + ip_output
+	SymDevQueueXmit     // __dev_queue_xmit + qdisc
+	SymTCPRcv           // tcp_v4_rcv + tcp_rcv_established + tcp_queue_rcv
+	SymTCPRecvmsg       // tcp_recvmsg (the application's read, per skb)
+	SymCopyToUser       // skb_copy_datagram_iter → copy to user (per byte)
+	SymXDPRun           // bpf_prog_run_xdp (the driver's XDP program)
+	SymXDPRedirect      // xdp_do_redirect + xdp_do_flush (to a veth)
+	SymVethXDPRcv       // veth_xdp_rcv: the peer's NAPI turns the frame into an skb (XDP_PASS)
+	SymXDPConvert       // xdp_convert_buff_to_frame / __xdp_build_skb_from_frame
+	SymStackRest        // the rest of the stack (calibrated per platform from the profile's unlisted remainder)
+	SymCacheMaint       // the CPU's cache maintenance for non-coherent DMA (per byte), named per platform
+	SymTxDMAMap         // dma_map_single of a frame for transmit (the TX side's mapping)
+	SymTxDMAUnmap       // dma_unmap_single on TX completion
+	SymDeferFlush       // skb_defer_free_flush (net_rx_action: take the CPU's defer list)
+	SymDeferIPI         // smp_call_function_single_async: the defer list's IPI kick, sent by the freeing CPU
+	SymTriggerRxSoftirq // trigger_rx_softirq: the defer IPI's handler on the list's CPU (raises NET_RX_SOFTIRQ)
+	SymSkbGroReceive    // skb_gro_receive: merge a segment into the flow's GRO skb
+	SymAppWork          // the application's own work per segment it reads (the read_ns knob)
+	SymNapiComplete     // napi_complete_done: a poll that did less than its budget ends (no cost of its own)
 	NumSyms
 )
 
@@ -183,6 +184,7 @@ var syms = [NumSyms]symInfo{
 	SymTxDMAUnmap:       {"dma_unmap_single (TX)", "dma_unmap_page_attrs"},
 	SymDeferFlush:       {"skb_defer_free_flush", "net_rx_action"},
 	SymDeferIPI:         {"smp_call_function_single_async", "smp_call_function_single_async"},
+	SymTriggerRxSoftirq: {"trigger_rx_softirq", "trigger_rx_softirq"},
 	SymSkbGroReceive:    {"skb_gro_receive", "skb_gro_receive"},
 	SymAppWork:          {"the application's work", "[application]"},
 	SymNapiComplete:     {"napi_complete_done", "napi_complete_done"},

@@ -11,20 +11,26 @@ import (
 // NAPI context, where from 6.4 its page_pool pages may go straight back into
 // the alloc cache.
 //
-//   - 68822bdf76f1 / f35f821935d8 (5.19): per-CPU defer lists, flushed by net_rx_action;
+//   - 68822bdf76f1 / f35f821935d8 (5.19): per-CPU defer lists, flushed by
+//     net_rx_action, each skb freed with napi_consume_skb(skb, 1);
 //   - 39564c3fdc66 (5.19): sysctl_skb_defer_max (64), and an IPI kick when the
 //     list reaches half of it, as fixed by Kicinski's follow-up (the count is
 //     compared before it is incremented: kick = defer_count == defer_max >> 1);
+//     the IPI's handler, trigger_rx_softirq, runs on the list's CPU: it
+//     raises NET_RX_SOFTIRQ there and clears defer_ipi_scheduled;
 //   - 909876500251, 2db60eed1a95 (6.2): net_rx_action flushes before every
 //     napi_poll and once more when its poll list is empty;
-//   - b07a2d97ba5e (6.4): the flush frees with napi_consume_skb(skb, 1), a
-//     NAPI-safe free.
+//   - b07a2d97ba5e (6.4) changes nothing here but what napi_consume_skb does
+//     with its budget: it passes !!budget down as napi_safe, so from 6.4 the
+//     flush's free is NAPI-safe for page_pool pages.
 
 // deferList is the defer part of struct softnet_data: defer_list (pushed at
-// its head: LIFO), defer_count, defer_ipi_scheduled.
+// its head: LIFO), defer_count, defer_ipi_scheduled; and whether the IPI
+// raised NET_RX_SOFTIRQ there and net_rx_action has not run since.
 type deferList struct {
 	skbs         []*SKB // oldest first; the kernel's list pops the newest first
-	ipiScheduled bool
+	ipiScheduled bool   // defer_ipi_scheduled: set by the sender, cleared by the IPI's handler
+	rxRaised     bool   // NET_RX_SOFTIRQ pending on this CPU from the IPI
 }
 
 // DeferOutcome says what SkbAttemptDeferFree did.
@@ -44,7 +50,8 @@ const (
 // ptr_ring. When the list reaches half of the maximum, an IPI
 // (smp_call_function_single_async, once until the owner runs) raises
 // NET_RX_SOFTIRQ on the owner: the caller then runs its net_rx_action
-// (KickPending reports it). Caller: process context (tcp_eat_recv_skb).
+// (KickPending reports it). Caller: process context (tcp_eat_recv_skb), or
+// any context that frees an skb another CPU allocated.
 func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	if !s.alive(cpu, sk, sim.SymDeferFree) {
 		return FreedLocal
@@ -67,11 +74,12 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	s.Queue(sk, InDeferList)
 	s.Deferred++
 	if kick && !d.ipiScheduled {
-		d.ipiScheduled = true
+		d.ipiScheduled = true // WRITE_ONCE(sd->defer_ipi_scheduled, 1); smp_call_function_single_async
 		s.Kicks++
 		cost += s.M.Charge(cpu, sim.SymDeferIPI, 0)
 		s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 			"queued on the allocating CPU's defer list, which reached half of skb_defer_max: an IPI raises NET_RX_SOFTIRQ there")
+		s.triggerRxSoftirq(owner)
 		return DeferKicked
 	}
 	s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
@@ -79,22 +87,36 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	return DeferQueued
 }
 
+// triggerRxSoftirq models trigger_rx_softirq (net/core/dev.c), the defer
+// IPI's handler on cpu, the list's owner: __raise_softirq_irqoff(NET_RX_SOFTIRQ)
+// and smp_store_release(&sd->defer_ipi_scheduled, 0). The sender pays the
+// send (smp_call_function_single_async); the interrupt and the handler are
+// the owner's time. The model runs the handler as soon as the IPI is sent.
+func (s *Stack) triggerRxSoftirq(cpu int) {
+	d := &s.defers[cpu]
+	cost := s.M.Charge(cpu, sim.SymTriggerRxSoftirq, 0)
+	d.rxRaised = true
+	d.ipiScheduled = false
+	s.ev(cpu, sim.SymTriggerRxSoftirq, nil, nil, sim.PlaceNone, sim.PlaceNone, cost,
+		"the defer IPI on the list's CPU: NET_RX_SOFTIRQ raised, defer_ipi_scheduled cleared")
+}
+
 // DeferCount is sd->defer_count of cpu.
 func (s *Stack) DeferCount(cpu int) int { return len(s.defers[cpu].skbs) }
 
-// KickPending reports whether an IPI raised NET_RX_SOFTIRQ on cpu and its
-// net_rx_action has not run since (defer_ipi_scheduled).
-func (s *Stack) KickPending(cpu int) bool { return s.defers[cpu].ipiScheduled }
+// KickPending reports whether the defer IPI raised NET_RX_SOFTIRQ on cpu
+// and its net_rx_action has not run since.
+func (s *Stack) KickPending(cpu int) bool { return s.defers[cpu].rxRaised }
 
 // SkbDeferFreeFlush models skb_defer_free_flush(sd) (net/core/dev.c, v6.4),
 // which net_rx_action runs on cpu before every napi_poll and once more when
 // its poll list is empty: the list is taken under the lock and each skb,
 // newest first, freed with napi_consume_skb(skb, 1) — a NAPI-safe free. An
 // empty list costs a READ_ONCE. Returns the skbs freed. Caller: softirq on
-// cpu (it also clears the pending IPI: the softirq it raised is running).
+// cpu, in net_rx_action (the NET_RX_SOFTIRQ an IPI raised is running).
 func (s *Stack) SkbDeferFreeFlush(cpu int) int {
 	d := &s.defers[cpu]
-	d.ipiScheduled = false
+	d.rxRaised = false
 	n := len(d.skbs)
 	if n == 0 {
 		return 0

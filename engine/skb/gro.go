@@ -82,7 +82,9 @@ var (
 )
 
 // skbGroReceive models skb_gro_receive(p, skb) (net/core/gro.c, v6.4):
-//   - pp_recycle must match (-ETOOMANYREFS, 2022);
+//   - pp_recycle must match (-ETOOMANYREFS, from v6.2: Era.GROPPRecycleCheck;
+//     before it the pages are spliced whatever their memory, and each one
+//     finds its way back by its own pp_magic);
 //   - p->len + len >= gro_max_size: -E2BIG;
 //   - the head holds only headers (headlen <= offset): the frags move to
 //     NAPI_GRO_CB(p)->last, and the emptied skb is freed (NAPI_GRO_FREE);
@@ -93,7 +95,7 @@ var (
 func (s *Stack) skbGroReceive(cpu int, g *GRO, sk *SKB, offset int) error {
 	p := g.p
 	cost := s.M.Charge(cpu, sim.SymSkbGroReceive, 0)
-	if p.PPRecycle != sk.PPRecycle {
+	if p.PPRecycle != sk.PPRecycle && s.M.Era.GROPPRecycleCheck {
 		return errGroMixedPool
 	}
 	length := sk.Len - offset // skb_gro_len

@@ -100,16 +100,59 @@ func TestSkbGroReceive_HeaderOnlyHeadFragsMove(t *testing.T) {
 }
 
 // skb_gro_receive refuses to splice page_pool and other memory
-// (-ETOOMANYREFS): the aggregate is flushed.
+// (-ETOOMANYREFS, v6.2): the aggregate is flushed. In 5.15 (before the
+// fix) the segment is merged.
 func TestSkbGroReceive_PPRecycleMismatchFlushes(t *testing.T) {
-	e := newEnv(t, "6.4")
-	var g GRO
-	p := e.segment()
-	e.gro(&g, p)
-	other := e.segment()
-	other.PPRecycle = false
-	if f := e.gro(&g, other); f != p || g.Held() != other {
-		t.Fatalf("flushed %v, held %v", f, g.Held())
+	for _, tc := range []struct {
+		era     string
+		refuses bool
+	}{{"6.4", true}, {"6.8", true}, {"5.15", false}} {
+		e := newEnv(t, tc.era)
+		var g GRO
+		p := e.segment()
+		e.gro(&g, p)
+		other := e.segment()
+		other.PPRecycle = false
+		f := e.gro(&g, other)
+		if tc.refuses && (f != p || g.Held() != other) {
+			t.Errorf("%s: flushed %v, held %v; want the aggregate flushed", tc.era, f, g.Held())
+		}
+		if !tc.refuses && (f != nil || g.Held() != p || other.Live()) {
+			t.Errorf("%s: flushed %v, held %v, segment live %v; want it merged", tc.era, f, g.Held(), other.Live())
+		}
+	}
+}
+
+// Before the v6.2 fix a page_pool segment could be merged into an
+// aggregate that is not marked for recycling: its frags then go back with
+// put_page, and the pool's pages leak with their DMA mappings — the bug
+// "skb: Do mix page pool and page referenced frags in GRO" fixed. 6.4
+// refuses the merge and nothing leaks.
+func TestSkbGroReceive_MixedSpliceBefore62Leaks(t *testing.T) {
+	for _, tc := range []struct {
+		era   string
+		leaks bool
+	}{{"5.15", true}, {"6.4", false}} {
+		e := newEnv(t, tc.era)
+		var g GRO
+		agg, err := e.s.AllocPageFragSKB(0, groFrame) // a page_frag skb of the flow, not marked
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.s.Pull(agg, 14)
+		e.gro(&g, agg)
+		pp := e.segment() // a marked page_pool segment of the same flow
+		if f := e.gro(&g, pp); f != nil {
+			e.s.KfreeSKB(0, f)
+		}
+		if h := g.Flush(); h != nil {
+			e.s.KfreeSKB(0, h)
+		}
+		e.check()
+		leaked := e.m.Log.Counts[sim.KindInflightLeak] > 0
+		if leaked != tc.leaks {
+			t.Errorf("%s: inflight leaks %d, want a leak %v (%v)", tc.era, e.m.Log.Counts[sim.KindInflightLeak], tc.leaks, e.m.Log.List)
+		}
 	}
 }
 
