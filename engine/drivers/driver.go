@@ -144,6 +144,9 @@ func (s *Spec) DeviceSync(mode BufferMode, k *sim.Knobs) (sync bool, offset, max
 	if v := k[sim.KnobDMASyncDev]; v >= 0 {
 		sync = v == 1
 	}
+	if sync && maxLen == 0 {
+		maxLen = mm.PageSize - offset // the flag forced on a driver that sets no max_len: the page past the offset
+	}
 	return sync, offset, maxLen
 }
 

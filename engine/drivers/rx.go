@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"pplab/engine/mm"
+	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 	"pplab/engine/skb"
 )
@@ -25,6 +26,19 @@ func (d *Driver) post(pg *mm.Page, off, size int) {
 	if d.S.M.Tracing() {
 		d.ev(sim.SymAllocPages, pg, from, sim.PlaceNICRing, fmt.Sprintf("RX refill: buffer at offset %d posted on the NIC ring (%s)", off, d.Mode))
 	}
+	d.submitSync(pg, off, size)
+}
+
+// submitSync is the device sync a driver does itself when it posts a
+// buffer its pool does not sync (Spec.SubmitSync; cpsw's
+// cpdma_chan_submit_si). A pool that syncs (PP_FLAG_DMA_SYNC_DEV, or the
+// dma_sync_dev knob) leaves nothing to do here.
+func (d *Driver) submitSync(pg *mm.Page, off, size int) {
+	n := d.Spec.SubmitSync
+	if n == 0 || d.Pool.P.Flags&pagepool.FlagDMASyncDev != 0 || d.selfMap {
+		return
+	}
+	d.S.A.DMA.SyncForDevice(d.CPU(), pg, off, min(n, size), d.Pool.P.DMADir)
 }
 
 // repost gives the NIC back the buffer a descriptor kept (reuse): the

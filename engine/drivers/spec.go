@@ -25,6 +25,11 @@ type Spec struct {
 	// is where the NIC writes (the headroom the driver reserves).
 	MaxLen, Offset int
 	SyncDev        bool // PP_FLAG_DMA_SYNC_DEV
+	// SubmitSync is how many bytes the driver itself syncs for the device
+	// each time it posts a buffer, when its pool does not (cpsw:
+	// cpdma_chan_submit_si's dma_sync_single_for_device of a pre-mapped
+	// buffer with the submitted length); 0: none.
+	SubmitSync int
 	// RefillEach: the driver replaces each consumed buffer at once (mvpp2_rx,
 	// bnxt); otherwise it refills the ring at the end of the NAPI poll.
 	RefillEach bool
@@ -104,11 +109,17 @@ var Specs = []*Spec{
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "cpsw", Platform: "ti-cpsw", Buffer: PagePerFrame, RxDescs: 256,
-		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, netif_receive_skb (no GRO), TX completion with dev_kfree_skb_any, no pp.napi, non-coherent DMA",
-		// cpsw_create_rx_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
-		// max_len = PAGE_SIZE - headroom - shinfo (the model's rounding);
-		// no pp.napi. cpsw_tx_handler frees skbs with dev_kfree_skb_any.
-		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "5.14", XDP: true,
+		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, netif_receive_skb (no GRO), TX completion with dev_kfree_skb_any, no pp.napi, non-coherent DMA; the pool only maps (PP_FLAG_DMA_MAP), and the CPDMA submit syncs each buffer for the device",
+		// cpsw_create_page_pool (cpsw_priv.c): pp_params = {}, flags =
+		// PP_FLAG_DMA_MAP only, DMA_BIDIRECTIONAL, no max_len, no offset, no
+		// pp.napi. cpsw_fill_rx_channels posts page_pool_get_dma_addr(page) +
+		// CPSW_HEADROOM_NA with cpdma_chan_idle_submit_mapped(...,
+		// cpsw->rx_packet_max), and cpdma_chan_submit_si (davinci_cpdma.c)
+		// syncs a pre-mapped buffer for the device with that length:
+		// rx_packet_max defaults to CPSW_MAX_PACKET_SIZE, VLAN_ETH_FRAME_LEN +
+		// ETH_FCS_LEN = 1522. cpsw_tx_handler frees skbs with
+		// dev_kfree_skb_any.
+		MaxLen: 0, Offset: 0, SubmitSync: 1522, RecycleFrom: "5.14", XDP: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "cpsw_rx_handler", sim.SymDrvXmit: "cpsw_ndo_start_xmit", sim.SymDrvTxClean: "cpsw_tx_handler"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pplab/engine/drivers"
+	"pplab/engine/mm"
+	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 )
 
@@ -272,6 +274,26 @@ func TestPPNapi_IsOptIn(t *testing.T) {
 		}
 	}
 	t.Error("no step of the default run says that its pool has no NAPI (pp.napi)")
+}
+
+// TestCpsw_PoolMapsOnlyAndTheSubmitSyncs: cpsw's pool is created with
+// PP_FLAG_DMA_MAP alone (cpsw_create_page_pool); the device sync happens in
+// cpdma_chan_submit_si, once per posted buffer, for rx_packet_max (1522)
+// bytes — not for a max_len on every recycle.
+func TestCpsw_PoolMapsOnlyAndTheSubmitSyncs(t *testing.T) {
+	l, r := run(t, Config{Driver: "cpsw", Scenario: "drop", Era: "6.8", Packets: 2000})
+	if f := l.drv.Pool.P.Flags; f&pagepool.FlagDMASyncDev != 0 || f&pagepool.FlagDMAMap == 0 || l.drv.Pool.P.MaxLen != 0 {
+		t.Errorf("cpsw's pool: flags %v, max_len %d; want PP_FLAG_DMA_MAP only", f, l.drv.Pool.P.MaxLen)
+	}
+	posted := r.Stats[sim.StatAllocFast] + r.Stats[sim.StatAllocSlow] + r.Stats[sim.StatAllocRefill]
+	if got := l.a.DMA.SyncDevCalls; got != int64(posted) || l.a.DMA.SyncDevBytes != 1522*got {
+		t.Errorf("%d syncs for the device (%d bytes), want one of 1522 bytes per posted buffer (%d)", got, l.a.DMA.SyncDevBytes, posted)
+	}
+	// Forcing the flag on makes the pool sync instead (and the driver not).
+	l2, _ := run(t, Config{Driver: "cpsw", Scenario: "drop", Era: "6.8", Packets: 2000, Set: []string{"dma_sync_dev=1"}})
+	if f := l2.drv.Pool.P.Flags; f&pagepool.FlagDMASyncDev == 0 || l2.drv.Pool.P.MaxLen != mm.PageSize {
+		t.Errorf("dma_sync_dev=1: flags %v, max_len %d", f, l2.drv.Pool.P.MaxLen)
+	}
 }
 
 // exactStats: runs are deterministic, so a scenario test states its

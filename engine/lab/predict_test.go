@@ -82,3 +82,32 @@ func hasNote(pr *Prediction, s string) bool {
 	}
 	return false
 }
+
+// --change bulk on a listing that recycles: the page allocator is off the
+// listing because recycling took it off, which is no reason to refuse. The
+// prediction runs the simulated change and says what it assumed about the
+// allocator's unlisted share; only a listing that shows __alloc_pages_bulk
+// (or says bulk in its header) is refused.
+func TestPredict_BulkOnARecyclingListing(t *testing.T) {
+	p, _, err := ShippedProfile("mvpp2-v1-after")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Share("get_page_from_freelist") != 0 || p.Share("__alloc_pages_bulk") != 0 {
+		t.Fatal("the shipped recycling listing shows the page allocator: pick one that does not")
+	}
+	pr, err := Predict(PredictInput{Profile: p, Rate: 2047, Unit: "kpps", Change: "bulk"})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if pr.Speedup < 1 || !hasNote(pr, "allocator's unlisted share") {
+		t.Errorf("speedup %.3f, notes %q", pr.Speedup, pr.Notes)
+	}
+	b, _, err := ShippedProfile("mvpp2-v7-before") // lists __alloc_pages_bulk
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Predict(PredictInput{Profile: b, Rate: 1110, Unit: "kpps", Change: "bulk"}); err == nil || !strings.Contains(err.Error(), "already shows bulk allocation") {
+		t.Errorf("a listing with __alloc_pages_bulk: %v", err)
+	}
+}
