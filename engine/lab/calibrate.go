@@ -67,6 +67,38 @@ type Calibrated struct {
 	F        float64 // cycle factor vs the bench machine
 	Cycles   [sim.NumSyms]sim.Cost
 	Source   string
+	// Prov says, per symbol, where its cost comes from: "bench" (the kernel
+	// bench's measured sums, × F on another CPU), "x86 default" (an
+	// order-of-magnitude x86 figure, × F), "measured: PROFILE (era)" (fitted
+	// to a listed symbol), "fitted: …" (solved from a training pair),
+	// "derived: …", or "from REF: …" (carried over from the reference
+	// platform of the same CPU class).
+	Prov [sim.NumSyms]string
+}
+
+// benchMeasured are the functions the kernel bench's three measured sums
+// cover (cost.go: fast, ring and slow; the split between them is ours).
+var benchMeasured = map[sim.Sym]bool{sim.SymAllocPages: true, sim.SymPutPage: true, sim.SymRecycleInCache: true,
+	sim.SymRecycleInRing: true, sim.SymRefillAllocCache: true, sim.SymProducerLock: true, sim.SymPtrRingProduce: true,
+	sim.SymGetPage: true, sim.SymReleasePage: true, sim.SymPutPageRef: true, sim.SymFreePage: true,
+	sim.SymAllocPagesSlow: true, sim.SymAllocPagesBulk: true}
+
+// platformDMA are the costs that hold DMA-API or cache-maintenance work,
+// which depends on the platform (coherence, IOMMU, the DMA ops): they never
+// carry over from one platform's measurement to another's. On the A72
+// (macchiatobin) page_pool_release_page also holds the DMA unmap it
+// inlines, which a platform with its own dma_unmap_page_attrs cost would
+// count twice.
+var platformDMA = map[sim.Sym]bool{sim.SymPoolDMAMap: true, sim.SymDMAMapPage: true, sim.SymDMAUnmapPage: true,
+	sim.SymIOMMUMap: true, sim.SymIOMMUUnmap: true, sim.SymSyncForDevice: true, sim.SymSyncForCPU: true,
+	sim.SymCacheMaint: true, sim.SymTxDMAMap: true, sim.SymTxDMAUnmap: true, sim.SymReleasePage: true}
+
+// benchProv is where the bench table's cost of s comes from.
+func benchProv(s sim.Sym) string {
+	if benchMeasured[s] {
+		return "bench"
+	}
+	return "x86 default"
 }
 
 // calibPackets is the measured length of a calibration run.
@@ -124,7 +156,28 @@ func calibrate(cs calibSpec, done map[string]Calibrated) (Calibrated, error) {
 			c.F = cs.RefScale
 			p.Cycles = scaled(ref.Cycles, cs.RefScale/ref.F)
 		}
-		src = append(src, fmt.Sprintf("cycle factor %.3f and the unlisted page allocator path from %s", c.F, cs.Ref))
+		bench := scaled(sim.BenchX86.Cycles, c.F)
+		timesF := ""
+		if c.F != 1 {
+			timesF = " × F"
+		}
+		for s := range p.Cycles {
+			c.Prov[s] = "from " + cs.Ref + ": " + ref.Prov[s]
+			switch {
+			case platformDMA[sim.Sym(s)]:
+				// DMA and cache work is the platform's own: the bench
+				// machine's x86 figure × F (or this platform's profile, below).
+				p.Cycles[s], c.Prov[s] = bench[s], benchProv(sim.Sym(s))+timesF
+			case cs.RefScale > 0 && benchMeasured[sim.Sym(s)]:
+				// Another CPU class: the pool's own operations are the
+				// kernel bench's, not the reference's fit.
+				p.Cycles[s], c.Prov[s] = bench[s], "bench"+timesF
+			}
+		}
+		src = append(src, fmt.Sprintf("cycle factor %.3f and the CPU work the bench does not measure from %s; DMA and cache work from the bench's x86 figures", c.F, cs.Ref))
+		if cs.RefScale > 0 {
+			src[len(src)-1] += ", the pool's operations from the bench's measured sums"
+		}
 	default:
 		after, _, err := ShippedProfile(cs.After)
 		if err != nil {
@@ -137,6 +190,9 @@ func calibrate(cs calibSpec, done map[string]Calibrated) (Calibrated, error) {
 		putNS := after.Share("page_pool_put_page") / 100 * tA
 		c.F = putNS * float64(p.MHz) / 1000 / float64(benchPutCycles())
 		p.Cycles = scaled(sim.BenchX86.Cycles, c.F)
+		for s := range c.Prov {
+			c.Prov[s] = benchProv(sim.Sym(s)) + " × F"
+		}
 		src = append(src, fmt.Sprintf("cycle factor %.3f = page_pool_put_page in %s (%.1f ns) / the bench's 41 cycles", c.F, cs.After, putNS))
 	}
 	if cs.Before == "" {
@@ -144,30 +200,38 @@ func calibrate(cs calibSpec, done map[string]Calibrated) (Calibrated, error) {
 		c.Source = strings.Join(src, "; ")
 		return c, nil
 	}
+	fitted := func(syms []sim.Sym, prov string) {
+		for _, s := range syms {
+			c.Prov[s] = prov
+		}
+	}
 	before, _, err := ShippedProfile(cs.Before)
 	if err != nil {
 		return c, err
 	}
 	p.Cycles[sim.SymStackRest] = sim.Cost{}
 	// 2. listed symbols
-	listedB, err := fitListed(&p, cs, cs.BeforeEra, before, nil)
+	listedB, syms, err := fitListed(&p, cs, cs.BeforeEra, before, nil)
 	if err != nil {
 		return c, err
 	}
+	fitted(syms, fmt.Sprintf("measured: %s (%s)", cs.Before, cs.BeforeEra))
 	src = append(src, fmt.Sprintf("%d listed symbols of %s (era %s)", listedB, cs.Before, cs.BeforeEra))
 	var after *Profile
 	if cs.After != "" {
 		after, _, _ = ShippedProfile(cs.After)
-		n, err := fitListed(&p, cs, cs.AfterEra, after, before)
+		n, syms, err := fitListed(&p, cs, cs.AfterEra, after, before)
 		if err != nil {
 			return c, err
 		}
+		fitted(syms, fmt.Sprintf("measured: %s (%s)", cs.After, cs.AfterEra))
 		src = append(src, fmt.Sprintf("%d symbols only %s lists (era %s)", n, cs.After, cs.AfterEra))
 	}
 	if before.Share(p.ProfileName(sim.SymAllocPagesBulk)) == 0 && before.Share(p.ProfileName(sim.SymAllocPagesNode)) > 0 {
 		// The bulk allocator's cost follows the platform's measured
 		// single-page allocation.
 		p.Cycles[sim.SymAllocPagesBulk] = bulkFromSingle(&p)
+		c.Prov[sim.SymAllocPagesBulk] = "derived: from the measured get_page_from_freelist and the bench's per-call/per-page ratio"
 		src = append(src, "__alloc_pages_bulk from the measured get_page_from_freelist (the bench's per-call and per-page ratios)")
 	}
 	// 3. the page allocator path's unlisted functions and the rest of the stack
@@ -201,6 +265,7 @@ func calibrate(cs calibSpec, done map[string]Calibrated) (Calibrated, error) {
 			}
 			if before.Share(p.ProfileName(sym)) == 0 {
 				p.Cycles[sym] = sim.Cost{Fixed: int64(math.Round(float64(p.Cycles[sym].Fixed) * alpha)), PerUnitMilli: int64(math.Round(float64(p.Cycles[sym].PerUnitMilli) * alpha))}
+				c.Prov[sym] = fmt.Sprintf("fitted: the unlisted page allocator path, %s/%s (×%.3f)", cs.Before, cs.After, alpha)
 			}
 		}
 		src = append(src, fmt.Sprintf("the page allocator path's unlisted functions × %.3f (%.1f ns per packet in %s) and the rest of the stack solved from both rates", alpha, alpha*uB, cs.BeforeEra))
@@ -212,6 +277,7 @@ func calibrate(cs calibSpec, done map[string]Calibrated) (Calibrated, error) {
 		return c, fmt.Errorf("calibration out of range: rest of the stack %.1f ns per packet", rest)
 	}
 	p.Cycles[sim.SymStackRest] = sim.Cost{Fixed: int64(math.Round(rest * float64(p.MHz) / 1000))}
+	c.Prov[sim.SymStackRest] = "fitted: the rest of the stack, from " + cs.Before + "'s rate"
 	c.Cycles = p.Cycles
 	c.Source = strings.Join(src, "; ")
 	return c, nil
@@ -266,15 +332,16 @@ func measuredRun(cfg Config) (*Lab, error) {
 
 // fitListed scales the model's functions behind each listed symbol of prof
 // (skipping those also in skip) to the measured ns per packet.
-func fitListed(p *sim.Platform, cs calibSpec, era string, prof, skip *Profile) (int, error) {
+func fitListed(p *sim.Platform, cs calibSpec, era string, prof, skip *Profile) (int, []sim.Sym, error) {
 	l, err := calibRun(p, cs, era)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	t, err := profileNS(prof, cs.Rate, cs.Scenario)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
+	var syms []sim.Sym
 	model := l.SymbolNS()
 	n := 0
 	seen := map[string]bool{}
@@ -288,11 +355,12 @@ func fitListed(p *sim.Platform, cs calibSpec, era string, prof, skip *Profile) (
 		for s := sim.Sym(1); s < sim.NumSyms; s++ {
 			if l.ProfileName(s) == g {
 				p.Cycles[s] = sim.Cost{Fixed: int64(math.Round(float64(p.Cycles[s].Fixed) * k)), PerUnitMilli: int64(math.Round(float64(p.Cycles[s].PerUnitMilli) * k))}
+				syms = append(syms, s)
 			}
 		}
 		n++
 	}
-	return n, nil
+	return n, syms, nil
 }
 
 // pathProbe runs the workload in era and returns the ns per packet spent

@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -89,4 +90,48 @@ func renderCalibrated(t *testing.T, cals []Calibrated) []byte {
 		t.Fatal(err)
 	}
 	return src
+}
+
+// TestCalibration_EveryCostSaysWhereItComesFrom lists, per platform, which
+// costs are measured (fitted to a listed symbol of the platform's own
+// profile), which fitted or derived, and which come from the kernel bench or
+// the reference platform — and checks the rule the list follows: a cost that
+// holds DMA or cache-maintenance work is never carried over from another
+// platform's measurement (x86-server's page_pool_release_page was the
+// A72's, DMA unmap inlined: 364 cycles).
+func TestCalibration_EveryCostSaysWhereItComesFrom(t *testing.T) {
+	cals, err := Calibrate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cals {
+		kinds := map[string][]string{}
+		for s := sim.Sym(1); s < sim.NumSyms; s++ {
+			prov := c.Prov[s]
+			if prov == "" {
+				if c.Cycles[s] != (sim.Cost{}) {
+					t.Errorf("%s: %s costs %+v and says nowhere where from", c.Platform, s.Name(), c.Cycles[s])
+				}
+				continue
+			}
+			kind := prov
+			if i := strings.IndexAny(kind, ":×"); i > 0 {
+				kind = strings.TrimSpace(kind[:i])
+			}
+			kinds[kind] = append(kinds[kind], s.Name())
+			if platformDMA[s] && strings.HasPrefix(prov, "from ") {
+				t.Errorf("%s: %s (DMA or cache work) carried over: %s", c.Platform, s.Name(), prov)
+			}
+		}
+		var lines []string
+		for k, v := range kinds {
+			lines = append(lines, fmt.Sprintf("  %s (%d): %s", k, len(v), strings.Join(v, ", ")))
+		}
+		sort.Strings(lines)
+		t.Logf("%s (%s):\n%s", c.Platform, c.Source, strings.Join(lines, "\n"))
+	}
+	p, _ := sim.PlatformByName("x86-server")
+	if got, want := p.Cycles[sim.SymReleasePage], sim.BenchX86.Cycles[sim.SymReleasePage]; got != want {
+		t.Errorf("x86-server page_pool_release_page %+v, want the bench's %+v", got, want)
+	}
 }
