@@ -292,7 +292,12 @@ func (d *Driver) mapBuffer(pg *mm.Page) bool {
 }
 
 // take consumes the next posted descriptor holding n bytes of the frame.
-func (d *Driver) take(n int) (*mm.Page, int, int) {
+func (d *Driver) take(n int) (*mm.Page, int, int) { return d.takeBuffer(n, false) }
+
+// takeBuffer is take; keepMap: a buffer the driver maps itself stays mapped
+// and is only synced for the CPU (an XDP verdict that gives it back to the
+// NIC: bnxt_rx_xdp syncs, and unmaps only what leaves the ring).
+func (d *Driver) takeBuffer(n int, keepMap bool) (*mm.Page, int, int) {
 	m := d.S.M
 	cpu := d.CPU()
 	dd := &d.ring[d.next]
@@ -307,7 +312,7 @@ func (d *Driver) take(n int) (*mm.Page, int, int) {
 		d.ev(sim.SymSyncForCPU, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d bytes at offset %d", n, dd.off))
 	}
 	switch {
-	case d.selfMap && pg.Mapped: // the driver's own mapping: unmapped now (it syncs for the CPU)
+	case d.selfMap && pg.Mapped && !keepMap: // the driver's own mapping: unmapped now (it syncs for the CPU)
 		d.S.A.DMA.UnmapPage(cpu, pg, d.BufSize(), mm.DMAFromDevice)
 	case pg.Mapped:
 		d.S.A.DMA.SyncForCPU(cpu, pg, dd.off, n, mm.DMAFromDevice)

@@ -71,6 +71,9 @@ type Spec struct {
 	NidChanged bool
 	// XDP: the driver runs XDP programs with XDP_REDIRECT support.
 	XDP bool
+	// XDPDrop is what the driver does with a buffer its XDP program drops
+	// (XDP_DROP), for the drivers with XDP.
+	XDPDrop XDPDropPath
 	// Names: the symbols its profile shows for the driver's functions.
 	Names map[sim.Sym]string
 	// OutOfTree: the driver is not in the kernel tree (its function names
@@ -81,6 +84,26 @@ type Spec struct {
 	// Scenarios it runs (ppsim list shows them).
 	Scenarios []string
 }
+
+// XDPDropPath is a driver's XDP_DROP: the canonical page_pool use, the
+// page straight back where the next refill finds it.
+type XDPDropPath uint8
+
+const (
+	XDPDropNone XDPDropPath = iota // the driver has no XDP
+	// XDPDropPutDirect: page_pool_put_page(pool, page, sync_len, true):
+	// into the alloc cache, synced for the device for the frame's length
+	// only (mvpp2_run_xdp, mvneta_run_xdp → mvneta_xdp_put_buff).
+	XDPDropPutDirect
+	// XDPDropRecycleDirect: page_pool_recycle_direct(pool, page), a full
+	// page's put with allow_direct (cpsw_run_xdp).
+	XDPDropRecycleDirect
+	// XDPDropReuse: the driver gives the buffer back to the NIC at once,
+	// without the pool: bnxt_rx_xdp → bnxt_reuse_rx_data; mlx5e_xdp_handle
+	// keeps the page on its RQ (modelled as the same reuse; the RQ's frag
+	// accounting is not).
+	XDPDropReuse
+)
 
 // Budget is the NAPI poll budget (NAPI_POLL_WEIGHT).
 const Budget = 64
@@ -94,9 +117,9 @@ var Specs = []*Spec{
 		// mvpp2_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
 		// max_len = the buffer's data size, offset = MVPP2_SKB_HEADROOM; no
 		// pp.napi in any release. mvpp2_txq_bufs_free: dev_kfree_skb_any.
-		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, GRO: true,
+		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, GRO: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvpp2_rx", sim.SymDrvXmit: "mvpp2_tx", sim.SymDrvTxClean: "mvpp2_txq_done"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mvneta", Platform: "espressobin", Buffer: PagePerFrame, RxDescs: 512,
 		Doc: "Marvell NETA (Armada 3720, EspressoBIN): a page per buffer, multi-buffer frames add the next buffers as frags (page_pool_store_mem_info per frag), refill at the end of the poll, TX completion with dev_kfree_skb_any, no pp.napi; non-coherent DMA: dcache invalidation dominates",
 		// mvneta_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
@@ -104,10 +127,10 @@ var Specs = []*Spec{
 		// offset = pp->rx_offset_correction + XDP headroom; no pp.napi.
 		// mvneta_txq_bufs_free frees skbs with dev_kfree_skb_any (XDP
 		// frames with xdp_return_frame_bulk).
-		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, GRO: true,
+		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, GRO: true,
 		Ethtool:   EthtoolGeneric,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "cpsw", Platform: "ti-cpsw", Buffer: PagePerFrame, RxDescs: 256,
 		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, netif_receive_skb (no GRO), TX completion with dev_kfree_skb_any, no pp.napi, non-coherent DMA; the pool only maps (PP_FLAG_DMA_MAP), and the CPDMA submit syncs each buffer for the device",
 		// cpsw_create_page_pool (cpsw_priv.c): pp_params = {}, flags =
@@ -119,9 +142,9 @@ var Specs = []*Spec{
 		// rx_packet_max defaults to CPSW_MAX_PACKET_SIZE, VLAN_ETH_FRAME_LEN +
 		// ETH_FCS_LEN = 1522. cpsw_tx_handler frees skbs with
 		// dev_kfree_skb_any.
-		MaxLen: 0, Offset: 0, SubmitSync: 1522, RecycleFrom: "5.14", XDP: true,
+		MaxLen: 0, Offset: 0, SubmitSync: 1522, RecycleFrom: "5.14", XDP: true, XDPDrop: XDPDropRecycleDirect,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "cpsw_rx_handler", sim.SymDrvXmit: "cpsw_ndo_start_xmit", sim.SymDrvTxClean: "cpsw_tx_handler"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,
 		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS; netif_receive_skb, no GRO — the model's choice): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX; TX completion with napi_consume_skb, and no pp.napi (its RX and TX completion share one NAPI, but as an out-of-tree driver it follows the in-tree SoC drivers it was written from, mvpp2 and mvneta, which never set it)",
 		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, OutOfTree: true,
@@ -133,13 +156,13 @@ var Specs = []*Spec{
 		// itself); pp_params.napi = rq->cq.napi from 6.4 (a880f814739c
 		// "net/mlx5e: RX, Hook NAPIs to page pools"). TX completion:
 		// mlx5e_poll_tx_cq → mlx5e_consume_skb → napi_consume_skb.
-		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, NidChanged: true, GRO: true,
+		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, NidChanged: true, GRO: true,
 		Ethtool: EthtoolMLX5,
 		// The model lets mlx5 mark skbs once split pages are safe (frag API,
 		// 5.15); the kernel's mlx5 did so later (≈v6.5–6.6, UNVERIFIED).
 		RecycleFrom: "5.15",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
-		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
+		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
 		Doc: "Broadcom NetXtreme (x86-64): a page per buffer (page mode), each consumed buffer replaced at once, TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP; pp.napi = &bnapi->napi
@@ -147,7 +170,7 @@ var Specs = []*Spec{
 		// patch that made the field). bnxt_tx_int frees skbs with
 		// dev_kfree_skb_any (dev_consume_skb_any in later releases: the same
 		// free, counted as consumed).
-		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, PPNapiFrom: "6.4", XDP: true, GRO: true,
+		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, GRO: true,
 		// the model's bnxt recycles from 5.14 to show each era's path.
 		RecycleFrom: "5.14",
 		// "bnxt_en: Let the page pool manage the DMA mapping" (Aug 2023,
@@ -156,7 +179,7 @@ var Specs = []*Spec{
 		// model's first era after it.
 		PoolDMAFrom: "6.8",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
-		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "hns3", Platform: "arm64-server", Buffer: FragAPI, RxDescs: 1024,
 		Doc: "HiSilicon HNS3 (Kunpeng arm64 server): the first PP_FLAG_PAGE_FRAG user — 2 KiB buffers from page_pool_alloc_frag; frames up to 256 bytes are copied into a small skb and the buffer reused in place, larger ones get their headers copied and the buffers added as page_pool frags of a marked skb (hns3_alloc_skb)",
 		// hns3_alloc_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_PAGE_FRAG |

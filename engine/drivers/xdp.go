@@ -1,6 +1,8 @@
 package drivers
 
 import (
+	"fmt"
+
 	"pplab/engine/mm"
 	"pplab/engine/sim"
 )
@@ -38,4 +40,55 @@ func (d *Driver) ReceiveXDP(length int) (XDPFrame, bool) {
 		d.refill(len(d.ring))
 	}
 	return XDPFrame{Page: pg, Off: off, Len: length, Size: size}, true
+}
+
+// ReceiveXDPDrop models the driver's XDP path for a frame its program drops
+// (XDP_DROP), the use page_pool was written for: sync for the CPU, run the
+// program, and give the buffer back as the driver does (Spec.XDPDrop) —
+// into the pool's alloc cache from NAPI context, or straight back on the
+// NIC ring. It reports whether a frame was received (false: the NIC found
+// no posted buffer, or the frame did not fit one).
+func (d *Driver) ReceiveXDPDrop(length int) bool {
+	m := d.S.M
+	cpu := d.CPU()
+	if d.posted == 0 {
+		d.miss()
+		return false
+	}
+	m.Charge(cpu, sim.SymDrvRx, 0)
+	m.Charge(cpu, sim.SymXDPRun, 0)
+	d.polled++
+	if length > d.Room() {
+		d.Dropped++
+		return false
+	}
+	path := d.Spec.XDPDrop
+	pg, off, size := d.takeBuffer(length, path == XDPDropReuse)
+	switch path {
+	case XDPDropReuse:
+		// bnxt_reuse_rx_data: the same buffer goes back at the producer
+		// index, still mapped; the pool never sees it.
+		if m.Tracing() {
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceNICRing, "XDP_DROP: the driver puts the same buffer back on the RX ring (bnxt_reuse_rx_data); the pool is not involved")
+		}
+		d.post(pg, off, size)
+	case XDPDropPutDirect:
+		pg.MoveTo(m, sim.PlaceDriver, -1)
+		if m.Tracing() {
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, "XDP_DROP: page_pool_put_page(pool, page, sync_len, true): straight back into the alloc cache, synced for the device for the frame's length only")
+		}
+		d.Pool.PutPage(cpu, pg, length, true)
+	case XDPDropRecycleDirect:
+		pg.MoveTo(m, sim.PlaceDriver, -1)
+		if m.Tracing() {
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, "XDP_DROP: page_pool_recycle_direct: the whole page straight back into the alloc cache")
+		}
+		d.Pool.RecycleDirect(cpu, pg)
+	default:
+		panic(fmt.Sprintf("drivers: %s has no XDP_DROP path (Spec.XDPDrop); the xdp-drop scenario must not offer it", d.Spec.Name))
+	}
+	if d.Spec.RefillEach {
+		d.refill(len(d.ring))
+	}
+	return true
 }

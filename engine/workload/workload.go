@@ -55,6 +55,7 @@ const (
 	WTCPStream     = "tcp-stream"
 	WForward       = "forward"
 	WXDPRedirect   = "xdp-redirect"
+	WXDPDrop       = "xdp-drop"
 	WSplitPage     = "split-page"
 	WCloneTap      = "clone-tap"
 	WCoalesceMixed = "coalesce-mixed"
@@ -109,7 +110,7 @@ func DefaultFrame(workload string) int {
 		return FrameTCP
 	case WForward:
 		return FrameUDP
-	case WDrop, WXDPRedirect, WNumaMigrate, WPfmemalloc:
+	case WDrop, WXDPRedirect, WXDPDrop, WNumaMigrate, WPfmemalloc:
 		return FrameSmall
 	}
 	return FrameMedium
@@ -198,6 +199,8 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 		return newForward(e), nil
 	case WXDPRedirect:
 		return &xdpRedirect{}, nil
+	case WXDPDrop:
+		return &xdpDrop{}, nil
 	case WSplitPage:
 		return &splitPage{}, nil
 	case WCloneTap:
