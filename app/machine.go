@@ -112,9 +112,11 @@ func (c cells) pool(p lab.PoolView) ga.UI {
 		}
 		rows = append(rows, &TileRow{Class: "row", Cells: row})
 	}
-	napi := "no NAPI linked"
+	// pp.napi is opt-in (6.4): a pool without it never takes an skb's page
+	// into its alloc cache.
+	napi := "no NAPI linked to the pool (pp.napi): skb frees recycle through the ptr_ring"
 	if p.NAPICPU >= 0 {
-		napi = fmt.Sprintf("NAPI on cpu%d", p.NAPICPU)
+		napi = fmt.Sprintf("pp.napi: the NAPI on cpu%d", p.NAPICPU)
 	}
 	state := ""
 	switch {
