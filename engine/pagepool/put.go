@@ -169,7 +169,7 @@ func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
 	p.recycled(pg, sim.PlaceCache)
 	p.stat(sim.StatRecycleCached)
 	p.ev(cpu, sim.SymRecycleInCache, pg, from, sim.PlaceCache, sim.StatRecycleCached, cost,
-		"direct recycling: in the pool's NAPI context the page goes straight onto the lockless alloc cache")
+		"direct recycling (allow_direct): the caller runs in the pool's own context, the driver's NAPI poll that allocates from it, so the page goes straight onto the lockless alloc cache")
 	return true
 }
 
