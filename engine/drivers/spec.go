@@ -151,15 +151,21 @@ var Specs = []*Spec{
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "lunar_rx_poll_page_pool", sim.SymDrvXmit: "lunar_start_xmit", sim.SymDrvTxClean: "lunar_tx_complete"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mlx5", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
-		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ), pages split into fragments otherwise; XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; the split-page caveat",
+		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ), pages split into fragments otherwise; XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; the split-page caveat; before 6.4 the kernel's mlx5 recycled skb pages through its own RX page cache (mlx5e_rx_cache), which the model does not model: its mlx5 marks skbs from 5.15 instead",
 		// mlx5e_alloc_rq: PP_FLAG_DMA_MAP (no SYNC_DEV: the driver syncs
 		// itself); pp_params.napi = rq->cq.napi from 6.4 (a880f814739c
 		// "net/mlx5e: RX, Hook NAPIs to page pools"). TX completion:
 		// mlx5e_poll_tx_cq → mlx5e_consume_skb → napi_consume_skb.
 		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, NidChanged: true, GRO: true,
 		Ethtool: EthtoolMLX5,
-		// The model lets mlx5 mark skbs once split pages are safe (frag API,
-		// 5.15); the kernel's mlx5 did so later (≈v6.5–6.6, UNVERIFIED).
+		// The kernel's mlx5 marks skbs for recycling from 6.4 ("net/mlx5e:
+		// RX, Enable skb page recycling through the page_pool",
+		// 6f5742846053), when it also let the pool map its pages
+		// (4a5c5e25008f) and dropped its own RX page cache (mlx5e_rx_cache:
+		// a page whose refcount fell back to 1 was reused without the pool).
+		// The model does not model that cache: its mlx5 marks skbs from
+		// 5.15, once split pages are safe, in the cache's place — a model's
+		// choice, and ppsim list says so.
 		RecycleFrom: "5.15",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
 		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
