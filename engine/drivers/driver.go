@@ -81,8 +81,8 @@ type Driver struct {
 func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, napi *pagepool.NAPI, rxDescs int) (*Driver, error) {
 	m := st.M
 	e := m.Era
-	if rxDescs < 2 || rxDescs%2 != 0 {
-		return nil, fmt.Errorf("%s: RX ring size %d: want an even number >= 2", spec.Name, rxDescs)
+	if rxDescs < 2 || (mode != PagePerFrame && rxDescs%2 != 0) {
+		return nil, fmt.Errorf("%s: RX ring size %d: want an even number >= 2 (the %s buffers come two to a page)", spec.Name, rxDescs, mode)
 	}
 	if mode == FragAPI && !e.FragAPI {
 		return nil, fmt.Errorf("%s: the frag API needs era 5.15 or later (era %s)", spec.Name, e.Name)

@@ -169,7 +169,7 @@ var Specs = []*Spec{
 		RecycleFrom: "5.15",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
 		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
-	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
+	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
 		Doc: "Broadcom NetXtreme (x86-64): a page per buffer (page mode), each consumed buffer replaced at once, TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP; pp.napi = &bnapi->napi
 		// from 6.4 (294e39e0d034 "bnxt: hook NAPIs to page pools", the

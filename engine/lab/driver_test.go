@@ -227,11 +227,11 @@ func TestSoftirqDirect_DropRecyclesIntoTheCache(t *testing.T) {
 	// not NAPI-safe, so 6.4 puts the page into the ring; 6.6's in_softirq()
 	// arm lets the same free recycle into the alloc cache.
 	eraCounters(t, "bnxt", "drop", n, []eraStats{
-		{"6.4", sim.Stats{sim.StatAllocFast: 5929, sim.StatAllocSlow: 17, sim.StatAllocEmpty: 17, sim.StatAllocRefill: 78, sim.StatRecycleRing: n}},
-		{"6.8", sim.Stats{sim.StatAllocFast: 6007, sim.StatAllocSlow: 17, sim.StatAllocEmpty: 17, sim.StatRecycleCached: n}},
+		{"6.4", sim.Stats{sim.StatAllocFast: 504, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatAllocRefill: 4999, sim.StatRecycleRing: n}},
+		{"6.8", sim.Stats{sim.StatAllocFast: 5503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}},
 	}, func(t *testing.T, st sim.Stats) {
-		if allocs := st[sim.StatAllocFast] + st[sim.StatAllocRefill] + st[sim.StatAllocSlow]; allocs != 1024+n {
-			t.Errorf("%d allocations, want the ring's 1024 and one per packet", allocs)
+		if allocs := st[sim.StatAllocFast] + st[sim.StatAllocRefill] + st[sim.StatAllocSlow]; allocs != 511+n {
+			t.Errorf("%d allocations, want the ring's 511 (BNXT_DEFAULT_RX_RING_SIZE) and one per packet", allocs)
 		}
 	})
 }
@@ -310,7 +310,7 @@ func TestXDPDrop_EachDriverGivesTheBufferBackItsWay(t *testing.T) {
 		{"mvpp2", sim.Stats{sim.StatAllocFast: 6008, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatRecycleCached: n}},
 		{"mvneta", sim.Stats{sim.StatAllocFast: 5496, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}},
 		{"cpsw", sim.Stats{sim.StatAllocFast: 5244, sim.StatAllocSlow: 4, sim.StatAllocEmpty: 4, sim.StatRecycleCached: n}},
-		{"bnxt", sim.Stats{sim.StatAllocFast: 1008, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16}},
+		{"bnxt", sim.Stats{sim.StatAllocFast: 503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8}},
 		{"mlx5", sim.Stats{sim.StatAllocFast: 1008, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16}},
 	} {
 		l, r := run(t, Config{Driver: tc.driver, Scenario: "xdp-drop", Era: "6.8", Packets: n})

@@ -89,6 +89,9 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	mode := bufferMode(l.Spec, name, m.Era)
 	descs := l.Spec.RxDescs
 	if v := m.Knobs[sim.KnobRxDescs]; v != 0 {
+		if v%2 != 0 && mode != drivers.PagePerFrame {
+			return nil, knobErr(sim.KnobRxDescs, &m.Knobs, "want an even number: %s's %s buffers come two to a page", l.Spec.Name, mode)
+		}
 		descs = int(v)
 	}
 	d, err := drivers.New(st, l.reg, l.Spec, mode, napi, descs)

@@ -238,8 +238,8 @@ func checkKnobs(k *sim.Knobs) error {
 	if k[sim.KnobNumaNodes] > k[sim.KnobCPUs] {
 		return knobErr(sim.KnobNumaNodes, k, "want at most one node per CPU (cpus=%d)", k[sim.KnobCPUs])
 	}
-	if v := k[sim.KnobRxDescs]; v != 0 && (v < 2 || v%2 != 0) {
-		return knobErr(sim.KnobRxDescs, k, "want 0 (the driver's count) or an even number from 2 to %d", sim.KnobRxDescs.Spec().Max)
+	if v := k[sim.KnobRxDescs]; v != 0 && v < 2 {
+		return knobErr(sim.KnobRxDescs, k, "want 0 (the driver's count) or a number from 2 to %d (even for a driver that splits pages)", sim.KnobRxDescs.Spec().Max)
 	}
 	if max := int64(mm.PageSize) << k[sim.KnobOrder]; k[sim.KnobMaxLen] > max {
 		return knobErr(sim.KnobMaxLen, k, "want at most PAGE_SIZE << order = %d", max)

@@ -404,7 +404,7 @@ func TestParseConfig_BadFieldsFallBackAndAreNamed(t *testing.T) {
 		{"v=1&scenario=drop&era=4.19", []string{"era"}, "scenario=drop&v=1"},
 		{"v=1&scenario=drop&driver=lunar&rx_descs=16", []string{}, "driver=lunar&rx_descs=16&scenario=drop&v=1"},
 		{"v=1&scenario=xdp-redirect&driver=lunar", []string{"driver"}, "scenario=xdp-redirect&v=1"},
-		{"v=1&scenario=drop&rx_descs=15&pool_size=32", []string{"rx_descs"}, "pool_size=32&scenario=drop&v=1"},
+		{"v=1&scenario=drop&rx_descs=1&pool_size=32", []string{"rx_descs"}, "pool_size=32&scenario=drop&v=1"},
 		{"v=1&scenario=drop&order=9&break=gravity&warp=1", []string{"warp", "break", "order"}, "scenario=drop&v=1"}, // rules are read before knobs
 		{"v=2&scenario=pool-ring&seed=-1", []string{"v", "seed"}, "scenario=pool-ring&v=1"},
 		{"scenario=pool-ring&nid=1", []string{"nid"}, "scenario=pool-ring&v=1"},

@@ -81,7 +81,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobReadNS:        {"read_ns", 0, 0, 1000000, "tcp-stream: what the application does with each 1448-byte segment it reads besides the copy, in ns (0 = nothing): a reader slower than the NIC fills the receive window and the NAPI goes idle"},
 	KnobRcvbuf:        {"rcvbuf", 6291456, 65536, 1 << 28, "tcp-stream: the socket's receive buffer in bytes of truesize (sk_rcvbuf; tcp_rmem[2] = 6 MB is what autotuning reaches): a full window stops the sender"},
 	KnobFastForward:   {"fast_forward", 1, 0, 1, "batch runs skip whole cycles once the run repeats itself exactly (a verified steady state: counters, costs and clock advance by whole cycles, the tail runs for real; the results are byte-identical): 0 = simulate every operation"},
-	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue, an even number (0 = the driver's count, e.g. 1024 for mvpp2; ethtool -G rx N); the pool's ptr_ring follows it unless pool_size is set"},
+	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue (0 = the driver's count, e.g. 1024 for mvpp2, 511 for bnxt; ethtool -G rx N; even when the driver splits pages); the pool's ptr_ring follows it unless pool_size is set"},
 }
 
 // Spec returns the knob's description.
