@@ -74,6 +74,9 @@ type Spec struct {
 	// XDPDrop is what the driver does with a buffer its XDP program drops
 	// (XDP_DROP), for the drivers with XDP.
 	XDPDrop XDPDropPath
+	// XDPDropFn is the driver function that gives a dropped buffer back
+	// (what the narration names).
+	XDPDropFn string
 	// Names: the symbols its profile shows for the driver's functions.
 	Names map[sim.Sym]string
 	// OutOfTree: the driver is not in the kernel tree (its function names
@@ -117,7 +120,7 @@ var Specs = []*Spec{
 		// mvpp2_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
 		// max_len = the buffer's data size, offset = MVPP2_SKB_HEADROOM; no
 		// pp.napi in any release. mvpp2_txq_bufs_free: dev_kfree_skb_any.
-		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, GRO: true,
+		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, XDPDropFn: "mvpp2_run_xdp", GRO: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvpp2_rx", sim.SymDrvXmit: "mvpp2_tx", sim.SymDrvTxClean: "mvpp2_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mvneta", Platform: "espressobin", Buffer: PagePerFrame, RxDescs: 512,
@@ -127,7 +130,7 @@ var Specs = []*Spec{
 		// offset = pp->rx_offset_correction + XDP headroom; no pp.napi.
 		// mvneta_txq_bufs_free frees skbs with dev_kfree_skb_any (XDP
 		// frames with xdp_return_frame_bulk).
-		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, GRO: true,
+		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, XDPDropFn: "mvneta_run_xdp", GRO: true,
 		Ethtool:   EthtoolGeneric,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
@@ -142,7 +145,7 @@ var Specs = []*Spec{
 		// rx_packet_max defaults to CPSW_MAX_PACKET_SIZE, VLAN_ETH_FRAME_LEN +
 		// ETH_FCS_LEN = 1522. cpsw_tx_handler frees skbs with
 		// dev_kfree_skb_any.
-		MaxLen: 0, Offset: 0, SubmitSync: 1522, RecycleFrom: "5.14", XDP: true, XDPDrop: XDPDropRecycleDirect,
+		MaxLen: 0, Offset: 0, SubmitSync: 1522, RecycleFrom: "5.14", XDP: true, XDPDrop: XDPDropRecycleDirect, XDPDropFn: "cpsw_run_xdp",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "cpsw_rx_handler", sim.SymDrvXmit: "cpsw_ndo_start_xmit", sim.SymDrvTxClean: "cpsw_tx_handler"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,
@@ -156,7 +159,7 @@ var Specs = []*Spec{
 		// itself); pp_params.napi = rq->cq.napi from 6.4 (a880f814739c
 		// "net/mlx5e: RX, Hook NAPIs to page pools"). TX completion:
 		// mlx5e_poll_tx_cq → mlx5e_consume_skb → napi_consume_skb.
-		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, NidChanged: true, GRO: true,
+		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "mlx5e_xdp_handle", NidChanged: true, GRO: true,
 		Ethtool: EthtoolMLX5,
 		// The kernel's mlx5 marks skbs for recycling from 6.4 ("net/mlx5e:
 		// RX, Enable skb page recycling through the page_pool",
@@ -176,7 +179,7 @@ var Specs = []*Spec{
 		// patch that made the field). bnxt_tx_int frees skbs with
 		// dev_kfree_skb_any (dev_consume_skb_any in later releases: the same
 		// free, counted as consumed).
-		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, GRO: true,
+		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
 		// the model's bnxt recycles from 5.14 to show each era's path.
 		RecycleFrom: "5.14",
 		// "bnxt_en: Let the page pool manage the DMA mapping" (Aug 2023,

@@ -69,19 +69,19 @@ func (d *Driver) ReceiveXDPDrop(length int) bool {
 		// bnxt_reuse_rx_data: the same buffer goes back at the producer
 		// index, still mapped; the pool never sees it.
 		if m.Tracing() {
-			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceNICRing, "XDP_DROP: the driver puts the same buffer back on the RX ring (bnxt_reuse_rx_data); the pool is not involved")
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("XDP_DROP: the driver gives the same buffer back to the NIC (%s); the pool is not involved", d.Spec.XDPDropFn))
 		}
 		d.post(pg, off, size)
 	case XDPDropPutDirect:
 		pg.MoveTo(m, sim.PlaceDriver, -1)
 		if m.Tracing() {
-			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, "XDP_DROP: page_pool_put_page(pool, page, sync_len, true): straight back into the alloc cache, synced for the device for the frame's length only")
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, fmt.Sprintf("XDP_DROP (%s): page_pool_put_page(pool, page, sync_len, true): straight back into the alloc cache, synced for the device for the frame's length only", d.Spec.XDPDropFn))
 		}
 		d.Pool.PutPage(cpu, pg, length, true)
 	case XDPDropRecycleDirect:
 		pg.MoveTo(m, sim.PlaceDriver, -1)
 		if m.Tracing() {
-			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, "XDP_DROP: page_pool_recycle_direct: the whole page straight back into the alloc cache")
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, fmt.Sprintf("XDP_DROP (%s): page_pool_recycle_direct: the whole page straight back into the alloc cache", d.Spec.XDPDropFn))
 		}
 		d.Pool.RecycleDirect(cpu, pg)
 	default:

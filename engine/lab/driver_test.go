@@ -315,6 +315,11 @@ func TestXDPDrop_EachDriverGivesTheBufferBackItsWay(t *testing.T) {
 	} {
 		l, r := run(t, Config{Driver: tc.driver, Scenario: "xdp-drop", Era: "6.8", Packets: n})
 		exactStats(t, tc.driver+" xdp-drop", r.Stats, tc.want)
+		// The narration names the driver's own function.
+		spec, _ := drivers.SpecByName(tc.driver)
+		if !narrates(t, Config{Driver: tc.driver, Scenario: "xdp-drop", Era: "6.8", Packets: 50}, spec.XDPDropFn) {
+			t.Errorf("%s: no step narrates %s", tc.driver, spec.XDPDropFn)
+		}
 		if l.stack.Built != 0 {
 			t.Errorf("%s: %d skbs built: XDP_DROP builds none", tc.driver, l.stack.Built)
 		}
@@ -327,6 +332,22 @@ func TestXDPDrop_EachDriverGivesTheBufferBackItsWay(t *testing.T) {
 			}
 		}
 	}
+}
+
+// narrates reports whether a recorded step of cfg explains itself with text.
+func narrates(t *testing.T, cfg Config, text string) bool {
+	t.Helper()
+	l := mustNew(t, cfg)
+	l.Record(true)
+	for l.Step() {
+		rec, _ := l.StepRecord()
+		for _, e := range rec.Events {
+			if strings.Contains(e.Why, text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // exactStats: runs are deterministic, so a scenario test states its
