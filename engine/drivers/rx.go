@@ -13,7 +13,12 @@ import (
 // skb_shared_info tail taken off).
 func (d *Driver) Room() int { return d.BufSize() - skb.ShinfoSize - skb.NetSkbPad }
 
-func (d *Driver) post(pg *mm.Page, off, size int) {
+func (d *Driver) post(pg *mm.Page, off, size int) { d.postBuffer(pg, off, size, false) }
+
+// postBuffer is post; again: the buffer is one the driver just took back
+// from the NIC (an XDP_DROP reuse), not a fresh allocation, so the refill's
+// event (named after the pool's alloc) is not emitted: the caller said it.
+func (d *Driver) postBuffer(pg *mm.Page, off, size int, again bool) {
 	dd := &d.ring[d.fill]
 	*dd = desc{pg: pg, off: off, size: size, posted: true}
 	from := pg.Place
@@ -23,7 +28,7 @@ func (d *Driver) post(pg *mm.Page, off, size int) {
 		d.fill = 0
 	}
 	d.posted++
-	if d.S.M.Tracing() {
+	if d.S.M.Tracing() && !again {
 		d.ev(sim.SymAllocPages, pg, from, sim.PlaceNICRing, fmt.Sprintf("RX refill: buffer at offset %d posted on the NIC ring (%s)", off, d.Mode))
 	}
 	d.submitSync(pg, off, size)

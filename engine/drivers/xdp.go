@@ -69,9 +69,9 @@ func (d *Driver) ReceiveXDPDrop(length int) bool {
 		// bnxt_reuse_rx_data: the same buffer goes back at the producer
 		// index, still mapped; the pool never sees it.
 		if m.Tracing() {
-			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("XDP_DROP: the driver gives the same buffer back to the NIC (%s); the pool is not involved", d.Spec.XDPDropFn))
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("XDP_DROP: the driver gives the same buffer back to the NIC (%s), reposted without an allocation; the pool is not involved", d.Spec.XDPDropFn))
 		}
-		d.post(pg, off, size)
+		d.postBuffer(pg, off, size, true)
 	case XDPDropPutDirect:
 		pg.MoveTo(m, sim.PlaceDriver, -1)
 		if m.Tracing() {

@@ -320,6 +320,9 @@ func TestXDPDrop_EachDriverGivesTheBufferBackItsWay(t *testing.T) {
 		if !narrates(t, Config{Driver: tc.driver, Scenario: "xdp-drop", Era: "6.8", Packets: 50}, spec.XDPDropFn) {
 			t.Errorf("%s: no step narrates %s", tc.driver, spec.XDPDropFn)
 		}
+		if spec.XDPDrop == drivers.XDPDropReuse && narratesAfterOpen(t, Config{Driver: tc.driver, Scenario: "xdp-drop", Era: "6.8", Packets: 50}, sim.SymAllocPages) {
+			t.Errorf("%s: a step after the ring's fill narrates page_pool_alloc_pages, but a reused buffer is not allocated", tc.driver)
+		}
 		if l.stack.Built != 0 {
 			t.Errorf("%s: %d skbs built: XDP_DROP builds none", tc.driver, l.stack.Built)
 		}
@@ -343,6 +346,26 @@ func narrates(t *testing.T, cfg Config, text string) bool {
 		rec, _ := l.StepRecord()
 		for _, e := range rec.Events {
 			if strings.Contains(e.Why, text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// narratesAfterOpen reports whether a recorded step of cfg after the first
+// (the ring's fill at open) has an event of function fn.
+func narratesAfterOpen(t *testing.T, cfg Config, fn sim.Sym) bool {
+	t.Helper()
+	l := mustNew(t, cfg)
+	l.Record(true)
+	for l.Step() {
+		rec, _ := l.StepRecord()
+		if rec.Op.Index == 0 {
+			continue
+		}
+		for _, e := range rec.Events {
+			if e.Func == fn {
 				return true
 			}
 		}
