@@ -33,6 +33,7 @@ var (
 		{Name: "/gc/heap/live:bytes"},
 		{Name: "/gc/heap/goal:bytes"},
 		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/gc/cycles/total:gc-cycles"},
 	}
 	gcQueued   bool
 	gcAfterRAF ga.Func // requestAnimationFrame → setTimeout(gcNow, 0)
@@ -63,4 +64,12 @@ func collectAfterPaintIfDue() {
 	}
 	gcQueued = true
 	ga.Window().Call("requestAnimationFrame", gcAfterRAF)
+}
+
+// heapState is the collections so far and the live heap after the last one
+// (window.__pplab's gcCycles and heapMB: a step that costs several times
+// the usual one is often a collection).
+func heapState() (cycles uint64, liveMB float64) {
+	metrics.Read(gcSamples)
+	return gcSamples[3].Value.Uint64(), float64(gcSamples[0].Value.Uint64()) / (1 << 20)
 }

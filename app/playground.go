@@ -3,7 +3,6 @@ package app
 import (
 	"net/url"
 	"runtime"
-	"runtime/metrics"
 	"strings"
 	"time"
 
@@ -435,28 +434,14 @@ func (p *Playground) publish() {
 	}
 	l := p.s.Lab()
 	u := p.linkURL()
+	cycles, liveMB := heapState()
 	ga.Window().Set("__pplab", map[string]any{
 		"mounted": true, "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
 		"frames": p.perf.frames, "drawn": p.perf.drawn, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
 		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "drawnPerSec": fps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": p.view.Charts.Points,
-		"violations": p.view.Violations.Total, "url": u.String(), "gcCycles": gcCycles(), "heapMB": heapMB(),
+		"violations": p.view.Violations.Total, "url": u.String(), "gcCycles": float64(cycles), "heapMB": liveMB,
 	})
-}
-
-// gcCycles and heapMB (live after the last collection) say what the Go
-// heap is doing (a step that costs
-// several times the usual one is often a collection).
-func gcCycles() float64 {
-	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
-	metrics.Read(s)
-	return float64(s[0].Value.Uint64())
-}
-
-func heapMB() float64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return float64(s[0].Value.Uint64()) / (1 << 20)
 }
 
 func meanOr0(sum float64, n int) float64 {

@@ -207,3 +207,25 @@ func TestPoll_EndsShortWhenTheRingRunsDry(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecs_EraNamesResolve: an era a spec names (from which it marks skbs,
+// links its NAPI, lets the pool map) is one of the model's; a misspelt one
+// would silently mean "never".
+func TestSpecs_EraNamesResolve(t *testing.T) {
+	for _, s := range Specs {
+		for field, name := range map[string]string{"RecycleFrom": s.RecycleFrom, "PPNapiFrom": s.PPNapiFrom, "PoolDMAFrom": s.PoolDMAFrom} {
+			if name == "" {
+				continue
+			}
+			if _, err := sim.EraByName(name); err != nil {
+				t.Errorf("%s.%s = %q: %v", s.Name, field, name, err)
+			}
+		}
+		if s.XDP != (s.XDPDrop != XDPDropNone) || (s.XDPDrop != XDPDropNone) != (s.XDPDropFn != "") {
+			t.Errorf("%s: XDP %v, XDPDrop %v, XDPDropFn %q: a driver with XDP says how it drops and in which function", s.Name, s.XDP, s.XDPDrop, s.XDPDropFn)
+		}
+		if s.Runs("xdp-drop") != (s.XDPDrop != XDPDropNone) {
+			t.Errorf("%s: runs xdp-drop %v, but its XDP_DROP path is %v", s.Name, s.Runs("xdp-drop"), s.XDPDrop)
+		}
+	}
+}

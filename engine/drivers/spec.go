@@ -250,28 +250,25 @@ func (s *Spec) Marks(e *sim.Era) bool {
 	if e.NoReleasePageAPI {
 		return true // page_pool_release_page is gone: every user marks
 	}
-	from, err := sim.EraByName(s.RecycleFrom)
-	return err == nil && e.Order >= from.Order
+	return since(s.RecycleFrom, e)
 }
 
 // LinksNAPI reports whether the driver sets page_pool_params.napi in era e
 // (PPNapiFrom; the field exists from 6.4).
-func (s *Spec) LinksNAPI(e *sim.Era) bool {
-	if s.PPNapiFrom == "" {
-		return false
-	}
-	from, err := sim.EraByName(s.PPNapiFrom)
-	return err == nil && e.Order >= from.Order
-}
+func (s *Spec) LinksNAPI(e *sim.Era) bool { return since(s.PPNapiFrom, e) }
 
 // PoolMaps reports whether the driver's pool maps its pages (PP_FLAG_DMA_MAP)
 // in era e; otherwise the driver maps and unmaps each RX buffer itself.
-func (s *Spec) PoolMaps(e *sim.Era) bool {
-	if s.PoolDMAFrom == "" {
-		return true
+func (s *Spec) PoolMaps(e *sim.Era) bool { return s.PoolDMAFrom == "" || since(s.PoolDMAFrom, e) }
+
+// since reports whether era e is the era named from or a later one (""
+// names none). A spec's era names are checked by TestSpecs_EraNamesResolve.
+func since(from string, e *sim.Era) bool {
+	if from == "" {
+		return false
 	}
-	from, err := sim.EraByName(s.PoolDMAFrom)
-	return err == nil && e.Order >= from.Order
+	f, err := sim.EraByName(from)
+	return err == nil && e.Order >= f.Order
 }
 
 // ProfileName is the symbol a profile shows for s when this driver runs.

@@ -140,28 +140,8 @@ func Predict(in PredictInput) (*Prediction, error) {
 		}
 	}
 	if in.Change == "bulk" {
-		// A listing that recycles usually shows no page-allocator symbol:
-		// recycling is what took the allocator off it. The model's own
-		// allocator calls then come out of the unlisted remainder before and
-		// go in at their modelled cost after: say so, with the amounts.
-		var ab, aa float64
-		var names []string
-		for _, g := range allocatorProfileNames {
-			if seen[g] {
-				continue
-			}
-			if b[g] > 0 || a[g] > 0 {
-				names = append(names, g)
-			}
-			ab += b[g]
-			aa += a[g]
-		}
-		switch {
-		case len(names) > 0:
-			pr.Notes = append(pr.Notes, fmt.Sprintf("the listing shows no %s: assumed that the page allocator's share is unlisted (below perf's cut-off), at the model's cost: %.1f ns per packet before bulk refill, %.1f ns after, taken out of and put back into the unlisted remainder",
-				strings.Join(names, " or "), ab, aa))
-		case !seen["get_page_from_freelist"] && !seen["__alloc_pages_bulk"]:
-			pr.Notes = append(pr.Notes, "the listing shows no page allocator symbol, and the model's runs of this workload allocate no page from it once warm (every page recycles): assumed the allocator's unlisted share is nil; what changes is the pool's own work around its slow path")
+		if n := bulkAllocatorNote(plat, seen, b, a); n != "" {
+			pr.Notes = append(pr.Notes, n)
 		}
 	}
 	rest -= unlistedB
@@ -405,9 +385,33 @@ func rateLabel(p *Profile, v float64) string {
 	return ""
 }
 
-// allocatorProfileNames are the page allocator's symbols as a profile
-// shows them (sim.SymAllocPagesNode, SymAllocPagesBulk).
-var allocatorProfileNames = []string{"get_page_from_freelist", "__alloc_pages_bulk"}
+// bulkAllocatorNote says what --change bulk assumed about a listing that
+// shows no page-allocator symbol (the usual case when it recycles:
+// recycling took the allocator off it). The model's own allocator calls
+// come out of the unlisted remainder before and go in at their modelled
+// cost after; with none (every page recycles once warm) the allocator's
+// unlisted share is taken as nil. "" when the listing shows the allocator.
+func bulkAllocatorNote(plat string, listed map[string]bool, b, a map[string]float64) string {
+	p, err := sim.PlatformByName(plat)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	var nb, na float64
+	for _, s := range []sim.Sym{sim.SymAllocPagesNode, sim.SymAllocPagesBulk} {
+		g := p.ProfileName(s)
+		if listed[g] {
+			return ""
+		}
+		names = append(names, g)
+		nb, na = nb+b[g], na+a[g]
+	}
+	if nb == 0 && na == 0 {
+		return "the listing shows no page allocator symbol, and the model's runs of this workload allocate no page from it once warm (every page recycles): assumed the allocator's unlisted share is nil; what changes is the pool's own work around its slow path"
+	}
+	return fmt.Sprintf("the listing shows no %s: assumed that the page allocator's share is unlisted (below perf's cut-off), at the model's cost: %.1f ns per packet before bulk refill, %.1f ns after, taken out of and put back into the unlisted remainder",
+		strings.Join(names, " or "), nb, na)
+}
 
 // recyclingSymbols show that skbs already recycle.
 var recyclingSymbols = []string{"page_pool_put_page", "page_pool_return_skb_page", "__xdp_return", "napi_pp_put_page", "page_pool_refill_alloc_cache"}

@@ -25,12 +25,13 @@ import (
 //     flush's free is NAPI-safe for page_pool pages.
 
 // deferList is the defer part of struct softnet_data: defer_list (pushed at
-// its head: LIFO), defer_count, defer_ipi_scheduled; and whether the IPI
-// raised NET_RX_SOFTIRQ there and net_rx_action has not run since.
+// its head: LIFO) and defer_count; and whether the IPI raised
+// NET_RX_SOFTIRQ there and net_rx_action has not run since.
+// defer_ipi_scheduled has no field: the model runs the IPI's handler as the
+// IPI is sent, so the flag is set and cleared within one call.
 type deferList struct {
-	skbs         []*SKB // oldest first; the kernel's list pops the newest first
-	ipiScheduled bool   // defer_ipi_scheduled: set by the sender, cleared by the IPI's handler
-	rxRaised     bool   // NET_RX_SOFTIRQ pending on this CPU from the IPI
+	skbs     []*SKB // oldest first; the kernel's list pops the newest first
+	rxRaised bool   // NET_RX_SOFTIRQ pending on this CPU from the IPI
 }
 
 // DeferOutcome says what SkbAttemptDeferFree did.
@@ -73,8 +74,8 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	d.skbs = append(d.skbs, sk)
 	s.Queue(sk, InDeferList)
 	s.Deferred++
-	if kick && !d.ipiScheduled {
-		d.ipiScheduled = true // WRITE_ONCE(sd->defer_ipi_scheduled, 1); smp_call_function_single_async
+	if kick {
+		// !defer_ipi_scheduled: WRITE_ONCE(..., 1); smp_call_function_single_async
 		s.Kicks++
 		cost += s.M.Charge(cpu, sim.SymDeferIPI, 0)
 		s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
@@ -95,8 +96,7 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 func (s *Stack) triggerRxSoftirq(cpu int) {
 	d := &s.defers[cpu]
 	cost := s.M.Charge(cpu, sim.SymTriggerRxSoftirq, 0)
-	d.rxRaised = true
-	d.ipiScheduled = false
+	d.rxRaised = true // and smp_store_release(&sd->defer_ipi_scheduled, 0)
 	s.ev(cpu, sim.SymTriggerRxSoftirq, nil, nil, sim.PlaceNone, sim.PlaceNone, cost,
 		"the defer IPI on the list's CPU: NET_RX_SOFTIRQ raised, defer_ipi_scheduled cleared")
 }
