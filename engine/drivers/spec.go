@@ -184,9 +184,9 @@ var Specs = []*Spec{
 		RecycleFrom: "5.14",
 		// "bnxt_en: Let the page pool manage the DMA mapping" (Aug 2023,
 		// v6.6): before it bnxt_alloc_rx_page dma_map_page_attrs each page
-		// and bnxt_rx_page_skb / bnxt_rx_skb unmapped it; 6.8 is the
-		// model's first era after it.
-		PoolDMAFrom: "6.8",
+		// and bnxt_rx_page_skb / bnxt_rx_skb unmapped it (578fcfd26e2a,
+		// merged for v6.6).
+		PoolDMAFrom: "6.6",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
 		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "hns3", Platform: "arm64-server", Buffer: FragAPI, RxDescs: 1024,

@@ -83,7 +83,8 @@ type Era struct {
 	Coalesce CoalesceForm
 	// NoReleasePageAPI: drivers can no longer call page_pool_release_page
 	// (removed by "net: page_pool: remove page_pool_release_page()", net-next
-	// July 2023, v6.6); the pool still releases pages internally.
+	// July 2023, v6.6): the drivers that called it mark their skbs instead;
+	// the pool still releases pages internally (page_pool_return_page).
 	NoReleasePageAPI bool
 	// BulkNid: the bulk refill allocates on pool->p.nid
 	// (alloc_pages_bulk_array_node, Jie Wang's July 2022 patch, v6.0);
@@ -106,9 +107,10 @@ type Era struct {
 	SoftirqDirect bool
 	// DeferFree: tcp_recvmsg frees consumed skbs with skb_attempt_defer_free
 	// (v5.19): the free is queued to the CPU that allocated the skb and runs
-	// in its net_rx_action; from v6.4 that flush is napi_consume_skb(skb, 1)
-	// ("net: skb: plumb napi state thru skb freeing path"), so the pages are
-	// NAPI-local there. Not in the 5.14/5.15 eras.
+	// in its net_rx_action, with napi_consume_skb(skb, 1) (2db60eed1a95,
+	// 5.19); from v6.4 napi_consume_skb passes its budget down as napi_safe
+	// (b07a2d97ba5e), so the pages are NAPI-local there for a pool with
+	// pp.napi. Not in the 5.14/5.15 eras.
 	DeferFree bool
 	// TracePFNHex: page_pool_state_hold / page_pool_state_release print
 	// `pfn=0x%lx`; before, `pfn=%lu` (decimal). Changed by 53d884a6675b
@@ -144,11 +146,36 @@ var Eras = []Era{
 	{Name: "5.15", Tag: "v5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true},
-	{Name: "6.4", Tag: "v6.4", Order: 5, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
+	// 6.1 (LTS): the deferred free of 5.19 without NAPI-direct recycling —
+	// the NAPI CPU frees what the reader handed back, but every skb page still
+	// goes through the ptr_ring; page_pool_release_page still exists, the
+	// coalesce rule is 2022's [M4], CONFIG_PAGE_POOL_STATS (5.18) and the
+	// bulk refill on pool->p.nid (6.0) are in. GRO's pp_recycle guard is
+	// v6.2 (backported to 6.1.y; the era follows the release).
+	{Name: "6.1", Tag: "v6.1", Order: 5, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
+		BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true},
+	{Name: "6.4", Tag: "v6.4", Order: 6, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023, TracePFNHex: true,
 		GROPPRecycleCheck: true},
-	{Name: "6.8", Tag: "v6.8", Order: 6, Summary: "pp_ref_count for every page; skb_try_coalesce may take pp refs from cloned skbs; any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (v6.6)",
+	// 6.6 (LTS), read against [PP-6.6] (kernel_linux_6.6 net/core/page_pool.c):
+	// napi_pp_put_page in skbuff.c admits `napi_safe || in_softirq()`
+	// (4a36d0180c45, Lobakin); page_pool_release_page is gone ("net:
+	// page_pool: remove page_pool_release_page()", Kicinski, July 2023): a
+	// driver that built skbs from pool pages marks them instead, and the
+	// pool's own release is page_pool_return_page, which unmaps inline;
+	// PP_FLAG_PAGE_FRAG and pp_frag_count for split pages only, BIAS_MAX
+	// LONG_MAX, the 2023 coalesce rule [M5].
+	{Name: "6.6", Tag: "v6.6", Order: 7, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
+		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023,
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true},
+	// 6.8 keeps 6.6 and adds what the model shows of 6.7 and 6.8: every page
+	// carries pp_ref_count (6.7 unify [M15], 6.8 rename [M6]) and
+	// PP_FLAG_PAGE_FRAG is gone, BIAS_MAX is halved, and skb_try_coalesce
+	// takes pp refs from cloned sources (plain inequality again) [M6].
+	{Name: "6.8", Tag: "v6.8", Order: 8, Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
 		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true},

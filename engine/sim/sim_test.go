@@ -6,7 +6,7 @@ import (
 )
 
 func TestEras_NamesAndOrder(t *testing.T) {
-	want := []string{"5.12", "5.13", "rfc-v1", "5.14", "5.15", "6.4", "6.8"}
+	want := []string{"5.12", "5.13", "rfc-v1", "5.14", "5.15", "6.1", "6.4", "6.6", "6.8"}
 	if got := strings.Join(EraNames(), ","); got != strings.Join(want, ",") {
 		t.Fatalf("eras %s, want %s", got, strings.Join(want, ","))
 	}
@@ -15,7 +15,7 @@ func TestEras_NamesAndOrder(t *testing.T) {
 			t.Errorf("%s: order %d, want %d", e.Name, e.Order, i)
 		}
 	}
-	if _, err := EraByName("5.16"); err == nil || !strings.Contains(err.Error(), "accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.4, 6.8") {
+	if _, err := EraByName("5.16"); err == nil || !strings.Contains(err.Error(), "accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.1, 6.4, 6.6, 6.8") {
 		t.Errorf("unknown era error: %v", err)
 	}
 }

@@ -215,16 +215,19 @@ func (s Sym) Name() string {
 //   - up to v5.14 the slow path marks the page itself (5.14: pp_magic |=
 //     PP_SIGNATURE; rfc-v1: page->signature): page_pool_set_pp_info is
 //     v5.15 (57f05bc2ab24).
-//   - v6.8: the skb free path's page_pool_return_skb_page moved to
-//     net/core/skbuff.c as napi_pp_put_page (v6.6, Lobakin's "don't include
-//     <net/page_pool/types.h> to <linux/skbuff.h>" series); the pool's release
-//     of a page is __page_pool_release_page_dma (page_pool_release_page was
-//     removed in v6.6, its DMA half split out of page_pool_return_page).
+//   - v6.6: the skb free path's page_pool_return_skb_page moved to
+//     net/core/skbuff.c as napi_pp_put_page (Lobakin's "don't include
+//     <net/page_pool/types.h> to <linux/skbuff.h>" series); page_pool_release_page
+//     was removed ("net: page_pool: remove page_pool_release_page()"), and the
+//     pool's release of a page is page_pool_return_page, which unmaps the
+//     page itself ([PP-6.6]: kernel_linux_6.6 net/core/page_pool.c).
+//   - v6.8: that DMA half is its own function, __page_pool_release_page_dma.
 var eraNames = map[string]map[Sym]string{
 	"5.12":   {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow"},
 	"5.13":   {SymSetPPInfo: "__page_pool_alloc_pages_slow"},
 	"rfc-v1": {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow"},
 	"5.14":   {SymSetPPInfo: "__page_pool_alloc_pages_slow"},
+	"6.6":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "page_pool_return_page"},
 	"6.8":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "__page_pool_release_page_dma"},
 }
 

@@ -18,8 +18,11 @@ import (
 //     compared before it is incremented: kick = defer_count == defer_max >> 1);
 //     the IPI's handler, trigger_rx_softirq, runs on the list's CPU: it
 //     raises NET_RX_SOFTIRQ there and clears defer_ipi_scheduled;
-//   - 909876500251, 2db60eed1a95 (6.2): net_rx_action flushes before every
-//     napi_poll and once more when its poll list is empty;
+//   - 909876500251 "net: call skb_defer_free_flush() before each
+//     napi_poll()" and 2db60eed1a95 "net: use napi_consume_skb() in
+//     skb_defer_free_flush()" (the net-skb-defer-freeing-polish branch, May
+//     2022, 5.19): net_rx_action flushes before every napi_poll and once
+//     more when its poll list is empty;
 //   - b07a2d97ba5e (6.4) changes nothing here but what napi_consume_skb does
 //     with its budget: it passes !!budget down as napi_safe, so from 6.4 the
 //     flush's free is NAPI-safe for page_pool pages.
@@ -108,7 +111,7 @@ func (s *Stack) DeferCount(cpu int) int { return len(s.defers[cpu].skbs) }
 // and its net_rx_action has not run since.
 func (s *Stack) KickPending(cpu int) bool { return s.defers[cpu].rxRaised }
 
-// SkbDeferFreeFlush models skb_defer_free_flush(sd) (net/core/dev.c, v6.4),
+// SkbDeferFreeFlush models skb_defer_free_flush(sd) (net/core/dev.c, v5.19-v6.8),
 // which net_rx_action runs on cpu before every napi_poll and once more when
 // its poll list is empty: the list is taken under the lock and each skb,
 // newest first, freed with napi_consume_skb(skb, 1) — a NAPI-safe free. An
