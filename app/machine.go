@@ -24,7 +24,8 @@ type Machine struct {
 var placeLegend = []struct{ place, text string }{
 	{"cache", "pool alloc cache"}, {"ring", "pool ptr_ring"}, {"nic-ring", "NIC RX descriptor"},
 	{"skb", "in an skb (stack)"}, {"socket", "socket / tap queue"}, {"tx-ring", "TX ring"},
-	{"xdp-frame", "XDP frame"}, {"driver", "held by the caller"}, {"slab", "slab page"},
+	{"xdp-frame", "XDP frame"}, {"driver", "held by the caller"}, {"driver-cache", "the driver's own RX page cache (mlx5e_rx_cache, before 6.4)"},
+	{"slab", "slab page"},
 }
 
 // drawnSlots bounds the slots drawn of one ring: a kernel-size ring of
@@ -298,6 +299,8 @@ func (c cells) elsewhere() ga.UI {
 		switch p.Place {
 		case "driver", "xdp-frame":
 			held = append(held, c.page(p.PFN, note{}))
+		case "driver-cache":
+			held = append(held, c.page(p.PFN, noteOf("in the driver's own RX page cache (mlx5e_rx_cache)")))
 		case "slab":
 			slab = append(slab, c.page(p.PFN, noteOf("a slab page (kmalloc'ed skb heads)")))
 		}

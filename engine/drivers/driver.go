@@ -62,6 +62,13 @@ type Driver struct {
 	mark    bool // skb_mark_for_recycle (else page_pool_release_page), fixed per era
 	selfMap bool // the driver maps and unmaps each RX buffer (its pool has no PP_FLAG_DMA_MAP)
 
+	// cache is the driver's own RX page cache (Spec.RxCacheUntil; nil in
+	// eras without it, and for split pages); pending are the pages of the
+	// frames received whose RX slot the driver has not released yet
+	// (mlx5cache.go).
+	cache   *rxCache
+	pending []*mm.Page
+
 	ring       []desc
 	next, fill int // next descriptor the NIC fills, next one to refill
 	posted     int
@@ -90,6 +97,15 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	k := &m.Knobs
 	sync, offset, maxLen := spec.DeviceSync(mode, k)
 	selfMap := !spec.PoolMaps(e)
+	useCache := spec.HasRxCache(e)
+	if useCache && mode != PagePerFrame {
+		// Split pages (the split-page scenario) are the model's
+		// construction, not the cache driver's code: before 6.4 mlx5 split
+		// its pages with page_ref_inc per fragment behind its cache and
+		// never marked skbs. The construction runs without the driver's
+		// cache, on a pool that maps (see the scenario's doc).
+		useCache, selfMap = false, false
+	}
 	if selfMap && mode != PagePerFrame {
 		return nil, fmt.Errorf("%s: a driver that maps its own RX buffers (before era %s) is modelled with a page per frame only (buffer mode %s)", spec.Name, spec.PoolDMAFrom, mode)
 	}
@@ -122,6 +138,10 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	}
 	napi.Schedule()
 	d := &Driver{Spec: spec, S: st, Pool: pool, NAPI: napi, Mode: mode, ring: make([]desc, rxDescs), mark: spec.Marks(e), selfMap: selfMap}
+	if useCache {
+		d.cache = &rxCache{}
+		d.pending = make([]*mm.Page, 0, 4)
+	}
 	st.AddHolder(d)
 	return d, nil
 }
@@ -155,6 +175,9 @@ func (s *Spec) DeviceSync(mode BufferMode, k *sim.Knobs) (sync bool, offset, max
 // a split-page driver does so before the frag API.
 func (d *Driver) MarkWheneverPossible() {
 	d.mark = d.S.M.Era.SkbRecycle != sim.SkbRecycleNone
+	if d.mark && d.cache != nil {
+		panic("drivers: MarkWheneverPossible on a driver with its own RX page cache (the split-page construction runs without it)")
+	}
 }
 
 // CPU is the CPU the driver's NAPI runs on.
@@ -210,6 +233,7 @@ func (d *Driver) BufSize() int {
 func (d *Driver) Unload() {
 	cpu := d.CPU()
 	m := d.S.M
+	d.releaseRx()
 	for i := range d.ring {
 		dd := &d.ring[i]
 		if !dd.posted && !dd.reuse {
@@ -220,6 +244,13 @@ func (d *Driver) Unload() {
 		}
 		dd.posted, dd.reuse = false, false
 		pg := dd.pg
+		if d.cache != nil {
+			// mlx5e_free_rx_descs → mlx5e_dealloc_rx_wqe →
+			// mlx5e_free_rx_wqe(rq, wi, false): the page leaves the pool.
+			pg.Users--
+			d.releaseDynamic(cpu, pg, false)
+			continue
+		}
 		if d.selfMap && pg.Mapped {
 			d.S.A.DMA.UnmapPage(cpu, pg, d.BufSize(), mm.DMAFromDevice)
 		}
@@ -229,6 +260,9 @@ func (d *Driver) Unload() {
 		}
 		m.Begin(cpu, sim.SymPutPage)
 		d.putBuffer(pg)
+	}
+	if d.cache != nil {
+		d.drainRxCache(cpu) // mlx5e_free_rq, before page_pool_destroy
 	}
 	d.NAPI.Complete()
 	m.Begin(cpu, sim.SymPoolDestroy)

@@ -213,7 +213,7 @@ func TestPoll_EndsShortWhenTheRingRunsDry(t *testing.T) {
 // would silently mean "never".
 func TestSpecs_EraNamesResolve(t *testing.T) {
 	for _, s := range Specs {
-		for field, name := range map[string]string{"RecycleFrom": s.RecycleFrom, "PPNapiFrom": s.PPNapiFrom, "PoolDMAFrom": s.PoolDMAFrom} {
+		for field, name := range map[string]string{"RecycleFrom": s.RecycleFrom, "PPNapiFrom": s.PPNapiFrom, "PoolDMAFrom": s.PoolDMAFrom, "RxCacheUntil": s.RxCacheUntil} {
 			if name == "" {
 				continue
 			}

@@ -87,6 +87,7 @@ func (d *Driver) AtPollBoundary(length int) bool {
 // cache changes hands (page_pool_nid_changed follows at the next poll when
 // the driver checks the node).
 func (d *Driver) MoveNAPI(cpu int) {
+	d.releaseRx() // the last poll on the old CPU released its slots
 	d.NAPI.CPU = cpu
 	d.NAPI.Schedule()
 	d.Pool.NAPIMoved(cpu)

@@ -64,6 +64,7 @@ func (d *Driver) repost(dd *desc) {
 func (d *Driver) Refill() int { return d.refill(len(d.ring)) }
 
 func (d *Driver) refill(upTo int) int {
+	d.releaseRx()
 	n := 0
 	half := mm.PageSize / 2
 	cpu := d.CPU()
@@ -75,6 +76,13 @@ func (d *Driver) refill(upTo int) int {
 		}
 		switch d.Mode {
 		case PagePerFrame:
+			if d.cache != nil { // mlx5e_page_alloc_pool: the driver's cache first
+				if pg := d.cacheGet(cpu); pg != nil {
+					d.postBuffer(pg, 0, mm.PageSize<<d.Pool.P.Order, true)
+					n++
+					continue
+				}
+			}
 			pg := d.Pool.AllocPages(cpu)
 			if pg == nil {
 				return n
@@ -118,6 +126,7 @@ func (d *Driver) refill(upTo int) int {
 func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 	m := d.S.M
 	cpu := d.CPU()
+	d.releaseRx()
 	if d.posted < d.Need(length) {
 		d.miss() // the NIC's drop: no CPU work
 		return nil, nil
@@ -168,15 +177,26 @@ func (d *Driver) miss() {
 func (d *Driver) receiveBuild(length int) (*skb.SKB, error) {
 	cpu := d.CPU()
 	headLen := min(length, d.Room())
-	pg, off, size := d.take(headLen)
-	if !d.mark {
+	cached := d.cache != nil
+	pg, off, size := d.takeBuffer(headLen, cached) // a cache driver's mapping outlives the frame
+	if !d.mark && !cached {
 		if err := d.Pool.ReleasePage(cpu, pg); err != nil {
 			return nil, err
 		}
 	}
 	sk, err := d.S.BuildSKB(cpu, pg, off, size, headLen, d.Spec.NapiBuildSkb)
 	if err != nil {
+		if cached {
+			d.pending = append(d.pending, pg) // the slot is released all the same
+		}
 		return nil, err
+	}
+	if cached {
+		// mlx5e_skb_from_cqe_linear: "queue up for recycling/reuse",
+		// page_ref_inc: the skb's reference; the driver keeps the pool's
+		// and releases the RX slot into its cache (releaseRx).
+		d.S.A.GetPage(cpu, pg)
+		d.pending = append(d.pending, pg)
 	}
 	if d.mark {
 		if err := d.S.MarkForRecycle(cpu, sk, pg, d.Pool); err != nil {
@@ -185,7 +205,7 @@ func (d *Driver) receiveBuild(length int) (*skb.SKB, error) {
 	}
 	for rest := length - headLen; rest > 0; {
 		n := min(rest, d.BufSize())
-		fpg, foff, fsize := d.take(n)
+		fpg, foff, fsize := d.takeBuffer(n, cached)
 		if err := d.addRxBuffer(sk, fpg, foff, n, fsize); err != nil {
 			return nil, err
 		}
@@ -200,10 +220,18 @@ func (d *Driver) receiveBuild(length int) (*skb.SKB, error) {
 // pool (page_pool_release_page) when it does not.
 func (d *Driver) addRxBuffer(sk *skb.SKB, pg *mm.Page, off, size, truesize int) error {
 	cpu := d.CPU()
-	if d.mark {
+	switch {
+	case d.mark:
 		d.S.StoreMemInfo(pg, d.Pool)
-	} else if err := d.Pool.ReleasePage(cpu, pg); err != nil {
-		return err
+	case d.cache != nil:
+		// mlx5e_add_skb_frag: page_ref_inc, skb_add_rx_frag; the slot is
+		// released into the driver's cache.
+		d.S.A.GetPage(cpu, pg)
+		d.pending = append(d.pending, pg)
+	default:
+		if err := d.Pool.ReleasePage(cpu, pg); err != nil {
+			return err
+		}
 	}
 	return d.S.AddRxFrag(cpu, sk, pg, off, size, truesize)
 }

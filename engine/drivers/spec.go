@@ -64,6 +64,15 @@ type Spec struct {
 	// when it posts it and unmaps it when the frame arrives, so every
 	// recycled page is mapped again ("" = the pool maps in every era).
 	PoolDMAFrom string
+	// RxCacheUntil is the first era in which the driver no longer keeps
+	// its own RX page cache in front of its pool ("" = it never has one):
+	// before it, a released RX buffer goes into the driver's cache and the
+	// refill takes the cache's oldest page back once its refcount fell to 1
+	// (mlx5e_rx_cache_put / mlx5e_rx_cache_get, mlx5cache.go); the driver
+	// takes a page reference of its own for each skb it builds instead of
+	// marking it (RecycleFrom) or releasing the page from the pool, and it
+	// maps its pages itself (PoolDMAFrom).
+	RxCacheUntil string
 	// GRO: the driver hands skbs to napi_gro_receive (most drivers);
 	// otherwise netif_receive_skb (cpsw_rx_handler), and GRO never sees them.
 	GRO bool
@@ -154,24 +163,30 @@ var Specs = []*Spec{
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "lunar_rx_poll_page_pool", sim.SymDrvXmit: "lunar_start_xmit", sim.SymDrvTxClean: "lunar_tx_complete"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mlx5", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
-		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ), pages split into fragments otherwise; XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; the split-page caveat; before 6.4 the kernel's mlx5 recycled skb pages through its own RX page cache (mlx5e_rx_cache), which the model does not model: its mlx5 marks skbs from 5.15 instead",
-		// mlx5e_alloc_rq: PP_FLAG_DMA_MAP (no SYNC_DEV: the driver syncs
-		// itself); pp_params.napi = rq->cq.napi from 6.4 (a880f814739c
-		// "net/mlx5e: RX, Hook NAPIs to page pools"). TX completion:
-		// mlx5e_poll_tx_cq → mlx5e_consume_skb → napi_consume_skb.
+		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ); XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; before 6.4 its own RX page cache in front of the pool (mlx5e_rx_cache: 256 slots, a page reused once its refcount fell back to 1; rx_cache_reuse/full/empty/busy/waive), pages mapped by the driver and skbs not marked (page_ref_inc per skb); from 6.4 skb recycling through the pool, which maps the pages, and pp.napi; the split-page scenario is the model's construction, not mlx5's code",
+		// mlx5e_alloc_rq: before 6.4 pp_params.flags = 0 (the driver maps
+		// each page with dma_map_page in mlx5e_page_alloc_pool and syncs it
+		// itself); from 6.4 PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV
+		// (4a5c5e25008f "net/mlx5e: RX, Enable dma map and sync from
+		// page_pool allocator"). The model's pool from 6.4 sets
+		// PP_FLAG_DMA_MAP only (SyncDev false: that commit's SYNC_DEV half
+		// is not modelled, the 6.4 and 6.8 runs stay as they were);
+		// pp_params.napi = rq->cq.napi from 6.4 (a880f814739c "net/mlx5e:
+		// RX, Hook NAPIs to page pools"). TX completion: mlx5e_poll_tx_cq →
+		// mlx5e_consume_skb → napi_consume_skb.
 		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "mlx5e_xdp_handle", NidChanged: true, GRO: true,
 		Ethtool: EthtoolMLX5,
-		// The kernel's mlx5 marks skbs for recycling from 6.4 ("net/mlx5e:
-		// RX, Enable skb page recycling through the page_pool",
-		// 6f5742846053), when it also let the pool map its pages
-		// (4a5c5e25008f) and dropped its own RX page cache (mlx5e_rx_cache:
-		// a page whose refcount fell back to 1 was reused without the pool).
-		// The model does not model that cache: its mlx5 marks skbs from
-		// 5.15, once split pages are safe, in the cache's place — a model's
-		// choice, and ppsim list says so.
-		RecycleFrom: "5.15",
-		Names:       map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
-		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
+		// The 6.4 series (Dragos Tatulea, net-next March 2023) removed the
+		// driver's RX page cache ("net/mlx5e: RX, Remove internal
+		// page_cache"), let the pool map the pages (4a5c5e25008f) and
+		// marked skbs for recycling ("net/mlx5e: RX, Enable skb page
+		// recycling through the page_pool", 6f5742846053). Before it the
+		// driver recycled through mlx5e_rx_cache (mlx5cache.go) and never
+		// marked an skb: its skb pages came back through the cache, or left
+		// the pool when the cache refused them.
+		RecycleFrom: "6.4", PoolDMAFrom: "6.4", RxCacheUntil: "6.4",
+		Names:     map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
 		Doc: "Broadcom NetXtreme (x86-64): a page per buffer (page mode), each consumed buffer replaced at once, TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP; pp.napi = &bnapi->napi
@@ -260,6 +275,10 @@ func (s *Spec) LinksNAPI(e *sim.Era) bool { return since(s.PPNapiFrom, e) }
 // PoolMaps reports whether the driver's pool maps its pages (PP_FLAG_DMA_MAP)
 // in era e; otherwise the driver maps and unmaps each RX buffer itself.
 func (s *Spec) PoolMaps(e *sim.Era) bool { return s.PoolDMAFrom == "" || since(s.PoolDMAFrom, e) }
+
+// HasRxCache reports whether the driver keeps its own RX page cache in era
+// e (eras before RxCacheUntil, compared by order through since).
+func (s *Spec) HasRxCache(e *sim.Era) bool { return s.RxCacheUntil != "" && !since(s.RxCacheUntil, e) }
 
 // since reports whether era e is the era named from or a later one (""
 // names none). A spec's era names are checked by TestSpecs_EraNamesResolve.

@@ -20,6 +20,7 @@ type XDPFrame struct {
 func (d *Driver) ReceiveXDP(length int) (XDPFrame, bool) {
 	m := d.S.M
 	cpu := d.CPU()
+	d.releaseRx()
 	if d.posted == 0 {
 		d.miss() // the NIC's drop: no CPU work
 		return XDPFrame{}, false
@@ -31,6 +32,10 @@ func (d *Driver) ReceiveXDP(length int) (XDPFrame, bool) {
 		d.Dropped++
 		return XDPFrame{}, false
 	}
+	// A driver that maps its own buffers unmaps a redirected one here
+	// (mlx5e_xdp_handle: mlx5e_page_dma_unmap); with its own RX cache the
+	// slot is not released (MLX5E_RQ_FLAG_XDP_XMIT: "do not return page to
+	// cache"): the page comes back to the pool through xdp_return_frame.
 	pg, off, size := d.take(length)
 	pg.MoveTo(m, sim.PlaceXDPFrame, -1) // held by the frame (not an skb: no skb-level user)
 	if m.Tracing() {
@@ -51,6 +56,7 @@ func (d *Driver) ReceiveXDP(length int) (XDPFrame, bool) {
 func (d *Driver) ReceiveXDPDrop(length int) bool {
 	m := d.S.M
 	cpu := d.CPU()
+	d.releaseRx()
 	if d.posted == 0 {
 		d.miss()
 		return false
@@ -63,6 +69,22 @@ func (d *Driver) ReceiveXDPDrop(length int) bool {
 		return false
 	}
 	path := d.Spec.XDPDrop
+	if d.cache != nil {
+		// mlx5e_xdp_handle returns true for XDP_DROP and
+		// mlx5e_handle_rx_cqe goes to free_wqe: mlx5e_free_rx_wqe(rq, wi,
+		// true), the page into the driver's cache, still mapped; the
+		// refill takes it back from there (mlx5cache.go).
+		pg, _, _ := d.takeBuffer(length, true)
+		pg.MoveTo(m, sim.PlaceDriver, -1)
+		if m.Tracing() {
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, fmt.Sprintf("XDP_DROP (%s): the RX slot is released (mlx5e_free_rx_wqe, recycle): the page goes to the driver's own cache", d.Spec.XDPDropFn))
+		}
+		d.pending = append(d.pending, pg)
+		if d.Spec.RefillEach {
+			d.refill(len(d.ring))
+		}
+		return true
+	}
 	pg, off, size := d.takeBuffer(length, path == XDPDropReuse)
 	switch path {
 	case XDPDropReuse:

@@ -51,3 +51,37 @@ func (l *Lab) RingStats() []sim.Stats {
 	l.drv.Pool.GetStats(&st)
 	return []sim.Stats{st}
 }
+
+// DriverStat is one of a driver's own counters, by its `ethtool -S` name.
+type DriverStat struct {
+	Name  string
+	Value int64
+}
+
+// DriverStats are the driver's own counters that are not page_pool's: the
+// RX page cache's of a driver that keeps one in this era (mlx5 before 6.4:
+// en_stats.c's rx_cache_reuse, rx_cache_full, rx_cache_empty,
+// rx_cache_busy, rx_cache_waive, then the ring's rx0_cache_*); nil
+// otherwise.
+func (l *Lab) DriverStats() []DriverStat {
+	if l.drv == nil {
+		return nil
+	}
+	st, _, ok := l.drv.RxCache()
+	if !ok {
+		return nil
+	}
+	out := make([]DriverStat, 0, 2*drivers.NumRxCacheStats)
+	for _, ring := range []int{-1, 0} { // the device total, then the one RX ring
+		for i := drivers.RxCacheStat(0); i < drivers.NumRxCacheStats; i++ {
+			out = append(out, DriverStat{Name: i.EthtoolName(ring), Value: st[i]})
+		}
+	}
+	return out
+}
+
+// DriverStatsNote says whose counters DriverStats are: the cache model is
+// mlx5e's (engine/drivers/mlx5cache.go).
+func DriverStatsNote(driver string) string {
+	return "mlx5e_rx_cache, " + driver + "'s own RX page cache in front of the pool (en_stats.c's rx_cache_*): the driver's counters, not page_pool's"
+}

@@ -94,6 +94,7 @@ func init() {
 		"mm.DMA":             {"Maps", "Unmaps", "MapFailures", "SyncDevCalls", "SyncDevBytes", "SyncCPUCalls", "SyncCPUBytes"},
 		"pagepool.Pool":      {"stats", "holdCnt", "releaseCnt", "allocNull"},
 		"drivers.Driver":     {"Received", "Dropped", "Missed", "Transmitted", "Completions"},
+		"drivers.rxCache":    {"stats"}, // the driver cache's rx_cache_* (its pages are pointers, head and tail shape)
 		"skb.Stack":          {"Built", "Freed", "Clones", "Coalesced", "CoalesceRefused", "Expanded", "Shifted", "Deferred", "Kicks", "nextID"},
 		"skb.Data":           {"ID"},
 		"skb.SKB":            {"ID", "FragListOf"},

@@ -625,10 +625,14 @@ type Results struct {
 	// RingStats are the driver's RX rings' own counters (Lab.RingStats);
 	// the table prints them for a driver with per-ring names (mlx5). Not in
 	// the JSON.
-	RingStats  []sim.Stats
-	Inflight   int32
-	Violations sim.ViolationLog
-	Profile    []ProfileEntry
+	RingStats []sim.Stats
+	// DriverStats are the driver's own counters beside page_pool's
+	// (Lab.DriverStats: mlx5e's RX page cache before 6.4); nil when the
+	// driver keeps none in the era. In the JSON as driver_stats.
+	DriverStats []DriverStat
+	Inflight    int32
+	Violations  sim.ViolationLog
+	Profile     []ProfileEntry
 	// Lost is the packets not delivered: frames the NIC dropped for want of
 	// a posted RX buffer, frames the stack dropped for want of memory (an
 	// skb), frames dropped at a full TX ring; for the pool scenarios, pairs
@@ -663,6 +667,7 @@ func (l *Lab) Results() Results {
 		Violations: l.m.Log, Lost: l.lost, Delivered: l.packets - l.lost, RxMissed: l.rxMissed(), AllocFailures: l.allocFailures(), Platform: l.m.Platform.Name}
 	r.Stats = l.stats()
 	r.RingStats = l.RingStats()
+	r.DriverStats = l.DriverStats()
 	for _, p := range l.reg.Pools() {
 		r.Inflight += p.Inflight()
 	}

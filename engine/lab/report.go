@@ -41,6 +41,16 @@ func (r Results) MarshalJSON() ([]byte, error) {
 		fmt.Fprintf(&b, `{"symbol":%s,"pct":%s}`, str(p.Symbol), strconv.FormatFloat(p.Pct, 'f', -1, 64))
 	}
 	b.WriteString(`]`)
+	if len(r.DriverStats) > 0 {
+		b.WriteString(`,"driver_stats":{`)
+		for i, st := range r.DriverStats {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `%s:%d`, str(st.Name), st.Value)
+		}
+		b.WriteByte('}')
+	}
 	if len(r.Notes) > 0 {
 		b.WriteString(`,"notes":[`)
 		for i, n := range r.Notes {
@@ -82,6 +92,12 @@ func (r Results) WriteTable(w io.Writer) {
 	}
 	if n := EthtoolNote(r.Driver); n != "" {
 		fmt.Fprintf(w, "     (%s)\n", n)
+	}
+	if len(r.DriverStats) > 0 {
+		fmt.Fprintf(w, "     (%s:)\n", DriverStatsNote(r.Driver))
+		for _, st := range r.DriverStats {
+			fmt.Fprintf(w, "     %s: %d\n", st.Name, st.Value)
+		}
 	}
 	fmt.Fprintf(w, "\nviolations: %d\n", r.Violations.Total())
 	for k := sim.Kind(0); k < sim.NumKinds; k++ {
@@ -129,8 +145,11 @@ type DriverJSON struct {
 	PPNapiFrom string `json:"pp_napi_from"`
 	// TxFree is how its TX completion frees an skb: "napi_consume_skb" or
 	// "dev_kfree_skb_any".
-	TxFree    string   `json:"tx_free"`
-	Scenarios []string `json:"scenarios"`
+	TxFree string `json:"tx_free"`
+	// RxCacheUntil is the first era without the driver's own RX page cache
+	// (Spec.RxCacheUntil; omitted for a driver that never has one).
+	RxCacheUntil string   `json:"rx_cache_until,omitempty"`
+	Scenarios    []string `json:"scenarios"`
 }
 
 type ScenarioJSON struct {
@@ -184,7 +203,7 @@ func List() ListJSON {
 			tx = "napi_consume_skb"
 		}
 		l.DriverModels = append(l.DriverModels, DriverJSON{Name: d.Name, Platform: d.Platform, Doc: d.Doc, Eras: eras, RecycleFrom: d.RecycleFrom,
-			PPNapiFrom: d.PPNapiFrom, TxFree: tx, Scenarios: d.Scenarios})
+			PPNapiFrom: d.PPNapiFrom, TxFree: tx, RxCacheUntil: d.RxCacheUntil, Scenarios: d.Scenarios})
 	}
 	for _, s := range Scenarios {
 		eras := s.Eras
@@ -232,8 +251,12 @@ func WriteListTable(w io.Writer) {
 		if d.PPNapiFrom != "" {
 			napi = "pp.napi from " + d.PPNapiFrom + ": NAPI-local skb recycling"
 		}
-		fmt.Fprintf(w, "  %-7s %s (platform %s; marks skbs for recycling from %s; %s; TX completion frees with %s; eras: %s)\n",
-			d.Name, d.Doc, d.Platform, d.RecycleFrom, napi, d.TxFree, strings.Join(d.Eras, ", "))
+		cache := ""
+		if d.RxCacheUntil != "" {
+			cache = "; its own RX page cache before " + d.RxCacheUntil + " (the driver's rx_cache_* counters)"
+		}
+		fmt.Fprintf(w, "  %-7s %s (platform %s; marks skbs for recycling from %s%s; %s; TX completion frees with %s; eras: %s)\n",
+			d.Name, d.Doc, d.Platform, d.RecycleFrom, cache, napi, d.TxFree, strings.Join(d.Eras, ", "))
 	}
 	fmt.Fprintf(w, "\nscenarios:\n")
 	for _, s := range l.Scenarios {

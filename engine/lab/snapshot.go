@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 
+	"pplab/engine/drivers"
 	"pplab/engine/mm"
 	"pplab/engine/sim"
 	"pplab/engine/skb"
@@ -27,13 +28,19 @@ type Snapshot struct {
 	Pages       []PageView // every page that is not free, by PFN
 	Pools       []PoolView
 	NIC         *NICView // the driver's RX ring (nil without a driver)
-	SKBs        []SKBView
+	// RxCache is the driver's own RX page cache (nil when the driver keeps
+	// none in this era: mlx5e_rx_cache before 6.4).
+	RxCache *RxCacheView
+	SKBs    []SKBView
 
 	Stats sim.Stats // the 11 counters, summed over the pools
 	// RingStats are the driver's RX rings' own counters (Lab.RingStats; nil
 	// without a driver): mlx5 names them rx<N>_pp_* (EthtoolName with ring N).
 	RingStats []sim.Stats
-	Inflight  int32
+	// DriverStats are the driver's own counters, not page_pool's
+	// (Lab.DriverStats: mlx5e's rx_cache_* before 6.4); nil without them.
+	DriverStats []DriverStat
+	Inflight    int32
 	// Lost, RxMissed and AllocFailures are Results' counters so far: packets
 	// not delivered; frames the NIC dropped for want of a posted RX buffer
 	// (rx_missed_errors); page_pool_alloc_pages NULL returns
@@ -56,8 +63,8 @@ func (s *Snapshot) Page(pfn int32) (PageView, bool) {
 
 // Holder says who holds a page where it is.
 type Holder struct {
-	Kind string // "pool", "rx-desc", "skb", "slab", "page" (compound head), "caller", "xdp-frame"
-	ID   int32  // pool id, descriptor index, skb id, slab cache number, head PFN; -1 if none
+	Kind string // "pool", "rx-desc", "skb", "slab", "page" (compound head), "caller", "xdp-frame", "driver-cache"
+	ID   int32  // pool id, descriptor index, skb id, slab cache number, head PFN, driver cache slot; -1 if none
 }
 
 // PageView is a page's fields: the kernel's (refcount, pp_magic, pp, DMA,
@@ -112,6 +119,15 @@ type NICView struct {
 	Next, Fill int // the next descriptor the NIC fills, the next one the driver refills
 	Posted     int
 	CPU        int // the NAPI's CPU
+}
+
+// RxCacheView is the driver's RX page cache (struct mlx5e_page_cache): a
+// ring of RxCacheSize slots, pages from Head (the next the refill tries)
+// to Tail (where the next release goes).
+type RxCacheView struct {
+	Head, Tail int
+	Size       int     // slots (one stays empty: it holds Size-1 pages)
+	Pages      []int32 // PFNs from head to tail
 }
 
 // DescView is one RX descriptor.
@@ -186,6 +202,8 @@ func holderAt(p sim.Place, id int32) Holder {
 		return Holder{"page", id}
 	case sim.PlaceXDPFrame:
 		return Holder{"xdp-frame", -1}
+	case sim.PlaceDriverCache:
+		return Holder{"driver-cache", id}
 	case sim.PlaceBuddy:
 		return Holder{"buddy", -1}
 	}
@@ -244,6 +262,7 @@ func (l *Lab) Snapshot() Snapshot {
 		s.Pools = append(s.Pools, pv)
 	}
 	s.RingStats = l.RingStats()
+	s.DriverStats = l.DriverStats()
 	if d := l.drv; d != nil {
 		nv := &NICView{Driver: d.Spec.Name, Posted: d.Posted(), CPU: d.CPU()}
 		nv.Next, nv.Fill = d.RingIndexes()
@@ -255,6 +274,14 @@ func (l *Lab) Snapshot() Snapshot {
 			nv.Descs = append(nv.Descs, dv)
 		})
 		s.NIC = nv
+		if _, pages, ok := d.RxCache(); ok {
+			cv := &RxCacheView{Size: drivers.RxCacheSize, Pages: make([]int32, len(pages))}
+			cv.Head, cv.Tail = d.RxCacheIndexes()
+			for i, pg := range pages {
+				cv.Pages[i] = pg.PFN
+			}
+			s.RxCache = cv
+		}
 	}
 	if st := l.stack; st != nil {
 		st.SKBs(func(sk *skb.SKB) { s.SKBs = append(s.SKBs, skbView(sk)) })

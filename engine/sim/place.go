@@ -17,10 +17,15 @@ const (
 	PlaceXDPFrame       // an XDP frame in flight
 	PlaceSlab           // owned by the slab allocator (skb heads, kmalloc)
 	PlaceCompound       // a tail page of a compound (high-order) page
+	// PlaceDriverCache: the driver's own RX page cache, a second recycler
+	// in front of the pool (mlx5e_rx_cache before 6.4); the holder is the
+	// cache slot. An skb may still use the page (the driver took its own
+	// reference, page_ref_inc, when it built the skb).
+	PlaceDriverCache
 	NumPlaces
 )
 
-var placeNames = [NumPlaces]string{"none", "buddy", "cache", "ring", "driver", "nic-ring", "skb", "socket", "tx-ring", "xdp-frame", "slab", "compound-tail"}
+var placeNames = [NumPlaces]string{"none", "buddy", "cache", "ring", "driver", "nic-ring", "skb", "socket", "tx-ring", "xdp-frame", "slab", "compound-tail", "driver-cache"}
 
 func (p Place) String() string {
 	if p >= NumPlaces {

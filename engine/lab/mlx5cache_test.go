@@ -1,0 +1,63 @@
+package lab
+
+import (
+	"testing"
+
+	"pplab/engine/drivers"
+	"pplab/engine/sim"
+)
+
+// driverStats is a run's driver counters (the device totals) by counter.
+func driverStats(t *testing.T, r Results) (st drivers.RxCacheStats, ok bool) {
+	t.Helper()
+	if len(r.DriverStats) == 0 {
+		return st, false
+	}
+	for i := drivers.RxCacheStat(0); i < drivers.NumRxCacheStats; i++ {
+		total, ring := r.DriverStats[i], r.DriverStats[int(drivers.NumRxCacheStats)+int(i)]
+		if total.Name != i.EthtoolName(-1) || ring.Name != i.EthtoolName(0) || total.Value != ring.Value {
+			t.Fatalf("driver counters %v: want rx_cache_* then rx0_cache_*, equal (one RX ring)", r.DriverStats)
+		}
+		st[i] = total.Value
+	}
+	return st, true
+}
+
+// mlx5 before 6.4 recycles through its own RX page cache; from 6.4 through
+// the pool. drop: the skb is freed before the slot is released, so every
+// refill after the ring's fill reuses the cache's head — the pool sees the
+// 1024 pages of the fill only. tcp-stream: the socket holds the skbs, the
+// head of the cache is busy and blocks the pages behind it, the cache fills
+// up, and a page it refuses goes to page_pool_recycle_direct with the skb's
+// reference still on it: released_refcnt — the head-of-queue blocking the
+// 6.4 series cites for removing the cache. From 6.4 there is no driver
+// cache and the skbs are marked: the pages come back through the pool's
+// ring and, NAPI-locally, its alloc cache.
+func TestMlx5eRxCache_DropAndTCPStreamCounters(t *testing.T) {
+	for _, tc := range []struct {
+		scenario, era string
+		pool          sim.Stats
+		cache         *drivers.RxCacheStats
+	}{
+		{"drop", "5.15", sim.Stats{sim.StatAllocFast: 1008, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16},
+			&drivers.RxCacheStats{drivers.RxCacheReuse: 4992, drivers.RxCacheEmpty: 1024}},
+		{"drop", "6.4", sim.Stats{sim.StatAllocFast: 5922, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatAllocRefill: 78, sim.StatRecycleRing: 5000}, nil},
+		{"tcp-stream", "5.15", sim.Stats{sim.StatAllocFast: 2400, sim.StatAllocSlow: 39, sim.StatAllocEmpty: 39, sim.StatRecycleReleasedRefcnt: 1212},
+			&drivers.RxCacheStats{drivers.RxCacheReuse: 3577, drivers.RxCacheFull: 1212, drivers.RxCacheEmpty: 1024, drivers.RxCacheBusy: 1415}},
+		{"tcp-stream", "6.4", sim.Stats{sim.StatAllocFast: 5943, sim.StatAllocSlow: 19, sim.StatAllocEmpty: 19, sim.StatAllocRefill: 54, sim.StatRecycleCached: 1962, sim.StatRecycleRing: 2943}, nil},
+	} {
+		what := "mlx5 " + tc.scenario + " " + tc.era
+		_, r := run(t, Config{Driver: "mlx5", Scenario: tc.scenario, Era: tc.era, Packets: 5000})
+		exactStats(t, what, r.Stats, tc.pool)
+		got, ok := driverStats(t, r)
+		switch {
+		case tc.cache == nil && ok:
+			t.Errorf("%s: driver cache counters %v, want none (the cache is gone from 6.4)", what, r.DriverStats)
+		case tc.cache != nil && got != *tc.cache:
+			t.Errorf("%s: rx_cache_* %v, want %v", what, got, *tc.cache)
+		}
+		if r.Violations.Total() != 0 || r.Lost != 0 {
+			t.Errorf("%s: %d violations, %d lost", what, r.Violations.Total(), r.Lost)
+		}
+	}
+}
