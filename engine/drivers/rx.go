@@ -133,6 +133,9 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 	}
 	m.Charge(cpu, sim.SymDrvRx, 0)
 	d.polled++
+	if d.Spec.XDPPass { // page mode: bnxt_rx_xdp → bpf_prog_run_xdp, XDP_PASS
+		m.Charge(cpu, sim.SymXDPRun, 0)
+	}
 	var sk *skb.SKB
 	var err error
 	if d.Spec.HeadSplit > 0 {
@@ -236,12 +239,17 @@ func (d *Driver) addRxBuffer(sk *skb.SKB, pg *mm.Page, off, size, truesize int) 
 	return d.S.AddRxFrag(cpu, sk, pg, off, size, truesize)
 }
 
-// receiveHeadSplit models hns3_alloc_skb and hns3_add_frag (hns3_enet.c):
-// the driver allocates a small linear skb, napi_alloc_skb(HNS3_RX_HEAD_SIZE).
+// receiveHeadSplit models hns3_alloc_skb and hns3_add_frag (hns3_enet.c),
+// and bnxt's page mode (bnxt_copy_skb, bnxt_rx_page_skb in bnxt.c): the
+// driver allocates a small linear skb, napi_alloc_skb(HNS3_RX_HEAD_SIZE;
+// bnxt: the frame's length, or its headers' — the model charges one
+// napi_alloc_skb either way).
 //   - A frame that fits is copied into it, and the RX buffer is reused as-is
-//     for the descriptor's next refill when dev_page_is_reusable (local node,
-//     not pfmemalloc); otherwise page_pool_put_full_page returns it. The pool
-//     never sees the reused buffers.
+//     for the descriptor's next refill: hns3 when dev_page_is_reusable (local
+//     node, not pfmemalloc), otherwise page_pool_put_full_page returns it;
+//     bnxt always (Spec.ReuseAlways: bnxt_reuse_rx_data, after a sync for
+//     the device of the copied bytes), still mapped when the driver maps
+//     its own buffers. The pool never sees the reused buffers.
 //   - A larger frame: the skb is marked for recycling, the headers
 //     (eth_get_headlen) are copied into the head and the rest of each buffer
 //     is added as a page_pool frag (skb_add_rx_frag). Once the protocols have
@@ -264,13 +272,21 @@ func (d *Driver) receiveHeadSplit(length, hdr int) (*skb.SKB, error) {
 	}
 	m.Charge(cpu, sim.SymMemcpy, pull)
 	if length <= hs {
-		pg, _, _ := d.take(length)
-		if pg.Nid == int8(m.NodeOf(cpu)) && !pg.Pfmemalloc() { // dev_page_is_reusable
-			d.keepForReuse()
-		} else {
+		next := d.ring[d.next].pg
+		reuse := d.Spec.ReuseAlways || (next.Nid == int8(m.NodeOf(cpu)) && !next.Pfmemalloc()) // dev_page_is_reusable
+		pg, off, _ := d.takeBuffer(length, reuse)
+		if !reuse {
 			m.Begin(cpu, sim.SymPutPage)
 			d.putBuffer(pg)
+			return sk, nil
 		}
+		if d.Spec.ReuseAlways && pg.Mapped {
+			d.S.A.DMA.SyncForDevice(cpu, pg, off, length, mm.DMAFromDevice) // bnxt_copy_skb
+		}
+		if m.Tracing() && d.Spec.ReuseAlways {
+			d.ev(sim.SymDrvRx, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("a %d-byte frame (at most rx_copy_thresh, %d) is copied into a new skb (bnxt_copy_skb) and the buffer goes back to the NIC as it is (bnxt_reuse_rx_data): the pool is not involved", length, hs))
+		}
+		d.keepForReuse()
 		return sk, nil
 	}
 	if d.mark {

@@ -56,9 +56,19 @@ type Spec struct {
 	RecycleFrom string
 	// HeadSplit: the driver copies small frames, and the headers of larger
 	// ones, into a linear skb of this many bytes (napi_alloc_skb) and adds
-	// the buffers as page_pool frags (hns3: HNS3_RX_HEAD_SIZE 256); 0: the
+	// the buffers as page_pool frags (hns3: HNS3_RX_HEAD_SIZE 256; bnxt's
+	// page mode: BNXT_RX_COPY_THRESH 256 and bnxt_rx_page_skb); 0: the
 	// driver builds the skb around the buffer (build_skb).
 	HeadSplit int
+	// ReuseAlways: a copied frame's buffer goes back on the ring whatever
+	// its page (bnxt_copy_skb + bnxt_reuse_rx_data: no dev_page_is_reusable
+	// test), synced for the device for the copied length; otherwise only a
+	// local, non-pfmemalloc page is reused (hns3_nic_reuse_page).
+	ReuseAlways bool
+	// XDPPass: an XDP program runs on every received frame and passes it
+	// (bnxt's page mode, set when a program is attached: bnxt_rx_xdp runs
+	// before the skb is built); the frame pays bpf_prog_run_xdp.
+	XDPPass bool
 	// PoolDMAFrom is the first era in which the driver lets its pool map
 	// the pages (PP_FLAG_DMA_MAP); before it the driver maps each RX buffer
 	// when it posts it and unmaps it when the frame arrives, so every
@@ -188,15 +198,38 @@ var Specs = []*Spec{
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
-		Doc: "Broadcom NetXtreme (x86-64): a page per buffer (page mode), each consumed buffer replaced at once, TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
-		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP; pp.napi = &bnapi->napi
-		// from 6.4 (294e39e0d034 "bnxt: hook NAPIs to page pools", the
-		// patch that made the field). bnxt_tx_int frees skbs with
-		// dev_kfree_skb_any (dev_consume_skb_any in later releases: the same
-		// free, counted as consumed).
-		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
-		// the model's bnxt recycles from 5.14 to show each era's path.
-		RecycleFrom: "5.14",
+		Doc: "Broadcom NetXtreme (x86-64) in XDP page mode, the only mode whose RX buffers come from page_pool before 6.6: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO is off in page mode; marks skbs from 5.19; TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
+		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP from 6.6 (below); pp.napi
+		// = &bnapi->napi from 6.4 (294e39e0d034 "bnxt: hook NAPIs to page
+		// pools", the patch that made the field). bnxt_tx_int frees skbs
+		// with dev_kfree_skb_any (dev_consume_skb_any in later releases:
+		// the same free, counted as consumed).
+		//
+		// Page mode (bnxt_set_rx_skb_mode(bp, true), set by bnxt_xdp_set
+		// when a program is attached, at MTU <= BNXT_MAX_PAGE_MODE_MTU):
+		// bnxt_rx_pkt runs bnxt_rx_xdp on every frame, then copies a frame
+		// of at most rx_copy_thresh (BNXT_RX_COPY_THRESH, 256) with
+		// bnxt_copy_skb and gives the buffer back with bnxt_reuse_rx_data;
+		// a larger one goes to bp->rx_skb_func = bnxt_rx_page_skb, which
+		// refills the slot (bnxt_alloc_rx_data), unmaps the page, allocates
+		// napi_alloc_skb(payload = eth_get_headlen), adds the page as
+		// frags[0] and copies the headers into the head. Page mode clears
+		// BNXT_FLAG_AGG_RINGS and netdev_update_features turns GRO_HW and
+		// LRO off. Outside page mode the RX buffers before 6.6 are not
+		// page_pool pages (kmalloc'd data and plain agg pages); from 6.6
+		// the pool feeds the aggregation ring too ("bnxt_en: Use the
+		// unified RX page pool buffers for XDP and non-XDP", 86b05508f775),
+		// which the model does not model yet: its bnxt is page mode in
+		// every era.
+		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, HeadSplit: 256, ReuseAlways: true, XDPPass: true,
+		PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
+		// bnxt_rx_page_skb called page_pool_release_page until "bnxt:
+		// adding bnxt_xdp_build_skb to build skb from multibuffer
+		// xdp_buff" (Gospodarek, net-next March 2022,
+		// <1647759473-2414-10-git-send-email-michael.chan@broadcom.com>,
+		// v5.19) replaced it with skb_mark_for_recycle; 6.1 is the model's
+		// first era after it.
+		RecycleFrom: "6.1",
 		// "bnxt_en: Let the page pool manage the DMA mapping" (Aug 2023,
 		// v6.6): before it bnxt_alloc_rx_page dma_map_page_attrs each page
 		// and bnxt_rx_page_skb / bnxt_rx_skb unmapped it (578fcfd26e2a,

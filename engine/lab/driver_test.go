@@ -225,10 +225,12 @@ func TestSoftirqDirect_DropRecyclesIntoTheCache(t *testing.T) {
 	const n = 5000
 	// bnxt links its NAPI to its pool (pp.napi, 6.4): drop's kfree_skb is
 	// not NAPI-safe, so 6.4 puts the page into the ring; 6.6's in_softirq()
-	// arm lets the same free recycle into the alloc cache.
+	// arm lets the same free recycle into the alloc cache. Full-size frames:
+	// bnxt copies frames of up to 256 bytes and reuses their buffers.
 	eraCounters(t, "bnxt", "drop", n, []eraStats{
-		{"6.4", sim.Stats{sim.StatAllocFast: 504, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatAllocRefill: 4999, sim.StatRecycleRing: n}},
-		{"6.8", sim.Stats{sim.StatAllocFast: 5503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}},
+		{"6.4", sim.Stats{sim.StatAllocFast: 504, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatAllocRefill: 4999, sim.StatRecycleRing: n}, []string{"frame=1514"}},
+		{"6.6", sim.Stats{sim.StatAllocFast: 5503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}, []string{"frame=1514"}},
+		{"6.8", sim.Stats{sim.StatAllocFast: 5503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}, []string{"frame=1514"}},
 	}, func(t *testing.T, st sim.Stats) {
 		if allocs := st[sim.StatAllocFast] + st[sim.StatAllocRefill] + st[sim.StatAllocSlow]; allocs != 511+n {
 			t.Errorf("%d allocations, want the ring's 511 (BNXT_DEFAULT_RX_RING_SIZE) and one per packet", allocs)
@@ -251,9 +253,13 @@ func TestPPNapi_IsOptIn(t *testing.T) {
 	}{
 		{"mvpp2", "6.8", false, 0, n}, {"mvneta", "6.8", false, 0, n}, {"cpsw", "6.8", false, 0, n},
 		{"lunar", "6.8", false, 0, n}, {"hns3", "6.8", false, 0, 0}, // hns3 copies 64-byte frames: the pool never sees them
-		{"bnxt", "6.8", true, n, 0}, {"mlx5", "6.8", true, n, 0}, {"bnxt", "5.15", false, 0, n},
+		{"bnxt", "6.8", true, n, 0}, {"mlx5", "6.8", true, n, 0}, {"bnxt", "6.1", false, 0, n},
 	} {
-		l, r := run(t, Config{Driver: tc.driver, Scenario: "drop", Era: tc.era, Packets: n})
+		var set []string
+		if tc.driver == "bnxt" {
+			set = []string{"frame=1514"} // bnxt copies frames of up to 256 bytes (rx_copy_thresh)
+		}
+		l, r := run(t, Config{Driver: tc.driver, Scenario: "drop", Era: tc.era, Packets: n, Set: set})
 		spec, _ := drivers.SpecByName(tc.driver)
 		if got := l.drv.Pool.P.NAPI != nil; got != tc.linked || spec.LinksNAPI(l.m.Era) != tc.linked {
 			t.Errorf("%s %s: pool linked to a NAPI %v, want %v", tc.driver, tc.era, got, tc.linked)
@@ -386,6 +392,7 @@ func exactStats(t *testing.T, what string, got, want sim.Stats) {
 type eraStats struct {
 	era  string
 	want sim.Stats
+	set  []string
 }
 
 // eraCounters runs driver/scenario for n packets in each era and compares
@@ -395,7 +402,7 @@ func eraCounters(t *testing.T, driver, scenario string, n int64, rows []eraStats
 	t.Helper()
 	for _, tc := range rows {
 		t.Run(tc.era, func(t *testing.T) {
-			_, r := run(t, Config{Driver: driver, Scenario: scenario, Era: tc.era, Packets: n})
+			_, r := run(t, Config{Driver: driver, Scenario: scenario, Era: tc.era, Packets: n, Set: tc.set})
 			exactStats(t, tc.era, r.Stats, tc.want)
 			if v := r.Violations.Total(); v != 0 {
 				t.Errorf("%d violations", v)
@@ -417,9 +424,9 @@ func eraCounters(t *testing.T, driver, scenario string, n int64, rows []eraStats
 func TestXDPFrameSkbRecycle_MarkedFrom6_4(t *testing.T) {
 	const n = 20000
 	eraCounters(t, "mlx5", "xdp-redirect", n, []eraStats{
-		{"5.15", sim.Stats{sim.StatAllocFast: 20664, sim.StatAllocSlow: 328, sim.StatAllocEmpty: 328}},
-		{"6.4", sim.Stats{sim.StatAllocFast: 20664, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatAllocRefill: 312, sim.StatRecycleRing: n}},
-		{"6.8", sim.Stats{sim.StatAllocFast: 20976, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatRecycleCached: n}},
+		{"5.15", sim.Stats{sim.StatAllocFast: 20664, sim.StatAllocSlow: 328, sim.StatAllocEmpty: 328}, nil},
+		{"6.4", sim.Stats{sim.StatAllocFast: 20664, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatAllocRefill: 312, sim.StatRecycleRing: n}, nil},
+		{"6.8", sim.Stats{sim.StatAllocFast: 20976, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatRecycleCached: n}, nil},
 	}, nil)
 	if doc := List().Scenarios; !strings.Contains(fmt.Sprint(doc), "before 6.4 (9c94bbf9a87b marks it for recycling)") {
 		t.Error("ppsim list does not say from when XDP-built skbs recycle")
@@ -489,7 +496,7 @@ func TestVethNAPI_RunsOnTheRedirectingCPU(t *testing.T) {
 func TestContext_ReaderInProcessNAPIInSoftirq(t *testing.T) {
 	for _, cpus := range []string{"cpus=2", "cpus=1"} {
 		t.Run(cpus, func(t *testing.T) {
-			l := mustNew(t, Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "5.14", Packets: 2000, Set: append(TeachingSet("tcp-stream"), cpus, "numa_nodes=1")})
+			l := mustNew(t, Config{Driver: "mvpp2", Scenario: "tcp-stream", Era: "5.14", Packets: 2000, Set: append(TeachingSet("tcp-stream"), cpus, "numa_nodes=1")})
 			l.Record(true)
 			seen := map[sim.Sym]bool{}
 			for i := 0; i < 400 && l.Step(); i++ {
@@ -515,7 +522,7 @@ func TestContext_ReaderInProcessNAPIInSoftirq(t *testing.T) {
 	}
 	// The reader's ring puts pay spin_lock_bh: per put, the lock plus the
 	// _bh part (33 cycles, pagepool's bhCycles) on the reader's CPU.
-	l, r := run(t, Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "5.14", Packets: 8000})
+	l, r := run(t, Config{Driver: "mvpp2", Scenario: "tcp-stream", Era: "5.14", Packets: 8000})
 	puts := float64(r.Stats[sim.StatRecycleRing])
 	perPut := float64(l.m.SpentPS(1, sim.SymProducerLock)) / puts
 	plat := l.m.Platform
@@ -529,10 +536,11 @@ func TestContext_ReaderInProcessNAPIInSoftirq(t *testing.T) {
 // "bnxt_en: Let the page pool manage the DMA mapping" (v6.6): before it
 // bnxt maps every RX buffer when it posts it and unmaps it when the frame
 // arrives — a map and an unmap per packet even when every page recycles;
-// from 6.8 (the model's first era after it) the pool keeps the mapping.
+// from 6.6 the pool keeps the mapping. Full-size frames: a copied small
+// frame's buffer stays mapped (bnxt_reuse_rx_data).
 func TestBnxt_MapsAndUnmapsEachBufferBefore66(t *testing.T) {
-	l64, r64 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.4", Packets: 20000})
-	l68, r68 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.8", Packets: 20000})
+	l64, r64 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.4", Packets: 20000, Set: []string{"frame=1514"}})
+	l68, r68 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.6", Packets: 20000, Set: []string{"frame=1514"}})
 	n64, n68 := l64.SymbolNS(), l68.SymbolNS()
 	if n64["dma_map_page_attrs"] == 0 || n64["dma_unmap_page_attrs"] == 0 || n68["dma_map_page_attrs"] != 0 || n68["dma_unmap_page_attrs"] != 0 {
 		t.Errorf("map/unmap ns per packet: 6.4 %.1f/%.1f, 6.8 %.1f/%.1f", n64["dma_map_page_attrs"], n64["dma_unmap_page_attrs"], n68["dma_map_page_attrs"], n68["dma_unmap_page_attrs"])

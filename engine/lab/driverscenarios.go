@@ -35,7 +35,7 @@ func init() {
 			known: map[string]sim.Kind{"rfc-v1": sim.KindUseAfterRecycle, "5.14": sim.KindUseAfterRecycle},
 			doc:   "the driver splits each page into two RX buffers: half-page flip before 5.15 (the split-page caveat: freeing one half recycles the page under the NIC), page_pool_alloc_frag from 5.15; both marking skbs in every era that can — for mlx5 before 6.4 a model construction, not its code (mlx5 split its pages with page_ref_inc per fragment behind its own RX cache and never marked skbs, so it never met the caveat): the run has no driver cache and the pool maps"},
 		{name: workload.WCloneTap, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "an AF_PACKET tap (packet_rcv) clones every 4th packet: the original is consumed in NAPI context, the clone freed 8 packets later by the tap reader on cpu1"},
-		{name: workload.WCoalesceMixed, def: "bnxt", doc: "skbs from a page_pool driver and from loopback (page_frag heads) meet in one receive queue, two of each in turn: skb_try_coalesce into the tail, the reader drains the queue on cpu1"},
+		{name: workload.WCoalesceMixed, def: "mvpp2", doc: "skbs from a page_pool driver and from loopback (page_frag heads) meet in one receive queue, two of each in turn: skb_try_coalesce into the tail, the reader drains the queue on cpu1"},
 		{name: workload.WDestroy, def: "mvpp2", doc: "the driver is unloaded while a socket still holds 32 skbs: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s"},
 		{name: workload.WNumaMigrate, def: "mlx5", knobs: map[sim.Knob]int64{sim.KnobNumaNodes: 2, sim.KnobCPUs: 2},
 			matters: []sim.Knob{sim.KnobNumaNodes, sim.KnobCPUs, sim.KnobNid},

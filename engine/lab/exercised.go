@@ -10,10 +10,10 @@ var RuleExercisedIn = map[string][]string{
 	"coalesce-cloned-guard": {"tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"signature-check":       {"clone-tap", "coalesce-mixed", "split-page", "split-page (hns3)"},
 	"last-dataref":          {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
-	"refcnt-check":          {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "pool-slow", "split-page"},
+	"refcnt-check":          {"forward (mvneta, tap_every=4, frame=6000)", "pool-slow", "split-page"},
 	"frag-count":            {"split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"napi-locality":         {"forward (mlx5, tx_cpu=1)"},
 	"pfmemalloc-check":      {"pfmemalloc", "pool-slow"},
 	"bulk-map-error":        {"drop (dma_map_fail_ppm=200000)", "pool-direct", "pool-ring", "pool-slow"},
-	"bulk-dma-unmap":        {"xdp-redirect (bulk=256)"},
+	"bulk-dma-unmap":        {"xdp-redirect (mvpp2, bulk=256)"},
 }

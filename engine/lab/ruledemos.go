@@ -13,8 +13,8 @@ type RuleDemo struct {
 
 // RuleDemos (TestDriverScenarios_EveryRuleBreaks checks each): every breakable rule shows its violation in a driver scenario.
 var RuleDemos = []RuleDemo{
-	{[]string{"coalesce-pp-guard"}, "bnxt", "coalesce-mixed", "5.14", nil, sim.KindInflightLeak},
-	{[]string{"last-dataref"}, "bnxt", "clone-tap", "5.14", nil, sim.KindDoubleRecycle},
+	{[]string{"coalesce-pp-guard"}, "mvpp2", "coalesce-mixed", "5.14", nil, sim.KindInflightLeak},
+	{[]string{"last-dataref"}, "bnxt", "clone-tap", "6.1", nil, sim.KindDoubleRecycle},
 	{[]string{"frag-count"}, "hns3", "split-page", "5.15", nil, sim.KindUseAfterRecycle},
 	{[]string{"napi-locality"}, "mlx5", "forward", "6.4", []string{"tx_cpu=1"}, sim.KindCacheRace},
 	{[]string{"pfmemalloc-check"}, "mvpp2", "pfmemalloc", "5.14", nil, sim.KindReservePageRetained},
@@ -24,7 +24,7 @@ var RuleDemos = []RuleDemo{
 	{[]string{"bulk-dma-unmap"}, "mvpp2", "xdp-redirect", "5.13", []string{"bulk=256"}, sim.KindDMALeak},
 	// A loopback page stolen into a page_pool skb's frags reaches
 	// page_pool_return_skb_page.
-	{[]string{"coalesce-pp-guard", "signature-check"}, "bnxt", "coalesce-mixed", "5.14", nil, sim.KindForeignPageInPool},
+	{[]string{"coalesce-pp-guard", "signature-check"}, "mvpp2", "coalesce-mixed", "5.14", nil, sim.KindForeignPageInPool},
 	// hns3 skbs carry page_pool memory only in frags once TCP pulled the
 	// headers: a tapped (cloned) one is coalesced into the queue tail,
 	// and the pages' pp_frag_count drops twice ([M4]'s walkthrough). It
