@@ -77,6 +77,13 @@ type Spec struct {
 	// XDPDropFn is the driver function that gives a dropped buffer back
 	// (what the narration names).
 	XDPDropFn string
+	// XDPTx is how the driver sends a frame its XDP program bounces
+	// (XDP_TX) and how its TX completion gives the page back, for the
+	// drivers with XDP; XDPTxFn names the driver's XDP_TX submit and
+	// XDPTxDoneFn its TX completion's return of the frame (what the
+	// narration names).
+	XDPTx                XDPTxPath
+	XDPTxFn, XDPTxDoneFn string
 	// Names: the symbols its profile shows for the driver's functions.
 	Names map[sim.Sym]string
 	// OutOfTree: the driver is not in the kernel tree (its function names
@@ -108,6 +115,63 @@ const (
 	XDPDropReuse
 )
 
+// XDPTxPath is a driver's XDP_TX: the frame goes out on the same NIC from
+// the page it arrived in (already mapped by the pool, so the driver only
+// syncs the frame's length for the device: dma_sync_single_for_device),
+// and the TX completion, in the same NAPI poll, gives the page back one of
+// these ways. Every driver with XDP in the model had XDP_TX in every era
+// the model has (mlx5 from v4.9, bnxt v4.11, mvneta v5.5, cpsw v5.8, mvpp2
+// v5.9: 07dd0a7aae7f "mvpp2: add basic XDP support").
+type XDPTxPath uint8
+
+const (
+	XDPTxNone XDPTxPath = iota // the driver has no XDP
+	// XDPTxReturnBulk: xdp_return_frame_bulk, flushed every
+	// XDP_BULK_QUEUE_SIZE (16) frames and at the end of the completion by
+	// xdp_flush_frame_bulk → page_pool_put_page_bulk, which puts every page
+	// with allow_direct = false (dma_sync_size -1: max_len synced again)
+	// into the ptr_ring under one producer lock (mvpp2: mvpp2_xdp_xmit_back
+	// → mvpp2_xdp_submit_frame, MVPP2_TYPE_XDP_TX; mvpp2_txq_bufs_free;
+	// bulking from v5.11, "net: mvpp2: add xdp tx return bulking support").
+	XDPTxReturnBulk
+	// XDPTxReturnNAPI: xdp_return_frame_rx_napi → __xdp_return(...,
+	// napi_direct = true) → page_pool_put_full_page(pool, page, true): into
+	// the alloc cache, max_len synced (mvneta: mvneta_xdp_xmit_back →
+	// mvneta_xdp_submit_frame, MVNETA_TYPE_XDP_TX; mvneta_txq_done calls
+	// mvneta_txq_bufs_free(..., napi = true), which returns an XDP_TX frame
+	// this way and only XDP_NDO frames in bulk: 632bb64f126a "net: mvneta:
+	// try to use in-irq pp cache in mvneta_txq_bufs_free", v5.10).
+	XDPTxReturnNAPI
+	// XDPTxReturnFrame: xdp_return_frame → __xdp_return(..., napi_direct =
+	// false) → page_pool_put_full_page(pool, page, false): into the
+	// ptr_ring, one frame at a time (cpsw: cpsw_run_xdp → cpsw_xdp_tx_frame
+	// → cpdma_chan_submit_mapped with the page's DMA address, synced by
+	// cpdma_chan_submit_si; cpsw_tx_handler).
+	XDPTxReturnFrame
+	// XDPTxRecycleDirect: page_pool_recycle_direct at TX completion, which
+	// runs in the RQ's NAPI (mlx5: mlx5e_xdp_handle → mlx5e_xmit_xdp_buff,
+	// MLX5E_XDP_XMIT_MODE_PAGE; mlx5e_poll_xdpsq_cq → mlx5e_free_xdpsq_desc,
+	// from 6.4. Before 6.4 mlx5e_free_xdpsq_desc called
+	// mlx5e_page_release_dynamic(rq, page, recycle = true), which first
+	// offered the page to the driver's own RX page cache (mlx5e_rx_cache_put)
+	// and recycled it directly into the pool only when that was full; the
+	// model has no such cache, so in every era the page goes to the alloc
+	// cache directly).
+	XDPTxRecycleDirect
+	// XDPTxReuse: the buffer never leaves the RX ring's ownership: bnxt_rx_xdp
+	// queues the frame (__bnxt_xmit_xdp, recording rx_prod) and puts the same
+	// buffer back at once (bnxt_reuse_rx_data), but the RX doorbell that
+	// lets the NIC use it again is written by the TX completion
+	// (bnxt_tx_int_xdp: bnxt_db_write of tx_buf->rx_prod); the pool is not
+	// involved. (A multi-buffer frame's frags go back with
+	// page_pool_recycle_direct there; the model's XDP frames fit one buffer.)
+	XDPTxReuse
+)
+
+// XDPBulkQueueSize is XDP_BULK_QUEUE_SIZE, the frames an xdp_frame_bulk
+// holds before xdp_return_frame_bulk flushes it.
+const XDPBulkQueueSize = 16
+
 // Budget is the NAPI poll budget (NAPI_POLL_WEIGHT).
 const Budget = 64
 
@@ -121,6 +185,7 @@ var Specs = []*Spec{
 		// max_len = the buffer's data size, offset = MVPP2_SKB_HEADROOM; no
 		// pp.napi in any release. mvpp2_txq_bufs_free: dev_kfree_skb_any.
 		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, XDPDropFn: "mvpp2_run_xdp", GRO: true,
+		XDPTx: XDPTxReturnBulk, XDPTxFn: "mvpp2_xdp_xmit_back → mvpp2_xdp_submit_frame", XDPTxDoneFn: "mvpp2_txq_bufs_free → xdp_return_frame_bulk",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvpp2_rx", sim.SymDrvXmit: "mvpp2_tx", sim.SymDrvTxClean: "mvpp2_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mvneta", Platform: "espressobin", Buffer: PagePerFrame, RxDescs: 512,
@@ -131,6 +196,7 @@ var Specs = []*Spec{
 		// mvneta_txq_bufs_free frees skbs with dev_kfree_skb_any (XDP
 		// frames with xdp_return_frame_bulk).
 		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, XDPDropFn: "mvneta_run_xdp", GRO: true,
+		XDPTx: XDPTxReturnNAPI, XDPTxFn: "mvneta_xdp_xmit_back → mvneta_xdp_submit_frame", XDPTxDoneFn: "mvneta_txq_bufs_free → xdp_return_frame_rx_napi",
 		Ethtool:   EthtoolGeneric,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
@@ -146,6 +212,7 @@ var Specs = []*Spec{
 		// ETH_FCS_LEN = 1522. cpsw_tx_handler frees skbs with
 		// dev_kfree_skb_any.
 		MaxLen: 0, Offset: 0, SubmitSync: 1522, RecycleFrom: "5.14", XDP: true, XDPDrop: XDPDropRecycleDirect, XDPDropFn: "cpsw_run_xdp",
+		XDPTx: XDPTxReturnFrame, XDPTxFn: "cpsw_run_xdp → cpsw_xdp_tx_frame", XDPTxDoneFn: "cpsw_tx_handler → xdp_return_frame",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "cpsw_rx_handler", sim.SymDrvXmit: "cpsw_ndo_start_xmit", sim.SymDrvTxClean: "cpsw_tx_handler"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,
@@ -160,6 +227,7 @@ var Specs = []*Spec{
 		// "net/mlx5e: RX, Hook NAPIs to page pools"). TX completion:
 		// mlx5e_poll_tx_cq → mlx5e_consume_skb → napi_consume_skb.
 		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "mlx5e_xdp_handle", NidChanged: true, GRO: true,
+		XDPTx: XDPTxRecycleDirect, XDPTxFn: "mlx5e_xdp_handle → mlx5e_xmit_xdp_buff", XDPTxDoneFn: "mlx5e_free_xdpsq_desc (before 6.4 through mlx5e_page_release_dynamic, which offered the page to the driver's own mlx5e_rx_cache first: not modelled)",
 		Ethtool: EthtoolMLX5,
 		// The kernel's mlx5 marks skbs for recycling from 6.4 ("net/mlx5e:
 		// RX, Enable skb page recycling through the page_pool",
@@ -180,6 +248,7 @@ var Specs = []*Spec{
 		// dev_kfree_skb_any (dev_consume_skb_any in later releases: the same
 		// free, counted as consumed).
 		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
+		XDPTx: XDPTxReuse, XDPTxFn: "bnxt_rx_xdp → __bnxt_xmit_xdp", XDPTxDoneFn: "bnxt_tx_int_xdp",
 		// the model's bnxt recycles from 5.14 to show each era's path.
 		RecycleFrom: "5.14",
 		// "bnxt_en: Let the page pool manage the DMA mapping" (Aug 2023,
