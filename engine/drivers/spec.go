@@ -187,7 +187,7 @@ var Specs = []*Spec{
 		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, XDPDropFn: "mvpp2_run_xdp", GRO: true,
 		XDPTx: XDPTxReturnBulk, XDPTxFn: "mvpp2_xdp_xmit_back → mvpp2_xdp_submit_frame", XDPTxDoneFn: "mvpp2_txq_bufs_free → xdp_return_frame_bulk",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvpp2_rx", sim.SymDrvXmit: "mvpp2_tx", sim.SymDrvTxClean: "mvpp2_txq_done"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mvneta", Platform: "espressobin", Buffer: PagePerFrame, RxDescs: 512,
 		Doc: "Marvell NETA (Armada 3720, EspressoBIN): a page per buffer, multi-buffer frames add the next buffers as frags (page_pool_store_mem_info per frag), refill at the end of the poll, TX completion with dev_kfree_skb_any, no pp.napi; non-coherent DMA: dcache invalidation dominates",
 		// mvneta_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
@@ -199,7 +199,7 @@ var Specs = []*Spec{
 		XDPTx: XDPTxReturnNAPI, XDPTxFn: "mvneta_xdp_xmit_back → mvneta_xdp_submit_frame", XDPTxDoneFn: "mvneta_txq_bufs_free → xdp_return_frame_rx_napi",
 		Ethtool:   EthtoolGeneric,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "cpsw", Platform: "ti-cpsw", Buffer: PagePerFrame, RxDescs: 256,
 		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, netif_receive_skb (no GRO), TX completion with dev_kfree_skb_any, no pp.napi, non-coherent DMA; the pool only maps (PP_FLAG_DMA_MAP), and the CPDMA submit syncs each buffer for the device",
 		// cpsw_create_page_pool (cpsw_priv.c): pp_params = {}, flags =
@@ -214,7 +214,7 @@ var Specs = []*Spec{
 		MaxLen: 0, Offset: 0, SubmitSync: 1522, RecycleFrom: "5.14", XDP: true, XDPDrop: XDPDropRecycleDirect, XDPDropFn: "cpsw_run_xdp",
 		XDPTx: XDPTxReturnFrame, XDPTxFn: "cpsw_run_xdp → cpsw_xdp_tx_frame", XDPTxDoneFn: "cpsw_tx_handler → xdp_return_frame",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "cpsw_rx_handler", sim.SymDrvXmit: "cpsw_ndo_start_xmit", sim.SymDrvTxClean: "cpsw_tx_handler"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,
 		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS; netif_receive_skb, no GRO — the model's choice): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX; TX completion with napi_consume_skb, and no pp.napi (its RX and TX completion share one NAPI, but as an out-of-tree driver it follows the in-tree SoC drivers it was written from, mvpp2 and mvneta, which never set it)",
 		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, OutOfTree: true,
@@ -239,7 +239,7 @@ var Specs = []*Spec{
 		// choice, and ppsim list says so.
 		RecycleFrom: "5.15",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
-		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
+		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
 		Doc: "Broadcom NetXtreme (x86-64): a page per buffer (page mode), each consumed buffer replaced at once, TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP; pp.napi = &bnapi->napi
@@ -257,7 +257,7 @@ var Specs = []*Spec{
 		// model's first era after it.
 		PoolDMAFrom: "6.8",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
-		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "hns3", Platform: "arm64-server", Buffer: FragAPI, RxDescs: 1024,
 		Doc: "HiSilicon HNS3 (Kunpeng arm64 server): the first PP_FLAG_PAGE_FRAG user — 2 KiB buffers from page_pool_alloc_frag; frames up to 256 bytes are copied into a small skb and the buffer reused in place, larger ones get their headers copied and the buffers added as page_pool frags of a marked skb (hns3_alloc_skb)",
 		// hns3_alloc_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_PAGE_FRAG |
