@@ -141,7 +141,7 @@ func TestList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Scenarios) != 14 || len(l.Eras) != 9 || len(l.Rules) != 10 || len(l.Knobs) == 0 {
+	if len(l.Scenarios) != 15 || len(l.Eras) != 9 || len(l.Rules) != 10 || len(l.Knobs) == 0 {
 		t.Fatalf("list: %s", out)
 	}
 	code, out, _ = ppsim("list")

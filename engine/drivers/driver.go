@@ -43,6 +43,10 @@ type desc struct {
 	// reuse: the frame was copied out and the driver keeps the buffer for
 	// this descriptor's next refill (hns3 desc_cb->reuse_flag).
 	reuse bool
+	// held: the driver put a buffer back on this descriptor (bnxt's XDP_TX:
+	// bnxt_reuse_rx_data), but the NIC may not fill it before the RX
+	// doorbell, which the frame's TX completion writes (RxDoorbell).
+	held bool
 }
 
 // Driver is one RX queue of a NIC driver (and its TX queue): an RX
@@ -72,7 +76,11 @@ type Driver struct {
 	ring       []desc
 	next, fill int // next descriptor the NIC fills, next one to refill
 	posted     int
-	polled     int // frames in the current NAPI poll
+	// held: descriptors refilled but not yet given to the NIC (desc.held),
+	// the ones right after the posted ones: the ring runs next… posted,
+	// then held, then empty up to next again.
+	held   int
+	polled int // frames in the current NAPI poll
 
 	Received, Dropped, Transmitted int64
 	// Missed: frames the NIC dropped because too few RX descriptors were
@@ -192,6 +200,8 @@ func (d *Driver) HeldPages(v skb.PageVisitor) {
 			v.HeldPage(dd.pg, dd.off, dd.size, "a posted NIC RX descriptor")
 		case dd.reuse:
 			v.HeldPage(dd.pg, dd.off, dd.size, "an RX buffer the driver keeps for reuse")
+		case dd.held:
+			v.HeldPage(dd.pg, dd.off, dd.size, "an RX buffer put back after XDP_TX, waiting for the RX doorbell")
 		}
 	}
 }
@@ -236,13 +246,16 @@ func (d *Driver) Unload() {
 	d.releaseRx()
 	for i := range d.ring {
 		dd := &d.ring[i]
-		if !dd.posted && !dd.reuse {
+		if !dd.posted && !dd.reuse && !dd.held {
 			continue
 		}
 		if dd.posted {
 			d.posted--
 		}
-		dd.posted, dd.reuse = false, false
+		if dd.held {
+			d.held--
+		}
+		dd.posted, dd.reuse, dd.held = false, false, false
 		pg := dd.pg
 		if d.cache != nil {
 			// mlx5e_free_rx_descs → mlx5e_dealloc_rx_wqe →
@@ -271,11 +284,12 @@ func (d *Driver) Unload() {
 
 // Descs calls fn on every RX descriptor in ring order: its buffer (nil if it
 // never had one), the buffer's offset and size, whether it is posted for the
-// NIC and whether the driver keeps its buffer for reuse.
+// NIC and whether the driver keeps its buffer for reuse (a buffer put back
+// that waits for the RX doorbell is kept for reuse too).
 func (d *Driver) Descs(fn func(i int, pg *mm.Page, off, size int, posted, reuse bool)) {
 	for i := range d.ring {
 		dd := &d.ring[i]
-		fn(i, dd.pg, dd.off, dd.size, dd.posted, dd.reuse)
+		fn(i, dd.pg, dd.off, dd.size, dd.posted, dd.reuse || dd.held)
 	}
 }
 

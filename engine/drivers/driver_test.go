@@ -227,5 +227,11 @@ func TestSpecs_EraNamesResolve(t *testing.T) {
 		if s.Runs("xdp-drop") != (s.XDPDrop != XDPDropNone) {
 			t.Errorf("%s: runs xdp-drop %v, but its XDP_DROP path is %v", s.Name, s.Runs("xdp-drop"), s.XDPDrop)
 		}
+		if s.XDP != (s.XDPTx != XDPTxNone) || (s.XDPTx != XDPTxNone) != (s.XDPTxFn != "" && s.XDPTxDoneFn != "") {
+			t.Errorf("%s: XDP %v, XDPTx %v, XDPTxFn %q, XDPTxDoneFn %q: a driver with XDP says how it sends XDP_TX frames and gives them back, and in which functions", s.Name, s.XDP, s.XDPTx, s.XDPTxFn, s.XDPTxDoneFn)
+		}
+		if s.Runs("xdp-tx") != (s.XDPTx != XDPTxNone) {
+			t.Errorf("%s: runs xdp-tx %v, but its XDP_TX path is %v", s.Name, s.Runs("xdp-tx"), s.XDPTx)
+		}
 	}
 }

@@ -46,7 +46,7 @@ func (d *Driver) Poll(length int) bool {
 	}
 	d.polled = 0
 	d.NidChanged()
-	if d.posted < len(d.ring) {
+	if d.posted+d.held < len(d.ring) {
 		d.S.M.Begin(d.CPU(), sim.SymAllocPages)
 		d.Refill()
 	}

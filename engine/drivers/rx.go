@@ -27,7 +27,14 @@ func (d *Driver) postBuffer(pg *mm.Page, off, size int, again bool) {
 	if d.fill++; d.fill == len(d.ring) { // no IDIV per buffer
 		d.fill = 0
 	}
-	d.posted++
+	if d.held > 0 {
+		// Behind buffers that wait for the RX doorbell (bnxt's XDP_TX): the
+		// NIC sees this one with the same doorbell (RxDoorbell).
+		dd.posted, dd.held = false, true
+		d.held++
+	} else {
+		d.posted++
+	}
 	if d.S.M.Tracing() && !again {
 		d.ev(sim.SymAllocPages, pg, from, sim.PlaceNICRing, fmt.Sprintf("RX refill: buffer at offset %d posted on the NIC ring (%s)", off, d.Mode))
 	}
@@ -68,7 +75,7 @@ func (d *Driver) refill(upTo int) int {
 	n := 0
 	half := mm.PageSize / 2
 	cpu := d.CPU()
-	for d.posted < upTo {
+	for d.posted+d.held < upTo {
 		if dd := &d.ring[d.fill]; dd.reuse { // hns3_reuse_buffer: no allocation
 			d.repost(dd)
 			n++

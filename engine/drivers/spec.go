@@ -96,6 +96,13 @@ type Spec struct {
 	// XDPDropFn is the driver function that gives a dropped buffer back
 	// (what the narration names).
 	XDPDropFn string
+	// XDPTx is how the driver sends a frame its XDP program bounces
+	// (XDP_TX) and how its TX completion gives the page back, for the
+	// drivers with XDP; XDPTxFn names the driver's XDP_TX submit and
+	// XDPTxDoneFn its TX completion's return of the frame (what the
+	// narration names).
+	XDPTx                XDPTxPath
+	XDPTxFn, XDPTxDoneFn string
 	// Names: the symbols its profile shows for the driver's functions.
 	Names map[sim.Sym]string
 	// OutOfTree: the driver is not in the kernel tree (its function names
@@ -127,6 +134,63 @@ const (
 	XDPDropReuse
 )
 
+// XDPTxPath is a driver's XDP_TX: the frame goes out on the same NIC from
+// the page it arrived in (already mapped by the pool, so the driver only
+// syncs the frame's length for the device: dma_sync_single_for_device),
+// and the TX completion, in the same NAPI poll, gives the page back one of
+// these ways. Every driver with XDP in the model had XDP_TX in every era
+// the model has (mlx5 from v4.9, bnxt v4.11, mvneta v5.5, cpsw v5.8, mvpp2
+// v5.9: 07dd0a7aae7f "mvpp2: add basic XDP support").
+type XDPTxPath uint8
+
+const (
+	XDPTxNone XDPTxPath = iota // the driver has no XDP
+	// XDPTxReturnBulk: xdp_return_frame_bulk, flushed every
+	// XDP_BULK_QUEUE_SIZE (16) frames and at the end of the completion by
+	// xdp_flush_frame_bulk → page_pool_put_page_bulk, which puts every page
+	// with allow_direct = false (dma_sync_size -1: max_len synced again)
+	// into the ptr_ring under one producer lock (mvpp2: mvpp2_xdp_xmit_back
+	// → mvpp2_xdp_submit_frame, MVPP2_TYPE_XDP_TX; mvpp2_txq_bufs_free;
+	// bulking from v5.11, "net: mvpp2: add xdp tx return bulking support").
+	XDPTxReturnBulk
+	// XDPTxReturnNAPI: xdp_return_frame_rx_napi → __xdp_return(...,
+	// napi_direct = true) → page_pool_put_full_page(pool, page, true): into
+	// the alloc cache, max_len synced (mvneta: mvneta_xdp_xmit_back →
+	// mvneta_xdp_submit_frame, MVNETA_TYPE_XDP_TX; mvneta_txq_done calls
+	// mvneta_txq_bufs_free(..., napi = true), which returns an XDP_TX frame
+	// this way and only XDP_NDO frames in bulk: 632bb64f126a "net: mvneta:
+	// try to use in-irq pp cache in mvneta_txq_bufs_free", v5.10).
+	XDPTxReturnNAPI
+	// XDPTxReturnFrame: xdp_return_frame → __xdp_return(..., napi_direct =
+	// false) → page_pool_put_full_page(pool, page, false): into the
+	// ptr_ring, one frame at a time (cpsw: cpsw_run_xdp → cpsw_xdp_tx_frame
+	// → cpdma_chan_submit_mapped with the page's DMA address, synced by
+	// cpdma_chan_submit_si; cpsw_tx_handler).
+	XDPTxReturnFrame
+	// XDPTxRecycleDirect: page_pool_recycle_direct at TX completion, which
+	// runs in the RQ's NAPI (mlx5: mlx5e_xdp_handle → mlx5e_xmit_xdp_buff,
+	// MLX5E_XDP_XMIT_MODE_PAGE; mlx5e_poll_xdpsq_cq → mlx5e_free_xdpsq_desc,
+	// from 6.4. Before 6.4 mlx5e_free_xdpsq_desc called
+	// mlx5e_page_release_dynamic(rq, page, recycle = true), which first
+	// offered the page to the driver's own RX page cache (mlx5e_rx_cache_put)
+	// and recycled it directly into the pool only when that was full; the
+	// model has no such cache, so in every era the page goes to the alloc
+	// cache directly).
+	XDPTxRecycleDirect
+	// XDPTxReuse: the buffer never leaves the RX ring's ownership: bnxt_rx_xdp
+	// queues the frame (__bnxt_xmit_xdp, recording rx_prod) and puts the same
+	// buffer back at once (bnxt_reuse_rx_data), but the RX doorbell that
+	// lets the NIC use it again is written by the TX completion
+	// (bnxt_tx_int_xdp: bnxt_db_write of tx_buf->rx_prod); the pool is not
+	// involved. (A multi-buffer frame's frags go back with
+	// page_pool_recycle_direct there; the model's XDP frames fit one buffer.)
+	XDPTxReuse
+)
+
+// XDPBulkQueueSize is XDP_BULK_QUEUE_SIZE, the frames an xdp_frame_bulk
+// holds before xdp_return_frame_bulk flushes it.
+const XDPBulkQueueSize = 16
+
 // Budget is the NAPI poll budget (NAPI_POLL_WEIGHT).
 const Budget = 64
 
@@ -140,8 +204,9 @@ var Specs = []*Spec{
 		// max_len = the buffer's data size, offset = MVPP2_SKB_HEADROOM; no
 		// pp.napi in any release. mvpp2_txq_bufs_free: dev_kfree_skb_any.
 		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, XDPDropFn: "mvpp2_run_xdp", GRO: true,
+		XDPTx: XDPTxReturnBulk, XDPTxFn: "mvpp2_xdp_xmit_back → mvpp2_xdp_submit_frame", XDPTxDoneFn: "mvpp2_txq_bufs_free → xdp_return_frame_bulk",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvpp2_rx", sim.SymDrvXmit: "mvpp2_tx", sim.SymDrvTxClean: "mvpp2_txq_done"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mvneta", Platform: "espressobin", Buffer: PagePerFrame, RxDescs: 512,
 		Doc: "Marvell NETA (Armada 3720, EspressoBIN): a page per buffer, multi-buffer frames add the next buffers as frags (page_pool_store_mem_info per frag), refill at the end of the poll, TX completion with dev_kfree_skb_any, no pp.napi; non-coherent DMA: dcache invalidation dominates",
 		// mvneta_create_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
@@ -150,9 +215,10 @@ var Specs = []*Spec{
 		// mvneta_txq_bufs_free frees skbs with dev_kfree_skb_any (XDP
 		// frames with xdp_return_frame_bulk).
 		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, XDPDropFn: "mvneta_run_xdp", GRO: true,
+		XDPTx: XDPTxReturnNAPI, XDPTxFn: "mvneta_xdp_xmit_back → mvneta_xdp_submit_frame", XDPTxDoneFn: "mvneta_txq_bufs_free → xdp_return_frame_rx_napi",
 		Ethtool:   EthtoolGeneric,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "cpsw", Platform: "ti-cpsw", Buffer: PagePerFrame, RxDescs: 256,
 		Doc: "TI CPSW switch (ARMv7 SoC): one page per frame through the CPDMA channel (spinlock-heavy), build_skb, netif_receive_skb (no GRO), TX completion with dev_kfree_skb_any, no pp.napi, non-coherent DMA; the pool only maps (PP_FLAG_DMA_MAP), and the CPDMA submit syncs each buffer for the device",
 		// cpsw_create_page_pool (cpsw_priv.c): pp_params = {}, flags =
@@ -165,8 +231,9 @@ var Specs = []*Spec{
 		// ETH_FCS_LEN = 1522. cpsw_tx_handler frees skbs with
 		// dev_kfree_skb_any.
 		MaxLen: 0, Offset: 0, SubmitSync: 1522, RecycleFrom: "5.14", XDP: true, XDPDrop: XDPDropRecycleDirect, XDPDropFn: "cpsw_run_xdp",
+		XDPTx: XDPTxReturnFrame, XDPTxFn: "cpsw_run_xdp → cpsw_xdp_tx_frame", XDPTxDoneFn: "cpsw_tx_handler → xdp_return_frame",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "cpsw_rx_handler", sim.SymDrvXmit: "cpsw_ndo_start_xmit", sim.SymDrvTxClean: "cpsw_tx_handler"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "lunar", Platform: "lunar-mips", Buffer: PagePerFrame, RxDescs: 256,
 		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS; netif_receive_skb, no GRO — the model's choice): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX; TX completion with napi_consume_skb, and no pp.napi (its RX and TX completion share one NAPI, but as an out-of-tree driver it follows the in-tree SoC drivers it was written from, mvpp2 and mvneta, which never set it)",
 		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, OutOfTree: true,
@@ -185,6 +252,7 @@ var Specs = []*Spec{
 		// RX, Hook NAPIs to page pools"). TX completion: mlx5e_poll_tx_cq →
 		// mlx5e_consume_skb → napi_consume_skb.
 		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "mlx5e_xdp_handle", NidChanged: true, GRO: true,
+		XDPTx: XDPTxRecycleDirect, XDPTxFn: "mlx5e_xdp_handle → mlx5e_xmit_xdp_buff", XDPTxDoneFn: "mlx5e_free_xdpsq_desc (before 6.4 through mlx5e_page_release_dynamic, which offered the page to the driver's own mlx5e_rx_cache first: not modelled)",
 		Ethtool: EthtoolMLX5,
 		// The 6.4 series (Dragos Tatulea, net-next March 2023) removed the
 		// driver's RX page cache ("net/mlx5e: RX, Remove internal
@@ -196,7 +264,7 @@ var Specs = []*Spec{
 		// the pool when the cache refused them.
 		RecycleFrom: "6.4", PoolDMAFrom: "6.4", RxCacheUntil: "6.4",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
 		Doc: "Broadcom NetXtreme (x86-64) in XDP page mode, the only mode whose RX buffers come from page_pool before 6.6: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO is off in page mode; marks skbs from 5.19; TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP from 6.6 (below); pp.napi
@@ -223,6 +291,7 @@ var Specs = []*Spec{
 		// every era.
 		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, HeadSplit: 256, ReuseAlways: true, XDPPass: true,
 		PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
+		XDPTx: XDPTxReuse, XDPTxFn: "bnxt_rx_xdp → __bnxt_xmit_xdp", XDPTxDoneFn: "bnxt_tx_int_xdp",
 		// bnxt_rx_page_skb called page_pool_release_page until "bnxt:
 		// adding bnxt_xdp_build_skb to build skb from multibuffer
 		// xdp_buff" (Gospodarek, net-next March 2022,
@@ -236,7 +305,7 @@ var Specs = []*Spec{
 		// merged for v6.6).
 		PoolDMAFrom: "6.6",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
-		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "hns3", Platform: "arm64-server", Buffer: FragAPI, RxDescs: 1024,
 		Doc: "HiSilicon HNS3 (Kunpeng arm64 server): the first PP_FLAG_PAGE_FRAG user — 2 KiB buffers from page_pool_alloc_frag; frames up to 256 bytes are copied into a small skb and the buffer reused in place, larger ones get their headers copied and the buffers added as page_pool frags of a marked skb (hns3_alloc_skb)",
 		// hns3_alloc_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_PAGE_FRAG |

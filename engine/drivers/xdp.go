@@ -114,3 +114,160 @@ func (d *Driver) ReceiveXDPDrop(length int) bool {
 	}
 	return true
 }
+
+// ReceiveXDPTx models the driver's XDP path for a frame its program sends
+// back out of the same NIC (XDP_TX), in the NAPI poll: sync for the CPU,
+// run the program, and queue the frame on the TX ring from the page it
+// arrived in (Spec.XDPTx, Spec.XDPTxFn). The page is the pool's and already
+// mapped, so the driver maps nothing: it syncs the frame's length for the
+// device (dma_sync_single_for_device in mvpp2_xdp_submit_frame,
+// mvneta_xdp_submit_frame, mlx5e_xmit_xdp_buff and bnxt_rx_xdp;
+// cpdma_chan_submit_si for cpsw's cpdma_chan_submit_mapped) and writes a TX
+// descriptor (the driver's transmit cost, SymDrvXmit: the model has no
+// separate XDP submit cost, and folds xdp_convert_buff_to_frame into it).
+// The returned frame is on the TX ring until CompleteXDPTx. bnxt's buffer
+// (XDPTxReuse) goes back on the RX ring at once, held there until the
+// frame's completion rings the RX doorbell. It reports whether a frame was
+// sent (false: the NIC found no posted buffer, or the frame did not fit
+// one). The TX ring itself never fills here: each poll completes what the
+// last one sent, at most a budget's worth.
+func (d *Driver) ReceiveXDPTx(length int) (XDPFrame, bool) {
+	m := d.S.M
+	cpu := d.CPU()
+	if d.posted == 0 {
+		d.miss()
+		return XDPFrame{}, false
+	}
+	m.Charge(cpu, sim.SymDrvRx, 0)
+	m.Charge(cpu, sim.SymXDPRun, 0)
+	d.polled++
+	if length > d.Room() {
+		d.Dropped++
+		return XDPFrame{}, false
+	}
+	path := d.Spec.XDPTx
+	if path == XDPTxNone {
+		panic(fmt.Sprintf("drivers: %s has no XDP_TX path (Spec.XDPTx); the xdp-tx scenario must not offer it", d.Spec.Name))
+	}
+	pg, off, size := d.takeBuffer(length, path == XDPTxReuse)
+	m.Charge(cpu, sim.SymDrvXmit, 0)
+	if pg.Mapped {
+		d.S.A.DMA.SyncForDevice(cpu, pg, off, length, d.Pool.P.DMADir)
+	}
+	d.Transmitted++
+	if path == XDPTxReuse {
+		if m.Tracing() {
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("XDP_TX (%s): the frame is queued on the TX ring from its RX buffer, synced for the device for its %d bytes; bnxt_reuse_rx_data puts the same buffer back on the RX ring at once, without an allocation, but the NIC may use it only after the RX doorbell, which the frame's TX completion writes; the pool is not involved", d.Spec.XDPTxFn, length))
+		}
+		d.holdBuffer(pg, off, size)
+	} else {
+		pg.MoveTo(m, sim.PlaceXDPFrame, -1) // on the TX ring as an xdp_frame (no skb-level user)
+		if m.Tracing() {
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceXDPFrame, fmt.Sprintf("XDP_TX (%s): the frame goes out on the same NIC from the page it arrived in, already mapped by the pool: synced for the device for its %d bytes, no DMA mapping; the page waits on the TX ring for the completion", d.Spec.XDPTxFn, length))
+		}
+	}
+	if d.Spec.RefillEach {
+		d.refill(len(d.ring))
+	}
+	return XDPFrame{Page: pg, Off: off, Len: length, Size: size}, true
+}
+
+// CompleteXDPTx models the TX completion of XDP_TX frames, in the NAPI poll
+// that runs the RX ring (mvpp2_txq_done, mvneta_txq_done, cpsw_tx_handler
+// from the TX channel's poll, mlx5e_poll_xdpsq_cq, bnxt_tx_int_xdp): each
+// frame's page goes back as the driver does (Spec.XDPTx, Spec.XDPTxDoneFn).
+// No unmap: the mapping is the pool's.
+func (d *Driver) CompleteXDPTx(frames []XDPFrame) {
+	m := d.S.M
+	cpu := d.CPU()
+	var bq [XDPBulkQueueSize]*mm.Page // struct xdp_frame_bulk
+	nb, doorbell := 0, 0
+	for _, f := range frames {
+		pg := f.Page
+		m.Begin(cpu, sim.SymDrvTxClean)
+		m.Charge(cpu, sim.SymDrvTxClean, 0)
+		switch d.Spec.XDPTx {
+		case XDPTxReturnBulk:
+			if nb == len(bq) { // xdp_return_frame_bulk: bq->count == XDP_BULK_QUEUE_SIZE
+				d.flushFrameBulk(bq[:nb])
+				nb = 0
+			}
+			if m.Tracing() {
+				d.ev(sim.SymDrvTxClean, pg, sim.PlaceXDPFrame, sim.PlaceXDPFrame, fmt.Sprintf("TX completion (%s): the sent frame joins the xdp_frame_bulk (%d of %d); xdp_flush_frame_bulk hands the batch to page_pool_put_page_bulk", d.Spec.XDPTxDoneFn, nb+1, len(bq)))
+			}
+			bq[nb] = pg
+			nb++
+		case XDPTxReturnNAPI, XDPTxReturnFrame:
+			direct := d.Spec.XDPTx == XDPTxReturnNAPI
+			m.Begin(cpu, sim.SymXDPReturn)
+			m.Charge(cpu, sim.SymXDPReturn, 0)
+			if m.Tracing() {
+				why := "napi_direct = false: page_pool_put_full_page(pool, page, false), so the page goes to the ptr_ring (xdp_return_frame may run outside the pool's NAPI: a redirected frame's pool is another driver's)"
+				if direct {
+					why = "napi_direct = true: page_pool_put_full_page(pool, page, true), so the page may go straight into the alloc cache (the driver returns its own XDP_TX frames from its NAPI poll)"
+				}
+				d.ev(sim.SymXDPReturn, pg, sim.PlaceXDPFrame, sim.PlaceXDPFrame, fmt.Sprintf("TX completion (%s) → __xdp_return: %s", d.Spec.XDPTxDoneFn, why))
+			}
+			d.Pool.PutFullPage(cpu, pg, direct)
+		case XDPTxRecycleDirect:
+			m.Begin(cpu, sim.SymPutPage)
+			if m.Tracing() {
+				d.ev(sim.SymPutPage, pg, sim.PlaceXDPFrame, sim.PlaceXDPFrame, fmt.Sprintf("TX completion (%s): page_pool_recycle_direct, allowed because the XDP send queue's completion runs in the RQ's NAPI poll", d.Spec.XDPTxDoneFn))
+			}
+			d.Pool.RecycleDirect(cpu, pg)
+		case XDPTxReuse:
+			doorbell++
+		default:
+			panic(fmt.Sprintf("drivers: %s has no XDP_TX path (Spec.XDPTx)", d.Spec.Name))
+		}
+	}
+	if nb > 0 {
+		d.flushFrameBulk(bq[:nb]) // xdp_flush_frame_bulk at the end of the completion
+	}
+	if doorbell > 0 {
+		d.RxDoorbell(doorbell)
+	}
+}
+
+// flushFrameBulk models xdp_flush_frame_bulk: page_pool_put_page_bulk of the
+// queued frames' pages (allow_direct = false, into the ptr_ring).
+func (d *Driver) flushFrameBulk(pages []*mm.Page) {
+	cpu := d.CPU()
+	d.S.M.Begin(cpu, sim.SymPutPageBulk)
+	d.Pool.PutPageBulk(cpu, pages)
+	clear(pages)
+}
+
+// holdBuffer puts a buffer back on the next free RX descriptor without
+// giving it to the NIC (desc.held): bnxt_reuse_rx_data at XDP_TX, before the
+// RX doorbell.
+func (d *Driver) holdBuffer(pg *mm.Page, off, size int) {
+	dd := &d.ring[d.fill]
+	*dd = desc{pg: pg, off: off, size: size, held: true}
+	pg.MoveTo(d.S.M, sim.PlaceNICRing, int32(d.fill))
+	pg.Users++
+	if d.fill++; d.fill == len(d.ring) {
+		d.fill = 0
+	}
+	d.held++
+}
+
+// RxDoorbell gives the NIC the n oldest held descriptors (bnxt_tx_int_xdp:
+// bnxt_db_write(bp, &rxr->rx_db, tx_buf->rx_prod) once the XDP_TX frames
+// that held them were sent): they follow the posted ones.
+func (d *Driver) RxDoorbell(n int) {
+	n = min(n, d.held)
+	for i := 0; i < n; i++ {
+		j := d.next + d.posted
+		if j >= len(d.ring) {
+			j -= len(d.ring)
+		}
+		dd := &d.ring[j]
+		dd.held, dd.posted = false, true
+		d.held--
+		d.posted++
+		if d.S.M.Tracing() {
+			d.ev(sim.SymDrvTxClean, dd.pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("TX completion (%s): the frame was sent, so the RX doorbell (bnxt_db_write with the rx_prod recorded at XDP_TX) gives the NIC back the buffer bnxt_reuse_rx_data put on descriptor %d", d.Spec.XDPTxDoneFn, j))
+		}
+	}
+}

@@ -343,6 +343,86 @@ func TestXDPDrop_EachDriverGivesTheBufferBackItsWay(t *testing.T) {
 	}
 }
 
+// TestXDPTx_EachDriverReturnsTheFrameItsWay: XDP_TX builds no skb and maps
+// nothing; the TX completion in the next poll gives each page back the
+// driver's way: mvpp2 in bulk through the ptr_ring (page_pool_put_page_bulk,
+// allow_direct false), mvneta into the alloc cache
+// (xdp_return_frame_rx_napi), cpsw through the ring (xdp_return_frame),
+// mlx5 into the alloc cache (page_pool_recycle_direct), bnxt not to the pool
+// at all (its buffer waits on the RX ring for the completion's doorbell).
+// 5000 frames are 78 full polls and 8 frames: the last 8 are still on the
+// TX ring, so 4992 come back. A driver that refills at the end of its poll
+// (mvneta, cpsw, mlx5) refills before the next poll's TX completion, so
+// its pool hands out one more slow-path bulk (64 pages) than xdp-drop's.
+func TestXDPTx_EachDriverReturnsTheFrameItsWay(t *testing.T) {
+	const n = 5000
+	for _, tc := range []struct {
+		driver string
+		want   sim.Stats
+		// syncBack: the bytes synced for the device each time a page comes
+		// back, besides the submit's sync of the frame's 64 bytes: the
+		// pool's max_len when the put has dma_sync_size -1 on a
+		// PP_FLAG_DMA_SYNC_DEV pool (mvpp2, mvneta), cpsw's own sync of
+		// rx_packet_max when it posts the buffer again.
+		syncBack int64
+	}{
+		{"mvpp2", sim.Stats{sim.StatAllocFast: 5929, sim.StatAllocSlow: 17, sim.StatAllocEmpty: 17, sim.StatAllocRefill: 78, sim.StatRecycleRing: 4992}, 2048},
+		{"mvneta", sim.Stats{sim.StatAllocFast: 5495, sim.StatAllocSlow: 9, sim.StatAllocEmpty: 9, sim.StatRecycleCached: 4992}, mm.PageSize - 256 - 320},
+		{"cpsw", sim.Stats{sim.StatAllocFast: 5166, sim.StatAllocSlow: 5, sim.StatAllocEmpty: 5, sim.StatAllocRefill: 77, sim.StatRecycleRing: 4992}, 1522},
+		{"bnxt", sim.Stats{sim.StatAllocFast: 503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8}, 0},
+		{"mlx5", sim.Stats{sim.StatAllocFast: 5999, sim.StatAllocSlow: 17, sim.StatAllocEmpty: 17, sim.StatRecycleCached: 4992}, 0},
+	} {
+		cfg := Config{Driver: tc.driver, Scenario: "xdp-tx", Era: "6.8", Packets: n}
+		l, r := run(t, cfg)
+		exactStats(t, tc.driver+" xdp-tx", r.Stats, tc.want)
+		if r.Violations.Total() != 0 || r.Lost != 0 {
+			t.Errorf("%s: %d violations, %d lost", tc.driver, r.Violations.Total(), r.Lost)
+		}
+		if l.stack.Built != 0 || l.drv.Transmitted != n {
+			t.Errorf("%s: %d skbs built, %d frames sent: XDP_TX builds none and sends every frame", tc.driver, l.stack.Built, l.drv.Transmitted)
+		}
+		// The narration names the driver's own submit and completion.
+		spec, _ := drivers.SpecByName(tc.driver)
+		short := Config{Driver: tc.driver, Scenario: "xdp-tx", Era: "6.8", Packets: 100}
+		for _, fn := range []string{spec.XDPTxFn, spec.XDPTxDoneFn} {
+			if !narrates(t, short, fn) {
+				t.Errorf("%s: no step narrates %s", tc.driver, fn)
+			}
+		}
+		if spec.XDPTx == drivers.XDPTxReuse && narratesAfterOpen(t, short, sim.SymAllocPages) {
+			t.Errorf("%s: a step after the ring's fill narrates page_pool_alloc_pages, but the buffer is reused", tc.driver)
+		}
+		// The page is the pool's and stays mapped: no mapping per frame.
+		// Each frame syncs its 64 bytes for the device at the submit, and
+		// its page syncs syncBack more when it comes back (the 5000 more
+		// frames bring 4992 more pages back).
+		l2, _ := run(t, Config{Driver: tc.driver, Scenario: "xdp-tx", Era: "6.8", Packets: 2 * n})
+		if d := l2.a.DMA.Maps - l.a.DMA.Maps; d != 0 {
+			t.Errorf("%s: %d more DMA mappings over %d more frames, want none", tc.driver, d, n)
+		}
+		if d, want := l2.a.DMA.SyncDevBytes-l.a.DMA.SyncDevBytes, n*64+4992*tc.syncBack; d != want {
+			t.Errorf("%s: %d more bytes synced for the device over %d more frames, want %d", tc.driver, d, n, want)
+		}
+	}
+}
+
+// TestXDPTx_BnxtBufferWaitsForTheDoorbell: at teaching sizes (16 RX
+// descriptors) bnxt's buffers wait on the RX ring after XDP_TX; the poll
+// ends short when none is posted, and the next poll's TX completion rings
+// the doorbell before the NIC needs them: nothing is missed or allocated.
+func TestXDPTx_BnxtBufferWaitsForTheDoorbell(t *testing.T) {
+	l, r := run(t, Config{Driver: "bnxt", Scenario: "xdp-tx", Era: "6.8", Packets: 2000, Set: TeachingSet("xdp-tx")})
+	if r.Lost != 0 || l.drv.Missed != 0 || r.Violations.Total() != 0 {
+		t.Fatalf("lost %d, missed %d, violations %d", r.Lost, l.drv.Missed, r.Violations.Total())
+	}
+	if narratesAfterOpen(t, Config{Driver: "bnxt", Scenario: "xdp-tx", Era: "6.8", Packets: 100, Set: TeachingSet("xdp-tx")}, sim.SymAllocPages) {
+		t.Errorf("a step after the ring's fill allocates: the held buffers should be reused")
+	}
+	if l.drv.Completions == 0 {
+		t.Errorf("no poll ended short: the held buffers should empty the posted ring every 16 frames")
+	}
+}
+
 // narrates reports whether a recorded step of cfg explains itself with text.
 func narrates(t *testing.T, cfg Config, text string) bool {
 	t.Helper()

@@ -56,6 +56,7 @@ const (
 	WForward       = "forward"
 	WXDPRedirect   = "xdp-redirect"
 	WXDPDrop       = "xdp-drop"
+	WXDPTx         = "xdp-tx"
 	WSplitPage     = "split-page"
 	WCloneTap      = "clone-tap"
 	WCoalesceMixed = "coalesce-mixed"
@@ -110,7 +111,7 @@ func DefaultFrame(workload string) int {
 		return FrameTCP
 	case WForward:
 		return FrameUDP
-	case WDrop, WXDPRedirect, WXDPDrop, WNumaMigrate, WPfmemalloc:
+	case WDrop, WXDPRedirect, WXDPDrop, WXDPTx, WNumaMigrate, WPfmemalloc:
 		return FrameSmall
 	}
 	return FrameMedium
@@ -201,6 +202,8 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 		return &xdpRedirect{}, nil
 	case WXDPDrop:
 		return &xdpDrop{}, nil
+	case WXDPTx:
+		return newXDPTx(), nil
 	case WSplitPage:
 		return &splitPage{}, nil
 	case WCloneTap:
