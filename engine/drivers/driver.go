@@ -64,6 +64,8 @@ type Driver struct {
 	Mode BufferMode
 
 	mark    bool // skb_mark_for_recycle (else page_pool_release_page), fixed per era
+	agg     bool // the normal RX path with a page_pool-fed aggregation ring (Spec.AggMode); the ring is that ring
+	tpa     tpaState
 	selfMap bool // the driver maps and unmaps each RX buffer (its pool has no PP_FLAG_DMA_MAP)
 
 	// cache is the driver's own RX page cache (Spec.RxCacheUntil; nil in
@@ -92,8 +94,17 @@ type Driver struct {
 
 // New creates the driver's page_pool (with the parameters its Spec takes from
 // the kernel driver, as overridden by the knobs) and an RX ring of
-// Spec.RxDescs descriptors (rx knob overrides are the caller's).
-func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, napi *pagepool.NAPI, rxDescs int) (*Driver, error) {
+// Spec.RxDescs descriptors (rx knob overrides are the caller's). agg: the
+// driver runs its normal RX path with a page_pool-fed aggregation ring
+// (Spec.AggMode): the ring the model keeps is the aggregation ring,
+// rxDescs × Spec.AggFactor buffers, and the pool is sized for it.
+func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, napi *pagepool.NAPI, rxDescs int, agg bool) (*Driver, error) {
+	if agg {
+		if !spec.TPA || mode != PagePerFrame {
+			return nil, fmt.Errorf("%s: no aggregation-ring RX path in the model (buffer mode %s)", spec.Name, mode)
+		}
+		rxDescs *= spec.AggFactor // rx_agg_ring_size; pp.pool_size = rx_agg_ring_size (86b05508f775)
+	}
 	m := st.M
 	e := m.Era
 	if rxDescs < 2 || (mode != PagePerFrame && rxDescs%2 != 0) {
@@ -145,7 +156,10 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 		reg.RegMemModel(pool) // xdp_rxq_info_reg_mem_model(MEM_TYPE_PAGE_POOL)
 	}
 	napi.Schedule()
-	d := &Driver{Spec: spec, S: st, Pool: pool, NAPI: napi, Mode: mode, ring: make([]desc, rxDescs), mark: spec.Marks(e), selfMap: selfMap}
+	d := &Driver{Spec: spec, S: st, Pool: pool, NAPI: napi, Mode: mode, ring: make([]desc, rxDescs), mark: spec.Marks(e), selfMap: selfMap, agg: agg}
+	if agg {
+		d.tpa.bufs = make([]tpaBuf, 0, skb.MaxSkbFrags)
+	}
 	if useCache {
 		d.cache = &rxCache{}
 		d.pending = make([]*mm.Page, 0, 4)
@@ -204,6 +218,10 @@ func (d *Driver) HeldPages(v skb.PageVisitor) {
 			v.HeldPage(dd.pg, dd.off, dd.size, "an RX buffer put back after XDP_TX, waiting for the RX doorbell")
 		}
 	}
+	for i := range d.tpa.bufs {
+		b := &d.tpa.bufs[i]
+		v.HeldPage(b.pg, b.off, b.size, "an aggregation buffer the NIC fills for the TPA aggregation in progress")
+	}
 }
 
 // Posted is the number of descriptors the NIC may fill.
@@ -244,6 +262,14 @@ func (d *Driver) Unload() {
 	cpu := d.CPU()
 	m := d.S.M
 	d.releaseRx()
+	for i := range d.tpa.bufs { // an aggregation in progress: its buffers go back with the ring's
+		b := &d.tpa.bufs[i]
+		b.pg.Users--
+		m.Begin(cpu, sim.SymPutPage)
+		d.putBuffer(b.pg)
+		d.tpa.bufs[i] = tpaBuf{}
+	}
+	d.tpa.bufs, d.tpa.segs = d.tpa.bufs[:0], 0
 	for i := range d.ring {
 		dd := &d.ring[i]
 		if !dd.posted && !dd.reuse && !dd.held {

@@ -29,7 +29,7 @@ func newDriver(t *testing.T, name, era string, opts ...string) *Driver {
 	k, rules, _ := simtest.Options(t, append([]string{"cpus=2"}, opts...)...)
 	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Platform: plat})
 	reg := pagepool.NewRegistry(mm.NewAllocator(m))
-	d, err := New(skb.NewStack(reg), reg, spec, spec.Buffer, pagepool.NewNAPI(0), 8)
+	d, err := New(skb.NewStack(reg), reg, spec, spec.Buffer, pagepool.NewNAPI(0), 8, false)
 	if err != nil {
 		t.Fatal(err)
 	}

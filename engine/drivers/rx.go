@@ -140,12 +140,14 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 	}
 	m.Charge(cpu, sim.SymDrvRx, 0)
 	d.polled++
-	if d.Spec.XDPPass { // page mode: bnxt_rx_xdp → bpf_prog_run_xdp, XDP_PASS
+	if d.Spec.XDPPass && !d.agg { // page mode: bnxt_rx_xdp → bpf_prog_run_xdp, XDP_PASS
 		m.Charge(cpu, sim.SymXDPRun, 0)
 	}
 	var sk *skb.SKB
 	var err error
-	if d.Spec.HeadSplit > 0 {
+	if d.agg {
+		sk, err = d.receiveAgg(length)
+	} else if d.Spec.HeadSplit > 0 {
 		sk, err = d.receiveHeadSplit(length, hdr)
 	} else {
 		sk, err = d.receiveBuild(length)
@@ -161,6 +163,8 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 // buffer of frame data).
 func (d *Driver) Need(length int) int {
 	switch room := d.Room(); {
+	case d.agg:
+		return d.needAgg(length)
 	case d.Spec.HeadSplit > 0: // no build_skb: a buffer is all frame data
 		return max(1, (length+d.BufSize()-1)/d.BufSize())
 	case length > room:
@@ -354,6 +358,13 @@ func (d *Driver) take(n int) (*mm.Page, int, int) { return d.takeBuffer(n, false
 // and is only synced for the CPU (an XDP verdict that gives it back to the
 // NIC: bnxt_rx_xdp syncs, and unmaps only what leaves the ring).
 func (d *Driver) takeBuffer(n int, keepMap bool) (*mm.Page, int, int) {
+	return d.takeDesc(n, keepMap, true)
+}
+
+// takeDesc is takeBuffer; sync: the driver syncs the bytes for the CPU now
+// (false: the NIC consumed the descriptor and the CPU syncs later, at a TPA
+// aggregation's end).
+func (d *Driver) takeDesc(n int, keepMap, sync bool) (*mm.Page, int, int) {
 	m := d.S.M
 	cpu := d.CPU()
 	dd := &d.ring[d.next]
@@ -370,7 +381,7 @@ func (d *Driver) takeBuffer(n int, keepMap bool) (*mm.Page, int, int) {
 	switch {
 	case d.selfMap && pg.Mapped && !keepMap: // the driver's own mapping: unmapped now (it syncs for the CPU)
 		d.S.A.DMA.UnmapPage(cpu, pg, d.BufSize(), mm.DMAFromDevice)
-	case pg.Mapped:
+	case pg.Mapped && sync:
 		d.S.A.DMA.SyncForCPU(cpu, pg, dd.off, n, mm.DMAFromDevice)
 	}
 	dd.posted = false

@@ -69,6 +69,22 @@ type Spec struct {
 	// (bnxt's page mode, set when a program is attached: bnxt_rx_xdp runs
 	// before the skb is built); the frame pays bpf_prog_run_xdp.
 	XDPPass bool
+	// TPA: the NIC aggregates a TCP flow's segments itself (hardware GRO:
+	// bnxt's TPA) when the driver runs its normal RX path with an
+	// aggregation ring (the hw_gro knob): the headers land in a small head
+	// buffer, the payload in aggregation-ring buffers, TPASegsPerBuf
+	// segments to a buffer, at most TPAMaxSegs segments per aggregate.
+	TPA bool
+	// AggFrom is the first era in which the driver's normal RX path takes
+	// its aggregation-ring buffers from page_pool (bnxt: 86b05508f775,
+	// v6.6); before it only its page mode uses the pool. AggFactor is the
+	// aggregation ring's size in RX descriptors (rx_agg_ring_size =
+	// rx_ring_size × agg_factor), AggHead the head buffer's size in that
+	// mode (rx_buf_use_size = rx_copy_thresh: frames up to it are copied).
+	AggFrom            string
+	AggFactor, AggHead int
+	TPAMaxSegs         int
+	TPASegsPerBuf      int
 	// PoolDMAFrom is the first era in which the driver lets its pool map
 	// the pages (PP_FLAG_DMA_MAP); before it the driver maps each RX buffer
 	// when it posts it and unmaps it when the frame arrives, so every
@@ -266,7 +282,7 @@ var Specs = []*Spec{
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
-		Doc: "Broadcom NetXtreme (x86-64) in XDP page mode, the only mode whose RX buffers come from page_pool before 6.6: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO is off in page mode; marks skbs from 5.19; TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
+		Doc: "Broadcom NetXtreme (x86-64). Before 6.6 (and with hw_gro=0) in XDP page mode, the only mode whose RX buffers come from page_pool then: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO off; marks skbs from 5.19. From 6.6 the normal path with hardware GRO (TPA, on by default): 256-byte head buffers that are not pool pages, payload in a page_pool-fed aggregation ring (4 × the RX ring), 33 segments per aggregate, 2 to a 4 KB buffer, every skb marked. TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP from 6.6 (below); pp.napi
 		// = &bnapi->napi from 6.4 (294e39e0d034 "bnxt: hook NAPIs to page
 		// pools", the patch that made the field). bnxt_tx_int frees skbs
@@ -286,10 +302,25 @@ var Specs = []*Spec{
 		// LRO off. Outside page mode the RX buffers before 6.6 are not
 		// page_pool pages (kmalloc'd data and plain agg pages); from 6.6
 		// the pool feeds the aggregation ring too ("bnxt_en: Use the
-		// unified RX page pool buffers for XDP and non-XDP", 86b05508f775),
-		// which the model does not model yet: its bnxt is page mode in
-		// every era.
+		// unified RX page pool buffers for XDP and non-XDP", 86b05508f775):
+		// the model's bnxt runs that path from 6.6 (agg.go, below) and
+		// page mode before it, and in its XDP scenarios.
 		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, HeadSplit: 256, ReuseAlways: true, XDPPass: true,
+		// The normal RX path from 6.6 (hw_gro=1, GRO_HW on by default:
+		// bnxt_init_one adds NETIF_F_GRO_HW to dev->features when
+		// BNXT_SUPPORTS_TPA): BNXT_FLAG_AGG_RINGS with TPA, so the head
+		// buffers hold rx_copy_thresh (256) bytes (bnxt_set_ring_params)
+		// and are napi_alloc_frag'd, not pool pages; the aggregation ring
+		// (rx_agg_ring_size = rx_ring_size × agg_factor, agg_factor =
+		// min(4, 65536 / BNXT_RX_PAGE_SIZE) = 4) is fed by the pool
+		// (86b05508f775: pool_size = rx_agg_ring_size), and
+		// bnxt_deliver_skb marks every skb. TPA: bnxt_hwrm_vnic_set_tpa
+		// lets the chip place BNXT_RX_PAGE_SIZE / mss = 2 segments of 1448
+		// bytes per 4 KB buffer and aggregate (MAX_SKB_FRAGS - 1) × 2 = 32
+		// segments after the first (ilog2 units): 33 per aggregate;
+		// bnxt_tpa_end builds the skb from the head buffer and adds the
+		// buffers as frags (bnxt_rx_agg_pages_skb).
+		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256, TPAMaxSegs: 33, TPASegsPerBuf: 2,
 		PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
 		XDPTx: XDPTxReuse, XDPTxFn: "bnxt_rx_xdp → __bnxt_xmit_xdp", XDPTxDoneFn: "bnxt_tx_int_xdp",
 		// bnxt_rx_page_skb called page_pool_release_page until "bnxt:

@@ -225,12 +225,13 @@ func TestSoftirqDirect_DropRecyclesIntoTheCache(t *testing.T) {
 	const n = 5000
 	// bnxt links its NAPI to its pool (pp.napi, 6.4): drop's kfree_skb is
 	// not NAPI-safe, so 6.4 puts the page into the ring; 6.6's in_softirq()
-	// arm lets the same free recycle into the alloc cache. Full-size frames:
-	// bnxt copies frames of up to 256 bytes and reuses their buffers.
+	// arm lets the same free recycle into the alloc cache. Full-size frames
+	// in page mode (hw_gro=0): bnxt copies frames of up to 256 bytes and
+	// reuses their buffers.
 	eraCounters(t, "bnxt", "drop", n, []eraStats{
 		{"6.4", sim.Stats{sim.StatAllocFast: 504, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatAllocRefill: 4999, sim.StatRecycleRing: n}, []string{"frame=1514"}},
-		{"6.6", sim.Stats{sim.StatAllocFast: 5503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}, []string{"frame=1514"}},
-		{"6.8", sim.Stats{sim.StatAllocFast: 5503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}, []string{"frame=1514"}},
+		{"6.6", sim.Stats{sim.StatAllocFast: 5503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}, []string{"frame=1514", "hw_gro=0"}},
+		{"6.8", sim.Stats{sim.StatAllocFast: 5503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}, []string{"frame=1514", "hw_gro=0"}},
 	}, func(t *testing.T, st sim.Stats) {
 		if allocs := st[sim.StatAllocFast] + st[sim.StatAllocRefill] + st[sim.StatAllocSlow]; allocs != 511+n {
 			t.Errorf("%d allocations, want the ring's 511 (BNXT_DEFAULT_RX_RING_SIZE) and one per packet", allocs)
@@ -257,7 +258,7 @@ func TestPPNapi_IsOptIn(t *testing.T) {
 	} {
 		var set []string
 		if tc.driver == "bnxt" {
-			set = []string{"frame=1514"} // bnxt copies frames of up to 256 bytes (rx_copy_thresh)
+			set = []string{"frame=1514", "hw_gro=0"} // page mode; bnxt copies frames of up to 256 bytes (rx_copy_thresh)
 		}
 		l, r := run(t, Config{Driver: tc.driver, Scenario: "drop", Era: tc.era, Packets: n, Set: set})
 		spec, _ := drivers.SpecByName(tc.driver)
@@ -620,7 +621,7 @@ func TestContext_ReaderInProcessNAPIInSoftirq(t *testing.T) {
 // frame's buffer stays mapped (bnxt_reuse_rx_data).
 func TestBnxt_MapsAndUnmapsEachBufferBefore66(t *testing.T) {
 	l64, r64 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.4", Packets: 20000, Set: []string{"frame=1514"}})
-	l68, r68 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.6", Packets: 20000, Set: []string{"frame=1514"}})
+	l68, r68 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.6", Packets: 20000, Set: []string{"frame=1514", "hw_gro=0"}})
 	n64, n68 := l64.SymbolNS(), l68.SymbolNS()
 	if n64["dma_map_page_attrs"] == 0 || n64["dma_unmap_page_attrs"] == 0 || n68["dma_map_page_attrs"] != 0 || n68["dma_unmap_page_attrs"] != 0 {
 		t.Errorf("map/unmap ns per packet: 6.4 %.1f/%.1f, 6.8 %.1f/%.1f", n64["dma_map_page_attrs"], n64["dma_unmap_page_attrs"], n68["dma_map_page_attrs"], n68["dma_unmap_page_attrs"])

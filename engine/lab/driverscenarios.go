@@ -27,7 +27,7 @@ func init() {
 	}
 	for _, s := range []sc{
 		{name: workload.WDrop, def: "mvpp2", doc: "64-byte frames with an invalid ethertype: RX, build_skb, eth_type_trans, dropped early in __netif_receive_skb_core, kfree_skb in NAPI context"},
-		{name: workload.WTCPStream, def: "bnxt", matters: []sim.Knob{sim.KnobGRO, sim.KnobReadNS, sim.KnobSkbDeferMax, sim.KnobRcvbuf, sim.KnobTapEvery}, doc: "TCP receive of one flow: GRO aggregates segments (heads stolen into frags, then a frag_list, up to 64 KB), tcp_v4_rcv queues the aggregate; the application reads and frees each skb on its own CPU — from 5.19 through skb_attempt_defer_free, flushed NAPI-safe by net_rx_action on the NAPI CPU; a slower reader closes the window and the NAPI completes (list_owner = -1)"},
+		{name: workload.WTCPStream, def: "bnxt", matters: []sim.Knob{sim.KnobGRO, sim.KnobHWGRO, sim.KnobReadNS, sim.KnobSkbDeferMax, sim.KnobRcvbuf, sim.KnobTapEvery}, doc: "TCP receive of one flow: GRO aggregates segments (heads stolen into frags, then a frag_list, up to 64 KB), tcp_v4_rcv queues the aggregate; the application reads and frees each skb on its own CPU — from 5.19 through skb_attempt_defer_free, flushed NAPI-safe by net_rx_action on the NAPI CPU; a slower reader closes the window and the NAPI completes (list_owner = -1)"},
 		{name: workload.WForward, def: "lunar", matters: []sim.Knob{sim.KnobTxCPU, sim.KnobTapEvery, sim.KnobMaxLen, sim.KnobDMASyncDev}, doc: "NAT forwarding: RX, header rewrite (skb_cow), TX with a DMA mapping, TX completion frees the skb (napi_consume_skb where the driver uses it)"},
 		{name: workload.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobBulkRefill, sim.KnobVethCPU, sim.KnobBulk}, doc: "XDP_REDIRECT into a veth whose NAPI runs on the redirecting CPU (veth_cpu moves it); XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.4 (9c94bbf9a87b marks it for recycling): the pool refills from the page allocator"},
 		{name: workload.WXDPDrop, def: "mvpp2", doc: "the XDP program drops every frame (XDP_DROP) in the NAPI poll, page_pool's canonical use: no skb; mvpp2 and mvneta put the page straight into the alloc cache synced for the frame's length (page_pool_put_page(..., true)), cpsw recycles it directly (page_pool_recycle_direct), bnxt and mlx5 hand the buffer back to the NIC without the pool (bnxt_reuse_rx_data; mlx5e_xdp_handle keeps the page on its RQ) — mlx5 before 6.4 through its own RX page cache (mlx5e_free_rx_wqe puts the page there, the refill reuses it: rx_cache_reuse)"},
@@ -95,7 +95,12 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 		}
 		descs = int(v)
 	}
-	d, err := drivers.New(st, l.reg, l.Spec, mode, napi, descs)
+	xdp := name == workload.WXDPRedirect || name == workload.WXDPDrop || name == workload.WXDPTx
+	agg, err := l.Spec.AggMode(m.Era, &m.Knobs, xdp)
+	if err != nil {
+		return nil, knobErr(sim.KnobHWGRO, &m.Knobs, "%v", err)
+	}
+	d, err := drivers.New(st, l.reg, l.Spec, mode, napi, descs, agg)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ package lab
 var RuleExercisedIn = map[string][]string{
 	"coalesce-pp-guard":     {"coalesce-mixed"},
 	"coalesce-cloned-guard": {"tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
-	"signature-check":       {"clone-tap", "coalesce-mixed", "split-page", "split-page (hns3)"},
+	"signature-check":       {"clone-tap", "coalesce-mixed", "split-page", "split-page (hns3)", "tcp-stream"},
 	"last-dataref":          {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"refcnt-check":          {"forward (mvneta, tap_every=4, frame=6000)", "pool-slow", "split-page"},
 	"frag-count":            {"split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},

@@ -36,10 +36,9 @@ func TestFastForward_Skips(t *testing.T) {
 		{"forward", "", true, ""}, {"xdp-redirect", "", true, ""}, {"split-page", "", true, ""}, {"numa-migrate", "", true, ""},
 		{"drop", "", true, ""}, {"pfmemalloc", "bnxt", true, "rx_descs=512"},
 		// mvpp2 has no pp.napi: its pfmemalloc pages all pass through the
-		// ptr_ring, and the search finds no cycle in reach; bnxt's 511-slot
-		// ring (BNXT_DEFAULT_RX_RING_SIZE) puts the cycle out of its reach
-		// too, and at 512 it finds one.
-		{"pfmemalloc", "", false, ""}, {"pfmemalloc", "bnxt", false, ""},
+		// ptr_ring, and the search finds no cycle in reach. bnxt copies its
+		// 64-byte frames (rx_copy_thresh) and no page moves: a cycle at once.
+		{"pfmemalloc", "", false, ""}, {"pfmemalloc", "bnxt", true, ""},
 		// coalesce-mixed (mvpp2: its pool has no NAPI, every page through
 		// the ring) repeats its state; bnxt's page mode (pages cached by the
 		// deferred flush) finds no cycle in reach, even on a 512-slot ring.

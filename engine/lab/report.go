@@ -149,6 +149,14 @@ type DriverJSON struct {
 	// RxCacheUntil is the first era without the driver's own RX page cache
 	// (Spec.RxCacheUntil; omitted for a driver that never has one).
 	RxCacheUntil string   `json:"rx_cache_until,omitempty"`
+	// AggFrom is the first era in which the driver's normal RX path (no
+	// XDP program, hardware GRO: the hw_gro knob) takes its aggregation
+	// ring's buffers from page_pool (Spec.AggFrom; omitted for a driver
+	// without one): before it the model runs its XDP page mode, the only
+	// path whose buffers are pool pages; hw_gro=1 on 6.4 runs the 6.4 core
+	// with the 6.6 RX path, the configuration the NAPI-local patches were
+	// measured with.
+	AggFrom string `json:"hw_gro_from,omitempty"`
 	Scenarios    []string `json:"scenarios"`
 }
 
@@ -203,7 +211,7 @@ func List() ListJSON {
 			tx = "napi_consume_skb"
 		}
 		l.DriverModels = append(l.DriverModels, DriverJSON{Name: d.Name, Platform: d.Platform, Doc: d.Doc, Eras: eras, RecycleFrom: d.RecycleFrom,
-			PPNapiFrom: d.PPNapiFrom, TxFree: tx, RxCacheUntil: d.RxCacheUntil, Scenarios: d.Scenarios})
+			PPNapiFrom: d.PPNapiFrom, TxFree: tx, RxCacheUntil: d.RxCacheUntil, AggFrom: d.AggFrom, Scenarios: d.Scenarios})
 	}
 	for _, s := range Scenarios {
 		eras := s.Eras
@@ -254,6 +262,9 @@ func WriteListTable(w io.Writer) {
 		cache := ""
 		if d.RxCacheUntil != "" {
 			cache = "; its own RX page cache before " + d.RxCacheUntil + " (the driver's rx_cache_* counters)"
+		}
+		if d.AggFrom != "" {
+			cache += "; RX path: hardware GRO (TPA) over a page_pool-fed aggregation ring from " + d.AggFrom + " (hw_gro=1, the default there), XDP page mode before it and with hw_gro=0; hw_gro=1 on 6.4 is the 6.4 core with the " + d.AggFrom + " RX path, as the 6.4 NAPI-local patches were measured"
 		}
 		fmt.Fprintf(w, "  %-7s %s (platform %s; marks skbs for recycling from %s%s; %s; TX completion frees with %s; eras: %s)\n",
 			d.Name, d.Doc, d.Platform, d.RecycleFrom, cache, napi, d.TxFree, strings.Join(d.Eras, ", "))

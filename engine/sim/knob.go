@@ -40,6 +40,7 @@ const (
 	KnobReadNS
 	KnobRcvbuf
 	KnobFastForward
+	KnobHWGRO
 	NumKnobs
 )
 
@@ -80,6 +81,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobGRO:           {"gro", 1, 0, 1, "tcp-stream: 1 = GRO aggregates a flow's segments (skb_gro_receive: heads stolen into frags, then frag_list, up to 64 KB), 0 = ethtool -K gro off: every segment goes up the stack alone"},
 	KnobReadNS:        {"read_ns", 0, 0, 1000000, "tcp-stream: what the application does with each 1448-byte segment it reads besides the copy, in ns (0 = nothing): a reader slower than the NIC fills the receive window and the NAPI goes idle"},
 	KnobRcvbuf:        {"rcvbuf", 6291456, 65536, 1 << 28, "tcp-stream: the socket's receive buffer in bytes of truesize (sk_rcvbuf; tcp_rmem[2] = 6 MB is what autotuning reaches): a full window stops the sender"},
+	KnobHWGRO:         {"hw_gro", -1, -1, 1, "bnxt: 1 = the normal RX path (no XDP program) with hardware GRO (TPA: the NIC aggregates a TCP flow, headers in a head buffer that is not a pool page, payload in page_pool pages of the aggregation ring; 6.6, and 6.4 as the core its NAPI-local recycling was measured with), 0 = XDP page mode (a program attached: GRO_HW off, a pool page per frame), -1 = the driver's default (1 from 6.6 — GRO_HW is on by default — 0 before, when page mode is the only path whose buffers are page_pool pages); XDP scenarios always run page mode"},
 	KnobFastForward:   {"fast_forward", 1, 0, 1, "batch runs skip whole cycles once the run repeats itself exactly (a verified steady state: counters, costs and clock advance by whole cycles, the tail runs for real; the results are byte-identical): 0 = simulate every operation"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue (0 = the driver's count, e.g. 1024 for mvpp2, 511 for bnxt; ethtool -G rx N; even when the driver splits pages); the pool's ptr_ring follows it unless pool_size is set"},
 }

@@ -31,6 +31,7 @@ type tcpStream struct {
 	next   tcpOp
 	gro    skb.GRO
 	useGRO bool
+	tpa    bool // the NIC aggregates (hardware GRO: Driver.TPA)
 	frame  *skb.SKB       // received by the driver, not yet through GRO
 	up     fifo[*skb.SKB] // left GRO, awaiting tcp_v4_rcv, oldest first
 	queue  fifo[queued]   // the socket's receive queue
@@ -66,7 +67,7 @@ const (
 )
 
 func newTCPStream(e *Env) *tcpStream {
-	return &tcpStream{useGRO: e.M.Knobs[sim.KnobGRO] != 0 && e.Drv.Spec.GRO, rcvbuf: int(e.M.Knobs[sim.KnobRcvbuf]),
+	return &tcpStream{useGRO: e.M.Knobs[sim.KnobGRO] != 0 && e.Drv.Spec.GRO, tpa: e.Drv.TPA(), rcvbuf: int(e.M.Knobs[sim.KnobRcvbuf]),
 		readNS: e.M.Knobs[sim.KnobReadNS], tap: tapper{every: e.M.Knobs[sim.KnobTapEvery]}}
 }
 
@@ -75,6 +76,9 @@ func (w *tcpStream) Next() string {
 	case tcpRx:
 		if w.idle {
 			return "NIC receive: the IRQ schedules the idle NAPI (list_owner = this CPU), net_rx_action flushes the defer list and polls"
+		}
+		if w.tpa {
+			return "NIC receive: the NIC adds the segment to its TPA aggregation (hardware GRO); at the 33rd, TPA_END: bnxt_tpa_end builds the skb"
 		}
 		return "NIC receive → build_skb (RX poll)"
 	case tcpGRO:
@@ -104,6 +108,9 @@ func (w *tcpStream) step(e *Env) bool {
 		if w.idle {
 			e.M.IdleUntil(cpu, w.openAt) // waiting for the sender's next segment
 			w.idle = false
+		}
+		if w.tpa {
+			return w.rxTPA(e)
 		}
 		sk := e.rx(e.Frame, HdrTCP)
 		if sk == nil {
@@ -143,6 +150,12 @@ func (w *tcpStream) step(e *Env) bool {
 		w.deliver(e, cpu, w.up.Pop())
 		return false
 	case tcpPollEnd:
+		if e.Drv.TPASegs() > 0 {
+			// The poll finds no new segment: the aggregation the chip holds
+			// closes (its timer, in the kernel) and TPA_END comes first.
+			w.frame = e.tpaEnd()
+			return false
+		}
 		e.inSoftirq(cpu)
 		e.M.Begin(cpu, sim.SymGroReceive)
 		if p := w.gro.Flush(); p != nil { // napi_gro_flush in napi_complete_done
@@ -164,6 +177,26 @@ func (w *tcpStream) step(e *Env) bool {
 		return false
 	}
 	w.read(e, e.inProcess(app))
+	return false
+}
+
+// rxTPA is a segment the NIC aggregates itself (hardware GRO, bnxt's TPA):
+// the CPU sees nothing until the aggregation closes, then one completion
+// whose skb goes through GRO as any other (too big to merge with the next).
+func (w *tcpStream) rxTPA(e *Env) bool {
+	e.M.Begin(e.Drv.CPU(), sim.SymDrvRx) // the NIC's operation, shown on its queue's CPU (it charges nothing)
+	full, ok := e.Drv.TPAAdd(e.Frame, HdrTCP)
+	if !ok {
+		e.Lost++
+		return true
+	}
+	w.frames++
+	if !full {
+		return true
+	}
+	if w.frame = e.tpaEnd(); w.frame == nil {
+		return true
+	}
 	return false
 }
 

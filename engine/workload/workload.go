@@ -150,6 +150,29 @@ func (e *Env) settle(sk *skb.SKB, err error) bool {
 	return sk != nil
 }
 
+// tpaEnd runs the NAPI side of a TPA completion (hardware GRO): the poll
+// bookkeeping of rx, then the driver's bnxt_tpa_end. nil when it failed
+// (counted as lost) or nothing was aggregated.
+func (e *Env) tpaEnd() *skb.SKB {
+	d := e.Drv
+	cpu := e.inSoftirq(d.CPU())
+	if !d.Scheduled() {
+		d.Schedule()
+	}
+	if d.Poll(FrameTCP) {
+		e.S.SkbDeferFreeFlush(cpu)
+	}
+	e.M.Begin(cpu, sim.SymDrvRx)
+	sk, err := d.TPAEnd()
+	if err == nil && sk == nil {
+		return nil
+	}
+	if !e.settle(sk, err) {
+		return nil
+	}
+	return sk
+}
+
 // rx runs the NAPI side of one frame of length bytes (hdr of them headers):
 // poll bookkeeping — a new poll first flushes the CPU's defer list, as
 // net_rx_action does before every napi_poll — then the driver's receive.

@@ -1,0 +1,244 @@
+package drivers
+
+import (
+	"fmt"
+
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+	"pplab/engine/skb"
+)
+
+// This file is bnxt's normal RX path with an aggregation ring, as 6.6 wrote
+// it ("bnxt_en: Use the unified RX page pool buffers for XDP and non-XDP",
+// 86b05508f775, and "Let the page pool manage the DMA mapping",
+// 578fcfd26e2a): no XDP program, GRO_HW on (the hw_gro knob), so the RX ring's
+// head buffers hold rx_copy_thresh bytes and are napi_alloc_frag'd by
+// bnxt_alloc_rx_data — not page_pool pages — and what a frame carries beyond
+// them lands in the aggregation ring's buffers, which the pool feeds. The
+// ring the model keeps (Driver.ring) is that aggregation ring; the head ring
+// is not modelled buffer by buffer: each frame's head is a page_frag buffer
+// of its own, allocated where the driver replaces the consumed one.
+//
+// With TPA (hardware GRO) the NIC aggregates a TCP flow itself: it starts an
+// aggregation with the first segment (its first rx_copy_thresh bytes in the
+// head buffer, TPA_START), places every further segment's payload in the
+// aggregation buffers, Spec.TPASegsPerBuf segments to a buffer, and closes it
+// after Spec.TPAMaxSegs segments (TPA_END; the model also closes it when the
+// NAPI poll ends, where the chip's aggregation timer would). The CPU sees one
+// completion per aggregate: bnxt_tpa_end builds one skb from the head buffer
+// and adds the buffers as frags (bnxt_rx_agg_pages_skb), bnxt_deliver_skb
+// marks it for recycling and hands it to napi_gro_receive, where it is too big
+// to merge with the next one (skb_gro_receive's 64 KB limit) and, with no
+// frag_list, every page it holds is freed with its skb.
+
+// tpaBuf is an aggregation buffer the NIC is filling for the aggregation in
+// progress.
+type tpaBuf struct {
+	pg        *mm.Page
+	off, size int // the buffer
+	used      int // bytes placed
+	segs      int // segments placed
+}
+
+// tpaState is struct bnxt_tpa_info for the one flow: the first segment's
+// head bytes, the buffers filled so far, the segment count.
+type tpaState struct {
+	segs int
+	head int // bytes in the head buffer
+	len  int // frame bytes aggregated (skb->len once built)
+	bufs []tpaBuf
+}
+
+// Agg reports whether the driver runs its normal RX path with a
+// page_pool-fed aggregation ring (fixed when it is created).
+func (d *Driver) Agg() bool { return d.agg }
+
+// AggMode resolves the hw_gro knob for a driver scenario: whether the driver
+// runs its normal RX path with hardware GRO and the page_pool-fed
+// aggregation ring (true) or its XDP page mode (false). xdp: the scenario
+// attaches an XDP program (page mode whatever the knob says). The error names
+// the knob and what is accepted.
+func (s *Spec) AggMode(e *sim.Era, k *sim.Knobs, xdp bool) (bool, error) {
+	v := k[sim.KnobHWGRO]
+	switch {
+	case !s.TPA:
+		if v == 1 {
+			return false, fmt.Errorf("%s has no hardware GRO in the model (bnxt's TPA only): accepted -1 or 0", s.Name)
+		}
+		return false, nil
+	case xdp:
+		if v == 1 {
+			return false, fmt.Errorf("an XDP program puts %s in page mode, which turns GRO_HW off (netdev_update_features): accepted -1 or 0 here", s.Name)
+		}
+		return false, nil
+	case k[sim.KnobGRO] == 0:
+		// ethtool -K gro off clears GRO_HW too (bnxt_fix_features); without
+		// TPA at MTU 1500 bnxt has no aggregation ring and its RX buffers
+		// are not page_pool pages: page mode is the pool's only path.
+		if v == 1 {
+			return false, fmt.Errorf("gro=0 turns GRO_HW off too (bnxt_fix_features: no NETIF_F_GRO, no NETIF_F_GRO_HW): accepted -1 or 0 with gro=0")
+		}
+		return false, nil
+	case v < 0:
+		return since(s.AggFrom, e), nil
+	case v == 1 && !e.NAPIDirect:
+		return false, fmt.Errorf("%s's aggregation ring takes page_pool buffers from %s (86b05508f775); hw_gro=1 runs that RX path there and later, and in 6.4 as the core whose NAPI-local recycling was measured with it, not in era %s: accepted -1 or 0 here", s.Name, s.AggFrom, e.Name)
+	}
+	return v == 1, nil
+}
+
+// aggHeadSKB is bnxt_alloc_rx_data's head buffer for a frame of length
+// bytes, built into an skb (napi_build_skb over a napi_alloc_frag buffer —
+// a page_frag page, not a pool page): the first min(length, AggHead)
+// bytes. The skb is marked for recycling as bnxt_deliver_skb marks every
+// skb from 6.6 (its frags are pool pages; the head is not, and goes back to
+// the page allocator when freed).
+func (d *Driver) aggHeadSKB(length int) (*skb.SKB, error) {
+	cpu := d.CPU()
+	sk, err := d.S.AllocPageFragSKB(cpu, min(length, d.Spec.AggHead))
+	if err != nil {
+		return nil, err
+	}
+	if d.mark {
+		if err := d.S.MarkForRecycle(cpu, sk, nil, nil); err != nil {
+			return nil, err
+		}
+	}
+	return sk, nil
+}
+
+// receiveAgg is bnxt_rx_pkt on the normal path for a frame the NIC did not
+// aggregate: a frame of at most rx_copy_thresh bytes fits its head buffer
+// and is copied (bnxt_copy_skb; the head buffer is reused); a larger one is
+// built over its head buffer with the rest in aggregation buffers as frags
+// (bnxt_rx_agg_pages_skb).
+func (d *Driver) receiveAgg(length int) (*skb.SKB, error) {
+	m := d.S.M
+	cpu := d.CPU()
+	if length <= d.Spec.AggHead {
+		sk, err := d.S.NapiAllocSKB(cpu, length)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.S.Put(sk, length); err != nil {
+			return nil, err
+		}
+		m.Charge(cpu, sim.SymMemcpy, length)
+		if m.Tracing() {
+			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte frame fits the %d-byte head buffer: copied into a new skb (bnxt_copy_skb), the head buffer reused; no aggregation buffer, no page_pool page", length, d.Spec.AggHead))
+		}
+		return sk, nil
+	}
+	sk, err := d.aggHeadSKB(length)
+	if err != nil {
+		return nil, err
+	}
+	for rest := length - d.Spec.AggHead; rest > 0; {
+		n := min(rest, d.BufSize())
+		pg, off, size := d.take(n)
+		if err := d.addRxBuffer(sk, pg, off, n, size); err != nil {
+			return nil, err
+		}
+		rest -= n
+	}
+	return sk, nil
+}
+
+// needAgg is the aggregation buffers a frame of length bytes takes.
+func (d *Driver) needAgg(length int) int {
+	if length <= d.Spec.AggHead {
+		return 0
+	}
+	return (length - d.Spec.AggHead + d.BufSize() - 1) / d.BufSize()
+}
+
+// TPA reports whether the NIC aggregates TCP segments (hardware GRO) in
+// this run: the normal RX path with TPA.
+func (d *Driver) TPA() bool { return d.agg && d.Spec.TPA }
+
+// TPAAdd models the NIC's TPA for one TCP segment of length bytes (hdr of
+// them headers, which the chip strips from every segment but the first): the
+// segment joins the aggregation in progress, or starts one. No CPU work: the
+// chip places the bytes. ok is false when it finds no aggregation buffer
+// posted (the segment is dropped); full reports that the aggregation has
+// Spec.TPAMaxSegs segments and closes (TPA_END): the NAPI's TPAEnd builds
+// its skb next.
+func (d *Driver) TPAAdd(length, hdr int) (full, ok bool) {
+	t := &d.tpa
+	bytes := length - hdr // the payload the chip places
+	if t.segs == 0 {
+		bytes = length - min(length, d.Spec.AggHead) // TPA_START: the head buffer takes the first bytes
+	}
+	last := len(t.bufs) - 1
+	needBuf := bytes > 0 && (last < 0 || t.bufs[last].segs >= d.Spec.TPASegsPerBuf || t.bufs[last].used+bytes > t.bufs[last].size)
+	if needBuf && d.posted == 0 {
+		d.miss()
+		return false, false
+	}
+	if t.segs == 0 {
+		t.head, t.len = min(length, d.Spec.AggHead), length
+	} else {
+		t.len += bytes
+	}
+	t.segs++
+	if needBuf {
+		pg, off, size := d.takeDesc(bytes, false, false) // synced for the CPU at TPA_END
+		pg.Users++ // held by the aggregation until bnxt_tpa_end
+		t.bufs = append(t.bufs, tpaBuf{pg: pg, off: off, size: size})
+		last++
+	}
+	if bytes > 0 {
+		t.bufs[last].used += bytes
+		t.bufs[last].segs++
+	}
+	if d.S.M.Tracing() {
+		d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("TPA: the NIC adds segment %d to the flow's aggregation (%d bytes, %d aggregation buffers); the CPU does nothing until TPA_END", t.segs, t.len, len(t.bufs)))
+	}
+	return t.segs >= d.Spec.TPAMaxSegs, true
+}
+
+// TPAEnd models bnxt_tpa_end for the aggregation in progress (nil when none):
+// the CPU's one completion for the aggregate — the skb built over the head
+// buffer, each aggregation buffer added as a frag (bnxt_rx_agg_pages_skb),
+// marked for recycling. Caller: the NAPI poll (at TPA_END, or where the
+// poll ends and the chip's aggregation timer would close it).
+func (d *Driver) TPAEnd() (*skb.SKB, error) {
+	t := &d.tpa
+	if t.segs == 0 {
+		return nil, nil
+	}
+	m := d.S.M
+	cpu := d.CPU()
+	m.Charge(cpu, sim.SymDrvRx, 0)
+	d.polled++
+	if d.Spec.RefillEach {
+		d.refill(len(d.ring)) // __bnxt_rx_agg_pages: bnxt_alloc_rx_page per consumed buffer
+	}
+	sk, err := d.aggHeadSKB(t.head)
+	for i := range t.bufs {
+		b := &t.bufs[i]
+		b.pg.Users-- // the aggregation's hold becomes the frag's
+		if b.pg.Mapped {
+			d.S.A.DMA.SyncForCPU(cpu, b.pg, b.off, b.used, mm.DMAFromDevice)
+		}
+		if err == nil {
+			err = d.addRxBuffer(sk, b.pg, b.off, b.used, b.size)
+			continue
+		}
+		// No skb (bnxt_tpa_end's allocation failed): the buffers go back
+		// (bnxt_reuse_rx_agg_bufs; here to the pool, which reposts them).
+		m.Begin(cpu, sim.SymPutPage)
+		d.putBuffer(b.pg)
+	}
+	if m.Tracing() && err == nil {
+		d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("TPA_END: bnxt_tpa_end builds one skb of %d segments (%d bytes): the head buffer (not a page_pool page) and %d aggregation buffers as frags, marked for recycling", t.segs, sk.Len, len(t.bufs)))
+	}
+	for i := range t.bufs {
+		t.bufs[i] = tpaBuf{}
+	}
+	t.bufs, t.segs, t.head, t.len = t.bufs[:0], 0, 0, 0
+	return sk, err
+}
+
+// TPASegs is the segments of the aggregation in progress.
+func (d *Driver) TPASegs() int { return d.tpa.segs }

@@ -1,0 +1,81 @@
+package lab
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"pplab/engine/sim"
+)
+
+// Hardware GRO (bnxt's TPA, on the 6.6 RX path): the NIC aggregates 33
+// segments into one skb whose head is not a pool page and whose frags are
+// aggregation-ring pool pages, two segments to a page. With no frag_list,
+// the deferred flush that frees it NAPI-safe on the NAPI's CPU recycles
+// every page into the alloc cache — in 6.4 too, where page mode's software
+// GRO sends the frag_list's pages (27 of 45) through the ring.
+func TestBnxtHWGRO_NoFragListToLose(t *testing.T) {
+	const n = 100_000
+	tpa := tcpStream(t, "bnxt", "6.4", n, "hw_gro=1")
+	page := tcpStream(t, "bnxt", "6.4", n, "hw_gro=0")
+	exactStats(t, "bnxt tcp-stream 6.4 hw_gro=1", tpa.r.Stats, sim.Stats{sim.StatAllocFast: 53490, sim.StatAllocSlow: 59, sim.StatAllocEmpty: 59, sim.StatAllocRefill: 5, sim.StatRecycleCached: 49598, sim.StatRecycleCacheFull: 212, sim.StatRecycleRing: 450})
+	share := func(x tcpRun) float64 {
+		c, r := x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing)
+		return float64(c) / float64(c+r)
+	}
+	if s, p := share(tpa), share(page); s < 0.99 || p > 0.4 {
+		t.Errorf("cached share: hw_gro=1 %.3f, page mode %.3f; want nearly all, and under 18/45", s, p)
+	}
+	// A pool page per two segments (the heads are page_frag pages).
+	if a := tpa.st(sim.StatAllocFast) + tpa.st(sim.StatAllocSlow) + tpa.st(sim.StatAllocRefill); a > n*55/100 || a < n/2 {
+		t.Errorf("%d pool allocations for %d segments: want one per two", a, n)
+	}
+	// One completion per aggregate: the NAPI does a fraction of page mode's
+	// work, the reader is the bottleneck.
+	if tpa.r.Bottleneck != 1 || page.r.Bottleneck != 0 {
+		t.Errorf("bottleneck: hw_gro=1 cpu%d, page mode cpu%d; want the reader's cpu1, the NAPI's cpu0", tpa.r.Bottleneck, page.r.Bottleneck)
+	}
+	// 6.6's default is the TPA path; 6.4's is page mode.
+	def66 := tcpStream(t, "bnxt", "6.6", 20_000)
+	set66 := tcpStream(t, "bnxt", "6.6", 20_000, "hw_gro=1")
+	def64 := tcpStream(t, "bnxt", "6.4", 20_000)
+	set64 := tcpStream(t, "bnxt", "6.4", 20_000, "hw_gro=0")
+	if def66.r.Stats != set66.r.Stats || def64.r.Stats != set64.r.Stats || !def66.l.drv.TPA() || def64.l.drv.TPA() {
+		t.Errorf("hw_gro=-1: 6.6 %v (hw_gro=1 %v), 6.4 %v (hw_gro=0 %v)", def66.r.Stats, set66.r.Stats, def64.r.Stats, set64.r.Stats)
+	}
+}
+
+// On the aggregation-ring path a frame that is not aggregated (here a
+// 1514-byte frame of the drop scenario) has its first 256 bytes in a head
+// buffer that is not a pool page and the rest in one aggregation buffer:
+// one pool page per frame, and the ring is four times the RX ring.
+func TestBnxtAggMode_TheHeadIsNotAPoolPage(t *testing.T) {
+	const n = 5000
+	l, r := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.8", Packets: n, Set: []string{"frame=1514"}})
+	exactStats(t, "bnxt drop 6.8 frame=1514", r.Stats, sim.Stats{sim.StatAllocFast: 7012, sim.StatAllocSlow: 32, sim.StatAllocEmpty: 32, sim.StatRecycleCached: n})
+	if l.drv.RingSize() != 4*511 || r.Violations.Total() != 0 {
+		t.Errorf("ring %d (want 4 × 511), violations %d", l.drv.RingSize(), r.Violations.Total())
+	}
+}
+
+// hw_gro=1 where the model has no such path is refused with the reason.
+func TestBnxtHWGRO_RefusedWhereThePathDoesNotExist(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		says string
+	}{
+		{"a driver without TPA", Config{Driver: "mvpp2", Scenario: "tcp-stream", Set: []string{"hw_gro=1"}}, "no hardware GRO"},
+		{"an XDP scenario", Config{Driver: "bnxt", Scenario: "xdp-drop", Set: []string{"hw_gro=1"}}, "page mode"},
+		{"before 6.4", Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "6.1", Set: []string{"hw_gro=1"}}, "not in era 6.1"},
+		{"software GRO off", Config{Driver: "bnxt", Scenario: "tcp-stream", Set: []string{"hw_gro=1", "gro=0"}}, "bnxt_fix_features"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New(tc.cfg)
+			var fe *sim.FieldError
+			if !errors.As(err, &fe) || fe.Field != "hw_gro" || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("%v: want an hw_gro error saying %q", err, tc.says)
+			}
+		})
+	}
+}
