@@ -183,7 +183,7 @@ func (d *Driver) TPAAdd(length, hdr int) (full, ok bool) {
 	t.segs++
 	if needBuf {
 		pg, off, size := d.takeDesc(bytes, false, false) // synced for the CPU at TPA_END
-		pg.Users++ // held by the aggregation until bnxt_tpa_end
+		pg.Users++                                       // held by the aggregation until bnxt_tpa_end
 		t.bufs = append(t.bufs, tpaBuf{pg: pg, off: off, size: size})
 		last++
 	}

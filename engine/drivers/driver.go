@@ -116,6 +116,9 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	k := &m.Knobs
 	sync, offset, maxLen := spec.DeviceSync(mode, k)
 	selfMap := !spec.PoolMaps(e)
+	if selfMap && k[sim.KnobDMASyncDev] < 0 {
+		sync = false // the driver's own flags in an era its pool does not map (PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP)
+	}
 	useCache := spec.HasRxCache(e)
 	if useCache && mode != PagePerFrame {
 		// Split pages (the split-page scenario) are the model's

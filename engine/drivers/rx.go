@@ -376,7 +376,11 @@ func (d *Driver) takeDesc(n int, keepMap, sync bool) (*mm.Page, int, int) {
 			"the NIC DMAs a frame into a buffer whose page sits in %s: it was recycled while posted", pg.Place)
 	}
 	if m.Tracing() {
-		d.ev(sim.SymSyncForCPU, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d bytes at offset %d", n, dd.off))
+		if sync {
+			d.ev(sim.SymSyncForCPU, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d bytes at offset %d", n, dd.off))
+		} else {
+			d.ev(sim.SymDrvRx, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d bytes at offset %d of an aggregation buffer (the CPU syncs it at TPA_END)", n, dd.off))
+		}
 	}
 	switch {
 	case d.selfMap && pg.Mapped && !keepMap: // the driver's own mapping: unmapped now (it syncs for the CPU)

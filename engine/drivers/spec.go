@@ -261,14 +261,12 @@ var Specs = []*Spec{
 		// each page with dma_map_page in mlx5e_page_alloc_pool and syncs it
 		// itself); from 6.4 PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV
 		// (4a5c5e25008f "net/mlx5e: RX, Enable dma map and sync from
-		// page_pool allocator"). The model's pool from 6.4 sets
-		// PP_FLAG_DMA_MAP only (SyncDev false: that commit's SYNC_DEV half
-		// is not modelled, the 6.4 and 6.8 runs stay as they were);
+		// page_pool allocator", which also sets max_len = PAGE_SIZE);
 		// pp_params.napi = rq->cq.napi from 6.4 (a880f814739c "net/mlx5e:
 		// RX, Hook NAPIs to page pools"). TX completion: mlx5e_poll_tx_cq →
 		// mlx5e_consume_skb → napi_consume_skb.
-		MaxLen: mm.PageSize, Offset: 0, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "mlx5e_xdp_handle", NidChanged: true, GRO: true,
-		XDPTx: XDPTxRecycleDirect, XDPTxFn: "mlx5e_xdp_handle → mlx5e_xmit_xdp_buff", XDPTxDoneFn: "mlx5e_free_xdpsq_desc (before 6.4 through mlx5e_page_release_dynamic, which offered the page to the driver's own mlx5e_rx_cache first: not modelled)",
+		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "mlx5e_xdp_handle", NidChanged: true, GRO: true,
+		XDPTx: XDPTxRecycleDirect, XDPTxFn: "mlx5e_xdp_handle → mlx5e_xmit_xdp_buff", XDPTxDoneFn: "mlx5e_free_xdpsq_desc",
 		Ethtool: EthtoolMLX5,
 		// The 6.4 series (Dragos Tatulea, net-next March 2023) removed the
 		// driver's RX page cache ("net/mlx5e: RX, Remove internal

@@ -149,7 +149,10 @@ func (d *Driver) ReceiveXDPTx(length int) (XDPFrame, bool) {
 	if path == XDPTxNone {
 		panic(fmt.Sprintf("drivers: %s has no XDP_TX path (Spec.XDPTx); the xdp-tx scenario must not offer it", d.Spec.Name))
 	}
-	pg, off, size := d.takeBuffer(length, path == XDPTxReuse)
+	// The frame goes out from the page it arrived in: a driver that maps
+	// its own buffers keeps the mapping for the send (mlx5 before 6.4, whose
+	// completion offers the page to its RX cache still mapped).
+	pg, off, size := d.takeBuffer(length, path == XDPTxReuse || d.cache != nil)
 	m.Charge(cpu, sim.SymDrvXmit, 0)
 	if pg.Mapped {
 		d.S.A.DMA.SyncForDevice(cpu, pg, off, length, d.Pool.P.DMADir)
@@ -210,6 +213,17 @@ func (d *Driver) CompleteXDPTx(frames []XDPFrame) {
 			}
 			d.Pool.PutFullPage(cpu, pg, direct)
 		case XDPTxRecycleDirect:
+			if d.cache != nil {
+				// Before 6.4: mlx5e_free_xdpsq_desc →
+				// mlx5e_page_release_dynamic(rq, page, true): the
+				// driver's RX cache first, page_pool_recycle_direct
+				// when it refuses the page (mlx5cache.go).
+				if m.Tracing() {
+					d.ev(sim.SymPutPage, pg, sim.PlaceXDPFrame, sim.PlaceXDPFrame, fmt.Sprintf("TX completion (%s): mlx5e_page_release_dynamic(rq, page, true) offers the page to the driver's own RX cache first", d.Spec.XDPTxDoneFn))
+				}
+				d.releaseDynamic(cpu, pg, true)
+				continue
+			}
 			m.Begin(cpu, sim.SymPutPage)
 			if m.Tracing() {
 				d.ev(sim.SymPutPage, pg, sim.PlaceXDPFrame, sim.PlaceXDPFrame, fmt.Sprintf("TX completion (%s): page_pool_recycle_direct, allowed because the XDP send queue's completion runs in the RQ's NAPI poll", d.Spec.XDPTxDoneFn))

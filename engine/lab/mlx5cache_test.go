@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"pplab/engine/drivers"
+	"pplab/engine/mm"
+	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 )
 
@@ -44,7 +46,7 @@ func TestMlx5eRxCache_DropAndTCPStreamCounters(t *testing.T) {
 		{"drop", "6.4", sim.Stats{sim.StatAllocFast: 5922, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatAllocRefill: 78, sim.StatRecycleRing: 5000}, nil},
 		{"tcp-stream", "5.15", sim.Stats{sim.StatAllocFast: 2400, sim.StatAllocSlow: 39, sim.StatAllocEmpty: 39, sim.StatRecycleReleasedRefcnt: 1212},
 			&drivers.RxCacheStats{drivers.RxCacheReuse: 3577, drivers.RxCacheFull: 1212, drivers.RxCacheEmpty: 1024, drivers.RxCacheBusy: 1415}},
-		{"tcp-stream", "6.4", sim.Stats{sim.StatAllocFast: 5943, sim.StatAllocSlow: 19, sim.StatAllocEmpty: 19, sim.StatAllocRefill: 54, sim.StatRecycleCached: 1962, sim.StatRecycleRing: 2943}, nil},
+		{"tcp-stream", "6.4", sim.Stats{sim.StatAllocFast: 5928, sim.StatAllocSlow: 18, sim.StatAllocEmpty: 18, sim.StatAllocRefill: 70, sim.StatRecycleCached: 1980, sim.StatRecycleRing: 2970}, nil},
 	} {
 		what := "mlx5 " + tc.scenario + " " + tc.era
 		_, r := run(t, Config{Driver: "mlx5", Scenario: tc.scenario, Era: tc.era, Packets: 5000})
@@ -58,6 +60,31 @@ func TestMlx5eRxCache_DropAndTCPStreamCounters(t *testing.T) {
 		}
 		if r.Violations.Total() != 0 || r.Lost != 0 {
 			t.Errorf("%s: %d violations, %d lost", what, r.Violations.Total(), r.Lost)
+		}
+	}
+}
+
+// From 6.4 mlx5's pool maps and syncs for the device (PP_FLAG_DMA_MAP |
+// PP_FLAG_DMA_SYNC_DEV, max_len = PAGE_SIZE: 4a5c5e25008f); before it the
+// pool has neither flag and the driver maps each page itself. Before 6.4
+// an XDP_TX frame's completion offers its page to the driver's RX cache
+// first (mlx5e_free_xdpsq_desc → mlx5e_page_release_dynamic(rq, page,
+// true)): the pool sees nothing after the ring's fill.
+func TestMlx5_PoolMapsAndSyncsFrom64(t *testing.T) {
+	for _, era := range []string{"5.15", "6.1", "6.4", "6.8"} {
+		l, r := run(t, Config{Driver: "mlx5", Scenario: "xdp-tx", Era: era, Packets: 5000})
+		flags := l.drv.Pool.P.Flags
+		maps, syncs := flags&pagepool.FlagDMAMap != 0, flags&pagepool.FlagDMASyncDev != 0
+		after := era == "6.4" || era == "6.8"
+		if maps != after || syncs != after || (after && l.drv.Pool.P.MaxLen != mm.PageSize) {
+			t.Errorf("%s: pool flags %#x max_len %d: want DMA_MAP and DMA_SYNC_DEV with max_len PAGE_SIZE from 6.4, neither before", era, flags, l.drv.Pool.P.MaxLen)
+		}
+		recycled := r.Stats[sim.StatRecycleCached] + r.Stats[sim.StatRecycleRing]
+		if got, ok := driverStats(t, r); !after && (!ok || got[drivers.RxCacheReuse] < 4900 || recycled != 0) {
+			t.Errorf("%s: cache %v, pool recycles %d: want the XDP_TX pages back through the driver's cache", era, got, recycled)
+		}
+		if r.Violations.Total() != 0 {
+			t.Errorf("%s: %d violations", era, r.Violations.Total())
 		}
 	}
 }

@@ -148,7 +148,7 @@ type DriverJSON struct {
 	TxFree string `json:"tx_free"`
 	// RxCacheUntil is the first era without the driver's own RX page cache
 	// (Spec.RxCacheUntil; omitted for a driver that never has one).
-	RxCacheUntil string   `json:"rx_cache_until,omitempty"`
+	RxCacheUntil string `json:"rx_cache_until,omitempty"`
 	// AggFrom is the first era in which the driver's normal RX path (no
 	// XDP program, hardware GRO: the hw_gro knob) takes its aggregation
 	// ring's buffers from page_pool (Spec.AggFrom; omitted for a driver
@@ -156,8 +156,8 @@ type DriverJSON struct {
 	// path whose buffers are pool pages; hw_gro=1 on 6.4 runs the 6.4 core
 	// with the 6.6 RX path, the configuration the NAPI-local patches were
 	// measured with.
-	AggFrom string `json:"hw_gro_from,omitempty"`
-	Scenarios    []string `json:"scenarios"`
+	AggFrom   string   `json:"hw_gro_from,omitempty"`
+	Scenarios []string `json:"scenarios"`
 }
 
 type ScenarioJSON struct {

@@ -31,7 +31,7 @@ type tcpStream struct {
 	next   tcpOp
 	gro    skb.GRO
 	useGRO bool
-	tpa    bool // the NIC aggregates (hardware GRO: Driver.TPA)
+	tpa    bool           // the NIC aggregates (hardware GRO: Driver.TPA)
 	frame  *skb.SKB       // received by the driver, not yet through GRO
 	up     fifo[*skb.SKB] // left GRO, awaiting tcp_v4_rcv, oldest first
 	queue  fifo[queued]   // the socket's receive queue
