@@ -62,8 +62,8 @@ func (s *Spec) AggMode(e *sim.Era, k *sim.Knobs, xdp bool) (bool, error) {
 	v := k[sim.KnobHWGRO]
 	switch {
 	case !s.TPA:
-		if v == 1 {
-			return false, fmt.Errorf("%s has no hardware GRO in the model (bnxt's TPA only): accepted -1 or 0", s.Name)
+		if v != -1 {
+			return false, fmt.Errorf("%s has no second RX path in the model (hardware GRO over an aggregation ring is bnxt's): accepted -1", s.Name)
 		}
 		return false, nil
 	case xdp:
@@ -184,6 +184,7 @@ func (d *Driver) TPAAdd(length, hdr int) (full, ok bool) {
 	if needBuf {
 		pg, off, size := d.takeDesc(bytes, false, false) // synced for the CPU at TPA_END
 		pg.Users++                                       // held by the aggregation until bnxt_tpa_end
+		pg.MoveTo(d.S.M, sim.PlaceDriver, -1)
 		t.bufs = append(t.bufs, tpaBuf{pg: pg, off: off, size: size})
 		last++
 	}

@@ -114,11 +114,8 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 		return nil, fmt.Errorf("%s: the frag API needs era 5.15 or later (era %s)", spec.Name, e.Name)
 	}
 	k := &m.Knobs
-	sync, offset, maxLen := spec.DeviceSync(mode, k)
+	sync, offset, maxLen := spec.DeviceSyncIn(e, mode, k)
 	selfMap := !spec.PoolMaps(e)
-	if selfMap && k[sim.KnobDMASyncDev] < 0 {
-		sync = false // the driver's own flags in an era its pool does not map (PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP)
-	}
 	useCache := spec.HasRxCache(e)
 	if useCache && mode != PagePerFrame {
 		// Split pages (the split-page scenario) are the model's
@@ -191,6 +188,18 @@ func (s *Spec) DeviceSync(mode BufferMode, k *sim.Knobs) (sync bool, offset, max
 	}
 	if sync && maxLen == 0 {
 		maxLen = mm.PageSize - offset // the flag forced on a driver that sets no max_len: the page past the offset
+	}
+	return sync, offset, maxLen
+}
+
+// DeviceSyncIn is DeviceSync in era e: a driver whose pool does not map in
+// e (PoolDMAFrom) does not ask it to sync either (PP_FLAG_DMA_SYNC_DEV
+// needs PP_FLAG_DMA_MAP: mlx5 before 6.4 sets neither), unless the
+// dma_sync_dev knob says otherwise (which the lab refuses there).
+func (s *Spec) DeviceSyncIn(e *sim.Era, mode BufferMode, k *sim.Knobs) (sync bool, offset, maxLen int) {
+	sync, offset, maxLen = s.DeviceSync(mode, k)
+	if !s.PoolMaps(e) && k[sim.KnobDMASyncDev] < 0 {
+		sync = false
 	}
 	return sync, offset, maxLen
 }

@@ -65,7 +65,7 @@ func TestBnxtHWGRO_RefusedWhereThePathDoesNotExist(t *testing.T) {
 		cfg  Config
 		says string
 	}{
-		{"a driver without TPA", Config{Driver: "mvpp2", Scenario: "tcp-stream", Set: []string{"hw_gro=1"}}, "no hardware GRO"},
+		{"a driver with one RX path", Config{Driver: "mvpp2", Scenario: "tcp-stream", Set: []string{"hw_gro=0"}}, "no second RX path"},
 		{"an XDP scenario", Config{Driver: "bnxt", Scenario: "xdp-drop", Set: []string{"hw_gro=1"}}, "page mode"},
 		{"before 6.4", Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "6.1", Set: []string{"hw_gro=1"}}, "not in era 6.1"},
 		{"software GRO off", Config{Driver: "bnxt", Scenario: "tcp-stream", Set: []string{"hw_gro=1", "gro=0"}}, "bnxt_fix_features"},
@@ -77,5 +77,14 @@ func TestBnxtHWGRO_RefusedWhereThePathDoesNotExist(t *testing.T) {
 				t.Errorf("%v: want an hw_gro error saying %q", err, tc.says)
 			}
 		})
+	}
+}
+
+// The pool scenarios have no driver: hw_gro takes only its default there.
+func TestHWGRO_NoDriverNoRXPath(t *testing.T) {
+	err := Config{Scenario: "pool-ring", Set: []string{"hw_gro=0"}}.Validate()
+	var fe *sim.FieldError
+	if !errors.As(err, &fe) || fe.Field != "hw_gro" || !strings.Contains(err.Error(), "no driver") {
+		t.Errorf("%v: want an hw_gro error saying the scenario has no driver", err)
 	}
 }

@@ -269,6 +269,13 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 	if spec != nil && !spec.PoolMaps(era) && k[sim.KnobDMASyncDev] == 1 {
 		return knobErr(sim.KnobDMASyncDev, k, "%s maps its own RX buffers before era %s (its pool has no PP_FLAG_DMA_MAP), and PP_FLAG_DMA_SYNC_DEV needs it: page_pool_create would fail with -EINVAL (want -1 or 0, or era %s)", spec.Name, spec.PoolDMAFrom, spec.PoolDMAFrom)
 	}
+	if spec != nil {
+		if _, err := spec.AggMode(era, k, xdpScenario(sc.Name)); err != nil {
+			return knobErr(sim.KnobHWGRO, k, "%v", err)
+		}
+	} else if k[sim.KnobHWGRO] != -1 {
+		return knobErr(sim.KnobHWGRO, k, "the %s scenario has no driver (hw_gro picks bnxt's RX path): accepted -1", sc.Name)
+	}
 	if off := k[sim.KnobOffset]; off != 0 {
 		// The pool's sync setup as the run will build it.
 		sync := k[sim.KnobDMASyncDev] == 1
@@ -277,7 +284,7 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 			maxLen = v
 		}
 		if spec != nil {
-			s, _, ml := spec.DeviceSync(bufferMode(spec, sc.Name, era), k)
+			s, _, ml := spec.DeviceSyncIn(era, bufferMode(spec, sc.Name, era), k)
 			sync, maxLen = s, int64(ml)
 		}
 		if !sync {
