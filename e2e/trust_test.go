@@ -119,6 +119,11 @@ func TestPlayground_SwitchScenarioThenSetEveryKnob(t *testing.T) {
 			if got := p.query(); got.Encode() != cfg.Values().Encode() {
 				t.Errorf("a value of %s that does not fit changed the run: %s", spec.Name, got.Encode())
 			}
+			// The user puts the knob back (hw_gro=1 after gro=0 stays on
+			// screen with its reason until then), and the next knob starts
+			// from a form the run accepts.
+			p.choose("#f-"+spec.Name, strconv.FormatInt(cur[k], 10))
+			p.wait(fmt.Sprintf(`document.querySelector('#err-%s') === null`, spec.Name), 20*time.Second)
 		}
 	}
 	p.noErrors()
