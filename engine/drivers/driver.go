@@ -84,12 +84,12 @@ type Driver struct {
 	held   int
 	polled int // frames in the current NAPI poll
 
-	Received, Dropped, Transmitted int64
+	Received, Dropped, Transmitted int64 `pp:"counter"`
 	// Missed: frames the NIC dropped because too few RX descriptors were
 	// posted (part of Dropped): rtnl_link_stats64.rx_missed_errors, which
 	// mlx5 fills from its rx_out_of_buffer counter.
-	Missed      int64
-	Completions int64 // napi_complete_done calls (polls that ended short)
+	Missed      int64 `pp:"counter"`
+	Completions int64 `pp:"counter"` // napi_complete_done calls (polls that ended short)
 }
 
 // New creates the driver's page_pool (with the parameters its Spec takes from

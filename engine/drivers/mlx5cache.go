@@ -100,7 +100,7 @@ func (s RxCacheStat) EthtoolName(ring int) string {
 type rxCache struct {
 	head, tail int
 	pages      [RxCacheSize]*mm.Page
-	stats      RxCacheStats
+	stats      RxCacheStats `pp:"counter"`
 }
 
 func (c *rxCache) count() int { return (c.tail - c.head) & (RxCacheSize - 1) }

@@ -84,9 +84,9 @@ type driverRun struct {
 	ender   workload.Ender   // non-nil: the workload, not the packet count, ends the run
 	warm    int64            // packets before measuring starts
 	settler workload.Settler // non-nil: measuring also waits for it to settle
-	n       int64
-	opened  bool  // the interface is open: its RX ring was filled (the run's first operation)
-	lost0   int64 // env.Lost when measuring started
+	n       int64            `pp:"counter"`
+	opened  bool             // the interface is open: its RX ring was filled (the run's first operation)
+	lost0   int64            // env.Lost when measuring started
 }
 
 func newDriverRun(l *Lab, name string) (runner, error) {

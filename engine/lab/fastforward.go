@@ -69,55 +69,6 @@ import (
 // cmd/ppsim's TestFastForward_GoldenCorpus runs the golden corpus both ways
 // at 10^5 and 10^6 packets and compares the JSON byte for byte.
 
-func init() {
-	ffSkipped["lab.Lab"] = []string{"tracer", "tally", "tallyOn", "rec", "series", "kf", "sinceCheck", "stamped", "ff"}
-	ffSkipped["sim.Machine"] = []string{"tracer", "Log", "checkers", "moves", "recMoves", "stepOp", "stepped"}
-	ffSkipped["skb.Stack"] = []string{"want", "ranges"} // checker scratch
-	ffSkipped["mm.Allocator"] = []string{"todo"}        // checker scratch
-	ffSkipped["mm.node"] = []string{"listed"}           // checker scratch
-	// Freed skbs and data wait in a quarantine only so that a stale pointer
-	// reads as freed; a reused one is reset (newSKB, newData). Their stale
-	// contents and the ring's rotation never steer the run: only how many
-	// wait (size) does.
-	ffSkipped["skb.quarantine[pplab/engine/skb.SKB]"] = []string{"q", "head"}
-	ffSkipped["skb.quarantine[pplab/engine/skb.Data]"] = []string{"q", "head"}
-	ffCounted["skb.Data"] = map[string]string{"Frags": "NrFrags"}
-	ffCounters = map[string][]string{
-		"lab.Lab":            {"ops", "packets", "lost"},
-		"lab.driverRun":      {"n"},
-		"sim.CPU":            {"busyPS", "idlePS", "spent"},
-		"sim.Machine":        {"seq", "tseq"},
-		"sim.Op":             {"Seq"},
-		"mm.Page":            {"Recycles", "Holder"},
-		"mm.Allocator":       {"Allocs", "Frees", "BulkCalls", "Failures", "PfmemallocAllocs"},
-		"mm.SlabCache":       {"Allocs", "Frees"},
-		"mm.DMA":             {"Maps", "Unmaps", "MapFailures", "SyncDevCalls", "SyncDevBytes", "SyncCPUCalls", "SyncCPUBytes"},
-		"pagepool.Pool":      {"stats", "holdCnt", "releaseCnt", "allocNull"},
-		"drivers.Driver":     {"Received", "Dropped", "Missed", "Transmitted", "Completions"},
-		"drivers.rxCache":    {"stats"}, // the driver cache's rx_cache_* (its pages are pointers, head and tail shape)
-		"skb.Stack":          {"Built", "Freed", "Clones", "Coalesced", "CoalesceRefused", "Expanded", "Shifted", "Deferred", "Kicks", "nextID"},
-		"skb.Data":           {"ID"},
-		"skb.SKB":            {"ID", "FragListOf"},
-		"workload.Env":       {"Lost"},
-		"workload.drop":      {"n"},
-		"workload.tcpStream": {"frames", "openAt", "kickAt"},
-		"workload.queued":    {"at"},
-	}
-	ffPFNs = map[string][]string{
-		"mm.node":      {"free"},
-		"mm.SlabCache": {"index"},
-		"mm.DMA":       {"failPFN"},
-	}
-	ffTimes = map[string][]string{
-		"workload.tcpStream": {"openAt", "kickAt"},
-		"workload.queued":    {"at"},
-	}
-}
-
-// ffTimes lists the counters that are times the run compares with the CPUs'
-// clocks (the tcp workload's scheduler).
-var ffTimes = map[string][]string{}
-
 // Search spacing: a sample every `every` operations, a power of two at
 // least ffEvery and at least ffWordsPerOp times the state's size in words
 // (a walk costs about 7 ns per word natively, an operation about 110 ns: a
@@ -520,7 +471,7 @@ func (l *Lab) ffVerify() {
 }
 
 // ffClocksTogether: when the state holds times the run compares with the
-// CPUs' clocks (ffTimes), every such time and every clock must either
+// CPUs' clocks (pp:"time"), every such time and every clock must either
 // advance by one common amount per cycle or stand still at or below all
 // the moving ones, so no comparison between them can change later.
 // Without such times the clocks are only ever read, never compared.
@@ -745,7 +696,7 @@ var freeIdxOff = func() uintptr {
 
 // ffRename moves every renamed page's role k cycles on: the role the page
 // pfn plays now is played by rho^k(pfn) then. Each page keeps its own
-// ffPageKeep fields (its Recycles grows by what the roles it plays on the
+// frame fields (pp:"frame"; its Recycles grows by what the roles it plays on the
 // way add); the page pointers of the graph follow their roles.
 func (l *Lab) ffRename(k int64) {
 	f := &l.ff

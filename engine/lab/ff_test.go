@@ -4,9 +4,12 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"pplab/engine/sim"
+	"pplab/engine/skb"
+	"pplab/engine/workload"
 )
 
 // ffRun runs cfg to its end with the fast-forward on or off and returns
@@ -58,6 +61,10 @@ func TestFastForward_Skips(t *testing.T) {
 			on, off := ffRun(t, cfg, true), ffRun(t, cfg, false)
 			skips, skipped, period, why := on.FFStats()
 			if got := skips > 0; got != tc.skips {
+				why := why
+				if tc.skips {
+					why += "; " + firstDifference(mustNew(t, cfg), 1<<16)
+				}
 				t.Errorf("skips %d (%d operations, period %d, off %q): want skipping %v", skips, skipped, period, why, tc.skips)
 			}
 			if tc.skips && skipped < on.Ops()/2 {
@@ -173,54 +180,154 @@ func TestFastForward_SeekAndSlices(t *testing.T) {
 	}
 }
 
-// TestFFCounterFieldsExist: every field the walk's tables name exists in
-// a type the walk meets (a renamed field would silently become shape or
-// stop being skipped).
-func TestFFCounterFieldsExist(t *testing.T) {
-	types := map[string]reflect.Type{}
-	var visit func(rt reflect.Type)
-	visit = func(rt reflect.Type) {
-		for rt.Kind() == reflect.Pointer || rt.Kind() == reflect.Slice || rt.Kind() == reflect.Array {
-			rt = rt.Elem()
-		}
-		if rt.Kind() != reflect.Struct || types[rt.String()] != nil {
-			return
-		}
-		types[rt.String()] = rt
-		for i := 0; i < rt.NumField(); i++ {
-			visit(rt.Field(i).Type)
-		}
-	}
-	for _, sc := range []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-tx", "clone-tap"} {
-		l := mustNew(t, Config{Scenario: sc, Packets: 10_000})
-		l.RunN(5000)
-		visit(reflect.TypeOf(l))
-		visit(reflect.TypeOf(l.run))
-		if dr, ok := l.run.(*driverRun); ok {
-			visit(reflect.TypeOf(dr.w))
-		}
-	}
-	counted := map[string][]string{}
-	for name, m := range ffCounted {
-		for array, count := range m {
-			counted[name] = append(counted[name], array, count)
-		}
-	}
-	keep := map[string][]string{pageType.String(): ffPageKeep}
-	for _, table := range []map[string][]string{ffCounters, ffSkipped, ffTimes, ffPFNs, counted, keep} {
-		for name, fields := range table {
-			rt := types[name]
-			if rt == nil {
-				t.Errorf("type %s: not in the run's state", name)
-				continue
+// reachableTypes collects the struct types a run's state holds, by walking
+// values (so the dynamic types behind interfaces count), over every
+// scenario on its default driver and the others that have a path of their
+// own (bnxt's two RX paths, mlx5's cache).
+func reachableTypes(t *testing.T) map[reflect.Type]bool {
+	types := map[reflect.Type]bool{}
+	seen := map[uintptr]bool{}
+	var visit func(v reflect.Value)
+	visit = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() || seen[v.Pointer()] || shared[v.Type()] {
+				return // shared: read-only descriptions, walked as their address
 			}
-			for _, f := range fields {
-				if _, ok := rt.FieldByName(f); !ok {
-					t.Errorf("%s has no field %s", name, f)
+			seen[v.Pointer()] = true
+			visit(v.Elem())
+		case reflect.Interface:
+			if !v.IsNil() {
+				visit(v.Elem())
+			}
+		case reflect.Slice, reflect.Array:
+			if v.Kind() == reflect.Slice && v.IsNil() {
+				return
+			}
+			for i := 0; i < v.Len() && i < 64; i++ { // the element type is met in the first ones
+				visit(v.Index(i))
+			}
+		case reflect.Map:
+			it := v.MapRange()
+			for n := 0; it.Next() && n < 64; n++ {
+				visit(it.Key())
+				visit(it.Value())
+			}
+		case reflect.Struct:
+			types[v.Type()] = true
+			for i := 0; i < v.NumField(); i++ {
+				if tg := ffTagOf(v.Type(), v.Type().Field(i)); !tg.skip {
+					visit(v.Field(i))
 				}
 			}
 		}
 	}
+	cfgs := []Config{}
+	for _, sc := range Scenarios {
+		cfgs = append(cfgs, Config{Scenario: sc.Name})
+	}
+	cfgs = append(cfgs, Config{Scenario: "tcp-stream", Driver: "bnxt", Set: []string{"hw_gro=0"}},
+		Config{Scenario: "tcp-stream", Driver: "mlx5", Era: "5.15"}, Config{Scenario: "drop", Driver: "hns3"})
+	for _, cfg := range cfgs {
+		cfg.Packets = 100_000
+		cfg.Set = append(cfg.Set, TeachingSet(cfg.Scenario)...)
+		l := mustNew(t, cfg)
+		l.RunN(3000)
+		visit(reflect.ValueOf(l))
+	}
+	return types
+}
+
+// framelike reports whether an integer field's name says it names a page
+// frame or an index (pfn, …Idx, …index, free).
+func framelike(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "pfn") || strings.HasSuffix(n, "idx") || strings.HasSuffix(n, "index") || n == "free"
+}
+
+func intsInside(t reflect.Type) bool {
+	for t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Map {
+		return intsInside(t.Key())
+	}
+	return t.Kind() >= reflect.Int && t.Kind() <= reflect.Uintptr
+}
+
+// TestFFTags_EveryReachableFieldHasItsPolicy: over every struct type a run
+// reaches, the fields the fast-forward could misread carry their pp tag —
+// an integer named like a page frame or an index says which (pfn, frame,
+// index), a func or chan is an observer, an upto= names an int field of
+// the struct, frame is struct page's alone — and every tag parses. Each
+// failure names the field and the tag to add.
+func TestFFTags_EveryReachableFieldHasItsPolicy(t *testing.T) {
+	types := reachableTypes(t)
+	for _, want := range []reflect.Type{pageType, reflect.TypeOf(Lab{}), reflect.TypeOf(skb.Data{})} {
+		if !types[want] {
+			t.Fatalf("%v not reached: the walk of the runs is incomplete", want)
+		}
+	}
+	names := make([]string, 0, len(types))
+	byName := map[string]reflect.Type{}
+	for rt := range types {
+		names = append(names, rt.String())
+		byName[rt.String()] = rt
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		rt := byName[name]
+		for i := 0; i < rt.NumField(); i++ {
+			f := rt.Field(i)
+			tg := ffTagOf(rt, f)
+			switch k := f.Type.Kind(); {
+			case (k == reflect.Func || k == reflect.Chan) && !tg.skip:
+				t.Errorf("%s.%s is a %v the fast-forward cannot compare: tag it pp:\"observer\" (it belongs to whoever watches the run)", name, f.Name, k)
+			case intsInside(f.Type) && framelike(f.Name) && !tg.pfn && !tg.frame && !tg.index && !tg.skip:
+				t.Errorf("%s.%s looks like a page frame number or an index: tag it pp:\"pfn\" (its integers name frames: a renaming leaves them), pp:\"index\" (an index that is not a frame) or, in struct page, pp:\"frame\"", name, f.Name)
+			case tg.frame && rt != pageType:
+				t.Errorf("%s.%s: pp:\"frame\" is struct page's (what stays with a frame when a role moves)", name, f.Name)
+			}
+			if tg.upto != "" {
+				if c, ok := rt.FieldByName(tg.upto); !ok || c.Type.Kind() != reflect.Int || f.Type.Kind() != reflect.Array {
+					t.Errorf("%s.%s: pp:\"upto=%s\" needs an array and an int field %s in %s", name, f.Name, tg.upto, tg.upto, name)
+				}
+			}
+		}
+	}
+}
+
+// probeWorkload wraps a workload with a counter that has no pp tag: the
+// issue's probe (a new counter in a workload) as a test can make it.
+type probeWorkload struct {
+	workload.Workload
+	bytes int64
+}
+
+func (p *probeWorkload) Step(e *workload.Env) bool {
+	p.bytes += 64
+	return p.Workload.Step(e)
+}
+
+// TestFFTags_FirstDifferenceNamesAnUntaggedCounter: a counter the walk reads
+// as shape keeps the search from finding drop's cycle, and firstDifference
+// names it with the tag to add.
+func TestFFTags_FirstDifferenceNamesAnUntaggedCounter(t *testing.T) {
+	l := mustNew(t, Config{Scenario: "drop", Packets: 1_000_000})
+	dr := l.run.(*driverRun)
+	dr.w = &probeWorkload{Workload: dr.w}
+	l.Run()
+	if skips, _, _, _ := l.FFStats(); skips != 0 {
+		t.Fatalf("drop with an untagged counter skipped %d times: the probe did not reach the walk", skips)
+	}
+	l = mustNew(t, Config{Scenario: "drop", Packets: 1_000_000})
+	dr = l.run.(*driverRun)
+	dr.w = &probeWorkload{Workload: dr.w}
+	msg := firstDifference(l, 4096)
+	if !strings.Contains(msg, "lab.probeWorkload.bytes grows by 262144 every 4096 operations") || !strings.Contains(msg, `pp:"counter"`) {
+		t.Errorf("firstDifference: %s", msg)
+	}
+	t.Logf("the probe's message: %s", msg)
 }
 
 // TestFastForward_StepOnAVerificationPoint: a Step (the UI's, between two

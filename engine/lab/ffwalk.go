@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -37,36 +38,80 @@ import (
 // type (offsets, sizes, which fields are counters): reflection per value
 // would cost as much as simulating a few hundred thousand packets.
 
-// ffCounters lists, per type, the fields that are counters (lin). A field
-// named here that does not exist fails TestFFCounterFieldsExist.
-var ffCounters = map[string][]string{}
+// Each field's policy is a struct tag on the field itself, `pp:"..."`
+// (comma-separated), read when a type's plan is compiled; a field without
+// one is shape. The vocabulary:
+//
+//   - counter: the field only accumulates (a statistic, a clock, per-symbol
+//     spend, an id allocator or an id, compared only with others of its
+//     kind): the walk puts it in lin, never in shape; an array or struct
+//     tagged counter makes every integer inside one.
+//   - time: a counter the run compares with the CPUs' clocks (the tcp
+//     workload's scheduler): kept apart so a skip moves it with the clocks.
+//   - pfn: the field's integers (a slice's elements, a map's keys) name page
+//     frames. The walk renames pages it reaches through pointers, never
+//     these: a renaming must leave every page they name where it is.
+//   - frame (struct page only): the field stays with the page frame when a
+//     renaming moves the page's role to another frame: its identity (PFN),
+//     its place in the free list, its DMA address relative to the frame
+//     (dmaRel), and how often it was recycled (also a counter, summed along
+//     its orbit). Every other field of a page is the role's.
+//   - index: an integer that is an index into a slice the walk sees whole
+//     (an skb's slot in the live list), not a page frame: said so the
+//     completeness test does not take it for one.
+//   - upto=F: an array whose elements at or past the count field F are
+//     stale and never read (an skb's frag slots past nr_frags): the walk
+//     stops at the count.
+//   - observer: the field belongs to whoever watches the run (a tracer, step
+//     records, keyframes, the series, the fast-forward itself): not walked.
+//     A func or chan field must be one.
+//   - scratch: checker bookkeeping rebuilt at every check: not walked.
+//   - inert: contents that never steer the run (the freed-object
+//     quarantine, which only makes a stale pointer read as freed; its size
+//     field is shape): not walked.
+//
+// TestFFTags_EveryReachableFieldHasItsPolicy checks the tags over every type
+// a run reaches. A field the walk treats as shape that changes every cycle
+// (a counter without its tag) keeps the search from finding a cycle:
+// firstDifference names it.
 
-// ffSkipped lists, per type, the fields the walk leaves out: what belongs
-// to the Lab's user (listener, records, keyframes, the series), checker
-// bookkeeping that never steers the run, and the fast-forward itself. A
-// skipped field that can steer the run is handled by fastforward.go's
-// conditions instead (the violation log must be empty, recording off).
-var ffSkipped = map[string][]string{}
+// ffTag is a field's pp tag, parsed.
+type ffTag struct {
+	counter, time, pfn, frame, index bool
+	skip                             bool // observer, scratch or inert
+	upto                             string
+}
 
-// ffPFNs lists the fields that hold page frame numbers as integers (a free
-// list, a map keyed by PFN). The walk renames pages it reaches through
-// pointers, never these: a renaming must leave every page they name where
-// it is (fastforward.go checks it).
-var ffPFNs = map[string][]string{}
-
-// ffCounted names arrays whose elements past a count field are stale and
-// never read (an skb's frag slots at or past nr_frags): the walk stops at
-// the count.
-var ffCounted = map[string]map[string]string{}
-
-// ffPageKeep are the fields of struct page that stay with the page when a
-// renaming moves its role to another page: its identity (PFN), its place
-// in the free list, and how often it was recycled (a counter of the page,
-// summed along its orbit); and its DMA address, which the role holds
-// relative to the frame (dmaRel: a mapping without an IOMMU is the frame's
-// physical address, so a role mapped in one frame is mapped at the other's
-// address in the other). Every other field is the role's.
-var ffPageKeep = []string{"PFN", "DMAAddr", "freeIdx", "Recycles"}
+// ffTagOf parses f's pp tag; an unknown word panics with the field's name
+// (the vocabulary is the walk's contract).
+func ffTagOf(t reflect.Type, f reflect.StructField) ffTag {
+	var tg ffTag
+	v, ok := f.Tag.Lookup("pp")
+	if !ok || v == "" {
+		return tg
+	}
+	for _, w := range strings.Split(v, ",") {
+		switch {
+		case w == "counter":
+			tg.counter = true
+		case w == "time":
+			tg.counter, tg.time = true, true
+		case w == "pfn":
+			tg.pfn = true
+		case w == "frame":
+			tg.frame = true
+		case w == "index":
+			tg.index = true
+		case w == "observer", w == "scratch", w == "inert":
+			tg.skip = true
+		case strings.HasPrefix(w, "upto="):
+			tg.upto = strings.TrimPrefix(w, "upto=")
+		default:
+			panic(fmt.Sprintf("lab: %s.%s: unknown pp tag word %q (the vocabulary is in ffwalk.go)", t, f.Name, w))
+		}
+	}
+	return tg
+}
 
 // dmaRel is a page's DMA address relative to its frame: 0 for a page
 // mapped without an IOMMU (mm.DMA.MapPage: PFN << PageShift) and for one
@@ -179,7 +224,7 @@ const (
 	fIface
 	fMap
 	fFunc
-	fCounted // an array walked up to a count field's value (ffCounted)
+	fCounted // an array walked up to a count field's value (pp:"upto=")
 )
 
 // fop is one step of a type's plan.
@@ -191,9 +236,10 @@ type fop struct {
 	n    int // fScalar/fLin over an array of scalars: elements and their stride
 	step uintptr
 	t    reflect.Type // fPtr, fSlice, fMap, fIface: the field's type
-	time bool         // fLin: a time the run compares with the CPUs' clocks (ffTimes)
-	pfn  bool         // fSlice, fMap: its integers (a map's keys) are PFNs (ffPFNs)
+	time bool         // fLin: a time the run compares with the CPUs' clocks (pp:"time")
+	pfn  bool         // fSlice, fMap: its integers (a map's keys) are PFNs (pp:"pfn")
 	cnt  uintptr      // fCounted: the count field's offset (same base as off)
+	name string       // the field the op walks ("skb.Data.NrFrags"): what firstDifference names
 }
 
 // ffPlan is the walk of one type: its ops in field order, and whether it
@@ -244,7 +290,7 @@ func linKindOf(k reflect.Kind) linKind {
 
 // compile appends t's ops at base offset off; lin marks every integer
 // inside as a counter (a counter field that is an array or struct), time as
-// a time (ffTimes).
+// a time (pp:"time").
 func compile(p *ffPlan, t reflect.Type, off uintptr, lin linKind, time bool) {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -283,27 +329,32 @@ func compile(p *ffPlan, t reflect.Type, off uintptr, lin linKind, time bool) {
 			compile(p, e, off+uintptr(i)*e.Size(), lin, time)
 		}
 	case reflect.Struct:
-		counters, skipped, times, pfns := ffCounters[t.String()], ffSkipped[t.String()], ffTimes[t.String()], ffPFNs[t.String()]
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
-			if contains(skipped, f.Name) || f.Name == "_" {
+			tg := ffTagOf(t, f)
+			if tg.skip || f.Name == "_" {
 				continue
 			}
 			fl := lin
-			if contains(counters, f.Name) {
+			if tg.counter {
 				fl = linI64 // any nonzero: the leaves pick their own kind
 			}
-			if cf, ok := ffCounted[t.String()][f.Name]; ok {
-				c, found := t.FieldByName(cf)
+			if tg.upto != "" {
+				c, found := t.FieldByName(tg.upto)
 				if !found || c.Type.Kind() != reflect.Int || f.Type.Kind() != reflect.Array {
-					panic(fmt.Sprintf("lab: ffCounted: %s.%s by %s", t, f.Name, cf))
+					panic(fmt.Sprintf("lab: %s.%s: pp:\"upto=%s\" names no int field of %s, or the field is not an array", t, f.Name, tg.upto, t))
 				}
 				p.ops = append(p.ops, fop{kind: fCounted, off: off + f.Offset, cnt: off + c.Offset, n: f.Type.Len(), t: f.Type.Elem()})
 				continue
 			}
 			n := len(p.ops)
-			compile(p, f.Type, off+f.Offset, fl, time || contains(times, f.Name))
-			if contains(pfns, f.Name) {
+			compile(p, f.Type, off+f.Offset, fl, time || tg.time)
+			for i := n; i < len(p.ops); i++ {
+				if p.ops[i].name == "" {
+					p.ops[i].name = t.String() + "." + f.Name
+				}
+			}
+			if tg.pfn {
 				for i := n; i < len(p.ops); i++ {
 					p.ops[i].pfn = true
 				}
@@ -332,7 +383,7 @@ type ffWalk struct {
 	pageLin   []linRef // with skipPages: the page array's counters, in walk order
 	pageLinAt int      // without skipPages: where the page array's counters start in lin
 	pageLinN  int
-	timeIdx   []int // lin entries that are times (ffTimes)
+	timeIdx   []int // lin entries that are times (pp:"time")
 
 	// Renaming: pages reached through pointers are named by the order the
 	// walk first meets them (canon[id] is the PFN), so two states that
@@ -345,7 +396,10 @@ type ffWalk struct {
 	pagesMet bool     // the graph holds the page array (walked after it)
 	holder   []int64  // by role: Holder
 	recycles []uint32 // by role: Recycles
-	rawPFNs  []int32  // PFNs the state holds as integers (ffPFNs)
+	rawPFNs  []int32  // PFNs the state holds as integers (pp:"pfn")
+
+	trace bool     // label the shape (firstDifference's walks; never the search's)
+	marks []ffMark // with trace: where each op's words start
 }
 
 // pageRef is a page pointer in the state: where it is and the id of the
@@ -383,6 +437,13 @@ func (w *ffWalk) reset(pages []mm.Page) {
 
 func (w *ffWalk) put(x uint64) { w.shape = append(w.shape, x) }
 
+// ffMark labels the shape words from at on with the field they come from
+// (a traced walk only: firstDifference).
+type ffMark struct {
+	at   int
+	name string
+}
+
 // typeID names a dynamic type in the shape (stable within one Lab's walks:
 // the map is kept across them).
 func (w *ffWalk) typeID(t reflect.Type) uint64 {
@@ -403,6 +464,9 @@ func (w *ffWalk) ops(p unsafe.Pointer, ops []fop) {
 	for i := range ops {
 		o := &ops[i]
 		a := unsafe.Add(p, o.off)
+		if w.trace {
+			w.marks = append(w.marks, ffMark{len(w.shape), o.name})
+		}
 		switch o.kind {
 		case fScalar:
 			for j := 0; j < o.n; j++ {
@@ -625,8 +689,9 @@ var (
 	holderOff    uintptr
 )
 
-// pageRolePlan is the walk of a page's role fields (all but ffPageKeep and
-// Holder, which the renaming treats apart: all shape) and Holder's offset.
+// pageRolePlan is the walk of a page's role fields (all but the frame's,
+// pp:"frame", and Holder, which the renaming treats apart: all shape) and
+// Holder's offset.
 func pageRolePlan() ([]fop, uintptr) {
 	rolePlanOnce.Do(func() {
 		var p ffPlan
@@ -634,7 +699,7 @@ func pageRolePlan() ([]fop, uintptr) {
 			switch f := pageType.Field(i); {
 			case f.Name == "Holder":
 				holderOff = f.Offset
-			case !contains(ffPageKeep, f.Name):
+			case !ffTagOf(pageType, f).frame:
 				compile(&p, f.Type, f.Offset, 0, false)
 			}
 		}
@@ -713,4 +778,65 @@ func (w *ffWalk) truncLin(n int) {
 	for len(w.timeIdx) > 0 && w.timeIdx[len(w.timeIdx)-1] >= n {
 		w.timeIdx = w.timeIdx[:len(w.timeIdx)-1]
 	}
+}
+
+// firstDifference explains why the fast-forward finds no cycle: it runs l
+// three times spacing operations further, walks the state after each with
+// its words labelled by field, and names the first field (in walk order)
+// whose shape words grow at every sample — a counter without its
+// pp:"counter" tag — or, if none grows, the first whose words differ. For
+// tests and diagnostics: it advances l.
+func firstDifference(l *Lab, spacing int64) string {
+	type sample struct {
+		order []string
+		words map[string][]uint64
+	}
+	take := func() sample {
+		w := &ffWalk{trace: true}
+		w.reset(l.a.Pages())
+		w.pointer(unsafe.Pointer(l), reflect.TypeOf(l), nil)
+		w.walkPages()
+		s := sample{words: map[string][]uint64{}}
+		seen := map[string]int{}
+		for i, m := range w.marks {
+			end := len(w.shape)
+			if i+1 < len(w.marks) {
+				end = w.marks[i+1].at
+			}
+			if end == m.at {
+				continue
+			}
+			key := fmt.Sprintf("%s#%d", m.name, seen[m.name])
+			seen[m.name]++
+			s.order = append(s.order, key)
+			s.words[key] = append([]uint64(nil), w.shape[m.at:end]...)
+		}
+		return s
+	}
+	var ss [3]sample
+	for i := range ss {
+		l.RunN(spacing)
+		ss[i] = take()
+	}
+	field := func(key string) string { return key[:strings.LastIndexByte(key, '#')] }
+	first := ""
+	for _, key := range ss[0].order {
+		a, b, c := ss[0].words[key], ss[1].words[key], ss[2].words[key]
+		if len(a) != len(b) || len(b) != len(c) {
+			continue
+		}
+		for i := range a {
+			switch {
+			case a[i] < b[i] && b[i] < c[i] && b[i]-a[i] == c[i]-b[i]:
+				return fmt.Sprintf("%s grows by %d every %d operations (%d → %d → %d): the walk reads it as shape, so no two states are equal; if it only accumulates, tag it pp:\"counter\" (pp:\"time\" if the run compares it with the clocks)",
+					field(key), b[i]-a[i], spacing, a[i], b[i], c[i])
+			case first == "" && (a[i] != b[i] || b[i] != c[i]):
+				first = fmt.Sprintf("%s differs between samples %d operations apart (%d, %d, %d): shape that does not repeat at that spacing", field(key), spacing, a[i], b[i], c[i])
+			}
+		}
+	}
+	if first == "" {
+		return fmt.Sprintf("no field differs between samples %d operations apart", spacing)
+	}
+	return first
 }

@@ -56,29 +56,29 @@ type Lab struct {
 	drv   *drivers.Driver // the driver (driver scenarios)
 
 	run        runner
-	ownEnd     bool // the runner, not the packet count, ends the run (destroy): cached, not asserted per step
-	ops        uint64
-	packets    int64
-	lost       int64 // packets not delivered (lost frames; pool pairs whose allocation failed)
-	err        error // a scenario step that could not go on (e.g. out of memory)
+	ownEnd     bool   // the runner, not the packet count, ends the run (destroy): cached, not asserted per step
+	ops        uint64 `pp:"counter"`
+	packets    int64  `pp:"counter"`
+	lost       int64  `pp:"counter"` // packets not delivered (lost frames; pool pairs whose allocation failed)
+	err        error  // a scenario step that could not go on (e.g. out of memory)
 	done       bool
 	checkEvery uint64
-	sinceCheck uint64
-	stamped    int  // log entries whose At is set (stampLog)
-	canFail    bool // a rule is broken, or the era's kernel shows the scenario's failure (Scenario.KnownFailure)
+	sinceCheck uint64 `pp:"scratch"`
+	stamped    int    `pp:"scratch"` // log entries whose At is set (stampLog)
+	canFail    bool   // a rule is broken, or the era's kernel shows the scenario's failure (Scenario.KnownFailure)
 
 	// measurement window: what was spent before the first measured operation
 	startPS    []int64   // busy time per CPU
 	startSpent [][]int64 // per CPU per symbol
 
-	tracer  func(sim.Event) // the caller's listener (SetTracer)
-	tally   sim.Stats       // counters as seen in the event stream
-	tallyOn bool            // the event stream has been seen since the first operation
+	tracer  func(sim.Event) `pp:"observer"` // the caller's listener (SetTracer)
+	tally   sim.Stats       `pp:"observer"` // counters as seen in the event stream
+	tallyOn bool            `pp:"observer"` // the event stream has been seen since the first operation
 
-	rec    recorder // step records (Record)
-	series series   // throughput and recycle mix over the run
-	kf     keyframes
-	ff     fastForward // steady-state fast-forward (fastforward.go)
+	rec    recorder    `pp:"observer"` // step records (Record)
+	series series      `pp:"observer"` // throughput and recycle mix over the run
+	kf     keyframes   `pp:"observer"`
+	ff     fastForward `pp:"observer"` // steady-state fast-forward (fastforward.go)
 }
 
 // resolved is a config checked field by field, with its defaults filled in.

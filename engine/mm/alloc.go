@@ -9,9 +9,9 @@ import (
 type node struct {
 	first int32   // first PFN of the node
 	n     int32   // pages in the node
-	free  []int32 // free list (a stack: the most recently freed page is handed out first, like the PCP lists)
+	free  []int32 `pp:"pfn"` // free list (a stack: the most recently freed page is handed out first, like the PCP lists)
 
-	listed []uint64 // checker scratch: the free-list entries CheckInvariants' scan found consistent (a bit each)
+	listed []uint64 `pp:"scratch"` // checker scratch: the free-list entries CheckInvariants' scan found consistent (a bit each)
 }
 
 // Allocator models the page allocator (buddy + per-CPU lists) as per-node free
@@ -31,10 +31,10 @@ type Allocator struct {
 
 	slabIDs int32 // slab caches created (their holder ids)
 
-	todo []int32 // checker scratch: the pages CheckInvariants' page walk reports on
+	todo []int32 `pp:"scratch"` // checker scratch: the pages CheckInvariants' page walk reports on
 
 	// Counters.
-	Allocs, Frees, BulkCalls, Failures, PfmemallocAllocs int64
+	Allocs, Frees, BulkCalls, Failures, PfmemallocAllocs int64 `pp:"counter"`
 }
 
 // NewAllocator builds the allocator with the machine's NUMA nodes and

@@ -26,12 +26,12 @@ type DMA struct {
 	FailPPM  int64
 
 	failNext int     // injected failures for the next map calls (tests)
-	failPFN  []int32 // injected failures for mapping these pages, once each
+	failPFN  []int32 `pp:"pfn"` // injected failures for mapping these pages, once each
 	nextIOVA uint64
 
-	Maps, Unmaps, MapFailures   int64
-	SyncDevCalls, SyncDevBytes  int64
-	SyncCPUCalls, SyncCPUBytes  int64
+	Maps, Unmaps, MapFailures   int64 `pp:"counter"`
+	SyncDevCalls, SyncDevBytes  int64 `pp:"counter"`
+	SyncCPUCalls, SyncCPUBytes  int64 `pp:"counter"`
 	TxMapped                    int64 // TX mappings outstanding
 	Leaked                      int64 // mappings lost: their pages were freed and reused while mapped
 	LastSyncDevLen, LastSyncOff int   // the most recent sync-for-device range (for tests and the UI)

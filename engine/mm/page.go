@@ -35,7 +35,7 @@ const (
 // plus the model's own bookkeeping (Place, Owner) that the invariant checker
 // uses as ground truth.
 type Page struct {
-	PFN   int32
+	PFN   int32 `pp:"frame"`
 	Nid   int8
 	Order uint8 // order of the compound page this is the head of (0 for a plain page)
 
@@ -45,19 +45,19 @@ type Page struct {
 	PP        int32  // page->pp: id of the owning pool, 0 = NULL
 	Private   uint64 // page->private (rfc-v1 stores an xdp_mem_info here)
 	Signature uint64 // rfc-v1's page->signature word (0x20210303); a separate word in the model
-	DMAAddr   uint64 // page->dma_addr
+	DMAAddr   uint64 `pp:"frame"` // page->dma_addr
 	FragCount int64  // pp_frag_count (5.15) / pp_ref_count (6.8)
 
 	// Model state (ground truth, not visible to the modelled kernel code).
 	Place    sim.Place
-	Holder   int32  // who holds it in that place (pool id for cache/ring, head PFN for a compound tail)
+	Holder   int32  `pp:"counter"` // who holds it in that place (pool id for cache/ring, head PFN for a compound tail)
 	Owner    int32  // the pool that counted it in hold and has not released it; 0 = none
 	Mapped   bool   // a DMA mapping is live
-	Recycles uint32 // times a pool recycled it (cache or ring) since it left the page allocator
+	Recycles uint32 `pp:"counter,frame"` // times a pool recycled it (cache or ring) since it left the page allocator
 	Users    int32  // live users that read or write its data: skb heads/frags, NIC RX descriptors
 	Reported uint16 // violation kinds already reported for this page in its current place
 
-	freeIdx int32 // index in its node's free list while in the buddy allocator
+	freeIdx int32 `pp:"frame"` // index in its node's free list while in the buddy allocator
 }
 
 // Pfmemalloc reports page_is_pfmemalloc(): the page came from emergency reserves.

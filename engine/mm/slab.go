@@ -10,7 +10,7 @@ import (
 // sk_buff, … It lives inside a slab page.
 type SlabObj struct {
 	Page *Page
-	Idx  int32
+	Idx  int32 `pp:"index"`
 }
 
 // Valid reports whether the object refers to memory.
@@ -27,10 +27,10 @@ type SlabCache struct {
 	perPage int32
 	pages   []*Page
 	inUse   []int32         // objects in use per page, parallel to pages
-	index   map[int32]int32 // PFN -> index in pages
+	index   map[int32]int32 `pp:"pfn"` // PFN -> index in pages
 	free    []SlabObj
 
-	Allocs, Frees int64
+	Allocs, Frees int64 `pp:"counter"`
 }
 
 // SlabHolderBase: slab pages are held by holder ids from here on, far from

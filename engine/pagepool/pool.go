@@ -90,8 +90,8 @@ type Pool struct {
 	}
 	ring ptrRing
 
-	holdCnt    uint32 // pages_state_hold_cnt
-	releaseCnt uint32 // pages_state_release_cnt
+	holdCnt    uint32 `pp:"counter"` // pages_state_hold_cnt
+	releaseCnt uint32 `pp:"counter"` // pages_state_release_cnt
 	userCnt    int
 	destroyCnt uint64
 
@@ -102,11 +102,11 @@ type Pool struct {
 	deferStartPS, deferWarnPS int64
 	destroyed, freed          bool
 
-	stats sim.Stats
+	stats sim.Stats `pp:"counter"`
 	// allocNull counts page_pool_alloc_pages calls that returned NULL (the
 	// allocator failed): page_pool keeps no such counter, the drivers do
 	// (mlx5's rx_buff_alloc_err, mvneta's refill_errors).
-	allocNull int64
+	allocNull int64 `pp:"counter"`
 
 	bulk         [256]*mm.Page // scratch array for alloc_pages_bulk (the kernel fills the cache array itself)
 	consumer     int           // the CPU allowed to touch the alloc cache (NAPI CPU, or first allocating CPU)

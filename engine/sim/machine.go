@@ -15,10 +15,10 @@ const PSPerNS = 1000
 type CPU struct {
 	ID      int
 	Node    int
-	Softirq bool // the CPU is currently running in softirq context
-	busyPS  int64
-	idlePS  int64
-	spent   [symSlots]int64 // ps per symbol (indexed by a Sym without a bounds check)
+	Softirq bool            // the CPU is currently running in softirq context
+	busyPS  int64           `pp:"counter"`
+	idlePS  int64           `pp:"counter"`
+	spent   [symSlots]int64 `pp:"counter"` // ps per symbol (indexed by a Sym without a bounds check)
 }
 
 // NowNS is the CPU's clock in integer nanoseconds.
@@ -49,7 +49,7 @@ type Checker interface {
 
 // Op is the operation in progress: what a violation is attributed to.
 type Op struct {
-	Seq uint64
+	Seq uint64 `pp:"counter"`
 	Sym Sym
 	CPU int
 }
@@ -93,23 +93,23 @@ type Machine struct {
 	Rules    RuleSet
 	Knobs    Knobs
 	Platform *Platform
-	Log      ViolationLog
+	Log      ViolationLog `pp:"observer"`
 	Rand     Rand
 
 	cost     costPS
-	tracer   func(Event)
+	tracer   func(Event) `pp:"observer"`
 	op       Op
-	seq      uint64
-	checkers []Checker
+	seq      uint64    `pp:"counter"`
+	checkers []Checker `pp:"observer"`
 	timers   []timer
-	tseq     uint64
+	tseq     uint64 `pp:"counter"`
 
 	decided RuleSet // rules whose check decided something in this run (Broken, Decide)
 
-	recMoves bool
-	moves    []Move
-	stepOp   Op   // the first operation begun since MarkStep
-	stepped  bool // an operation was begun since MarkStep
+	recMoves bool   `pp:"observer"`
+	moves    []Move `pp:"observer"`
+	stepOp   Op     `pp:"observer"` // the first operation begun since MarkStep
+	stepped  bool   `pp:"observer"` // an operation was begun since MarkStep
 }
 
 // Config configures a Machine.

@@ -54,26 +54,26 @@ type Frag struct {
 // Data is an skb's data buffer: the head (a page fragment when head_frag, else a
 // kmalloc'ed buffer) with the skb_shared_info at its end. Clones share it.
 type Data struct {
-	ID       int32
+	ID       int32      `pp:"counter"`
 	HeadPage *mm.Page   // head_frag heads: the page holding the head
 	HeadOff  int        // offset of the head in HeadPage
 	HeadObj  mm.SlabObj // kmalloc'ed heads
 	HeadSize int        // size of the head buffer including the shinfo (skb_end_offset + shinfo)
 
 	NrFrags  int
-	Frags    [MaxSkbFrags]Frag
-	FragList []*SKB // shinfo->frag_list: skbs GRO chained here (skb_gro_receive's merge); freed with the data, coalescing refuses it
-	Zerocopy bool   // SKBFL_ZEROCOPY_ENABLE (coalescing refuses it)
-	Dataref  int32  // atomic_t dataref
+	Frags    [MaxSkbFrags]Frag `pp:"upto=NrFrags"`
+	FragList []*SKB            // shinfo->frag_list: skbs GRO chained here (skb_gro_receive's merge); freed with the data, coalescing refuses it
+	Zerocopy bool              // SKBFL_ZEROCOPY_ENABLE (coalescing refuses it)
+	Dataref  int32             // atomic_t dataref
 
 	users    int32 // model: live skb structs pointing here
 	released bool  // model: frags and head released (the data is gone)
-	liveIdx  int32
+	liveIdx  int32 `pp:"index"` // model: its slot in Stack.live
 }
 
 // SKB is struct sk_buff: the fields the recycling decision reads.
 type SKB struct {
-	ID         int32
+	ID         int32 `pp:"counter"`
 	D          *Data
 	HeadFrag   bool // head_frag: the head is a page fragment (build_skb)
 	Len        int  // skb->len: linear + paged bytes
@@ -84,11 +84,11 @@ type SKB struct {
 	Nohdr      bool
 	PPRecycle  bool // pp_recycle:1
 	Pfmemalloc bool
-	FragListOf int32 // model: the skb whose frag_list holds this one (0: none)
+	FragListOf int32 `pp:"counter"` // model: the skb whose frag_list holds this one (0: none)
 	AllocCPU   int   // skb->alloc_cpu (v5.19): the CPU that allocated the struct; skb_attempt_defer_free sends the free there
 	Where      Where // model: where the skb is (its pages' place follows it)
 	live       bool
-	liveIdx    int32 // index in Stack.skbs while live
+	liveIdx    int32 `pp:"index"` // index in Stack.skbs while live
 }
 
 // Where says where an skb is. The place its data's pages show follows it
@@ -199,13 +199,13 @@ type Stack struct {
 	skbs    []*SKB // live skb structs
 	skbQ    quarantine[SKB]
 	dataQ   quarantine[Data]
-	nextID  int32
+	nextID  int32 `pp:"counter"`
 	holders []PageHolder
-	want    []int32    // checker scratch: expected Users per PFN
-	ranges  pageRanges // checker scratch: byte ranges live data holds, per page
+	want    []int32    `pp:"scratch"` // checker scratch: expected Users per PFN
+	ranges  pageRanges `pp:"scratch"` // checker scratch: byte ranges live data holds, per page
 
 	// Counters.
-	Built, Freed, Clones, Coalesced, CoalesceRefused, Expanded, Shifted, Deferred, Kicks int64
+	Built, Freed, Clones, Coalesced, CoalesceRefused, Expanded, Shifted, Deferred, Kicks int64 `pp:"counter"`
 }
 
 // NewStack builds the skb layer over a page allocator and a pool registry.
@@ -232,8 +232,9 @@ func (s *Stack) Live() int { return len(s.live) }
 // quarantine recycles model objects only after many others were freed, so a
 // stale pointer to a freed skb still reads as freed (like KASAN's quarantine).
 type quarantine[T any] struct {
-	q          []*T
-	head, size int
+	q    []*T `pp:"inert"`
+	head int  `pp:"inert"`
+	size int
 }
 
 const quarantineLen = 64

@@ -12,7 +12,7 @@ import (
 // NAPI context. numa-migrate is drop traffic whose NAPI moves to a CPU on
 // another node half-way; pfmemalloc is drop traffic with reserve pages.
 type drop struct {
-	n         int64
+	n         int64 `pp:"counter"`
 	sk        *skb.SKB
 	migrateAt int64 // numa-migrate: packet at which the NAPI moves (-1: half-way, set on first step)
 	moved     bool

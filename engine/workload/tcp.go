@@ -36,12 +36,12 @@ type tcpStream struct {
 	up     fifo[*skb.SKB] // left GRO, awaiting tcp_v4_rcv, oldest first
 	queue  fifo[queued]   // the socket's receive queue
 	rmem   int            // sk_rmem_alloc: the truesize the receive queue holds
-	openAt int64          // when the reader last reopened a closed window (ps)
-	kickAt int64          // when the reader's IPI kicked the NAPI CPU (ps)
+	openAt int64          `pp:"time"` // when the reader last reopened a closed window (ps)
+	kickAt int64          `pp:"time"` // when the reader's IPI kicked the NAPI CPU (ps)
 	ending bool           // the poll found no frame: GRO flushed, napi_complete_done next
 	idle   bool           // the NAPI completed and waits for an IRQ
 	closed bool           // the window has closed at least once (the reader is the slower side)
-	frames int64          // frames received
+	frames int64          `pp:"counter"` // frames received
 	rcvbuf int
 	readNS int64
 	tap    tapper
@@ -51,7 +51,7 @@ type tcpStream struct {
 // NAPI CPU's clock, ps).
 type queued struct {
 	sk *skb.SKB
-	at int64
+	at int64 `pp:"time"`
 }
 
 type tcpOp uint8

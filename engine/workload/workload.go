@@ -31,7 +31,7 @@ type Env struct {
 	// or DefaultFrame. Set by NewWorkload.
 	Frame int
 
-	Lost int64 // frames lost: no RX buffer posted, or no memory for an skb
+	Lost int64 `pp:"counter"` // frames lost: no RX buffer posted, or no memory for an skb
 	Err  error // a step that could not go on (the run stops)
 }
 
