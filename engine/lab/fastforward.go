@@ -686,14 +686,6 @@ func renaming(a, b, c pageSnap, n int) (rho []int32, dH, dR []int64, ok bool) {
 	return rho, dH, dR, true
 }
 
-var freeIdxOff = func() uintptr {
-	f, ok := pageType.FieldByName("freeIdx")
-	if !ok {
-		panic("lab: mm.Page has no freeIdx")
-	}
-	return f.Offset
-}()
-
 // ffRename moves every renamed page's role k cycles on: the role the page
 // pfn plays now is played by rho^k(pfn) then. Each page keeps its own
 // frame fields (pp:"frame"; its Recycles grows by what the roles it plays on the
@@ -742,14 +734,7 @@ func (l *Lab) ffRename(k int64) {
 	}
 	for j, x := range w.canon {
 		pg := &pages[f.perm[x]]
-		pfn, recycles := pg.PFN, pg.Recycles
-		idx := *(*int32)(unsafe.Add(unsafe.Pointer(pg), freeIdxOff))
-		*pg = f.old[j]
-		pg.PFN = pfn
-		pg.DMAAddr = dmaFor(pg, f.old[j].Mapped, dmaRel(&f.old[j]))
-		*(*int32)(unsafe.Add(unsafe.Pointer(pg), freeIdxOff)) = idx
-		pg.Holder = int32(int64(f.old[j].Holder) + k*f.dHolder[j])
-		pg.Recycles = recycles + uint32(f.rsum[pfn])
+		pg.AssumeRole(&f.old[j], int32(int64(f.old[j].Holder)+k*f.dHolder[j]), uint32(f.rsum[pg.PFN]))
 	}
 	for _, r := range w.pageRefs {
 		*(**mm.Page)(r.slot) = &pages[f.perm[w.canon[r.id]]]

@@ -54,7 +54,7 @@ import (
 //   - frame (struct page only): the field stays with the page frame when a
 //     renaming moves the page's role to another frame: its identity (PFN),
 //     its place in the free list, its DMA address relative to the frame
-//     (dmaRel), and how often it was recycled (also a counter, summed along
+//     (mm.Page.DMARel), and how often it was recycled (also a counter, summed along
 //     its orbit). Every other field of a page is the role's.
 //   - index: an integer that is an index into a slice the walk sees whole
 //     (an skb's slot in the live list), not a page frame: said so the
@@ -111,27 +111,6 @@ func ffTagOf(t reflect.Type, f reflect.StructField) ffTag {
 		}
 	}
 	return tg
-}
-
-// dmaRel is a page's DMA address relative to its frame: 0 for a page
-// mapped without an IOMMU (mm.DMA.MapPage: PFN << PageShift) and for one
-// not mapped (unmapping clears the address); an IOMMU address is not
-// relative to anything and stays as it is, so two frames' roles compare
-// equal only when their addresses do.
-func dmaRel(pg *mm.Page) uint64 {
-	if pg.Mapped {
-		return pg.DMAAddr - uint64(pg.PFN)<<mm.PageShift
-	}
-	return pg.DMAAddr
-}
-
-// dmaFor is the DMA address a frame has when it plays a role whose address
-// relative to its frame is rel (the inverse of dmaRel).
-func dmaFor(pg *mm.Page, mapped bool, rel uint64) uint64 {
-	if mapped {
-		return rel + uint64(pg.PFN)<<mm.PageShift
-	}
-	return rel
 }
 
 // linKind is how a counter is stored.
@@ -667,7 +646,7 @@ func (w *ffWalk) walkPages() {
 			w.bad = "a compound page (its tails name the head by PFN)"
 		}
 		w.ops(unsafe.Pointer(pg), roles)
-		w.put(dmaRel(pg))
+		w.put(pg.DMARel())
 		w.holder = append(w.holder, int64(*(*int32)(unsafe.Add(unsafe.Pointer(pg), holder))))
 		w.recycles = append(w.recycles, pg.Recycles)
 	}

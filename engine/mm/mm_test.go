@@ -251,3 +251,27 @@ func TestSlab_ObjectsLiveInSlabPages(t *testing.T) {
 		t.Fatal("size 0 accepted")
 	}
 }
+
+// TestPage_AssumeRoleKeepsTheFrame: a frame that takes another page's role
+// keeps what is the frame's — PFN, free-list index, Recycles (plus what the
+// roles added), its DMA address relative to the frame — and takes every
+// other field of the role, Holder from the caller.
+func TestPage_AssumeRoleKeepsTheFrame(t *testing.T) {
+	frame := Page{PFN: 7, freeIdx: 3, Recycles: 10, Users: 9, Place: sim.PlaceBuddy}
+	role := Page{PFN: 2, freeIdx: 11, Recycles: 4, Users: 1, Place: sim.PlaceRing, Holder: 5, PP: 1, Mapped: true,
+		DMAAddr: 2<<PageShift + 0x40, FragCount: 3}
+	frame.AssumeRole(&role, 6, 2)
+	want := role
+	want.PFN, want.freeIdx, want.Recycles, want.Holder = 7, 3, 12, 6
+	want.DMAAddr = 7<<PageShift + 0x40
+	if frame != want {
+		t.Errorf("assumed:\n %+v\nwant\n %+v", frame, want)
+	}
+	// An IOMMU address (not the frame's) and an unmapped page's stay as they are.
+	iommu := Page{PFN: 2, DMAAddr: 0xdead0000, Mapped: false}
+	f2 := Page{PFN: 9}
+	f2.AssumeRole(&iommu, 0, 0)
+	if f2.DMAAddr != 0xdead0000 || f2.PFN != 9 {
+		t.Errorf("unmapped role: %+v", f2)
+	}
+}

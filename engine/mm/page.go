@@ -89,3 +89,36 @@ func (p *Page) ReportOnce(m *sim.Machine, k sim.Kind, rule sim.Rule, format stri
 func (p *Page) String() string {
 	return fmt.Sprintf("pfn=0x%x nid=%d ref=%d place=%s magic=%#x pp=%d frag=%d mapped=%v", p.PFN, p.Nid, p.Ref, p.Place, p.PPMagic, p.PP, p.FragCount, p.Mapped)
 }
+
+// DMARel is the page's DMA address relative to its frame: 0 for a page
+// mapped without an IOMMU (DMA.MapPage: PFN << PageShift) and for one not
+// mapped (unmapping clears the address); an IOMMU address is not relative
+// to anything and stays as it is, so two frames' roles compare equal only
+// when their addresses do.
+func (p *Page) DMARel() uint64 {
+	if p.Mapped {
+		return p.DMAAddr - uint64(p.PFN)<<PageShift
+	}
+	return p.DMAAddr
+}
+
+// AssumeRole makes the frame p play role r — a copy, taken before the move,
+// of the page that played it — for the lab's fast-forward, which renames
+// page frames when a cycle moves roles between them. What stays with a
+// frame is mm's rule, the fields tagged pp:"frame": its PFN, its index in
+// the free list, its Recycles (plus recycles, what the roles it played on
+// the way added), and its DMA address, which r holds relative to its own
+// frame (DMARel). Every other field is r's, Holder given by the caller (a
+// counter the renaming advances). Caller's contract: every frame a renaming
+// touches assumes one role, from copies taken before the first AssumeRole.
+func (p *Page) AssumeRole(r *Page, holder int32, recycles uint32) {
+	pfn, idx, rec := p.PFN, p.freeIdx, p.Recycles
+	*p = *r
+	p.PFN, p.freeIdx = pfn, idx
+	p.Recycles = rec + recycles
+	p.DMAAddr = r.DMARel()
+	if r.Mapped {
+		p.DMAAddr += uint64(pfn) << PageShift
+	}
+	p.Holder = holder
+}
