@@ -197,15 +197,15 @@ func idleListed(p *Profile) []string {
 // modelRun runs the workload and returns ns per packet per profile symbol,
 // and per modelled function with the profile symbol it shows as.
 func modelRun(driver, wl, era, plat string, set []string) (map[string]float64, callers, error) {
-	l, err := measuredRun(Config{Driver: driver, Scenario: wl, Era: era, Platform: plat, Packets: predictPackets, Seed: 1, Set: set})
+	m, err := Measure(Config{Driver: driver, Scenario: wl, Era: era, Platform: plat, Packets: predictPackets, Seed: 1, Set: set}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	c := callers{}
-	for s, ns := range l.symNS() {
-		c[s] = callerNS{profile: l.ProfileName(s), ns: ns}
+	for s, ns := range m.FuncNS {
+		c[s] = callerNS{profile: m.ProfileName[s], ns: ns}
 	}
-	return l.SymbolNS(), c, nil
+	return m.SymbolNS, c, nil
 }
 
 // callers: per modelled function, the profile symbol it shows as and its
@@ -484,7 +484,7 @@ func linkRate(plat, wl, unit string) float64 {
 	if err != nil || p.LinkMbps == 0 {
 		return 0
 	}
-	pps := linkPPS(p, workload.DefaultFrame(wl))
+	pps := p.LinkPPS(workload.DefaultFrame(wl))
 	switch unit {
 	case "kpps":
 		return pps / 1e3
