@@ -1,10 +1,11 @@
-package lab
+package perf
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
+	"pplab/engine/lab"
 	"pplab/engine/sim"
 	"pplab/engine/workload"
 )
@@ -306,8 +307,8 @@ var allocatorPath = []sim.Sym{sim.SymAllocPagesSlow, sim.SymAllocPageOrder, sim.
 	sim.SymAllocPagesNode, sim.SymFreePage}
 
 // calibRun runs the calibration workload on platform p in era.
-func calibRun(p *sim.Platform, cs calibSpec, era string) (Measurement, error) {
-	return Measure(Config{Driver: cs.Driver, Scenario: cs.Scenario, Era: era, Packets: calibPackets, Seed: 1}, p)
+func calibRun(p *sim.Platform, cs calibSpec, era string) (lab.Measurement, error) {
+	return lab.Measure(lab.Config{Driver: cs.Driver, Scenario: cs.Scenario, Era: era, Packets: calibPackets, Seed: 1}, p)
 }
 
 // fitListed scales the model's functions behind each listed symbol of prof
