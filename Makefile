@@ -6,6 +6,8 @@
 #               Node.js, and the end-to-end tests in headless Chromium against
 #               the static site (installs nodejs, chromium and ECharts if missing)
 GO ?= go
+# The engine: sim, mm, pagepool, skb, drivers, workload, lab and perf (the
+# what-if, above lab; engine/lab/arch_test.go holds the layer order).
 ENGINE_PKGS = ./engine/...
 ADDR ?= 127.0.0.1:8000
 PREFIX ?=
@@ -44,12 +46,14 @@ vet:
 
 # The engine must never import syscall/js or go-app: no engine package, nor any
 # non-standard package it depends on, may import them (the standard library
-# itself uses syscall/js on js/wasm). It must also build for the browser.
+# itself uses syscall/js on js/wasm). It must also build for the browser. The
+# what-if (engine/perf) reads runs through lab, never the other way round.
 imports:
 	@bad=$$(GOOS=js GOARCH=wasm $(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}: {{join .Imports " "}}{{end}}' $(ENGINE_PKGS) \
 		| grep -E '(^| )(syscall/js|github.com/maxence-charriere/go-app[^ ]*)( |$$)' || true); \
 	if [ -n "$$bad" ]; then echo "engine imports forbidden packages:"; echo "$$bad"; exit 1; fi
-	@echo "imports: no engine package imports syscall/js or go-app"
+	@if $(GO) list -deps ./engine/lab | grep -qx 'pplab/engine/perf'; then echo "engine/lab depends on engine/perf: the what-if sits above the lab (perf → lab)"; exit 1; fi
+	@echo "imports: no engine package imports syscall/js or go-app; engine/lab does not depend on engine/perf"
 
 # Every benchmark once (-benchtime 1x): a benchmark checks what it measures
 # (the recycling path, no allocation), and one that nothing runs rots.
@@ -131,4 +135,4 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPool -fuzztime=$(FUZZTIME) ./engine/pagepool
 	$(GO) test -run='^$$' -fuzz=FuzzSkb -fuzztime=$(FUZZTIME) ./engine/skb
-	$(GO) test -run='^$$' -fuzz=FuzzParseProfile -fuzztime=$(FUZZTIME) ./engine/lab
+	$(GO) test -run='^$$' -fuzz=FuzzParseProfile -fuzztime=$(FUZZTIME) ./engine/perf

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"pplab/engine/lab"
+	"pplab/engine/perf"
 	"pplab/engine/sim"
 )
 
@@ -186,9 +187,9 @@ func suggest(fs *flag.FlagSet, arg string) string {
 		return "--era"
 	case fs.Lookup("break") != nil && has(sim.RuleNames()):
 		return "--break"
-	case fs.Lookup("change") != nil && has(lab.Changes):
+	case fs.Lookup("change") != nil && has(perf.Changes):
 		return "--change"
-	case fs.Lookup("profile") != nil && has(lab.ProfileNames()):
+	case fs.Lookup("profile") != nil && has(perf.ProfileNames()):
 		return "--profile"
 	case strings.Contains(arg, "=") && fs.Lookup("set") != nil:
 		return "--set"
@@ -435,7 +436,7 @@ func cmdPredict(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *file == "" {
-		return bad("--profile: missing (a perf top listing file, or one of: %s)", strings.Join(lab.ProfileNames(), ", "))
+		return bad("--profile: missing (a perf top listing file, or one of: %s)", strings.Join(perf.ProfileNames(), ", "))
 	}
 	prof, err := readProfile(*file)
 	if err != nil {
@@ -448,7 +449,7 @@ func cmdPredict(args []string, stdout io.Writer) error {
 	if *unit != "kpps" && *unit != "pps" && *unit != "mbps" {
 		return bad("--unit %q: accepted: kpps, pps, mbps", *unit)
 	}
-	pr, err := lab.Predict(lab.PredictInput{Profile: prof, Rate: v, Unit: *unit, Change: *change, Platform: *platform})
+	pr, err := perf.Predict(perf.PredictInput{Profile: prof, Rate: v, Unit: *unit, Change: *change, Platform: *platform})
 	if err != nil {
 		return bad("%v", err)
 	}
@@ -481,14 +482,14 @@ func num(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-// readProfile reads --profile: a file (through lab.ReadProfile's limits)
+// readProfile reads --profile: a file (through perf.ReadProfile's limits)
 // or, when no such file exists, a shipped profile's name.
-func readProfile(name string) (*lab.Profile, error) {
+func readProfile(name string) (*perf.Profile, error) {
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
-		p, _, serr := lab.ShippedProfile(name)
+		p, _, serr := perf.ShippedProfile(name)
 		if serr != nil {
-			return nil, bad("--profile %s: no such file, and not a shipped profile (shipped: %s)", name, strings.Join(lab.ProfileNames(), ", "))
+			return nil, bad("--profile %s: no such file, and not a shipped profile (shipped: %s)", name, strings.Join(perf.ProfileNames(), ", "))
 		}
 		return p, nil
 	}
@@ -499,7 +500,7 @@ func readProfile(name string) (*lab.Profile, error) {
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		return nil, bad("--profile %s: a directory (want a perf top listing file)", name)
 	}
-	p, err := lab.ReadProfile(f)
+	p, err := perf.ReadProfile(f)
 	if err != nil {
 		return nil, bad("--profile %s: %v", name, err)
 	}

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"go/format"
 	"os"
@@ -12,6 +13,8 @@ import (
 
 	"pplab/engine/sim"
 )
+
+var update = flag.Bool("update", false, "rewrite exercised.go from the runs")
 
 // exercisedPackets is each probe run's length: enough for every scenario's
 // steady state at the teaching sizes.

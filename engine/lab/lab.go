@@ -851,15 +851,9 @@ func (l *Lab) FrameBytes() int {
 // driver.
 func (l *Lab) linkKpps() float64 {
 	if f := l.FrameBytes(); f > 0 {
-		return linkPPS(l.m.Platform, f) / 1e3
+		return l.m.Platform.LinkPPS(f) / 1e3
 	}
 	return 0
-}
-
-// linkPPS is the platform link's packet rate for frames of frame bytes:
-// preamble, FCS and inter-frame gap add 24 bytes per frame.
-func linkPPS(p *sim.Platform, frame int) float64 {
-	return float64(p.LinkMbps) * 1e6 / float64((frame+24)*8)
 }
 
 // ProfileName is the symbol a profile of this run shows for s.

@@ -36,6 +36,12 @@ type Platform struct {
 	Cycles [NumSyms]Cost
 }
 
+// LinkPPS is the platform link's packet rate for frames of frame bytes:
+// preamble, FCS and inter-frame gap add 24 bytes per frame.
+func (p *Platform) LinkPPS(frame int) float64 {
+	return float64(p.LinkMbps) * 1e6 / float64((frame+24)*8)
+}
+
 // ProfileName is the symbol a perf profile on this platform shows for s.
 func (p *Platform) ProfileName(s Sym) string {
 	if n, ok := p.Names[s]; ok {

@@ -1,13 +1,15 @@
-package lab
+package perf
 
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"pplab/engine/drivers"
+	"pplab/engine/lab"
 	"pplab/engine/sim"
 	"pplab/engine/workload"
 )
@@ -26,17 +28,17 @@ type PredictInput struct {
 
 // Prediction is what predict returns.
 type Prediction struct {
-	Before       Rate           `json:"before"`
-	Predicted    Rate           `json:"predicted"`
-	Speedup      float64        `json:"speedup"`
-	ProfileAfter []ProfileEntry `json:"profile_after"`
-	Driver       string         `json:"driver"`
-	Platform     string         `json:"platform"`
-	Workload     string         `json:"workload"`
-	EraBefore    string         `json:"era_before"`
-	EraAfter     string         `json:"era_after"`
-	LinkBound    bool           `json:"link_bound"`
-	Notes        []string       `json:"notes,omitempty"`
+	Before       lab.Rate           `json:"before"`
+	Predicted    lab.Rate           `json:"predicted"`
+	Speedup      float64            `json:"speedup"`
+	ProfileAfter []lab.ProfileEntry `json:"profile_after"`
+	Driver       string             `json:"driver"`
+	Platform     string             `json:"platform"`
+	Workload     string             `json:"workload"`
+	EraBefore    string             `json:"era_before"`
+	EraAfter     string             `json:"era_after"`
+	LinkBound    bool               `json:"link_bound"`
+	Notes        []string           `json:"notes,omitempty"`
 }
 
 // predictPackets is the measured length of each model run of predict.
@@ -53,7 +55,7 @@ func Predict(in PredictInput) (*Prediction, error) {
 	if in.Profile == nil || len(in.Profile.Lines) == 0 {
 		return nil, fmt.Errorf("--profile: no parsable lines")
 	}
-	if !contains(Changes, in.Change) {
+	if !slices.Contains(Changes, in.Change) {
 		return nil, fmt.Errorf("--change %q: accepted: %s", in.Change, strings.Join(Changes, ", "))
 	}
 	prof := in.Profile
@@ -81,7 +83,7 @@ func Predict(in PredictInput) (*Prediction, error) {
 		return nil, err
 	}
 	notes = append(rateNotes, notes...)
-	pr := &Prediction{Before: Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: wl, EraBefore: eb, EraAfter: ea, Notes: notes}
+	pr := &Prediction{Before: lab.Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: wl, EraBefore: eb, EraAfter: ea, Notes: notes}
 	b, bc, err := modelRun(spec.Name, wl, eb, plat, setB)
 	if err != nil {
 		return nil, err
@@ -163,7 +165,7 @@ func Predict(in PredictInput) (*Prediction, error) {
 		pr.Notes = append(pr.Notes, fmt.Sprintf("the listing shows %.2f%% idle (%s): the CPU was not the only limit. Assumed: the idle time per packet stays as measured (%.0f ns: the same interrupts and the same sender per packet), only the busy part shrinks; were the idle time spare CPU, the busy part alone would give ×%.3f",
 			100*idleNS/tBefore, strings.Join(idleListed(prof), ", "), idleNS, busy/(tAfter-idleNS)))
 	}
-	pr.Predicted = Rate{Value: roundRate(in.Rate * pr.Speedup), Unit: in.Unit}
+	pr.Predicted = lab.Rate{Value: roundRate(in.Rate * pr.Speedup), Unit: in.Unit}
 	if link := linkRate(plat, wl, in.Unit); link > 0 && pr.Predicted.Value > link {
 		pr.Predicted.Value, pr.LinkBound = roundRate(link), true
 		pr.Notes = append(pr.Notes, fmt.Sprintf("the CPU could do %.0f %s; the link caps it", in.Rate*pr.Speedup, in.Unit))
@@ -171,7 +173,7 @@ func Predict(in PredictInput) (*Prediction, error) {
 	pr.Speedup = math.Round(pr.Speedup*1000) / 1000
 	for g, v := range after {
 		if pct := round2(100 * v / tAfter); pct > 0 {
-			pr.ProfileAfter = append(pr.ProfileAfter, ProfileEntry{Symbol: g, Pct: pct})
+			pr.ProfileAfter = append(pr.ProfileAfter, lab.ProfileEntry{Symbol: g, Pct: pct})
 		}
 	}
 	sort.Slice(pr.ProfileAfter, func(i, j int) bool {
@@ -187,7 +189,7 @@ func Predict(in PredictInput) (*Prediction, error) {
 func idleListed(p *Profile) []string {
 	var out []string
 	for _, l := range p.Lines {
-		if idleSymbols[l.Symbol] && !contains(out, l.Symbol) {
+		if idleSymbols[l.Symbol] && !slices.Contains(out, l.Symbol) {
 			out = append(out, l.Symbol)
 		}
 	}
@@ -197,15 +199,15 @@ func idleListed(p *Profile) []string {
 // modelRun runs the workload and returns ns per packet per profile symbol,
 // and per modelled function with the profile symbol it shows as.
 func modelRun(driver, wl, era, plat string, set []string) (map[string]float64, callers, error) {
-	l, err := measuredRun(Config{Driver: driver, Scenario: wl, Era: era, Platform: plat, Packets: predictPackets, Seed: 1, Set: set})
+	m, err := lab.Measure(lab.Config{Driver: driver, Scenario: wl, Era: era, Platform: plat, Packets: predictPackets, Seed: 1, Set: set}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	c := callers{}
-	for s, ns := range l.symNS() {
-		c[s] = callerNS{profile: l.ProfileName(s), ns: ns}
+	for s, ns := range m.FuncNS {
+		c[s] = callerNS{profile: m.ProfileName[s], ns: ns}
 	}
-	return l.SymbolNS(), c, nil
+	return m.SymbolNS, c, nil
 }
 
 // callers: per modelled function, the profile symbol it shows as and its
@@ -484,7 +486,7 @@ func linkRate(plat, wl, unit string) float64 {
 	if err != nil || p.LinkMbps == 0 {
 		return 0
 	}
-	pps := linkPPS(p, workload.DefaultFrame(wl))
+	pps := p.LinkPPS(workload.DefaultFrame(wl))
 	switch unit {
 	case "kpps":
 		return pps / 1e3
@@ -505,3 +507,6 @@ func roundRate(v float64) float64 {
 	e := math.Pow(10, 3-math.Floor(math.Log10(v)))
 	return math.Round(v*e) / e
 }
+
+// round2 rounds to two decimals, as the lab's results do.
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

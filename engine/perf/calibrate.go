@@ -1,10 +1,11 @@
-package lab
+package perf
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
+	"pplab/engine/lab"
 	"pplab/engine/sim"
 	"pplab/engine/workload"
 )
@@ -306,34 +307,14 @@ var allocatorPath = []sim.Sym{sim.SymAllocPagesSlow, sim.SymAllocPageOrder, sim.
 	sim.SymAllocPagesNode, sim.SymFreePage}
 
 // calibRun runs the calibration workload on platform p in era.
-func calibRun(p *sim.Platform, cs calibSpec, era string) (*Lab, error) {
-	return measuredRun(Config{Driver: cs.Driver, Scenario: cs.Scenario, Era: era, Packets: calibPackets, Seed: 1, plat: p})
-}
-
-// measuredRun runs cfg with cfg.Packets measured after the warm-up; a run
-// the model's cost figures are read from must be clean.
-func measuredRun(cfg Config) (*Lab, error) {
-	l, err := New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if dr, ok := l.run.(*driverRun); ok {
-		l.Cfg.Packets += dr.warm
-	}
-	l.Run()
-	if l.Err() != nil {
-		return nil, l.Err()
-	}
-	if n := l.m.Log.Total(); n != 0 {
-		return nil, fmt.Errorf("%d violations in the %s/%s run in era %s: %v", n, cfg.Driver, cfg.Scenario, cfg.Era, l.m.Log.List[0])
-	}
-	return l, nil
+func calibRun(p *sim.Platform, cs calibSpec, era string) (lab.Measurement, error) {
+	return lab.Measure(lab.Config{Driver: cs.Driver, Scenario: cs.Scenario, Era: era, Packets: calibPackets, Seed: 1}, p)
 }
 
 // fitListed scales the model's functions behind each listed symbol of prof
 // (skipping those also in skip) to the measured ns per packet.
 func fitListed(p *sim.Platform, cs calibSpec, era string, prof, skip *Profile) (int, []sim.Sym, error) {
-	l, err := calibRun(p, cs, era)
+	m, err := calibRun(p, cs, era)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -342,7 +323,7 @@ func fitListed(p *sim.Platform, cs calibSpec, era string, prof, skip *Profile) (
 		return 0, nil, err
 	}
 	var syms []sim.Sym
-	model := l.SymbolNS()
+	model := m.SymbolNS
 	n := 0
 	seen := map[string]bool{}
 	for _, line := range prof.Lines {
@@ -353,7 +334,7 @@ func fitListed(p *sim.Platform, cs calibSpec, era string, prof, skip *Profile) (
 		seen[g] = true
 		k := prof.Share(g) / 100 * t / model[g]
 		for s := sim.Sym(1); s < sim.NumSyms; s++ {
-			if l.ProfileName(s) == g {
+			if m.ProfileName[s] == g {
 				p.Cycles[s] = sim.Cost{Fixed: int64(math.Round(float64(p.Cycles[s].Fixed) * k)), PerUnitMilli: int64(math.Round(float64(p.Cycles[s].PerUnitMilli) * k))}
 				syms = append(syms, s)
 			}
@@ -366,24 +347,22 @@ func fitListed(p *sim.Platform, cs calibSpec, era string, prof, skip *Profile) (
 // pathProbe runs the workload in era and returns the ns per packet spent
 // and the part of it in allocatorPath functions that prof does not list.
 func pathProbe(p *sim.Platform, cs calibSpec, era string, prof *Profile) (float64, float64, error) {
-	l, err := calibRun(p, cs, era)
+	m, err := calibRun(p, cs, era)
 	if err != nil {
 		return 0, 0, err
 	}
 	var total float64
-	for _, ns := range l.SymbolNS() {
+	for _, ns := range m.SymbolNS {
 		total += ns
 	}
 	var path int64
 	for _, sym := range allocatorPath {
-		if prof.Share(l.ProfileName(sym)) > 0 {
+		if prof.Share(m.ProfileName[sym]) > 0 {
 			continue
 		}
-		for cpu := range l.m.CPUs {
-			path += l.measuredSpentPS(cpu, sym)
-		}
+		path += m.SpentPS[sym]
 	}
-	return total, float64(path) / sim.PSPerNS / float64(l.measuredPackets()), nil
+	return total, float64(path) / sim.PSPerNS / float64(m.Packets), nil
 }
 
 // idleSymbols are the idle loop: samples there are not packet work.

@@ -1,8 +1,11 @@
-package lab
+package perf
 
 import (
+	"math"
 	"strings"
 	"testing"
+
+	"pplab/engine/lab"
 )
 
 // handEstimate is a kernel developer's Amdahl estimate of skb recycling:
@@ -103,11 +106,53 @@ func TestPredict_BulkOnARecyclingListing(t *testing.T) {
 	if pr.Speedup < 1 || !hasNote(pr, "allocator's unlisted share") {
 		t.Errorf("speedup %.3f, notes %q", pr.Speedup, pr.Notes)
 	}
+	// The recycling era the listing implies, with its slow path one page
+	// per call before and bulk after (lab's
+	// TestBulkRefill_PrimesTheCacheOnTopOfRecycling simulates the same).
+	if pr.EraBefore != "rfc-v1" || pr.EraAfter != "rfc-v1" || pr.Speedup <= 1 || !strings.Contains(strings.Join(pr.Notes, " "), "bulk_refill=0, then bulk_refill=1") {
+		t.Errorf("predict bulk on mvpp2-v1-after: %+v", pr)
+	}
 	b, _, err := ShippedProfile("mvpp2-v7-before") // lists __alloc_pages_bulk
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Predict(PredictInput{Profile: b, Rate: 1110, Unit: "kpps", Change: "bulk"}); err == nil || !strings.Contains(err.Error(), "already shows bulk allocation") {
 		t.Errorf("a listing with __alloc_pages_bulk: %v", err)
+	}
+}
+
+// TestPredict_TrainingPairs: the training pairs are reproduced within ±3 %,
+// by predict and by a simulated run.
+func TestPredict_TrainingPairs(t *testing.T) {
+	for _, tc := range []struct {
+		before         string
+		rate, after    float64
+		driver, eb, ea string
+	}{
+		{"mvpp2-v1-before", 962, 2047, "mvpp2", "5.12", "rfc-v1"},
+		{"mvneta-v1-before", 269, 296, "mvneta", "5.12", "rfc-v1"},
+	} {
+		p, _, err := ShippedProfile(tc.before)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := Predict(PredictInput{Profile: p, Rate: tc.rate, Unit: "kpps", Change: "skb-recycle"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := pr.Predicted.Value/tc.after - 1; math.Abs(e) > 0.03 || pr.EraBefore != tc.eb || pr.EraAfter != tc.ea {
+			t.Errorf("%s: predicted %.1f kpps (%+.1f%%), want %.0f ±3%% (eras %s → %s)", tc.before, pr.Predicted.Value, 100*e, tc.after, pr.EraBefore, pr.EraAfter)
+		}
+		for era, want := range map[string]float64{tc.eb: tc.rate, tc.ea: tc.after} {
+			l, err := lab.New(lab.Config{Driver: tc.driver, Scenario: "drop", Era: era, Packets: 20000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Run()
+			r := l.Results()
+			if e := r.Rate.Value/want - 1; math.Abs(e) > 0.03 {
+				t.Errorf("%s drop %s: simulated %.1f kpps, measured %.0f (%+.1f%%)", tc.driver, era, r.Rate.Value, want, 100*e)
+			}
+		}
 	}
 }
