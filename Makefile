@@ -5,6 +5,9 @@
 #               fuzz seed corpora, the engine's wasm build and its tests under
 #               Node.js, and the end-to-end tests in headless Chromium against
 #               the static site (installs nodejs, chromium and ECharts if missing)
+#   make check  the inner loop, about a minute: format, vet, import rules and
+#               the native tests under -short (a sample of the golden corpus;
+#               no wasm, no browser); make test before a push
 GO ?= go
 # The engine: sim, mm, pagepool, skb, drivers, workload, lab and perf (the
 # what-if, above lab; engine/lab/arch_test.go holds the layer order).
@@ -21,7 +24,7 @@ ECHARTS_VERSION = 6.1.0
 ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
 WASM_LDFLAGS = -s -w -X main.version=$(VERSION)
 
-.PHONY: pgo run site test fmt-check vet imports unit bench-once wasm-engine wasm-test wasm-app e2e bench fuzz node chromium size
+.PHONY: pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test wasm-app e2e bench fuzz node chromium size
 
 run: web/echarts.min.js wasm-app
 	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -addr $(ADDR)
@@ -34,6 +37,14 @@ site: web/echarts.min.js wasm-app
 
 test: fmt-check vet imports unit bench-once wasm-engine wasm-test e2e
 	@echo "make test: all checks passed"
+
+# The inner loop: what make test checks natively, with go test -short
+# (TestGolden compares every 8th configuration of the corpus, the
+# fast-forward comparisons at 10^5–10^6 packets are skipped) and the test
+# cache kept, so a package nothing changed in is not run again.
+check: fmt-check vet imports
+	$(GO) test -short ./...
+	@echo "make check: passed (make test runs everything)"
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
