@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ func IsConfigKey(key string) bool {
 	if _, ok := sim.KnobByName(key); ok {
 		return true
 	}
-	return contains(configKeys, key)
+	return slices.Contains(configKeys, key)
 }
 
 // effectiveKnobs is every knob's value for cfg: the config's Knobs (or the
@@ -197,7 +198,7 @@ func ParseConfig(v url.Values) (Config, error) {
 			if _, err := sim.RuleByName(r); err != nil {
 				return err
 			}
-			if !contains(c.Break, r) {
+			if !slices.Contains(c.Break, r) {
 				c.Break = append(append([]string(nil), c.Break...), r)
 			}
 			return nil

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func TestDriverMatrix_ZeroViolations(t *testing.T) {
 		for _, d := range sc.Drivers {
 			spec, _ := drivers.SpecByName(d)
 			for _, e := range sim.Eras {
-				if e.Order < spec.MinEra() || (len(sc.Eras) > 0 && !contains(sc.Eras, e.Name)) {
+				if e.Order < spec.MinEra() || (len(sc.Eras) > 0 && !slices.Contains(sc.Eras, e.Name)) {
 					continue
 				}
 				if _, known := sc.KnownFailure[e.Name]; known {

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func narrated(t *testing.T) map[string]map[[2]string]sim.Sym {
 		}
 		for _, d := range drvs {
 			for _, e := range sim.Eras {
-				if len(sc.Eras) > 0 && !contains(sc.Eras, e.Name) {
+				if len(sc.Eras) > 0 && !slices.Contains(sc.Eras, e.Name) {
 					continue
 				}
 				if d != "" {

@@ -7,6 +7,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,7 +137,7 @@ func (cfg Config) resolve() (resolved, error) {
 			return r, named("era", era.Name, "driver %s does not run in era %s (its frag API buffers need 5.15 or later)", spec.Name, era.Name)
 		}
 	}
-	if len(sc.Eras) > 0 && !contains(sc.Eras, era.Name) {
+	if len(sc.Eras) > 0 && !slices.Contains(sc.Eras, era.Name) {
 		return r, named("era", era.Name, "scenario %s does not run in era %s (accepted: %s)", sc.Name, era.Name, strings.Join(sc.Eras, ", "))
 	}
 	if cfg.Platform == "" {
@@ -305,15 +306,6 @@ func named(field, value, format string, args ...any) *sim.FieldError {
 // knobErr is a FieldError about knob n's value in k.
 func knobErr(n sim.Knob, k *sim.Knobs, format string, args ...any) *sim.FieldError {
 	return &sim.FieldError{Field: n.String(), Value: fmt.Sprint(k[n]), Msg: fmt.Sprintf(format, args...), Knob: true}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // SetTracer installs an event listener (nil removes it). Installed before the
