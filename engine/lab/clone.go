@@ -16,8 +16,9 @@ import (
 // scenarios). Pointers into the allocator's page array map to the same page
 // of the copy's array. It copies unexported fields too: a keyframe must hold
 // the whole state of a run, and the engine's packages should not each grow a
-// copy method that a new field silently breaks (TestClone_* replay every
-// scenario from copies and compare against straight runs).
+// copy method that a new field silently breaks (TestClone_IsIndependentAndRunsOnIdentically
+// and TestSeek_EqualsStraightRun, seam_test.go, replay scenarios from copies
+// and compare against straight runs).
 //
 // Precondition: the graph holds no function values (the Lab removes its
 // event listener around a copy) and no channels; a copier that meets one

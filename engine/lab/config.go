@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"pplab/engine/drivers"
+	"pplab/engine/mm"
+	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 )
 
@@ -264,4 +267,210 @@ func FieldErrors(err error) []*sim.FieldError {
 		out = append(out, fe)
 	}
 	return out
+}
+
+// Config is everything a run depends on: a run is a pure function of it.
+type Config struct {
+	Driver   string
+	Scenario string
+	Era      string
+	Platform string
+	Packets  int64
+	Seed     uint64
+	Knobs    sim.Knobs
+	Set      []string // "knob=value", applied over Knobs (or the defaults when Knobs is zero)
+	Break    []string // rule names
+
+	plat *sim.Platform // calibration runs: a platform table under derivation
+}
+
+// DefaultPackets is the run length when Config.Packets is 0.
+const DefaultPackets = 1_000_000
+
+// MaxPackets bounds a run.
+const MaxPackets = 1 << 40
+
+// resolved is a config checked field by field, with its defaults filled in.
+type resolved struct {
+	cfg   Config
+	era   *sim.Era
+	sc    *Scenario
+	spec  *drivers.Spec
+	plat  *sim.Platform
+	rules sim.RuleSet
+}
+
+// Validate checks every field of cfg and their combinations without building
+// the run: the error New would return before the kernel model's own checks
+// (page_pool_create may still refuse parameters, as the kernel does).
+func (cfg Config) Validate() error {
+	_, err := cfg.resolve()
+	return err
+}
+
+// resolve checks cfg and fills in its defaults. Every bad input yields one
+// *sim.FieldError naming the field, the value and what is accepted.
+func (cfg Config) resolve() (resolved, error) {
+	var r resolved
+	var err error
+	if cfg.Era == "" {
+		cfg.Era = sim.DefaultEra
+	}
+	era, err := sim.EraByName(cfg.Era)
+	if err != nil {
+		return r, err
+	}
+	if cfg.Scenario == "" {
+		return r, named("scenario", "", "no scenario given (accepted: %s)", strings.Join(ScenarioNames(), ", "))
+	}
+	sc, err := ScenarioByName(cfg.Scenario)
+	if err != nil {
+		return r, err
+	}
+	if cfg.Driver != "" && !sc.NeedsDriver {
+		return r, named("driver", cfg.Driver, "scenario %s runs without a driver (no driver for the pool-* scenarios)", sc.Name)
+	}
+	var spec *drivers.Spec
+	if sc.NeedsDriver {
+		if cfg.Driver == "" {
+			cfg.Driver = sc.DefaultDriver
+		}
+		if spec, err = drivers.SpecByName(cfg.Driver); err != nil {
+			return r, err
+		}
+		if !spec.Runs(sc.Name) {
+			return r, named("driver", spec.Name, "driver %s does not run scenario %s (drivers for %s: %s)", spec.Name, sc.Name, sc.Name, strings.Join(sc.Drivers, ", "))
+		}
+		if era.Order < spec.MinEra() {
+			return r, named("era", era.Name, "driver %s does not run in era %s (its frag API buffers need 5.15 or later)", spec.Name, era.Name)
+		}
+	}
+	if len(sc.Eras) > 0 && !slices.Contains(sc.Eras, era.Name) {
+		return r, named("era", era.Name, "scenario %s does not run in era %s (accepted: %s)", sc.Name, era.Name, strings.Join(sc.Eras, ", "))
+	}
+	if cfg.Platform == "" {
+		cfg.Platform = sim.BenchX86.Name
+		if spec != nil {
+			cfg.Platform = spec.Platform
+		}
+	}
+	plat := cfg.plat
+	if plat == nil {
+		if plat, err = sim.PlatformByName(cfg.Platform); err != nil {
+			return r, err
+		}
+	}
+	if cfg.Packets == 0 {
+		cfg.Packets = DefaultPackets
+	}
+	if cfg.Packets < 1 || cfg.Packets > MaxPackets {
+		return r, &sim.FieldError{Field: "packets", Value: fmt.Sprint(cfg.Packets), Msg: fmt.Sprintf("want an integer from 1 to %d", int64(MaxPackets))}
+	}
+	if cfg.Knobs == (sim.Knobs{}) {
+		cfg.Knobs = sim.DefaultKnobs()
+		for k, v := range sc.Knobs {
+			cfg.Knobs[k] = v
+		}
+	}
+	for _, s := range cfg.Set {
+		if err := cfg.Knobs.Set(s); err != nil {
+			return r, err
+		}
+	}
+	var rules sim.RuleSet
+	for _, name := range cfg.Break {
+		rule, err := sim.RuleByName(name)
+		if err != nil {
+			return r, err
+		}
+		rules = rules.With(rule)
+	}
+	if err := checkKnobs(&cfg.Knobs); err != nil {
+		return r, err
+	}
+	if err := checkKnobsFor(&cfg.Knobs, sc, spec, era, rules); err != nil {
+		return r, err
+	}
+	r = resolved{cfg: cfg, era: era, sc: sc, spec: spec, plat: plat, rules: rules}
+	return r, nil
+}
+
+// fullCheckPages is the machine size the default full-check interval is for.
+const fullCheckPages = 16384
+
+// checkKnobs rejects knob combinations no run can honour.
+func checkKnobs(k *sim.Knobs) error {
+	if k[sim.KnobNid] >= k[sim.KnobNumaNodes] {
+		return knobErr(sim.KnobNid, k, "the machine has %d NUMA node(s) (numa_nodes=%d): want -1 to %d", k[sim.KnobNumaNodes], k[sim.KnobNumaNodes], k[sim.KnobNumaNodes]-1)
+	}
+	if k[sim.KnobNumaNodes] > k[sim.KnobCPUs] {
+		return knobErr(sim.KnobNumaNodes, k, "want at most one node per CPU (cpus=%d)", k[sim.KnobCPUs])
+	}
+	if v := k[sim.KnobRxDescs]; v != 0 && v < 2 {
+		return knobErr(sim.KnobRxDescs, k, "want 0 (the driver's count) or a number from 2 to %d (even for a driver that splits pages)", sim.KnobRxDescs.Spec().Max)
+	}
+	if max := int64(mm.PageSize) << k[sim.KnobOrder]; k[sim.KnobMaxLen] > max {
+		return knobErr(sim.KnobMaxLen, k, "want at most PAGE_SIZE << order = %d", max)
+	}
+	return nil
+}
+
+// minFrame is the Ethernet minimum frame without the FCS.
+const minFrame = 60
+
+// checkKnobsFor rejects knob values that do nothing in this run, or that
+// the run's scenario, driver, machine or broken rules contradict: a knob's
+// accepted range is the range that changes something.
+func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era, rules sim.RuleSet) error {
+	if v := k[sim.KnobVethCPU]; v >= k[sim.KnobCPUs] {
+		return knobErr(sim.KnobVethCPU, k, "the machine has %d CPUs (cpus=%d): want -1 (the redirecting CPU) or 0 to %d", k[sim.KnobCPUs], k[sim.KnobCPUs], k[sim.KnobCPUs]-1)
+	}
+	if v := k[sim.KnobTxCPU]; v >= k[sim.KnobCPUs] {
+		return knobErr(sim.KnobTxCPU, k, "the machine has %d CPUs (cpus=%d): want 0 to %d", k[sim.KnobCPUs], k[sim.KnobCPUs], k[sim.KnobCPUs]-1)
+	}
+	if v := k[sim.KnobFrame]; v > 0 && v < minFrame {
+		return knobErr(sim.KnobFrame, k, "below the Ethernet minimum: want 0 (the workload's size) or %d to %d bytes", minFrame, sim.KnobFrame.Spec().Max)
+	}
+	if v := k[sim.KnobBulk]; v > pagepool.AllocCacheSize && !rules.Broken(sim.RuleBulkDMAUnmap) {
+		return knobErr(sim.KnobBulk, k, "the kernel's bulk call fills the %d-slot alloc cache and cannot ask for more: want 1 to %d (only the first bulk patch's unbounded list asks for more: --break bulk-dma-unmap)", pagepool.AllocCacheSize, pagepool.AllocCacheSize)
+	}
+	if spec != nil && !spec.PoolMaps(era) && k[sim.KnobDMASyncDev] == 1 {
+		return knobErr(sim.KnobDMASyncDev, k, "%s maps its own RX buffers before era %s (its pool has no PP_FLAG_DMA_MAP), and PP_FLAG_DMA_SYNC_DEV needs it: page_pool_create would fail with -EINVAL (want -1 or 0, or era %s)", spec.Name, spec.PoolDMAFrom, spec.PoolDMAFrom)
+	}
+	if spec != nil {
+		if _, err := spec.AggMode(era, k, xdpScenario(sc.Name)); err != nil {
+			return knobErr(sim.KnobHWGRO, k, "%v", err)
+		}
+	} else if k[sim.KnobHWGRO] != -1 {
+		return knobErr(sim.KnobHWGRO, k, "the %s scenario has no driver (hw_gro picks bnxt's RX path): accepted -1", sc.Name)
+	}
+	if off := k[sim.KnobOffset]; off != 0 {
+		// The pool's sync setup as the run will build it.
+		sync := k[sim.KnobDMASyncDev] == 1
+		maxLen := int64(mm.PageSize) << k[sim.KnobOrder]
+		if v := k[sim.KnobMaxLen]; v != 0 {
+			maxLen = v
+		}
+		if spec != nil {
+			s, _, ml := spec.DeviceSyncIn(era, bufferMode(spec, sc.Name, era), k)
+			sync, maxLen = s, int64(ml)
+		}
+		if !sync {
+			return knobErr(sim.KnobOffset, k, "page_pool_params.offset only moves where the pool syncs for the device, and this pool does not sync (dma_sync_dev=1 turns it on)")
+		}
+		if page := int64(mm.PageSize) << k[sim.KnobOrder]; off+maxLen > page {
+			return knobErr(sim.KnobOffset, k, "offset + max_len = %d runs past the pool's page (PAGE_SIZE << order = %d): the sync for the device would cover memory outside it (lower offset or max_len=%d)", off+maxLen, page, page-off)
+		}
+	}
+	return nil
+}
+
+// named is a FieldError whose message names the field and value.
+func named(field, value, format string, args ...any) *sim.FieldError {
+	return &sim.FieldError{Field: field, Value: value, Msg: fmt.Sprintf(format, args...), Named: true}
+}
+
+// knobErr is a FieldError about knob n's value in k.
+func knobErr(n sim.Knob, k *sim.Knobs, format string, args ...any) *sim.FieldError {
+	return &sim.FieldError{Field: n.String(), Value: fmt.Sprint(k[n]), Msg: fmt.Sprintf(format, args...), Knob: true}
 }

@@ -62,7 +62,7 @@ type runner interface {
 	// measuring reports whether set-up is over: rate and profile count from
 	// the first measured operation.
 	measuring() bool
-	// describe names the next operation (for the UI's step narration).
+	// next names the next operation (for the UI's step narration).
 	next() string
 }
 
