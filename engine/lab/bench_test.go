@@ -210,7 +210,8 @@ func BenchmarkFastForward(b *testing.B) {
 					l.Run()
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/packets, "wall-ns/pkt")
-				_, skipped, period, _ := l.FFStats()
+				st := l.FFStats()
+				skipped, period := st.Skipped, st.Period
 				b.ReportMetric(float64(skipped)/float64(l.Ops()), "skipped-share")
 				b.ReportMetric(float64(period), "period-ops")
 			})

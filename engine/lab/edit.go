@@ -197,7 +197,8 @@ func (l *Lab) StatsNote() string {
 	if n := l.statsEraNote(); n != "" {
 		notes = append(notes, n+".")
 	}
-	if _, skipped, period, _ := l.FFStats(); skipped > 0 {
+	if st := l.FFStats(); st.Skipped > 0 {
+		skipped, period := st.Skipped, st.Period
 		notes = append(notes, fmt.Sprintf("Fast-forward: %d operations so far were added as whole cycles of %d operations, each cycle verified to repeat exactly, instead of one by one (knob fast_forward=0 simulates every one; the counters are the same either way).",
 			skipped, period))
 	}

@@ -154,11 +154,17 @@ type fastForward struct {
 	lastPeriod uint64 // the last cycle locked
 }
 
-// FFStats says what the fast-forward did in this run: skips, operations
-// skipped, the cycle length in operations, and why it stopped applying
-// ("" if it did not stop).
-func (l *Lab) FFStats() (skips int, skipped, period uint64, off string) {
-	return l.ff.skips, l.ff.skipped, l.ff.lastPeriod, l.ff.off
+// FFStats is what the fast-forward did in a run.
+type FFStats struct {
+	Skips   int    // times it skipped
+	Skipped uint64 // operations run by adding whole cycles
+	Period  uint64 // the last cycle locked, in operations
+	Off     string // why it stopped applying ("" if it did not stop)
+}
+
+// FFStats says what the fast-forward did in this run.
+func (l *Lab) FFStats() FFStats {
+	return FFStats{Skips: l.ff.skips, Skipped: l.ff.skipped, Period: l.ff.lastPeriod, Off: l.ff.off}
 }
 
 // ffInit arms the fast-forward for a new run (or after a restore).

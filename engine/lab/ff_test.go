@@ -59,7 +59,8 @@ func TestFastForward_Skips(t *testing.T) {
 				cfg.Set = []string{tc.set}
 			}
 			on, off := ffRun(t, cfg, true), ffRun(t, cfg, false)
-			skips, skipped, period, why := on.FFStats()
+			st := on.FFStats()
+			skips, skipped, period, why := st.Skips, st.Skipped, st.Period, st.Off
 			if got := skips > 0; got != tc.skips {
 				why := why
 				if tc.skips {
@@ -113,7 +114,8 @@ func TestFastForward_NeverWhile(t *testing.T) {
 				tc.prep(l)
 			}
 			l.Run()
-			if skips, skipped, _, _ := l.FFStats(); skips != 0 {
+			if st := l.FFStats(); st.Skips != 0 {
+				skips, skipped := st.Skips, st.Skipped
 				t.Errorf("skipped %d operations in %d skips", skipped, skips)
 			}
 		})
@@ -137,7 +139,7 @@ func TestFastForward_RandomSourceIsShape(t *testing.T) {
 	}
 	cfg := Config{Scenario: "forward", Packets: 1_000_000, Set: []string{"pfmemalloc_ppm=20000"}}
 	on, off := ffRun(t, cfg, true), ffRun(t, cfg, false)
-	if skips, _, _, _ := on.FFStats(); skips == 0 {
+	if on.FFStats().Skips == 0 {
 		t.Errorf("no skip")
 	}
 	ffSame(t, on, off)
@@ -157,7 +159,8 @@ func TestFastForward_SeekAndSlices(t *testing.T) {
 				l.RunN(50_000 + int64(i)*7)
 				l.Step()
 			}
-			if skips, _, _, why := l.FFStats(); skips == 0 {
+			if st := l.FFStats(); st.Skips == 0 {
+				why := st.Off
 				t.Fatalf("no skip in sliced play (off: %q)", why)
 			}
 			end := l.Ops()
@@ -317,7 +320,7 @@ func TestFFTags_FirstDifferenceNamesAnUntaggedCounter(t *testing.T) {
 	dr := l.run.(*driverRun)
 	dr.w = &probeWorkload{Workload: dr.w}
 	l.Run()
-	if skips, _, _, _ := l.FFStats(); skips != 0 {
+	if skips := l.FFStats().Skips; skips != 0 {
 		t.Fatalf("drop with an untagged counter skipped %d times: the probe did not reach the walk", skips)
 	}
 	l = mustNew(t, Config{Scenario: "drop", Packets: 1_000_000})
@@ -383,7 +386,7 @@ func TestRunWhile(t *testing.T) {
 	if !l.Done() {
 		t.Fatal("not done")
 	}
-	if _, skipped, _, _ := l.FFStats(); skipped == 0 || uint64(calls)*64 > l.Ops()/4 {
+	if skipped := l.FFStats().Skipped; skipped == 0 || uint64(calls)*64 > l.Ops()/4 {
 		t.Errorf("skipped %d of %d operations, more asked %d times: want most skipped", skipped, l.Ops(), calls)
 	}
 	ffSame(t, l, ffRun(t, cfg, false))
