@@ -18,16 +18,7 @@ func newDriver(t *testing.T, name, era string, opts ...string) *Driver {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := sim.EraByName(era)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plat, err := sim.PlatformByName(spec.Platform)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, rules, _ := simtest.Options(t, append([]string{"cpus=2"}, opts...)...)
-	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Platform: plat})
+	m, _ := simtest.Machine(t, era, spec.Platform, append([]string{"cpus=2"}, opts...)...)
 	reg := pagepool.NewRegistry(mm.NewAllocator(m))
 	d, err := New(skb.NewStack(reg), reg, spec, spec.Buffer, pagepool.NewNAPI(0), 8, false)
 	if err != nil {

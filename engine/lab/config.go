@@ -13,6 +13,7 @@ import (
 	"pplab/engine/mm"
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
+	"pplab/engine/workload"
 )
 
 // ConfigVersion is the version of the URL form of a config (key "v").
@@ -438,7 +439,7 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 		return knobErr(sim.KnobDMASyncDev, k, "%s maps its own RX buffers before era %s (its pool has no PP_FLAG_DMA_MAP), and PP_FLAG_DMA_SYNC_DEV needs it: page_pool_create would fail with -EINVAL (want -1 or 0, or era %s)", spec.Name, spec.PoolDMAFrom, spec.PoolDMAFrom)
 	}
 	if spec != nil {
-		if _, err := spec.AggMode(era, k, xdpScenario(sc.Name)); err != nil {
+		if _, err := spec.AggMode(era, k, workload.AttachesXDP(sc.Name)); err != nil {
 			return knobErr(sim.KnobHWGRO, k, "%v", err)
 		}
 	} else if k[sim.KnobHWGRO] != -1 {

@@ -58,12 +58,6 @@ func init() {
 	}
 }
 
-// xdpScenario reports whether the scenario attaches an XDP program (bnxt
-// runs page mode there whatever hw_gro says).
-func xdpScenario(name string) bool {
-	return name == workload.WXDPRedirect || name == workload.WXDPDrop || name == workload.WXDPTx
-}
-
 // bufferMode is how the driver carves RX buffers in a scenario: its own
 // model, except split-page, which splits pages the era's way (the half-page
 // flip before 5.15, the frag API from 5.15).
@@ -101,7 +95,7 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 		}
 		descs = int(v)
 	}
-	agg, err := l.Spec.AggMode(m.Era, &m.Knobs, xdpScenario(name))
+	agg, err := l.Spec.AggMode(m.Era, &m.Knobs, workload.AttachesXDP(name))
 	if err != nil {
 		return nil, knobErr(sim.KnobHWGRO, &m.Knobs, "%v", err)
 	}

@@ -61,19 +61,11 @@ func newTestRun(t *testing.T, name, driver, era string, opts ...string) *testRun
 	if !spec.Runs(name) {
 		t.Fatalf("%s does not run %s", driver, name)
 	}
-	e, err := sim.EraByName(era)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plat, err := sim.PlatformByName(spec.Platform)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, rules, rest := simtest.Options(t, append([]string{"rx_descs=64"}, opts...)...)
+	m, rest := simtest.Machine(t, era, spec.Platform, append([]string{"rx_descs=64"}, opts...)...)
 	if len(rest) > 0 {
 		t.Fatalf("unknown options %v", rest)
 	}
-	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Platform: plat})
+	e := m.Era
 	a := mm.NewAllocator(m)
 	reg := pagepool.NewRegistry(a)
 	st := skb.NewStack(reg)
@@ -84,11 +76,11 @@ func newTestRun(t *testing.T, name, driver, era string, opts ...string) *testRun
 			mode = drivers.FragAPI
 		}
 	}
-	agg, err := spec.AggMode(e, &m.Knobs, name == WXDPRedirect || name == WXDPDrop || name == WXDPTx)
+	agg, err := spec.AggMode(e, &m.Knobs, AttachesXDP(name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := drivers.New(st, reg, spec, mode, pagepool.NewNAPI(0), int(k[sim.KnobRxDescs]), agg)
+	d, err := drivers.New(st, reg, spec, mode, pagepool.NewNAPI(0), int(m.Knobs[sim.KnobRxDescs]), agg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,6 +173,10 @@ func (e *Env) tpaEnd() *skb.SKB {
 	return sk
 }
 
+// AttachesXDP reports whether the workload runs an XDP program on the
+// driver (bnxt runs its page mode there whatever hw_gro says).
+func AttachesXDP(name string) bool { return name == WXDPRedirect || name == WXDPDrop || name == WXDPTx }
+
 // rx runs the NAPI side of one frame of length bytes (hdr of them headers):
 // poll bookkeeping — a new poll first flushes the CPU's defer list, as
 // net_rx_action does before every napi_poll — then the driver's receive.

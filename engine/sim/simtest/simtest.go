@@ -37,6 +37,23 @@ func Options(t testing.TB, opts ...string) (k sim.Knobs, rules sim.RuleSet, rest
 	return k, rules, rest
 }
 
+// Machine builds a machine for a driver's tests: the named era and
+// platform, and the knobs and broken rules of opts (Options). Unknown
+// words are returned for the caller.
+func Machine(t testing.TB, era, platform string, opts ...string) (*sim.Machine, []string) {
+	t.Helper()
+	e, err := sim.EraByName(era)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plat, err := sim.PlatformByName(platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, rules, rest := Options(t, opts...)
+	return sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Platform: plat}), rest
+}
+
 // Break returns opts plus "break=rule" when broken.
 func Break(broken bool, rule string, opts ...string) []string {
 	if broken {
