@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"pplab/engine/lab/internal/state"
+	"pplab/engine/mm"
 	"pplab/engine/sim"
 	"pplab/engine/skb"
 	"pplab/engine/workload"
@@ -130,10 +132,10 @@ func TestFastForward_NeverWhile(t *testing.T) {
 func TestFastForward_RandomSourceIsShape(t *testing.T) {
 	l := mustNew(t, Config{Scenario: "forward", Packets: 100_000})
 	l.RunN(20_000)
-	a := l.fastWalk()
-	b := l.fastWalk()
+	a := l.ff.Hash(l.host())
+	b := l.ff.Hash(l.host())
 	l.m.Rand.Uint64()
-	c := l.fastWalk()
+	c := l.ff.Hash(l.host())
 	if a != b || a == c {
 		t.Fatalf("walk hashes %x %x, after a draw %x: want the first two equal and the third different", a, b, c)
 	}
@@ -194,7 +196,7 @@ func reachableTypes(t *testing.T) map[reflect.Type]bool {
 	visit = func(v reflect.Value) {
 		switch v.Kind() {
 		case reflect.Pointer:
-			if v.IsNil() || seen[v.Pointer()] || shared[v.Type()] {
+			if v.IsNil() || seen[v.Pointer()] || schema.IsShared(v.Type()) {
 				return // shared: read-only descriptions, walked as their address
 			}
 			seen[v.Pointer()] = true
@@ -219,7 +221,7 @@ func reachableTypes(t *testing.T) map[reflect.Type]bool {
 		case reflect.Struct:
 			types[v.Type()] = true
 			for i := 0; i < v.NumField(); i++ {
-				if tg := ffTagOf(v.Type(), v.Type().Field(i)); !tg.skip {
+				if tg := state.TagOf(v.Type(), v.Type().Field(i)); !tg.Skip {
 					visit(v.Field(i))
 				}
 			}
@@ -282,18 +284,18 @@ func TestFFTags_EveryReachableFieldHasItsPolicy(t *testing.T) {
 		rt := byName[name]
 		for i := 0; i < rt.NumField(); i++ {
 			f := rt.Field(i)
-			tg := ffTagOf(rt, f)
+			tg := state.TagOf(rt, f)
 			switch k := f.Type.Kind(); {
-			case (k == reflect.Func || k == reflect.Chan) && !tg.skip:
+			case (k == reflect.Func || k == reflect.Chan) && !tg.Skip:
 				t.Errorf("%s.%s is a %v the fast-forward cannot compare: tag it pp:\"observer\" (it belongs to whoever watches the run)", name, f.Name, k)
-			case intsInside(f.Type) && framelike(f.Name) && !tg.pfn && !tg.frame && !tg.index && !tg.skip:
+			case intsInside(f.Type) && framelike(f.Name) && !tg.PFN && !tg.Frame && !tg.Index && !tg.Skip:
 				t.Errorf("%s.%s looks like a page frame number or an index: tag it pp:\"pfn\" (its integers name frames: a renaming leaves them), pp:\"index\" (an index that is not a frame) or, in struct page, pp:\"frame\"", name, f.Name)
-			case tg.frame && rt != pageType:
+			case tg.Frame && rt != pageType:
 				t.Errorf("%s.%s: pp:\"frame\" is struct page's (what stays with a frame when a role moves)", name, f.Name)
 			}
-			if tg.upto != "" {
-				if c, ok := rt.FieldByName(tg.upto); !ok || c.Type.Kind() != reflect.Int || f.Type.Kind() != reflect.Array {
-					t.Errorf("%s.%s: pp:\"upto=%s\" needs an array and an int field %s in %s", name, f.Name, tg.upto, tg.upto, name)
+			if tg.Upto != "" {
+				if c, ok := rt.FieldByName(tg.Upto); !ok || c.Type.Kind() != reflect.Int || f.Type.Kind() != reflect.Array {
+					t.Errorf("%s.%s: pp:\"upto=%s\" needs an array and an int field %s in %s", name, f.Name, tg.Upto, tg.Upto, name)
 				}
 			}
 		}
@@ -311,6 +313,15 @@ func (p *probeWorkload) Step(e *workload.Env) bool {
 	p.bytes += 64
 	return p.Workload.Step(e)
 }
+
+// firstDifference explains why the fast-forward finds no cycle in l's run
+// (state.FirstDifference): it advances l.
+func firstDifference(l *Lab, spacing int64) string {
+	return state.FirstDifference(schema, l, l.a.Pages, func(n int64) { l.RunN(n) }, spacing)
+}
+
+// pageType is struct page.
+var pageType = reflect.TypeOf(mm.Page{})
 
 // TestFFTags_FirstDifferenceNamesAnUntaggedCounter: a counter the walk reads
 // as shape keeps the search from finding drop's cycle, and firstDifference
@@ -340,15 +351,15 @@ func TestFFTags_FirstDifferenceNamesAnUntaggedCounter(t *testing.T) {
 func TestFastForward_StepOnAVerificationPoint(t *testing.T) {
 	l := mustNew(t, Config{Scenario: "drop", Packets: 5_000_000})
 	stepped := 0
-	for i := 0; i < 2000 && !l.Done() && l.ff.skips == 0; i++ {
-		f := &l.ff
+	for i := 0; i < 2000 && !l.Done() && l.FFStats().Skips == 0; i++ {
+		due, verify := l.ff.Due()
 		switch {
-		case len(f.refine) > 0 && f.t0+f.refine[0] > l.ops:
-			l.RunN(int64(f.t0 + f.refine[0] - l.ops - 1))
+		case due > l.ops && !verify:
+			l.RunN(int64(due - l.ops - 1))
 			l.Step()
 			stepped++
-		case f.cand != 0 && len(f.refine) == 0 && f.verifyAt > l.ops && stepped < 6:
-			l.RunN(int64(f.verifyAt - l.ops - 1))
+		case due > l.ops && verify && stepped < 6:
+			l.RunN(int64(due - l.ops - 1))
 			l.Step()
 			stepped++
 		default:
@@ -359,8 +370,8 @@ func TestFastForward_StepOnAVerificationPoint(t *testing.T) {
 		t.Fatal("never had a probe or verification point to step onto")
 	}
 	l.Run()
-	if l.ff.skips == 0 {
-		t.Fatalf("no skip after %d steps onto due points (off %q)", stepped, l.ff.off)
+	if st := l.FFStats(); st.Skips == 0 {
+		t.Fatalf("no skip after %d steps onto due points (off %q)", stepped, st.Off)
 	}
 	ffSame(t, l, ffRun(t, Config{Scenario: "drop", Packets: 5_000_000}, false))
 }

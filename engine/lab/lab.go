@@ -10,16 +10,24 @@
 //   - scenario.go, driverscenarios.go: the scenarios and how each is built;
 //   - snapshot.go, record.go, series.go: the values a UI draws (a Snapshot,
 //     a step's record, the charts' series); edit.go: the edits a UI makes;
-//   - seek.go, clone.go: keyframes and Seek (a run replays exactly);
-//   - fastforward.go, ffwalk.go: the steady-state fast-forward of batch
-//     runs and its walk of the state (each field's policy a pp:"…" tag);
+//   - seek.go: keyframes and Seek (a run replays exactly), a keyframe a
+//     deep copy of the run made by package state;
+//   - ffhost.go: the Lab as the steady-state fast-forward's host (package
+//     fastforward: search, verification, skips of batch runs);
 //   - measure.go: the one call engine/perf reads a run through.
+//
+// Its internal packages: state (internal/state) is the one walker of a
+// run's object graph, behind both the keyframes' copies and the
+// fast-forward's walks, with each field's policy a pp:"…" struct tag (its
+// package doc is the vocabulary); fastforward (internal/fastforward) finds
+// a run's cycle and skips whole cycles, through a small Host interface.
 package lab
 
 import (
 	"fmt"
 
 	"pplab/engine/drivers"
+	"pplab/engine/lab/internal/fastforward"
 	"pplab/engine/mm"
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
@@ -32,7 +40,7 @@ import (
 // Contract: a Lab is driven by one goroutine at a time (the UI's session,
 // the CLI, a test); nothing in it is safe for concurrent use. It is not
 // copyable — its state holds pointers into itself — and vet's copylocks
-// check says so (noCopy). A copy of a run is a keyframe (clone.go), made for
+// check says so (noCopy). A copy of a run is a keyframe (seek.go), made for
 // Seek: never a second Lab to run.
 type Lab struct {
 	_ noCopy
@@ -70,10 +78,10 @@ type Lab struct {
 	tally   sim.Stats       `pp:"observer"` // counters as seen in the event stream
 	tallyOn bool            `pp:"observer"` // the event stream has been seen since the first operation
 
-	rec    recorder    `pp:"observer"` // step records (Record)
-	series series      `pp:"observer"` // throughput and recycle mix over the run
-	kf     keyframes   `pp:"observer"`
-	ff     fastForward `pp:"observer"` // steady-state fast-forward (fastforward.go)
+	rec    recorder          `pp:"observer"` // step records (Record)
+	series series            `pp:"observer"` // throughput and recycle mix over the run
+	kf     keyframes         `pp:"observer"`
+	ff     fastforward.State `pp:"observer"` // steady-state fast-forward (package fastforward; ffhost.go)
 }
 
 // New validates a config and builds the run. Every bad input yields one error
@@ -239,8 +247,8 @@ func (l *Lab) stepOne() bool {
 	setUp := l.startPS == nil // measuring has not started: see whether this step starts it
 	if l.run.step(l) {
 		l.packets++
-		if l.ff.recSeries {
-			l.ffRecordPacket()
+		if l.ff.Recording() {
+			l.ff.RecordPacket(l.host())
 		}
 		if l.packets >= l.series.next {
 			l.series.sample(l)
@@ -342,7 +350,7 @@ func (l *Lab) runBatch(n int64, more func() bool) bool {
 			return false
 		}
 		if l.ops%lightEvery == 0 {
-			i += l.ffPoint(n - i - 1)
+			i += l.ff.Point(l.host(), n-i-1)
 			if more != nil && !more() {
 				break
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"pplab/engine/lab/internal/fastforward"
 	"pplab/engine/sim"
 )
 
@@ -114,7 +115,7 @@ func (k *keyframes) nearest(n uint64) *Lab {
 func (l *Lab) clone() *Lab {
 	saved := l.detach()
 	c := new(Lab)
-	cloneLab(c, l)
+	schema.Copy(c, l, l.a.Pages())
 	c.ffInit() // a copy searches afresh (the state is not the copier's to share)
 	l.attach(saved)
 	return c
@@ -125,31 +126,33 @@ func (l *Lab) clone() *Lab {
 func (l *Lab) restore(kf *Lab) {
 	saved := l.detach()
 	kfFF := kf.ff // a fresh start (New) has one; keyframes do not
-	kf.ff = fastForward{}
-	cloneLab(l, kf)
+	kf.ff = fastforward.State{}
+	schema.Copy(l, kf, kf.a.Pages())
 	kf.ff = kfFF
 	l.attach(saved)
 	l.tallyOn = false // the event stream missed what the replay did
-	l.ffRestored()
+	l.ff.Restored(l.host())
 }
 
-// uiState is what belongs to the Lab's user rather than to the run (and
-// the fast-forward's state, which a copy must not share).
-type uiState struct {
+// observers is what belongs to whoever watches the run rather than to the
+// run: the listener, the step records, the keyframes, and the
+// fast-forward's state (which a copy must not share). A copy or a restore
+// detaches them around the copy and attaches them again after.
+type observers struct {
 	tracer func(sim.Event)
 	rec    recorder
 	kf     keyframes
-	ff     fastForward
+	ff     fastforward.State
 }
 
-func (l *Lab) detach() uiState {
-	s := uiState{tracer: l.tracer, rec: l.rec, kf: l.kf, ff: l.ff}
-	l.tracer, l.rec, l.kf, l.ff = nil, recorder{}, keyframes{}, fastForward{}
+func (l *Lab) detach() observers {
+	s := observers{tracer: l.tracer, rec: l.rec, kf: l.kf, ff: l.ff}
+	l.tracer, l.rec, l.kf, l.ff = nil, recorder{}, keyframes{}, fastforward.State{}
 	l.m.SetTracer(nil)
 	return s
 }
 
-func (l *Lab) attach(s uiState) {
+func (l *Lab) attach(s observers) {
 	l.tracer, l.rec, l.kf, l.ff = s.tracer, s.rec, s.kf, s.ff
 	l.m.RecordMoves(l.rec.on)
 	l.listen()
