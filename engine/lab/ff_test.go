@@ -84,8 +84,8 @@ func ffSame(t *testing.T, on, off *Lab) {
 	if a, b := on.Results(), off.Results(); !reflect.DeepEqual(a, b) {
 		t.Errorf("results differ:\n  on %+v\n off %+v", a, b)
 	}
-	if a, b := on.series, off.series; !reflect.DeepEqual(a.points, b.points) || a.window != b.window || a.next != b.next {
-		t.Errorf("series differ: %d points (window %d) vs %d (window %d)", len(a.points), a.window, len(b.points), b.window)
+	if a, b := on.series, off.series; !reflect.DeepEqual(a, b) {
+		t.Errorf("series differ: %d points (window %d) vs %d (window %d)", len(a.Points()), a.Window(), len(b.Points()), b.Window())
 	}
 	if a, b := on.Snapshot(), off.Snapshot(); !reflect.DeepEqual(a, b) {
 		t.Errorf("snapshots differ")

@@ -104,10 +104,10 @@ func (h *ffHost) MaxCycles(dPackets int64, dSeries []int64) int64 {
 	return k
 }
 
-func (h *ffHost) NextWindow() int64 { return h.series.next }
+func (h *ffHost) NextWindow() int64 { return h.series.Next() }
 
 func (h *ffHost) CloseWindow(packets int64, vals []int64) {
-	h.series.sampleAt(h.lab(), packets, vals)
+	h.lab().closeWindow(packets, vals)
 }
 
 // Skipped moves the check interval on, and takes a keyframe that fell due

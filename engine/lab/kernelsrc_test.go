@@ -59,7 +59,7 @@ func narrated(t *testing.T) map[string]map[[2]string]sim.Sym {
 }
 
 // Every name the narration can show in an era is in that era's table of
-// kernel identifiers (kernelsrc/idents.tsv) with its defining file, or is a
+// kernel identifiers (internal/kernelsrc/idents.tsv) with its defining file, or is a
 // model-only step or an out-of-tree driver's function, which stay unlinked
 // and say why.
 func TestKernelNames_EveryNarratedNameIsInItsErasTable(t *testing.T) {

@@ -28,6 +28,7 @@ import (
 
 	"pplab/engine/drivers"
 	"pplab/engine/lab/internal/fastforward"
+	"pplab/engine/lab/internal/series"
 	"pplab/engine/mm"
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
@@ -78,10 +79,11 @@ type Lab struct {
 	tally   sim.Stats       `pp:"observer"` // counters as seen in the event stream
 	tallyOn bool            `pp:"observer"` // the event stream has been seen since the first operation
 
-	rec    recorder          `pp:"observer"` // step records (Record)
-	series series            `pp:"observer"` // throughput and recycle mix over the run
-	kf     keyframes         `pp:"observer"`
-	ff     fastforward.State `pp:"observer"` // steady-state fast-forward (package fastforward; ffhost.go)
+	rec       recorder          `pp:"observer"` // step records (Record)
+	series    series.Series     `pp:"observer"` // throughput and recycle mix over the run (package series)
+	seriesBuf []int64           `pp:"observer"` // scratch: the sums a window's close reads
+	kf        keyframes         `pp:"observer"`
+	ff        fastforward.State `pp:"observer"` // steady-state fast-forward (package fastforward; ffhost.go)
 }
 
 // New validates a config and builds the run. Every bad input yields one error
@@ -120,7 +122,7 @@ func New(cfg Config) (*Lab, error) {
 	}
 	m.AddChecker(l)
 	l.stampLog() // what set-up reported shows from op 0
-	l.series.sample(l)
+	l.sample()
 	l.ffInit()
 	return l, nil
 }
@@ -250,8 +252,8 @@ func (l *Lab) stepOne() bool {
 		if l.ff.Recording() {
 			l.ff.RecordPacket(l.host())
 		}
-		if l.packets >= l.series.next {
-			l.series.sample(l)
+		if l.packets >= l.series.Next() {
+			l.sample()
 		}
 		if l.packets >= l.Cfg.Packets && !l.ownEnd {
 			l.done = true

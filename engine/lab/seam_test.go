@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"pplab/engine/lab/internal/series"
 	"pplab/engine/sim"
 )
 
@@ -436,13 +437,13 @@ func TestSeries_BoundedWindowsAgreeWithResults(t *testing.T) {
 	l := mustNew(t, Config{Scenario: "drop", Packets: 200_000})
 	l.Run()
 	pts, window := l.Series()
-	if len(pts) == 0 || len(pts) > seriesMax || window < seriesWindow {
+	if len(pts) == 0 || len(pts) > series.Max || window < series.FirstWindow {
 		t.Fatalf("%d points, window %d", len(pts), window)
 	}
 	var dp int64
 	var mix Mix
 	for i, p := range pts {
-		dp += p.dp
+		dp += p.Delivered
 		mix.Cached += p.Mix.Cached
 		mix.Ring += p.Mix.Ring
 		mix.Released += p.Mix.Released
