@@ -1,9 +1,5 @@
 package sim
 
-import (
-	"strings"
-)
-
 // Cost is what one call of a symbol costs on a platform, in CPU cycles: a fixed
 // part per call and a part per unit (bytes for copies and cache maintenance,
 // pages for bulk operations). PerUnitMilli is in thousandths of a cycle.
@@ -79,22 +75,13 @@ var Platforms = []*Platform{&BenchX86}
 
 // PlatformByName resolves a platform name.
 func PlatformByName(name string) (*Platform, error) {
-	for _, p := range Platforms {
-		if p.Name == name {
-			return p, nil
-		}
-	}
-	return nil, fieldErr("platform", name, "unknown platform %q (accepted: %s)", name, strings.Join(PlatformNames(), ", "))
+	return ByName("platform", "platform", Platforms, platformName, name)
 }
 
 // PlatformNames lists the platform names.
-func PlatformNames() []string {
-	out := make([]string, len(Platforms))
-	for i, p := range Platforms {
-		out[i] = p.Name
-	}
-	return out
-}
+func PlatformNames() []string { return Names(Platforms, platformName) }
+
+func platformName(p *Platform) string { return p.Name }
 
 // BenchX86 is the machine of the kernel's own page_pool micro-benchmark figures
 // that kernel.md §11 anchors the pool's costs to: Jesper Brouer's 2023 run of

@@ -1,9 +1,5 @@
 package sim
 
-import (
-	"strings"
-)
-
 // SkbRecycling says how (and whether) an era lets pages inside sk_buffs return to
 // their page_pool.
 type SkbRecycling uint8
@@ -185,20 +181,15 @@ var Eras = []Era{
 const DefaultEra = "6.8"
 
 // EraNames returns the era names, oldest first.
-func EraNames() []string {
-	out := make([]string, len(Eras))
-	for i := range Eras {
-		out[i] = Eras[i].Name
-	}
-	return out
-}
+func EraNames() []string { return Names(Eras, eraName) }
 
 // EraByName returns the named era, or an error naming the accepted values.
 func EraByName(name string) (*Era, error) {
-	for i := range Eras {
-		if Eras[i].Name == name {
-			return &Eras[i], nil
-		}
+	i, err := indexByName("era", "era", Eras, eraName, name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fieldErr("era", name, "unknown era %q (accepted: %s)", name, strings.Join(EraNames(), ", "))
+	return &Eras[i], nil
 }
+
+func eraName(e Era) string { return e.Name }
