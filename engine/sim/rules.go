@@ -1,7 +1,7 @@
 package sim
 
 // Rule is a kernel rule that a run may break on purpose (--break) to see the
-// failure it prevents (product.md §2.3).
+// failure it prevents (`ppsim list` names each rule and its violation kinds).
 type Rule uint8
 
 const (
