@@ -207,7 +207,7 @@ const XDPBulkQueueSize = 16
 // Budget is the NAPI poll budget (NAPI_POLL_WEIGHT).
 const Budget = 64
 
-// Specs are the seven driver models (product.md §2.5). Parameters follow the
+// Specs are the seven driver models. Parameters follow the
 // drivers' page_pool_params; where a value is the model's choice the comment
 // says so.
 var Specs = []*Spec{

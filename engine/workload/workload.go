@@ -49,7 +49,7 @@ type Ender interface {
 	Finished() bool
 }
 
-// Workload names (product.md §2.5).
+// Workload names (the driver scenarios of the same names run them).
 const (
 	WDrop          = "drop"
 	WTCPStream     = "tcp-stream"
