@@ -23,7 +23,10 @@ var webFiles = []string{"app.wasm", "echarts.min.js", "app.css", "icon.svg", "ic
 
 // newHandler is the go-app handler of the playground. prefix is a sub-path
 // the static site is hosted under ("" for the root): only for generating,
-// never for the live server (toolchain.md P8).
+// never for the live server: go-app's PrefixedLocation on a live Handler
+// leaves its embedded file handler nil, so a request for /web/... panics
+// (a live server under a sub-path would strip the prefix in front of a
+// default Handler instead).
 func newHandler(prefix string) *ga.Handler {
 	h := &ga.Handler{
 		Name:            "pplab",
@@ -34,7 +37,7 @@ func newHandler(prefix string) *ga.Handler {
 		Lang:            "en",
 		Icon:            ga.Icon{Default: "/web/icon-192.png", Large: "/web/icon-512.png", SVG: "/web/icon.svg"},
 		Styles:          []string{"/web/app.css"},
-		Scripts:         []string{"/web/echarts.min.js"}, // blocking: echarts exists before the wasm mounts (P9)
+		Scripts:         []string{"/web/echarts.min.js"}, // blocking: echarts exists before the wasm mounts (with defer it often did not)
 		Version:         version,
 		LoadingLabel:    "Loading the pplab engine (WebAssembly) {progress}%",
 		BackgroundColor: "#ffffff",
@@ -102,7 +105,7 @@ func generate(dir, prefix, web string) error {
 		return err
 	}
 	// GenerateStaticWebsite writes a 404 page with no error when no route
-	// is registered (P5): check that the page is the playground.
+	// is registered: check that the page is the playground.
 	index, err := os.ReadFile(filepath.Join(dir, "index.html"))
 	if err != nil || !strings.Contains(string(index), `id="playground"`) {
 		return fmt.Errorf("%s/index.html is not the playground (routes not registered?)", dir)

@@ -265,7 +265,8 @@ func (d *Driver) addRxBuffer(sk *skb.SKB, pg *mm.Page, off, size, truesize int) 
 //     (eth_get_headlen) are copied into the head and the rest of each buffer
 //     is added as a page_pool frag (skb_add_rx_frag). Once the protocols have
 //     pulled their headers such an skb has no linear data: page_pool memory
-//     only in frags, the shape whose coalescing the 2022 fix [M4] is about.
+//     only in frags, the shape whose coalescing the 2022 fix (1effe8ca4e34)
+//     is about.
 func (d *Driver) receiveHeadSplit(length, hdr int) (*skb.SKB, error) {
 	m := d.S.M
 	cpu := d.CPU()

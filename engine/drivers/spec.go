@@ -1,9 +1,6 @@
 package drivers
 
 import (
-	"fmt"
-	"strings"
-
 	"pplab/engine/mm"
 	"pplab/engine/sim"
 )
@@ -210,7 +207,7 @@ const XDPBulkQueueSize = 16
 // Budget is the NAPI poll budget (NAPI_POLL_WEIGHT).
 const Budget = 64
 
-// Specs are the seven driver models (product.md §2.5). Parameters follow the
+// Specs are the seven driver models. Parameters follow the
 // drivers' page_pool_params; where a value is the model's choice the comment
 // says so.
 var Specs = []*Spec{
@@ -351,22 +348,13 @@ var Specs = []*Spec{
 
 // SpecByName resolves a driver name.
 func SpecByName(name string) (*Spec, error) {
-	for _, s := range Specs {
-		if s.Name == name {
-			return s, nil
-		}
-	}
-	return nil, &sim.FieldError{Field: "driver", Value: name, Msg: fmt.Sprintf("unknown driver %q (accepted: %s)", name, strings.Join(Names(), ", ")), Named: true}
+	return sim.ByName("driver", "driver", Specs, specName, name)
 }
 
 // Names lists the driver names.
-func Names() []string {
-	out := make([]string, len(Specs))
-	for i, s := range Specs {
-		out[i] = s.Name
-	}
-	return out
-}
+func Names() []string { return sim.Names(Specs, specName) }
+
+func specName(s *Spec) string { return s.Name }
 
 // Runs reports whether the driver runs scenario sc.
 func (s *Spec) Runs(sc string) bool {

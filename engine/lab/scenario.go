@@ -1,9 +1,6 @@
 package lab
 
 import (
-	"fmt"
-	"strings"
-
 	"pplab/engine/mm"
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
@@ -78,22 +75,13 @@ var Scenarios = []*Scenario{
 
 // ScenarioByName resolves a scenario name.
 func ScenarioByName(name string) (*Scenario, error) {
-	for _, s := range Scenarios {
-		if s.Name == name {
-			return s, nil
-		}
-	}
-	return nil, &sim.FieldError{Field: "scenario", Value: name, Msg: fmt.Sprintf("unknown scenario %q (accepted: %s)", name, strings.Join(ScenarioNames(), ", ")), Named: true}
+	return sim.ByName("scenario", "scenario", Scenarios, scenarioName, name)
 }
 
 // ScenarioNames lists the scenario names.
-func ScenarioNames() []string {
-	out := make([]string, len(Scenarios))
-	for i, s := range Scenarios {
-		out[i] = s.Name
-	}
-	return out
-}
+func ScenarioNames() []string { return sim.Names(Scenarios, scenarioName) }
+
+func scenarioName(s *Scenario) string { return s.Name }
 
 type benchKind uint8
 

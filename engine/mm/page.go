@@ -22,7 +22,8 @@ const (
 	// 0xdead000000000000), include/linux/poison.h. It is OR-ed into pp_magic.
 	PPSignature uint64 = 0xdead000000000040
 	// RFCSignature is the value of the first series' page->signature word
-	// (threads.md: "value 0x20210303").
+	// (PP_SIGNATURE in "[PATCH net-next 2/6] mm: add a signature in struct
+	// page", 22 Mar 2021, <20210322170301.26017-3-mcroce@linux.microsoft.com>).
 	RFCSignature uint64 = 0x20210303
 	// PPMagicMask keeps the signature bits: bit 0 (compound head) and bit 1
 	// (pfmemalloc, page_is_pfmemalloc reads lru.next & BIT(1)) are not part of it.

@@ -103,8 +103,11 @@ func (p *Pool) refillAllocCache(cpu int) *mm.Page {
 
 // allocPagesSlow models __page_pool_alloc_pages_slow (noinline).
 //
-// Two broken rules bring back the first version of the bulk refill patch
-// (March 2021) and the bugs its review found (threads.md):
+// Two broken rules bring back the bulk refill patch as posted in March 2021
+// ("[PATCH 7/7] net: page_pool: use alloc_pages_bulk in refill code path",
+// <20210312154331.32229-8-mgorman@techsingularity.net>) and the bugs
+// Alexander Duyck's review of it found
+// (<CAKgT0UebK=mMwDV+UH8CqBRt0E0Koc7EB42kwgf0hYHDT_2OfQ@mail.gmail.com>):
 //   - bulk-map-error: the first page is taken off the list before mapping; if
 //     mapping it fails the function returns NULL although it has put the other
 //     pages into the cache;

@@ -13,7 +13,7 @@ const (
 	condRing
 )
 
-// CheckInvariants re-checks the pool after an operation (product.md §2.4):
+// CheckInvariants re-checks the pool after an operation:
 //
 //   - every page in the alloc cache and the ptr_ring is recorded there, once;
 //   - it is this pool's page (else foreign-page-in-pool), nobody else holds a

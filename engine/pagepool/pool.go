@@ -49,7 +49,7 @@ var (
 
 // NAPI models the bits of struct napi_struct the pool reads: the CPU it runs on
 // and list_owner, which ____napi_schedule sets to that CPU and
-// napi_complete_done resets to -1 [M7].
+// napi_complete_done resets to -1 (8c48eea3adf3, v6.4).
 type NAPI struct {
 	CPU       int
 	ListOwner int

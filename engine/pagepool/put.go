@@ -10,12 +10,14 @@ import (
 // Cross-CPU and process-context extras on the ring producer lock, in cycles.
 const (
 	// bhCycles: spin_lock_bh/unlock_bh instead of spin_lock when the put runs
-	// outside softirq. [M12]: ptr_ring pair 72 cycles no-softirq vs 39 in a
-	// tasklet on the same Xeon Gold 6140.
+	// outside softirq. Joe Damato's stats cover letter (14 Feb 2022,
+	// <1644868949-24506-1-git-send-email-jdamato@fastly.com>): ptr_ring pair
+	// 72 cycles no-softirq vs 39 in a tasklet on the same Xeon Gold 6140.
 	bhCycles = 33
 	// bounceCycles: the producer lock's cache line last written by another CPU
 	// (one cross-core transfer). An order-of-magnitude default, NOT calibrated;
-	// [M12]'s 4-CPU contention figure (~3,400 cycles/page) is the extreme.
+	// the same letter's 4-CPU contention figure (bench_page_pool_cross_cpu,
+	// ~3,400 cycles/page) is the extreme.
 	bounceCycles = 100
 )
 

@@ -92,7 +92,8 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 	}
 	allowDirect := false
 	if e.NAPIDirect {
-		// v6.4 [M7]: only a free known to run in NAPI context (napi_safe)
+		// v6.4 (8c48eea3adf3 "page_pool: allow caching from safely localized
+		// NAPI"): only a free known to run in NAPI context (napi_safe)
 		// may use the lockless cache, and only on the CPU that owns the
 		// pool's NAPI. v6.6 ("page_pool: allow direct recycling of skbs in
 		// softirq", Lobakin 2023) also admits any free in softirq there:

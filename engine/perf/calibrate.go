@@ -15,7 +15,7 @@ import (
 // and documented platform factors; the tables in engine/sim/calibrated.go
 // are its output, and TestCalibration fails if they drift.
 //
-// The method, per platform (product.md §2.6):
+// The method, per platform:
 //
 //  1. Cycle factor F: trained platforms measure page_pool_put_page per packet
 //     in the after profile (with recycling, one put per packet; on arm64 the

@@ -5,12 +5,15 @@ import (
 	"embed"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"pplab/engine/sim"
 )
 
 // The measured perf profiles pplab ships (copied from the project's data:
@@ -109,10 +112,7 @@ func ReadProfile(r io.Reader) (*Profile, error) {
 // ProfileNames lists the shipped profiles.
 func ProfileNames() []string {
 	ents, _ := profileFS.ReadDir("profiles")
-	var out []string
-	for _, e := range ents {
-		out = append(out, strings.TrimSuffix(e.Name(), ".txt"))
-	}
+	out := sim.Names(ents, func(e fs.DirEntry) string { return strings.TrimSuffix(e.Name(), ".txt") })
 	sort.Strings(out)
 	return out
 }

@@ -1,9 +1,5 @@
 package sim
 
-import (
-	"strings"
-)
-
 // Cost is what one call of a symbol costs on a platform, in CPU cycles: a fixed
 // part per call and a part per unit (bytes for copies and cache maintenance,
 // pages for bulk operations). PerUnitMilli is in thousandths of a cycle.
@@ -79,34 +75,30 @@ var Platforms = []*Platform{&BenchX86}
 
 // PlatformByName resolves a platform name.
 func PlatformByName(name string) (*Platform, error) {
-	for _, p := range Platforms {
-		if p.Name == name {
-			return p, nil
-		}
-	}
-	return nil, fieldErr("platform", name, "unknown platform %q (accepted: %s)", name, strings.Join(PlatformNames(), ", "))
+	return ByName("platform", "platform", Platforms, platformName, name)
 }
 
 // PlatformNames lists the platform names.
-func PlatformNames() []string {
-	out := make([]string, len(Platforms))
-	for i, p := range Platforms {
-		out[i] = p.Name
-	}
-	return out
-}
+func PlatformNames() []string { return Names(Platforms, platformName) }
+
+func platformName(p *Platform) string { return p.Name }
 
 // BenchX86 is the machine of the kernel's own page_pool micro-benchmark figures
-// that kernel.md §11 anchors the pool's costs to: Jesper Brouer's 2023 run of
-// bench_page_pool_simple in a tasklet on an E5-1650 v4 @ 3.6 GHz [M13]:
+// the pool's costs are anchored to: Jesper Brouer's 2023 run of
+// bench_page_pool_simple in a tasklet on an E5-1650 v4 @ 3.6 GHz (his reply
+// in "page pool: not return page to alloc cache during pool destruction", 15
+// Jun 2023, <b28b0e3e-87e4-5a02-c172-2d1424405a5a@redhat.com>):
 //
 //	01_fast_path (alloc + page_pool_recycle_direct)        14 cycles
 //	02_ptr_ring  (alloc + page_pool_put_page(..., false))   49 cycles
 //	03_slow      (get_page + put + put_page, then alloc)   162 cycles
 //
 // Only those three sums are measured. The split into functions below is ours,
-// anchored where kernel.md gives a baseline: spin lock+unlock 31 cycles and
-// atomic_inc 13–14 cycles [M12]. The sums are re-derived in cost_test.go:
+// anchored where a measured baseline exists: spin lock+unlock 31 cycles and
+// atomic_inc 13–14 cycles (Joe Damato's cover letter "[net-next v5 0/2]
+// page_pool: Add page_pool stat counters", 14 Feb 2022,
+// <1644868949-24506-1-git-send-email-jdamato@fastly.com>). The sums are
+// re-derived in sim_test.go (TestBenchX86_ReproducesKernelBenchmark):
 //
 //	fast = AllocPages + PutPage + RecycleInCache                          = 6 + 6 + 2          = 14
 //	ring = AllocPages + (Refill + 64*RefillPerPage)/64 + PutPage
@@ -119,11 +111,11 @@ func PlatformNames() []string {
 // set_pp_info and the hold counter, which we fold into __alloc_pages_bulk's
 // per-page cost). DMA, IOMMU, slab and cache-maintenance costs are not part of
 // the benchmark; the values below are order-of-magnitude defaults for an x86
-// server, NOT calibrated — the driver issue calibrates them per platform from
-// the profiles.
+// server, NOT calibrated — engine/perf's calibration (calibrate.go) sets them
+// per platform from the shipped profiles (calibrated.go).
 var BenchX86 = Platform{
 	Name: "bench-x86", MHz: 3600, CacheLine: 64, PtrBytes: 8, Coherent: true, LinkMbps: 100_000,
-	Source: "pool operations: the kernel bench's three measured sums [M13]; everything else: order-of-magnitude x86 defaults (not calibrated)",
+	Source: "pool operations: the kernel bench's three measured sums (Brouer, <b28b0e3e-87e4-5a02-c172-2d1424405a5a@redhat.com>); everything else: order-of-magnitude x86 defaults (not calibrated)",
 	Doc:    "Xeon E5-1650 v4 @ 3.6 GHz, I/O-coherent; the page_pool micro-benchmark machine",
 	Cycles: [NumSyms]Cost{
 		SymPoolCreate:       {Fixed: 2000},
@@ -185,7 +177,7 @@ var BenchX86 = Platform{
 		SymMemcpy:           {Fixed: 5, PerUnitMilli: 125},
 		// the receive path around page_pool: x86 order-of-magnitude defaults,
 		// NOT calibrated; the driver platforms calibrate them (calibrated.go).
-		SymPageFragFree: {Fixed: 14}, // an atomic dec, as atomic_inc [M12]
+		SymPageFragFree: {Fixed: 14}, // an atomic dec, as atomic_inc (Damato's baseline above)
 		SymDeferFree:    {Fixed: 20},
 		SymDrvRx:        {Fixed: 150},
 		SymDrvXmit:      {Fixed: 200},

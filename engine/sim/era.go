@@ -1,9 +1,5 @@
 package sim
 
-import (
-	"strings"
-)
-
 // SkbRecycling says how (and whether) an era lets pages inside sk_buffs return to
 // their page_pool.
 type SkbRecycling uint8
@@ -12,27 +8,28 @@ const (
 	// SkbRecycleNone: the driver calls page_pool_release_page() when it builds an
 	// skb; the skb free path put_page()s into the page allocator (5.12, 5.13).
 	SkbRecycleNone SkbRecycling = iota
-	// SkbRecycleRFC: the first series (March 2021): page->signature, the pool
-	// found through an xdp_mem_info stored in page->private and returned through
-	// __xdp_return (threads.md).
+	// SkbRecycleRFC: the first series ("[PATCH net-next 0/6] page_pool: recycle
+	// buffers", 22 Mar 2021, <20210322170301.26017-1-mcroce@linux.microsoft.com>):
+	// page->signature, the pool found through an xdp_mem_info stored in
+	// page->private and returned through __xdp_return.
 	SkbRecycleRFC
 	// SkbRecycleMerged: pp_magic signature and page->pp (5.14 and later).
 	SkbRecycleMerged
 )
 
 // CoalesceForm is the historical form of the page_pool test in skb_try_coalesce
-// (kernel.md §8). Used by engine/skb.
+// (net/core/skbuff.c). Used by engine/skb.
 type CoalesceForm uint8
 
 const (
-	CoalescePlain       CoalesceForm = iota // v5.14: to->pp_recycle != from->pp_recycle
-	Coalesce2022                            // to->pp_recycle != (from->pp_recycle && !skb_cloned(from))
-	Coalesce2023                            // also refuses from->pp_recycle && skb_cloned(from)
-	CoalescePlainPPRefs                     // v6.8: plain inequality, pp refs taken from cloned sources
+	CoalescePlain       CoalesceForm = iota // v5.14 (6a5bcd84e886): to->pp_recycle != from->pp_recycle
+	Coalesce2022                            // 1effe8ca4e34: to->pp_recycle != (from->pp_recycle && !skb_cloned(from))
+	Coalesce2023                            // 0646dc31ca88: also refuses from->pp_recycle && skb_cloned(from)
+	CoalescePlainPPRefs                     // v6.8 (f7dc3248dcfb): plain inequality, pp refs taken from cloned sources
 )
 
-// Era is a named set of kernel behaviours. One engine, switched by era
-// (product.md §2.2). Fields are features; the engine tests features, never names.
+// Era is a named set of kernel behaviours. One engine, switched by era.
+// Fields are features; the engine tests features, never names.
 type Era struct {
 	Name    string
 	Summary string
@@ -47,7 +44,9 @@ type Era struct {
 	// 6.1 stable series; the eras follow the releases, so 5.15 lacks it.
 	GROPPRecycleCheck bool
 	// BulkAlloc: the slow path refills the alloc cache with alloc_pages_bulk
-	// (64 pages per call) instead of one alloc_pages_node() per call [M10], v5.13.
+	// (64 pages per call) instead of one alloc_pages_node() per call:
+	// be5dba25b4b2 "net: page_pool: use alloc_pages_bulk in refill code path"
+	// (Brouer, in Mel Gorman's bulk allocator series), v5.13.
 	BulkAlloc bool
 	// SkbRecycle: how pages inside skbs find their pool.
 	SkbRecycle SkbRecycling
@@ -57,27 +56,40 @@ type Era struct {
 	// the RFC compared its signature word plainly.
 	MaskedSignature bool
 	// PPSetAtAlloc: page->pp and pp_magic are set once when the pool allocates
-	// the page (page_pool_set_pp_info, v5.15 [M3]); before, 5.14 set page->pp in
+	// the page (page_pool_set_pp_info, 57f05bc2ab24 "page_pool: keep pp info as
+	// long as page pool owns the page", v5.15); before, 5.14 set page->pp in
 	// skb_mark_for_recycle / page_pool_store_mem_info and cleared it on return.
 	PPSetAtAlloc bool
-	// FragAPI: page_pool_alloc_frag and pp_frag_count (v5.15 [M3]).
+	// FragAPI: page_pool_alloc_frag and pp_frag_count (Yunsheng Lin's v5.15
+	// series: 0e9d2a0a3a83 "page_pool: add interface to manipulate frag count
+	// in page pool", 53e0961da1c7 "page_pool: add frag page recycling support
+	// in page pool").
 	FragAPI bool
 	// FragFlag: the frag API needs PP_FLAG_PAGE_FRAG (v5.15–v6.6); from v6.7 the
 	// flag is gone (an unknown flag, -EINVAL) and every pool may hand out frags.
 	FragFlag bool
 	// PPRefCount: every page carries pp_ref_count = 1 from allocation and every
-	// put goes through page_pool_unref_page (v6.7 unify / v6.8 rename [M15][M6]).
+	// put goes through page_pool_unref_page (58d53d8f7da6 "page_pool: unify
+	// frag_count handling in page_pool_is_last_frag()", v6.7; renamed by
+	// 0a149ab78ee2 "page_pool: transition to reference count management after
+	// page draining", v6.8).
 	PPRefCount bool
-	// BiasMax is BIAS_MAX: LONG_MAX up to v6.7, LONG_MAX>>1 from v6.8 [M6].
+	// BiasMax is BIAS_MAX: LONG_MAX up to v6.7, LONG_MAX>>1 from v6.8
+	// (aaf153aecef1 "page_pool: halve BIAS_MAX for multiple user references of
+	// a fragment").
 	BiasMax int64
 	// NAPIDirect: skb frees in the pool's own NAPI context recycle straight
-	// into the alloc cache (v6.4 [M7]); page_pool_destroy unlinks the NAPI.
+	// into the alloc cache (8c48eea3adf3 "page_pool: allow caching from safely
+	// localized NAPI", v6.4); page_pool_destroy unlinks the NAPI.
 	NAPIDirect bool
 	// RefillConsumerLock: page_pool_refill_alloc_cache takes
-	// ring->consumer_lock (removed for v5.17 [M11]). A cost, not a behaviour.
+	// ring->consumer_lock (removed by 07b17f0f7485 "page_pool: remove spinlock
+	// in page_pool_refill_alloc_cache()", v5.17). A cost, not a behaviour.
 	RefillConsumerLock bool
 	// ReleaseDataClearsPPRecycle: skb_release_data clears skb->pp_recycle when
-	// this skb did not drop the last dataref (v5.14-rc2 [M2]). Used by engine/skb.
+	// this skb did not drop the last dataref (2cc3aeb5eccc "skbuff: Fix a
+	// potential race while recycling page_pool packets", v5.14-rc2). Used by
+	// engine/skb.
 	ReleaseDataClearsPPRecycle bool
 	// Coalesce is the skb_try_coalesce pp rule of the era. Used by engine/skb.
 	Coalesce CoalesceForm
@@ -92,7 +104,9 @@ type Era struct {
 	// whatever nid the pool prefers, so a pool with a remote nid waives the
 	// pages it allocated at every refill from its ring.
 	BulkNid bool
-	// Stats: CONFIG_PAGE_POOL_STATS exists (v5.18 [M12]); before, the
+	// Stats: CONFIG_PAGE_POOL_STATS exists (Joe Damato's series, 8610037e8106
+	// "page_pool: Add allocation stats" and ad6fa1e1ab1b "page_pool: Add
+	// recycle stats", v5.18); before, the
 	// counters are what a stats-enabled pool would count.
 	Stats bool
 	// XDPFrameSkbRecycle: __xdp_build_skb_from_frame marks an skb built
@@ -139,17 +153,18 @@ var Eras = []Era{
 	{Name: "5.14", Tag: "v5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, RefillConsumerLock: true,
 		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain, TracePFNHex: true},
-	// 5.15 carries the 2022 coalesce fix [M4] (commit 1effe8ca4e34, "Fixes:" the
-	// v5.15 frag support 53e0961da1c7, so it is in the 5.15.y stable series the
-	// era's skbuff.c source [SKB-5.15] comes from): without it, split pages are
-	// not safe against coalescing from clones.
+	// 5.15 carries the 2022 coalesce fix (1effe8ca4e34 "skbuff: fix coalescing
+	// for page_pool fragment recycling", "Fixes:" the v5.15 frag support
+	// 53e0961da1c7, so it is in the 5.15.y stable series whose skbuff.c the era
+	// follows): without it, split pages are not safe against coalescing from
+	// clones.
 	{Name: "5.15", Tag: "v5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true},
 	// 6.1 (LTS): the deferred free of 5.19 without NAPI-direct recycling —
 	// the NAPI CPU frees what the reader handed back, but every skb page still
 	// goes through the ptr_ring; page_pool_release_page still exists, the
-	// coalesce rule is 2022's [M4], CONFIG_PAGE_POOL_STATS (5.18) and the
+	// coalesce rule is 2022's (1effe8ca4e34), CONFIG_PAGE_POOL_STATS (5.18) and the
 	// bulk refill on pool->p.nid (6.0) are in. GRO's pp_recycle guard is
 	// v6.2 (backported to 6.1.y; the era follows the release).
 	{Name: "6.1", Tag: "v6.1", Order: 5, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
@@ -159,22 +174,26 @@ var Eras = []Era{
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023, TracePFNHex: true,
 		GROPPRecycleCheck: true},
-	// 6.6 (LTS), read against [PP-6.6] (kernel_linux_6.6 net/core/page_pool.c):
+	// 6.6 (LTS), read against a 6.6 tree's net/core/page_pool.c
+	// (eclipse-oniro-mirrors/kernel_linux_6.6):
 	// napi_pp_put_page in skbuff.c admits `napi_safe || in_softirq()`
 	// (4a36d0180c45, Lobakin); page_pool_release_page is gone ("net:
 	// page_pool: remove page_pool_release_page()", Kicinski, July 2023): a
 	// driver that built skbs from pool pages marks them instead, and the
 	// pool's own release is page_pool_return_page, which unmaps inline;
 	// PP_FLAG_PAGE_FRAG and pp_frag_count for split pages only, BIAS_MAX
-	// LONG_MAX, the 2023 coalesce rule [M5].
+	// LONG_MAX, the 2023 coalesce rule (0646dc31ca88 "skbuff: Fix a race
+	// between coalescing and releasing SKBs").
 	{Name: "6.6", Tag: "v6.6", Order: 7, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023,
 		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true},
 	// 6.8 keeps 6.6 and adds what the model shows of 6.7 and 6.8: every page
-	// carries pp_ref_count (6.7 unify [M15], 6.8 rename [M6]) and
-	// PP_FLAG_PAGE_FRAG is gone, BIAS_MAX is halved, and skb_try_coalesce
-	// takes pp refs from cloned sources (plain inequality again) [M6].
+	// carries pp_ref_count (6.7: 58d53d8f7da6; 6.8: the rename, 0a149ab78ee2)
+	// and PP_FLAG_PAGE_FRAG is gone (09d96ee5674a), BIAS_MAX is halved
+	// (aaf153aecef1), and skb_try_coalesce takes pp refs from cloned sources,
+	// plain inequality again (f7dc3248dcfb "skbuff: Optimization of SKB
+	// coalescing for page pool"; Liang Chen's series, Dec 2023).
 	{Name: "6.8", Tag: "v6.8", Order: 8, Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
@@ -185,20 +204,15 @@ var Eras = []Era{
 const DefaultEra = "6.8"
 
 // EraNames returns the era names, oldest first.
-func EraNames() []string {
-	out := make([]string, len(Eras))
-	for i := range Eras {
-		out[i] = Eras[i].Name
-	}
-	return out
-}
+func EraNames() []string { return Names(Eras, eraName) }
 
 // EraByName returns the named era, or an error naming the accepted values.
 func EraByName(name string) (*Era, error) {
-	for i := range Eras {
-		if Eras[i].Name == name {
-			return &Eras[i], nil
-		}
+	i, err := indexByName("era", "era", Eras, eraName, name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fieldErr("era", name, "unknown era %q (accepted: %s)", name, strings.Join(EraNames(), ", "))
+	return &Eras[i], nil
 }
+
+func eraName(e Era) string { return e.Name }

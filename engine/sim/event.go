@@ -64,8 +64,8 @@ func PagePtr(pfn int32) uint64 { return vmemmapBase + uint64(pfn)*structPage }
 
 // TraceLine renders the event as a line of `perf script`/ftrace text: the four
 // page_pool tracepoints in the kernel's TP_printk format of the event's era
-// (kernel.md §9.2), and a readable line for everything else, naming each
-// function as the era's kernel does (Sym.NameIn).
+// (include/trace/events/page_pool.h), and a readable line for everything
+// else, naming each function as the era's kernel does (Sym.NameIn).
 //
 // page_pool_state_hold / page_pool_state_release print the pfn as the era's
 // include/trace/events/page_pool.h does: `pfn=%lu` (decimal) up to v5.13,

@@ -1,7 +1,6 @@
 package sim
 
-// Place says where a page is. Every page is in exactly one place at any time
-// (product.md §2.1).
+// Place says where a page is. Every page is in exactly one place at any time.
 type Place uint8
 
 const (

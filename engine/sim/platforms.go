@@ -1,8 +1,9 @@
 package sim
 
-// The driver platforms (product.md §2.5). Clock, coherence and cache line are
-// documented platform factors; the cycle tables are calibrated from the
-// measured profiles by engine/lab (calibrate.go) and written to calibrated.go,
+// The driver platforms (each driver model's Spec.Platform, engine/drivers).
+// Clock, coherence and cache line are documented platform factors; the cycle
+// tables are calibrated from the measured profiles by engine/perf
+// (calibrate.go) and written to calibrated.go,
 // which a test re-derives. Where a clock is an assumption the Doc says so.
 var (
 	Macchiatobin = Platform{Name: "macchiatobin", MHz: 2000, CacheLine: 64, PtrBytes: 8, Coherent: true, InlineSpinLock: true, LinkMbps: 10_000,

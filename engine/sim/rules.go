@@ -1,11 +1,7 @@
 package sim
 
-import (
-	"strings"
-)
-
 // Rule is a kernel rule that a run may break on purpose (--break) to see the
-// failure it prevents (product.md §2.3).
+// failure it prevents (`ppsim list` names each rule and its violation kinds).
 type Rule uint8
 
 const (
@@ -60,22 +56,11 @@ func AllRules() []Rule {
 }
 
 // RuleNames lists the names of the breakable rules.
-func RuleNames() []string {
-	out := make([]string, 0, NumRules-1)
-	for _, r := range AllRules() {
-		out = append(out, r.String())
-	}
-	return out
-}
+func RuleNames() []string { return Names(AllRules(), Rule.String) }
 
 // RuleByName resolves a rule name, or returns an error naming the accepted values.
 func RuleByName(name string) (Rule, error) {
-	for _, r := range AllRules() {
-		if r.String() == name {
-			return r, nil
-		}
-	}
-	return RuleNone, fieldErr("break", name, "unknown rule %q (accepted: %s)", name, strings.Join(RuleNames(), ", "))
+	return ByName("break", "rule", AllRules(), Rule.String, name)
 }
 
 // RuleSet is a set of broken rules.

@@ -20,7 +20,8 @@ func TestEras_NamesAndOrder(t *testing.T) {
 	}
 }
 
-// TestEras_Features pins each era's behaviour switches to kernel.md §1.
+// TestEras_Features pins each era's behaviour switches to the kernel releases
+// that changed them (the commits are on Era's fields).
 func TestEras_Features(t *testing.T) {
 	type f struct {
 		bulk, frag, fragFlag, refCount, napiDirect, consumerLock, ppAtAlloc bool
@@ -195,7 +196,7 @@ func TestStats_NamesAndEthtool(t *testing.T) {
 }
 
 // TestBenchX86_ReproducesKernelBenchmark re-derives the three measured sums of
-// bench_page_pool_simple (kernel.md §11, [M13]) from the per-function costs,
+// bench_page_pool_simple (Brouer's 2023 figures, BenchX86's doc) from the per-function costs,
 // so the split cannot drift away from the measurement.
 func TestBenchX86_ReproducesKernelBenchmark(t *testing.T) {
 	c := BenchX86.Cycles

@@ -1,7 +1,8 @@
 package sim
 
 // Stat is one of the 11 page_pool counters (struct page_pool_alloc_stats and
-// page_pool_recycle_stats, kernel.md §9.1), in the kernel's order.
+// page_pool_recycle_stats: include/net/page_pool.h, page_pool/types.h from
+// v6.6; added by 8610037e8106 and ad6fa1e1ab1b, v5.18), in the kernel's order.
 type Stat uint8
 
 const (
@@ -32,7 +33,7 @@ var statEthtool = [NumStats]string{
 	"rx_pp_recycle_ring_full", "rx_pp_recycle_released_ref",
 }
 
-// String is the counter's name in the JSON contract (product.md §3).
+// String is the counter's name in `ppsim run --json`'s "stats" object.
 func (s Stat) String() string {
 	if s >= NumStats {
 		return "none"

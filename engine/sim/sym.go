@@ -220,7 +220,8 @@ func (s Sym) Name() string {
 //     <net/page_pool/types.h> to <linux/skbuff.h>" series); page_pool_release_page
 //     was removed ("net: page_pool: remove page_pool_release_page()"), and the
 //     pool's release of a page is page_pool_return_page, which unmaps the
-//     page itself ([PP-6.6]: kernel_linux_6.6 net/core/page_pool.c).
+//     page itself (net/core/page_pool.c of a 6.6 tree,
+//     eclipse-oniro-mirrors/kernel_linux_6.6).
 //   - v6.8: that DMA half is its own function, __page_pool_release_page_dma.
 var eraNames = map[string]map[Sym]string{
 	"5.12":   {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow"},

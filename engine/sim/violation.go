@@ -3,7 +3,7 @@ package sim
 import "fmt"
 
 // Kind is a violation kind: the fixed vocabulary used by the CLI, the UI and the
-// tests (product.md §2.3).
+// tests.
 type Kind uint8
 
 const (

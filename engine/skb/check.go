@@ -17,7 +17,7 @@ func (s *Stack) CheckTouched(m *sim.Machine) {
 	}
 }
 
-// CheckInvariants checks the skb layer (product.md §2.4):
+// CheckInvariants checks the skb layer:
 //   - no page referenced by live skb data or by an outside holder (NIC RX ring)
 //     sits in a pool's cache or ring (use-after-recycle) or in the page
 //     allocator (refcount-underflow), and each such page's refcount is >= 1;

@@ -14,10 +14,15 @@ type CoalesceResult struct {
 	Why        string
 }
 
-// ppRefused applies the era's page_pool test of skb_try_coalesce (kernel.md §8):
-//   - v5.14 (and v6.8): to->pp_recycle != from->pp_recycle;
-//   - 2022 [M4] (in 5.15.y): to->pp_recycle != (from->pp_recycle && !skb_cloned(from));
-//   - 2023 [M5] (6.4): also refuses from->pp_recycle && skb_cloned(from).
+// ppRefused applies the era's page_pool test of skb_try_coalesce
+// (net/core/skbuff.c):
+//   - v5.14 (6a5bcd84e886) and v6.8 (f7dc3248dcfb, which takes pp refs from a
+//     cloned source instead): to->pp_recycle != from->pp_recycle;
+//   - 2022 (1effe8ca4e34 "skbuff: fix coalescing for page_pool fragment
+//     recycling", in 5.15.y): to->pp_recycle != (from->pp_recycle && !skb_cloned(from));
+//   - 2023 (0646dc31ca88 "skbuff: Fix a race between coalescing and
+//     releasing SKBs", v6.3; the eras from 6.4): also refuses
+//     from->pp_recycle && skb_cloned(from).
 //
 // Breaking coalesce-pp-guard drops the whole test; breaking
 // coalesce-cloned-guard drops every clone rule of the function (the plain

@@ -73,9 +73,9 @@ func (s *Stack) releaseAll(cpu int, sk *SKB, napiSafe bool) {
 // ReleaseData models skb_release_data(skb[, napi_safe]): drop this skb's
 // dataref; only the skb that drops the LAST one unrefs the frags (with its
 // pp_recycle bit) and frees the head. From 5.14-rc2 the exit path clears
-// skb->pp_recycle [M2] so that an skb that keeps living after dropping a
-// non-final dataref (pskb_expand_head) is no longer responsible for
-// recycling. Breaking last-dataref makes every clone release the data.
+// skb->pp_recycle (2cc3aeb5eccc) so that an skb that keeps living after
+// dropping a non-final dataref (pskb_expand_head) is no longer responsible
+// for recycling. Breaking last-dataref makes every clone release the data.
 func (s *Stack) ReleaseData(cpu int, sk *SKB, napiSafe bool) {
 	d := sk.D
 	cost := s.M.Charge(cpu, sim.SymReleaseData, 0)

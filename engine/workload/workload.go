@@ -49,7 +49,7 @@ type Ender interface {
 	Finished() bool
 }
 
-// Workload names (product.md §2.5).
+// Workload names (the driver scenarios of the same names run them).
 const (
 	WDrop          = "drop"
 	WTCPStream     = "tcp-stream"
@@ -126,7 +126,9 @@ func DefaultFrame(workload string) int {
 func (e *Env) inSoftirq(cpu int) int { e.M.CPUs[cpu].Softirq = true; return cpu }
 func (e *Env) inProcess(cpu int) int { e.M.CPUs[cpu].Softirq = false; return cpu }
 
-// settle sorts out a receive: an error stops the run, nil is a lost frame.
+// settle sorts out a receive and reports whether it gave an skb: a nil skb
+// or skb.ErrNoMem is a lost frame; any other error stops the run (e.Err keeps
+// the first).
 func (e *Env) settle(sk *skb.SKB, err error) bool {
 	if err == nil { // the common case: no errors.Is walk per frame
 		if sk == nil {
@@ -138,16 +140,10 @@ func (e *Env) settle(sk *skb.SKB, err error) bool {
 		e.Lost++
 		return false
 	}
-	if err != nil {
-		if e.Err == nil {
-			e.Err = err
-		}
-		return false
+	if e.Err == nil {
+		e.Err = err
 	}
-	if sk == nil {
-		e.Lost++
-	}
-	return sk != nil
+	return false
 }
 
 // tpaEnd runs the NAPI side of a TPA completion (hardware GRO): the poll
