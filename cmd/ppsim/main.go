@@ -1,6 +1,7 @@
 // Command ppsim runs the pplab engine headless: list what can be configured,
 // run a scenario and print its results (a table, or JSON for other tools).
-// The command-line contract is in product.md §3; other tools depend on it.
+// The command-line contract is this comment and the README's "ppsim" section;
+// other tools depend on it.
 //
 // Exit status: 0 on success, 2 on bad input (one line on stderr naming the
 // input and the accepted values), 1 on an internal error.

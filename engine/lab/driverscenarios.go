@@ -8,7 +8,7 @@ import (
 	"pplab/engine/workload"
 )
 
-// The driver scenarios (product.md §2.5) run a driver model (engine/drivers)
+// The driver scenarios run a driver model (engine/drivers)
 // with its NAPI on cpu0 and the application (socket reader, tap reader, veth
 // peer) on cpu1. The driver's platform sets the costs unless --platform says
 // otherwise; the driver's pool parameters apply unless a knob overrides them.

@@ -212,7 +212,7 @@ func (l *Lab) Step() bool {
 // 5.14). Step always checks so; batch runs and Seek's replay then do too,
 // so the violation log after operation n is the same whatever mix of Step,
 // RunN, RunWhile and Seek reached it (seek.go). Any other run has nothing
-// to find on any path (product.md §2.3), and its batch runs keep their
+// to find on any path, and its batch runs keep their
 // sampled checks.
 func (l *Lab) checkEach() bool { return l.kf.on && l.canFail }
 

@@ -14,7 +14,7 @@ import (
 )
 
 // MarshalJSON renders the results in the `ppsim run --json` contract
-// (product.md §3), with the stats and violations keys in their fixed order.
+// (cmd/ppsim's doc), with the stats and violations keys in their fixed order.
 func (r Results) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	str := func(s string) string { q, _ := json.Marshal(s); return string(q) }

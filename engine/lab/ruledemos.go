@@ -27,7 +27,7 @@ var RuleDemos = []RuleDemo{
 	{[]string{"coalesce-pp-guard", "signature-check"}, "mvpp2", "coalesce-mixed", "5.14", nil, sim.KindForeignPageInPool},
 	// hns3 skbs carry page_pool memory only in frags once TCP pulled the
 	// headers: a tapped (cloned) one is coalesced into the queue tail,
-	// and the pages' pp_frag_count drops twice ([M4]'s walkthrough). It
+	// and the pages' pp_frag_count drops twice (the walkthrough in 1effe8ca4e34's commit message). It
 	// takes a queue tail to coalesce into — a reader slower than the NIC —
 	// and segments without a frag_list: GRO off.
 	{[]string{"coalesce-cloned-guard"}, "hns3", "tcp-stream", "5.15", []string{"tap_every=2", "gro=0", "read_ns=2000"}, sim.KindUseAfterRecycle},
