@@ -14,12 +14,13 @@ import (
 // the packages below it. sim is the foundation; simtest builds test
 // machines from it; the model's layers follow (mm → pagepool → skb →
 // drivers → workload); lab's internal rooms (the state walker, the
-// fast-forward on it, the series' windows, the kernel identifier table)
+// fast-forward on it, the series' windows, the kernel identifier table,
+// the results' and the listing's renderings)
 // sit under the facade; the what-if (perf) reads runs
 // through lab, and lab never imports it. A new package must be named here.
 var layers = []string{
 	"sim", "sim/simtest", "mm", "pagepool", "skb", "drivers", "workload",
-	"lab/internal/state", "lab/internal/fastforward", "lab/internal/series", "lab/internal/kernelsrc",
+	"lab/internal/state", "lab/internal/fastforward", "lab/internal/series", "lab/internal/kernelsrc", "lab/internal/report",
 	"lab", "perf",
 }
 

@@ -160,16 +160,6 @@ func EraChoices(cfg Config) []Choice {
 	return out
 }
 
-// Scenario is the listing of the named scenario (zero when unknown).
-func (list ListJSON) Scenario(name string) ScenarioJSON {
-	for _, s := range list.Scenarios {
-		if s.Name == name {
-			return s
-		}
-	}
-	return ScenarioJSON{}
-}
-
 // NoSkbRecycling reports whether era has no skb recycling (its skb frees
 // put_page every page: the comparison a chart labels).
 func NoSkbRecycling(era string) bool {

@@ -3,69 +3,12 @@ package lab
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
+	"pplab/engine/lab/internal/report"
 	"pplab/engine/sim"
 	"pplab/engine/workload"
 )
-
-// Rate is a throughput with its unit.
-type Rate struct {
-	Value float64 `json:"value"`
-	Unit  string  `json:"unit"`
-}
-
-// ProfileEntry is one line of a perf-top style profile.
-type ProfileEntry struct {
-	Symbol string  `json:"symbol"`
-	Pct    float64 `json:"pct"`
-}
-
-// Results is what a run reports.
-type Results struct {
-	Driver, Scenario, Era string
-	Packets               int64
-	Seed                  uint64
-	Rate                  Rate
-	NsPerPacket           float64
-	Stats                 sim.Stats
-	// RingStats are the driver's RX rings' own counters (Lab.RingStats);
-	// the table prints them for a driver with per-ring names (mlx5). Not in
-	// the JSON.
-	RingStats []sim.Stats
-	// DriverStats are the driver's own counters beside page_pool's
-	// (Lab.DriverStats: mlx5e's RX page cache before 6.4); nil when the
-	// driver keeps none in the era. In the JSON as driver_stats.
-	DriverStats []DriverStat
-	Inflight    int32
-	Violations  sim.ViolationLog
-	Profile     []ProfileEntry
-	// Lost is the packets not delivered: frames the NIC dropped for want of
-	// a posted RX buffer, frames the stack dropped for want of memory (an
-	// skb), frames dropped at a full TX ring; for the pool scenarios, pairs
-	// whose allocation failed. Delivered = Packets - Lost; the rate counts
-	// delivered packets only.
-	Lost, Delivered int64
-	// RxMissed is the frames the NIC dropped because too few RX descriptors
-	// were posted: rtnl_link_stats64.rx_missed_errors (mlx5 fills it from
-	// its rx_out_of_buffer counter).
-	RxMissed int64
-	// AllocFailures is page_pool_alloc_pages calls that returned NULL, over
-	// the run's pools: the drivers' rx_buff_alloc_err (mlx5) or
-	// refill_errors (mvneta); page_pool itself keeps no such counter.
-	AllocFailures int64
-	// Degenerate says why the run measures something other than its
-	// scenario's steady state ("" when it does not): see degenerate. It is
-	// also the first of Notes.
-	Degenerate string
-	Bottleneck int  // the CPU whose busy time sets the rate
-	LinkBound  bool // the rate is the link's, not the CPU's
-	Platform   string
-	// Notes say what the numbers do not show by themselves, e.g. a broken
-	// rule that never decided anything in this run.
-	Notes []string
-}
 
 // Results computes the run's results from what it spent. Throughput is the
 // measured packets over the busy time of the bottleneck CPU in the measured
@@ -105,7 +48,7 @@ func (l *Lab) Results() Results {
 		total += v
 	}
 	for name, v := range bySym {
-		r.Profile = append(r.Profile, ProfileEntry{Symbol: name, Pct: round2(100 * float64(v) / float64(total))})
+		r.Profile = append(r.Profile, ProfileEntry{Symbol: name, Pct: report.Round2(100 * float64(v) / float64(total))})
 	}
 	sort.Slice(r.Profile, func(i, j int) bool {
 		if r.Profile[i].Pct != r.Profile[j].Pct {
@@ -114,66 +57,10 @@ func (l *Lab) Results() Results {
 		return r.Profile[i].Symbol < r.Profile[j].Symbol
 	})
 	r.Notes = l.notes()
-	if r.Degenerate = degenerate(r); r.Degenerate != "" {
+	if r.Degenerate = report.Degenerate(r); r.Degenerate != "" {
 		r.Notes = append([]string{r.Degenerate}, r.Notes...)
 	}
 	return r
-}
-
-// Degenerate-run thresholds, in parts per million: a run is degenerate
-// when more than DegenerateMissedPPM of its packets were dropped by the NIC
-// for want of a posted RX buffer (the ring ran dry: the driver is not
-// refilling it), when more than DegenerateLostPPM of its packets were lost
-// in all, or when more than DegenerateAllocFailPPM of its page allocations
-// failed. Failure injection at its usual rates (2 %) stays under the last
-// two.
-const (
-	DegenerateMissedPPM    = 10_000  // 1 %
-	DegenerateLostPPM      = 100_000 // 10 %
-	DegenerateAllocFailPPM = 100_000 // 10 % of the allocations (alloc_fast + alloc_slow + alloc_slow_ho + the NULLs)
-)
-
-// degenerate is the notice for a run that does not measure its scenario's
-// steady state (the rule and the thresholds above); it names the rule and
-// the numbers. "" when the run is not degenerate.
-func degenerate(r Results) string {
-	allocs := int64(r.Stats[sim.StatAllocFast]+r.Stats[sim.StatAllocSlow]+r.Stats[sim.StatAllocSlowHighOrder]) + r.AllocFailures
-	over := func(n, of, ppm int64) bool { return of > 0 && n*1_000_000 > ppm*of }
-	missedBad := over(r.RxMissed, r.Packets, DegenerateMissedPPM)
-	lostBad := over(r.Lost, r.Packets, DegenerateLostPPM)
-	allocBad := over(r.AllocFailures, allocs, DegenerateAllocFailPPM)
-	if !missedBad && !lostBad && !allocBad {
-		return ""
-	}
-	pct := func(a, b int64) string { return strconv.FormatFloat(100*float64(a)/float64(b), 'f', 1, 64) + " %" }
-	var why []string
-	if r.RxMissed > 0 {
-		why = append(why, fmt.Sprintf("%d dropped by the NIC for want of a posted RX buffer, rx_missed_errors", r.RxMissed))
-	}
-	if other := r.Lost - r.RxMissed; other > 0 {
-		if r.Driver == "" {
-			why = append(why, fmt.Sprintf("%d whose page allocation failed", other))
-		} else {
-			why = append(why, fmt.Sprintf("%d dropped after the NIC: no memory for an skb, a full TX ring or a TX mapping error", other))
-		}
-	}
-	var b strings.Builder
-	b.WriteString("degenerate run: ")
-	if r.Lost > 0 {
-		fmt.Fprintf(&b, "%s of the packets were lost (%d of %d", pct(r.Lost, r.Packets), r.Lost, r.Packets)
-		if len(why) > 0 {
-			fmt.Fprintf(&b, "; %s", strings.Join(why, "; "))
-		}
-		b.WriteString(")")
-	}
-	if allocBad {
-		if r.Lost > 0 {
-			b.WriteString(", and ")
-		}
-		fmt.Fprintf(&b, "%s of the page allocations failed (%d of %d page_pool_alloc_pages calls returned NULL, rx_buff_alloc_err)", pct(r.AllocFailures, allocs), r.AllocFailures, allocs)
-	}
-	fmt.Fprintf(&b, " — over the limits of a steady-state run (1 %% of the packets missed for want of an RX buffer, 10 %% lost in all, 10 %% of the allocations failed); the rate counts the %d delivered packets only", r.Delivered)
-	return b.String()
 }
 
 // rxMissed is the driver's frames dropped for want of a posted RX buffer.
@@ -319,5 +206,3 @@ func (l *Lab) symNS() map[sim.Sym]float64 {
 	}
 	return out
 }
-
-func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
