@@ -12,10 +12,20 @@ import (
 	"pplab/engine/lab"
 )
 
+// teaching is cfg at the playground's teaching sizes (lab.Preset).
+func teaching(t testing.TB, cfg lab.Config) lab.Config {
+	t.Helper()
+	cfg, err := cfg.With("preset", lab.PresetTeaching)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // The Machine draws every page of the snapshot where it is, and marks the
 // pages the step moved.
 func TestMachine_DrawsEveryPageWhereItIs(t *testing.T) {
-	l, err := lab.New(lab.Config{Scenario: "tcp-stream", Set: lab.TeachingSet("tcp-stream"), Packets: 10_000})
+	l, err := lab.New(teaching(t, lab.Config{Scenario: "tcp-stream", Packets: 10_000}))
 	if err != nil {
 		t.Fatal(err)
 	}

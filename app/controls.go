@@ -48,7 +48,7 @@ func (c *Controls) Render() (ui ga.UI) {
 			c.selectField("scenario", "scenario", v.Scenario, v.Scenarios),
 			c.selectField("driver", "driver", v.Driver, v.Drivers),
 			c.selectField("era", "kernel era", v.Era, v.Eras),
-			c.selectField("preset", "sizes", v.Preset, []lab.Choice{{Value: lab.PresetTeaching, Label: "teaching (16 RX descriptors, 32-slot ring, 8 MB)"}, {Value: lab.PresetKernel, Label: "kernel defaults"}}),
+			c.selectField("preset", "sizes", v.Preset, v.Presets),
 			c.field("seed", "seed", ga.Input().Type("number").ID("f-seed").DataSet("field", "seed").Min(0).Value(v.Seed).OnChange(onField)),
 		),
 		ga.P().Class("scenario-doc").Text(v.ScenarioDoc),

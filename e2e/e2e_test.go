@@ -333,10 +333,20 @@ func TestPlayground_StepsNarratesAndPlays(t *testing.T) {
 	p.noErrors()
 }
 
+// teaching is cfg at the playground's teaching sizes (lab.Preset).
+func teaching(t testing.TB, cfg lab.Config) lab.Config {
+	t.Helper()
+	cfg, err := cfg.With("preset", lab.PresetTeaching)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // TestPlayground_URLReproducesTheStep: a URL with state opens at that exact
 // step, with the counters the engine computes natively for it.
 func TestPlayground_URLReproducesTheStep(t *testing.T) {
-	cfg := lab.Config{Scenario: "tcp-stream", Era: "6.4", Set: lab.TeachingSet("tcp-stream")}
+	cfg := teaching(t, lab.Config{Scenario: "tcp-stream", Era: "6.4"})
 	const step = 137
 	want, err := lab.ReplayTo(cfg, step)
 	if err != nil {

@@ -84,7 +84,7 @@ func TestPlayground_SwitchScenarioThenSetEveryKnob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := lab.Config{Scenario: "tcp-stream", Set: lab.TeachingSet("tcp-stream")}
+	cfg := teaching(t, lab.Config{Scenario: "tcp-stream"})
 	for _, k := range sc.Matters {
 		spec := k.Spec()
 		cur, _ := cfg.EffectiveKnobs()
@@ -92,7 +92,7 @@ func TestPlayground_SwitchScenarioThenSetEveryKnob(t *testing.T) {
 		if val == cur[k] {
 			val = spec.Max
 		}
-		next, err := lab.WithKnob(cfg, spec.Name, strconv.FormatInt(val, 10))
+		next, err := cfg.With(spec.Name, strconv.FormatInt(val, 10))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -528,7 +528,7 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 		{"5.14", "page_pool_return_skb_page", "https://elixir.bootlin.com/linux/v5.14/source/net/core/page_pool.c", ""},
 		{"rfc-v1", "skb_mark_for_recycle", "https://lore.kernel.org/", "RFC, not merged in this form"},
 	} {
-		cfg := lab.Config{Scenario: "drop", Era: tc.era, Set: lab.TeachingSet("drop")}
+		cfg := teaching(t, lab.Config{Scenario: "drop", Era: tc.era})
 		op := firstOpCalling(t, cfg, tc.fn)
 		q := cfg.Values()
 		q.Set("step", strconv.FormatUint(op, 10))
@@ -554,7 +554,7 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 	}
 	// Tracepoints: decimal pfn before 53d884a6675b (5.12), hex after.
 	for era, re := range map[string]string{"5.12": `pfn=[0-9]+ `, "6.8": `pfn=0x[0-9a-f]+ `} {
-		cfg := lab.Config{Scenario: "pool-slow", Era: era, Set: lab.TeachingSet("pool-slow")}
+		cfg := teaching(t, lab.Config{Scenario: "pool-slow", Era: era})
 		op := firstOpWith(t, cfg, func(e sim.Event) bool { return e.Kind == sim.EvStateHold || e.Kind == sim.EvStateRelease })
 		q := cfg.Values()
 		q.Set("step", strconv.FormatUint(op-1, 10))
@@ -635,8 +635,7 @@ func TestPlayground_ALinkWithABrokenRuleReproducesItsViolations(t *testing.T) {
 		return nil
 	}
 	for _, d := range lab.RuleDemos {
-		cfg := d.Config() // at teaching sizes when the failure shows there
-		cfg.Set = append(append([]string(nil), cfg.Set...), lab.TeachingSet(d.Scenario)...)
+		cfg := teaching(t, d.Config()) // at teaching sizes when the failure shows there
 		l := firstViolation(cfg)
 		if l == nil {
 			cfg = d.Config()

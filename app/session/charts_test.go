@@ -17,10 +17,20 @@ func run(t *testing.T, cfg lab.Config, ops int64) *lab.Lab {
 	return l
 }
 
+// teaching is cfg at the playground's teaching sizes (lab.Preset).
+func teaching(t testing.TB, cfg lab.Config) lab.Config {
+	t.Helper()
+	cfg, err := cfg.With("preset", lab.PresetTeaching)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // The chart options are what ECharts takes: valid JSON holding the run's
 // series point for point, and the profile's shares.
 func TestChartOptions_HoldTheRunsValues(t *testing.T) {
-	l := run(t, lab.Config{Scenario: "drop", Set: lab.TeachingSet("drop"), Packets: 40_000}, -1)
+	l := run(t, teaching(t, lab.Config{Scenario: "drop", Packets: 40_000}), -1)
 	pts, _ := l.Series()
 	var opt struct {
 		Series []struct {
@@ -91,7 +101,7 @@ func TestMixOption_MergesWindowsWithoutLosingPages(t *testing.T) {
 // an inside zoom on the wheel keeps the page from scrolling: every chart
 // carries both icons and zooms on the wheel with Ctrl only.
 func TestChartOptions_ZoomButtonsAndCtrlWheel(t *testing.T) {
-	l := run(t, lab.Config{Scenario: "drop", Set: lab.TeachingSet("drop"), Packets: 20_000}, -1)
+	l := run(t, teaching(t, lab.Config{Scenario: "drop", Packets: 20_000}), -1)
 	pts, _ := l.Series()
 	for name, o := range map[string]string{
 		"throughput": throughputOption(pts, "a", nil, ""), "mix": mixOption(pts), "profile": profileOption(l.Results().Profile, "a", nil, ""),

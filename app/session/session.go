@@ -19,7 +19,6 @@ import (
 	"net/url"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 
 	"pplab/engine/lab"
@@ -116,7 +115,11 @@ type Session struct {
 // DefaultConfig is what the playground runs without a URL: drop traffic on
 // the scenario's default driver, at teaching sizes.
 func DefaultConfig() lab.Config {
-	return lab.Config{Scenario: "drop", Set: lab.TeachingSet("drop")}
+	cfg, err := lab.Preset(lab.PresetTeaching, "drop")
+	if err != nil {
+		panic("the default configuration: " + err.Error())
+	}
+	return cfg
 }
 
 func (s *Session) now() float64 {
@@ -376,53 +379,25 @@ func (s *Session) SetSpeed(i int) {
 
 // Set changes one field of the wanted config — "scenario", "driver",
 // "era", "seed", "preset", "break" (value: the rule to toggle) or a knob's
-// name — and builds it; what does not fit is explained beside the field
-// (View.Controls.Errs) and the run goes on unchanged.
+// name, as lab.Config.With takes them — and builds it; what does not fit is
+// explained beside the field (View.Controls.Errs) and the run goes on
+// unchanged.
 func (s *Session) Set(field, value string) {
-	w := s.want
-	w.Knobs = sim.Knobs{}
-	w.Set = slices.Clone(w.Set)
-	w.Break = slices.Clone(w.Break)
 	s.dirty = true
-	var err error
-	switch field {
-	case "scenario":
-		w.Scenario = value
-		if s.preset == lab.PresetTeaching {
-			w = lab.WithPreset(w, lab.PresetTeaching)
-		}
-	case "driver":
-		w.Driver = value
-	case "era":
-		w.Era = value
-	case "seed":
-		n, perr := strconv.ParseUint(strings.TrimSpace(value), 10, 64)
-		if perr != nil {
-			s.errs = map[string]string{"seed": fmt.Sprintf("seed %q: want a non-negative integer", clip(value))}
-			return
-		}
-		w.Seed = n
-	case "preset":
-		if value != lab.PresetTeaching && value != lab.PresetKernel {
-			s.errs = map[string]string{"preset": fmt.Sprintf("sizes %q: want %s or %s", clip(value), lab.PresetTeaching, lab.PresetKernel)}
-			return
-		}
-		s.preset = value
-		w = lab.WithPreset(w, value)
-	case "break":
-		w, err = lab.WithRuleToggled(w, value)
-	default:
-		w, err = lab.WithKnob(w, field, value)
-		if err != nil {
-			// Keep what the user typed on screen, with the reason.
-			s.want = w
-			s.errs = map[string]string{field: errText(err)}
-			return
-		}
-	}
+	w, err := s.want.With(field, value)
 	if err != nil {
 		s.errs = map[string]string{field: errText(err)}
 		return
+	}
+	switch field {
+	case "preset":
+		s.preset = value
+	case "scenario":
+		// The sizes select says teaching: the new scenario's teaching sizes,
+		// even when a size was edited since (With keeps an edited one).
+		if s.preset == lab.PresetTeaching {
+			w, _ = w.With("preset", lab.PresetTeaching)
+		}
 	}
 	s.want = w
 	s.errs = map[string]string{}

@@ -147,6 +147,40 @@ func TestSession_ABadValueIsExplainedBesideItsField(t *testing.T) {
 	}
 }
 
+// The selects' reasons are the engine's (lab.Config.Choices): a driver that
+// does not run the scenario says so in Validate's words, and the sizes'
+// label is the scenario's teaching preset.
+func TestSession_ChoicesSayWhyInTheEnginesWords(t *testing.T) {
+	s := New(nil, nil)
+	s.Set("scenario", "xdp-redirect")
+	v := s.View().Controls
+	want := lab.Config{Scenario: "xdp-redirect", Driver: "lunar"}.Validate()
+	found := false
+	for _, c := range v.Drivers {
+		if c.Value == "lunar" {
+			found = true
+			if want == nil || c.Why != want.Error() {
+				t.Errorf("lunar: why %q, want %v", c.Why, want)
+			}
+		} else if c.Value == "mlx5" && c.Why != "" {
+			t.Errorf("mlx5 runs xdp-redirect: why %q", c.Why)
+		}
+	}
+	if !found {
+		t.Errorf("no lunar among %v", v.Drivers)
+	}
+	if len(v.Presets) != 2 || v.Presets[0].Label != "teaching (16 RX descriptors, 32-slot ring, 8 MB)" {
+		t.Errorf("presets %v", v.Presets)
+	}
+	s.Set("scenario", "pool-ring")
+	if p := s.View().Controls.Presets; len(p) != 2 || p[0].Label != "teaching (128-slot ring, 8 MB)" {
+		t.Errorf("pool-ring presets %v", p)
+	}
+	if q := s.Query(); q.Get("pool_size") != "128" || q.Has("rx_descs") {
+		t.Errorf("pool-ring at teaching sizes: %s", q.Encode())
+	}
+}
+
 // Reset, a scrub to 0 and ← to op 0 leave no narration of a later op.
 func TestSession_BackToOpZeroClearsTheNarration(t *testing.T) {
 	for _, tc := range []struct {

@@ -31,7 +31,7 @@ type View struct {
 // build: Errs says why, beside the field), the choices and the rules.
 type ControlsView struct {
 	Scenario, Driver, Era, Seed, Preset string
-	Scenarios, Drivers, Eras            []lab.Choice
+	Scenarios, Drivers, Eras, Presets   []lab.Choice // Why: the engine's reason a value does not run
 	Knobs                               []KnobRow
 	Rules                               []RuleRow
 	Errs                                map[string]string // field -> message
@@ -193,18 +193,13 @@ func (s *Session) controls() ControlsView {
 	}
 	sc := s.list.Scenario(s.want.Scenario)
 	c := ControlsView{Scenario: s.want.Scenario, Driver: s.want.Driver, Era: cfgEra(s.want), Seed: strconv.FormatUint(s.want.Seed, 10), Preset: s.preset,
-		Drivers: lab.DriverChoices(s.want), Eras: lab.EraChoices(s.want), Errs: s.errs, ScenarioDoc: sc.Doc}
-	for _, x := range s.list.Scenarios {
-		c.Scenarios = append(c.Scenarios, lab.Choice{Value: x.Name, Label: x.Name})
-	}
+		Scenarios: s.want.Choices("scenario"), Drivers: s.want.Choices("driver"), Eras: s.want.Choices("era"), Presets: s.want.Choices("preset"),
+		Errs: s.errs, ScenarioDoc: sc.Doc}
 	add := func(spec sim.KnobSpec, matters bool) {
 		n, _ := sim.KnobByName(spec.Name)
+		// The wanted config's value, also when it does not fit yet: what
+		// the user typed stays on screen beside the reason.
 		val := strconv.FormatInt(k[n], 10)
-		for _, a := range s.want.Set { // show what the user typed, even if it did not fit
-			if name, v, _ := strings.Cut(a, "="); name == spec.Name {
-				val = v
-			}
-		}
 		c.Knobs = append(c.Knobs, KnobRow{Name: spec.Name, Value: val, Doc: spec.Doc, Min: spec.Min, Max: spec.Max, Matters: matters})
 	}
 	for _, name := range sc.Knobs {
@@ -345,7 +340,7 @@ func (s *Session) chartsView() ChartsView {
 	if key := s.cfg.Values().Encode(); key != s.cmpChoicesKey {
 		s.cmpChoicesKey = key
 		s.cmpChoices = []lab.Choice{{Value: "", Label: "no comparison"}}
-		for _, e := range lab.EraChoices(s.cfg) {
+		for _, e := range s.cfg.Choices("era") {
 			if e.Why != "" || e.Value == cfgEra(s.cfg) {
 				continue
 			}

@@ -58,7 +58,9 @@ func goldenCases() [][]string {
 			case "--break":
 				cfg.Break = append(cfg.Break, args[i+1])
 			case "--set":
-				cfg.Set = append(cfg.Set, args[i+1])
+				if cfg.Knobs.Set(args[i+1]) != nil {
+					return false
+				}
 			}
 		}
 		return cfg.Validate() == nil

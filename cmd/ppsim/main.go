@@ -251,7 +251,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *trace == "" && (flagSet(fs, "trace-format") || flagSet(fs, "trace-max")) {
 		return bad("run: --trace-format and --trace-max go with --trace FILE")
 	}
-	cfg.Set, cfg.Break = sets, breaks
+	// The knobs are parsed once, here; the config holds their values.
+	if cfg.Knobs, err = sim.ParseOverrides(sets...); err != nil {
+		return bad("%s", flagText(err))
+	}
+	cfg.Break = breaks
 	l, err := lab.New(cfg)
 	if err != nil {
 		return bad("%s", flagText(err))

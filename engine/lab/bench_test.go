@@ -3,6 +3,8 @@ package lab
 import (
 	"fmt"
 	"testing"
+
+	"pplab/engine/sim"
 )
 
 // benchScenario measures the engine per simulated packet (one alloc+free pair
@@ -11,7 +13,7 @@ import (
 // benchScenario measures the simulation per operation: fast_forward=0
 // (BenchmarkFastForward measures what skipping adds).
 func benchScenario(b *testing.B, scenario string, set ...string) {
-	l, err := New(Config{Scenario: scenario, Packets: int64(b.N) + 1, Set: append([]string{"fast_forward=0"}, set...)})
+	l, err := New(Config{Scenario: scenario, Packets: int64(b.N) + 1, Knobs: sim.MustOverrides(append([]string{"fast_forward=0"}, set...)...)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func TestDriverScenarios_SteadyStateAllocFree(t *testing.T) {
 		}
 		// fast_forward=0: its samples allocate (a walk per 16384+
 		// operations, a skip adds whole cycles); the operations must not.
-		l, err := New(Config{Scenario: sc.Name, Packets: 1 << 40, Set: []string{"fast_forward=0"}})
+		l, err := New(Config{Scenario: sc.Name, Packets: 1 << 40, Knobs: sim.MustOverrides("fast_forward=0")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +112,7 @@ func BenchmarkSeekCold(b *testing.B) {
 // new run, and seeks spread over the first 10^5 operations once the run
 // has been there (scrubbing: a replay from the nearest keyframe).
 func BenchmarkSeekRuleBroken(b *testing.B) {
-	cfg := Config{Scenario: "clone-tap", Set: TeachingSet("clone-tap"), Break: []string{"last-dataref"}, Packets: 1 << 20}
+	cfg := Config{Scenario: "clone-tap", Knobs: teaching("clone-tap"), Break: []string{"last-dataref"}, Packets: 1 << 20}
 	for _, n := range []uint64{137, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("cold-%d", n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
@@ -142,7 +144,7 @@ func BenchmarkSeekRuleBroken(b *testing.B) {
 
 // BenchmarkSnapshot: one snapshot of the playground's teaching-size drop run.
 func BenchmarkSnapshot(b *testing.B) {
-	l := benchLab(b, Config{Scenario: "drop", Packets: 100_000, Set: TeachingSet("drop")}, 5000)
+	l := benchLab(b, Config{Scenario: "drop", Packets: 100_000, Knobs: teaching("drop")}, 5000)
 	for i := 0; i < b.N; i++ {
 		_ = l.Snapshot()
 	}
@@ -151,7 +153,7 @@ func BenchmarkSnapshot(b *testing.B) {
 // BenchmarkStepRecord: one recorded step (full check, events, moves) of the
 // teaching-size drop run, as the playground steps.
 func BenchmarkStepRecord(b *testing.B) {
-	l, err := New(Config{Scenario: "drop", Packets: 1 << 40, Set: TeachingSet("drop")})
+	l, err := New(Config{Scenario: "drop", Packets: 1 << 40, Knobs: teaching("drop")})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -204,7 +206,7 @@ func BenchmarkFastForward(b *testing.B) {
 				var l *Lab
 				for b.Loop() {
 					var err error
-					if l, err = New(Config{Scenario: sc.Name, Packets: packets, Set: set}); err != nil {
+					if l, err = New(Config{Scenario: sc.Name, Packets: packets, Knobs: sim.MustOverrides(set...)}); err != nil {
 						b.Fatal(err)
 					}
 					l.Run()

@@ -14,7 +14,7 @@ import (
 func TestBnxtPageMode_CopiesSmallFramesAndReusesTheBuffer(t *testing.T) {
 	const n = 5000
 	for _, era := range []string{"5.14", "6.4", "6.8"} {
-		l, r := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: era, Packets: n, Set: []string{"hw_gro=0"}})
+		l, r := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: era, Packets: n, Knobs: sim.MustOverrides("hw_gro=0")})
 		st := r.Stats
 		if allocs := st[sim.StatAllocFast] + st[sim.StatAllocSlow] + st[sim.StatAllocRefill]; allocs != 511 || st[sim.StatRecycleCached]+st[sim.StatRecycleRing]+st[sim.StatRecycleReleasedRefcnt] != 0 {
 			t.Errorf("%s: %v: want the ring's 511 allocations and nothing recycled", era, st)

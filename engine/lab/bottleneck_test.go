@@ -1,6 +1,10 @@
 package lab
 
-import "testing"
+import (
+	"testing"
+
+	"pplab/engine/sim"
+)
 
 // TestScenarios_BottleneckCPU: for every driver scenario, the CPU whose
 // busy time sets the rate is the one the kernel would saturate; the row
@@ -28,7 +32,7 @@ func TestScenarios_BottleneckCPU(t *testing.T) {
 		{"numa-migrate: the IRQ moves the NAPI to cpu1 for most of the run", "numa-migrate", nil, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, r := run(t, Config{Scenario: tc.scenario, Era: "6.8", Packets: 60_000, Set: tc.set})
+			_, r := run(t, Config{Scenario: tc.scenario, Era: "6.8", Packets: 60_000, Knobs: sim.MustOverrides(tc.set...)})
 			if r.Bottleneck != tc.cpu {
 				t.Errorf("bottleneck cpu%d, want cpu%d", r.Bottleneck, tc.cpu)
 			}

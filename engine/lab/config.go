@@ -31,21 +31,6 @@ func IsConfigKey(key string) bool {
 	return slices.Contains(configKeys, key)
 }
 
-// effectiveKnobs is every knob's value for cfg: the config's Knobs (or the
-// defaults with the scenario's own), then its Set assignments.
-func (cfg Config) effectiveKnobs(sc *Scenario) (sim.Knobs, error) {
-	k := cfg.Knobs
-	if k == (sim.Knobs{}) {
-		k = scenarioDefaults(sc)
-	}
-	for _, s := range cfg.Set {
-		if err := k.Set(s); err != nil {
-			return k, err
-		}
-	}
-	return k, nil
-}
-
 // scenarioDefaults is the knobs' defaults with the scenario's own applied.
 func scenarioDefaults(sc *Scenario) sim.Knobs {
 	k := sim.DefaultKnobs()
@@ -89,12 +74,11 @@ func (cfg Config) Values() url.Values {
 	if cfg.Seed != 0 {
 		v.Set("seed", strconv.FormatUint(cfg.Seed, 10))
 	}
-	if k, err := cfg.effectiveKnobs(sc); err == nil {
-		def := scenarioDefaults(sc)
-		for n := sim.Knob(0); n < sim.NumKnobs; n++ {
-			if k[n] != def[n] {
-				v.Set(n.String(), strconv.FormatInt(k[n], 10))
-			}
+	def := scenarioDefaults(sc)
+	k := cfg.Knobs.Over(def)
+	for n := sim.Knob(0); n < sim.NumKnobs; n++ {
+		if k[n] != def[n] {
+			v.Set(n.String(), strconv.FormatInt(k[n], 10))
 		}
 	}
 	rules := append([]string(nil), cfg.Break...)
@@ -152,10 +136,11 @@ func ParseConfig(v url.Values) (Config, error) {
 		return cfg, errors.Join(append(errs, err)...)
 	}
 	cfg.Scenario = sc.Name
-	// Each field alone, on top of what was accepted so far.
-	try := func(field string, apply func(*Config) error) {
-		next := cfg
-		if err := apply(&next); err != nil {
+	// Each field alone, on top of what was accepted so far, read by With as
+	// a UI's edit is.
+	try := func(field, value string) {
+		next, err := cfg.With(field, value)
+		if err != nil {
 			errs = append(errs, err)
 			return
 		}
@@ -165,63 +150,25 @@ func ParseConfig(v url.Values) (Config, error) {
 		}
 		cfg = next
 	}
-	if s, ok := one("driver"); ok {
-		try("driver", func(c *Config) error { c.Driver = s; return nil })
-	}
-	if s, ok := one("era"); ok {
-		try("era", func(c *Config) error { c.Era = s; return nil })
-	}
-	if s, ok := one("platform"); ok {
-		try("platform", func(c *Config) error { c.Platform = s; return nil })
-	}
-	if s, ok := one("packets"); ok {
-		try("packets", func(c *Config) error {
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || n < 1 || n > MaxPackets {
-				return &sim.FieldError{Field: "packets", Value: s, Msg: fmt.Sprintf("want an integer from 1 to %d", int64(MaxPackets))}
-			}
-			c.Packets = n
-			return nil
-		})
-	}
-	if s, ok := one("seed"); ok {
-		try("seed", func(c *Config) error {
-			n, err := strconv.ParseUint(s, 10, 64)
-			if err != nil {
-				return &sim.FieldError{Field: "seed", Value: s, Msg: "want a non-negative integer"}
-			}
-			c.Seed = n
-			return nil
-		})
+	for _, field := range []string{"driver", "era", "platform", "packets", "seed"} {
+		if s, ok := one(field); ok {
+			try(field, s)
+		}
 	}
 	// The broken rules before the knobs: a knob value may be accepted only
 	// with a rule broken (bulk above the 128-slot cache needs bulk-dma-unmap
-	// broken), and a link must open the config it was copied from.
+	// broken), and a link must open the config it was copied from. A rule
+	// named twice is broken once (With toggles).
 	for _, r := range v["break"] {
-		try("break", func(c *Config) error {
-			if _, err := sim.RuleByName(r); err != nil {
-				return err
-			}
-			if !slices.Contains(c.Break, r) {
-				c.Break = append(append([]string(nil), c.Break...), r)
-			}
-			return nil
-		})
+		if !slices.Contains(cfg.Break, r) {
+			try("break", r)
+		}
 	}
 	for _, key := range keys {
-		n, ok := sim.KnobByName(key)
-		if !ok {
-			continue
+		if _, ok := sim.KnobByName(key); ok {
+			val, _ := one(key)
+			try(key, val)
 		}
-		val, _ := one(key)
-		try(key, func(c *Config) error {
-			var k sim.Knobs
-			if err := k.SetValue(n, val); err != nil {
-				return err
-			}
-			c.Set = append(append([]string(nil), c.Set...), key+"="+strconv.FormatInt(k[n], 10))
-			return nil
-		})
 	}
 	sort.Strings(cfg.Break)
 	return cfg, errors.Join(errs...)
@@ -238,13 +185,14 @@ func fitErr(field string, err error) error {
 }
 
 // EffectiveKnobs is every knob's value in a run of cfg: the defaults, the
-// scenario's own, then cfg's Knobs or Set. It fails as Validate does.
+// scenario's own, then cfg's Knobs. It fails only when the scenario is
+// unknown; whether the values fit the rest is Validate's.
 func (cfg Config) EffectiveKnobs() (sim.Knobs, error) {
 	sc, err := ScenarioByName(cfg.Scenario)
 	if err != nil {
 		return sim.Knobs{}, err
 	}
-	return cfg.effectiveKnobs(sc)
+	return cfg.Knobs.Over(scenarioDefaults(sc)), nil
 }
 
 // FieldErrors splits an error of ParseConfig (or New) into its field
@@ -278,9 +226,11 @@ type Config struct {
 	Platform string
 	Packets  int64
 	Seed     uint64
-	Knobs    sim.Knobs
-	Set      []string // "knob=value", applied over Knobs (or the defaults when Knobs is zero)
-	Break    []string // rule names
+	// Knobs are the knobs the run sets over the defaults and the
+	// scenario's own (the zero value: none), parsed where the text came in
+	// (--set, the URL, an edit: With).
+	Knobs sim.KnobOverrides
+	Break []string // rule names
 
 	plat *sim.Platform // calibration runs: a platform table under derivation
 }
@@ -294,6 +244,7 @@ const MaxPackets = 1 << 40
 // resolved is a config checked field by field, with its defaults filled in.
 type resolved struct {
 	cfg   Config
+	knobs sim.Knobs // every knob's value: the defaults, the scenario's own, cfg.Knobs
 	era   *sim.Era
 	sc    *Scenario
 	spec  *drivers.Spec
@@ -367,17 +318,10 @@ func (cfg Config) resolve() (resolved, error) {
 	if cfg.Packets < 1 || cfg.Packets > MaxPackets {
 		return r, &sim.FieldError{Field: "packets", Value: fmt.Sprint(cfg.Packets), Msg: fmt.Sprintf("want an integer from 1 to %d", int64(MaxPackets))}
 	}
-	if cfg.Knobs == (sim.Knobs{}) {
-		cfg.Knobs = sim.DefaultKnobs()
-		for k, v := range sc.Knobs {
-			cfg.Knobs[k] = v
-		}
+	if err := cfg.Knobs.Check(); err != nil {
+		return r, err
 	}
-	for _, s := range cfg.Set {
-		if err := cfg.Knobs.Set(s); err != nil {
-			return r, err
-		}
-	}
+	knobs := cfg.Knobs.Over(scenarioDefaults(sc))
 	var rules sim.RuleSet
 	for _, name := range cfg.Break {
 		rule, err := sim.RuleByName(name)
@@ -386,13 +330,13 @@ func (cfg Config) resolve() (resolved, error) {
 		}
 		rules = rules.With(rule)
 	}
-	if err := checkKnobs(&cfg.Knobs); err != nil {
+	if err := checkKnobs(&knobs); err != nil {
 		return r, err
 	}
-	if err := checkKnobsFor(&cfg.Knobs, sc, spec, era, rules); err != nil {
+	if err := checkKnobsFor(&knobs, sc, spec, era, rules); err != nil {
 		return r, err
 	}
-	r = resolved{cfg: cfg, era: era, sc: sc, spec: spec, plat: plat, rules: rules}
+	r = resolved{cfg: cfg, knobs: knobs, era: era, sc: sc, spec: spec, plat: plat, rules: rules}
 	return r, nil
 }
 

@@ -33,7 +33,7 @@ func TestDriverMatrix_ZeroViolations(t *testing.T) {
 				if _, known := sc.KnownFailure[e.Name]; known {
 					continue
 				}
-				l, r := run(t, Config{Driver: d, Scenario: sc.Name, Era: e.Name, Packets: n, Set: []string{"check_every=256"}})
+				l, r := run(t, Config{Driver: d, Scenario: sc.Name, Era: e.Name, Packets: n, Knobs: sim.MustOverrides("check_every=256")})
 				if l.Err() != nil || r.Violations.Total() != 0 {
 					t.Errorf("%s/%s/%s: err %v violations %v", d, sc.Name, e.Name, l.Err(), first(r.Violations.List))
 				}
@@ -67,11 +67,11 @@ func TestDriverScenarios_EveryRuleBreaks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.Rules[len(tc.Rules)-1], func(t *testing.T) {
-			_, r := run(t, Config{Driver: tc.Driver, Scenario: tc.Scenario, Era: tc.Era, Packets: 3000, Break: tc.Rules, Set: tc.Set})
+			_, r := run(t, Config{Driver: tc.Driver, Scenario: tc.Scenario, Era: tc.Era, Packets: 3000, Break: tc.Rules, Knobs: sim.MustOverrides(tc.Set...)})
 			if r.Violations.Counts[tc.Kind] == 0 {
 				t.Fatalf("no %s: %v", tc.Kind, first(r.Violations.List))
 			}
-			_, ok := run(t, Config{Driver: tc.Driver, Scenario: tc.Scenario, Era: tc.Era, Packets: 3000, Set: intactSet(tc.Set)})
+			_, ok := run(t, Config{Driver: tc.Driver, Scenario: tc.Scenario, Era: tc.Era, Packets: 3000, Knobs: sim.MustOverrides(intactSet(tc.Set)...)})
 			if ok.Violations.Total() != 0 {
 				t.Errorf("intact run: %v", first(ok.Violations.List))
 			}
@@ -171,7 +171,7 @@ func TestDestroy_DeferredReleaseAndWarning(t *testing.T) {
 	if l.pool.Warnings != 1 {
 		t.Errorf("%d stalled-shutdown warnings in a 90 s hold, want 1", l.pool.Warnings)
 	}
-	lt := mustNew(t, Config{Driver: "mvpp2", Scenario: "destroy", Era: "5.14", Packets: 2000, Set: TeachingSet("destroy")})
+	lt := mustNew(t, Config{Driver: "mvpp2", Scenario: "destroy", Era: "5.14", Packets: 2000, Knobs: teaching("destroy")})
 	var warns []string
 	lt.SetTracer(func(e sim.Event) {
 		if e.Kind == sim.EvWarn {
@@ -229,7 +229,7 @@ func TestPPNapi_IsOptIn(t *testing.T) {
 		if tc.driver == "bnxt" {
 			set = []string{"frame=1514", "hw_gro=0"} // page mode; bnxt copies frames of up to 256 bytes (rx_copy_thresh)
 		}
-		l, r := run(t, Config{Driver: tc.driver, Scenario: "drop", Era: tc.era, Packets: n, Set: set})
+		l, r := run(t, Config{Driver: tc.driver, Scenario: "drop", Era: tc.era, Packets: n, Knobs: sim.MustOverrides(set...)})
 		spec, _ := drivers.SpecByName(tc.driver)
 		if got := l.drv.Pool.P.NAPI != nil; got != tc.linked || spec.LinksNAPI(l.m.Era) != tc.linked {
 			t.Errorf("%s %s: pool linked to a NAPI %v, want %v", tc.driver, tc.era, got, tc.linked)
@@ -266,7 +266,7 @@ func TestCpsw_PoolMapsOnlyAndTheSubmitSyncs(t *testing.T) {
 		t.Errorf("%d syncs for the device (%d bytes), want one of 1522 bytes per posted buffer (%d)", got, l.a.DMA.SyncDevBytes, posted)
 	}
 	// Forcing the flag on makes the pool sync instead (and the driver not).
-	l2, _ := run(t, Config{Driver: "cpsw", Scenario: "drop", Era: "6.8", Packets: 2000, Set: []string{"dma_sync_dev=1"}})
+	l2, _ := run(t, Config{Driver: "cpsw", Scenario: "drop", Era: "6.8", Packets: 2000, Knobs: sim.MustOverrides("dma_sync_dev=1")})
 	if f := l2.drv.Pool.P.Flags; f&pagepool.FlagDMASyncDev == 0 || l2.drv.Pool.P.MaxLen != mm.PageSize {
 		t.Errorf("dma_sync_dev=1: flags %v, max_len %d", f, l2.drv.Pool.P.MaxLen)
 	}
@@ -381,11 +381,11 @@ func TestXDPTx_EachDriverReturnsTheFrameItsWay(t *testing.T) {
 // ends short when none is posted, and the next poll's TX completion rings
 // the doorbell before the NIC needs them: nothing is missed or allocated.
 func TestXDPTx_BnxtBufferWaitsForTheDoorbell(t *testing.T) {
-	l, r := run(t, Config{Driver: "bnxt", Scenario: "xdp-tx", Era: "6.8", Packets: 2000, Set: TeachingSet("xdp-tx")})
+	l, r := run(t, Config{Driver: "bnxt", Scenario: "xdp-tx", Era: "6.8", Packets: 2000, Knobs: teaching("xdp-tx")})
 	if r.Lost != 0 || l.drv.Missed != 0 || r.Violations.Total() != 0 {
 		t.Fatalf("lost %d, missed %d, violations %d", r.Lost, l.drv.Missed, r.Violations.Total())
 	}
-	if narratesAfterOpen(t, Config{Driver: "bnxt", Scenario: "xdp-tx", Era: "6.8", Packets: 100, Set: TeachingSet("xdp-tx")}, sim.SymAllocPages) {
+	if narratesAfterOpen(t, Config{Driver: "bnxt", Scenario: "xdp-tx", Era: "6.8", Packets: 100, Knobs: teaching("xdp-tx")}, sim.SymAllocPages) {
 		t.Errorf("a step after the ring's fill allocates: the held buffers should be reused")
 	}
 	if l.drv.Completions == 0 {
@@ -452,7 +452,7 @@ func eraCounters(t *testing.T, driver, scenario string, n int64, rows []eraStats
 	t.Helper()
 	for _, tc := range rows {
 		t.Run(tc.era, func(t *testing.T) {
-			_, r := run(t, Config{Driver: driver, Scenario: scenario, Era: tc.era, Packets: n, Set: tc.set})
+			_, r := run(t, Config{Driver: driver, Scenario: scenario, Era: tc.era, Packets: n, Knobs: sim.MustOverrides(tc.set...)})
 			exactStats(t, tc.era, r.Stats, tc.want)
 			if v := r.Violations.Total(); v != 0 {
 				t.Errorf("%d violations", v)
@@ -491,7 +491,7 @@ func TestXDPFrameSkbRecycle_MarkedFrom6_4(t *testing.T) {
 func TestBulkRefill_PrimesTheCacheOnTopOfRecycling(t *testing.T) {
 	const n = 20000
 	_, single := run(t, Config{Driver: "mvpp2", Scenario: "drop", Era: "rfc-v1", Packets: n})
-	_, bulk := run(t, Config{Driver: "mvpp2", Scenario: "drop", Era: "rfc-v1", Packets: n, Set: []string{"bulk_refill=1"}})
+	_, bulk := run(t, Config{Driver: "mvpp2", Scenario: "drop", Era: "rfc-v1", Packets: n, Knobs: sim.MustOverrides("bulk_refill=1")})
 	want := sim.Stats{sim.StatAllocSlow: 1025, sim.StatAllocEmpty: 1025, sim.StatAllocRefill: n - 1, sim.StatRecycleRing: n}
 	if single.Stats != want {
 		t.Errorf("rfc-v1:\n got %v\nwant %v", single.Stats, want)
@@ -517,7 +517,7 @@ func TestBulkRefill_PrimesTheCacheOnTopOfRecycling(t *testing.T) {
 func TestVethNAPI_RunsOnTheRedirectingCPU(t *testing.T) {
 	_, r12 := run(t, Config{Driver: "mlx5", Scenario: "xdp-redirect", Era: "5.12", Packets: 20000})
 	_, r13 := run(t, Config{Driver: "mlx5", Scenario: "xdp-redirect", Era: "5.13", Packets: 20000})
-	_, moved := run(t, Config{Driver: "mlx5", Scenario: "xdp-redirect", Era: "5.13", Packets: 20000, Set: []string{"veth_cpu=1"}})
+	_, moved := run(t, Config{Driver: "mlx5", Scenario: "xdp-redirect", Era: "5.13", Packets: 20000, Knobs: sim.MustOverrides("veth_cpu=1")})
 	if r12.Bottleneck != 0 || r13.Bottleneck != 0 {
 		t.Errorf("bottleneck cpu%d / cpu%d, want cpu0: everything runs where the frame was redirected", r12.Bottleneck, r13.Bottleneck)
 	}
@@ -536,7 +536,7 @@ func TestVethNAPI_RunsOnTheRedirectingCPU(t *testing.T) {
 func TestContext_ReaderInProcessNAPIInSoftirq(t *testing.T) {
 	for _, cpus := range []string{"cpus=2", "cpus=1"} {
 		t.Run(cpus, func(t *testing.T) {
-			l := mustNew(t, Config{Driver: "mvpp2", Scenario: "tcp-stream", Era: "5.14", Packets: 2000, Set: append(TeachingSet("tcp-stream"), cpus, "numa_nodes=1")})
+			l := mustNew(t, Config{Driver: "mvpp2", Scenario: "tcp-stream", Era: "5.14", Packets: 2000, Knobs: teaching("tcp-stream", cpus, "numa_nodes=1")})
 			l.Record(true)
 			seen := map[sim.Sym]bool{}
 			for i := 0; i < 400 && l.Step(); i++ {
@@ -579,8 +579,8 @@ func TestContext_ReaderInProcessNAPIInSoftirq(t *testing.T) {
 // from 6.6 the pool keeps the mapping. Full-size frames: a copied small
 // frame's buffer stays mapped (bnxt_reuse_rx_data).
 func TestBnxt_MapsAndUnmapsEachBufferBefore66(t *testing.T) {
-	l64, r64 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.4", Packets: 20000, Set: []string{"frame=1514"}})
-	l68, r68 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.6", Packets: 20000, Set: []string{"frame=1514", "hw_gro=0"}})
+	l64, r64 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.4", Packets: 20000, Knobs: sim.MustOverrides("frame=1514")})
+	l68, r68 := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.6", Packets: 20000, Knobs: sim.MustOverrides("frame=1514", "hw_gro=0")})
 	n64, n68 := l64.SymbolNS(), l68.SymbolNS()
 	if n64["dma_map_page_attrs"] == 0 || n64["dma_unmap_page_attrs"] == 0 || n68["dma_map_page_attrs"] != 0 || n68["dma_unmap_page_attrs"] != 0 {
 		t.Errorf("map/unmap ns per packet: 6.4 %.1f/%.1f, 6.8 %.1f/%.1f", n64["dma_map_page_attrs"], n64["dma_unmap_page_attrs"], n68["dma_map_page_attrs"], n68["dma_unmap_page_attrs"])
@@ -588,7 +588,7 @@ func TestBnxt_MapsAndUnmapsEachBufferBefore66(t *testing.T) {
 	if r64.Stats[sim.StatRecycleCached]+r64.Stats[sim.StatRecycleRing] < 19000 || r68.Rate.Value <= r64.Rate.Value || r64.Violations.Total()+r68.Violations.Total() != 0 {
 		t.Errorf("6.4 %.1f kpps (recycled %d), 6.8 %.1f kpps: violations %d", r64.Rate.Value, r64.Stats[sim.StatRecycleCached]+r64.Stats[sim.StatRecycleRing], r68.Rate.Value, r64.Violations.Total()+r68.Violations.Total())
 	}
-	if err := (Config{Driver: "bnxt", Scenario: "drop", Era: "6.4", Set: []string{"dma_sync_dev=1"}}).Validate(); err == nil {
+	if err := (Config{Driver: "bnxt", Scenario: "drop", Era: "6.4", Knobs: sim.MustOverrides("dma_sync_dev=1")}).Validate(); err == nil {
 		t.Errorf("dma_sync_dev=1 accepted on bnxt 6.4, whose pool does not map")
 	}
 }

@@ -1,163 +1,282 @@
 package lab
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"pplab/engine/drivers"
+	"pplab/engine/mm"
 	"pplab/engine/sim"
 )
 
 // Editing a config the way an interactive front end does: one field at a
-// time, with the presets of sizes, and the choices each select offers with
-// why a choice does not run. The rules live here (the engine's), so that a
-// UI never repeats them.
+// time (With), the presets of sizes (Preset), and the choices each select
+// offers with why a choice does not run (Choices). The rules live here and
+// in Validate (the engine's), so that a UI never repeats them.
 
-// Presets of sizes: "teaching" (small rings a person can read, TeachingSet)
-// and "kernel" (the drivers' own defaults).
+// Presets of sizes: "teaching" (small rings a person can read) and
+// "kernel" (the drivers' own defaults).
 const (
 	PresetTeaching = "teaching"
 	PresetKernel   = "kernel"
 )
 
 // presetKnobs are the knobs a preset of sizes sets.
-var presetKnobs = []string{"rx_descs", "pool_size", "node_pages"}
+var presetKnobs = []sim.Knob{sim.KnobRxDescs, sim.KnobPoolSize, sim.KnobNodePages}
+
+// Preset is the config of the named preset of sizes for scenario, the one
+// place a preset's knobs come from. PresetKernel sets no knob: the kernel's
+// and the drivers' own sizes. PresetTeaching is the playground's small
+// machine: few enough pages that the machine view shows every one of them
+// (16 RX descriptors and a 32-slot ptr_ring for a driver scenario; for a
+// pool micro-benchmark a 128-slot ring, as it prefills 64 pages), on 2048
+// pages (8 MB) per node. The small machine is what makes a run with a rule
+// broken usable in the page: such a run checks every page after every
+// operation (so that every path to a step finds the same violations), and
+// that check walks the page array. At these sizes every driver scenario in
+// every era runs without loss or violation (the split-page caveat aside),
+// as at the kernel's sizes. The kernel-exact defaults stay the defaults; the
+// preset only sets knobs a user can see and change.
+func Preset(name, scenario string) (Config, error) {
+	if name != PresetTeaching && name != PresetKernel {
+		return Config{}, &sim.FieldError{Field: "preset", Value: name, Msg: fmt.Sprintf("want %s or %s", PresetTeaching, PresetKernel)}
+	}
+	sc, err := ScenarioByName(scenario)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg := Config{Scenario: sc.Name}
+	if name == PresetTeaching {
+		cfg.Knobs = teachingKnobs(sc)
+	}
+	return cfg, nil
+}
+
+// teachingKnobs are PresetTeaching's sizes for sc.
+func teachingKnobs(sc *Scenario) sim.KnobOverrides {
+	var k sim.KnobOverrides
+	if !sc.NeedsDriver {
+		return k.With(sim.KnobPoolSize, 128).With(sim.KnobNodePages, 2048)
+	}
+	return k.With(sim.KnobRxDescs, 16).With(sim.KnobPoolSize, 32).With(sim.KnobNodePages, 2048)
+}
 
 // PresetOf names the preset of sizes cfg uses: teaching when it sets every
-// knob of its scenario's teaching set to that value, else kernel.
+// knob of its scenario's teaching preset to that value, else kernel (also
+// for a config without a known scenario).
 func PresetOf(cfg Config) string {
-	for _, s := range TeachingSet(cfg.Scenario) {
-		if !slices.Contains(cfg.Set, s) {
+	sc, err := ScenarioByName(cfg.Scenario)
+	if err != nil {
+		return PresetKernel
+	}
+	t := teachingKnobs(sc)
+	for _, n := range presetKnobs {
+		tv, ok := t.Get(n)
+		if v, set := cfg.Knobs.Get(n); ok && (!set || v != tv) {
 			return PresetKernel
 		}
 	}
 	return PresetTeaching
 }
 
-// WithPreset is cfg with the sizes of preset (PresetTeaching or
-// PresetKernel) in place of its own; other knobs stay.
-func WithPreset(cfg Config, preset string) Config {
-	cfg.Set = withoutKnobs(cfg.Set, presetKnobs...)
-	if preset == PresetTeaching {
-		cfg.Set = append(cfg.Set, TeachingSet(cfg.Scenario)...)
-	}
-	return cfg
-}
+// editFields are the fields With takes besides the knobs' names.
+var editFields = []string{"scenario", "driver", "era", "platform", "packets", "seed", "preset", "break"}
 
-// WithKnob is cfg with knob name set to value (the value parsed and range
-// checked as --set does; the assignment replaces any earlier one).
-func WithKnob(cfg Config, name, value string) (Config, error) {
-	n, ok := sim.KnobByName(name)
-	if !ok {
-		return cfg, &sim.FieldError{Field: name, Value: value, Msg: "unknown knob (ppsim list names them)"}
-	}
-	var k sim.Knobs
-	if err := k.SetValue(n, value); err != nil {
-		return cfg, err
-	}
-	cfg.Set = append(withoutKnobs(cfg.Set, name), name+"="+strconv.FormatInt(k[n], 10))
-	return cfg, nil
-}
-
-// WithRuleToggled is cfg with rule broken if it was intact and intact if it
-// was broken (the list stays sorted).
-func WithRuleToggled(cfg Config, rule string) (Config, error) {
-	if _, err := sim.RuleByName(rule); err != nil {
-		return cfg, err
-	}
-	b := slices.Clone(cfg.Break)
-	if i := slices.Index(b, rule); i >= 0 {
-		b = slices.Delete(b, i, i+1)
-	} else {
-		b = append(b, rule)
-	}
-	slices.Sort(b)
-	cfg.Break = b
-	return cfg, nil
-}
-
-// withoutKnobs drops the assignments of the named knobs from a Set list.
-func withoutKnobs(set []string, names ...string) []string {
-	out := make([]string, 0, len(set)+1)
-	for _, s := range set {
-		if k, _, _ := strings.Cut(s, "="); !slices.Contains(names, k) {
-			out = append(out, s)
+// With is cfg with one field edited, every edit a UI makes and the URL
+// form's fields (ParseConfig reads each through it):
+//
+//   - "scenario": a scenario's name; a config at the teaching sizes moves
+//     to the new scenario's teaching sizes (they differ: a pool
+//     micro-benchmark has no RX ring);
+//   - "driver", "era", "platform": a name, or "" for the default (the
+//     scenario's driver, DefaultEra, the driver's platform);
+//   - "packets": 1 to MaxPackets; "seed": a non-negative integer;
+//   - "preset": PresetTeaching or PresetKernel, whose sizes (Preset) replace
+//     cfg's own; the other knobs stay;
+//   - "break": a rule's name, toggled: broken if it was intact, intact if it
+//     was broken (the list stays sorted);
+//   - a knob's name: its value, parsed and range checked as --set does.
+//
+// With checks the value itself: a bad one is a *sim.FieldError naming the
+// field, the value and what is accepted, and cfg comes back unchanged.
+// Whether the edited config runs — the value fits the rest, e.g. a driver
+// for this scenario and era — is Validate's (Choices says it per value),
+// so that a UI can keep and show an edit that does not fit yet.
+func (cfg Config) With(field, value string) (Config, error) {
+	next := cfg
+	next.Break = slices.Clone(cfg.Break) // no slice shared with cfg
+	switch field {
+	case "scenario":
+		sc, err := ScenarioByName(value)
+		if err != nil {
+			return cfg, err
+		}
+		next.Scenario = sc.Name
+		if PresetOf(cfg) == PresetTeaching {
+			next.Knobs = next.Knobs.Without(presetKnobs...).Merge(teachingKnobs(sc))
+		}
+	case "driver":
+		if value != "" {
+			if _, err := drivers.SpecByName(value); err != nil {
+				return cfg, err
+			}
+		}
+		next.Driver = value
+	case "era":
+		if value != "" {
+			if _, err := sim.EraByName(value); err != nil {
+				return cfg, err
+			}
+		}
+		next.Era = value
+	case "platform":
+		if value != "" {
+			if _, err := sim.PlatformByName(value); err != nil {
+				return cfg, err
+			}
+		}
+		next.Platform = value
+	case "packets":
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || n < 1 || n > MaxPackets {
+			return cfg, &sim.FieldError{Field: "packets", Value: value, Msg: fmt.Sprintf("want an integer from 1 to %d", int64(MaxPackets))}
+		}
+		next.Packets = n
+	case "seed":
+		n, err := strconv.ParseUint(value, 10, 64)
+		if err != nil {
+			return cfg, &sim.FieldError{Field: "seed", Value: value, Msg: "want a non-negative integer"}
+		}
+		next.Seed = n
+	case "preset":
+		p, err := Preset(value, cfg.Scenario)
+		if err != nil {
+			return cfg, err
+		}
+		next.Knobs = next.Knobs.Without(presetKnobs...).Merge(p.Knobs)
+	case "break":
+		if _, err := sim.RuleByName(value); err != nil {
+			return cfg, err
+		}
+		if i := slices.Index(next.Break, value); i >= 0 {
+			next.Break = slices.Delete(next.Break, i, i+1)
+		} else {
+			next.Break = append(next.Break, value)
+		}
+		slices.Sort(next.Break)
+	default:
+		n, ok := sim.KnobByName(field)
+		if !ok {
+			return cfg, &sim.FieldError{Field: field, Value: value, Msg: fmt.Sprintf("unknown field (accepted: %s, or a knob's name)", strings.Join(editFields, ", "))}
+		}
+		if err := next.Knobs.SetValue(n, value); err != nil {
+			return cfg, err
 		}
 	}
-	return out
+	return next, nil
 }
 
-// Choice is one value a select offers, with why it does not run with the
-// rest of the config ("" when it does).
+// Choice is one value a select offers, with why the config does not run
+// with it ("" when it does).
 type Choice struct {
 	Value, Label, Why string
 }
 
-// DriverChoices are the drivers cfg's scenario can name: "" (its default)
-// first, then every driver model, each with why it does not run here.
-func DriverChoices(cfg Config) []Choice {
+// Choices are the values a select for field offers — "scenario", "driver",
+// "era", "platform" or "preset"; nil for any other field, or without a
+// known scenario — each with why cfg with that value does not run: the
+// error of Validate on cfg.With(field, value), the engine's own words, so
+// that a UI states no rule of its own. An error cfg already has that more
+// than one choice shares is not the choices' doing (a knob that fits no
+// value here: it is shown beside its own field) and is left out. The
+// driver's choices are "" (the scenario's default) and every driver model,
+// or only "" for a scenario without a driver; an era's label names the
+// failure the kernel of that era shows in the scenario with no rule broken.
+func (cfg Config) Choices(field string) []Choice {
 	sc, err := ScenarioByName(cfg.Scenario)
-	if err != nil {
+	if err != nil && field != "scenario" {
 		return nil
 	}
-	if !sc.NeedsDriver {
-		return []Choice{{Value: "", Label: "none (a pool micro-benchmark)"}}
-	}
-	era := cfg.Era
-	if era == "" {
-		era = sim.DefaultEra
-	}
-	list := List()
-	sj := list.Scenario(sc.Name)
-	out := []Choice{{Value: "", Label: "default (" + sc.DefaultDriver + ")"}}
-	for _, d := range list.DriverModels {
-		c := Choice{Value: d.Name, Label: d.Name + " (" + d.Platform + ")"}
-		switch {
-		case !slices.Contains(sj.Drivers, d.Name):
-			c.Why = "does not run " + sc.Name
-		case !slices.Contains(d.Eras, era):
-			c.Why = "not in era " + era
+	var out []Choice
+	switch field {
+	case "scenario":
+		for _, s := range Scenarios {
+			out = append(out, Choice{Value: s.Name, Label: s.Name})
 		}
-		out = append(out, c)
+	case "driver":
+		if !sc.NeedsDriver {
+			return []Choice{{Value: "", Label: "none (a pool micro-benchmark)"}}
+		}
+		out = append(out, Choice{Value: "", Label: "default (" + sc.DefaultDriver + ")"})
+		for _, d := range drivers.Specs {
+			out = append(out, Choice{Value: d.Name, Label: d.Name + " (" + d.Platform + ")"})
+		}
+	case "era":
+		for _, e := range sim.Eras {
+			c := Choice{Value: e.Name, Label: e.Name}
+			if k, ok := sc.KnownFailure[e.Name]; ok {
+				c.Label += " (the kernel's own " + k.String() + ")"
+			}
+			out = append(out, c)
+		}
+	case "platform":
+		def := sim.BenchX86.Name
+		if sc.NeedsDriver {
+			d := cmp.Or(cfg.Driver, sc.DefaultDriver)
+			if spec, err := drivers.SpecByName(d); err == nil {
+				def = spec.Platform
+			}
+		}
+		out = append(out, Choice{Value: "", Label: "default (" + def + ")"})
+		for _, p := range sim.Platforms {
+			out = append(out, Choice{Value: p.Name, Label: p.Name})
+		}
+	case "preset":
+		out = []Choice{{Value: PresetTeaching, Label: "teaching (" + teachingLabel(sc) + ")"}, {Value: PresetKernel, Label: "kernel defaults"}}
+	default:
+		return nil
+	}
+	why := make([]string, len(out))
+	count := map[string]int{}
+	for i, c := range out {
+		next, err := cfg.With(field, c.Value)
+		if err == nil {
+			err = next.Validate()
+		}
+		if err != nil {
+			why[i] = err.Error()
+			count[why[i]]++
+		}
+	}
+	own := ""
+	if err := cfg.Validate(); err != nil {
+		own = err.Error()
+	}
+	for i := range out {
+		if why[i] != own || count[why[i]] == 1 {
+			out[i].Why = why[i]
+		}
 	}
 	return out
 }
 
-// EraChoices are the eras in release order, each with why cfg's scenario or
-// driver does not run there, or the failure the kernel of that era shows in
-// the scenario with no rule broken.
-func EraChoices(cfg Config) []Choice {
-	sc, err := ScenarioByName(cfg.Scenario)
-	if err != nil {
-		return nil
+// teachingLabel says what PresetTeaching sizes for sc.
+func teachingLabel(sc *Scenario) string {
+	t := teachingKnobs(sc)
+	var parts []string
+	if v, ok := t.Get(sim.KnobRxDescs); ok {
+		parts = append(parts, fmt.Sprintf("%d RX descriptors", v))
 	}
-	list := List()
-	sj := list.Scenario(sc.Name)
-	drv := cfg.Driver
-	if drv == "" {
-		drv = sc.DefaultDriver
+	if v, ok := t.Get(sim.KnobPoolSize); ok {
+		parts = append(parts, fmt.Sprintf("%d-slot ring", v))
 	}
-	var drvEras []string
-	for _, d := range list.DriverModels {
-		if d.Name == drv {
-			drvEras = d.Eras
-		}
+	if v, ok := t.Get(sim.KnobNodePages); ok {
+		parts = append(parts, fmt.Sprintf("%d MB", v*mm.PageSize>>20))
 	}
-	var out []Choice
-	for _, e := range list.Eras {
-		c := Choice{Value: e.Name, Label: e.Name}
-		switch {
-		case !slices.Contains(sj.Eras, e.Name):
-			c.Why = "scenario " + sc.Name + " does not run here"
-		case sc.NeedsDriver && !slices.Contains(drvEras, e.Name):
-			c.Why = "driver " + drv + " does not run here"
-		case sj.KnownFailure[e.Name] != "":
-			c.Label += " (the kernel's own " + sj.KnownFailure[e.Name] + ")"
-		}
-		out = append(out, c)
-	}
-	return out
+	return strings.Join(parts, ", ")
 }
 
 // NoSkbRecycling reports whether era has no skb recycling (its skb frees

@@ -44,12 +44,12 @@ func ruleExercise(t *testing.T) map[string][]string {
 		}
 		for _, era := range eras {
 			for _, brk := range append([]string{""}, sim.RuleNames()...) {
-				cfg := Config{Scenario: sc.Name, Era: era, Packets: exercisedPackets, Set: TeachingSet(sc.Name)}
+				cfg := Config{Scenario: sc.Name, Era: era, Packets: exercisedPackets, Knobs: teaching(sc.Name)}
 				if brk != "" {
 					cfg.Break = []string{brk}
 				}
 				if sc.Name == "pool-slow" || sc.Name == "pool-ring" || sc.Name == "pool-direct" {
-					cfg.Set = append(cfg.Set, "dma_map=1", "dma_map_fail_ppm=2000", "pfmemalloc_ppm=2000")
+					cfg.Knobs = cfg.Knobs.Merge(sim.MustOverrides("dma_map=1", "dma_map_fail_ppm=2000", "pfmemalloc_ppm=2000"))
 				}
 				l, err := New(cfg)
 				if err != nil {
@@ -68,7 +68,7 @@ func ruleExercise(t *testing.T) map[string][]string {
 			if brk == nil {
 				set = intactSet(set)
 			}
-			l, err := New(Config{Driver: d.Driver, Scenario: d.Scenario, Era: d.Era, Packets: exercisedPackets, Set: set, Break: brk})
+			l, err := New(Config{Driver: d.Driver, Scenario: d.Scenario, Era: d.Era, Packets: exercisedPackets, Knobs: sim.MustOverrides(set...), Break: brk})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ import (
 func ffRun(t *testing.T, cfg Config, on bool) *Lab {
 	t.Helper()
 	if !on {
-		cfg.Set = append(slices.Clone(cfg.Set), "fast_forward=0")
+		cfg.Knobs = cfg.Knobs.With(sim.KnobFastForward, 0)
 	}
 	l := mustNew(t, cfg)
 	l.Run()
@@ -58,7 +58,7 @@ func TestFastForward_Skips(t *testing.T) {
 		t.Run(tc.scenario+"/"+tc.driver+"/"+tc.set, func(t *testing.T) {
 			cfg := Config{Scenario: tc.scenario, Driver: tc.driver, Packets: 1_000_000}
 			if tc.set != "" {
-				cfg.Set = []string{tc.set}
+				cfg.Knobs = sim.MustOverrides(tc.set)
 			}
 			on, off := ffRun(t, cfg, true), ffRun(t, cfg, false)
 			st := on.FFStats()
@@ -104,8 +104,8 @@ func TestFastForward_NeverWhile(t *testing.T) {
 	}{
 		{"a tracer listens", Config{Scenario: "forward", Packets: 300_000}, func(l *Lab) { l.SetTracer(func(sim.Event) {}) }},
 		{"a rule is broken", Config{Scenario: "forward", Packets: 300_000, Break: []string{"refcnt-check"}}, nil},
-		{"fast_forward=0", Config{Scenario: "forward", Packets: 300_000, Set: []string{"fast_forward=0"}}, nil},
-		{"check_every not a multiple of 64", Config{Scenario: "forward", Packets: 300_000, Set: []string{"check_every=1000"}}, nil},
+		{"fast_forward=0", Config{Scenario: "forward", Packets: 300_000, Knobs: sim.MustOverrides("fast_forward=0")}, nil},
+		{"check_every not a multiple of 64", Config{Scenario: "forward", Packets: 300_000, Knobs: sim.MustOverrides("check_every=1000")}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.cfg.Validate(); err != nil {
@@ -139,7 +139,7 @@ func TestFastForward_RandomSourceIsShape(t *testing.T) {
 	if a != b || a == c {
 		t.Fatalf("walk hashes %x %x, after a draw %x: want the first two equal and the third different", a, b, c)
 	}
-	cfg := Config{Scenario: "forward", Packets: 1_000_000, Set: []string{"pfmemalloc_ppm=20000"}}
+	cfg := Config{Scenario: "forward", Packets: 1_000_000, Knobs: sim.MustOverrides("pfmemalloc_ppm=20000")}
 	on, off := ffRun(t, cfg, true), ffRun(t, cfg, false)
 	if on.FFStats().Skips == 0 {
 		t.Errorf("no skip")
@@ -168,7 +168,7 @@ func TestFastForward_SeekAndSlices(t *testing.T) {
 			end := l.Ops()
 			for _, n := range []uint64{end, 123_457, end / 2, 900_001, end, 20_000} {
 				l.Seek(n)
-				ref := mustNew(t, Config{Scenario: cfg.Scenario, Packets: cfg.Packets, Set: []string{"fast_forward=0"}})
+				ref := mustNew(t, Config{Scenario: cfg.Scenario, Packets: cfg.Packets, Knobs: sim.MustOverrides("fast_forward=0")})
 				ref.RunN(int64(n))
 				if a, b := l.Snapshot(), ref.Snapshot(); !reflect.DeepEqual(a, b) {
 					t.Errorf("Seek(%d): the snapshot differs from a plain run's", n)
@@ -231,11 +231,11 @@ func reachableTypes(t *testing.T) map[reflect.Type]bool {
 	for _, sc := range Scenarios {
 		cfgs = append(cfgs, Config{Scenario: sc.Name})
 	}
-	cfgs = append(cfgs, Config{Scenario: "tcp-stream", Driver: "bnxt", Set: []string{"hw_gro=0"}},
+	cfgs = append(cfgs, Config{Scenario: "tcp-stream", Driver: "bnxt", Knobs: sim.MustOverrides("hw_gro=0")},
 		Config{Scenario: "tcp-stream", Driver: "mlx5", Era: "5.15"}, Config{Scenario: "drop", Driver: "hns3"})
 	for _, cfg := range cfgs {
 		cfg.Packets = 100_000
-		cfg.Set = append(cfg.Set, TeachingSet(cfg.Scenario)...)
+		cfg.Knobs = cfg.Knobs.Merge(teaching(cfg.Scenario))
 		l := mustNew(t, cfg)
 		l.RunN(3000)
 		visit(reflect.ValueOf(l))

@@ -51,7 +51,7 @@ func TestBnxtHWGRO_NoFragListToLose(t *testing.T) {
 // one pool page per frame, and the ring is four times the RX ring.
 func TestBnxtAggMode_TheHeadIsNotAPoolPage(t *testing.T) {
 	const n = 5000
-	l, r := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.8", Packets: n, Set: []string{"frame=1514"}})
+	l, r := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.8", Packets: n, Knobs: sim.MustOverrides("frame=1514")})
 	exactStats(t, "bnxt drop 6.8 frame=1514", r.Stats, sim.Stats{sim.StatAllocFast: 7012, sim.StatAllocSlow: 32, sim.StatAllocEmpty: 32, sim.StatRecycleCached: n})
 	if l.drv.RingSize() != 4*511 || r.Violations.Total() != 0 {
 		t.Errorf("ring %d (want 4 × 511), violations %d", l.drv.RingSize(), r.Violations.Total())
@@ -65,10 +65,10 @@ func TestBnxtHWGRO_RefusedWhereThePathDoesNotExist(t *testing.T) {
 		cfg  Config
 		says string
 	}{
-		{"a driver with one RX path", Config{Driver: "mvpp2", Scenario: "tcp-stream", Set: []string{"hw_gro=0"}}, "no second RX path"},
-		{"an XDP scenario", Config{Driver: "bnxt", Scenario: "xdp-drop", Set: []string{"hw_gro=1"}}, "page mode"},
-		{"before 6.4", Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "6.1", Set: []string{"hw_gro=1"}}, "not in era 6.1"},
-		{"software GRO off", Config{Driver: "bnxt", Scenario: "tcp-stream", Set: []string{"hw_gro=1", "gro=0"}}, "bnxt_fix_features"},
+		{"a driver with one RX path", Config{Driver: "mvpp2", Scenario: "tcp-stream", Knobs: sim.MustOverrides("hw_gro=0")}, "no second RX path"},
+		{"an XDP scenario", Config{Driver: "bnxt", Scenario: "xdp-drop", Knobs: sim.MustOverrides("hw_gro=1")}, "page mode"},
+		{"before 6.4", Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "6.1", Knobs: sim.MustOverrides("hw_gro=1")}, "not in era 6.1"},
+		{"software GRO off", Config{Driver: "bnxt", Scenario: "tcp-stream", Knobs: sim.MustOverrides("hw_gro=1", "gro=0")}, "bnxt_fix_features"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := New(tc.cfg)
@@ -82,7 +82,7 @@ func TestBnxtHWGRO_RefusedWhereThePathDoesNotExist(t *testing.T) {
 
 // The pool scenarios have no driver: hw_gro takes only its default there.
 func TestHWGRO_NoDriverNoRXPath(t *testing.T) {
-	err := Config{Scenario: "pool-ring", Set: []string{"hw_gro=0"}}.Validate()
+	err := Config{Scenario: "pool-ring", Knobs: sim.MustOverrides("hw_gro=0")}.Validate()
 	var fe *sim.FieldError
 	if !errors.As(err, &fe) || fe.Field != "hw_gro" || !strings.Contains(err.Error(), "no driver") {
 		t.Errorf("%v: want an hw_gro error saying the scenario has no driver", err)

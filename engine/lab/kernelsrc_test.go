@@ -32,7 +32,7 @@ func narrated(t *testing.T) map[string]map[[2]string]sim.Sym {
 						continue
 					}
 				}
-				l, err := New(Config{Driver: d, Scenario: sc.Name, Era: e.Name, Packets: packets, Set: TeachingSet(sc.Name)})
+				l, err := New(Config{Driver: d, Scenario: sc.Name, Era: e.Name, Packets: packets, Knobs: teaching(sc.Name)})
 				if err != nil {
 					t.Fatalf("%s/%s/%s: %v", d, sc.Name, e.Name, err)
 				}
@@ -132,7 +132,7 @@ func TestKernelNames_PerEra(t *testing.T) {
 
 // The step record names the operation as the era's kernel does.
 func TestStepRecord_OpNameIsTheErasName(t *testing.T) {
-	l := mustNew(t, Config{Scenario: "pool-slow", Era: "5.12", Packets: 100, Set: TeachingSet("pool-slow")})
+	l := mustNew(t, Config{Scenario: "pool-slow", Era: "5.12", Packets: 100, Knobs: teaching("pool-slow")})
 	l.Record(true)
 	for i := 0; i < 400 && !l.Done(); i++ {
 		l.Step()

@@ -94,14 +94,14 @@ func New(cfg Config) (*Lab, error) {
 		return nil, err
 	}
 	cfg, era, sc, spec, plat, rules := r.cfg, r.era, r.sc, r.spec, r.plat, r.rules
-	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: cfg.Knobs, Platform: plat, Seed: cfg.Seed})
+	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: r.knobs, Platform: plat, Seed: cfg.Seed})
 	l := &Lab{Cfg: cfg, Scenario: sc, m: m, Spec: spec}
 	_, known := sc.KnownFailure[era.Name]
 	l.canFail = rules != 0 || known
 	l.a = mm.NewAllocator(m)
 	l.reg = pagepool.NewRegistry(l.a)
-	l.checkEvery = uint64(cfg.Knobs[sim.KnobCheckEvery])
-	if cfg.Knobs[sim.KnobCheckEvery] == sim.KnobCheckEvery.Spec().Default {
+	l.checkEvery = uint64(r.knobs[sim.KnobCheckEvery])
+	if r.knobs[sim.KnobCheckEvery] == sim.KnobCheckEvery.Spec().Default {
 		// The full check walks every page: at the default interval its cost
 		// per operation grows with the machine (node_pages=1048576 made a
 		// run 4.2× slower). The default keeps it per page constant: one full

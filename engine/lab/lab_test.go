@@ -48,7 +48,7 @@ func TestScenarios_PoolCounters(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.scenario, func(t *testing.T) {
-			_, r := run(t, Config{Scenario: tc.scenario, Packets: n, Set: []string{"check_every=1", "node_pages=1024"}})
+			_, r := run(t, Config{Scenario: tc.scenario, Packets: n, Knobs: sim.MustOverrides("check_every=1", "node_pages=1024")})
 			if r.Stats != tc.want {
 				t.Errorf("stats\n got %v\nwant %v", r.Stats, tc.want)
 			}
@@ -80,7 +80,7 @@ func TestScenarios_ZeroViolationsInEveryEra(t *testing.T) {
 		for _, era := range eras {
 			for _, set := range [][]string{nil, {"dma_map=1", "dma_sync_dev=1", "max_len=1668"}, {"order=2"}, {"pool_size=16"},
 				{"dma_map=1", "alloc_fail_ppm=10000", "dma_map_fail_ppm=10000", "pfmemalloc_ppm=10000"}} {
-				cfg := Config{Scenario: sc.Name, Era: era, Packets: packets, Set: append(set, "check_every=1", "node_pages=1024")}
+				cfg := Config{Scenario: sc.Name, Era: era, Packets: packets, Knobs: sim.MustOverrides(set...).Merge(sim.MustOverrides("check_every=1", "node_pages=1024"))}
 				var fe *sim.FieldError
 				if err := cfg.Validate(); errors.As(err, &fe) && fe.Field == "dma_sync_dev" {
 					continue // bnxt before 6.8 maps its own buffers: its pool cannot sync for the device
@@ -133,7 +133,7 @@ func TestScenarios_BrokenRulesShowTheirFailure(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.rule, func(t *testing.T) {
-			_, r := run(t, Config{Scenario: tc.scenario, Packets: 2000, Break: []string{tc.rule}, Set: tc.set})
+			_, r := run(t, Config{Scenario: tc.scenario, Packets: 2000, Break: []string{tc.rule}, Knobs: sim.MustOverrides(tc.set...)})
 			if r.Violations.Counts[tc.kind] == 0 {
 				t.Fatalf("no %s: %v", tc.kind, r.Violations.List)
 			}
@@ -141,7 +141,7 @@ func TestScenarios_BrokenRulesShowTheirFailure(t *testing.T) {
 				t.Errorf("first violation %v, want %s attributed to %s", v, tc.kind, tc.rule)
 			}
 			// The same run with the rule intact is clean.
-			_, ok := run(t, Config{Scenario: tc.scenario, Packets: 2000, Set: intactSet(tc.set)})
+			_, ok := run(t, Config{Scenario: tc.scenario, Packets: 2000, Knobs: sim.MustOverrides(intactSet(tc.set)...)})
 			if ok.Violations.Total() != 0 {
 				t.Errorf("intact run: %v", ok.Violations.List)
 			}
@@ -166,16 +166,16 @@ func intactSet(set []string) []string {
 // A knob beyond what the intact kernel can do is refused, naming the rule
 // that would allow it.
 func TestKnobs_BulkAboveTheCacheNeedsTheV1Bug(t *testing.T) {
-	if _, err := New(Config{Scenario: "pool-slow", Set: []string{"bulk=256"}}); err == nil || !strings.Contains(err.Error(), "--break bulk-dma-unmap") {
+	if _, err := New(Config{Scenario: "pool-slow", Knobs: sim.MustOverrides("bulk=256")}); err == nil || !strings.Contains(err.Error(), "--break bulk-dma-unmap") {
 		t.Errorf("bulk=256 intact: %v", err)
 	}
-	if _, err := New(Config{Scenario: "pool-slow", Set: []string{"bulk=256"}, Break: []string{"bulk-dma-unmap"}}); err != nil {
+	if _, err := New(Config{Scenario: "pool-slow", Knobs: sim.MustOverrides("bulk=256"), Break: []string{"bulk-dma-unmap"}}); err != nil {
 		t.Errorf("bulk=256 with bulk-dma-unmap broken: %v", err)
 	}
 }
 
 func TestRun_DeterministicForSeed(t *testing.T) {
-	cfg := Config{Scenario: "pool-slow", Packets: 5000, Seed: 9, Set: []string{"dma_map=1", "alloc_fail_ppm=5000", "dma_map_fail_ppm=5000", "pfmemalloc_ppm=5000"}}
+	cfg := Config{Scenario: "pool-slow", Packets: 5000, Seed: 9, Knobs: sim.MustOverrides("dma_map=1", "alloc_fail_ppm=5000", "dma_map_fail_ppm=5000", "pfmemalloc_ppm=5000")}
 	_, a := run(t, cfg)
 	_, b := run(t, cfg)
 	ja, _ := json.Marshal(a)
@@ -209,7 +209,7 @@ func TestStep_EqualsBatch(t *testing.T) {
 
 func TestTracer_StatsMatchEventStream(t *testing.T) {
 	for _, sc := range ScenarioNames() {
-		l, err := New(Config{Scenario: sc, Packets: 300, Set: []string{"pool_size=32", "check_every=1"}})
+		l, err := New(Config{Scenario: sc, Packets: 300, Knobs: sim.MustOverrides("pool_size=32", "check_every=1")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,13 +250,14 @@ func TestNew_BadInputNamesFieldValueAndAccepted(t *testing.T) {
 		{"unknown era", Config{Scenario: "pool-ring", Era: "4.19"}, "era", "4.19", `unknown era "4.19"`, `unknown era "4.19"`},
 		{"driver on a pool scenario", Config{Scenario: "pool-ring", Driver: "mvpp2"}, "driver", "mvpp2", "runs without a driver", "runs without a driver"},
 		{"packets", Config{Scenario: "pool-ring", Packets: -5}, "packets", "-5", "packets -5: want an integer from 1 to", "--packets -5: want an integer from 1 to"},
-		{"knob range", Config{Scenario: "pool-ring", Set: []string{"order=7"}}, "order", "7", "order=7: want an integer from 0 to 4", "--set order=7: want an integer from 0 to 4"},
-		{"unknown knob", Config{Scenario: "pool-ring", Set: []string{"speed=7"}}, "set", "speed=7", `unknown knob "speed"`, `--set "speed=7": unknown knob "speed"`},
-		{"knob combination nid", Config{Scenario: "pool-ring", Set: []string{"nid=1"}}, "nid", "1", "nid=1: the machine has 1 NUMA node(s)", "--set nid=1: the machine has 1 NUMA node(s)"},
-		{"knob combination max_len", Config{Scenario: "pool-ring", Set: []string{"max_len=8192"}}, "max_len", "8192", "max_len=8192: want at most PAGE_SIZE << order = 4096", "--set max_len=8192: want at most"},
+		// A value set in code (With) is range checked as --set's is; an
+		// unknown knob cannot reach a Config (sim.ParseOverrides refuses it).
+		{"knob range", Config{Scenario: "pool-ring", Knobs: sim.KnobOverrides{}.With(sim.KnobOrder, 7)}, "order", "7", "order=7: want an integer from 0 to 4", "--set order=7: want an integer from 0 to 4"},
+		{"knob combination nid", Config{Scenario: "pool-ring", Knobs: sim.MustOverrides("nid=1")}, "nid", "1", "nid=1: the machine has 1 NUMA node(s)", "--set nid=1: the machine has 1 NUMA node(s)"},
+		{"knob combination max_len", Config{Scenario: "pool-ring", Knobs: sim.MustOverrides("max_len=8192")}, "max_len", "8192", "max_len=8192: want at most PAGE_SIZE << order = 4096", "--set max_len=8192: want at most"},
 		{"unknown rule", Config{Scenario: "pool-ring", Break: []string{"everything"}}, "break", "everything", `unknown rule "everything"`, `--break: unknown rule "everything"`},
-		{"kernel refuses pool_size", Config{Scenario: "pool-ring", Set: []string{"pool_size=40000"}}, "", "", "-E2BIG", ""},
-		{"kernel refuses flags", Config{Scenario: "pool-ring", Set: []string{"dma_sync_dev=1"}}, "", "", "PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP", ""},
+		{"kernel refuses pool_size", Config{Scenario: "pool-ring", Knobs: sim.MustOverrides("pool_size=40000")}, "", "", "-E2BIG", ""},
+		{"kernel refuses flags", Config{Scenario: "pool-ring", Knobs: sim.MustOverrides("dma_sync_dev=1")}, "", "", "PP_FLAG_DMA_SYNC_DEV needs PP_FLAG_DMA_MAP", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -365,7 +366,7 @@ func TestScenarios_SkbCounterShapes(t *testing.T) {
 	// marks its skbs from 5.19); before that nothing is recycled (every
 	// buffer from the page allocator).
 	for _, era := range []string{"6.4", "6.1", "5.12"} {
-		l, r := run(t, Config{Scenario: "clone-tap", Era: era, Packets: n, Set: []string{"check_every=64"}})
+		l, r := run(t, Config{Scenario: "clone-tap", Era: era, Packets: n, Knobs: sim.MustOverrides("check_every=64")})
 		st := r.Stats
 		measured := float64(n)
 		switch era {
@@ -395,7 +396,7 @@ func TestScenarios_SkbCounterShapes(t *testing.T) {
 	}{{"5.14", true}, {"6.8", true}, {"5.12", false}} {
 		// A ring of 256 on a 1024-page machine: small enough to check fully
 		// after every operation, large enough not to exhaust the memory.
-		l, r := run(t, Config{Scenario: "coalesce-mixed", Era: tc.era, Packets: 800, Set: []string{"check_every=1", "node_pages=1024", "rx_descs=256"}})
+		l, r := run(t, Config{Scenario: "coalesce-mixed", Era: tc.era, Packets: 800, Knobs: sim.MustOverrides("check_every=1", "node_pages=1024", "rx_descs=256")})
 		if r.Violations.Total() != 0 || l.stack.Coalesced == 0 || (l.stack.CoalesceRefused > 50) != tc.refused {
 			t.Errorf("coalesce-mixed %s: coalesced %d refused %d, violations %v", tc.era, l.stack.Coalesced, l.stack.CoalesceRefused, r.Violations.List)
 		}
@@ -404,7 +405,7 @@ func TestScenarios_SkbCounterShapes(t *testing.T) {
 
 func TestReplayTo_EqualsStepping(t *testing.T) {
 	for _, sc := range []string{"pool-slow", "clone-tap", "split-page"} {
-		cfg := Config{Scenario: sc, Era: "5.14", Packets: 200, Seed: 3, Set: []string{"node_pages=1024", "alloc_fail_ppm=20000"}}
+		cfg := Config{Scenario: sc, Era: "5.14", Packets: 200, Seed: 3, Knobs: sim.MustOverrides("node_pages=1024", "alloc_fail_ppm=20000")}
 		l, _ := New(cfg)
 		for i := 0; i < 150; i++ {
 			l.Step()

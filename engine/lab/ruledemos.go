@@ -1,13 +1,17 @@
 package lab
 
-import "pplab/engine/sim"
+import (
+	"slices"
+
+	"pplab/engine/sim"
+)
 
 // RuleDemo is a config where a broken rule shows its violation: on a
 // driver scenario (some need a second rule out of the way first).
 type RuleDemo struct {
 	Rules                 []string // the last is the rule shown; the others clear its way
 	Driver, Scenario, Era string
-	Set                   []string
+	Set                   []string // knob assignments as --set takes them (RuleExercisedIn names the demo by them, in this order)
 	Kind                  sim.Kind // the violation breaking it produces
 }
 
@@ -38,5 +42,5 @@ var RuleDemos = []RuleDemo{
 
 // Config is the demo's configuration (packets: the default).
 func (d RuleDemo) Config() Config {
-	return Config{Driver: d.Driver, Scenario: d.Scenario, Era: d.Era, Set: d.Set, Break: d.Rules}
+	return Config{Driver: d.Driver, Scenario: d.Scenario, Era: d.Era, Knobs: sim.MustOverrides(d.Set...), Break: slices.Clone(d.Rules)}
 }

@@ -31,27 +31,6 @@ type Scenario struct {
 var poolKnobs = []sim.Knob{sim.KnobPoolSize, sim.KnobDMAMap, sim.KnobDMASyncDev, sim.KnobMaxLen, sim.KnobDMASyncSize,
 	sim.KnobOrder, sim.KnobBulk, sim.KnobSoftirq, sim.KnobNid, sim.KnobNumaNodes, sim.KnobAllocFailPPM, sim.KnobDMAMapFailPPM, sim.KnobPfmemallocPPM}
 
-// TeachingSet is the knob assignments of the playground's small preset for
-// a scenario: few enough pages that the machine view shows every one of
-// them (16 RX descriptors, a 32-slot ptr_ring), on a machine of 2048 pages
-// (8 MB) per node. The small machine is what makes a run with a rule broken
-// usable in the page: such a run checks every page after every operation
-// (so that every path to a step finds the same violations), and that check
-// walks the page array. At these sizes every driver scenario in every era
-// runs without loss or violation (the split-page caveat aside), as at the
-// kernel's sizes. The kernel-exact defaults stay the defaults; the preset
-// only sets knobs a user can see and change.
-func TeachingSet(scenario string) []string {
-	sc, err := ScenarioByName(scenario)
-	if err != nil {
-		return nil
-	}
-	if !sc.NeedsDriver {
-		return []string{"pool_size=128", "node_pages=2048"} // the benchmark prefills 64 pages into the ring
-	}
-	return []string{"rx_descs=16", "pool_size=32", "node_pages=2048"}
-}
-
 // runner advances a scenario by one operation. It returns packetDone when the
 // operation completed a packet (one alloc+free pair for the pool scenarios).
 type runner interface {

@@ -17,13 +17,13 @@ import (
 func seamConfigs() []Config {
 	var out []Config
 	for _, sc := range Scenarios {
-		out = append(out, Config{Scenario: sc.Name, Packets: 5000, Set: TeachingSet(sc.Name)})
+		out = append(out, Config{Scenario: sc.Name, Packets: 5000, Knobs: teaching(sc.Name)})
 	}
 	out = append(out,
-		Config{Scenario: "split-page", Era: "5.14", Packets: 5000, Set: TeachingSet("split-page")},
-		Config{Scenario: "pool-slow", Packets: 5000, Break: []string{"refcnt-check"}, Set: TeachingSet("pool-slow")},
-		Config{Scenario: "tcp-stream", Driver: "hns3", Era: "5.15", Packets: 5000, Break: []string{"coalesce-cloned-guard"}, Set: append(TeachingSet("tcp-stream"), "tap_every=2", "gro=0", "read_ns=2000")},
-		Config{Scenario: "forward", Driver: "mvneta", Era: "5.14", Packets: 5000, Set: append(TeachingSet("forward"), "tap_every=4")},
+		Config{Scenario: "split-page", Era: "5.14", Packets: 5000, Knobs: teaching("split-page")},
+		Config{Scenario: "pool-slow", Packets: 5000, Break: []string{"refcnt-check"}, Knobs: teaching("pool-slow")},
+		Config{Scenario: "tcp-stream", Driver: "hns3", Era: "5.15", Packets: 5000, Break: []string{"coalesce-cloned-guard"}, Knobs: teaching("tcp-stream", "tap_every=2", "gro=0", "read_ns=2000")},
+		Config{Scenario: "forward", Driver: "mvneta", Era: "5.14", Packets: 5000, Knobs: teaching("forward", "tap_every=4")},
 	)
 	return out
 }
@@ -53,7 +53,7 @@ func stateOf(l *Lab) Snapshot {
 }
 
 func TestSnapshot_ShowsEveryPageOnceWithTypedHolders(t *testing.T) {
-	l := mustNew(t, Config{Scenario: "drop", Packets: 1000, Set: TeachingSet("drop")})
+	l := mustNew(t, Config{Scenario: "drop", Packets: 1000, Knobs: teaching("drop")})
 	l.RunN(102) // the ring fill at open, then 50 packets and one in flight: its page sits in an skb
 	s := l.Snapshot()
 	seen := map[int32]PageView{}
@@ -121,10 +121,10 @@ func TestSnapshot_SocketTXRingAndTapPlaces(t *testing.T) {
 		place string
 		where string
 	}{
-		{Config{Scenario: "tcp-stream", Packets: 1000, Set: TeachingSet("tcp-stream")}, "socket", "socket"},
-		{Config{Scenario: "forward", Packets: 1000, Set: TeachingSet("forward")}, "tx-ring", "tx-ring"},
-		{Config{Scenario: "clone-tap", Packets: 1000, Set: TeachingSet("clone-tap")}, "socket", "tap"},
-		{Config{Scenario: "destroy", Packets: 1000, Set: TeachingSet("destroy")}, "socket", "socket"},
+		{Config{Scenario: "tcp-stream", Packets: 1000, Knobs: teaching("tcp-stream")}, "socket", "socket"},
+		{Config{Scenario: "forward", Packets: 1000, Knobs: teaching("forward")}, "tx-ring", "tx-ring"},
+		{Config{Scenario: "clone-tap", Packets: 1000, Knobs: teaching("clone-tap")}, "socket", "tap"},
+		{Config{Scenario: "destroy", Packets: 1000, Knobs: teaching("destroy")}, "socket", "socket"},
 	} {
 		t.Run(tc.cfg.Scenario, func(t *testing.T) {
 			l := mustNew(t, tc.cfg)
@@ -224,7 +224,7 @@ func itoa(n int32) string { return strconv.Itoa(int(n)) }
 
 // Events name their skb in a field; the trace line still shows it.
 func TestStepRecord_EventsCarryTheSkbID(t *testing.T) {
-	l := mustNew(t, Config{Scenario: "drop", Packets: 100, Set: TeachingSet("drop")})
+	l := mustNew(t, Config{Scenario: "drop", Packets: 100, Knobs: teaching("drop")})
 	l.Record(true)
 	for i := 0; i < 60; i++ {
 		l.Step()
@@ -331,7 +331,7 @@ func TestClone_IsIndependentAndRunsOnIdentically(t *testing.T) {
 
 // Two runs of one config agree on every id (no package-global counters).
 func TestReplay_IDsArePerRun(t *testing.T) {
-	cfg := Config{Scenario: "coalesce-mixed", Packets: 400, Set: TeachingSet("coalesce-mixed")}
+	cfg := Config{Scenario: "coalesce-mixed", Packets: 400, Knobs: teaching("coalesce-mixed")}
 	a := mustNew(t, cfg)
 	a.RunN(300)
 	b := mustNew(t, cfg)
@@ -356,7 +356,7 @@ func TestConfigValues_RoundTrip(t *testing.T) {
 		for _, drv := range drivers {
 			for _, era := range eras {
 				for i, set := range knobSets {
-					cfg := Config{Scenario: sc.Name, Driver: drv, Era: era, Set: set, Seed: uint64(i)}
+					cfg := Config{Scenario: sc.Name, Driver: drv, Era: era, Knobs: sim.MustOverrides(set...), Seed: uint64(i)}
 					if i == 3 {
 						cfg.Break = []string{"refcnt-check", "coalesce-pp-guard"}
 						cfg.Packets = 777
@@ -378,7 +378,7 @@ func TestConfigValues_RoundTrip(t *testing.T) {
 					}
 					ra, _ := cfg.resolve()
 					rb, _ := got.resolve()
-					if ra.cfg.Knobs != rb.cfg.Knobs || ra.era != rb.era || ra.cfg.Driver != rb.cfg.Driver || ra.rules != rb.rules || ra.cfg.Packets != rb.cfg.Packets || ra.cfg.Seed != rb.cfg.Seed {
+					if ra.knobs != rb.knobs || ra.era != rb.era || ra.cfg.Driver != rb.cfg.Driver || ra.rules != rb.rules || ra.cfg.Packets != rb.cfg.Packets || ra.cfg.Seed != rb.cfg.Seed {
 						t.Fatalf("round trip changed the run: %s", v.Encode())
 					}
 					n++
@@ -390,7 +390,7 @@ func TestConfigValues_RoundTrip(t *testing.T) {
 		t.Fatalf("only %d configs round-tripped", n)
 	}
 	// Only non-default knobs, names not indexes, a version.
-	v := Config{Scenario: "drop", Set: []string{"rx_descs=16", "bulk=64"}}.Values()
+	v := Config{Scenario: "drop", Knobs: sim.MustOverrides("rx_descs=16", "bulk=64")}.Values()
 	if v.Encode() != "rx_descs=16&scenario=drop&v=1" {
 		t.Errorf("Values: %s", v.Encode())
 	}
@@ -510,7 +510,7 @@ func TestSourceLink_NamesTheErasKernel(t *testing.T) {
 func TestRecord_BatchRunsDoNotRecord(t *testing.T) {
 	// fast_forward=0: the fast-forward's samples allocate (a walk per
 	// 16384+ operations); the operations themselves must not.
-	l := mustNew(t, Config{Scenario: "drop", Packets: 1 << 30, Set: append(TeachingSet("drop"), "fast_forward=0")})
+	l := mustNew(t, Config{Scenario: "drop", Packets: 1 << 30, Knobs: teaching("drop", "fast_forward=0")})
 	l.Record(true)
 	l.Step()
 	rec, _ := l.StepRecord()
@@ -566,7 +566,7 @@ func TestResults_NotesWhatTheNumbersDoNotSay(t *testing.T) {
 	if n := l.Results().Notes; len(n) != 0 {
 		t.Errorf("a rule that decided: notes %q", n)
 	}
-	l = mustNew(t, Config{Scenario: "drop", Packets: 2000, Set: []string{"node_pages=256"}})
+	l = mustNew(t, Config{Scenario: "drop", Packets: 2000, Knobs: sim.MustOverrides("node_pages=256")})
 	l.Run()
 	if n := l.Results().Notes; len(n) != 2 || !strings.HasPrefix(n[0], "degenerate run: ") || !strings.Contains(n[1], "fewer than mvpp2's 1024 RX descriptors") {
 		t.Errorf("notes %q", n)
@@ -586,17 +586,17 @@ func TestResults_DegenerateRunSaysSo(t *testing.T) {
 		lost, missed, allocFails int64
 		want                     string // in Degenerate; "" = not degenerate
 	}{
-		{"mlx5 xdp-redirect teaching sizes", Config{Driver: "mlx5", Scenario: "xdp-redirect", Packets: 20000, Set: TeachingSet("xdp-redirect")}, 0, 0, 0, ""},
-		{"mvneta xdp-redirect teaching sizes", Config{Driver: "mvneta", Scenario: "xdp-redirect", Packets: 20000, Set: TeachingSet("xdp-redirect")}, 0, 0, 0, ""},
+		{"mlx5 xdp-redirect teaching sizes", Config{Driver: "mlx5", Scenario: "xdp-redirect", Packets: 20000, Knobs: teaching("xdp-redirect")}, 0, 0, 0, ""},
+		{"mvneta xdp-redirect teaching sizes", Config{Driver: "mvneta", Scenario: "xdp-redirect", Packets: 20000, Knobs: teaching("xdp-redirect")}, 0, 0, 0, ""},
 		{"mlx5 xdp-redirect kernel sizes", Config{Driver: "mlx5", Scenario: "xdp-redirect", Packets: 20000}, 0, 0, 0, ""},
 		// 20001 allocations: the ring fill at open tries once, then every
 		// poll's refill.
-		{"every allocation fails", Config{Driver: "mlx5", Scenario: "xdp-redirect", Packets: 20000, Set: []string{"alloc_fail_ppm=1000000"}}, 20000, 20000, 20001,
+		{"every allocation fails", Config{Driver: "mlx5", Scenario: "xdp-redirect", Packets: 20000, Knobs: sim.MustOverrides("alloc_fail_ppm=1000000")}, 20000, 20000, 20001,
 			"degenerate run: 100.0 % of the packets were lost (20000 of 20000; 20000 dropped by the NIC for want of a posted RX buffer, rx_missed_errors), and 100.0 % of the page allocations failed (20001 of 20001 page_pool_alloc_pages calls returned NULL, rx_buff_alloc_err) — over the limits of a steady-state run (1 % of the packets missed for want of an RX buffer, 10 % lost in all, 10 % of the allocations failed); the rate counts the 0 delivered packets only"},
-		{"injected failures at 2 %", Config{Driver: "lunar", Scenario: "forward", Packets: 20000, Set: []string{"dma_map_fail_ppm=20000"}}, -1, 0, 0, ""},
-		{"forward at teaching sizes (the TX ring holds two polls)", Config{Driver: "mvpp2", Scenario: "forward", Packets: 20000, Set: TeachingSet("forward")}, 0, 0, 0, ""},
-		{"half the TX mappings fail", Config{Driver: "mvpp2", Scenario: "forward", Packets: 20000, Set: []string{"dma_map_fail_ppm=500000"}}, -1, 0, 0, "dropped after the NIC: no memory for an skb, a full TX ring or a TX mapping error"},
-		{"pool pairs whose allocation failed", Config{Scenario: "pool-slow", Packets: 2000, Set: []string{"alloc_fail_ppm=500000"}}, -1, 0, -1, "whose page allocation failed"},
+		{"injected failures at 2 %", Config{Driver: "lunar", Scenario: "forward", Packets: 20000, Knobs: sim.MustOverrides("dma_map_fail_ppm=20000")}, -1, 0, 0, ""},
+		{"forward at teaching sizes (the TX ring holds two polls)", Config{Driver: "mvpp2", Scenario: "forward", Packets: 20000, Knobs: teaching("forward")}, 0, 0, 0, ""},
+		{"half the TX mappings fail", Config{Driver: "mvpp2", Scenario: "forward", Packets: 20000, Knobs: sim.MustOverrides("dma_map_fail_ppm=500000")}, -1, 0, 0, "dropped after the NIC: no memory for an skb, a full TX ring or a TX mapping error"},
+		{"pool pairs whose allocation failed", Config{Scenario: "pool-slow", Packets: 2000, Knobs: sim.MustOverrides("alloc_fail_ppm=500000")}, -1, 0, -1, "whose page allocation failed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -626,7 +626,7 @@ func TestResults_DegenerateRunSaysSo(t *testing.T) {
 // forward on mvpp2 with half its DMA mappings failing) is rated on the
 // packets that arrived, per ns of the bottleneck CPU.
 func TestResults_RateCountsDeliveredPacketsOnly(t *testing.T) {
-	l := mustNew(t, Config{Driver: "mvpp2", Scenario: "forward", Packets: 20000, Set: []string{"dma_map_fail_ppm=500000"}})
+	l := mustNew(t, Config{Driver: "mvpp2", Scenario: "forward", Packets: 20000, Knobs: sim.MustOverrides("dma_map_fail_ppm=500000")})
 	l.Run()
 	r := l.Results()
 	dr := l.run.(*driverRun)
@@ -662,7 +662,7 @@ func TestResults_StatsBefore5_18AreNoted(t *testing.T) {
 // cache with bulk-dma-unmap broken) opens from its URL form: the rules are
 // read before the knobs.
 func TestParseConfig_ARuleBrokenBeforeTheKnobsItAllows(t *testing.T) {
-	cfg := Config{Driver: "mlx5", Scenario: "xdp-redirect", Era: "5.13", Set: []string{"bulk=256"}, Break: []string{"bulk-dma-unmap"}}
+	cfg := Config{Driver: "mlx5", Scenario: "xdp-redirect", Era: "5.13", Knobs: sim.MustOverrides("bulk=256"), Break: []string{"bulk-dma-unmap"}}
 	got, err := ParseConfig(cfg.Values())
 	if err != nil || got.Values().Encode() != cfg.Values().Encode() {
 		t.Errorf("%s opens as %s (%v)", cfg.Values().Encode(), got.Values().Encode(), err)

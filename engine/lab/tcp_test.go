@@ -20,7 +20,7 @@ type tcpRun struct {
 
 func tcpStream(t *testing.T, driver, era string, packets int64, set ...string) tcpRun {
 	t.Helper()
-	l, r := run(t, Config{Driver: driver, Scenario: "tcp-stream", Era: era, Packets: packets, Set: set})
+	l, r := run(t, Config{Driver: driver, Scenario: "tcp-stream", Era: era, Packets: packets, Knobs: sim.MustOverrides(set...)})
 	if r.Violations.Total() != 0 {
 		t.Fatalf("%s %s %v: %v", driver, era, set, first(r.Violations.List))
 	}

@@ -27,7 +27,7 @@ type logRow struct {
 func logRows() []logRow {
 	far := map[string]bool{"last-dataref": true, "pfmemalloc-check": true}
 	rows := []logRow{{name: "last-dataref/clone-tap-teaching", kind: sim.KindDoubleRecycle, n: 137,
-		cfg: Config{Scenario: "clone-tap", Set: TeachingSet("clone-tap"), Break: []string{"last-dataref"}}}}
+		cfg: Config{Scenario: "clone-tap", Knobs: teaching("clone-tap"), Break: []string{"last-dataref"}}}}
 	for _, d := range RuleDemos {
 		rule := d.Rules[len(d.Rules)-1]
 		n := uint64(500)
@@ -166,7 +166,7 @@ func firstDiff(got, want []sim.Violation) string {
 // A seekable run with a rule broken checks every operation from the first:
 // enabling it later is a caller's mistake, and panics.
 func TestEnableSeek_AfterTheFirstOpWithARuleBrokenPanics(t *testing.T) {
-	l := mustNew(t, Config{Scenario: "clone-tap", Set: TeachingSet("clone-tap"), Break: []string{"last-dataref"}})
+	l := mustNew(t, Config{Scenario: "clone-tap", Knobs: teaching("clone-tap"), Break: []string{"last-dataref"}})
 	l.Step()
 	defer func() {
 		if recover() == nil {
@@ -180,7 +180,7 @@ func TestEnableSeek_AfterTheFirstOpWithARuleBrokenPanics(t *testing.T) {
 // operation, so the step record describes op n (the playground's ← onto a
 // keyframe narrated the op it came from).
 func TestSeek_OntoAKeyframeRecordsItsLastOp(t *testing.T) {
-	l := seekable(t, Config{Scenario: "clone-tap", Set: TeachingSet("clone-tap"), Break: []string{"last-dataref"}}, true)
+	l := seekable(t, Config{Scenario: "clone-tap", Knobs: teaching("clone-tap"), Break: []string{"last-dataref"}}, true)
 	l.Seek(firstKeyframes + 50)
 	kf := l.kf.nearest(firstKeyframes + 50)
 	if kf == nil || kf.ops == 0 {

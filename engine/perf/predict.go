@@ -198,8 +198,8 @@ func idleListed(p *Profile) []string {
 
 // modelRun runs the workload and returns ns per packet per profile symbol,
 // and per modelled function with the profile symbol it shows as.
-func modelRun(driver, wl, era, plat string, set []string) (map[string]float64, callers, error) {
-	m, err := lab.Measure(lab.Config{Driver: driver, Scenario: wl, Era: era, Platform: plat, Packets: predictPackets, Seed: 1, Set: set}, nil)
+func modelRun(driver, wl, era, plat string, knobs sim.KnobOverrides) (map[string]float64, callers, error) {
+	m, err := lab.Measure(lab.Config{Driver: driver, Scenario: wl, Era: era, Platform: plat, Packets: predictPackets, Seed: 1, Knobs: knobs}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -420,7 +420,8 @@ var recyclingSymbols = []string{"page_pool_put_page", "page_pool_return_skb_page
 
 // predictEras infers the kernel behind the profile and the era the change
 // leads to.
-func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, setB, setA []string, notes []string, err error) {
+func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, setB, setA sim.KnobOverrides, notes []string, err error) {
+	var none sim.KnobOverrides
 	recycling := false
 	for _, s := range recyclingSymbols {
 		if p.Share(s) > 0 {
@@ -442,21 +443,21 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 	switch change {
 	case "skb-recycle":
 		if recycling {
-			return "", "", nil, nil, nil, fmt.Errorf("--change skb-recycle: the profile already recycles skbs (it shows page_pool_put_page / the header says recycling on)")
+			return "", "", none, none, nil, fmt.Errorf("--change skb-recycle: the profile already recycles skbs (it shows page_pool_put_page / the header says recycling on)")
 		}
 		if !bulk {
 			after := "rfc-v1"
 			if e, _ := sim.EraByName(after); !spec.Marks(e) {
 				after = "5.14"
-				setA = []string{"bulk_refill=0"} // recycling on the 5.12 allocator, as the first series measured
+				setA = none.With(sim.KnobBulkRefill, 0) // recycling on the 5.12 allocator, as the first series measured
 			}
 			notes = append(notes, "no __alloc_pages_bulk and get_page_from_freelist listed: the 5.12 allocator (one page per slow-path call)")
-			return "5.12", after, nil, setA, notes, nil
+			return "5.12", after, none, setA, notes, nil
 		}
-		return "5.13", "5.14", nil, nil, notes, nil
+		return "5.13", "5.14", none, none, notes, nil
 	case "bulk":
 		if bulk {
-			return "", "", nil, nil, nil, fmt.Errorf("--change bulk: the profile already shows bulk allocation (__alloc_pages_bulk, or no get_page_from_freelist)")
+			return "", "", none, none, nil, fmt.Errorf("--change bulk: the profile already shows bulk allocation (__alloc_pages_bulk, or no get_page_from_freelist)")
 		}
 		if recycling {
 			// Bulk refill on top of recycling: the recycling era the profile
@@ -466,18 +467,18 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 				era = "5.14"
 			}
 			notes = append(notes, fmt.Sprintf("bulk refill on top of skb recycling: era %s with bulk_refill=0, then bulk_refill=1", era))
-			return era, era, []string{"bulk_refill=0"}, []string{"bulk_refill=1"}, notes, nil
+			return era, era, none.With(sim.KnobBulkRefill, 0), none.With(sim.KnobBulkRefill, 1), notes, nil
 		}
-		return "5.12", "5.13", nil, nil, nil, nil
+		return "5.12", "5.13", none, none, nil, nil
 	}
 	if !recycling {
-		return "", "", nil, nil, nil, fmt.Errorf("--change napi-direct: needs a profile with skb recycling on (page_pool_put_page or page_pool_return_skb_page listed)")
+		return "", "", none, none, nil, fmt.Errorf("--change napi-direct: needs a profile with skb recycling on (page_pool_put_page or page_pool_return_skb_page listed)")
 	}
 	before := "5.14"
 	if e, _ := sim.EraByName(before); spec.MinEra() > e.Order {
 		before = "5.15" // hns3: the frag API
 	}
-	return before, "6.4", nil, nil, nil, nil
+	return before, "6.4", none, none, nil, nil
 }
 
 // linkRate is the line rate in the unit of a prediction (0: not capped).

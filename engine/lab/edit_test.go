@@ -1,0 +1,304 @@
+package lab
+
+import (
+	"errors"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"pplab/engine/sim"
+)
+
+// teaching is the teaching preset's knobs for scenario with the
+// assignments set over them (as --set takes them).
+func teaching(scenario string, set ...string) sim.KnobOverrides {
+	cfg, err := Preset(PresetTeaching, scenario)
+	if err != nil {
+		panic(err)
+	}
+	return cfg.Knobs.Merge(sim.MustOverrides(set...))
+}
+
+// With edits one field: a good value changes that field only (the URL form
+// says what the run is), a bad one is a *sim.FieldError naming the field, the
+// value and what is accepted, and leaves the config as it was.
+func TestConfigWith(t *testing.T) {
+	drop := Config{Scenario: "drop", Knobs: teaching("drop")}
+	for _, tc := range []struct {
+		name         string
+		cfg          Config
+		field, value string
+		want         string // the edited config's URL form, when the value is good
+		err          string // the error, when it is not (Error(), in full or its start)
+	}{
+		{"scenario", drop, "scenario", "tcp-stream", "node_pages=2048&pool_size=32&rx_descs=16&scenario=tcp-stream&v=1", ""},
+		{"scenario: the teaching sizes follow", drop, "scenario", "pool-ring", "node_pages=2048&pool_size=128&scenario=pool-ring&v=1", ""},
+		{"scenario: kernel sizes stay", Config{Scenario: "drop", Knobs: sim.MustOverrides("bulk=8")}, "scenario", "pool-ring", "bulk=8&scenario=pool-ring&v=1", ""},
+		{"scenario: unknown", drop, "scenario", "warp", "", `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow, drop,`},
+		{"driver", drop, "driver", "mlx5", "driver=mlx5&node_pages=2048&pool_size=32&rx_descs=16&scenario=drop&v=1", ""},
+		{"driver: the default", Config{Scenario: "drop", Driver: "mlx5"}, "driver", "", "scenario=drop&v=1", ""},
+		{"driver: one that does not fit is Validate's", drop, "driver", "lunar", "driver=lunar&node_pages=2048&pool_size=32&rx_descs=16&scenario=drop&v=1", ""},
+		{"driver: unknown", drop, "driver", "e1000", "", `unknown driver "e1000" (accepted: mvpp2, mvneta, cpsw, lunar, mlx5, bnxt, hns3)`},
+		{"era", drop, "era", "5.12", "era=5.12&node_pages=2048&pool_size=32&rx_descs=16&scenario=drop&v=1", ""},
+		{"era: unknown", drop, "era", "4.19", "", `unknown era "4.19" (accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.1, 6.4, 6.6, 6.8)`},
+		{"platform", Config{Scenario: "drop"}, "platform", "x86-server", "platform=x86-server&scenario=drop&v=1", ""},
+		{"platform: unknown", drop, "platform", "vax", "", `unknown platform "vax" (accepted: `},
+		{"packets", Config{Scenario: "drop"}, "packets", "5000", "packets=5000&scenario=drop&v=1", ""},
+		{"packets: zero", drop, "packets", "0", "", "packets 0: want an integer from 1 to 1099511627776"},
+		{"packets: not a number", drop, "packets", "many", "", "packets many: want an integer from 1 to 1099511627776"},
+		{"seed", Config{Scenario: "drop"}, "seed", "7", "scenario=drop&seed=7&v=1", ""},
+		{"seed: negative", drop, "seed", "-3", "", "seed -3: want a non-negative integer"},
+		{"preset: kernel", drop, "preset", PresetKernel, "scenario=drop&v=1", ""},
+		{"preset: kernel keeps the other knobs", Config{Scenario: "drop", Knobs: teaching("drop", "bulk=8")}, "preset", PresetKernel, "bulk=8&scenario=drop&v=1", ""},
+		{"preset: teaching", Config{Scenario: "pool-slow", Knobs: sim.MustOverrides("pool_size=64")}, "preset", PresetTeaching, "node_pages=2048&pool_size=128&scenario=pool-slow&v=1", ""},
+		{"preset: unknown", drop, "preset", "huge", "", "preset huge: want teaching or kernel"},
+		{"break: breaks an intact rule", drop, "break", "refcnt-check", "break=refcnt-check&node_pages=2048&pool_size=32&rx_descs=16&scenario=drop&v=1", ""},
+		{"break: mends a broken one", Config{Scenario: "drop", Break: []string{"last-dataref", "refcnt-check"}}, "break", "refcnt-check", "break=last-dataref&scenario=drop&v=1", ""},
+		{"break: unknown", drop, "break", "gravity", "", `unknown rule "gravity" (accepted: `},
+		{"knob", drop, "bulk", "16", "bulk=16&node_pages=2048&pool_size=32&rx_descs=16&scenario=drop&v=1", ""},
+		{"knob: replaces its value", drop, "rx_descs", "64", "node_pages=2048&pool_size=32&rx_descs=64&scenario=drop&v=1", ""},
+		{"knob: one that does not fit is Validate's", drop, "frame", "59", "frame=59&node_pages=2048&pool_size=32&rx_descs=16&scenario=drop&v=1", ""},
+		{"knob: out of range", drop, "order", "9", "", "order=9: want an integer from 0 to 4"},
+		{"knob: not a number", drop, "rx_descs", "many", "", "rx_descs=many: want an integer from 0 to 4096"},
+		{"unknown field", drop, "warp", "9", "", "warp 9: unknown field (accepted: scenario, driver, era, platform, packets, seed, preset, break, or a knob's name)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := tc.cfg.Values().Encode()
+			got, err := tc.cfg.With(tc.field, tc.value)
+			if tc.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if q := got.Values().Encode(); q != tc.want {
+					t.Errorf("edited: %s, want %s", q, tc.want)
+				}
+			} else {
+				var fe *sim.FieldError
+				if !errors.As(err, &fe) || fe.Field != tc.field || !strings.HasPrefix(err.Error(), tc.err) {
+					t.Fatalf("error %v, want a FieldError for %q: %q", err, tc.field, tc.err)
+				}
+				if !strings.Contains(err.Error(), tc.value) {
+					t.Errorf("error %q does not name the value %q", err, tc.value)
+				}
+				if q := got.Values().Encode(); q != before {
+					t.Errorf("a bad value changed the config: %s -> %s", before, q)
+				}
+			}
+			if q := tc.cfg.Values().Encode(); q != before {
+				t.Errorf("With changed its receiver: %s -> %s", before, q)
+			}
+		})
+	}
+	// The edited config shares no rule list with the original.
+	a := Config{Scenario: "drop", Break: make([]string, 1, 4)}
+	a.Break[0] = "last-dataref"
+	b, _ := a.With("break", "refcnt-check")
+	if b.Break[0] = "x"; a.Break[0] != "last-dataref" {
+		t.Error("the edit shares its rule list with the original")
+	}
+}
+
+// Choices: a select's values, each with why the config with it does not
+// run — the error Validate gives for it, word for word — and nothing where
+// the config does not run for a reason that is not the choice's.
+func TestConfigChoices(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		cfg    Config
+		field  string
+		values string            // the choices' values in order ("" when not checked)
+		why    map[string]string // value -> the start of its Why ("" runs); values not listed: not checked
+	}{
+		{"drivers of a driver scenario", Config{Scenario: "drop"}, "driver", ",mvpp2,mvneta,cpsw,lunar,mlx5,bnxt,hns3",
+			map[string]string{"": "", "mvpp2": "", "hns3": ""}},
+		{"a driver that does not run the scenario", Config{Scenario: "xdp-redirect"}, "driver", "",
+			map[string]string{"lunar": "driver lunar does not run scenario xdp-redirect (drivers for xdp-redirect: mvpp2, mvneta, mlx5, bnxt)", "mlx5": ""}},
+		{"a driver that does not run in the era", Config{Scenario: "drop", Era: "5.14"}, "driver", "",
+			map[string]string{"hns3": "driver hns3 does not run in era 5.14 (its frag API buffers need 5.15 or later)", "": "", "mvpp2": ""}},
+		{"the chosen driver's own reason", Config{Scenario: "drop", Driver: "hns3", Era: "5.14"}, "driver", "",
+			map[string]string{"hns3": "driver hns3 does not run in era 5.14", "": ""}},
+		{"a knob only one driver takes", Config{Scenario: "tcp-stream", Knobs: sim.MustOverrides("hw_gro=1")}, "driver", "",
+			map[string]string{"bnxt": "", "mlx5": "hw_gro=1: mlx5 has no second RX path in the model"}},
+		{"no driver for a pool scenario", Config{Scenario: "pool-ring"}, "driver", "", map[string]string{"": ""}},
+		{"eras of a scenario", Config{Scenario: "split-page"}, "era", "5.12,5.13,rfc-v1,5.14,5.15,6.1,6.4,6.6,6.8",
+			map[string]string{"5.12": "scenario split-page does not run in era 5.12 (accepted: rfc-v1,", "rfc-v1": "", "6.8": ""}},
+		{"eras of a driver", Config{Scenario: "drop", Driver: "hns3"}, "era", "",
+			map[string]string{"5.14": "driver hns3 does not run in era 5.14", "5.15": ""}},
+		{"eras of a knob", Config{Scenario: "tcp-stream", Driver: "bnxt", Knobs: sim.MustOverrides("hw_gro=1")}, "era", "",
+			map[string]string{"6.1": "hw_gro=1: bnxt's aggregation ring takes page_pool buffers from 6.6", "6.4": "", "6.6": ""}},
+		{"scenarios of a driver", Config{Scenario: "drop", Driver: "lunar"}, "scenario", "",
+			map[string]string{"pool-ring": "scenario pool-ring runs without a driver", "xdp-drop": "driver lunar does not run scenario xdp-drop", "forward": ""}},
+		{"a knob no choice fixes is left out", Config{Scenario: "pool-ring", Knobs: sim.MustOverrides("nid=1")}, "scenario", "",
+			map[string]string{"pool-ring": "", "drop": ""}},
+		{"the same, for the drivers", Config{Scenario: "drop", Knobs: sim.MustOverrides("frame=59")}, "driver", "",
+			map[string]string{"": "", "mvpp2": "", "lunar": ""}},
+		{"presets", Config{Scenario: "drop"}, "preset", "teaching,kernel", map[string]string{"teaching": "", "kernel": ""}},
+		{"platforms", Config{Scenario: "drop"}, "platform", "", map[string]string{"": "", "x86-server": ""}},
+		{"a field without choices", Config{Scenario: "drop"}, "seed", "", nil},
+		{"no scenario", Config{}, "driver", "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := tc.cfg.Choices(tc.field)
+			var values []string
+			byValue := map[string]Choice{}
+			for _, c := range cs {
+				values = append(values, c.Value)
+				byValue[c.Value] = c
+			}
+			if tc.values != "" && strings.Join(values, ",") != tc.values {
+				t.Errorf("values %q, want %q", strings.Join(values, ","), tc.values)
+			}
+			if tc.why == nil && cs != nil {
+				t.Errorf("choices %v, want none", cs)
+			}
+			for v, want := range tc.why {
+				c, ok := byValue[v]
+				if !ok {
+					t.Errorf("no choice %q in %q", v, values)
+					continue
+				}
+				if !strings.HasPrefix(c.Why, want) || (want == "" && c.Why != "") {
+					t.Errorf("%q: why %q, want %q", v, c.Why, want)
+				}
+				if c.Why == "" {
+					continue
+				}
+				// The reason is the engine's: Validate's error for that value.
+				next, err := tc.cfg.With(tc.field, v)
+				if err == nil {
+					err = next.Validate()
+				}
+				if err == nil || err.Error() != c.Why {
+					t.Errorf("%q: why %q, but Validate says %v", v, c.Why, err)
+				}
+			}
+		})
+	}
+	labels := map[string]string{}
+	for _, c := range (Config{Scenario: "split-page"}).Choices("era") {
+		labels[c.Value] = c.Label
+	}
+	if labels["5.14"] != "5.14 (the kernel's own use-after-recycle)" || labels["5.15"] != "5.15" {
+		t.Errorf("era labels %v", labels)
+	}
+	for sc, want := range map[string]string{"drop": "teaching (16 RX descriptors, 32-slot ring, 8 MB)", "pool-ring": "teaching (128-slot ring, 8 MB)"} {
+		if got := (Config{Scenario: sc}).Choices("preset")[0].Label; got != want {
+			t.Errorf("%s: preset label %q, want %q", sc, got, want)
+		}
+	}
+}
+
+// Preset is the one way to a preset's config; PresetOf names the preset a
+// config is at.
+func TestPreset(t *testing.T) {
+	for _, tc := range []struct {
+		name, preset, scenario string
+		want                   string // the config's URL form
+		err                    string
+	}{
+		{"teaching, a driver scenario", PresetTeaching, "drop", "node_pages=2048&pool_size=32&rx_descs=16&scenario=drop&v=1", ""},
+		{"teaching, a pool micro-benchmark", PresetTeaching, "pool-direct", "node_pages=2048&pool_size=128&scenario=pool-direct&v=1", ""},
+		{"kernel", PresetKernel, "tcp-stream", "scenario=tcp-stream&v=1", ""},
+		{"unknown preset", "huge", "drop", "", "preset huge: want teaching or kernel"},
+		{"unknown scenario", PresetTeaching, "warp", "", `unknown scenario "warp"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := Preset(tc.preset, tc.scenario)
+			if tc.err != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q := cfg.Values().Encode(); q != tc.want {
+				t.Errorf("%s", q)
+			}
+			if got := PresetOf(cfg); got != tc.preset {
+				t.Errorf("PresetOf: %s", got)
+			}
+			if err := cfg.Validate(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	// A size edited away from the preset is no longer the preset.
+	cfg, _ := Preset(PresetTeaching, "drop")
+	if cfg, _ = cfg.With("rx_descs", "64"); PresetOf(cfg) != PresetKernel {
+		t.Error("rx_descs=64 is still teaching")
+	}
+	if PresetOf(Config{}) != PresetKernel {
+		t.Error("no scenario: not kernel")
+	}
+}
+
+// The knobs are parsed once, where the text comes in: a URL and ppsim's
+// flags (--set through sim.ParseOverrides) give one and the same Config.
+func TestConfig_URLAndSetParseToOneConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		query string
+		cfg   func() (Config, error) // as ppsim builds it from its flags
+	}{
+		{"knobs", "v=1&scenario=drop&rx_descs=16&pool_size=32&bulk=8", func() (Config, error) {
+			k, err := sim.ParseOverrides("rx_descs=16", "pool_size=32", "bulk=8")
+			return Config{Scenario: "drop", Knobs: k}, err
+		}},
+		{"every field", "v=1&scenario=tcp-stream&driver=bnxt&era=6.6&packets=5000&seed=3&break=refcnt-check&hw_gro=0&read_ns=100", func() (Config, error) {
+			k, err := sim.ParseOverrides("hw_gro=0", "read_ns=100")
+			return Config{Scenario: "tcp-stream", Driver: "bnxt", Era: "6.6", Packets: 5000, Seed: 3, Knobs: k, Break: []string{"refcnt-check"}}, err
+		}},
+		{"a value at its default is still set", "v=1&scenario=pool-ring&nid=-1", func() (Config, error) {
+			k, err := sim.ParseOverrides("nid=-1")
+			return Config{Scenario: "pool-ring", Knobs: k}, err
+		}},
+		{"a rule that allows a knob", "v=1&scenario=pool-slow&bulk=256&break=bulk-dma-unmap", func() (Config, error) {
+			k, err := sim.ParseOverrides("bulk=256")
+			return Config{Scenario: "pool-slow", Knobs: k, Break: []string{"bulk-dma-unmap"}}, err
+		}},
+		{"the teaching preset", "v=1&scenario=clone-tap&rx_descs=16&pool_size=32&node_pages=2048", func() (Config, error) {
+			return Preset(PresetTeaching, "clone-tap")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := url.ParseQuery(tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromURL, err := ParseConfig(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromFlags, err := tc.cfg()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(fromURL, fromFlags) {
+				t.Errorf("the URL gives %+v, the flags %+v", fromURL, fromFlags)
+			}
+			if fromURL.Knobs != fromFlags.Knobs {
+				t.Errorf("knobs %v and %v", fromURL.Knobs, fromFlags.Knobs)
+			}
+			// And the URL form reads back to the same knobs.
+			back, err := ParseConfig(fromFlags.Values())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, _ := back.EffectiveKnobs(); a != mustKnobs(t, fromFlags) {
+				t.Errorf("Values reads back as %v", back.Knobs)
+			}
+		})
+	}
+}
+
+func mustKnobs(t *testing.T, cfg Config) sim.Knobs {
+	t.Helper()
+	k, err := cfg.EffectiveKnobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
