@@ -91,7 +91,7 @@ func (s *Session) Frame(ts float64) FrameResult {
 			})
 		}
 		if l.Done() {
-			l.Finish()
+			l.FinalCheck()
 		}
 	} else {
 		s.carry += float64(sp.OpsPS) * dt / 1000

@@ -361,7 +361,7 @@ func (s *Session) TogglePlay(at float64) {
 	s.playing = !s.playing
 	s.carry, s.lastFrame = 0, at
 	if !s.playing {
-		s.lab.Finish() // the state shown is fully checked (play slices leave it to the batch schedule)
+		s.lab.FinalCheck() // the state shown is fully checked (play slices leave it to the batch schedule)
 		s.refresh(true)
 	}
 	s.dirty = true

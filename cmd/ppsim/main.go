@@ -388,7 +388,7 @@ func runWithProgress(l *lab.Lab, packets int64, show func(l *lab.Lab, packets in
 			last = time.Now()
 		}
 	}
-	l.Finish()
+	l.FinalCheck()
 	if show != nil && time.Since(start) > 250*time.Millisecond {
 		show(l, packets, time.Since(start), true)
 	}

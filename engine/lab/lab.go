@@ -308,7 +308,7 @@ func (l *Lab) Run() { l.RunN(-1) }
 // RunN runs at most n operations (n < 0: until done) in batch mode.
 func (l *Lab) RunN(n int64) {
 	l.runBatch(n, nil)
-	l.Finish()
+	l.FinalCheck()
 }
 
 // RunWhile runs at most n operations in batch mode, like RunN (with its
@@ -320,13 +320,13 @@ func (l *Lab) RunN(n int64) {
 func (l *Lab) RunWhile(n int64, more func() bool) int64 {
 	start := l.ops
 	l.runBatch(n, more)
-	l.Finish()
+	l.FinalCheck()
 	return int64(l.ops - start)
 }
 
 // RunSlice is RunWhile without the closing full check: for a caller that
 // runs the engine in slices and checks when it shows the state (a Step
-// after the slice runs the full check, as does Finish). It returns the
+// after the slice runs the full check, as does FinalCheck). It returns the
 // operations run.
 func (l *Lab) RunSlice(n int64, more func() bool) int64 {
 	start := l.ops
@@ -336,7 +336,7 @@ func (l *Lab) RunSlice(n int64, more func() bool) int64 {
 
 // RunFor runs at most n operations in batch mode, like RunN but without the
 // closing full check, so that a run in chunks (a CLI that shows progress)
-// checks exactly where one Run would: call Finish at the end. It reports
+// checks exactly where one Run would: call FinalCheck at the end. It reports
 // whether the run can go on.
 func (l *Lab) RunFor(n int64) bool { return l.runBatch(max(n, 0), nil) }
 
@@ -361,11 +361,11 @@ func (l *Lab) runBatch(n int64, more func() bool) bool {
 	return !l.done
 }
 
-// Finish runs the full invariant check that ends a batch run (none when
+// FinalCheck runs the full invariant check that ends a batch run (none when
 // every operation was checked fully as it ran, checkEach: a second check
 // of the same state would log again what is reported at every check while
 // it lasts, e.g. skb data whose dataref disagrees with its users).
-func (l *Lab) Finish() {
+func (l *Lab) FinalCheck() {
 	if l.checkEach() {
 		return
 	}

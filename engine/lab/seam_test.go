@@ -531,7 +531,7 @@ func TestRecord_BatchRunsDoNotRecord(t *testing.T) {
 	}
 }
 
-// A run in chunks (RunFor, then Finish) is the same run as Run: same
+// A run in chunks (RunFor, then FinalCheck) is the same run as Run: same
 // results to the byte, violations included.
 func TestRunFor_ChunksEqualOneRun(t *testing.T) {
 	for _, cfg := range []Config{
@@ -544,7 +544,7 @@ func TestRunFor_ChunksEqualOneRun(t *testing.T) {
 		b := mustNew(t, cfg)
 		for b.RunFor(777) {
 		}
-		b.Finish()
+		b.FinalCheck()
 		ja, _ := a.Results().MarshalJSON()
 		jb, _ := b.Results().MarshalJSON()
 		if string(ja) != string(jb) {
