@@ -25,20 +25,26 @@ type RuleInfo struct {
 	Prevents string
 	Kinds    []Kind // the violation kinds breaking it produces
 	Layer    string // the engine package that enforces it
+	// Enforcer is the modelled kernel function whose test the rule is (its
+	// name and file per era: Sym.NameIn, and lab.Source's links).
+	Enforcer Sym
+	// Intact says what the kernel does at that test when the rule holds:
+	// what would have happened instead of the violation.
+	Intact string
 }
 
 var ruleInfo = [NumRules]RuleInfo{
 	RuleNone:                {Name: "none"},
-	RuleCoalescePPGuard:     {"coalesce-pp-guard", "mixing page_pool and non-page_pool memory in one skb via skb_try_coalesce", []Kind{KindInflightLeak, KindForeignPageInPool}, "skb"},
-	RuleCoalesceClonedGuard: {"coalesce-cloned-guard", "coalescing into/from cloned skbs", []Kind{KindUseAfterRecycle, KindDoubleRecycle}, "skb"},
-	RuleSignatureCheck:      {"signature-check", "recycling a page the pool never allocated", []Kind{KindForeignPageInPool}, "pagepool"},
-	RuleLastDataref:         {"last-dataref", "two clones both recycling the shared head", []Kind{KindDoubleRecycle, KindUseAfterRecycle}, "skb"},
-	RuleRefcntCheck:         {"refcnt-check", "recycling a page someone still holds a reference to", []Kind{KindUseAfterRecycle}, "pagepool"},
-	RuleFragCount:           {"frag-count", "recycling a split page while the other half is still in use", []Kind{KindUseAfterRecycle}, "pagepool"},
-	RuleNAPILocality:        {"napi-locality", "two CPUs touching the lockless alloc cache", []Kind{KindCacheRace}, "pagepool"},
-	RulePfmemallocCheck:     {"pfmemalloc-check", "keeping emergency-reserve pages in the pool", []Kind{KindReservePageRetained}, "pagepool"},
-	RuleBulkMapError:        {"bulk-map-error", "slow path returning NULL after a mapping failure although pages were cached", []Kind{KindAllocFailureWithCache}, "pagepool"},
-	RuleBulkDMAUnmap:        {"bulk-dma-unmap", "freeing a still-mapped page when the cache is full during bulk refill", []Kind{KindDMALeak}, "pagepool"},
+	RuleCoalescePPGuard:     {"coalesce-pp-guard", "mixing page_pool and non-page_pool memory in one skb via skb_try_coalesce", []Kind{KindInflightLeak, KindForeignPageInPool}, "skb", SymSkbTryCoalesce, "skb_try_coalesce would have refused to merge the two skbs, because their pp_recycle bits differ (to->pp_recycle != from->pp_recycle): each skb is freed by its own rules, so no page_pool page is put_page'd behind the pool's back and no plain page is handed to a pool"},
+	RuleCoalesceClonedGuard: {"coalesce-cloned-guard", "coalescing into/from cloned skbs", []Kind{KindUseAfterRecycle, KindDoubleRecycle}, "skb", SymSkbTryCoalesce, "skb_try_coalesce would have refused: a cloned `to` is never extended, and from 1effe8ca4e34 (5.15.y) a cloned page_pool `from` is refused too (0646dc31ca88, v6.3, tightened it), so no page's frag count or reference is dropped twice, once by the clone and once by the queue's skb"},
+	RuleSignatureCheck:      {"signature-check", "recycling a page the pool never allocated", []Kind{KindForeignPageInPool}, "pagepool", SymReturnSkbPage, "the skb free path would have checked the page's page_pool signature ((pp_magic & ~0x3) == PP_SIGNATURE; page->signature in the RFC) and, finding none, returned false, and the page would have been put_page'd like any page the pool never allocated"},
+	RuleLastDataref:         {"last-dataref", "two clones both recycling the shared head", []Kind{KindDoubleRecycle, KindUseAfterRecycle}, "skb", SymReleaseData, "skb_release_data would have dropped only this clone's reference to the shared data (shinfo->dataref) and returned while another clone still used it: only the last reference unrefs the frags and frees or recycles the head, once"},
+	RuleRefcntCheck:         {"refcnt-check", "recycling a page someone still holds a reference to", []Kind{KindUseAfterRecycle}, "pagepool", SymPutPage, "__page_pool_put_page would have seen page_ref_count(page) != 1, someone else still holding the page, and given it up instead of recycling it: unmapped, released from the pool's accounting (released_refcnt) and put_page'd, so the other holder keeps a page the NIC will not write into"},
+	RuleFragCount:           {"frag-count", "recycling a split page while the other half is still in use", []Kind{KindUseAfterRecycle}, "pagepool", SymPutPage, "page_pool_put_page would have dropped this user from the page's pp_frag_count (the frag API, 5.15) and stopped there while the other half was still in use: only the page's last user recycles it"},
+	RuleNAPILocality:        {"napi-locality", "two CPUs touching the lockless alloc cache", []Kind{KindCacheRace}, "pagepool", SymReturnSkbPage, "the skb free path would have allowed direct recycling only on the CPU that owns the pool's NAPI (napi->list_owner == smp_processor_id(), v6.4): a free on another CPU goes through the ptr_ring under its producer lock and never touches the lockless alloc cache"},
+	RulePfmemallocCheck:     {"pfmemalloc-check", "keeping emergency-reserve pages in the pool", []Kind{KindReservePageRetained}, "pagepool", SymPutPage, "__page_pool_put_page would have seen page_is_pfmemalloc(page) and given the page up instead of recycling it: an emergency-reserve page goes back to the page allocator, never into the pool's cache or ring"},
+	RuleBulkMapError:        {"bulk-map-error", "slow path returning NULL after a mapping failure although pages were cached", []Kind{KindAllocFailureWithCache}, "pagepool", SymAllocPagesSlow, "the merged bulk refill (__page_pool_alloc_pages_slow, v5.13) maps each page in its loop, put_page's one whose mapping failed and goes on, then returns a page from the alloc cache: NULL only when no page could be mapped"},
+	RuleBulkDMAUnmap:        {"bulk-dma-unmap", "freeing a still-mapped page when the cache is full during bulk refill", []Kind{KindDMALeak}, "pagepool", SymAllocPagesSlow, "the merged bulk refill lets alloc_pages_bulk_array fill the alloc cache itself, with at most the room it has, so every page it maps has a slot: the review's v1 took an unbounded list and put_page'd a page it had mapped when the cache was full, leaving its DMA mapping behind"},
 }
 
 // Info returns the rule's description.
