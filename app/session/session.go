@@ -107,6 +107,11 @@ type Session struct {
 	ctl                   ControlsView
 	cmpChoices            []lab.Choice
 
+	// The rules view's "show me" (rules.go): the rule shown ("": none),
+	// why it could not be, and the page marked at its first violation.
+	show, showErr, showNote string
+	showPFN                 int32
+
 	dirty          bool // the view changed since View was last called
 	stale          bool // the run moved since series, results and the comparison were refreshed
 	degenerateSaid bool // the banner said the run degenerated (once per run)
@@ -133,7 +138,7 @@ func (s *Session) now() float64 {
 // speed); every bad parameter falls back to its default with a notice
 // naming it. A nil or empty query is the default config at op 0.
 func New(q url.Values, clock func() float64) *Session {
-	s := &Session{Clock: clock, selected: -1, speed: DefaultSpeed}
+	s := &Session{Clock: clock, selected: -1, speed: DefaultSpeed, showPFN: -1}
 	s.list = lab.List()
 	ui := takeUIParams(q)
 	cfgQ := ui.rest
@@ -171,6 +176,9 @@ func New(q url.Values, clock func() float64) *Session {
 		}
 	}
 	s.refresh(true)
+	if ui.show != "" {
+		s.showFromURL(ui.show, len(cfgQ) > 0)
+	}
 	return s
 }
 
@@ -215,6 +223,7 @@ func (s *Session) build(cfg lab.Config) error {
 	s.viol, s.violN, s.violAt = nil, [sim.NumKinds]int{}, 0
 	s.degenerateSaid = false
 	s.selected = -1
+	s.showPFN, s.showNote = -1, ""
 	s.cmp = nil
 	if s.cmpMode != "" {
 		s.Compare(s.cmpMode)

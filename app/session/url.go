@@ -16,14 +16,15 @@ import (
 // shown), cmp (the comparison run) and speed.
 
 // uiKeys are the URL keys that belong to the playground, not the config.
-var uiKeys = []string{"step", "cmp", "speed"}
+var uiKeys = []string{"step", "cmp", "speed", "show"}
 
 // uiParams are the playground's keys of a query, parsed, and the rest (the
 // config's part).
 type uiParams struct {
 	step    uint64
 	cmp     string
-	speed   int // -1: not given (or bad)
+	speed   int    // -1: not given (or bad)
+	show    string // the rule the rules view's "show me" shows (rules.go)
 	notices []string
 	rest    url.Values
 }
@@ -56,6 +57,7 @@ func takeUIParams(q url.Values) uiParams {
 		}
 	}
 	u.cmp = one("cmp")
+	u.show = one("show")
 	if s := one("speed"); s != "" {
 		u.speed = speedIndex(s)
 		if u.speed < 0 {
@@ -111,6 +113,9 @@ func (s *Session) Query() url.Values {
 	}
 	if s.speed != DefaultSpeed {
 		v.Set("speed", Speeds[s.speed].Key)
+	}
+	if s.show != "" {
+		v.Set("show", s.show)
 	}
 	return v
 }

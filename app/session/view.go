@@ -24,7 +24,8 @@ type View struct {
 	Trace      []string // the last events' trace lines (nil while the panel is closed)
 	TraceOpen  bool
 	Charts     ChartsView
-	Link       string // the URL query of this state (Query().Encode())
+	Show       ShowView // the rules view's "show me" panel (rules.go)
+	Link       string   // the URL query of this state (Query().Encode())
 }
 
 // ControlsView is the config editor: the wanted config (which may not
@@ -52,6 +53,9 @@ type RuleRow struct {
 	// Reach says when breaking the rule changes nothing in the chosen
 	// scenario ("" when it decides something here).
 	Reach string
+	// ShowMe is the playground query that shows the rule where it does
+	// decide (its demo), ShowWhere names that config; "" with Reach "".
+	ShowMe, ShowWhere string
 }
 
 // TimelineView is the stepping controls and the scrubber.
@@ -68,6 +72,9 @@ type MachineView struct {
 	Changed  []int32 // PFNs the last step moved
 	Selected int32   // -1: none
 	Scroll   bool    // bring the selected tile into view (a jump)
+	// SelectedFree: the selected page is back in the page allocator (the
+	// machine draws it apart, as just freed).
+	SelectedFree bool
 }
 
 // NarrationView tells what the operation shown did.
@@ -170,7 +177,7 @@ func (s *Session) View() View {
 	}
 	v.Controls = s.ctl
 	v.Timeline = TimelineView{Op: s.snap.Op, Max: max(s.maxOp, s.snap.Op), Playing: s.playing, Speed: s.speed, Done: s.snap.Done}
-	v.Machine = MachineView{Snap: s.snap, Changed: s.changed(), Selected: s.selected, Scroll: s.scroll}
+	v.Machine = MachineView{Snap: s.snap, Changed: s.changed(), Selected: s.selected, Scroll: s.scroll, SelectedFree: s.selectedFree()}
 	has := s.hasRec && s.snap.Op > 0 && s.rec.Op.Index < s.snap.Op
 	v.Narration = NarrationView{Rec: s.rec, Has: has, Era: s.snap.Era, Driver: s.driver(), Next: s.snap.Next, Done: s.snap.Done, Err: s.runErr(), Op: s.snap.Op}
 	page, _ := s.snap.Page(s.selected)
@@ -183,6 +190,7 @@ func (s *Session) View() View {
 	}
 	v.Violations = s.violations()
 	v.Charts = s.chartsView()
+	v.Show = s.showView()
 	return v
 }
 
@@ -213,8 +221,10 @@ func (s *Session) controls() ControlsView {
 		}
 	}
 	for _, r := range s.list.Rules {
-		c.Rules = append(c.Rules, RuleRow{Name: r.Name, Prevents: r.Prevents, Kinds: strings.Join(r.Kinds, " / "),
-			Broken: slices.Contains(s.want.Break, r.Name), Reach: lab.RuleReach(s.want, r.Name)})
+		row := RuleRow{Name: r.Name, Prevents: r.Prevents, Kinds: strings.Join(r.Kinds, " / "),
+			Broken: slices.Contains(s.want.Break, r.Name), Reach: lab.RuleReach(s.want, r.Name)}
+		row.ShowMe, row.ShowWhere = reachShowMe(r.Name, row.Reach)
+		c.Rules = append(c.Rules, row)
 	}
 	return c
 }
