@@ -39,7 +39,10 @@ func (c *Controls) Render() (ui ga.UI) {
 				ga.Span().Class("meta").Text(" — prevents "+r.Prevents+" ("+r.Kinds+")"),
 			),
 			ga.If(r.Reach != "", func() ga.UI {
-				return ga.P().Class("reach meta").ID("reach-" + r.Name).Text("Breaking it changes nothing here: " + r.Reach + ".")
+				return ga.P().Class("reach meta").ID("reach-"+r.Name).Body(ga.Text("Breaking it changes nothing here: "+r.Reach+". "),
+					ga.If(r.ShowMe != "", func() ga.UI {
+						return ga.A().ID("reach-show-" + r.Name).Href("?" + r.ShowMe).Text("Show it where it does: " + r.ShowWhere)
+					}))
 			}),
 		))
 	}

@@ -54,7 +54,7 @@ func (m *Machine) Render() (ui ga.UI) {
 	c := cells{&m.V}
 	s := &m.V.Snap
 	var sections []ga.UI
-	sections = append(sections, allocatorBox(s))
+	sections = append(sections, allocatorBox(s), freedBox(&m.V))
 	for _, p := range s.Pools {
 		sections = append(sections, c.pool(p))
 	}

@@ -27,6 +27,7 @@ type Playground struct {
 	frameQueued          bool
 	urlQueued            bool    // a trailing write is scheduled
 	idleAt               float64 // when the panels single steps leave stale catch up
+	builtFrom            string  // the URL query the session was built from (nav.go)
 	perf                 perfStats
 }
 
@@ -62,6 +63,7 @@ func (p *Playground) Render() (ui ga.UI) {
 		ga.H1().Body(ga.Text("pplab"), ga.Span().Class("tag").Text(" — page_pool recycling, step by step")),
 		ga.P().Class("lede").Text("A model of the Linux kernel's page_pool and sk_buff recycling rules. Every page is a tile; step through each alloc, mark, free and recycle, with the kernel function that does it. Numbers come from the simulated run's cost model."),
 		ga.Button().ID("btn-copy").Class("copy").Text("copy link").Title("copy a link to this exact state").OnClick(onCopy),
+		ga.A().ID("link-rules").Class("rules-link").Href(sitePath(RulesPath)).Text("the rules you can break"),
 	)
 	if p.s == nil {
 		return ga.Main().ID("playground").Class("playground loading").Body(head,
@@ -83,6 +85,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				&Machine{V: v.Machine},
 			),
 			ga.Div().Class("col-side").Body(
+				&RulePanel{V: v.Show},
 				&Narration{V: v.Narration},
 				&Inspector{V: v.Inspector},
 				&StatsPanel{V: v.Stats},
@@ -149,6 +152,7 @@ func (p *Playground) handle(ctx ga.Context, name string, fn func(a ga.Action)) {
 func (p *Playground) OnMount(ctx ga.Context) {
 	p.ctx = ctx
 	p.act("start-up", func() {
+		p.builtFrom = ctx.Page().URL().RawQuery
 		p.s = session.New(ctx.Page().URL().Query(), now)
 	})
 	p.handle(ctx, actSet, func(a ga.Action) {
@@ -171,6 +175,8 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actCopy, func(a ga.Action) { p.copyLink() })
 	p.handle(ctx, actDismiss, func(a ga.Action) { p.s.Dismiss(a.Value.(int)) })
 	p.handle(ctx, actTrace, func(a ga.Action) { p.s.OpenTrace(a.Value.(bool)) })
+	p.handle(ctx, actShowJump, func(a ga.Action) { p.step(p.s.ShowJump) })
+	p.handle(ctx, actShowClose, func(a ga.Action) { p.s.Show("") })
 	p.listenKeys(ctx)
 	// window.__pplabAction(name, value) posts an action as a component
 	// would (for the console and the e2e tests: a value of the wrong type

@@ -17,6 +17,7 @@ var version = ""
 // generates the site must call it (go-app answers 404 otherwise).
 func registerRoutes() {
 	ga.Route("/", func() ga.Composer { return &app.Playground{} })
+	ga.RouteWithRegexp("^/rules/?$", func() ga.Composer { return &app.RulesPage{} })
 }
 
 func main() {

@@ -101,7 +101,10 @@ func generate(dir, prefix, web string) error {
 	if prefix != "" && (!strings.HasPrefix(prefix, "/") || strings.HasSuffix(prefix, "/")) {
 		return fmt.Errorf("-prefix %q: want a path like /pplab (a leading slash, no trailing one)", prefix)
 	}
-	if err := ga.GenerateStaticWebsite(dir, newHandler(prefix)); err != nil {
+	if err := ga.GenerateStaticWebsite(dir, newHandler(prefix), sitePages...); err != nil {
+		return err
+	}
+	if err := pageDirs(dir); err != nil {
 		return err
 	}
 	// GenerateStaticWebsite writes a 404 page with no error when no route
@@ -115,6 +118,24 @@ func generate(dir, prefix, web string) error {
 	}
 	for _, f := range webFiles {
 		if err := copyFile(filepath.Join(web, f), filepath.Join(dir, "web", f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sitePages are the pages besides the playground (routes with a pattern,
+// which go-app does not list itself). Each is also written as
+// <page>/index.html, which any static host serves at <page>/.
+var sitePages = []string{"/rules"}
+
+// pageDirs copies each of sitePages' <page>.html to <page>/index.html.
+func pageDirs(dir string) error {
+	for _, p := range sitePages {
+		if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
+			return err
+		}
+		if err := copyFile(filepath.Join(dir, p+".html"), filepath.Join(dir, p, "index.html")); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,31 @@
+package app
+
+import (
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/app/session"
+)
+
+// OnNav: a navigation inside the playground (a link to another state of
+// it, e.g. a rule's "show it where it does", or the browser's back
+// button) keeps the component — go-app updates a page of the same type in
+// place — so the session is built again from the new URL, unless the URL
+// is the one it was built from or the state the page itself wrote.
+func (p *Playground) OnNav(ctx ga.Context) {
+	if p.s == nil {
+		return
+	}
+	q := ctx.Page().URL().RawQuery
+	if q == p.builtFrom || q == p.view.Link {
+		return
+	}
+	p.act("navigation", func() {
+		p.builtFrom = q
+		p.s = session.New(ctx.Page().URL().Query(), now)
+	})
+}
+
+// OnMount brings the selected tile into view when the page opens on a
+// jump (a rule's "show me" lands on its violation): OnUpdate does it for
+// the jumps after.
+func (m *Machine) OnMount(ctx ga.Context) { m.OnUpdate(ctx) }
