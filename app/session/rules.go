@@ -120,6 +120,7 @@ type ShowView struct {
 	TileNote         string            // why that page, when the violation names none
 	Wrong            string            // what went wrong, in words
 	Err              string            // the demo could not be shown
+	Op               uint64            // the operation the run shows
 }
 
 // Show replays rule's demo with the rule broken (lab.RuleShowMe: at the
@@ -238,7 +239,7 @@ func (s *Session) showView() ShowView {
 	if s.show == "" {
 		return ShowView{}
 	}
-	sv := ShowView{Rule: s.show, PFN: -1, Err: s.showErr, Era: cfgEra(s.cfg)}
+	sv := ShowView{Rule: s.show, PFN: -1, Err: s.showErr, Era: cfgEra(s.cfg), Op: s.snap.Op}
 	r, err := sim.RuleByName(s.show)
 	if err != nil {
 		return sv
