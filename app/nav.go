@@ -10,13 +10,15 @@ import (
 // it, e.g. a rule's "show it where it does", or the browser's back
 // button) keeps the component — go-app updates a page of the same type in
 // place — so the session is built again from the new URL, unless the URL
-// is the one it was built from or the state the page itself wrote.
+// is the one it was built from or a state the page itself wrote (go-app
+// also calls OnNav for a link to a fragment, #machine, with the address
+// bar's query, which may lag the state shown by up to urlEveryMS).
 func (p *Playground) OnNav(ctx ga.Context) {
 	if p.s == nil {
 		return
 	}
 	q := ctx.Page().URL().RawQuery
-	if q == p.builtFrom || q == p.view.Link {
+	if q == p.builtFrom || q == p.written || q == p.view.Link {
 		return
 	}
 	p.act("navigation", func() {

@@ -27,7 +27,7 @@ type Playground struct {
 	frameQueued          bool
 	urlQueued            bool    // a trailing write is scheduled
 	idleAt               float64 // when the panels single steps leave stale catch up
-	builtFrom            string  // the URL query the session was built from (nav.go)
+	builtFrom, written   string  // the URL query the session was built from, and the last one written (nav.go)
 	perf                 perfStats
 }
 
@@ -379,6 +379,7 @@ func (p *Playground) writeURL(force bool) {
 		return
 	}
 	u := p.linkURL()
+	p.written = u.RawQuery
 	p.ctx.Page().ReplaceURL(&u)
 }
 
