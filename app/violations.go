@@ -46,7 +46,7 @@ func (c *Violations) Render() (ui ga.UI) {
 		}
 		items = append(items, ga.Li().Body(ga.Button().Class(cls).
 			DataSet("op", strconv.FormatUint(x.Op, 10)).DataSet("pfn", strconv.Itoa(int(x.PFN))).OnClick(onViolation).
-			Text(fmt.Sprintf("op %d: %s in %s, pfn %#x%s: %s%s", x.Op, x.Kind, x.Func, x.PFN, rule, x.Detail, later))))
+			Text(fmt.Sprintf("op %d: %s in %s%s%s: %s%s", x.Op, x.Kind, x.Func, pfnText(x.PFN), rule, x.Detail, later))))
 	}
 	more := v.Total + v.Later - min(len(v.List), violationsShown)
 	return ga.Section().ID("violations").Class("panel violations").Aria("label", "violations").Body(
@@ -59,4 +59,13 @@ func (c *Violations) Render() (ui ga.UI) {
 			return ga.P().Class("meta").ID("violations-later").Text(fmt.Sprintf("%d more found later in the run (at operations after %d, listed as “later”)", v.Later, v.Op))
 		}),
 	)
+}
+
+// pfnText names the page a violation is on (", pfn 0x…"), or nothing for a
+// violation about a pool's state that names no page (pfn -1).
+func pfnText(pfn int32) string {
+	if pfn < 0 {
+		return ""
+	}
+	return fmt.Sprintf(", pfn %#x", pfn)
 }

@@ -1,6 +1,8 @@
 package pagepool
 
 import (
+	"fmt"
+
 	"pplab/engine/mm"
 	"pplab/engine/sim"
 )
@@ -90,7 +92,7 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 	if !e.PPSetAtAlloc {
 		pg.PP = 0 // 5.14: "Driver set this to memory recycling info. Reset it on recycle."
 	}
-	allowDirect := false
+	allowDirect, ctx := false, false
 	if e.NAPIDirect {
 		// v6.4 (8c48eea3adf3 "page_pool: allow caching from safely localized
 		// NAPI"): only a free known to run in NAPI context (napi_safe)
@@ -98,7 +100,7 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 		// pool's NAPI. v6.6 ("page_pool: allow direct recycling of skbs in
 		// softirq", Lobakin 2023) also admits any free in softirq there:
 		// `if (napi_safe || in_softirq())` in napi_pp_put_page.
-		ctx := napiSafe || (e.SoftirqDirect && m.CPUs[cpu].Softirq)
+		ctx = napiSafe || (e.SoftirqDirect && m.CPUs[cpu].Softirq)
 		napi := pool.P.NAPI
 		allowDirect = ctx && napi != nil && (napi.ListOwner == cpu || m.Broken(sim.RuleNAPILocality))
 	}
@@ -112,6 +114,10 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 			switch {
 			case pool.P.NAPI == nil:
 				why = "page_pool page: the pool has no NAPI (its driver does not set pp.napi, opt-in since 6.4: \"only if locking is tied to NAPI\"), so no skb free recycles directly: it goes through the ptr_ring"
+			case allowDirect && pool.P.NAPI.ListOwner != cpu:
+				why = fmt.Sprintf("page_pool page freed on cpu%d, not on cpu%d, the CPU that owns the pool's NAPI: with napi-locality broken it recycles directly into the lockless alloc cache anyway (the kernel sends it through the ptr_ring)", cpu, pool.P.NAPI.ListOwner)
+			case ctx && pool.P.NAPI.ListOwner != cpu:
+				why = fmt.Sprintf("page_pool page freed on cpu%d, not on cpu%d, the CPU that owns the pool's NAPI (napi->list_owner): only that CPU may touch the lockless alloc cache, so it goes through the ptr_ring", cpu, pool.P.NAPI.ListOwner)
 			case allowDirect && napiSafe:
 				why = "page_pool page freed NAPI-safe on the CPU that owns the pool's NAPI: direct recycling into the alloc cache is allowed"
 			case allowDirect:
