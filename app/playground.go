@@ -63,6 +63,7 @@ func (p *Playground) Render() (ui ga.UI) {
 		ga.H1().Body(ga.Text("pplab"), ga.Span().Class("tag").Text(" — page_pool recycling, step by step")),
 		ga.P().Class("lede").Text("A model of the Linux kernel's page_pool and sk_buff recycling rules. Every page is a tile; step through each alloc, mark, free and recycle, with the kernel function that does it. Numbers come from the simulated run's cost model."),
 		ga.Button().ID("btn-copy").Class("copy").Text("copy link").Title("copy a link to this exact state").OnClick(onCopy),
+		ga.P().Class("lede").Body(ga.A().ID("tour-link").Href(sitePath("/tour/")).Text("New here? Take the guided tour: eight short chapters beside this figure →")),
 		ga.A().ID("link-rules").Class("rules-link").Href(sitePath(RulesPath)).Text("the rules you can break"),
 	)
 	if p.s == nil {

@@ -23,9 +23,7 @@ const (
 // sitePath is path p of the site, under the prefix the site is hosted at
 // (go-app resolves only /web/ paths itself; GOAPP_ROOT_PREFIX is "/" or
 // "/pplab").
-func sitePath(p string) string {
-	return strings.TrimRight(ga.Getenv("GOAPP_ROOT_PREFIX"), "/") + p
-}
+func sitePath(p string) string { return rootPrefix() + p }
 
 // RulesPath is the rules view's path (a directory, so that a static host
 // serves rules/index.html).

@@ -7,6 +7,7 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app"
+	"pplab/app/tour"
 )
 
 // version is the build's version (the git commit), set with -ldflags
@@ -18,6 +19,20 @@ var version = ""
 func registerRoutes() {
 	ga.Route("/", func() ga.Composer { return &app.Playground{} })
 	ga.RouteWithRegexp("^/rules/?$", func() ga.Composer { return &app.RulesPage{} })
+	for _, p := range tourPaths() {
+		ga.Route(p, func() ga.Composer { return &app.Tour{} })
+	}
+}
+
+// tourPaths are the guided tour's pages: its index and one per chapter,
+// each a directory path (/tour/<chapter>/), so that the static site's
+// tour/<chapter>/index.html is what any file server answers for it.
+func tourPaths() []string {
+	paths := []string{tour.IndexPath}
+	for _, c := range tour.Chapters() {
+		paths = append(paths, c.Path())
+	}
+	return paths
 }
 
 func main() {

@@ -113,6 +113,9 @@ func generate(dir, prefix, web string) error {
 	if err != nil || !strings.Contains(string(index), `id="playground"`) {
 		return fmt.Errorf("%s/index.html is not the playground (routes not registered?)", dir)
 	}
+	if err := placeTourPages(dir); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "web"), 0o755); err != nil {
 		return err
 	}
@@ -157,4 +160,29 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// placeTourPages moves each tour page to <path>/index.html: go-app writes
+// the route /tour/<chapter>/ as tour/<chapter>.html, which a plain file
+// server does not answer for /tour/<chapter>/ (GitHub Pages would, a
+// python or Go file server would not). Each page must be the tour's.
+func placeTourPages(dir string) error {
+	for _, p := range tourPaths() {
+		from := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(p, "/"))+".html")
+		to := filepath.Join(dir, filepath.FromSlash(p), "index.html")
+		b, err := os.ReadFile(from)
+		if err != nil {
+			return fmt.Errorf("the tour page %s was not generated: %v", p, err)
+		}
+		if !strings.Contains(string(b), `id="tour"`) {
+			return fmt.Errorf("%s is not a tour page (routes not registered?)", from)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(from, to); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,346 @@
+package app
+
+import (
+	"net/url"
+	"strings"
+
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/app/session"
+	"pplab/app/tour"
+)
+
+// Tour is the guided tour's page (/tour/ and /tour/<chapter>/), its one
+// stateful component: it holds the Session whose run the figure shows —
+// the playground's own machine view, narration and counters, driven by the
+// engine's run of the chapter's preset — turns the page's events into the
+// Session's actions, and renders the chapter (TourProse and the other
+// tour* components, pure functions of their props) beside the figure.
+//
+// The tour's own links (a sentence's preset, previous/next, the chapter
+// list) are followed here, not by go-app's router (onTourLink says why);
+// the "try it" link to the playground is an ordinary go-app navigation.
+type Tour struct {
+	ga.Compo
+
+	ctx     ga.Context
+	slug    string // the chapter shown ("" for the index)
+	known   bool   // slug names a chapter (or the index)
+	query   string // the figure's state as the page's URL gave it (encoded)
+	s       *session.Session
+	view    session.View
+	focusH1 bool // after a chapter change: focus its heading once rendered
+	mounted bool // OnMount ran (the browser, not the prerender)
+
+	keydown, popstate ga.Func
+}
+
+// actTourGo (value string: an href) follows a tour link.
+const actTourGo = "pp-tour-go"
+
+func (t *Tour) Render() (ui ga.UI) {
+	defer guardRender(&ui, "Tour")
+	c, idx, ok := tour.BySlug(t.slug)
+	main := ga.Main().ID("tour").Class("tour").DataSet("chapter", t.slug)
+	if t.mounted {
+		main = main.DataSet("mounted", "1")
+	}
+	nav := &TourNav{Current: t.slug, Prefix: rootPrefix()}
+	switch {
+	case t.slug == "":
+		return main.Body(nav, &TourIndex{Prefix: rootPrefix()})
+	case !ok:
+		return main.Body(nav, ga.Article().Class("tour-prose").Body(
+			ga.H1().ID("tour-title").TabIndex(-1).Text("No such chapter"),
+			ga.P().Body(ga.Text("There is no chapter “"+t.slug+"”. "), ga.A().Href(rootPrefix()+tour.IndexPath).Text("All chapters")),
+		))
+	}
+	active := t.activePreset(c)
+	var figure ga.UI
+	if t.s == nil {
+		figure = ga.Section().ID("tour-figure").Class("tour-figure").Aria("label", "the figure").Body(
+			ga.P().ID("loading").Text("Loading the engine (WebAssembly)…"))
+	} else {
+		v := &t.view
+		figure = ga.Section().ID("tour-figure").Class("tour-figure").Aria("label", "the figure: the playground's machine at this chapter's state").Body(
+			&TourCaption{Caption: captionOf(c, active), Op: v.Timeline.Op, Done: v.Timeline.Done, Try: rootPrefix() + "/?" + v.Link},
+			&Banner{Items: v.Banner},
+			&Narration{V: v.Narration},
+			&Machine{V: v.Machine},
+			ga.Details().Class("tour-more").Body(
+				ga.Summary().Text("the page inspector, the counters and the violations"),
+				&Inspector{V: v.Inspector},
+				&StatsPanel{V: v.Stats},
+				&Violations{V: v.Violations},
+			),
+		)
+	}
+	return main.Body(
+		nav,
+		ga.Div().Class("tour-layout").Body(
+			&TourProse{Slug: c.Slug, Index: idx, Active: active, Prefix: rootPrefix()},
+			figure,
+		),
+	)
+}
+
+// activePreset is the id of the chapter's preset the figure is at ("" when
+// the reader stepped away from every preset).
+func (t *Tour) activePreset(c tour.Chapter) string {
+	if t.s == nil {
+		return ""
+	}
+	q := t.s.Query()
+	q.Del("speed")
+	for _, p := range c.Presets {
+		if pq, err := p.Query(); err == nil && tour.SameState(pq, q) {
+			return p.ID
+		}
+	}
+	return ""
+}
+
+func captionOf(c tour.Chapter, active string) string {
+	if p, ok := c.Preset(active); ok {
+		return p.Caption
+	}
+	return "Your own step: the links in the text bring the figure back to their state."
+}
+
+// OnPreRender: the server's (and the static site's) page carries the
+// chapter's prose; the figure comes with the wasm.
+func (t *Tour) OnPreRender(ctx ga.Context) {
+	t.slug, _ = tourSlug(ctx.Page().URL().Path)
+}
+
+func (t *Tour) OnMount(ctx ga.Context) {
+	t.ctx, t.mounted = ctx, true
+	t.handle(ctx, actStep, func(a ga.Action) { t.s.Step() })
+	t.handle(ctx, actBack, func(a ga.Action) { t.s.Back() })
+	t.handle(ctx, actPacket, func(a ga.Action) { t.s.Packet() })
+	t.handle(ctx, actReset, func(a ga.Action) { t.s.Reset() })
+	t.handle(ctx, actSelect, func(a ga.Action) { t.s.Select(a.Value.(int32)) })
+	t.handle(ctx, actJump, func(a ga.Action) { j := a.Value.(jump); t.s.Jump(j.Op, j.PFN) })
+	t.handle(ctx, actDismiss, func(a ga.Action) { t.s.Dismiss(a.Value.(int)) })
+	ctx.Handle(actTourGo, func(ctx ga.Context, a ga.Action) {
+		href := a.Value.(string)
+		t.act("link "+href, func() {
+			u, err := url.Parse(href)
+			if err != nil {
+				return
+			}
+			ga.Window().Get("history").Call("pushState", nil, "", href)
+			t.load(u)
+		})
+	})
+	t.listen(ctx)
+}
+
+// OnNav: the page was opened (or go-app navigated to it): the URL says the
+// chapter and the figure's state.
+func (t *Tour) OnNav(ctx ga.Context) {
+	t.ctx = ctx
+	t.act("navigation", func() { t.load(ctx.Page().URL()) })
+}
+
+func (t *Tour) OnDismount() {
+	doc := ga.Window().Get("document")
+	if t.keydown != nil {
+		doc.Call("removeEventListener", "keydown", t.keydown)
+		t.keydown.Release()
+		t.keydown = nil
+	}
+	if t.popstate != nil {
+		ga.Window().Call("removeEventListener", "popstate", t.popstate)
+		t.popstate.Release()
+		t.popstate = nil
+	}
+}
+
+// load shows the chapter and state of URL u: the query's state, or the
+// chapter's first preset when the query has none.
+func (t *Tour) load(u *url.URL) {
+	slug, ok := tourSlug(u.Path)
+	if slug != t.slug || !t.known {
+		t.focusH1 = t.known // the first page load keeps the browser's focus
+		t.ctx.Defer(func(ga.Context) { t.afterChapterChange() })
+	}
+	t.slug, t.known = slug, ok
+	c, _, found := tour.BySlug(slug)
+	if !found {
+		t.s, t.query = nil, ""
+		t.publish()
+		return
+	}
+	q := u.Query()
+	if len(q) == 0 {
+		q, _ = c.Presets[0].Query()
+	}
+	// A new run of the state, also for the link just followed again: the
+	// reader may have stepped away from it since.
+	t.query = q.Encode()
+	t.s = session.New(q, now)
+	t.view = t.s.View()
+	t.publish()
+}
+
+// afterChapterChange scrolls to the top and, after a link, moves the focus
+// to the chapter's heading (so that Tab goes on through the chapter).
+func (t *Tour) afterChapterChange() {
+	ga.Window().Call("scrollTo", 0, 0)
+	if !t.focusH1 {
+		return
+	}
+	t.focusH1 = false
+	if el := ga.Window().GetElementByID("tour-title"); el.Truthy() {
+		el.Call("focus", map[string]any{"preventScroll": true})
+	}
+}
+
+// act runs one action on the session, guarded as the playground's are: a
+// panic becomes a banner entry and the page keeps running.
+func (t *Tour) act(what string, fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			if t.s == nil {
+				ga.Logf("pplab: panic in %s before the session existed: %v", what, r)
+				return
+			}
+			ga.Logf("%s", t.s.Recover(what, r))
+			t.view = t.s.View()
+			t.publish()
+		}
+	}()
+	fn()
+	if t.s != nil && t.s.Changed() {
+		t.view = t.s.View()
+	}
+	t.publish()
+}
+
+func (t *Tour) handle(ctx ga.Context, name string, fn func(a ga.Action)) {
+	ctx.Handle(name, func(ctx ga.Context, a ga.Action) {
+		if t.s == nil {
+			return
+		}
+		t.act(name, func() { fn(a) })
+	})
+}
+
+// listen: → step, ← back, Shift+→ a packet, R reset, as in the playground (never
+// while a form control has focus); the browser's back and forward buttons
+// go through the tour's history entries.
+func (t *Tour) listen(ctx ga.Context) {
+	t.keydown = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		e := args[0]
+		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+			return nil
+		}
+		target := e.Get("target")
+		switch strings.ToLower(target.Get("tagName").String()) {
+		case "input", "select", "textarea":
+			if e.Get("key").String() == "Escape" {
+				target.Call("blur")
+			}
+			return nil
+		}
+		var act string
+		switch e.Get("key").String() {
+		case "ArrowRight":
+			act = actStep
+			if e.Get("shiftKey").Bool() {
+				act = actPacket
+			}
+		case "ArrowLeft":
+			act = actBack
+		case "r", "R":
+			if strings.ToLower(target.Get("tagName").String()) == "a" {
+				return nil
+			}
+			act = actReset
+		default:
+			return nil
+		}
+		e.Call("preventDefault")
+		ctx.NewAction(act)
+		return nil
+	})
+	ga.Window().Get("document").Call("addEventListener", "keydown", t.keydown)
+	t.popstate = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		ctx.Dispatch(func(ctx ga.Context) {
+			t.act("history", func() {
+				if u, err := url.Parse(ga.Window().Get("location").Get("href").String()); err == nil {
+					t.load(u)
+				}
+			})
+		})
+		return nil
+	})
+	ga.Window().Call("addEventListener", "popstate", t.popstate)
+}
+
+// publish exposes the tour's state for the tests and the console:
+// window.__pplabTour.
+func (t *Tour) publish() {
+	st := map[string]any{"mounted": true, "chapter": t.slug, "query": t.query}
+	if t.s != nil {
+		st["op"] = float64(t.s.Lab().Ops())
+		st["link"] = t.view.Link
+		if c, _, ok := tour.BySlug(t.slug); ok {
+			st["active"] = t.activePreset(c)
+		}
+	}
+	ga.Window().Set("__pplabTour", st)
+}
+
+// tourSlug is the chapter a path names ("" for the index) and whether the
+// path is the tour's at all.
+func tourSlug(path string) (string, bool) {
+	path = strings.TrimPrefix(path, rootPrefix())
+	rest, ok := strings.CutPrefix(path, "/tour")
+	if !ok {
+		return "", false
+	}
+	slug := strings.Trim(rest, "/")
+	if slug == "" {
+		return "", true
+	}
+	_, _, found := tour.BySlug(slug)
+	return slug, found
+}
+
+// rootPrefix is the sub-path the site is served under ("" at the root, or
+// e.g. "/pplab"): in the browser go-app's GOAPP_ROOT_PREFIX. On the server
+// it is "", and go-app's resource resolver prefixes the prerendered links.
+func rootPrefix() string {
+	return strings.TrimSuffix(ga.Getenv("GOAPP_ROOT_PREFIX"), "/")
+}
+
+// onTourLink follows a tour link (a sentence's preset, previous/next, the
+// chapter list) in the Tour rather than through go-app's router: go-app
+// ignores a link to the URL it navigated to last, so a preset link clicked
+// again after stepping away would not bring the figure back; and a step
+// does not rewrite the address bar. A click with a modifier (a new tab)
+// keeps the browser's default.
+func onTourLink(ctx ga.Context, e ga.Event) {
+	for _, k := range []string{"ctrlKey", "metaKey", "shiftKey", "altKey"} {
+		if e.Get(k).Bool() {
+			return
+		}
+	}
+	if b := e.Get("button"); b.Truthy() && b.Int() != 0 {
+		return
+	}
+	el := ctx.JSSrc()
+	if !el.Truthy() {
+		return
+	}
+	h := el.Call("getAttribute", "href")
+	if !h.Truthy() {
+		return
+	}
+	href := h.String()
+	e.PreventDefault()
+	e.Call("stopPropagation") // go-app's own anchor handler (on the body) must not navigate too
+	ctx.NewActionWithValue(actTourGo, href)
+}
