@@ -107,6 +107,9 @@ type Session struct {
 	ctl                   ControlsView
 	cmpChoices            []lab.Choice
 
+	embed      bool                // ?embed=1: the page shows only the figure (embed.go)
+	tablesOpen [numTextTables]bool // the text equivalents drawn (a11y.go)
+
 	dirty          bool // the view changed since View was last called
 	stale          bool // the run moved since series, results and the comparison were refreshed
 	degenerateSaid bool // the banner said the run degenerated (once per run)
@@ -161,6 +164,7 @@ func New(q url.Values, clock func() float64) *Session {
 	if ui.speed >= 0 {
 		s.speed = ui.speed
 	}
+	s.embed = ui.embed
 	if ui.cmp != "" {
 		s.Compare(ui.cmp)
 	}

@@ -13,10 +13,11 @@ import (
 
 // The URL form of a session: the config's Values (lab.Config.Values, the
 // versioned form v=1) plus the playground's own keys: step (the operation
-// shown), cmp (the comparison run) and speed.
+// shown), cmp (the comparison run), speed and embed (embed.go: the page
+// shows only the figure).
 
 // uiKeys are the URL keys that belong to the playground, not the config.
-var uiKeys = []string{"step", "cmp", "speed"}
+var uiKeys = []string{"step", "cmp", "speed", EmbedKey}
 
 // uiParams are the playground's keys of a query, parsed, and the rest (the
 // config's part).
@@ -24,6 +25,7 @@ type uiParams struct {
 	step    uint64
 	cmp     string
 	speed   int // -1: not given (or bad)
+	embed   bool
 	notices []string
 	rest    url.Values
 }
@@ -65,6 +67,13 @@ func takeUIParams(q url.Values) uiParams {
 			}
 			u.notices = append(u.notices, fmt.Sprintf("speed %q: want one of %s — using the default", clip(s), strings.Join(keys, ", ")))
 		}
+	}
+	if s := one(EmbedKey); s != "" {
+		e, ok := parseEmbed(s)
+		if !ok {
+			u.notices = append(u.notices, fmt.Sprintf("embed %q: want 1 or 0 — showing the full playground", clip(s)))
+		}
+		u.embed = e
 	}
 	return u
 }
@@ -111,6 +120,9 @@ func (s *Session) Query() url.Values {
 	}
 	if s.speed != DefaultSpeed {
 		v.Set("speed", Speeds[s.speed].Key)
+	}
+	if s.embed {
+		v.Set(EmbedKey, "1")
 	}
 	return v
 }
