@@ -83,15 +83,17 @@ func (s *Session) embedTitle() string {
 // drawn tiles, 16 to a row, and their captions). The embed reports its
 // real height once loaded; this keeps the first paint close to it.
 func embedHeight(v *View) int {
-	const top, perBox, perRow, perSKBGroup = 250, 70, 26, 90
+	// A row of tiles in the alloc cache; a ring's (its P/C or N/F marks
+	// under it); a box's heading and notes; a row of skb cards.
+	const top, cacheRow, ringRow, perBox, perCards = 300, 24, 34, 70, 70
 	rows := func(n int) int { return (max(n, 1) + 15) / 16 }
 	snap := &v.Machine.Snap
 	h := top + perBox + 40 // the allocator box and the text equivalent's summary
 	for _, p := range snap.Pools {
-		h += perBox + 8*perRow + rows(min(len(p.Ring), 128))*perRow + 20
+		h += perBox + 8*cacheRow + rows(min(len(p.Ring), 128))*ringRow
 	}
 	if snap.NIC != nil {
-		h += perBox + rows(min(len(snap.NIC.Descs), 128))*perRow + 20
+		h += perBox + rows(min(len(snap.NIC.Descs), 128))*ringRow
 	}
 	groups := map[string]int{}
 	for _, k := range snap.SKBs {
@@ -99,7 +101,7 @@ func embedHeight(v *View) int {
 	}
 	h += perBox
 	for _, n := range groups {
-		h += perSKBGroup * ((min(n, 12) + 3) / 4)
+		h += 24 + perCards*((min(n, 12)+2)/3)
 	}
 	h += perBox // elsewhere
 	return min(max(h, 360), 2400)
