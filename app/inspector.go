@@ -22,7 +22,7 @@ func (c *Inspector) Render() (ui ga.UI) {
 	if !v.Has {
 		return ga.Section().ID("inspector").Class("panel inspector").Aria("label", "page inspector").Body(
 			ga.H2().Text("Page inspector"),
-			ga.P().Class("meta").Text("Select a page tile (click, or Tab to it and press Enter) to see its fields."))
+			ga.P().Class("meta").Text("Select a page tile (click it, or Tab to its figure, move to it with the arrow keys and press Enter) to see its fields."))
 	}
 	p := v.Page
 	rows := [][2]string{}

@@ -20,13 +20,9 @@ type Machine struct {
 	V session.MachineView
 }
 
-// placeLegend names the places in the order the legend shows them.
-var placeLegend = []struct{ place, text string }{
-	{"cache", "pool alloc cache"}, {"ring", "pool ptr_ring"}, {"nic-ring", "NIC RX descriptor"},
-	{"skb", "in an skb (stack)"}, {"socket", "socket / tap queue"}, {"tx-ring", "TX ring"},
-	{"xdp-frame", "XDP frame"}, {"driver", "held by the caller"}, {"driver-cache", "the driver's own RX page cache (mlx5e_rx_cache, before 6.4)"},
-	{"slab", "slab page"},
-}
+// placeLegend names the places in the order the legend shows them (the
+// text tables use the same words: session.PlaceLegend).
+var placeLegend = session.PlaceLegend
 
 // drawnSlots bounds the slots drawn of one ring: a kernel-size ring of
 // 1024 or more is drawn around its live part (the consumer, the refill
@@ -62,7 +58,8 @@ func (m *Machine) Render() (ui ga.UI) {
 		sections = append(sections, c.nic(s.NIC))
 	}
 	sections = append(sections, c.skbs(), c.elsewhere())
-	return ga.Section().ID("machine").Class("panel machine").Aria("label", "the machine").Body(
+	// tabindex -1: the skip link lands the focus here (a11y.go).
+	return ga.Section().ID("machine").Class("panel machine").TabIndex(-1).Aria("label", "the machine").Body(
 		ga.H2().Text("The machine"),
 		&MachineKey{},
 		ga.Div().Class("machine-body").OnClick(onTile).Body(sections...),
@@ -132,7 +129,7 @@ func (c cells) pool(p lab.PoolView) ga.UI {
 			gloss("inflight", glossInflight), ga.Text(fmt.Sprintf(" %d = hold %d − release %d · %s · ", p.Inflight, p.Hold, p.Release, napi)),
 			gloss(fmt.Sprintf("nid %d", p.Nid), glossNid)),
 		ga.Div().Class("pool-parts").Body(
-			ga.Figure().Class("cache").Body(
+			figureAttrs(ga.Figure().Class("cache"), fmt.Sprintf("cache-%d", p.ID), fmt.Sprintf("alloc cache of page_pool #%d", p.ID)).Body(
 				ga.FigCaption().Body(ga.Text("alloc cache (LIFO stack): "), ga.Strong().ID(fmt.Sprintf("cache-count-%d", p.ID)).Text(fmt.Sprint(len(p.Cache))), ga.Text(" / 128")),
 				ga.Div().Class("stack").Body(rows...),
 			),
@@ -183,7 +180,8 @@ func (c cells) ring(p lab.PoolView) ga.UI {
 		}
 		row = append(row, marked(cell, i, p.Producer, "P", p.ConsumerHead, "C", "P: the producer writes here next · C: consumer_head, the next page refill takes"))
 	}
-	return ga.Figure().Class("ring").Body(caption, &TileRow{Class: "ring-slots", Cells: row}, shownNote(lo, hi, n, "consumer"))
+	return figureAttrs(ga.Figure().Class("ring"), fmt.Sprintf("ring-%d", p.ID), fmt.Sprintf("ptr_ring of page_pool #%d", p.ID)).
+		Body(caption, &TileRow{Class: "ring-slots", Cells: row}, shownNote(lo, hi, n, "consumer"))
 }
 
 // shownNote says which slots of a windowed ring are drawn.
@@ -219,7 +217,7 @@ func (c cells) nic(n *lab.NICView) ga.UI {
 		ga.H3().Text(fmt.Sprintf("NIC RX ring (%s, %d descriptors)", n.Driver, size)),
 		ga.P().Class("meta").Body(ga.Strong().ID("nic-posted").Text(fmt.Sprint(n.Posted)), ga.Text(fmt.Sprintf(" posted · NAPI on cpu%d · ", n.CPU)),
 			gloss("N = next the NIC fills, F = next the driver refills", glossMarks)),
-		&TileRow{Class: "ring-slots", Cells: row},
+		figureAttrs(ga.Div().Class("nic-slots"), "nic", "NIC RX ring").Body(&TileRow{Class: "ring-slots", Cells: row}),
 		shownNote(lo, hi, size, "refill point"),
 	)
 }
@@ -238,11 +236,9 @@ func marked(c Cell, i, a int, markA string, b int, markB, title string) Cell {
 	return c
 }
 
-// whereOrder is how skb groups are shown.
-var whereOrder = []struct{ where, title string }{
-	{"stack", "being processed (driver, GRO, protocols)"}, {"socket", "socket receive queue"},
-	{"tx-ring", "TX ring, awaiting completion"}, {"tap", "AF_PACKET tap queue (clones)"}, {"defer-list", "defer list (skb_attempt_defer_free)"},
-}
+// whereOrder is how skb groups are shown (session.SKBGroups: the text
+// tables use the same words).
+var whereOrder = session.SKBGroups
 
 // skbsDrawn bounds the skb cards drawn per group: a kernel-size receive
 // window queues a hundred skbs and over a thousand frag pages, more than a
@@ -255,7 +251,7 @@ func (c cells) skbs() ga.UI {
 		var cards []ga.UI
 		n, pages := 0, 0
 		for _, s := range c.v.Snap.SKBs {
-			if s.Where != w.where {
+			if s.Where != w.Where {
 				continue
 			}
 			n++
@@ -271,13 +267,13 @@ func (c cells) skbs() ga.UI {
 		if n > len(cards) {
 			cards = append(cards, ga.P().Class("meta more-skbs").Text(fmt.Sprintf("… and %d more skbs here (about %d page references), not drawn", n-len(cards), pages)))
 		}
-		groups = append(groups, ga.Div().Class("skb-group").DataSet("where", w.where).Body(
-			ga.H4().Text(fmt.Sprintf("%s (%d)", w.title, n)), ga.Div().Class("skb-cards").Body(cards...)))
+		groups = append(groups, ga.Div().Class("skb-group").DataSet("where", w.Where).Body(
+			ga.H4().Text(fmt.Sprintf("%s (%d)", w.Text, n)), ga.Div().Class("skb-cards").Body(cards...)))
 	}
 	if len(groups) == 0 {
 		groups = append(groups, ga.P().Class("meta").Text("no live skb"))
 	}
-	return ga.Div().Class("box skbs").Body(ga.H3().Text(fmt.Sprintf("sk_buffs (%d live)", len(c.v.Snap.SKBs))), ga.Div().Body(groups...))
+	return figureAttrs(ga.Div().Class("box skbs"), "skbs", "sk_buffs").Body(ga.H3().Text(fmt.Sprintf("sk_buffs (%d live)", len(c.v.Snap.SKBs))), ga.Div().Body(groups...))
 }
 
 func (c cells) skbCard(s lab.SKBView) ga.UI {
@@ -305,7 +301,7 @@ func (c cells) elsewhere() ga.UI {
 			slab = append(slab, c.page(p.PFN, noteOf("a slab page (kmalloc'ed skb heads)")))
 		}
 	}
-	return ga.Div().Class("box elsewhere").Body(
+	return figureAttrs(ga.Div().Class("box elsewhere"), "elsewhere", "pages elsewhere").Body(
 		ga.H3().Text("elsewhere"),
 		ga.P().Class("meta").Text(fmt.Sprintf("held by the caller or in an XDP frame: %d · slab pages: %d", len(held), len(slab))),
 		&TileRow{Class: "ring-slots", Cells: held},

@@ -13,7 +13,7 @@ func (k *MachineKey) Render() (ui ga.UI) {
 	defer guardRender(&ui, "MachineKey")
 	var legend []ga.UI
 	for _, l := range placeLegend {
-		legend = append(legend, ga.Li().Body(ga.Span().Class("swatch place-"+l.place).Aria("hidden", "true"), ga.Text(l.text)))
+		legend = append(legend, ga.Li().Body(ga.Span().Class("swatch place-"+l.Place).Aria("hidden", "true"), ga.Text(l.Text)))
 	}
 	legend = append(legend, ga.Li().Body(ga.Span().Class("swatch changed-swatch").Aria("hidden", "true"), ga.Text("moved in the last step")))
 	return ga.Div().Class("machine-key").Body(

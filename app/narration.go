@@ -14,6 +14,8 @@ import (
 // Narration tells what the last operation did: the kernel function (linked
 // to its source in the era's kernel), each event with its reason, the
 // counters it incremented, the pages it moved, and the violations found.
+// It is not a live region: the page's LiveRegion (a11y.go) says each step
+// once, and nothing per frame while playing.
 type Narration struct {
 	ga.Compo
 	V session.NarrationView
@@ -39,7 +41,7 @@ func (n *Narration) Render() (ui ga.UI) {
 		next = ga.P().Class("next").ID("next-op").Text(msg)
 	}
 	if !c.Has {
-		return ga.Section().ID("narration").Class("panel narration").Aria("live", "polite").Body(
+		return ga.Section().ID("narration").Class("panel narration").Aria("label", "what happened").Body(
 			ga.H2().Text("What happened"),
 			ga.P().ID("narration-text").Text(idleText(c.Op)),
 			next,
@@ -77,7 +79,7 @@ func (n *Narration) Render() (ui ga.UI) {
 		}
 		viol = append(viol, ga.Li().Class("violation").Text(fmt.Sprintf("%s on pfn %#x%s: %s", v.Kind, v.PFN, rule, v.Detail)))
 	}
-	return ga.Section().ID("narration").Class("panel narration").Aria("live", "polite").Body(
+	return ga.Section().ID("narration").Class("panel narration").Aria("label", "what happened").Body(
 		ga.H2().Text("What happened"),
 		ga.P().ID("narration-text").Body(
 			ga.Text(fmt.Sprintf("op %d on cpu%d: ", r.Op.Index+1, r.Op.CPU)), fn, ga.Text(" — "+r.Op.Label),

@@ -59,10 +59,13 @@ const urlEveryMS = 250
 func (p *Playground) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Playground")
 	head := ga.Header().Class("top").Body(
-		ga.A().Class("skip").Href("#machine").Text("skip to the machine"),
+		ga.A().Class("skip").Href("#machine").Text("skip to the machine").OnClick(onSkip),
 		ga.H1().Body(ga.Text("pplab"), ga.Span().Class("tag").Text(" — page_pool recycling, step by step")),
 		ga.P().Class("lede").Text("A model of the Linux kernel's page_pool and sk_buff recycling rules. Every page is a tile; step through each alloc, mark, free and recycle, with the kernel function that does it. Numbers come from the simulated run's cost model."),
-		ga.Button().ID("btn-copy").Class("copy").Text("copy link").Title("copy a link to this exact state").OnClick(onCopy),
+		ga.Div().Class("copy").Body(
+			ga.Button().ID("btn-copy").Text("copy link").Title("copy a link to this exact state").OnClick(onCopy),
+			ga.Button().ID("btn-embed").Text("copy embed snippet").Title("copy the <iframe> HTML that embeds this state's figure in a docs page").OnClick(onCopyEmbed),
+		),
 		ga.P().Class("lede").Body(ga.A().ID("tour-link").Href(sitePath("/tour/")).Text("New here? Take the guided tour: eight short chapters beside this figure →")),
 		ga.A().ID("link-rules").Class("rules-link").Href(sitePath(RulesPath)).Text("the rules you can break"),
 	)
@@ -71,6 +74,9 @@ func (p *Playground) Render() (ui ga.UI) {
 			ga.P().ID("loading").Text("Loading the engine (WebAssembly)…"))
 	}
 	v := &p.view
+	if v.Embed.On {
+		return p.renderEmbed()
+	}
 	c := &v.Charts
 	var cmpOpts []ga.UI
 	for _, o := range c.Choices {
@@ -84,6 +90,7 @@ func (p *Playground) Render() (ui ga.UI) {
 			ga.Div().Class("col-main").Body(
 				&Timeline{V: v.Timeline},
 				&Machine{V: v.Machine},
+				&TextTables{ID: "machine-table", Which: session.TableMachine, Summary: "the machine as a table (places and counts)", Tables: v.MachineTables},
 			),
 			ga.Div().Class("col-side").Body(
 				&RulePanel{V: v.Show},
@@ -105,8 +112,10 @@ func (p *Playground) Render() (ui ga.UI) {
 				&Chart{ID: "chart-mix", Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", Empty: "The recycle mix appears after the first measured window."},
 				&Chart{ID: "chart-profile", Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, Empty: "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up)."},
 			),
+			&TextTables{ID: "chart-tables", Which: session.TableCharts, Summary: "the charts' data as tables", Tables: v.ChartTables},
 		),
-		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · Esc leaves a field so that the keys step again. Kernel links open elixir.bootlin.com at the era's release.")),
+		&LiveRegion{Text: v.Live},
+		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · Esc leaves a field so that the keys step again · in the machine, Tab goes from figure to figure and the arrow keys (Home, End) from page to page. Kernel links open elixir.bootlin.com at the era's release.")),
 	)
 }
 
@@ -179,6 +188,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actShowJump, func(a ga.Action) { p.step(p.s.ShowJump) })
 	p.handle(ctx, actShowClose, func(a ga.Action) { p.s.Show("") })
 	p.listenKeys(ctx)
+	p.mountA11y(ctx)
 	// window.__pplabAction(name, value) posts an action as a component
 	// would (for the console and the e2e tests: a value of the wrong type
 	// must end in the banner, not in a dead page).

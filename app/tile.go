@@ -98,7 +98,9 @@ func renderCell(c *Cell) ga.UI {
 		if fc != "" && c.Face.FragCount != 1 {
 			kids = append(kids, ga.Span().Class("frag").Text(fc))
 		}
-		el = ga.Button().Class(cls).Title(label).Aria("label", label).DataSet("pfn", c.PFN).Body(kids...) // clicks: onTile, on the machine's body
+		// tabindex -1: its figure is the tab stop, the arrow keys move
+		// between its tiles (a11y.go); clicks: onTile, on the machine's body.
+		el = ga.Button().Class(cls).TabIndex(-1).Title(label).Aria("label", label).DataSet("pfn", c.PFN).Body(kids...)
 	case cellStale:
 		el = ga.Span().Class("slot stale").Title(fmt.Sprintf("stale slot: still points at pfn %#x, consumed, not yet zeroed (ptr_ring zeroes in batches)", c.PFN))
 	default:

@@ -111,6 +111,8 @@ type Session struct {
 	// why it could not be, and the page marked at its first violation.
 	show, showErr, showNote string
 	showPFN                 int32
+	embed                   bool                // ?embed=1: the page shows only the figure (embed.go)
+	tablesOpen              [numTextTables]bool // the text equivalents drawn (a11y.go)
 
 	dirty          bool // the view changed since View was last called
 	stale          bool // the run moved since series, results and the comparison were refreshed
@@ -166,6 +168,7 @@ func New(q url.Values, clock func() float64) *Session {
 	if ui.speed >= 0 {
 		s.speed = ui.speed
 	}
+	s.embed = ui.embed
 	if ui.cmp != "" {
 		s.Compare(ui.cmp)
 	}

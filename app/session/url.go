@@ -13,10 +13,11 @@ import (
 
 // The URL form of a session: the config's Values (lab.Config.Values, the
 // versioned form v=1) plus the playground's own keys: step (the operation
-// shown), cmp (the comparison run) and speed.
+// shown), cmp (the comparison run), speed and embed (embed.go: the page
+// shows only the figure).
 
 // uiKeys are the URL keys that belong to the playground, not the config.
-var uiKeys = []string{"step", "cmp", "speed", "show"}
+var uiKeys = []string{"step", "cmp", "speed", "show", EmbedKey}
 
 // uiParams are the playground's keys of a query, parsed, and the rest (the
 // config's part).
@@ -25,6 +26,7 @@ type uiParams struct {
 	cmp     string
 	speed   int    // -1: not given (or bad)
 	show    string // the rule the rules view's "show me" shows (rules.go)
+	embed   bool
 	notices []string
 	rest    url.Values
 }
@@ -67,6 +69,13 @@ func takeUIParams(q url.Values) uiParams {
 			}
 			u.notices = append(u.notices, fmt.Sprintf("speed %q: want one of %s — using the default", clip(s), strings.Join(keys, ", ")))
 		}
+	}
+	if s := one(EmbedKey); s != "" {
+		e, ok := parseEmbed(s)
+		if !ok {
+			u.notices = append(u.notices, fmt.Sprintf("embed %q: want 1 or 0 — showing the full playground", clip(s)))
+		}
+		u.embed = e
 	}
 	return u
 }
@@ -116,6 +125,9 @@ func (s *Session) Query() url.Values {
 	}
 	if s.show != "" {
 		v.Set("show", s.show)
+	}
+	if s.embed {
+		v.Set(EmbedKey, "1")
 	}
 	return v
 }

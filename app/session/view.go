@@ -26,6 +26,14 @@ type View struct {
 	Charts     ChartsView
 	Show       ShowView // the rules view's "show me" panel (rules.go)
 	Link       string   // the URL query of this state (Query().Encode())
+
+	Embed EmbedView // embed mode and the links to this state (embed.go)
+	// Live is what the page's live region says (a11y.go): a step taken by
+	// hand once, nothing per frame while playing, where play paused.
+	Live string
+	// The text equivalents of the figures (a11y.go), nil while their
+	// <details> is closed.
+	MachineTables, ChartTables []TextTable
 }
 
 // ControlsView is the config editor: the wanted config (which may not
@@ -191,6 +199,8 @@ func (s *Session) View() View {
 	v.Violations = s.violations()
 	v.Charts = s.chartsView()
 	v.Show = s.showView()
+	s.embedView(&v)
+	s.a11yView(&v)
 	return v
 }
 
