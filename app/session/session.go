@@ -208,6 +208,7 @@ func (s *Session) build(cfg lab.Config) error {
 		return err
 	}
 	l.EnableSeek()
+	l.EnableMarkers()
 	l.Record(true)
 	s.lab, s.cfg, s.want = l, cfg, cfg
 	s.errs = map[string]string{}

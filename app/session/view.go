@@ -60,6 +60,7 @@ type TimelineView struct {
 	Playing bool
 	Speed   int
 	Done    bool
+	Markers []MarkerView // the engine's markers as far as the run went (markers.go)
 }
 
 // MachineView is the machine drawing's props.
@@ -170,6 +171,7 @@ func (s *Session) View() View {
 	}
 	v.Controls = s.ctl
 	v.Timeline = TimelineView{Op: s.snap.Op, Max: max(s.maxOp, s.snap.Op), Playing: s.playing, Speed: s.speed, Done: s.snap.Done}
+	v.Timeline.Markers = s.markers(v.Timeline.Max)
 	v.Machine = MachineView{Snap: s.snap, Changed: s.changed(), Selected: s.selected, Scroll: s.scroll}
 	has := s.hasRec && s.snap.Op > 0 && s.rec.Op.Index < s.snap.Op
 	v.Narration = NarrationView{Rec: s.rec, Has: has, Era: s.snap.Era, Driver: s.driver(), Next: s.snap.Next, Done: s.snap.Done, Err: s.runErr(), Op: s.snap.Op}
