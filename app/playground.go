@@ -88,6 +88,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				&StatsPanel{V: v.Stats},
 				&Violations{V: v.Violations},
 				&Trace{Lines: v.Trace, Open: v.TraceOpen},
+				&ExportPanel{CLI: v.CLI}, // export.go
 			),
 		),
 		ga.Section().ID("charts").Class("panel charts").Aria("label", "charts").Body(
@@ -102,7 +103,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				&Chart{ID: "chart-profile", Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, Empty: "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up)."},
 			),
 		),
-		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · Esc leaves a field so that the keys step again. Kernel links open elixir.bootlin.com at the era's release.")),
+		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · ] next marker · [ previous marker · Esc leaves a field so that the keys step again. Kernel links open elixir.bootlin.com at the era's release.")),
 	)
 }
 
@@ -171,6 +172,8 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actCopy, func(a ga.Action) { p.copyLink() })
 	p.handle(ctx, actDismiss, func(a ga.Action) { p.s.Dismiss(a.Value.(int)) })
 	p.handle(ctx, actTrace, func(a ga.Action) { p.s.OpenTrace(a.Value.(bool)) })
+	p.handleMarkers(ctx) // markers.go
+	p.handleExport(ctx)  // export.go
 	p.listenKeys(ctx)
 	// window.__pplabAction(name, value) posts an action as a component
 	// would (for the console and the e2e tests: a value of the wrong type
@@ -238,7 +241,8 @@ func (p *Playground) OnDismount() {
 	}
 }
 
-// listenKeys: → step, ← back, Shift+→ packet, Space play/pause, R reset.
+// listenKeys: → step, ← back, Shift+→ packet, Space play/pause, R reset,
+// ] and [ the next and previous marker.
 // None fires while a form control (input, select, textarea, or a button
 // for Space) has focus: there the keys are the control's (Space toggles a
 // focused checkbox, arrows change a number). Escape leaves the control, so
@@ -280,6 +284,8 @@ func (p *Playground) listenKeys(ctx ga.Context) {
 			act = p.togglePlay
 		case "r", "R":
 			act = func() { p.step(p.s.Reset) }
+		case "]", "[": // markers.go
+			act = func() { p.markerKey(key) }
 		default:
 			return nil
 		}

@@ -25,6 +25,7 @@ type View struct {
 	TraceOpen  bool
 	Charts     ChartsView
 	Link       string // the URL query of this state (Query().Encode())
+	CLI        string // the ppsim command line of the config (export.go)
 }
 
 // ControlsView is the config editor: the wanted config (which may not
@@ -185,6 +186,7 @@ func (s *Session) View() View {
 	}
 	v.Violations = s.violations()
 	v.Charts = s.chartsView()
+	v.CLI = s.CLICommand()
 	return v
 }
 
