@@ -358,3 +358,28 @@ func TestMarkers_Phone(t *testing.T) {
 	p.shot("export-390")
 	p.noErrors()
 }
+
+// TestMarkers_StepLatency reports (the budgets are reported, not
+// asserted) one step's key → DOM time with the markers drawn and their
+// list open, at teaching and kernel sizes: a step re-renders every tick
+// (the scrubber's range grows with the run).
+func TestMarkers_StepLatency(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	for _, tc := range []struct{ name, q string }{
+		{"teaching sizes (tcp-stream)", "?v=1&scenario=tcp-stream&rx_descs=16&pool_size=32&step=3000"},
+		{"kernel sizes (drop)", "?v=1&scenario=drop&step=3000"},
+	} {
+		p.open(rootURL + tc.q)
+		p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
+		p.do(chromedp.Click(chromedp.CSS("#markers > summary")))
+		var n int
+		p.eval(`document.querySelectorAll('#marker-bar .marker').length`, &n)
+		p.stepLatencies(5)
+		ms, _ := p.stepLatencies(60)
+		if len(ms) != 60 {
+			t.Fatalf("%s: %d steps measured", tc.name, len(ms))
+		}
+		t.Logf("one step with %d markers drawn, key → DOM, %s: p50 %.1f ms, p95 %.1f ms, max %.1f ms", n, tc.name, percentile(ms, 0.5), percentile(ms, 0.95), percentile(ms, 1))
+	}
+	p.noErrors()
+}

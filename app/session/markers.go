@@ -23,20 +23,37 @@ type MarkerView struct {
 	Here  bool    // the operation shown is this marker's
 }
 
+// markerCache keeps the markers' labels between views: the engine's list
+// only grows (a marker is inserted, never removed or changed), so its
+// length says whether the labels are still the list's. A step then only
+// places the markers (the scrubber's range grows with the run).
+type markerCache struct {
+	lab    *lab.Lab
+	n      int
+	labels []string
+}
+
 // markers is the timeline's markers for a scrubber whose range is 0..max.
 func (s *Session) markers(max uint64) []MarkerView {
 	ms := s.lab.Markers()
 	if len(ms) == 0 {
 		return nil
 	}
+	c := &s.mk
+	if c.lab != s.lab || c.n != len(ms) {
+		c.lab, c.n, c.labels = s.lab, len(ms), make([]string, len(ms))
+		for i, m := range ms {
+			c.labels[i] = fmt.Sprintf("op %d: %s", m.Op+1, m.Label())
+		}
+	}
 	out := make([]MarkerView, 0, len(ms))
-	for _, m := range ms {
+	for i, m := range ms {
 		op := m.Op + 1
 		pct := 100.0
 		if max > 0 {
 			pct = min(100, 100*float64(op)/float64(max))
 		}
-		out = append(out, MarkerView{Op: op, Kind: m.Kind.String(), Label: fmt.Sprintf("op %d: %s", op, m.Label()), PFN: m.PFN, Pct: pct, Here: op == s.snap.Op})
+		out = append(out, MarkerView{Op: op, Kind: m.Kind.String(), Label: c.labels[i], PFN: m.PFN, Pct: pct, Here: op == s.snap.Op})
 	}
 	return out
 }

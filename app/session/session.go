@@ -101,6 +101,7 @@ type Session struct {
 	series, cmpSeries  []lab.SeriesPoint
 
 	charts chartCache
+	mk     markerCache // the timeline markers' labels (markers.go)
 	// Views that change only with the wanted config, kept by what they
 	// were built from.
 	ctlKey, cmpChoicesKey string
