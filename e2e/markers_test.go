@@ -383,3 +383,37 @@ func TestMarkers_StepLatency(t *testing.T) {
 	}
 	p.noErrors()
 }
+
+// TestExport_JSONWithABrokenRuleIsWhatPpsimPrints: a run with a rule
+// broken is checked after every operation in the page; its JSON export
+// is still the CLI's (the counts of ppsim's own check schedule).
+func TestExport_JSONWithABrokenRuleIsWhatPpsimPrints(t *testing.T) {
+	const q = "v=1&scenario=clone-tap&rx_descs=16&pool_size=32&break=last-dataref&packets=2000"
+	vals, _ := url.ParseQuery(q)
+	cfg, err := lab.ParseConfig(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, err := lab.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end.Run()
+	p := newPage(t, 1280, 800)
+	dir := p.downloads()
+	p.open(rootURL + "?" + q + fmt.Sprintf("&step=%d", end.Ops()))
+	p.wait(`document.querySelector('#next-op') && document.querySelector('#next-op').textContent.includes('complete')`, 30*time.Second)
+	_, got := p.download(dir, "#export-json")
+	cli := p.text("#export-cli")
+	out, err := exec.Command(ppsim(t), strings.Fields(strings.TrimPrefix(cli, "ppsim "))...).Output()
+	if err != nil {
+		t.Fatalf("%s: %v", cli, err)
+	}
+	if string(got) != string(out) {
+		t.Errorf("the JSON export differs from `%s`:\n got %s\nwant %s", cli, got, out)
+	}
+	if !strings.Contains(cli, "--break last-dataref") {
+		t.Errorf("the command line %q does not break the rule", cli)
+	}
+	p.noErrors()
+}

@@ -62,12 +62,35 @@ func (s *Session) exportBase() string {
 // the CLI prints for the same config (CLIArgs); before it, the results of
 // the packets run so far, as an interrupted CLI run reports them (without
 // its note).
+//
+// A run that can report violations (a rule broken, or the era's known
+// failure of the scenario) is checked fully after every operation in the
+// playground (lab's checkEach: the log is then the same on every path),
+// where the CLI's batch run checks on its schedule; a violation that
+// lasts is reported at every check, so the counts differ. Its export is
+// the CLI's: an equal run in batch to the same operation, replayed when
+// the button is pressed (the page's violation panel keeps its own log).
 func (s *Session) ResultsJSON() string {
-	b, err := json.Marshal(s.lab.Results())
+	r := s.lab.Results()
+	if s.checksEveryOp() {
+		if l, err := lab.New(s.cfg); err == nil {
+			l.RunFor(int64(s.lab.Ops()))
+			l.FinalCheck()
+			r = l.Results()
+		}
+	}
+	b, err := json.Marshal(r)
 	if err != nil { // cannot happen: Results.MarshalJSON does not fail
 		panic("session: the results do not marshal: " + err.Error())
 	}
 	return string(b) + "\n"
+}
+
+// checksEveryOp: the run can report violations, so the playground's run
+// checks fully after every operation (see ResultsJSON).
+func (s *Session) checksEveryOp() bool {
+	_, known := s.lab.Scenario.KnownFailure[cfgEra(s.cfg)]
+	return len(s.cfg.Break) > 0 || known
 }
 
 // csvHeader is the series CSV's first line: a window's end (packets, the

@@ -43,6 +43,8 @@ func TestExport_JSONIsTheCLIs(t *testing.T) {
 		{"pool-slow", "v=1&scenario=pool-slow&pool_size=128&packets=2000"},
 		{"mlx5 tcp-stream 6.1 (its RX page cache: driver_stats)", "v=1&scenario=tcp-stream&driver=mlx5&era=6.1&rx_descs=16&pool_size=32&packets=3000"},
 		{"destroy", "v=1&scenario=destroy&rx_descs=16&pool_size=32"},
+		{"clone-tap with last-dataref broken (the CLI's check schedule)", "v=1&scenario=clone-tap&rx_descs=16&pool_size=32&break=last-dataref&packets=3000"},
+		{"split-page in 5.14 (the era's known failure)", "v=1&scenario=split-page&era=5.14&rx_descs=16&pool_size=32&packets=3000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := New(query(t, tc.q), nil)
