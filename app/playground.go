@@ -99,6 +99,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				&StatsPanel{V: v.Stats},
 				&Violations{V: v.Violations},
 				&Trace{Lines: v.Trace, Open: v.TraceOpen},
+				&ExportPanel{CLI: v.CLI}, // export.go
 			),
 		),
 		ga.Section().ID("charts").Class("panel charts").Aria("label", "charts").Body(
@@ -115,7 +116,7 @@ func (p *Playground) Render() (ui ga.UI) {
 			&TextTables{ID: "chart-tables", Which: session.TableCharts, Summary: "the charts' data as tables", Tables: v.ChartTables},
 		),
 		&LiveRegion{Text: v.Live},
-		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · Esc leaves a field so that the keys step again · in the machine, Tab goes from figure to figure and the arrow keys (Home, End) from page to page. Kernel links open elixir.bootlin.com at the era's release.")),
+		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · ] next marker · [ previous marker · Esc leaves a field so that the keys step again · in the machine, Tab goes from figure to figure and the arrow keys (Home, End) from page to page. Kernel links open elixir.bootlin.com at the era's release.")),
 	)
 }
 
@@ -187,6 +188,8 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actTrace, func(a ga.Action) { p.s.OpenTrace(a.Value.(bool)) })
 	p.handle(ctx, actShowJump, func(a ga.Action) { p.step(p.s.ShowJump) })
 	p.handle(ctx, actShowClose, func(a ga.Action) { p.s.Show("") })
+	p.handleMarkers(ctx) // markers.go
+	p.handleExport(ctx)  // export.go
 	p.listenKeys(ctx)
 	p.mountA11y(ctx)
 	// window.__pplabAction(name, value) posts an action as a component
@@ -255,7 +258,8 @@ func (p *Playground) OnDismount() {
 	}
 }
 
-// listenKeys: → step, ← back, Shift+→ packet, Space play/pause, R reset.
+// listenKeys: → step, ← back, Shift+→ packet, Space play/pause, R reset,
+// ] and [ the next and previous marker.
 // None fires while a form control (input, select, textarea, or a button
 // for Space) has focus: there the keys are the control's (Space toggles a
 // focused checkbox, arrows change a number). Escape leaves the control, so
@@ -297,6 +301,8 @@ func (p *Playground) listenKeys(ctx ga.Context) {
 			act = p.togglePlay
 		case "r", "R":
 			act = func() { p.step(p.s.Reset) }
+		case "]", "[": // markers.go
+			act = func() { p.markerKey(key) }
 		default:
 			return nil
 		}

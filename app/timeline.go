@@ -43,9 +43,13 @@ func (c *Timeline) Render() (ui ga.UI) {
 		),
 		ga.Div().Class("scrub").Body(
 			ga.Label().For("scrubber").Text("timeline"),
-			ga.Input().Type("range").ID("scrubber").Min(0).Max(v.Max).Value(v.Op).Aria("valuetext", fmt.Sprintf("operation %d of %d", v.Op, v.Max)).OnInput(onScrub),
+			ga.Div().Class("scrub-track").Body(
+				ga.Input().Type("range").ID("scrubber").Min(0).Max(v.Max).Value(v.Op).Aria("valuetext", fmt.Sprintf("operation %d of %d", v.Op, v.Max)).OnInput(onScrub),
+				markerBar(v), // markers.go
+			),
 			ga.Span().Class("meta").Text(fmt.Sprintf("op %d / %d", v.Op, v.Max)),
 		),
+		markerList(v),
 	)
 }
 

@@ -101,6 +101,7 @@ type Session struct {
 	series, cmpSeries  []lab.SeriesPoint
 
 	charts chartCache
+	mk     markerCache // the timeline markers' labels (markers.go)
 	// Views that change only with the wanted config, kept by what they
 	// were built from.
 	ctlKey, cmpChoicesKey string
@@ -219,6 +220,7 @@ func (s *Session) build(cfg lab.Config) error {
 		return err
 	}
 	l.EnableSeek()
+	l.EnableMarkers()
 	l.Record(true)
 	s.lab, s.cfg, s.want = l, cfg, cfg
 	s.errs = map[string]string{}

@@ -26,6 +26,7 @@ type View struct {
 	Charts     ChartsView
 	Show       ShowView // the rules view's "show me" panel (rules.go)
 	Link       string   // the URL query of this state (Query().Encode())
+	CLI        string   // the ppsim command line of the config (export.go)
 
 	Embed EmbedView // embed mode and the links to this state (embed.go)
 	// Live is what the page's live region says (a11y.go): a step taken by
@@ -72,6 +73,7 @@ type TimelineView struct {
 	Playing bool
 	Speed   int
 	Done    bool
+	Markers []MarkerView // the engine's markers as far as the run went (markers.go)
 }
 
 // MachineView is the machine drawing's props.
@@ -185,6 +187,7 @@ func (s *Session) View() View {
 	}
 	v.Controls = s.ctl
 	v.Timeline = TimelineView{Op: s.snap.Op, Max: max(s.maxOp, s.snap.Op), Playing: s.playing, Speed: s.speed, Done: s.snap.Done}
+	v.Timeline.Markers = s.markers(v.Timeline.Max)
 	v.Machine = MachineView{Snap: s.snap, Changed: s.changed(), Selected: s.selected, Scroll: s.scroll, SelectedFree: s.selectedFree()}
 	has := s.hasRec && s.snap.Op > 0 && s.rec.Op.Index < s.snap.Op
 	v.Narration = NarrationView{Rec: s.rec, Has: has, Era: s.snap.Era, Driver: s.driver(), Next: s.snap.Next, Done: s.snap.Done, Err: s.runErr(), Op: s.snap.Op}
@@ -201,6 +204,7 @@ func (s *Session) View() View {
 	v.Show = s.showView()
 	s.embedView(&v)
 	s.a11yView(&v)
+	v.CLI = s.CLICommand()
 	return v
 }
 

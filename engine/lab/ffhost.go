@@ -118,4 +118,7 @@ func (h *ffHost) Skipped(ops uint64) {
 	if h.kf.on && h.ops/h.kf.every != (h.ops-ops)/h.kf.every {
 		h.kf.capture(h.lab())
 	}
+	if h.mk.on {
+		h.lab().markerSkipped(ops, h.ff.Stats().Period)
+	}
 }

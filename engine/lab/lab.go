@@ -84,6 +84,7 @@ type Lab struct {
 	seriesBuf []int64           `pp:"observer"` // scratch: the sums a window's close reads
 	kf        keyframes         `pp:"observer"`
 	ff        fastforward.State `pp:"observer"` // steady-state fast-forward (package fastforward; ffhost.go)
+	mk        markerTrack       `pp:"observer"` // the run's markers (markers.go)
 }
 
 // New validates a config and builds the run. Every bad input yields one error
@@ -227,6 +228,9 @@ func (l *Lab) fullCheck() {
 // the checks, so that a replay from it goes on exactly as the run did).
 func (l *Lab) opChecked() {
 	l.stampLog()
+	if l.mk.on {
+		l.markerObserve()
+	}
 	if l.kf.on && l.ops%l.kf.every == 0 {
 		l.kf.capture(l)
 	}

@@ -143,19 +143,21 @@ type observers struct {
 	rec    recorder
 	kf     keyframes
 	ff     fastforward.State
+	mk     markerTrack
 }
 
 func (l *Lab) detach() observers {
-	s := observers{tracer: l.tracer, rec: l.rec, kf: l.kf, ff: l.ff}
-	l.tracer, l.rec, l.kf, l.ff = nil, recorder{}, keyframes{}, fastforward.State{}
+	s := observers{tracer: l.tracer, rec: l.rec, kf: l.kf, ff: l.ff, mk: l.mk}
+	l.tracer, l.rec, l.kf, l.ff, l.mk = nil, recorder{}, keyframes{}, fastforward.State{}, markerTrack{}
 	l.m.SetTracer(nil)
 	return s
 }
 
 func (l *Lab) attach(s observers) {
-	l.tracer, l.rec, l.kf, l.ff = s.tracer, s.rec, s.kf, s.ff
+	l.tracer, l.rec, l.kf, l.ff, l.mk = s.tracer, s.rec, s.kf, s.ff, s.mk
 	l.m.RecordMoves(l.rec.on)
 	l.listen()
+	l.markerAttached()
 }
 
 // Seek brings the run to the state after operation n (or to its end, if it

@@ -203,27 +203,8 @@ func (r Results) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, "delivered: %d of %d packets (lost %d; rx_missed_errors %d: no RX buffer posted; rx_buff_alloc_err %d: page_pool_alloc_pages returned NULL)\n",
 			r.Delivered, r.Packets, r.Lost, r.RxMissed, r.AllocFailures)
 	}
-	fmt.Fprintf(w, "inflight: %d\n\nNIC statistics:\n", r.Inflight)
-	for i := sim.Stat(0); i < sim.NumStats; i++ {
-		fmt.Fprintf(w, "     %s: %d\n", EthtoolName(r.Driver, i, -1), r.Stats[i])
-	}
-	for ring, st := range r.RingStats {
-		if EthtoolName(r.Driver, 0, ring) == "" {
-			break
-		}
-		for i := sim.Stat(0); i < sim.NumStats; i++ {
-			fmt.Fprintf(w, "     %s: %d\n", EthtoolName(r.Driver, i, ring), st[i])
-		}
-	}
-	if n := EthtoolNote(r.Driver); n != "" {
-		fmt.Fprintf(w, "     (%s)\n", n)
-	}
-	if len(r.DriverStats) > 0 {
-		fmt.Fprintf(w, "     (%s:)\n", DriverStatsNote(r.Driver))
-		for _, st := range r.DriverStats {
-			fmt.Fprintf(w, "     %s: %d\n", st.Name, st.Value)
-		}
-	}
+	fmt.Fprintf(w, "inflight: %d\n\n", r.Inflight)
+	r.WriteEthtool(w)
 	fmt.Fprintf(w, "\nviolations: %d\n", r.Violations.Total())
 	for k := sim.Kind(0); k < sim.NumKinds; k++ {
 		if c := r.Violations.Counts[k]; c > 0 {

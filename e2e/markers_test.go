@@ -1,0 +1,419 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+
+	"pplab/engine/lab"
+)
+
+// Timeline markers and export (issue 20 §3, §5).
+
+// markerDOM is one marker of the page's list.
+type markerDOM struct {
+	Op   uint64 `json:"op"`
+	Kind string `json:"kind"`
+	PFN  int32  `json:"pfn"`
+	Text string `json:"text"`
+}
+
+func (p *page) markers() []markerDOM {
+	p.t.Helper()
+	var out []markerDOM
+	p.eval(`[...document.querySelectorAll('#markers .marker-item')].map(b => ({op: Number(b.dataset.op), kind: b.dataset.kind, pfn: Number(b.dataset.pfn), text: b.textContent}))`, &out)
+	return out
+}
+
+func (p *page) op() uint64 {
+	p.t.Helper()
+	var op float64
+	p.eval(`window.__pplab.op`, &op)
+	return uint64(op)
+}
+
+// narrates is what the narration of a marker's operation must show (a
+// counter it incremented, the function, the violation).
+var narrates = map[string]string{
+	"slow":            "alloc_slow",
+	"ring_full":       "recycle_ring_full",
+	"cache_full":      "recycle_cache_full",
+	"released_refcnt": "recycle_released_ref",
+	"retry":           "page_pool_release",
+	"stalled":         "stalled pool shutdown",
+	"freed":           "page_pool_release",
+	"violation":       "violations found",
+}
+
+// TestMarkers_ClickJumpsToTheMarkedOperation: a tick under the scrubber
+// and an entry of the list each jump to the marked operation, and the
+// narration shows the marked event.
+func TestMarkers_ClickJumpsToTheMarkedOperation(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&step=2000")
+	p.wait(`document.querySelectorAll('#marker-bar .marker').length > 0`, 10*time.Second)
+	ms := p.markers()
+	if len(ms) == 0 || ms[0].Op != 1 || ms[0].Kind != "slow" {
+		t.Fatalf("markers %+v: want the first at op 1 (ndo_open's slow-path fill)", ms)
+	}
+	byOp := map[uint64][]string{}
+	for _, m := range ms {
+		byOp[m.Op] = append(byOp[m.Op], m.Kind)
+	}
+	// A tick: the one the mouse lands on (ticks close together overlap).
+	p.do(chromedp.Click(chromedp.CSS("#marker-bar .marker.mk-ring_full")))
+	p.wait(`window.__pplab.op !== 2000`, 10*time.Second)
+	op := p.op()
+	kinds, ok := byOp[op]
+	if !ok {
+		t.Fatalf("the tick jumped to op %d, which no marker names (%v)", op, byOp)
+	}
+	p.wait(fmt.Sprintf(`document.querySelector('#narration-text').textContent.startsWith('op %d ')`, op), 10*time.Second)
+	for _, k := range kinds {
+		if got := p.text("#narration"); !strings.Contains(got, narrates[k]) {
+			t.Errorf("op %d (%s): the narration does not show %q: %s", op, k, narrates[k], got)
+		}
+	}
+	// An entry of the list (open it first): the first marker, the slow-path fill.
+	p.do(chromedp.Click(chromedp.CSS("#markers > summary")))
+	p.do(chromedp.Click(chromedp.CSS(`#markers .marker-item[data-kind="slow"]`)))
+	p.waitOp(1)
+	if got := p.text("#narration"); !strings.Contains(got, "alloc_slow") {
+		t.Errorf("op 1: the narration shows no slow-path allocation: %s", got)
+	}
+	if n := len(p.markers()); n != len(ms) {
+		t.Errorf("after the jump back %d markers, before %d (the run's furthest op keeps them)", n, len(ms))
+	}
+	p.do(chromedp.Click(chromedp.CSS(`#markers .marker-item[data-kind="ring_full"]`)))
+	p.waitOp(ms[firstOf(ms, "ring_full")].Op)
+	if got := p.text("#narration"); !strings.Contains(got, "recycle_ring_full") {
+		t.Errorf("ring_full marker: the narration shows %s", got)
+	}
+	p.shot("markers-1280")
+	p.noErrors()
+}
+
+func firstOf(ms []markerDOM, kind string) int {
+	for i, m := range ms {
+		if m.Kind == kind {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestMarkers_NextAndPreviousKeys: ] and [ walk the markers in order (the
+// destroy's retries, the stalled warning, the pool freed; a violation
+// selects its page), and the buttons do the same.
+func TestMarkers_NextAndPreviousKeys(t *testing.T) {
+	for _, tc := range []struct{ name, q string }{
+		{"destroy", "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156"},
+		{"a broken rule", "?v=1&scenario=pool-slow&break=refcnt-check&pool_size=128&step=400"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPage(t, 1280, 800)
+			p.open(rootURL + tc.q)
+			p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
+			ms := p.markers()
+			var ops []uint64
+			for _, m := range ms {
+				if len(ops) == 0 || ops[len(ops)-1] != m.Op {
+					ops = append(ops, m.Op)
+				}
+			}
+			p.keys("r", 1)
+			p.waitOp(0)
+			for i, want := range ops {
+				if i == 12 {
+					break
+				}
+				p.keys("]", 1)
+				p.waitOp(want)
+				p.wait(fmt.Sprintf(`document.querySelector('#narration-text').textContent.startsWith('op %d ')`, want), 10*time.Second)
+				narr := p.text("#narration")
+				for _, m := range ms {
+					if m.Op == want && !strings.Contains(narr, narrates[m.Kind]) {
+						t.Errorf("op %d (%s): the narration does not show %q: %s", want, m.Kind, narrates[m.Kind], narr)
+					}
+					if m.Op == want && m.Kind == "violation" {
+						p.wait(fmt.Sprintf(`document.querySelector('#inspected-pfn') !== null && document.querySelector('#inspected-pfn').textContent.includes('%#x')`, m.PFN), 10*time.Second)
+					}
+				}
+			}
+			last := min(len(ops), 12) - 1
+			if last >= 1 {
+				p.keys("[", 1)
+				p.waitOp(ops[last-1])
+				p.do(chromedp.Click(chromedp.CSS("#markers > summary")), chromedp.Click(chromedp.CSS("#btn-next-marker")))
+				p.waitOp(ops[last])
+				p.do(chromedp.Click(chromedp.CSS("#btn-prev-marker")))
+				p.waitOp(ops[last-1])
+			}
+			if tc.name == "destroy" {
+				kinds := map[string]bool{}
+				for _, m := range ms {
+					kinds[m.Kind] = true
+				}
+				if !kinds["retry"] || !kinds["stalled"] || !kinds["freed"] {
+					t.Errorf("destroy's markers %v: want retries, the stalled warning and the pool freed", kinds)
+				}
+			}
+			if foot := p.text(".foot"); !strings.Contains(foot, "] next marker") || !strings.Contains(foot, "[ previous marker") {
+				t.Errorf("the footer does not document the marker keys: %s", foot)
+			}
+			p.noErrors()
+		})
+	}
+}
+
+var (
+	ppsimOnce sync.Once
+	ppsimBin  string
+	ppsimErr  error
+)
+
+// ppsim builds cmd/ppsim once.
+func ppsim(t *testing.T) string {
+	t.Helper()
+	ppsimOnce.Do(func() {
+		_, file, _, _ := runtime.Caller(0)
+		repo := filepath.Dir(filepath.Dir(file))
+		dir, err := os.MkdirTemp("", "pplab-ppsim-")
+		if err != nil {
+			ppsimErr = err
+			return
+		}
+		ppsimBin = filepath.Join(dir, "ppsim")
+		cmd := exec.Command("go", "build", "-o", ppsimBin, "./cmd/ppsim")
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			ppsimErr = fmt.Errorf("building ppsim: %v\n%s", err, out)
+		}
+	})
+	if ppsimErr != nil {
+		t.Fatal(ppsimErr)
+	}
+	return ppsimBin
+}
+
+// downloads makes the page's downloads land in a fresh directory.
+func (p *page) downloads() string {
+	p.t.Helper()
+	dir := p.t.TempDir()
+	if _, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+		p.t.Fatalf("download behaviour: %v", err)
+	}
+	return dir
+}
+
+// download clicks an export button and returns the file it saved.
+func (p *page) download(dir, button string) (name string, body []byte) {
+	p.t.Helper()
+	before := map[string]bool{}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		before[e.Name()] = true
+	}
+	p.do(chromedp.Click(chromedp.CSS(button)))
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if n := e.Name(); !before[n] && !strings.HasSuffix(n, ".crdownload") {
+				b, err := os.ReadFile(filepath.Join(dir, n))
+				if err == nil && len(b) > 0 {
+					return n, b
+				}
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.t.Fatalf("%s: no download in %s (console errors %q)", button, dir, p.errors())
+	return "", nil
+}
+
+// TestExport_JSONIsWhatPpsimPrints: at the run's end the JSON export is
+// byte for byte what `ppsim run … --json` prints for the command line the
+// page shows (the built CLI); in mid-run it is the results of an equal run
+// stopped at the same operation; the CSV, the trace and the ethtool -S
+// block download, and the block copies.
+func TestExport_JSONIsWhatPpsimPrints(t *testing.T) {
+	const q = "v=1&scenario=tcp-stream&driver=mlx5&era=6.1&rx_descs=16&pool_size=32&packets=3000"
+	vals, _ := url.ParseQuery(q)
+	cfg, err := lab.ParseConfig(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, err := lab.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end.Run()
+	p := newPage(t, 1280, 800)
+	dir := p.downloads()
+	p.open(rootURL + "?" + q + fmt.Sprintf("&step=%d", end.Ops()))
+	p.wait(`document.querySelector('#next-op') && document.querySelector('#next-op').textContent.includes('complete')`, 20*time.Second)
+	name, got := p.download(dir, "#export-json")
+	if !strings.HasSuffix(name, ".json") || !strings.Contains(name, "tcp-stream") {
+		t.Errorf("file name %q", name)
+	}
+	cli := p.text("#export-cli")
+	args := strings.Fields(strings.TrimPrefix(cli, "ppsim "))
+	out, err := exec.Command(ppsim(t), args...).Output()
+	if err != nil {
+		t.Fatalf("%s: %v", cli, err)
+	}
+	if string(got) != string(out) {
+		t.Errorf("the JSON export differs from `%s`:\n got %s\nwant %s", cli, got, out)
+	}
+	var parsed map[string]any
+	if err := json.Unmarshal(got, &parsed); err != nil || parsed["driver_stats"] == nil {
+		t.Errorf("the export is not the contract's JSON with mlx5's driver_stats: %v %v", err, parsed)
+	}
+
+	// Mid-run: an equal batch run stopped at the same op, as the CLI marshals it.
+	p.keys("r", 1)
+	p.waitOp(0)
+	p.keys("\u0303", 300) // →
+	p.waitOp(300)
+	_, mid := p.download(dir, "#export-json")
+	l, _ := lab.New(cfg)
+	l.RunFor(300)
+	l.FinalCheck()
+	want, _ := json.Marshal(l.Results())
+	if string(mid) != string(want)+"\n" {
+		t.Errorf("at op 300:\n got %s\nwant %s", mid, want)
+	}
+
+	_, csv := p.download(dir, "#export-csv")
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if lines[0] != "packets,time_ns,kpps,delivered,busy_ps,cached,ring,released,cache_full,ring_full,released_refcnt" || len(lines) < 2 {
+		t.Errorf("CSV %q", lines)
+	}
+	_, trace := p.download(dir, "#export-trace")
+	if !strings.HasPrefix(string(trace), "# pplab trace: tcp-stream on mlx5") || strings.Count(string(trace), "\n") < 10 {
+		t.Errorf("trace %q", trace)
+	}
+	_, eth := p.download(dir, "#export-ethtool")
+	for _, w := range []string{"NIC statistics:\n", "     rx_pp_alloc_fast: ", "     rx_pp_alloc_slow_high_order: ", "     rx0_pp_recycle_ring: ", "     rx_cache_reuse: "} {
+		if !strings.Contains(string(eth), w) {
+			t.Errorf("the ethtool -S block has no %q:\n%s", w, eth)
+		}
+	}
+	// Copy: with the clipboard granted, the block lands there.
+	origin := strings.TrimSuffix(rootURL, "/")
+	for _, name := range []string{"clipboard-write", "clipboard-read"} {
+		if _, err := chromedp.CallBrowser(p.ctx, browser.SetPermission, browser.SetPermissionParams{Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin}); err != nil {
+			t.Fatalf("permission %s: %v", name, err)
+		}
+	}
+	p.do(chromedp.Click(chromedp.CSS("#copy-ethtool")))
+	p.wait(`document.querySelector('.banner') && document.querySelector('.banner').textContent.includes('ethtool -S block')`, 10*time.Second)
+	if banner := p.text(".banner"); strings.Contains(banner, "copied the ethtool -S block") {
+		var clip string
+		p.evalAsync(`navigator.clipboard.readText()`, &clip)
+		if clip != string(eth) {
+			t.Errorf("the clipboard holds %q, the download %q", clip, eth)
+		}
+	} else {
+		t.Logf("the clipboard refused in this browser: %s", banner)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#export').scrollIntoView({block: 'center'})`))
+	p.shot("export-1280")
+	p.noErrors()
+}
+
+// TestMarkers_Phone: on a phone the markers bar and list fit the width
+// (no horizontal scroll) and a marker still jumps.
+func TestMarkers_Phone(t *testing.T) {
+	p := newPage(t, 390, 844)
+	p.open(rootURL + "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156")
+	p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
+	// On a phone the timeline sticks to the top once the page scrolls to it
+	// (the narration is the bottom sheet).
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#timeline').scrollIntoView()`))
+	p.do(chromedp.Click(chromedp.CSS("#markers > summary")))
+	p.do(chromedp.Click(chromedp.CSS(`#markers .marker-item[data-kind="stalled"]`)))
+	p.wait(`document.querySelector('#narration').textContent.includes('stalled pool shutdown')`, 10*time.Second)
+	var scroll bool
+	p.eval(`document.documentElement.scrollWidth > document.documentElement.clientWidth`, &scroll)
+	if scroll {
+		t.Error("the page scrolls horizontally on a phone")
+	}
+	p.shot("markers-390")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#export').scrollIntoView({block: 'start'})`))
+	p.shot("export-390")
+	p.noErrors()
+}
+
+// TestMarkers_StepLatency reports (the budgets are reported, not
+// asserted) one step's key → DOM time with the markers drawn and their
+// list open, at teaching and kernel sizes: a step re-renders every tick
+// (the scrubber's range grows with the run).
+func TestMarkers_StepLatency(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	for _, tc := range []struct{ name, q string }{
+		{"teaching sizes (tcp-stream)", "?v=1&scenario=tcp-stream&rx_descs=16&pool_size=32&step=3000"},
+		{"kernel sizes (drop)", "?v=1&scenario=drop&step=3000"},
+	} {
+		p.open(rootURL + tc.q)
+		p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
+		p.do(chromedp.Click(chromedp.CSS("#markers > summary")))
+		var n int
+		p.eval(`document.querySelectorAll('#marker-bar .marker').length`, &n)
+		p.stepLatencies(5)
+		ms, _ := p.stepLatencies(60)
+		if len(ms) != 60 {
+			t.Fatalf("%s: %d steps measured", tc.name, len(ms))
+		}
+		t.Logf("one step with %d markers drawn, key → DOM, %s: p50 %.1f ms, p95 %.1f ms, max %.1f ms", n, tc.name, percentile(ms, 0.5), percentile(ms, 0.95), percentile(ms, 1))
+	}
+	p.noErrors()
+}
+
+// TestExport_JSONWithABrokenRuleIsWhatPpsimPrints: a run with a rule
+// broken is checked after every operation in the page; its JSON export
+// is still the CLI's (the counts of ppsim's own check schedule).
+func TestExport_JSONWithABrokenRuleIsWhatPpsimPrints(t *testing.T) {
+	const q = "v=1&scenario=clone-tap&rx_descs=16&pool_size=32&break=last-dataref&packets=2000"
+	vals, _ := url.ParseQuery(q)
+	cfg, err := lab.ParseConfig(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end, err := lab.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end.Run()
+	p := newPage(t, 1280, 800)
+	dir := p.downloads()
+	p.open(rootURL + "?" + q + fmt.Sprintf("&step=%d", end.Ops()))
+	p.wait(`document.querySelector('#next-op') && document.querySelector('#next-op').textContent.includes('complete')`, 30*time.Second)
+	_, got := p.download(dir, "#export-json")
+	cli := p.text("#export-cli")
+	out, err := exec.Command(ppsim(t), strings.Fields(strings.TrimPrefix(cli, "ppsim "))...).Output()
+	if err != nil {
+		t.Fatalf("%s: %v", cli, err)
+	}
+	if string(got) != string(out) {
+		t.Errorf("the JSON export differs from `%s`:\n got %s\nwant %s", cli, got, out)
+	}
+	if !strings.Contains(cli, "--break last-dataref") {
+		t.Errorf("the command line %q does not break the rule", cli)
+	}
+	p.noErrors()
+}
