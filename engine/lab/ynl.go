@@ -86,3 +86,7 @@ func eraOrder(name string) int {
 	}
 	return e.Order
 }
+
+// YNLStatKey is the netdev family's attribute name of counter s
+// (page-pool-stats: alloc-fast … recycle-released-refcnt).
+func YNLStatKey(s sim.Stat) string { return report.YNLStatKey(s) }
