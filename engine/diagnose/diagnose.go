@@ -67,7 +67,7 @@ type Report struct {
 }
 
 // DistanceDoc is the distance the nearest scenarios are ranked by.
-const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the teaching sizes, 20 000 packets"
+const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets; runs at the same distance are one shape"
 
 // Diagnose reads a paste and diagnoses it.
 func Diagnose(text string, opt Options) (*Report, error) {

@@ -11,10 +11,15 @@ import (
 
 // The nearest scenarios are found by running the model: every scenario on
 // every driver that runs it, in every era whose kernel has page_pool stats
-// (sim.Era.Stats: a pasted counter comes from such a kernel), at the
-// teaching sizes (lab.PresetTeaching) for SweepPackets packets — short runs,
-// made once per process (the first diagnosis pays ≈4 s on one core) and
-// kept in memory.
+// (sim.Era.Stats: a pasted counter comes from such a kernel), for
+// SweepPackets packets — short runs, made once per process (the first
+// diagnosis pays ≈2 s on one core) and kept in memory. The runs use the
+// drivers' own sizes (lab.PresetKernel: RX rings of 512–1024, their
+// pool_size), as a pasted counter comes from a real machine: the teaching
+// preset's 16-descriptor ring and 32-slot ptr_ring refill the cache in
+// smaller steps, which moves alloc_refill and alloc_empty away from what a
+// kernel-size ring shows (drop on mvpp2 at the teaching sizes is farther
+// from its own kernel-size counters than pool-ring is).
 
 // SweepPackets is the length of each model run of the sweep.
 const SweepPackets = 20_000
@@ -45,7 +50,7 @@ func Sweep() []Candidate {
 					if err != nil || !era.Stats {
 						continue
 					}
-					cfg, err := lab.Preset(lab.PresetTeaching, sc.Name)
+					cfg, err := lab.Preset(lab.PresetKernel, sc.Name)
 					if err != nil {
 						continue
 					}
@@ -140,22 +145,41 @@ func (sh Shape) Distance(a, b sim.Stats) float64 {
 	return math.Sqrt(math.Max(0, 1-bc))
 }
 
-// Match is one scenario × driver of the model near the paste, with the eras
-// whose runs are at the same distance.
+// Match is one counter shape of the model near the paste: the model runs
+// at that distance, grouped by scenario and driver (runs with the same
+// shape cannot be told apart by their counters, so they are named
+// together).
 type Match struct {
-	Scenario string   `json:"scenario"`
-	Driver   string   `json:"driver,omitempty"`
-	Eras     []string `json:"eras"`
-	Distance float64  `json:"distance"`
-	// URL opens the run (the newest of the eras) in the playground:
-	// "/?" + its config's Values().Encode().
-	URL string `json:"url"`
-	// Stats are the model run's counters (the newest era's).
+	Distance float64    `json:"distance"`
+	Runs     []MatchRun `json:"runs"`
+	// Stats are the first run's counters.
 	Stats map[string]uint64 `json:"stats"`
 }
 
-// Nearest returns the n scenario × driver groups of the sweep nearest to v
-// under sh, nearest first (equal distances by name).
+// MatchRun is one scenario × driver of a Match, in the eras at that
+// distance.
+type MatchRun struct {
+	Scenario string   `json:"scenario"`
+	Driver   string   `json:"driver,omitempty"`
+	Eras     []string `json:"eras"`
+	// URL opens the run (the newest of the eras) in the playground:
+	// "/?" + its config's Values().Encode().
+	URL string `json:"url"`
+}
+
+// Has reports whether the match names scenario.
+func (m Match) Has(scenario string) bool {
+	for _, r := range m.Runs {
+		if r.Scenario == scenario {
+			return true
+		}
+	}
+	return false
+}
+
+// Nearest returns the n counter shapes of the sweep nearest to v under sh,
+// nearest first; distances are rounded to 4 decimals, and runs at the same
+// distance are one shape.
 func Nearest(v sim.Stats, sh Shape, n int) []Match {
 	type scored struct {
 		c Candidate
@@ -163,41 +187,39 @@ func Nearest(v sim.Stats, sh Shape, n int) []Match {
 	}
 	var all []scored
 	for _, c := range Sweep() {
-		all = append(all, scored{c, sh.Distance(v, c.Stats)})
+		all = append(all, scored{c, math.Round(sh.Distance(v, c.Stats)*1e4) / 1e4})
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].d != all[j].d {
-			return all[i].d < all[j].d
-		}
-		return all[i].c.Config.Scenario+all[i].c.Config.Driver < all[j].c.Config.Scenario+all[j].c.Config.Driver
-	})
+	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
 	var out []Match
-	idx := map[string]int{}
-	var newest []int
 	for _, s := range all {
-		key := s.c.Config.Scenario + "/" + s.c.Config.Driver
-		d := math.Round(s.d*1e4) / 1e4
-		if i, ok := idx[key]; ok {
-			if out[i].Distance == d {
-				out[i].Eras = append(out[i].Eras, s.c.Config.Era)
-				if eraOrder(s.c.Config.Era) > newest[i] {
-					newest[i] = eraOrder(s.c.Config.Era)
-					out[i].URL = "/?" + s.c.Config.Values().Encode()
-					out[i].Stats = statsMap(s.c.Stats)
-				}
+		if len(out) == 0 || out[len(out)-1].Distance != s.d {
+			if len(out) == n {
+				break
 			}
-			continue
+			out = append(out, Match{Distance: s.d, Stats: statsMap(s.c.Stats)})
 		}
-		if len(out) == n {
-			continue
+		m := &out[len(out)-1]
+		cfg := s.c.Config
+		url := "/?" + cfg.Values().Encode()
+		found := false
+		for i := range m.Runs {
+			r := &m.Runs[i]
+			if r.Scenario == cfg.Scenario && r.Driver == cfg.Driver {
+				r.Eras = append(r.Eras, cfg.Era)
+				if eraOrder(cfg.Era) >= eraOrder(r.Eras[0]) {
+					r.URL = url
+				}
+				found = true
+			}
 		}
-		idx[key] = len(out)
-		newest = append(newest, eraOrder(s.c.Config.Era))
-		out = append(out, Match{Scenario: s.c.Config.Scenario, Driver: s.c.Config.Driver, Eras: []string{s.c.Config.Era}, Distance: d,
-			URL: "/?" + s.c.Config.Values().Encode(), Stats: statsMap(s.c.Stats)})
+		if !found {
+			m.Runs = append(m.Runs, MatchRun{Scenario: cfg.Scenario, Driver: cfg.Driver, Eras: []string{cfg.Era}, URL: url})
+		}
 	}
-	for i := range out {
-		sort.Slice(out[i].Eras, func(a, b int) bool { return eraOrder(out[i].Eras[a]) < eraOrder(out[i].Eras[b]) })
+	for _, m := range out {
+		for i := range m.Runs {
+			sort.Slice(m.Runs[i].Eras, func(a, b int) bool { return eraOrder(m.Runs[i].Eras[a]) < eraOrder(m.Runs[i].Eras[b]) })
+		}
 	}
 	return out
 }

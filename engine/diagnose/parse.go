@@ -394,6 +394,10 @@ func parseEthtool(p *Paste, body []string) error {
 			continue
 		}
 		s := strings.TrimSpace(t)
+		if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+			p.Lines[i].Use, p.Lines[i].Why = UseHeader, "a note in parentheses"
+			continue
+		}
 		if headerRe.MatchString(s) {
 			p.Lines[i].Use = UseHeader
 			if cur < 0 || p.Snapshots[cur].Device.Any() || len(p.Snapshots[cur].Rings) > 0 || len(p.Snapshots[cur].Other) > 0 {

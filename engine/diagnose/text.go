@@ -6,6 +6,9 @@ import (
 	"strings"
 )
 
+// maxRunsShown bounds the runs the text lists per shape.
+const maxRunsShown = 6
+
 // WriteText prints the report readably (`ppsim diagnose`).
 func (r *Report) WriteText(w io.Writer) {
 	p := r.Paste
@@ -73,11 +76,18 @@ func (r *Report) WriteText(w io.Writer) {
 		if len(run.Nearest) > 0 {
 			fmt.Fprintf(w, "  nearest model runs (Hellinger distance of the counter shares):\n")
 			for _, m := range run.Nearest {
-				drv := m.Driver
-				if drv == "" {
-					drv = "no driver"
+				fmt.Fprintf(w, "    %.4f  (%d runs with this shape)\n", m.Distance, len(m.Runs))
+				for i, mr := range m.Runs {
+					if i == maxRunsShown {
+						fmt.Fprintf(w, "            … %d more (--json lists them)\n", len(m.Runs)-maxRunsShown)
+						break
+					}
+					drv := mr.Driver
+					if drv == "" {
+						drv = "no driver"
+					}
+					fmt.Fprintf(w, "            %s on %s, era %s  %s\n", mr.Scenario, drv, strings.Join(mr.Eras, ", "), mr.URL)
 				}
-				fmt.Fprintf(w, "    %.4f  %s on %s, era %s  %s\n", m.Distance, m.Scenario, drv, strings.Join(m.Eras, ", "), m.URL)
 			}
 		}
 		for _, a := range run.Next {
