@@ -28,8 +28,8 @@ func ratio(rs []Ratio, name string) (float64, bool) {
 
 // Thresholds of the advice: a share above these is called out.
 const (
-	releasedShareCallout  = 0.01  // 1 % of the returned pages released for refcnt
-	ringFullShareCallout  = 0.001 // 0.1 % of the ring puts failed
+	releasedShareCallout  = 0.0001 // 0.01 % of the returned pages released for refcnt (a recycling pool releases none)
+	ringFullShareCallout  = 0.001  // 0.1 % of the ring puts failed
 	cacheFullShareCallout = 0.01
 	lowRecyclingPct       = 50.0
 )
@@ -49,7 +49,7 @@ func advise(p *Paste, run *Run) []Advice {
 		}
 	}
 	if s, ok := ratio(run.Ratios, "released_refcnt share"); ok && s > releasedShareCallout {
-		out = append(out, Advice{Signal: fmt.Sprintf("recycle_released_refcnt is %.1f %% of the pages that came back (%d)", 100*s, v[sim.StatRecycleReleasedRefcnt]),
+		out = append(out, Advice{Signal: fmt.Sprintf("recycle_released_refcnt is %.2f %% of the pages that came back (%d)", 100*s, v[sim.StatRecycleReleasedRefcnt]),
 			Means: "__page_pool_put_page found page_ref_count != 1 (or a pfmemalloc page): something else still held a reference to the page when the last pp user put it, so the pool unmapped it and let it go — every such page is a slow-path allocation later",
 			Look: []string{
 				"which skbs hold page references: a packet tap or clone (tcpdump, AF_PACKET: skb_clone shares the data, and a clone that is modified — pskb_expand_head, skb_shift, skb_split — takes get_page on the frags, never a pp reference)",

@@ -76,7 +76,11 @@ func (r *Report) WriteText(w io.Writer) {
 		if len(run.Nearest) > 0 {
 			fmt.Fprintf(w, "  nearest model runs (Hellinger distance of the counter shares):\n")
 			for _, m := range run.Nearest {
-				fmt.Fprintf(w, "    %.4f  (%d runs with this shape)\n", m.Distance, len(m.Runs))
+				runs := "1 scenario × driver"
+				if len(m.Runs) > 1 {
+					runs = fmt.Sprintf("%d scenario × driver pairs with this shape", len(m.Runs))
+				}
+				fmt.Fprintf(w, "    %.4f  (%s)\n", m.Distance, runs)
 				for i, mr := range m.Runs {
 					if i == maxRunsShown {
 						fmt.Fprintf(w, "            … %d more (--json lists them)\n", len(m.Runs)-maxRunsShown)
