@@ -105,9 +105,8 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	}
 	switch {
 	case p.Columns:
-		for i, sn := range p.Snapshots {
+		for _, sn := range p.Snapshots {
 			runs = append(runs, Run{Label: sn.Label, c: sn.Device})
-			_ = i
 		}
 	case withStats >= 2:
 		first, last := p.Snapshots[0], p.Snapshots[len(p.Snapshots)-1]
