@@ -9,8 +9,9 @@
 #               the native tests under -short (a sample of the golden corpus;
 #               no wasm, no browser); make test before a push
 GO ?= go
-# The engine: sim, mm, pagepool, skb, drivers, workload, lab and perf (the
-# what-if, above lab; engine/lab/arch_test.go holds the layer order).
+# The engine: sim, mm, pagepool, skb, drivers, workload, lab, perf (the
+# what-if) and diagnose (the counter diagnosis), both above lab;
+# engine/lab/arch_test.go holds the layer order.
 ENGINE_PKGS = ./engine/...
 ADDR ?= 127.0.0.1:8000
 PREFIX ?=
@@ -64,7 +65,8 @@ imports:
 		| grep -E '(^| )(syscall/js|github.com/maxence-charriere/go-app[^ ]*)( |$$)' || true); \
 	if [ -n "$$bad" ]; then echo "engine imports forbidden packages:"; echo "$$bad"; exit 1; fi
 	@if $(GO) list -deps ./engine/lab | grep -qx 'pplab/engine/perf'; then echo "engine/lab depends on engine/perf: the what-if sits above the lab (perf → lab)"; exit 1; fi
-	@echo "imports: no engine package imports syscall/js or go-app; engine/lab does not depend on engine/perf"
+	@if $(GO) list -deps ./engine/lab | grep -qx 'pplab/engine/diagnose'; then echo "engine/lab depends on engine/diagnose: the diagnosis sits above the lab (diagnose → lab)"; exit 1; fi
+	@echo "imports: no engine package imports syscall/js or go-app; engine/lab depends on neither engine/perf nor engine/diagnose"
 
 # Every benchmark once (-benchtime 1x): a benchmark checks what it measures
 # (the recycling path, no allocation), and one that nothing runs rots.

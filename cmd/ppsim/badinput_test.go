@@ -16,8 +16,8 @@ var badInputs = []struct {
 	code int
 	want string
 }{
-	{"no command", "", 2, "ppsim: missing command (accepted: list, run, predict); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct [--platform P] [--json]"},
-	{"unknown command", "fly", 2, "ppsim: unknown command \"fly\" (accepted: list, run, predict)"},
+	{"no command", "", 2, "ppsim: missing command (accepted: list, run, predict, diagnose); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct [--platform P] [--json]   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]"},
+	{"unknown command", "fly", 2, "ppsim: unknown command \"fly\" (accepted: list, run, predict, diagnose)"},
 	{"list: unknown flag", "list --yaml", 2, "ppsim: list: unknown flag --yaml (accepted flags: --json)"},
 	{"list: flag twice", "list --json --json", 2, "ppsim: list: --json is given twice: give it once"},
 	{"list: stray argument", "list extra", 2, "ppsim: list: unexpected argument \"extra\""},
@@ -131,6 +131,23 @@ var badInputs = []struct {
 	{"predict: stray profile name", "predict mvpp2-v1-before --rate 962 --unit kpps --change bulk", 2, "ppsim: predict: unexpected argument \"mvpp2-v1-before\" (did you mean --profile mvpp2-v1-before?)"},
 	{"predict: stray change name", "predict --profile mvpp2-v1-before --rate 962 --unit kpps bulk", 2, "ppsim: predict: unexpected argument \"bulk\" (did you mean --change bulk?)"},
 	{"run: flag without its value", "run --scenario", 2, "ppsim: run: --scenario needs a value (accepted flags: --break, --driver, --era, --json, --packets, --scenario, --seed, --set, --trace, --trace-format, --trace-max)"},
+	{"diagnose: unknown flag", "diagnose --paste x", 2, "ppsim: diagnose: unknown flag --paste (accepted flags: --file, --interval, --json)"},
+	{"diagnose: flag twice", "diagnose --file a --file b", 2, "ppsim: diagnose: --file is given twice: give it once"},
+	{"diagnose: empty file flag", "diagnose --file ''", 2, "ppsim: diagnose: --file is empty: give a value or leave the flag out"},
+	{"diagnose: stray argument", "diagnose counters.txt", 2, "ppsim: diagnose: unexpected argument \"counters.txt\""},
+	{"diagnose: no such file", "diagnose --file {dir}/nope.txt", 2, "ppsim: --file {dir}/nope.txt: no such file (want a file with the paste, or - for stdin)"},
+	{"diagnose: a directory", "diagnose --file {dir}/adir", 2, "ppsim: --file {dir}/adir: a directory (want a file with the paste, or - for stdin)"},
+	{"diagnose: empty file", "diagnose --file {dir}/empty.txt", 2, "ppsim: --file {dir}/empty.txt: no input: want ethtool -S output (rx_pp_* or a driver's per-ring rx<N>_pp_* counters, with or without the NIC statistics: header, mail-quoted with > or |), a table of such counters with one column per run, ynl --family netdev --dump page-pool-stats-get or page-pool-get (Python literals or --output-json), or ynltool page-pool stats (plain, -j, group-by pp)"},
+	{"diagnose: prose", "diagnose --file {dir}/garbage.txt", 2, "ppsim: --file {dir}/garbage.txt: line 1 \"hello world\": no page_pool counter or pool found: want ethtool -S output (rx_pp_* or a driver's per-ring rx<N>_pp_* counters, with or without the NIC statistics: header, mail-quoted with > or |), a table of such counters with one column per run, ynl --family netdev --dump page-pool-stats-get or page-pool-get (Python literals or --output-json), or ynltool page-pool stats (plain, -j, group-by pp)"},
+	{"diagnose: binary", "diagnose --file {dir}/nul.txt", 2, "ppsim: --file {dir}/nul.txt: binary input (a NUL byte): want text"},
+	{"diagnose: not UTF-8", "diagnose --file {dir}/badutf8.txt", 2, "ppsim: --file {dir}/badutf8.txt: not UTF-8 text (want ethtool -S output (rx_pp_* or a driver's per-ring rx<N>_pp_* counters, with or without the NIC statistics: header, mail-quoted with > or |), a table of such counters with one column per run, ynl --family netdev --dump page-pool-stats-get or page-pool-get (Python literals or --output-json), or ynltool page-pool stats (plain, -j, group-by pp))"},
+	{"diagnose: too big", "diagnose --file {dir}/big.txt", 2, "ppsim: --file {dir}/big.txt: over 1048576 bytes (want one paste of counters)"},
+	{"diagnose: negative counter", "diagnose --file {dir}/ppneg.txt", 2, "ppsim: --file {dir}/ppneg.txt: line 2 \"     rx_pp_alloc_fast: -3\": rx_pp_alloc_fast: want an unsigned 64-bit integer, found \"-3\""},
+	{"diagnose: ragged table", "diagnose --file {dir}/ppragged.txt", 2, "ppsim: --file {dir}/ppragged.txt: line 2 \"rx_pp_alloc_slow\\t1\": want 2 values (one per column, as on line 1), found 1"},
+	{"diagnose: unclosed ynl dump", "diagnose --file {dir}/ppunclosed.txt", 2, "ppsim: --file {dir}/ppunclosed.txt: line 2 \"  'inflight': 3\": want ',' or '}'"},
+	{"diagnose: bad interval", "diagnose --file {dir}/ppok.txt --interval soon", 2, "ppsim: --interval \"soon\": want a positive number of seconds (10, 1.5 or 1.5s)"},
+	{"diagnose: zero interval", "diagnose --file {dir}/ppok.txt --interval 0", 2, "ppsim: --interval \"0\": want a positive number of seconds (10, 1.5 or 1.5s)"},
+	{"diagnose: negative interval", "diagnose --file {dir}/ppok.txt --interval -5", 2, "ppsim: --interval \"-5\": want a positive number of seconds (10, 1.5 or 1.5s)"},
 	{"predict: flag without its value", "predict --profile mvpp2-v1-before --rate", 2, "ppsim: predict: --rate needs a value (accepted flags: --change, --json, --platform, --profile, --rate, --unit)"},
 }
 

@@ -24,6 +24,11 @@ var fixtures = map[string]string{
 	"nul.txt":      "ok\x00x",
 	"badutf8.txt":  "  10.00%  [k] kfree_skb\n\xff\xfe\n",
 	"negative.txt": "  -5.00%  [k] kfree_skb\n",
+	// ppsim diagnose's pastes.
+	"ppneg.txt":      "NIC statistics:\n     rx_pp_alloc_fast: -3\n",
+	"ppragged.txt":   "rx_pp_alloc_fast\t10\t20\nrx_pp_alloc_slow\t1\n",
+	"ppunclosed.txt": "[{'id': 1,\n  'inflight': 3\n",
+	"ppok.txt":       "rx_pp_alloc_fast: 100\nrx_pp_recycle_ring: 100\n",
 }
 
 // fixtureDir writes the fixtures (and a directory and a 2 MB file) and

@@ -1,5 +1,7 @@
 // Command ppsim runs the pplab engine headless: list what can be configured,
-// run a scenario and print its results (a table, or JSON for other tools).
+// run a scenario and print its results (a table, or JSON for other tools),
+// predict a change from a perf top listing, diagnose pasted page_pool
+// counters.
 // The command-line contract is this comment and the README's "ppsim" section;
 // other tools depend on it.
 //
@@ -20,7 +22,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"pplab/engine/diagnose"
 	"pplab/engine/lab"
 	"pplab/engine/perf"
 	"pplab/engine/sim"
@@ -53,7 +57,8 @@ const usage = `usage:
             [--set knob=value ...] [--break rule ...] [--json]
             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
-            --change skb-recycle|bulk|napi-direct [--platform P] [--json]`
+            --change skb-recycle|bulk|napi-direct [--platform P] [--json]
+  ppsim diagnose [--file F|-] [--interval SECONDS] [--json]`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout, stderr)
@@ -80,7 +85,7 @@ var errHelp = errors.New("help")
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return bad("missing command (accepted: list, run, predict); %s", strings.ReplaceAll(usage, "\n", " "))
+		return bad("missing command (accepted: list, run, predict, diagnose); %s", strings.ReplaceAll(usage, "\n", " "))
 	}
 	switch args[0] {
 	case "list":
@@ -89,11 +94,13 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdPredict(args[1:], stdout)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "diagnose":
+		return cmdDiagnose(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}
-	return bad("unknown command %q (accepted: list, run, predict)", args[0])
+	return bad("unknown command %q (accepted: list, run, predict, diagnose)", args[0])
 }
 
 // multi collects a repeatable flag.
@@ -510,4 +517,85 @@ func readProfile(name string) (*perf.Profile, error) {
 		return nil, bad("--profile %s: %v", name, err)
 	}
 	return p, nil
+}
+
+// stdin is what `--file -` reads (a test sets it).
+var stdin io.Reader = os.Stdin
+
+// cmdDiagnose reads pasted page_pool counters (ethtool -S, a table of
+// them, ynl page-pool-stats-get / page-pool-get, ynltool page-pool stats)
+// from --file (stdin by default, or "-") and prints the diagnosis: the
+// format and where its numbers come from, each counter's meaning and
+// increment site, the ratios, the rates between snapshots (--interval, or a
+// `sleep N` line between them), the nearest model runs and what to look at
+// next. Bad input is the line and what was expected (exit 2).
+func cmdDiagnose(args []string, stdout io.Writer) error {
+	fs := newFlagSet("diagnose")
+	file := fs.String("file", "-", "the paste: a file, or - for stdin")
+	interval := fs.String("interval", "0", "seconds between two snapshots (when the paste has no sleep N line)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	sec, err := parseInterval(*interval)
+	if err != nil || (flagSet(fs, "interval") && sec <= 0) {
+		return bad("--interval %q: want a positive number of seconds (10, 1.5 or 1.5s)", *interval)
+	}
+	name := *file
+	var r io.Reader = stdin
+	if name == "-" {
+		name = "- (stdin)"
+	} else {
+		f, err := os.Open(*file)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return bad("--file %s: no such file (want a file with the paste, or - for stdin)", *file)
+			}
+			return bad("--file %s: %v", *file, err)
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			return bad("--file %s: a directory (want a file with the paste, or - for stdin)", *file)
+		}
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, diagnose.MaxBytes+1))
+	if err != nil {
+		return bad("--file %s: %v", name, err)
+	}
+	if len(b) > diagnose.MaxBytes {
+		return bad("--file %s: over %d bytes (want one paste of counters)", name, diagnose.MaxBytes)
+	}
+	if !utf8.Valid(b) {
+		return bad("--file %s: not UTF-8 text (want %s)", name, diagnose.Accepted)
+	}
+	rep, err := diagnose.Diagnose(string(b), diagnose.Options{Interval: sec})
+	if err != nil {
+		return bad("--file %s: %v", name, err)
+	}
+	if *asJSON {
+		out, err := json.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", out)
+		return err
+	}
+	rep.WriteText(stdout)
+	return nil
+}
+
+// parseInterval reads seconds: a number, or a duration with a unit (1.5s).
+func parseInterval(s string) (float64, error) {
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return 0, fmt.Errorf("bad")
+		}
+		return v, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("bad")
+	}
+	return d.Seconds(), nil
 }

@@ -61,8 +61,8 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "missing command (accepted: list, run, predict)"},
-		{[]string{"fly"}, `unknown command "fly" (accepted: list, run, predict)`},
+		{nil, "missing command (accepted: list, run, predict, diagnose)"},
+		{[]string{"fly"}, `unknown command "fly" (accepted: list, run, predict, diagnose)`},
 		{[]string{"run"}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow, drop, tcp-stream"},
 		{[]string{"run", "--scenario", "warp"}, `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow, drop,`},
 		{[]string{"run", "--scenario", "drop", "--driver", "e1000"}, `unknown driver "e1000" (accepted: mvpp2, mvneta, cpsw, lunar, mlx5, bnxt, hns3)`},

@@ -16,12 +16,12 @@ import (
 // drivers → workload); lab's internal rooms (the state walker, the
 // fast-forward on it, the series' windows, the kernel identifier table,
 // the results' and the listing's renderings)
-// sit under the facade; the what-if (perf) reads runs
-// through lab, and lab never imports it. A new package must be named here.
+// sit under the facade; the what-if (perf) and the counter diagnosis
+// (diagnose) read runs through lab, and lab never imports them. A new package must be named here.
 var layers = []string{
 	"sim", "sim/simtest", "mm", "pagepool", "skb", "drivers", "workload",
 	"lab/internal/state", "lab/internal/fastforward", "lab/internal/series", "lab/internal/kernelsrc", "lab/internal/report",
-	"lab", "perf",
+	"lab", "perf", "diagnose",
 }
 
 // TestArchitecture_ImportsPointDown checks every engine source file, tests
@@ -91,7 +91,7 @@ func TestArchitecture_ImportsPointDown(t *testing.T) {
 // events — are part of lab's API) and the what-if, perf; they never hold a
 // page, a pool or an skb.
 func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
-	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/perf": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true,
+	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/perf": true, "pplab/engine/diagnose": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true,
 		"pplab/app/tour": true} // the guided tour's chapters as data (plain Go, as the session)
 	seen := 0
 	for _, dir := range []string{"../../app", "../../app/session", "../../app/tour", "../../wasm", "../../cmd/ppsim", "../../e2e"} {

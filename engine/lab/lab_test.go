@@ -302,7 +302,7 @@ func TestResults_JSONContract(t *testing.T) {
 		}
 		return sortStrings(out)
 	}
-	if k := keys(got); !reflect.DeepEqual(k, sortStrings([]string{"driver", "scenario", "era", "packets", "seed", "rate", "stats", "inflight", "delivered", "lost", "rx_missed_errors", "rx_buff_alloc_err", "violations", "profile"})) {
+	if k := keys(got); !reflect.DeepEqual(k, sortStrings([]string{"driver", "scenario", "era", "packets", "seed", "rate", "stats", "inflight", "delivered", "lost", "rx_missed_errors", "rx_buff_alloc_err", "violations", "profile", "ynl"})) {
 		t.Fatalf("top-level keys %v", k)
 	}
 	stats := got["stats"].(map[string]any)

@@ -19,6 +19,7 @@ func (l *Lab) Results() Results {
 	r.Stats = l.stats()
 	r.RingStats = l.RingStats()
 	r.DriverStats = l.DriverStats()
+	r.YNL = l.YNL()
 	for _, p := range l.reg.Pools() {
 		r.Inflight += p.Inflight()
 	}

@@ -74,6 +74,9 @@ type Results struct {
 	// Notes say what the numbers do not show by themselves, e.g. a broken
 	// rule that never decided anything in this run.
 	Notes []string
+	// YNL is the run's pools as the netdev netlink family shows them
+	// (Lab.YNL): in the JSON as "ynl".
+	YNL YNL
 }
 
 // DriverStat is one of a driver's own counters, by its `ethtool -S` name.
@@ -176,6 +179,8 @@ func (r Results) MarshalJSON() ([]byte, error) {
 		}
 		b.WriteByte('}')
 	}
+	b.WriteString(`,"ynl":`)
+	r.YNL.marshal(&b)
 	if len(r.Notes) > 0 {
 		b.WriteString(`,"notes":[`)
 		for i, n := range r.Notes {

@@ -1,0 +1,260 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+
+	"pplab/engine/sim"
+)
+
+// Options tune a diagnosis.
+type Options struct {
+	// Interval is the seconds between two consecutive snapshots when the
+	// paste does not say (a `sleep N` line does); 0: rates only where the
+	// paste gives the time.
+	Interval float64
+	// Nearest is how many scenario × driver groups to name (0: 3).
+	Nearest int
+	// NoModel skips the nearest-scenario search (which runs the model).
+	NoModel bool
+}
+
+// Ratio is one ratio of the counters, with its formula.
+type Ratio struct {
+	Name    string  `json:"name"`
+	Value   float64 `json:"value"`
+	Formula string  `json:"formula"`
+	Meaning string  `json:"meaning"`
+}
+
+// Rate is one counter's increase per second between two snapshots.
+type Rate struct {
+	Counter string  `json:"counter"`
+	Delta   uint64  `json:"delta"`
+	PerSec  float64 `json:"per_s"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Run is the diagnosis of one set of counters: a table column, a single
+// snapshot, or the increase between the first and last snapshots.
+type Run struct {
+	Label    string            `json:"label"`
+	Counters map[string]uint64 `json:"counters"`
+	// Absent names the counters the paste lacks; with AbsentAsZero they
+	// count as 0 (a listing shows all 11, so a missing line is one the
+	// poster removed as zero), else they are left out of the comparison.
+	Absent       []string `json:"absent,omitempty"`
+	AbsentAsZero bool     `json:"absent_as_zero"`
+	Ratios       []Ratio  `json:"ratios"`
+	Nearest      []Match  `json:"nearest,omitempty"`
+	Next         []Advice `json:"next"`
+
+	c Counters
+}
+
+// Report is a whole diagnosis.
+type Report struct {
+	Paste *Paste `json:"paste"`
+	// Counters describes each counter the paste shows.
+	Counters []CounterInfo `json:"counters"`
+	Runs     []Run         `json:"runs"`
+	// Rates are per counter between consecutive snapshots in time, when
+	// the interval is known.
+	Rates [][]Rate `json:"rates,omitempty"`
+	// Distance says how the nearest scenarios were ranked.
+	Distance string   `json:"distance"`
+	Notes    []string `json:"notes,omitempty"`
+}
+
+// DistanceDoc is the distance the nearest scenarios are ranked by.
+const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets; runs at the same distance are one shape"
+
+// Diagnose reads a paste and diagnoses it.
+func Diagnose(text string, opt Options) (*Report, error) {
+	p, err := Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	return DiagnosePaste(p, opt), nil
+}
+
+// DiagnosePaste diagnoses a parsed paste.
+func DiagnosePaste(p *Paste, opt Options) *Report {
+	if opt.Nearest == 0 {
+		opt.Nearest = 3
+	}
+	r := &Report{Paste: p, Distance: DistanceDoc}
+	absentZero := p.Format == FormatEthtool || p.Format == FormatYNL
+	var shown [sim.NumStats]bool
+	for _, sn := range p.Snapshots {
+		for i, h := range sn.Device.Has {
+			shown[i] = shown[i] || h
+		}
+	}
+	for s := sim.Stat(0); s < sim.NumStats; s++ {
+		if shown[s] {
+			r.Counters = append(r.Counters, Counter(s))
+		}
+	}
+	var runs []Run
+	withStats := 0
+	for _, sn := range p.Snapshots {
+		if sn.Device.Any() {
+			withStats++
+		}
+	}
+	switch {
+	case p.Columns:
+		for _, sn := range p.Snapshots {
+			runs = append(runs, Run{Label: sn.Label, c: sn.Device})
+		}
+	case withStats >= 2:
+		first, last := p.Snapshots[0], p.Snapshots[len(p.Snapshots)-1]
+		d, ok := delta(first.Device, last.Device)
+		if ok {
+			runs = append(runs, Run{Label: fmt.Sprintf("increase from snapshot 1 (line %d) to snapshot %d (line %d)", first.Line, len(p.Snapshots), last.Line), c: d})
+		} else {
+			r.Notes = append(r.Notes, "a counter went down between the snapshots (a reset, or two different devices): the last snapshot is diagnosed alone")
+			runs = append(runs, Run{Label: fmt.Sprintf("snapshot %d (line %d)", len(p.Snapshots), last.Line), c: last.Device})
+		}
+		r.Rates = rates(p, opt.Interval)
+		if r.Rates == nil {
+			r.Notes = append(r.Notes, "two snapshots but no time between them: give the interval (ppsim diagnose --interval SECONDS, or a `sleep N` line between them) for the rates")
+		}
+	default:
+		last := p.Snapshots[len(p.Snapshots)-1]
+		runs = append(runs, Run{Label: fmt.Sprintf("snapshot (line %d)", last.Line), c: last.Device})
+	}
+	for i := range runs {
+		run := &runs[i]
+		run.AbsentAsZero = absentZero
+		run.Counters = map[string]uint64{}
+		for s := sim.Stat(0); s < sim.NumStats; s++ {
+			if run.c.Has[s] {
+				run.Counters[s.String()] = run.c.V[s]
+			} else if !(run.c.FastHasRefill && s == sim.StatAllocRefill) {
+				run.Absent = append(run.Absent, s.String())
+			}
+		}
+		if !run.c.Any() {
+			run.Next = advise(p, run)
+			continue
+		}
+		run.Ratios = ratios(run.c, absentZero)
+		if !opt.NoModel {
+			run.Nearest = Nearest(run.c.V, shapeOf(run.c, absentZero), opt.Nearest)
+		}
+		run.Next = advise(p, run)
+	}
+	if len(runs) > 0 && !runs[0].c.Any() {
+		r.Notes = append(r.Notes, "no page_pool counters in the paste (page-pool-get carries none): paste page-pool-stats-get or ethtool -S for the shape and the nearest scenarios")
+	}
+	r.Runs = runs
+	r.Notes = append(r.Notes, p.Notes...)
+	return r
+}
+
+func delta(a, b Counters) (Counters, bool) {
+	var d Counters
+	d.FastHasRefill = a.FastHasRefill || b.FastHasRefill
+	for i := range a.V {
+		if a.Has[i] && b.Has[i] {
+			if b.V[i] < a.V[i] {
+				return d, false
+			}
+			d.set(sim.Stat(i), b.V[i]-a.V[i])
+		}
+	}
+	return d, true
+}
+
+// rates are the increase per second of each counter between consecutive
+// snapshots in time: the interval is the `sleep N` between them, else
+// opt's; nil when neither says.
+func rates(p *Paste, interval float64) [][]Rate {
+	var out [][]Rate
+	for i := 1; i < len(p.Snapshots); i++ {
+		a, b := p.Snapshots[i-1], p.Snapshots[i]
+		sec := b.Sleep
+		if sec == 0 {
+			sec = interval
+		}
+		if sec <= 0 {
+			return nil
+		}
+		var rs []Rate
+		for s := sim.Stat(0); s < sim.NumStats; s++ {
+			if a.Device.Has[s] && b.Device.Has[s] && b.Device.V[s] >= a.Device.V[s] {
+				d := b.Device.V[s] - a.Device.V[s]
+				rs = append(rs, Rate{Counter: s.String(), Delta: d, PerSec: float64(d) / sec, Seconds: sec})
+			}
+		}
+		out = append(out, rs)
+	}
+	return out
+}
+
+// allocs is the page_pool_alloc_pages calls that returned a page: each
+// counts one of fast (from the cache), refill (the cache refilled from the
+// ring), slow or slow_high_order (from the page allocator).
+func allocs(v sim.Stats) uint64 {
+	return v[sim.StatAllocFast] + v[sim.StatAllocRefill] + v[sim.StatAllocSlow] + v[sim.StatAllocSlowHighOrder]
+}
+
+func frac(a, b uint64) (float64, bool) {
+	if b == 0 {
+		return 0, false
+	}
+	return float64(a) / float64(b), true
+}
+
+func ratios(c Counters, absentZero bool) []Ratio {
+	v := c.V
+	has := func(ss ...sim.Stat) bool {
+		for _, s := range ss {
+			if !c.Has[s] && !absentZero {
+				return false
+			}
+		}
+		return true
+	}
+	var out []Ratio
+	add := func(name string, num, den uint64, formula, meaning string, ok bool) {
+		if !ok {
+			return
+		}
+		if f, ok := frac(num, den); ok {
+			out = append(out, Ratio{Name: name, Value: math.Round(f*1e6) / 1e6, Formula: formula, Meaning: meaning})
+		}
+	}
+	const A = "(alloc_fast + alloc_refill + alloc_slow + alloc_slow_high_order)"
+	fastHasRefill := c.FastHasRefill
+	if !fastHasRefill {
+		add("cached share", v[sim.StatRecycleCached], v[sim.StatRecycleCached]+v[sim.StatRecycleRing], "recycle_cached / (recycle_cached + recycle_ring)",
+			"of the pages recycled, the share put straight back into the alloc cache (direct recycling: XDP in the poll, from 6.4 skbs freed in the pool's NAPI context) rather than through the ptr_ring", has(sim.StatRecycleCached, sim.StatRecycleRing))
+		add("refill per alloc", v[sim.StatAllocRefill], allocs(v), "alloc_refill / "+A,
+			"allocations that found the cache empty and refilled it from the ptr_ring (up to 64 pages each)", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+		add("slow per alloc", v[sim.StatAllocSlow]+v[sim.StatAllocSlowHighOrder], allocs(v), "(alloc_slow + alloc_slow_high_order) / "+A,
+			"allocations that went to the page allocator (order 0: one bulk call of up to 64 pages each)", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+		add("empty per alloc", v[sim.StatAllocEmpty], allocs(v), "alloc_empty / "+A, "refills that found the ptr_ring empty", has(sim.StatAllocEmpty, sim.StatAllocFast, sim.StatAllocSlow))
+		add("waive per alloc", v[sim.StatAllocWaive], allocs(v), "alloc_waive / "+A, "ring pages of another NUMA node than the pool's, released at refill", has(sim.StatAllocWaive, sim.StatAllocFast))
+		puts := v[sim.StatRecycleCached] + v[sim.StatRecycleRing] + v[sim.StatRecycleRingFull] + v[sim.StatRecycleReleasedRefcnt]
+		add("ring_full share", v[sim.StatRecycleRingFull], v[sim.StatRecycleRing]+v[sim.StatRecycleRingFull], "recycle_ring_full / (recycle_ring + recycle_ring_full)",
+			"of the pages offered to the ptr_ring, the share released because it was full (a bulk put counts ring_full once per call)", has(sim.StatRecycleRing, sim.StatRecycleRingFull))
+		add("released_refcnt share", v[sim.StatRecycleReleasedRefcnt], puts, "recycle_released_refcnt / (recycle_cached + recycle_ring + recycle_ring_full + recycle_released_refcnt)",
+			"of the pages that came back to the pool, the share it had to let go because someone else still held a reference (or it was a pfmemalloc page)", has(sim.StatRecycleReleasedRefcnt, sim.StatRecycleCached, sim.StatRecycleRing))
+		add("cache_full share", v[sim.StatRecycleCacheFull], v[sim.StatRecycleCached]+v[sim.StatRecycleCacheFull], "recycle_cache_full / (recycle_cached + recycle_cache_full)",
+			"direct recycles that found the 128-slot alloc cache full (the page went to the ring)", has(sim.StatRecycleCacheFull, sim.StatRecycleCached))
+	}
+	fast := v[sim.StatAllocFast]
+	if !fastHasRefill {
+		fast += v[sim.StatAllocRefill]
+	}
+	if d := fast + v[sim.StatAllocSlow]; d > 0 && has(sim.StatRecycleRing, sim.StatRecycleCached, sim.StatAllocSlow, sim.StatAllocFast) {
+		f := float64(v[sim.StatRecycleRing]+v[sim.StatRecycleCached]) / float64(d) * 100
+		out = append(out, Ratio{Name: "recycling %", Value: math.Round(f*100) / 100,
+			Formula: "(recycle_ring + recycle_cached) / (alloc_fast + alloc_refill + alloc_slow) × 100 (ynltool page-pool stats; high-order allocations not counted)",
+			Meaning: "ynltool's recycling rate: pages put back per page allocated; it under-counts a little, as ynltool says, since the pages sitting in the cache and the ring are not counted"})
+	}
+	return out
+}

@@ -1,0 +1,241 @@
+package diagnose
+
+import (
+	"math"
+	"sort"
+	"sync"
+
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+)
+
+// The nearest scenarios are found by running the model: every scenario on
+// every driver that runs it, in every era whose kernel has page_pool stats
+// (sim.Era.Stats: a pasted counter comes from such a kernel), for
+// SweepPackets packets — short runs, made once per process (the first
+// diagnosis pays ≈2 s on one core) and kept in memory. The runs use the
+// drivers' own sizes (lab.PresetKernel: RX rings of 512–1024, their
+// pool_size), as a pasted counter comes from a real machine: the teaching
+// preset's 16-descriptor ring and 32-slot ptr_ring refill the cache in
+// smaller steps, which moves alloc_refill and alloc_empty away from what a
+// kernel-size ring shows (drop on mvpp2 at the teaching sizes is farther
+// from its own kernel-size counters than pool-ring is).
+
+// SweepPackets is the length of each model run of the sweep.
+const SweepPackets = 20_000
+
+// Candidate is one model run of the sweep.
+type Candidate struct {
+	Config lab.Config
+	Stats  sim.Stats
+}
+
+var (
+	sweepOnce sync.Once
+	sweep     []Candidate
+)
+
+// Sweep runs the model once per process and returns its runs.
+func Sweep() []Candidate {
+	sweepOnce.Do(func() {
+		list := lab.List()
+		for _, sc := range list.Scenarios {
+			drvs := sc.Drivers
+			if len(drvs) == 0 {
+				drvs = []string{""}
+			}
+			for _, d := range drvs {
+				for _, e := range sc.Eras {
+					era, err := sim.EraByName(e)
+					if err != nil || !era.Stats {
+						continue
+					}
+					cfg, err := lab.Preset(lab.PresetKernel, sc.Name)
+					if err != nil {
+						continue
+					}
+					cfg.Driver, cfg.Era, cfg.Packets = d, e, SweepPackets
+					if cfg.Validate() != nil {
+						continue
+					}
+					l, err := lab.New(cfg)
+					if err != nil {
+						continue
+					}
+					l.Run()
+					if l.Err() != nil {
+						continue
+					}
+					sweep = append(sweep, Candidate{Config: cfg, Stats: l.Results().Stats})
+				}
+			}
+		}
+	})
+	return sweep
+}
+
+// Shape is the counters a comparison uses: which counters (the paste's),
+// and whether alloc_fast stands for alloc_fast + alloc_refill (ynltool).
+type Shape struct {
+	Use           [sim.NumStats]bool
+	FastHasRefill bool
+}
+
+// shapeOf is the counters of c compared: the ones c has; with the
+// Absent-is-zero rule (ethtool and ynl listings show every counter, so a
+// missing line is one the poster removed as zero) every counter.
+func shapeOf(c Counters, absentIsZero bool) Shape {
+	sh := Shape{Use: c.Has, FastHasRefill: c.FastHasRefill}
+	if absentIsZero && !c.FastHasRefill {
+		for i := range sh.Use {
+			sh.Use[i] = true
+		}
+	}
+	if sh.FastHasRefill {
+		sh.Use[sim.StatAllocRefill] = false
+	}
+	return sh
+}
+
+// vector is v's counters as shares of their sum over the shape's counters.
+func (sh Shape) vector(v sim.Stats) ([sim.NumStats]float64, bool) {
+	var out [sim.NumStats]float64
+	if sh.FastHasRefill {
+		v[sim.StatAllocFast] += v[sim.StatAllocRefill]
+	}
+	var sum float64
+	for i := range v {
+		if sh.Use[i] {
+			sum += float64(v[i])
+		}
+	}
+	if sum == 0 {
+		return out, false
+	}
+	for i := range v {
+		if sh.Use[i] {
+			out[i] = float64(v[i]) / sum
+		}
+	}
+	return out, true
+}
+
+// Distance is the Hellinger distance between the counter shapes of a and
+// b: each counter's share of the compared counters' sum, p and q, and
+// H = sqrt(1 − Σ sqrt(p_i·q_i)), from 0 (the same shape) to 1 (no counter in
+// common). Shares make it blind to scale (packets, run length, queues);
+// the square roots give a counter at 1 % a tenth of the weight of one at
+// 100 % rather than a hundredth, so the rare counters that tell scenarios
+// apart (waive, ring_full, released_refcnt) count; unlike the KL divergence
+// it is symmetric and finite when one side has a zero. An all-zero side is
+// at distance 1 unless both are.
+func (sh Shape) Distance(a, b sim.Stats) float64 {
+	p, okp := sh.vector(a)
+	q, okq := sh.vector(b)
+	if !okp || !okq {
+		if !okp && !okq {
+			return 0
+		}
+		return 1
+	}
+	var bc float64
+	for i := range p {
+		bc += math.Sqrt(p[i] * q[i])
+	}
+	return math.Sqrt(math.Max(0, 1-bc))
+}
+
+// Match is one counter shape of the model near the paste: the model runs
+// at that distance, grouped by scenario and driver (runs with the same
+// shape cannot be told apart by their counters, so they are named
+// together).
+type Match struct {
+	Distance float64    `json:"distance"`
+	Runs     []MatchRun `json:"runs"`
+	// Stats are the first run's counters.
+	Stats map[string]uint64 `json:"stats"`
+}
+
+// MatchRun is one scenario × driver of a Match, in the eras at that
+// distance.
+type MatchRun struct {
+	Scenario string   `json:"scenario"`
+	Driver   string   `json:"driver,omitempty"`
+	Eras     []string `json:"eras"`
+	// URL opens the run (the newest of the eras) in the playground:
+	// "/?" + its config's Values().Encode().
+	URL string `json:"url"`
+}
+
+// Has reports whether the match names scenario.
+func (m Match) Has(scenario string) bool {
+	for _, r := range m.Runs {
+		if r.Scenario == scenario {
+			return true
+		}
+	}
+	return false
+}
+
+// Nearest returns the n counter shapes of the sweep nearest to v under sh,
+// nearest first; distances are rounded to 4 decimals, and runs at the same
+// distance are one shape.
+func Nearest(v sim.Stats, sh Shape, n int) []Match {
+	type scored struct {
+		c Candidate
+		d float64
+	}
+	var all []scored
+	for _, c := range Sweep() {
+		all = append(all, scored{c, math.Round(sh.Distance(v, c.Stats)*1e4) / 1e4})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
+	var out []Match
+	for _, s := range all {
+		if len(out) == 0 || out[len(out)-1].Distance != s.d {
+			if len(out) == n {
+				break
+			}
+			out = append(out, Match{Distance: s.d, Stats: statsMap(s.c.Stats)})
+		}
+		m := &out[len(out)-1]
+		cfg := s.c.Config
+		url := "/?" + cfg.Values().Encode()
+		found := false
+		for i := range m.Runs {
+			r := &m.Runs[i]
+			if r.Scenario == cfg.Scenario && r.Driver == cfg.Driver {
+				r.Eras = append(r.Eras, cfg.Era)
+				if eraOrder(cfg.Era) >= eraOrder(r.Eras[0]) {
+					r.URL = url
+				}
+				found = true
+			}
+		}
+		if !found {
+			m.Runs = append(m.Runs, MatchRun{Scenario: cfg.Scenario, Driver: cfg.Driver, Eras: []string{cfg.Era}, URL: url})
+		}
+	}
+	for _, m := range out {
+		for i := range m.Runs {
+			sort.Slice(m.Runs[i].Eras, func(a, b int) bool { return eraOrder(m.Runs[i].Eras[a]) < eraOrder(m.Runs[i].Eras[b]) })
+		}
+	}
+	return out
+}
+
+func eraOrder(name string) int {
+	e, err := sim.EraByName(name)
+	if err != nil {
+		return -1
+	}
+	return e.Order
+}
+
+func statsMap(s sim.Stats) map[string]uint64 {
+	m := map[string]uint64{}
+	for i := sim.Stat(0); i < sim.NumStats; i++ {
+		m[i.String()] = s[i]
+	}
+	return m
+}

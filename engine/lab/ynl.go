@@ -1,0 +1,92 @@
+package lab
+
+import (
+	"fmt"
+
+	"pplab/engine/lab/internal/report"
+	"pplab/engine/mm"
+	"pplab/engine/sim"
+)
+
+// The run's pools as `ynl --family netdev --dump page-pool-get` and
+// `page-pool-stats-get` would print them, and what `ynltool page-pool
+// stats` derives (report.YNL renders them).
+type (
+	YNL           = report.YNL
+	YNLPool       = report.YNLPool
+	YNLPoolStats  = report.YNLPoolStats
+	YnltoolDevice = report.YnltoolDevice
+)
+
+// The model's netdevs as netlink numbers them: lo is ifindex 1
+// (LOOPBACK_IFINDEX), the NIC the first registered after it.
+const (
+	NICIfindex = 2
+	NICIfname  = "eth0"
+	// FirstNapiID is the NIC's NAPI id: napi_hash_add hands out ids above
+	// MIN_NAPI_ID (NR_CPUS + 1), with NR_CPUS 8192 as in the distributions'
+	// x86-64 configs.
+	FirstNapiID = 8193
+)
+
+// YNL is the run's pools as the netdev netlink family shows them
+// (net/core/page_pool_user.c). Only a pool linked to a netdev at creation
+// (pp_params.netdev) is visible: the driver's pool, on the NIC; the pool
+// micro-benchmarks create theirs without one, as the kernel's bench does, so
+// netlink shows none. Pool ids come from xa_alloc_cyclic from 1 in creation
+// order (page_pool_list); napi-id is the pool's pp.napi's (omitted without
+// one: mlx5 and bnxt set it from 6.4); inflight is page_pool_inflight(pool,
+// false) (hold − release, at least 0) and inflight-mem inflight ×
+// (PAGE_SIZE << order); detach-time is set once page_pool_destroy deferred
+// the release (page_pool_detached) and the pool is listed until it is freed
+// (page_pool_unlist). Stats are page_pool_get_stats of each pool. The dump
+// lists a netdev's pools newest first (hlist_add_head).
+func (l *Lab) YNL() YNL {
+	var y YNL
+	pools := l.reg.Pools()
+	for i := len(pools) - 1; i >= 0; i-- {
+		p := pools[i]
+		if l.drv == nil || p != l.drv.Pool || p.Freed() {
+			continue
+		}
+		inflight := int64(max(p.Inflight(), 0))
+		yp := YNLPool{ID: uint32(i + 1), Ifindex: NICIfindex, Inflight: inflight, InflightMem: inflight * (mm.PageSize << p.P.Order)}
+		if p.P.NAPI != nil {
+			yp.NapiID = FirstNapiID
+		}
+		if at, ok := p.Detached(); ok {
+			yp.Detached, yp.DetachTime = true, at/sim.PSPerNS/1_000_000_000
+		}
+		y.Pools = append(y.Pools, yp)
+		var st sim.Stats
+		p.GetStats(&st)
+		y.Stats = append(y.Stats, YNLPoolStats{ID: yp.ID, Ifindex: NICIfindex, Stats: st})
+	}
+	y.Devices = report.Ynltool(y.Pools, y.Stats, func(ifc uint32) string {
+		if ifc == NICIfindex {
+			return NICIfname
+		}
+		return fmt.Sprintf("if%d", ifc)
+	})
+	switch {
+	case l.drv == nil:
+		y.Note = "the pool has no netdev (the micro-benchmark creates it without pp_params.netdev): netlink lists no pool"
+	case !l.m.Era.Stats:
+		y.Note = fmt.Sprintf("era %s: no netdev netlink page-pool objects (v6.8) and no CONFIG_PAGE_POOL_STATS (v5.18); shown as a 6.8 kernel would report this run", l.m.Era.Name)
+	case l.m.Era.Order < eraOrder("6.8"):
+		y.Note = fmt.Sprintf("era %s: no netdev netlink page-pool objects (page-pool-get and page-pool-stats-get are v6.8; ethtool -S shows the stats); shown as a 6.8 kernel would report this run", l.m.Era.Name)
+	}
+	return y
+}
+
+func eraOrder(name string) int {
+	e, err := sim.EraByName(name)
+	if err != nil {
+		panic(err)
+	}
+	return e.Order
+}
+
+// YNLStatKey is the netdev family's attribute name of counter s
+// (page-pool-stats: alloc-fast … recycle-released-refcnt).
+func YNLStatKey(s sim.Stat) string { return report.YNLStatKey(s) }
