@@ -7,7 +7,7 @@ import ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 // "what the marks mean".
 const (
 	glossNid      = "nid: the NUMA node the pool allocates from. -1 is NUMA_NO_NODE: the pool follows the node of the CPU that refills it (page_pool_update_nid moves it)."
-	glossInflight = "hold counts pages the pool handed out (pages_state_hold_cnt), release those that came back to the page allocator (pages_state_release_cnt); inflight = hold − release: pages the pool still answers for, wherever they are."
+	glossInflight = "hold counts the pages the pool took from the page allocator (pages_state_hold_cnt), release those that came back to the page allocator (pages_state_release_cnt); inflight = hold − release: pages the pool still answers for, wherever they are."
 	glossMarks    = "On a ptr_ring, P is the producer (the next put writes here) and C is consumer_head (the next refill takes here). On a NIC RX ring, N is the next descriptor the NIC fills and F the next one the driver refills."
 	glossBias     = "B−n on a tile: the page's pp_frag_count (pp_ref_count from 6.8) is n below BIAS_MAX, the large bias the frag API starts from so that each user subtracts its share."
 	glossStale    = "A hatched ring slot is stale: ptr_ring consumed its page but zeroes slots lazily, in batches, so the slot still points at the old page. It is not ring contents."

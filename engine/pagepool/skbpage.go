@@ -115,9 +115,9 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 			case pool.P.NAPI == nil:
 				why = "page_pool page: the pool has no NAPI (its driver does not set pp.napi, opt-in since 6.4: \"only if locking is tied to NAPI\"), so no skb free recycles directly: it goes through the ptr_ring"
 			case allowDirect && pool.P.NAPI.ListOwner != cpu:
-				why = fmt.Sprintf("page_pool page freed on cpu%d, not on cpu%d, the CPU that owns the pool's NAPI: with napi-locality broken it recycles directly into the lockless alloc cache anyway (the kernel sends it through the ptr_ring)", cpu, pool.P.NAPI.ListOwner)
+				why = fmt.Sprintf("page_pool page freed on cpu%d, %s: with napi-locality broken it recycles directly into the lockless alloc cache anyway (the kernel sends it through the ptr_ring)", cpu, napiOwner(pool.P.NAPI.ListOwner))
 			case ctx && pool.P.NAPI.ListOwner != cpu:
-				why = fmt.Sprintf("page_pool page freed on cpu%d, not on cpu%d, the CPU that owns the pool's NAPI (napi->list_owner): only that CPU may touch the lockless alloc cache, so it goes through the ptr_ring", cpu, pool.P.NAPI.ListOwner)
+				why = fmt.Sprintf("page_pool page freed on cpu%d, %s: only the CPU that runs the pool's NAPI may touch the lockless alloc cache, so it goes through the ptr_ring", cpu, napiOwner(pool.P.NAPI.ListOwner))
 			case allowDirect && napiSafe:
 				why = "page_pool page freed NAPI-safe on the CPU that owns the pool's NAPI: direct recycling into the alloc cache is allowed"
 			case allowDirect:
@@ -165,4 +165,13 @@ func (r *Registry) xdpReturn(cpu int, pg *mm.Page) bool {
 	pg.Private = 0
 	mm_.pool.PutFullPage(cpu, pg, false)
 	return true
+}
+
+// napiOwner says where the pool's NAPI runs (napi->list_owner), for the
+// narration of a free on another CPU: -1 while it is not scheduled.
+func napiOwner(owner int) string {
+	if owner < 0 {
+		return "while the pool's NAPI is not scheduled on any CPU (napi->list_owner is -1)"
+	}
+	return fmt.Sprintf("not on cpu%d, which runs the pool's NAPI (napi->list_owner)", owner)
 }

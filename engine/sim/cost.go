@@ -83,7 +83,8 @@ func PlatformNames() []string { return Names(Platforms, platformName) }
 
 func platformName(p *Platform) string { return p.Name }
 
-// BenchX86 is the machine of the kernel's own page_pool micro-benchmark figures
+// BenchX86 is the machine of the page_pool micro-benchmark figures (Brouer's
+// out-of-tree bench_page_pool_simple, prototype-kernel)
 // the pool's costs are anchored to: Jesper Brouer's 2023 run of
 // bench_page_pool_simple in a tasklet on an E5-1650 v4 @ 3.6 GHz (his reply
 // in "page pool: not return page to alloc cache during pool destruction", 15
