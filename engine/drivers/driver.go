@@ -75,6 +75,12 @@ type Driver struct {
 	cache   *rxCache
 	pending []*mm.Page
 
+	// headPg is the head page of the frame being received whose release
+	// or mark waits for the RX refill (Spec.RefillEach: mvpp2_rx refills
+	// between build_skb and page_pool_release_page / skb_mark_for_recycle);
+	// nil between operations.
+	headPg *mm.Page
+
 	ring       []desc
 	next, fill int // next descriptor the NIC fills, next one to refill
 	posted     int

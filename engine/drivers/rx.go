@@ -155,6 +155,12 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 	if err == nil && d.Spec.RefillEach {
 		d.refill(len(d.ring))
 	}
+	if pg := d.headPg; pg != nil {
+		d.headPg = nil
+		if err == nil {
+			err = d.finishHead(sk, pg)
+		}
+	}
 	return sk, err
 }
 
@@ -193,11 +199,6 @@ func (d *Driver) receiveBuild(length int) (*skb.SKB, error) {
 	headLen := min(length, d.Room())
 	cached := d.cache != nil
 	pg, off, size := d.takeBuffer(headLen, cached) // a cache driver's mapping outlives the frame
-	if !d.mark && !cached {
-		if err := d.Pool.ReleasePage(cpu, pg); err != nil {
-			return nil, err
-		}
-	}
 	sk, err := d.S.BuildSKB(cpu, pg, off, size, headLen, d.Spec.NapiBuildSkb)
 	if err != nil {
 		if cached {
@@ -212,8 +213,10 @@ func (d *Driver) receiveBuild(length int) (*skb.SKB, error) {
 		d.S.A.GetPage(cpu, pg)
 		d.pending = append(d.pending, pg)
 	}
-	if d.mark {
-		if err := d.S.MarkForRecycle(cpu, sk, pg, d.Pool); err != nil {
+	if d.mark || !cached { // (a cache driver's page is the cache's, never released)
+		if d.Spec.RefillEach {
+			d.headPg = pg // after the refill (Receive)
+		} else if err := d.finishHead(sk, pg); err != nil {
 			return nil, err
 		}
 	}
@@ -226,6 +229,20 @@ func (d *Driver) receiveBuild(length int) (*skb.SKB, error) {
 		rest -= n
 	}
 	return sk, nil
+}
+
+// finishHead hands the head page of a built skb over to the stack: marked
+// for recycling (skb_mark_for_recycle) in the eras whose driver marks skbs,
+// released from the pool (page_pool_release_page) before that. Both come
+// after build_skb, as in mvneta_swbm_build_skb and cpsw_rx_handler, and
+// for a driver that refills each buffer at once after the refill too
+// (v5.12 and v5.14 mvpp2_rx: build_skb, mvpp2_rx_refill, then
+// page_pool_release_page / skb_mark_for_recycle).
+func (d *Driver) finishHead(sk *skb.SKB, pg *mm.Page) error {
+	if d.mark {
+		return d.S.MarkForRecycle(d.CPU(), sk, pg, d.Pool)
+	}
+	return d.Pool.ReleasePage(d.CPU(), pg)
 }
 
 // addRxBuffer adds size bytes at off of a received buffer to sk as a frag
