@@ -15,7 +15,7 @@ type splitPage struct {
 
 func (w *splitPage) Next() string {
 	if w.sk == nil {
-		return "NIC receive into a half page → napi_build_skb + skb_mark_for_recycle"
+		return "NIC receive into a half page → the driver builds an skb over it (build_skb, or a header copy and skb_add_rx_frag: the driver's way)"
 	}
 	return "kfree_skb (socket reader)"
 }
