@@ -58,14 +58,14 @@ type WhatIfExample struct {
 
 // WhatIfRow is one symbol of the before/after table: its share of the CPU
 // time in the measured listing and in the predicted profile, and how its
-// time per packet changes (predicted time / measured time; 0 when the
-// listing does not show it).
+// time per packet changes (predicted time / measured time, when the
+// listing shows it).
 type WhatIfRow struct {
 	Symbol      string
 	Measured    float64
 	HasMeasured bool
 	Predicted   float64
-	Scale       float64
+	Scale       float64 // meaningful when HasMeasured (0: the change takes the symbol off)
 }
 
 // WhatIfView is everything the page shows.
@@ -404,6 +404,14 @@ func whatIfChart(rows []WhatIfRow, change string) string {
 	var m map[string]any
 	if err := json.Unmarshal([]byte(optionJSON(bar)), &m); err != nil {
 		return ""
+	}
+	// The title at the left: centred, it ran under the toolbox on a phone.
+	if ts, ok := m["title"].(map[string]any); ok {
+		ts["left"] = 4
+	} else if tl, ok := m["title"].([]any); ok && len(tl) > 0 {
+		if ts, ok := tl[0].(map[string]any); ok {
+			ts["left"] = 4
+		}
 	}
 	if ys, ok := m["yAxis"].([]any); ok {
 		for _, y := range ys {
