@@ -57,14 +57,14 @@ func (p *WhatIfPage) OnInit() {
 
 func (p *WhatIfPage) OnMount(ctx ga.Context) {
 	p.ctx, p.mounted = ctx, true
-	p.load(ctx)
+	p.guard("opening the page", func() { p.load(ctx) })
 }
 
 // OnNav: go-app keeps the component across a navigation to the same page
 // (a link with another query): read the URL again.
 func (p *WhatIfPage) OnNav(ctx ga.Context) {
 	if p.mounted {
-		p.load(ctx)
+		p.guard("navigation", func() { p.load(ctx) })
 	}
 }
 
@@ -86,6 +86,18 @@ func (p *WhatIfPage) load(ctx ga.Context) {
 	}
 	p.compute()
 	p.settle(ctx, true)
+}
+
+// guard runs a handler's work: a panic (in the engine, or here) is shown
+// with the form that caused it, and the page keeps running.
+func (p *WhatIfPage) guard(what string, fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.crash = fmt.Sprintf("%s failed: %v (rate %q, unit %s, change %s, platform %q, %d bytes of listing; your listing is kept)", what, r, p.in.Rate, p.in.Unit, p.in.Change, p.in.Platform, len(p.in.Text))
+			ga.Logf("pplab: what-if panic in %s: %v\n%s", what, r, firstLines(string(debug.Stack()), 12))
+		}
+	}()
+	fn()
 }
 
 // compute runs the prediction, guarded: a panic is shown with the form that
@@ -143,6 +155,10 @@ func (p *WhatIfPage) publish() {
 // edit applies one change of the form: now (a select, the button) or after
 // the debounce (typing).
 func (p *WhatIfPage) edit(ctx ga.Context, fn func(), debounce bool) {
+	p.guard("the edit", func() { p.editNow(ctx, fn, debounce) })
+}
+
+func (p *WhatIfPage) editNow(ctx ga.Context, fn func(), debounce bool) {
 	fn()
 	_ = ctx.LocalStorage().Set(whatIfKey, p.in) // the text is kept at once
 	p.gen++
@@ -157,8 +173,10 @@ func (p *WhatIfPage) edit(ctx ga.Context, fn func(), debounce bool) {
 			ctx.PreventUpdate()
 			return
 		}
-		p.compute()
-		p.settle(ctx, false)
+		p.guard("the prediction", func() {
+			p.compute()
+			p.settle(ctx, false)
+		})
 	})
 }
 
@@ -203,22 +221,26 @@ func (p *WhatIfPage) onSubmit(ctx ga.Context, e ga.Event) {
 // onExample: an example's button (data-name) fills the form.
 func (p *WhatIfPage) onExample(ctx ga.Context, e ga.Event) {
 	name := dataset(ctx.JSSrc(), "name")
-	in, err := session.WhatIfLoadExample(name, p.in)
-	if err != nil {
-		return
-	}
-	p.gen++
-	p.in = in
-	p.compute()
-	p.settle(ctx, true)
+	p.guard("the example "+name, func() {
+		in, err := session.WhatIfLoadExample(name, p.in)
+		if err != nil {
+			return
+		}
+		p.gen++
+		p.in = in
+		p.compute()
+		p.settle(ctx, true)
+	})
 }
 
 func (p *WhatIfPage) onRestore(ctx ga.Context, e ga.Event) {
-	p.gen++
-	p.in = session.WhatIfRestore(p.in)
-	p.compute()
-	p.settle(ctx, true)
-	p.ctx.Defer(func(ga.Context) { ga.Window().GetElementByID("wi-text").Call("focus") })
+	p.guard("putting your listing back", func() {
+		p.gen++
+		p.in = session.WhatIfRestore(p.in)
+		p.compute()
+		p.settle(ctx, true)
+		p.ctx.Defer(func(ga.Context) { ga.Window().GetElementByID("wi-text").Call("focus") })
+	})
 }
 
 // onGoLine selects the line the error names in the text box.

@@ -28,6 +28,7 @@ type whatIfState struct {
 	JSON, Example, Text, Rate, Unit, Change, Platform, Err, ErrField string
 	ErrLine                                                          int
 	Previous                                                         bool
+	MS                                                               float64 // the last prediction's wall time in the page
 }
 
 func (p *page) whatIf() whatIfState {
@@ -132,7 +133,7 @@ func TestWhatIf_EveryShippedProfileShowsWhatPpsimPredicts(t *testing.T) {
 		if want := fmt.Sprintf("ppsim predict --profile %s --rate %s --unit %s --change %s --json", name, rate, unit, change); cmd != want {
 			t.Errorf("%s: the command is %q, want %q", name, cmd, want)
 		}
-		t.Logf("%s: %s %s, %s → %s", name, rate, unit, change, time.Since(start).Round(time.Millisecond))
+		t.Logf("%s: %s %s, %s: predicted in the page in %.0f ms; click to checked %s", name, rate, unit, change, s.MS, time.Since(start).Round(time.Millisecond))
 		if name == "mvpp2-v1-before" {
 			p.shot("whatif-desktop")
 		}

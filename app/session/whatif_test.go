@@ -240,3 +240,26 @@ func TestWhatIf_URLAndStorage(t *testing.T) {
 		t.Error("a query without a listing reads as a form")
 	}
 }
+
+// FuzzWhatIf: whatever is pasted and typed, the view is made without a
+// panic, the text is kept, and an error or a prediction (with its JSON)
+// results, never both.
+func FuzzWhatIf(f *testing.F) {
+	_, mvpp2, _ := perf.ShippedProfile("mvpp2-v1-before")
+	f.Add(mvpp2, "962", "kpps", "skb-recycle", "")
+	f.Add(mvpp2, "962", "kpps", "bulk", "espressobin")
+	f.Add("  5% x\n", "1e-300", "pps", "bulk", "")
+	f.Add("# driver: mlx5\n 50%  [k] mlx5e_skb_from_cqe_mpwrq_linear\n", "100", "mbps", "napi-direct", "x86-server")
+	f.Add("\ufeff# rate: 3 kpps\n100% [k] cpu_idle\n", "3", "kpps", "skb-recycle", "")
+	f.Add("   \x00", "", "", "", "vax")
+	f.Fuzz(func(t *testing.T, text, rate, unit, change, platform string) {
+		in := WhatIfInput{Text: text, Rate: rate, Unit: unit, Change: change, Platform: platform}
+		v := WhatIf(in)
+		if v.Input != in {
+			t.Fatalf("the view changed the form")
+		}
+		if (v.Err == nil) == (v.Pred == nil) || (v.Pred != nil) != (v.JSON != "") {
+			t.Fatalf("error %+v and prediction %v", v.Err, v.Pred != nil)
+		}
+	})
+}
