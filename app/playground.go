@@ -68,6 +68,7 @@ func (p *Playground) Render() (ui ga.UI) {
 		),
 		ga.P().Class("lede").Body(ga.A().ID("tour-link").Href(sitePath("/tour/")).Text("New here? Take the guided tour: eight short chapters beside this figure →")),
 		ga.A().ID("link-rules").Class("rules-link").Href(sitePath(RulesPath)).Text("the rules you can break"),
+		ga.A().ID("link-whatif").Class("rules-link").Href(sitePath(WhatIfPath)).Text("what-if on your perf top"),
 	)
 	if p.s == nil {
 		return ga.Main().ID("playground").Class("playground loading").Body(head,

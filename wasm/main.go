@@ -19,6 +19,7 @@ var version = ""
 func registerRoutes() {
 	ga.Route("/", func() ga.Composer { return &app.Playground{} })
 	ga.RouteWithRegexp("^/rules/?$", func() ga.Composer { return &app.RulesPage{} })
+	ga.RouteWithRegexp("^/whatif/?$", func() ga.Composer { return &app.WhatIfPage{} })
 	for _, p := range tourPaths() {
 		ga.Route(p, func() ga.Composer { return &app.Tour{} })
 	}
