@@ -1,0 +1,126 @@
+package diagnose
+
+import (
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+)
+
+// A Sweeper makes the sweep Sweep makes, in slices a caller bounds: the
+// browser runs the model on its one thread, and a sweep of a few seconds
+// in one piece would freeze the page (no input, no paint) until it ends.
+// Each Work call runs the model until more says stop (asked every 64
+// operations, lab.RunSlice), so a slice lasts about as long as the caller
+// allows; the runs, their order and their counters are Sweep's. When the
+// last run ends the Sweeper installs its runs as the process's sweep, and
+// Sweep (so Nearest and DiagnosePaste) returns them without running the
+// model again.
+type Sweeper struct {
+	cfgs []lab.Config
+	i    int
+	cur  *lab.Lab
+	out  []Candidate
+	own  []Candidate // the runs this Sweeper made (out is the process's sweep once installed)
+	done bool
+}
+
+// installed: a Sweeper installed the process's sweep (Sweep then returns
+// it at once).
+var installed bool
+
+// sweepConfigs are the sweep's runs, in Sweep's order: every scenario on
+// every driver that runs it, in every era with page_pool stats, at the
+// drivers' own sizes, SweepPackets packets; configs that do not validate
+// are left out as Sweep leaves them out.
+func sweepConfigs() []lab.Config {
+	var out []lab.Config
+	list := lab.List()
+	for _, sc := range list.Scenarios {
+		drvs := sc.Drivers
+		if len(drvs) == 0 {
+			drvs = []string{""}
+		}
+		for _, d := range drvs {
+			for _, e := range sc.Eras {
+				era, err := sim.EraByName(e)
+				if err != nil || !era.Stats {
+					continue
+				}
+				cfg, err := lab.Preset(lab.PresetKernel, sc.Name)
+				if err != nil {
+					continue
+				}
+				cfg.Driver, cfg.Era, cfg.Packets = d, e, SweepPackets
+				if cfg.Validate() != nil {
+					continue
+				}
+				out = append(out, cfg)
+			}
+		}
+	}
+	return out
+}
+
+// NewSweeper starts a sweep in slices; when a Sweeper already installed
+// the process's sweep, it is done from the start.
+func NewSweeper() *Sweeper {
+	if installed {
+		return &Sweeper{done: true, out: sweep}
+	}
+	return &Sweeper{cfgs: sweepConfigs()}
+}
+
+// Done reports whether the sweep is complete (and installed).
+func (w *Sweeper) Done() bool { return w.done }
+
+// Progress is the runs finished and the runs in all.
+func (w *Sweeper) Progress() (done, total int) {
+	if w.done {
+		return len(w.out), len(w.out)
+	}
+	return w.i, len(w.cfgs)
+}
+
+// Work runs the sweep until more returns false (asked every 64 operations
+// of a run and between runs; nil: to the end) and reports whether it is
+// done.
+func (w *Sweeper) Work(more func() bool) bool {
+	for !w.done {
+		if w.i == len(w.cfgs) {
+			w.install()
+			break
+		}
+		if w.cur == nil {
+			l, err := lab.New(w.cfgs[w.i])
+			if err != nil {
+				w.i++ // Sweep leaves out a config that does not build
+				continue
+			}
+			w.cur = l
+		}
+		l := w.cur
+		if !l.Done() && l.Err() == nil {
+			l.RunSlice(-1, more)
+		}
+		if l.Done() || l.Err() != nil {
+			l.FinalCheck() // as Run ends
+			if l.Err() == nil {
+				w.out = append(w.out, Candidate{Config: w.cfgs[w.i], Stats: l.Results().Stats})
+			}
+			w.cur = nil
+			w.i++
+		}
+		if more != nil && !more() {
+			break
+		}
+	}
+	return w.done
+}
+
+func (w *Sweeper) install() {
+	w.done = true
+	out := w.out
+	w.own = out
+	sweepOnce.Do(func() { sweep = out })
+	w.out = sweep // Sweep ran first: its runs (the same)
+	installed = true
+}
