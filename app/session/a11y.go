@@ -17,6 +17,7 @@ import (
 const (
 	TableMachine = iota // the machine's places and counts
 	TableCharts         // the charts' data
+	TableYNL            // the run's pools as ynl shows them (ynl.go)
 	numTextTables
 )
 

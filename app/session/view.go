@@ -35,6 +35,7 @@ type View struct {
 	// The text equivalents of the figures (a11y.go), nil while their
 	// <details> is closed.
 	MachineTables, ChartTables []TextTable
+	YNL                        YNLView // the pools as ynl shows them (ynl.go), while open
 }
 
 // ControlsView is the config editor: the wanted config (which may not
@@ -204,6 +205,7 @@ func (s *Session) View() View {
 	v.Show = s.showView()
 	s.embedView(&v)
 	s.a11yView(&v)
+	v.YNL = s.ynlView()
 	v.CLI = s.CLICommand()
 	return v
 }
