@@ -38,6 +38,7 @@ type Diagnosis struct {
 	other error // an error that is no ParseError (none expected)
 
 	pending   bool    // the nearest runs are wanted and not computed yet
+	warm      bool    // the sweep is wanted ahead of any paste (Warm)
 	wantedAt  float64 // when they were wanted (the text they are for was set)
 	nearestMS float64 // the last search: from the text to its nearest runs, wall time
 	sweepMS   float64 // the time spent in the sweep's slices (the model's runs)
@@ -133,12 +134,23 @@ func (d *Diagnosis) diagnose() {
 // Computing reports whether the nearest runs are still to be found.
 func (d *Diagnosis) Computing() bool { return d.pending }
 
+// Warm asks Work to make the model's sweep ahead of any paste (the page
+// does it as it opens, so that the first paste's nearest runs are ready
+// sooner); it reports whether there is a sweep to make.
+func (d *Diagnosis) Warm() bool {
+	d.warm = !theSweeper().Done()
+	return d.warm
+}
+
+// Warming reports whether Work has a sweep to make ahead of any paste.
+func (d *Diagnosis) Warming() bool { return d.warm && !d.pending }
+
 // Work goes on finding the nearest runs for up to budgetMS of the Clock
 // (0, or no Clock: to the end) and reports whether more is to be done.
 // The first search runs the model's sweep (once per process, in slices);
 // every later one only compares.
 func (d *Diagnosis) Work(budgetMS float64) bool {
-	if !d.pending {
+	if !d.pending && !d.warm {
 		return false
 	}
 	sw := theSweeper()
@@ -156,6 +168,10 @@ func (d *Diagnosis) Work(budgetMS float64) bool {
 		if !sw.Done() {
 			return true
 		}
+	}
+	d.warm = false
+	if !d.pending {
+		return false
 	}
 	d.rep = diagnose.DiagnosePaste(d.paste, diagnose.Options{Interval: d.seconds})
 	d.pending, d.dirty = false, true
@@ -190,6 +206,7 @@ type DiagnoseView struct {
 	// model runs made), NearestMS what the last search took (wall time),
 	// SweepMS the time the model's runs took of it.
 	Computing          bool
+	Warming            bool // the sweep is made ahead of any paste (Warm)
 	Done, Total        int
 	NearestMS, SweepMS float64
 	Slices             int
@@ -261,9 +278,10 @@ const maxMatchRuns = 6
 func (d *Diagnosis) View() DiagnoseView {
 	d.dirty = false
 	v := DiagnoseView{Text: d.text, Interval: d.interval, IntervalErr: d.intervalErr, Computing: d.pending, NearestMS: d.nearestMS, SweepMS: d.sweepMS, Slices: d.slices}
-	if d.pending {
+	if d.pending || d.warm {
 		v.Done, v.Total = theSweeper().Progress()
 	}
+	v.Warming = d.Warming()
 	switch {
 	case strings.TrimSpace(d.text) == "":
 		v.Empty = true

@@ -364,3 +364,25 @@ func TestYNLView(t *testing.T) {
 		t.Errorf("closed again: %+v", v)
 	}
 }
+
+// TestDiagnosis_Warm: the page opens with nothing pasted and warms the
+// sweep; Work makes it without a paste (no nearest runs to show, nothing
+// computing), and the first paste then finds its nearest runs in one Work
+// call.
+func TestDiagnosis_Warm(t *testing.T) {
+	d := NewDiagnosis("", "", fakeClock())
+	if d.Warm() {
+		if !d.Warming() || d.Computing() || !d.View().Warming {
+			t.Fatal("warming: not said")
+		}
+		finish(t, d, 100)
+	}
+	if d.Warming() || d.Work(1) {
+		t.Fatal("still warming after the sweep")
+	}
+	text, _, _ := Example("ynltool")
+	d.SetText(text)
+	if !d.Computing() || d.Work(1) || len(d.View().Runs[0].Nearest) == 0 {
+		t.Error("the first paste after warming did not find its nearest runs in one Work call")
+	}
+}
