@@ -69,6 +69,7 @@ func (p *Playground) Render() (ui ga.UI) {
 		ga.P().Class("lede").Body(ga.A().ID("tour-link").Href(sitePath("/tour/")).Text("New here? Take the guided tour: eight short chapters beside this figure →")),
 		ga.A().ID("link-rules").Class("rules-link").Href(sitePath(RulesPath)).Text("the rules you can break"),
 		ga.A().ID("link-whatif").Class("rules-link").Href(sitePath(WhatIfPath)).Text("what-if on your perf top"),
+		ga.A().ID("link-diagnose").Class("rules-link").Href(sitePath(DiagnosePath)).Text("diagnose your counters"),
 	)
 	if p.s == nil {
 		return ga.Main().ID("playground").Class("playground loading").Body(head,
@@ -98,6 +99,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				&Narration{V: v.Narration},
 				&Inspector{V: v.Inspector},
 				&StatsPanel{V: v.Stats},
+				&YNLPanel{V: v.YNL}, // ynlpanel.go
 				&Violations{V: v.Violations},
 				&Trace{Lines: v.Trace, Open: v.TraceOpen},
 				&ExportPanel{CLI: v.CLI}, // export.go

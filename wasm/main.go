@@ -20,6 +20,7 @@ func registerRoutes() {
 	ga.Route("/", func() ga.Composer { return &app.Playground{} })
 	ga.RouteWithRegexp("^/rules/?$", func() ga.Composer { return &app.RulesPage{} })
 	ga.RouteWithRegexp("^/whatif/?$", func() ga.Composer { return &app.WhatIfPage{} })
+	ga.RouteWithRegexp("^/diagnose/?$", func() ga.Composer { return &app.DiagnosePage{} })
 	for _, p := range tourPaths() {
 		ga.Route(p, func() ga.Composer { return &app.Tour{} })
 	}

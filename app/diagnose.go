@@ -1,0 +1,625 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/app/session"
+)
+
+// The counter diagnosis page (/diagnose/, issue 21 §2): paste ethtool -S,
+// ynl or ynltool output and read what it shows. Everything it says is the
+// session's Diagnosis (plain Go, tested natively); this component wires
+// the text box, the interval and the examples to it, keeps the pasted
+// text in the browser's storage (a reload or a trip to the playground and
+// back loses nothing), and runs the nearest-run search in slices between
+// frames: the first search runs the model for a few seconds, and the
+// browser has one thread for it and the typing.
+
+// DiagnosePath is the page's path (a directory: a static host serves
+// diagnose/index.html).
+const DiagnosePath = "/diagnose/"
+
+// Actions of the diagnosis page.
+const (
+	actDiagText     = "pp-diag-text"     // value string: the text box's text
+	actDiagInterval = "pp-diag-interval" // value string: the interval field
+	actDiagExample  = "pp-diag-example"  // value string: an example's name
+)
+
+// The browser storage keys of the text and the interval.
+const (
+	diagStoreText     = "pplab.diagnose.text"
+	diagStoreInterval = "pplab.diagnose.interval"
+)
+
+// Timing: the text is diagnosed once typing pauses this long; each slice
+// of the search runs about this long (one frame's worth, the typing
+// waits for no more); progress is drawn at most this often.
+const (
+	diagDebounceMS = 250
+	diagSliceMS    = 16
+	diagProgressMS = 150
+)
+
+// DiagnosePage is the diagnosis page's one stateful component.
+type DiagnosePage struct {
+	ga.Compo
+
+	d    *session.Diagnosis
+	view session.DiagnoseView
+	err  string
+
+	seq                  int    // the last input's number: a debounce fires only for the last
+	applied              int    // the inputs diagnosed so far (window.__pplab.applied)
+	pendText, pendIv     string // the inputs as last typed
+	working              bool   // a slice of the search is scheduled
+	yield                ga.Func
+	port                 ga.Value // posts the next slice (work)
+	slowSlices           []string
+	gone                 bool // dismounted
+	lastDrawn            float64
+	maxSliceMS, searchMS float64
+	searchStart          float64
+}
+
+func (p *DiagnosePage) OnMount(ctx ga.Context) {
+	p.act(ctx, "start-up", func() {
+		text, iv := storageGet(diagStoreText), storageGet(diagStoreInterval)
+		p.pendText, p.pendIv = text, iv
+		setValue("diag-text", text)
+		setValue("diag-interval", iv)
+		p.searchStart = now()
+		p.d = session.NewDiagnosis(text, iv, now)
+		p.d.Warm() // the model's runs are made while the user pastes
+		p.view = p.d.View()
+	})
+	ctx.Handle(actDiagText, func(ctx ga.Context, a ga.Action) {
+		if s, ok := a.Value.(string); ok {
+			p.pendText = s
+			p.debounce(ctx)
+		}
+		ctx.PreventUpdate()
+	})
+	ctx.Handle(actDiagInterval, func(ctx ga.Context, a ga.Action) {
+		if s, ok := a.Value.(string); ok {
+			p.pendIv = s
+			p.debounce(ctx)
+		}
+		ctx.PreventUpdate()
+	})
+	ctx.Handle(actDiagExample, func(ctx ga.Context, a ga.Action) {
+		name, _ := a.Value.(string)
+		p.act(ctx, "example "+name, func() {
+			text, iv, ok := session.Example(name)
+			if !ok {
+				return
+			}
+			p.pendText, p.pendIv = text, iv
+			setValue("diag-text", text)
+			setValue("diag-interval", iv)
+			storageSet(diagStoreText, text)
+			storageSet(diagStoreInterval, iv)
+			p.seq++ // a pending debounce is for older text
+			p.apply()
+		})
+		p.work(ctx)
+	})
+	p.work(ctx)
+	p.publish()
+}
+
+// OnDismount stops the search (its sweep resumes where it was when the
+// page comes back: the sweep is the process's).
+func (p *DiagnosePage) OnDismount() {
+	p.gone = true
+}
+
+// act runs fn guarded: a panic is shown on the page (with what caused
+// it), and the page keeps running.
+func (p *DiagnosePage) act(ctx ga.Context, what string, fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.err = fmt.Sprintf("%s failed: %v", what, r)
+			ga.Logf("pplab: diagnose: %s", p.err)
+		}
+	}()
+	fn()
+	if p.d != nil && p.d.Changed() {
+		p.view = p.d.View()
+	}
+}
+
+// debounce diagnoses the inputs once typing pauses.
+func (p *DiagnosePage) debounce(ctx ga.Context) {
+	p.seq++
+	seq := p.seq
+	ctx.After(diagDebounceMS*time.Millisecond, func(ctx ga.Context) {
+		if seq != p.seq || p.d == nil {
+			ctx.PreventUpdate()
+			return
+		}
+		p.act(ctx, "diagnosis", p.apply)
+		p.work(ctx)
+		p.publish()
+	})
+}
+
+// apply hands the inputs as typed to the diagnosis.
+func (p *DiagnosePage) apply() {
+	if p.d == nil {
+		return
+	}
+	if p.pendIv != p.d.Interval() {
+		p.d.SetInterval(p.pendIv)
+		p.applied++
+	}
+	if p.pendText != p.d.Text() {
+		p.d.SetText(p.pendText)
+		p.applied++
+	}
+	if p.d.Computing() {
+		p.searchStart = now()
+	}
+}
+
+// work schedules the search's next slice while it has one. A slice runs
+// in its own task, posted through a MessageChannel (a timer would be
+// clamped to 4 ms once nested, a third of each slice), so the browser
+// handles the keys typed and paints between slices; progress goes
+// straight into its two elements, and the page renders again only when
+// the search ends.
+func (p *DiagnosePage) work(ctx ga.Context) {
+	if p.working || p.d == nil || !(p.d.Computing() || p.d.Warming()) {
+		return
+	}
+	p.working = true
+	if p.yield == nil {
+		p.yield = ga.FuncOf(func(ga.Value, []ga.Value) any {
+			ctx.Dispatch(p.slice)
+			return nil
+		})
+		ch := ga.Window().Get("MessageChannel").New()
+		ch.Get("port1").Set("onmessage", p.yield)
+		p.port = ch.Get("port2")
+	}
+	p.port.Call("postMessage", 0)
+}
+
+func (p *DiagnosePage) slice(ctx ga.Context) {
+	p.working = false
+	if p.gone {
+		ctx.PreventUpdate()
+		return // the page was left: the sweep waits (in the process) for its return
+	}
+	cycles, _ := heapState()
+	t0 := now()
+	more := false
+	p.act(ctx, "nearest-run search", func() { more = p.d.Work(diagSliceMS) })
+	t1 := now()
+	p.noteSlice(t1-t0, cycles)
+	if more && p.err == "" {
+		p.work(ctx)
+		if t1-p.lastDrawn >= diagProgressMS {
+			p.lastDrawn = t1
+			p.progress()
+		}
+		ctx.PreventUpdate()
+		return
+	}
+	p.searchMS = t1 - p.searchStart
+	p.publish()
+}
+
+// noteSlice keeps the slices' longest durations (window.__pplab.slowSlices:
+// the typing waited that long), marking those a garbage collection ran in.
+func (p *DiagnosePage) noteSlice(ms float64, cyclesBefore uint64) {
+	p.maxSliceMS = max(p.maxSliceMS, ms)
+	cycles, _ := heapState()
+	if ms > 2*diagSliceMS {
+		s := fmt.Sprintf("%.0f", ms)
+		if cycles > cyclesBefore {
+			s += " gc"
+		}
+		p.slowSlices = append(p.slowSlices, s)
+		if len(p.slowSlices) > 40 {
+			p.slowSlices = p.slowSlices[1:]
+		}
+	}
+}
+
+// progress writes the search's progress into its elements (no render).
+func (p *DiagnosePage) progress() {
+	v := p.d.View()
+	p.view = v
+	doc := ga.Window().Get("document")
+	if el := doc.Call("getElementById", "diag-progress"); el.Truthy() {
+		el.Set("value", v.Done)
+		el.Set("max", max(v.Total, 1))
+	}
+	// The text node's value, not the element's textContent: go-app holds
+	// that node and updates it when it renders (a new node would be left
+	// showing the progress after the search).
+	if el := doc.Call("getElementById", "diag-computing"); el.Truthy() {
+		if t := el.Get("firstChild"); t.Truthy() {
+			t.Set("nodeValue", computingText(&v))
+		}
+	}
+	p.publish()
+}
+
+func computingText(v *session.DiagnoseView) string {
+	if v.Warming {
+		return fmt.Sprintf("Meanwhile the model makes the runs a paste is compared with: %d of %d (every scenario × driver × era with stats, once).", v.Done, v.Total)
+	}
+	return fmt.Sprintf("Running the model to compare: %d of %d runs (every scenario × driver × era with stats; the first search only — later ones are instant).", v.Done, v.Total)
+}
+
+// publish exposes the page's state (window.__pplab) for the tests.
+func (p *DiagnosePage) publish() {
+	v := &p.view
+	st := map[string]any{"mounted": true, "page": "diagnose", "computing": v.Computing, "done": v.Done, "total": v.Total,
+		"nearestMS": v.NearestMS, "sweepMS": v.SweepMS, "slices": v.Slices, "maxSliceMS": p.maxSliceMS, "searchMS": p.searchMS, "slowSlices": strings.Join(p.slowSlices, ","), "format": v.Format, "error": p.err, "applied": p.applied}
+	if v.Err != nil {
+		st["errLine"] = v.Err.Line
+	}
+	ga.Window().Set("__pplab", st)
+}
+
+func (p *DiagnosePage) Render() (ui ga.UI) {
+	defer guardRender(&ui, "DiagnosePage")
+	v := &p.view
+	var examples []ga.UI
+	for _, e := range session.DiagnoseExamples {
+		examples = append(examples, ga.Li().Body(ga.Button().ID("example-"+e.Name).Class("link").DataSet("example", e.Name).OnClick(onDiagExample).Text(e.Label)))
+	}
+	input := ga.Section().ID("diag-input").Class("panel diag-input").Aria("label", "your counters").Body(
+		ga.H2().Body(ga.Label().For("diag-text").Text("Your counters")),
+		ga.P().ID("diag-text-help").Class("meta").Text("Paste the output of ethtool -S (any driver; the rx_pp_* lines, mlx5's per-ring rx<N>_pp_*; mail-quoted is fine), a table with one column per run, ynl --family netdev --dump page-pool-stats-get or page-pool-get (Python or --output-json), or ynltool page-pool stats. Two snapshots give rates. It stays in this browser, never sent anywhere."),
+		ga.Textarea().ID("diag-text").Class("diag-text").Rows(16).Spellcheck(false).Attr("autocapitalize", "off").
+			Aria("describedby", "diag-text-help").Aria("invalid", v.Err != nil).
+			Placeholder("NIC statistics:\n     rx_pp_alloc_fast: 60066264\n     rx_pp_alloc_slow: 16512\n     …").OnInput(onDiagText),
+		ga.If(v.Err != nil, func() ga.UI { return diagError(v.Err) }),
+		ga.Div().Class("field diag-interval").Body(
+			ga.Label().For("diag-interval").Text("seconds between the two snapshots (optional; a `sleep N` line says it too)"),
+			ga.Input().ID("diag-interval").Type("text").Attr("inputmode", "decimal").Placeholder("e.g. 10").OnInput(onDiagInterval),
+			ga.If(v.IntervalErr != "", func() ga.UI {
+				return ga.P().ID("diag-interval-err").Class("field-error").Role("alert").Text(v.IntervalErr)
+			}),
+		),
+		ga.Div().Class("diag-examples").Body(
+			ga.P().Class("meta").Text("Or try the model's own output (a simulated run, made when you click):"),
+			ga.Ul().Class("plain").Body(examples...),
+		),
+	)
+	body := []ga.UI{
+		ga.Header().Class("top").Body(
+			ga.A().Class("skip").Href("#diag-text").Text("skip to the text box"),
+			ga.H1().Body(ga.A().Class("home").Href(sitePath("/")).Text("pplab"), ga.Span().Class("tag").Text(" — what your page_pool counters say")),
+			ga.P().Class("lede").Text("Paste your counters: each one is explained (what it counts, where net/core/page_pool.c counts it, since when), with the ratios that matter, the rates between two snapshots, the model runs whose counters have the nearest shape — found by running the model — and what to look at next."),
+			ga.Nav().Class("diag-nav").Aria("label", "pplab").Body(
+				ga.A().ID("diag-to-playground").Href(sitePath("/")).Text("the playground"), ga.Text(" · "),
+				ga.A().Href(sitePath(RulesPath)).Text("the rules"), ga.Text(" · "),
+				ga.A().Href(sitePath("/tour/")).Text("the tour")),
+		),
+		ga.If(p.err != "", func() ga.UI {
+			return ga.P().ID("diag-fault").Class("field-error").Role("alert").Text("Something went wrong (the page keeps running): " + p.err)
+		}),
+		ga.Div().Class("diag-cols").Body(input, diagRead(v)),
+	}
+	if v.Err == nil && !v.Empty {
+		body = append(body, diagCounters(v))
+		for i, r := range v.Runs {
+			body = append(body, diagRun(v, i, r))
+		}
+		if len(v.Rates) > 0 {
+			body = append(body, diagRates(v.Rates))
+		}
+		if len(v.Notes) > 0 {
+			var notes []ga.UI
+			for _, n := range v.Notes {
+				notes = append(notes, ga.Li().Text(n))
+			}
+			body = append(body, ga.Section().ID("diag-notes").Class("panel").Aria("label", "notes").Body(ga.H2().Text("Notes"), ga.Ul().Body(notes...)))
+		}
+	}
+	body = append(body, ga.Footer().Class("foot").Body(
+		ga.P().Text("The nearest runs: "+distanceText(v)),
+		ga.P().Body(ga.Text("The same diagnosis on the command line: "), ga.Code().Text("ppsim diagnose --file counters.txt [--interval SECONDS] [--json]"), ga.Text(".")),
+	))
+	return ga.Main().ID("diagnose-page").Class("diagnose-page").Body(body...)
+}
+
+func distanceText(v *session.DiagnoseView) string {
+	if v.Distance != "" {
+		return v.Distance + "."
+	}
+	return "the Hellinger distance between counter shapes (each counter's share of their sum), over every scenario × driver × era of the model with page_pool stats."
+}
+
+func diagError(e *session.DiagnoseErr) ga.UI {
+	where := ga.Text("The whole input: ")
+	if e.Line > 0 {
+		where = ga.Span().Body(ga.Strong().ID("diag-error-line").DataSet("line", e.Line).Text(fmt.Sprintf("Line %d", e.Line)), ga.Text(": "), ga.Code().Class("diag-bad-text").Text(e.Text), ga.Text(" — "))
+	}
+	return ga.Div().ID("diag-error").Class("diag-error").Role("alert").Body(
+		ga.P().Body(where, ga.Text(e.Msg)),
+		ga.Details().Body(ga.Summary().Text("what the page reads"), ga.P().Class("meta").Text(e.Accepted)),
+		ga.P().Class("meta").Text("Your text is kept as it is: fix the line and the diagnosis follows."),
+	)
+}
+
+// diagRead is what the parser made of the paste: the format, its
+// provenance, every line with its number (the ones not understood grey,
+// never dropped), the pools netlink listed.
+func diagRead(v *session.DiagnoseView) ga.UI {
+	sec := ga.Section().ID("diag-read").Class("panel diag-read").Aria("label", "what was read")
+	switch {
+	case v.Empty:
+		return sec.Body(ga.H2().Text("What was read"), ga.P().ID("diag-empty").Class("meta").Text("Nothing yet: paste your counters, or try an example."),
+			ga.If(v.Warming, func() ga.UI {
+				return ga.Div().Class("diag-warm").Body(
+					ga.P().ID("diag-computing").Class("meta").Role("status").Text(computingText(v)),
+					ga.Progress().ID("diag-progress").Value(v.Done).Max(max(v.Total, 1)).Aria("label", "model runs made"))
+			}))
+	case v.Err != nil:
+		return sec.Body(ga.H2().Text("What was read"), ga.P().Class("meta").Text("Nothing: the input has an error (beside the text box)."))
+	}
+	var lines []ga.UI
+	for _, l := range v.Lines {
+		li := ga.Li().Class("diag-line use-"+l.Use).DataSet("use", l.Use).DataSet("n", l.N).Body(
+			ga.Span().Class("ln").Aria("hidden", true).Text(strconv.Itoa(l.N)),
+			ga.Code().Text(l.Text+" "),
+		)
+		if l.Why != "" {
+			li = li.Title(l.Why)
+		}
+		lines = append(lines, li)
+	}
+	var grey []ga.UI
+	for _, l := range v.Grey {
+		grey = append(grey, ga.Li().Body(ga.Text(fmt.Sprintf("line %d: ", l.N)), ga.Code().Text(l.Text), ga.Span().Class("meta").Text(" — "+l.Why)))
+	}
+	var pools []ga.UI
+	for _, s := range v.Pools {
+		pools = append(pools, ga.Li().Text(s))
+	}
+	return sec.Body(
+		ga.H2().Text("What was read"),
+		ga.P().Body(ga.Strong().ID("diag-format").Text(v.Format), ga.Span().ID("diag-variant").Text(" ("+v.Variant+")")),
+		ga.P().ID("diag-provenance").Class("meta").Text(v.Provenance),
+		ga.P().Class("meta").Text(fmt.Sprintf("%d lines, %d read as page_pool counters, %d not understood (grey: kept, not used); %d snapshot(s).", len(v.Lines)+v.LinesCut, v.CountersRead, len(v.Grey)+v.GreyCut, v.Snapshots)),
+		ga.P().Class("meta diag-legend").Body(
+			ga.Span().Class("key use-counter").Text("a page_pool counter read"),
+			ga.Span().Class("key use-kept").Text("understood, not a page_pool counter"),
+			ga.Span().Class("key use-header").Text("a header, command or blank"),
+			ga.Span().Class("key use-grey").Text("not understood (kept, not used; hover for why)")),
+		ga.Ol().ID("diag-lines").Class("diag-lines plain").Aria("label", "the paste, line by line").Body(lines...),
+		ga.If(v.LinesCut > 0, func() ga.UI {
+			return ga.P().Class("meta").Text(fmt.Sprintf("The %d lines after line %d are not listed here (the lines not understood are, below).", v.LinesCut, session.DiagnoseListed))
+		}),
+		ga.If(len(grey) > 0, func() ga.UI {
+			return ga.Div().ID("diag-grey").Body(ga.H3().Text("Not understood (kept, not used)"), ga.Ul().Class("plain diag-grey").Body(grey...),
+				ga.If(v.GreyCut > 0, func() ga.UI { return ga.P().Class("meta").Text(fmt.Sprintf("… and %d more.", v.GreyCut)) }))
+		}),
+		ga.If(len(pools) > 0, func() ga.UI {
+			return ga.Div().ID("diag-pools").Body(ga.H3().Text("Pools (page-pool-get)"), ga.Ul().Class("plain").Body(pools...))
+		}),
+	)
+}
+
+// diagCounters is every counter the paste gives: its values, what it
+// counts, where page_pool.c counts it, per era.
+func diagCounters(v *session.DiagnoseView) ga.UI {
+	var cards []ga.UI
+	multi := len(v.Labels) > 1
+	for _, c := range v.Counters {
+		var vals []ga.UI
+		for i, val := range c.Values {
+			if val == "" {
+				val = "—"
+			}
+			if multi {
+				vals = append(vals, ga.Li().Body(ga.Span().Class("meta").Text(v.Labels[i]+": "), ga.Strong().Class("diag-value").Text(val)))
+			} else {
+				vals = append(vals, ga.Li().Body(ga.Strong().Class("diag-value").Text(val)))
+			}
+		}
+		var notes []ga.UI
+		for _, n := range c.EraNotes {
+			notes = append(notes, ga.Li().Text(n))
+		}
+		cards = append(cards, ga.Article().Class("diag-counter").DataSet("counter", c.Name).Aria("labelledby", "dc-"+c.Name).Body(
+			ga.H3().ID("dc-"+c.Name).Body(ga.Code().Text(c.Name)),
+			ga.Ul().Class("plain diag-values").Body(vals...),
+			ga.P().Class("meta").Body(ga.Text("ethtool "), ga.Code().Text(c.Ethtool), ga.Text(" · netlink "), ga.Code().Text(c.Netlink)),
+			ga.P().Body(ga.Strong().Text("Counts: "), ga.Text(c.Meaning+".")),
+			ga.P().Body(ga.Strong().Text("Where: "), ga.Text(c.Where+".")),
+			ga.P().Class("meta").Text("Since "+c.Since+". Model eras with it: "+c.Eras+"."),
+			ga.If(len(notes) > 0, func() ga.UI { return ga.Ul().Class("meta diag-era-notes").Body(notes...) }),
+		))
+	}
+	return ga.Section().ID("diag-counters").Class("panel").Aria("label", "the counters").Body(
+		ga.H2().Text(fmt.Sprintf("The counters (%d)", len(v.Counters))),
+		ga.If(len(cards) == 0, func() ga.UI {
+			return ga.P().Class("meta").Text("No page_pool counter in the paste (page-pool-get carries none).")
+		}),
+		ga.Div().Class("diag-counter-grid").Body(cards...),
+	)
+}
+
+// diagRun is one run's ratios, its nearest model runs and what to look at
+// next.
+func diagRun(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
+	var ratios []ga.UI
+	for _, ra := range r.Ratios {
+		ratios = append(ratios, ga.Li().Class("diag-ratio").DataSet("ratio", ra.Name).Body(
+			ga.P().Body(ga.Strong().Text(ra.Name+": "), ga.Span().Class("diag-ratio-value").Text(ra.Value)),
+			ga.P().Class("meta").Body(ga.Code().Text("= "+ra.Formula)),
+			ga.P().Class("meta").Text(ra.Meaning),
+		))
+	}
+	var next []ga.UI
+	for _, a := range r.Next {
+		var look []ga.UI
+		for _, l := range a.Look {
+			look = append(look, ga.Li().Text(l))
+		}
+		next = append(next, ga.Li().Class("diag-advice").Body(
+			ga.P().Body(ga.Strong().Text(a.Signal)),
+			ga.P().Text(a.Means),
+			ga.Ol().Body(look...),
+		))
+	}
+	return ga.Section().ID(fmt.Sprintf("diag-run-%d", i)).Class("panel diag-run").Aria("labelledby", fmt.Sprintf("diag-run-h-%d", i)).Body(
+		ga.H2().ID(fmt.Sprintf("diag-run-h-%d", i)).Text(cap1(r.Label)),
+		ga.If(r.Absent != "", func() ga.UI { return ga.P().Class("meta").Text("Absent: " + r.Absent) }),
+		ga.If(len(ratios) > 0, func() ga.UI {
+			return ga.Div().Body(ga.H3().Text("Ratios"), ga.Ul().Class("plain diag-ratios").Body(ratios...))
+		}),
+		ga.If(!r.NoShape, func() ga.UI { return diagNearest(v, i, r) }),
+		ga.If(len(next) > 0, func() ga.UI {
+			return ga.Div().Body(ga.H3().Text("What to look at next"), ga.Ul().Class("plain diag-next").Body(next...))
+		}),
+	)
+}
+
+func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
+	id := fmt.Sprintf("diag-nearest-%d", i)
+	if v.Computing {
+		return ga.Div().ID(id).Class("diag-nearest").Aria("busy", true).Body(
+			ga.H3().Text("Nearest model runs"),
+			ga.P().ID("diag-computing").Role("status").Text(computingText(v)),
+			ga.Progress().ID("diag-progress").Value(v.Done).Max(max(v.Total, 1)).Aria("label", "model runs made"),
+		)
+	}
+	var matches []ga.UI
+	for _, m := range r.Nearest {
+		var runs []ga.UI
+		for _, mr := range m.Runs {
+			drv := mr.Driver
+			if drv == "" {
+				drv = "no driver"
+			}
+			label := fmt.Sprintf("%s on %s", mr.Scenario, drv)
+			runs = append(runs, ga.Li().Body(
+				ga.Strong().Text(label), ga.Span().Class("meta").Text(", era "+mr.Eras+" "),
+				ga.A().Class("btn open-playground").DataSet("scenario", mr.Scenario).Href(sitePath(mr.URL)).
+					Aria("label", "open "+label+" (era "+lastEra(mr.Eras)+") in the playground").Text("open in the playground"),
+			))
+		}
+		if m.More > 0 {
+			runs = append(runs, ga.Li().Class("meta").Text(fmt.Sprintf("… %d more with this shape (ppsim diagnose --json lists them)", m.More)))
+		}
+		matches = append(matches, ga.Li().Class("diag-match").DataSet("distance", m.Distance).Body(
+			ga.P().Body(ga.Text("distance "), ga.Strong().Text(m.Distance)),
+			ga.Ul().Class("plain diag-match-runs").Body(runs...),
+		))
+	}
+	took := ""
+	if v.NearestMS > 0 {
+		took = fmt.Sprintf(" (found in %.0f ms)", v.NearestMS)
+	}
+	return ga.Div().ID(id).Class("diag-nearest").Body(
+		ga.H3().Text("Nearest model runs"+took),
+		ga.P().Class("meta").Text("The model's runs whose counters have the nearest shape (0: the same); runs of one shape are listed together. The link opens the newest era's run."),
+		ga.Ol().Class("plain diag-matches").Body(matches...),
+	)
+}
+
+func lastEra(eras string) string {
+	for i := len(eras) - 1; i >= 0; i-- {
+		if eras[i] == ' ' {
+			return eras[i+1:]
+		}
+	}
+	return eras
+}
+
+func cap1(s string) string {
+	if s == "" {
+		return s
+	}
+	if c := s[0]; c >= 'a' && c <= 'z' {
+		return string(c-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+func diagRates(rates []session.DiagRates) ga.UI {
+	var tables []ga.UI
+	for _, r := range rates {
+		var rows []ga.UI
+		for _, x := range r.Rows {
+			rows = append(rows, ga.Tr().Body(ga.Th().Scope("row").Body(ga.Code().Text(x[0])), ga.Td().Text(x[1]), ga.Td().Class("diag-rate").Text(x[2])))
+		}
+		tables = append(tables, ga.Table().Class("stats-table diag-rates").Body(
+			ga.Caption().Text(r.Title),
+			ga.THead().Body(ga.Tr().Body(ga.Th().Scope("col").Text("counter"), ga.Th().Scope("col").Text("increase"), ga.Th().Scope("col").Text("per second"))),
+			ga.TBody().Body(rows...),
+		))
+	}
+	return ga.Section().ID("diag-rates").Class("panel").Aria("label", "rates").Body(append([]ga.UI{ga.H2().Text("Rates")}, tables...)...)
+}
+
+// onDiagText: the text box changed; it is stored at once (nothing typed
+// is lost to a reload) and diagnosed once typing pauses.
+func onDiagText(ctx ga.Context, e ga.Event) {
+	s := ctx.JSSrc().Get("value").String()
+	storageSet(diagStoreText, s)
+	ctx.NewActionWithValue(actDiagText, s)
+}
+
+func onDiagInterval(ctx ga.Context, e ga.Event) {
+	s := ctx.JSSrc().Get("value").String()
+	storageSet(diagStoreInterval, s)
+	ctx.NewActionWithValue(actDiagInterval, s)
+}
+
+func onDiagExample(ctx ga.Context, e ga.Event) {
+	ctx.NewActionWithValue(actDiagExample, dataset(ctx.JSSrc(), "example"))
+}
+
+// setValue sets a form control's value (the text box and the interval
+// are not rendered with their value: a render must never overwrite what
+// is being typed).
+func setValue(id, v string) {
+	if el := ga.Window().GetElementByID(id); el.Truthy() {
+		el.Set("value", v)
+	}
+}
+
+// storageGet and storageSet read and write localStorage; a browser that
+// refuses it (privacy settings, a full quota) keeps the page working
+// without it.
+func storageGet(key string) (v string) {
+	defer func() {
+		if r := recover(); r != nil {
+			v = ""
+		}
+	}()
+	ls := ga.Window().Get("localStorage")
+	if !ls.Truthy() {
+		return ""
+	}
+	x := ls.Call("getItem", key)
+	if !x.Truthy() {
+		return ""
+	}
+	return x.String()
+}
+
+func storageSet(key, v string) {
+	defer func() {
+		if r := recover(); r != nil {
+			ga.Logf("pplab: the text could not be stored: %v", r)
+		}
+	}()
+	if ls := ga.Window().Get("localStorage"); ls.Truthy() {
+		ls.Call("setItem", key, v)
+	}
+}
