@@ -507,7 +507,7 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 			}
 			label := fmt.Sprintf("%s on %s", mr.Scenario, drv)
 			runs = append(runs, ga.Li().Body(
-				ga.Strong().Text(label), ga.Span().Class("meta").Text(", era "+mr.Eras+" "),
+				ga.Strong().Text(label), ga.Span().Class("meta").Text("era "+mr.Eras),
 				ga.A().Class("btn open-playground").DataSet("scenario", mr.Scenario).Href(sitePath(mr.URL)).
 					Aria("label", "open "+label+" (era "+lastEra(mr.Eras)+") in the playground").Text("open in the playground"),
 			))
