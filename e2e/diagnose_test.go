@@ -1,0 +1,421 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"pplab/app/session"
+	"pplab/engine/lab"
+)
+
+// openDiagnose opens the diagnosis page and waits for it to mount.
+func (p *page) openDiagnose(base string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(base + "diagnose/"))
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'diagnose' && window.__pplab.mounted === true`, 60*time.Second)
+}
+
+// diagState is the page's window.__pplab.
+type diagState struct {
+	Computing                                bool
+	Done, Total, Slices, Applied, ErrLine    int
+	NearestMS, SweepMS, MaxSliceMS, SearchMS float64
+	Format, Error, SlowSlices                string
+}
+
+func (p *page) diag() diagState {
+	p.t.Helper()
+	var s diagState
+	p.eval(`(function(){ const s = window.__pplab; return {Computing: s.computing, Done: s.done, Total: s.total, Slices: s.slices, Applied: s.applied,
+		ErrLine: s.errLine || 0, NearestMS: s.nearestMS, SweepMS: s.sweepMS, MaxSliceMS: s.maxSliceMS, SearchMS: s.searchMS, Format: s.format, Error: s.error, SlowSlices: s.slowSlices}; })()`, &s)
+	return s
+}
+
+// paste puts text in the text box as a paste does (one input event) and
+// waits until the page diagnosed it and, with nearest, found its nearest
+// runs.
+func (p *page) paste(text string, nearest bool) diagState {
+	p.t.Helper()
+	before := p.diag().Applied
+	js, _ := json.Marshal(text)
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(function(){ const t = document.getElementById('diag-text'); t.focus(); t.value = %s; t.dispatchEvent(new Event('input', {bubbles: true})); })()`, js)))
+	p.wait(fmt.Sprintf(`window.__pplab.applied > %d`, before), 20*time.Second)
+	if nearest {
+		p.wait(`window.__pplab.computing === false`, 120*time.Second)
+	}
+	return p.diag()
+}
+
+// diagFixtures are engine/diagnose's fixtures, by name.
+func diagFixtures(t *testing.T) map[string]string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(file)), "engine/diagnose/testdata/*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("fixtures: %v %v", files, err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".txt")] = string(b)
+	}
+	return out
+}
+
+// pageDiag is what the page shows of a diagnosis.
+type pageDiag struct {
+	Format   string
+	Lines    int
+	Grey     []int
+	Counters map[string][]string
+	Nearest  int
+	Links    []string
+}
+
+func (p *page) shown() pageDiag {
+	p.t.Helper()
+	var d pageDiag
+	p.eval(`(function(){
+		const f = document.querySelector('#diag-format');
+		const counters = {};
+		document.querySelectorAll('#diag-counters .diag-counter').forEach(c => {
+			counters[c.dataset.counter] = Array.from(c.querySelectorAll('.diag-value')).map(v => v.textContent); });
+		return {Format: f ? f.textContent : '', Lines: document.querySelectorAll('#diag-lines .diag-line').length,
+			Grey: Array.from(document.querySelectorAll('#diag-lines .diag-line.use-grey')).map(l => Number(l.dataset.n)),
+			Counters: counters, Nearest: document.querySelectorAll('.diag-match').length,
+			Links: Array.from(document.querySelectorAll('a.open-playground')).map(a => a.getAttribute('href'))};
+	})()`, &d)
+	return d
+}
+
+// TestDiagnose_EveryFormatShowsItsCounters: each fixture (one per format
+// and variant), pasted, is detected as its format; every line is listed
+// with the grey ones marked by their numbers; every counter it gives is
+// shown with the values the session computes natively; the nearest model
+// runs are listed with their playground links. The first search runs the
+// model in slices in the browser: its time and its longest slice are
+// reported (the typing waits at most one slice).
+func TestDiagnose_EveryFormatShowsItsCounters(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.openDiagnose(rootURL)
+	p.shot("diagnose-empty-desktop")
+	fx := diagFixtures(t)
+	names := make([]string, 0, len(fx))
+	for n := range fx {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	first := true
+	for _, name := range names {
+		text := fx[name]
+		start := time.Now()
+		st := p.paste(text, true)
+		if first {
+			t.Logf("the first nearest-run search in the browser (%s): %.0f ms from the paste to the nearest runs (the model's runs: %.0f ms in %d slices, the longest %.1f ms; slices over 32 ms: %s); wall %v",
+				name, st.SearchMS, st.SweepMS, st.Slices, st.MaxSliceMS, st.SlowSlices, time.Since(start).Round(time.Millisecond))
+			first = false
+		}
+		want := session.NewDiagnosis(text, "", nil).View()
+		got := p.shown()
+		if got.Format != want.Format {
+			t.Errorf("%s: format %q, want %q", name, got.Format, want.Format)
+		}
+		if got.Lines != len(want.Lines) {
+			t.Errorf("%s: %d lines listed, want %d", name, got.Lines, len(want.Lines))
+		}
+		var wantGrey []int
+		for _, l := range want.Grey {
+			wantGrey = append(wantGrey, l.N)
+		}
+		if fmt.Sprint(got.Grey) != fmt.Sprint(wantGrey) && !(len(got.Grey) == 0 && len(wantGrey) == 0) {
+			t.Errorf("%s: grey lines %v, want %v", name, got.Grey, wantGrey)
+		}
+		if len(got.Counters) != len(want.Counters) {
+			t.Errorf("%s: %d counters shown, want %d", name, len(got.Counters), len(want.Counters))
+		}
+		for _, c := range want.Counters {
+			var vals []string
+			for _, v := range c.Values {
+				if v == "" {
+					v = "—"
+				}
+				vals = append(vals, v)
+			}
+			if fmt.Sprint(got.Counters[c.Name]) != fmt.Sprint(vals) {
+				t.Errorf("%s: %s shows %v, want %v", name, c.Name, got.Counters[c.Name], vals)
+			}
+		}
+		shape := len(want.Counters) > 0
+		if shape && (got.Nearest == 0 || len(got.Links) == 0) {
+			t.Errorf("%s: %d nearest shapes, %d links", name, got.Nearest, len(got.Links))
+		}
+		if name == "ethtool_mlx5" {
+			p.shot("diagnose-desktop")
+		}
+	}
+	p.noErrors()
+}
+
+// TestDiagnose_BadPasteShowsTheLineAndKeepsTheText: a bad paste shows the
+// offending line's number and text and what was expected beside the text
+// box; the text is kept across a reload and across a trip to the
+// playground and back, and the error with it.
+func TestDiagnose_BadPasteShowsTheLineAndKeepsTheText(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.openDiagnose(rootURL)
+	bad := "NIC statistics:\n     rx_pp_alloc_fast: 10\n     rx_pp_alloc_slow: -3\n"
+	p.paste(bad, false)
+	check := func(when string) {
+		t.Helper()
+		p.wait(`!!document.querySelector('#diag-error-line')`, 30*time.Second)
+		var got struct {
+			Line, Text, Msg, Value string
+			Beside                 bool
+		}
+		p.eval(`(function(){ const e = document.querySelector('#diag-error'); const l = document.querySelector('#diag-error-line');
+			const box = document.querySelector('#diag-text');
+			return {Line: l.dataset.line, Text: e.querySelector('.diag-bad-text').textContent, Msg: e.textContent, Value: box.value,
+				Beside: box.closest('#diag-input') === e.closest('#diag-input')}; })()`, &got)
+		if got.Line != "3" || got.Text != "     rx_pp_alloc_slow: -3" || !strings.Contains(got.Msg, "want an unsigned 64-bit integer") || !got.Beside {
+			t.Errorf("%s: the error shows line %s %q: %q (beside the box %v)", when, got.Line, got.Text, got.Msg, got.Beside)
+		}
+		if got.Value != bad {
+			t.Errorf("%s: the text box holds %q, want %q", when, got.Value, bad)
+		}
+	}
+	check("pasted")
+	p.shot("diagnose-bad-desktop")
+	p.do(chromedp.Reload())
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'diagnose'`, 60*time.Second)
+	check("after a reload")
+	p.do(chromedp.Click(chromedp.CSS("#diag-to-playground")))
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true`, 60*time.Second)
+	p.do(chromedp.NavigateBack())
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'diagnose'`, 60*time.Second)
+	check("after the playground and back")
+	p.noErrors()
+}
+
+// TestDiagnose_OpenInThePlaygroundOpensThatConfig: a model run's own
+// ethtool -S (the example) finds that run at distance 0; its "open in the
+// playground" link opens the playground on exactly that config; under
+// /pplab/ the link keeps the prefix.
+func TestDiagnose_OpenInThePlaygroundOpensThatConfig(t *testing.T) {
+	for _, base := range []string{rootURL, subURL} {
+		p := newPage(t, 1280, 800)
+		p.openDiagnose(base)
+		before := p.diag().Applied
+		p.do(chromedp.Click(chromedp.CSS("#example-ethtool")))
+		p.wait(fmt.Sprintf(`window.__pplab.applied > %d && window.__pplab.computing === false`, before), 120*time.Second)
+		var first struct{ Href, Scenario, Distance string }
+		p.eval(`(function(){ const m = document.querySelector('.diag-match'); const a = m.querySelector('a.open-playground');
+			return {Href: a.getAttribute('href'), Scenario: a.dataset.scenario, Distance: m.dataset.distance}; })()`, &first)
+		if first.Scenario != "clone-tap" || first.Distance != "0.0000" {
+			t.Errorf("%s: the example's nearest run is %s at %s", base, first.Scenario, first.Distance)
+		}
+		prefix := strings.TrimSuffix(strings.TrimPrefix(base, strings.TrimSuffix(rootURL, "/")), "/")
+		if u, _ := url.Parse(base); u != nil {
+			prefix = strings.TrimSuffix(u.Path, "/")
+		}
+		if !strings.HasPrefix(first.Href, prefix+"/?") {
+			t.Errorf("%s: the link %q lacks the prefix %q", base, first.Href, prefix)
+		}
+		want := stateOf(t, first.Href)
+		p.do(chromedp.Click(chromedp.CSS(".diag-match a.open-playground")))
+		p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true && !!document.querySelector('#f-scenario')`, 60*time.Second)
+		var loc string
+		p.eval(`window.__pplab.url`, &loc)
+		got := stateOf(t, loc)
+		for k := range want {
+			if got.Get(k) != want.Get(k) {
+				t.Errorf("%s: the playground's %s is %q, the link's %q (%s)", base, k, got.Get(k), want.Get(k), loc)
+			}
+		}
+		cfg, err := lab.ParseConfig(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sc, banner string
+		p.eval(`document.querySelector('#f-scenario').value`, &sc)
+		p.eval(`(document.querySelector('.banner') || {}).textContent || ''`, &banner)
+		if sc != cfg.Scenario || strings.Contains(banner, "URL:") {
+			t.Errorf("%s: the playground shows scenario %q (want %q), banner %q", base, sc, cfg.Scenario, banner)
+		}
+		p.noErrors()
+	}
+}
+
+// TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes: in a driver scenario the
+// pool panel's ynl view, opened, shows the run's pool as page-pool-get and
+// page-pool-stats-get print it and ynltool's derivation — the session's
+// own text at that step — and follows a step; closed it costs the step
+// nothing (the step's latency with it open is reported). "diagnose these
+// counters" opens /diagnose with the dumps in the text box.
+func TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	q := "v=1&scenario=tcp-stream&driver=bnxt&era=6.8&rx_descs=16&pool_size=32&step=40"
+	p.open(rootURL + "?" + q)
+	var open bool
+	p.eval(`document.querySelector('#ynl').open`, &open)
+	if open {
+		t.Fatal("the ynl view is open at first")
+	}
+	// steps takes n steps with → from op and returns their p50 and max
+	// latency (window.__pplab.stepMS: the session, the view, the render).
+	steps := func(from, n int) (p50, worst float64) {
+		t.Helper()
+		p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
+		var ms []float64
+		for i := 1; i <= n; i++ {
+			p.do(chromedp.KeyEvent("\u0303"))
+			p.wait(fmt.Sprintf(`window.__pplab.op === %d`, from+i), 10*time.Second)
+			time.Sleep(30 * time.Millisecond) // stepMS is set after the render
+			var x float64
+			p.eval(`window.__pplab.stepMS`, &x)
+			ms = append(ms, x)
+		}
+		sort.Float64s(ms)
+		return ms[len(ms)/2], ms[len(ms)-1]
+	}
+	closedP50, closedMax := steps(40, 15)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.location.hash = ''`))
+	p.open(rootURL + "?" + q)
+	p.do(chromedp.Click(chromedp.CSS("#ynl > summary")))
+	p.wait(`!!document.querySelector('#ynl-stats-get')`, 10*time.Second)
+	native := func(op uint64) session.YNLView {
+		qq, _ := url.ParseQuery(q)
+		qq.Set("step", fmt.Sprint(op))
+		s := session.New(qq, nil)
+		s.OpenTable(session.TableYNL, true)
+		return s.View().YNL
+	}
+	compare := func(op uint64) {
+		t.Helper()
+		want := native(op)
+		var got struct{ Get, Stats, Tool string }
+		p.eval(`({Get: document.querySelector('#ynl-pool-get').textContent, Stats: document.querySelector('#ynl-stats-get').textContent, Tool: document.querySelector('#ynl-ynltool').textContent})`, &got)
+		if got.Get != want.PoolGet || got.Stats != want.StatsGet || got.Tool != want.Ynltool {
+			t.Errorf("op %d: the page shows\n%s%s%s\nthe session\n%s%s%s", op, got.Get, got.Stats, got.Tool, want.PoolGet, want.StatsGet, want.Ynltool)
+		}
+		if !strings.Contains(got.Stats, "'alloc-fast': ") || !strings.Contains(got.Get, "'napi-id': 8193") {
+			t.Errorf("op %d: no pool in the dumps:\n%s%s", op, got.Get, got.Stats)
+		}
+	}
+	compare(40)
+	p.shot("ynl-desktop")
+	openP50, openMax := steps(40, 15)
+	t.Logf("one UI step (tcp-stream on bnxt, teaching sizes, ops 41–55): the ynl view closed p50 %.1f ms (max %.1f), open p50 %.1f ms (max %.1f)", closedP50, closedMax, openP50, openMax)
+	time.Sleep(400 * time.Millisecond)
+	compare(55)
+	p.do(chromedp.Click(chromedp.CSS("#ynl-diagnose")))
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'diagnose' && window.__pplab.format === 'ynl'`, 60*time.Second)
+	var box string
+	p.eval(`document.querySelector('#diag-text').value`, &box)
+	if !strings.Contains(box, "page-pool-stats-get") {
+		t.Errorf("/diagnose's text box: %q", box)
+	}
+	p.noErrors()
+}
+
+// TestDiagnose_KeyboardOnly: from the page's top, Tab reaches an example,
+// Enter loads it; Tab reaches the text box, typing diagnoses it; Tab
+// reaches a nearest run's link, Enter opens the playground.
+func TestDiagnose_KeyboardOnly(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.openDiagnose(rootURL)
+	tabTo := func(match string) string {
+		t.Helper()
+		for i := 0; i < 120; i++ {
+			p.do(chromedp.KeyEvent("\t"))
+			var at string
+			p.eval(`(function(){ const e = document.activeElement; return e ? (e.id || e.className) : ''; })()`, &at)
+			if strings.Contains(at, match) {
+				return at
+			}
+		}
+		t.Fatalf("120 Tabs did not reach %s", match)
+		return ""
+	}
+	tabTo("example-ynltool")
+	before := p.diag().Applied
+	p.do(chromedp.KeyEvent("\r"))
+	p.wait(fmt.Sprintf(`window.__pplab.applied > %d && window.__pplab.format === 'ynltool page-pool stats'`, before), 30*time.Second)
+	// Back to the text box (Shift+Tab), select all, type a paste.
+	for i := 0; i < 40; i++ {
+		var at string
+		p.eval(`document.activeElement ? document.activeElement.id : ''`, &at)
+		if at == "diag-text" {
+			break
+		}
+		p.do(chromedp.KeyEvent("\t", chromedp.KeyModifiers(chromedp.ModifierShift)))
+	}
+	var at string
+	p.eval(`document.activeElement ? document.activeElement.id : ''`, &at)
+	if at != "diag-text" {
+		t.Fatalf("Shift+Tab did not reach the text box (at %q)", at)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement.select()`))
+	before = p.diag().Applied
+	p.do(chromedp.KeyEvent("rx_pp_alloc_fast: 900\nrx_pp_alloc_refill: 14\nrx_pp_recycle_ring: 890\n"))
+	p.wait(fmt.Sprintf(`window.__pplab.applied > %d && window.__pplab.format === 'ethtool -S' && window.__pplab.computing === false`, before), 120*time.Second)
+	var n int
+	p.eval(`document.querySelectorAll('#diag-counters .diag-counter').length`, &n)
+	if n != 3 {
+		t.Errorf("typed 3 counters, %d shown", n)
+	}
+	tabTo("open-playground")
+	p.do(chromedp.KeyEvent("\r"))
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true`, 60*time.Second)
+	p.noErrors()
+}
+
+// TestDiagnose_Phone: at 390×844 the page (the text box, a diagnosis with
+// its counters, ratios, nearest runs and advice, the bad-input error) has
+// no horizontal scroll.
+func TestDiagnose_Phone(t *testing.T) {
+	p := newPage(t, 390, 844)
+	p.openDiagnose(rootURL)
+	noHScroll := func(when string) {
+		t.Helper()
+		var width int
+		p.eval(`document.documentElement.scrollWidth`, &width)
+		if width > 390 {
+			var wide []string
+			p.eval(`Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > 391).slice(0, 12).map(e => e.tagName + '#' + e.id + '.' + e.className + ' right ' + Math.round(e.getBoundingClientRect().right))`, &wide)
+			t.Errorf("%s: the page is %d px wide on a 390 px screen; too wide: %q", when, width, wide)
+		}
+	}
+	noHScroll("empty")
+	p.shot("diagnose-empty-phone")
+	p.paste(diagFixtures(t)["ethtool_mlx5"], true)
+	noHScroll("mlx5 diagnosed")
+	p.shot("diagnose-phone")
+	p.paste(diagFixtures(t)["ynl_both"], true)
+	noHScroll("ynl diagnosed")
+	p.paste("NIC statistics:\n     rx_pp_alloc_fast: 12abc\n", false)
+	p.wait(`!!document.querySelector('#diag-error-line')`, 10*time.Second)
+	noHScroll("bad input")
+	p.shot("diagnose-bad-phone")
+	p.open(rootURL + "?v=1&scenario=drop&driver=mlx5&era=6.8&rx_descs=16&pool_size=32&step=30")
+	p.do(chromedp.Click(chromedp.CSS("#ynl > summary")))
+	p.wait(`!!document.querySelector('#ynl-stats-get')`, 10*time.Second)
+	noHScroll("the playground's ynl view")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#ynl-panel').scrollIntoView()`))
+	p.shot("ynl-phone")
+	p.noErrors()
+}
