@@ -46,7 +46,7 @@ func (p *page) diag() diagState {
 // paste puts text in the text box as a paste does (one input event) and
 // waits until the page diagnosed it and, with nearest, found its nearest
 // runs.
-func (p *page) paste(text string, nearest bool) diagState {
+func (p *page) diagPaste(text string, nearest bool) diagState {
 	p.t.Helper()
 	before := p.diag().Applied
 	js, _ := json.Marshal(text)
@@ -87,7 +87,7 @@ type pageDiag struct {
 	Links    []string
 }
 
-func (p *page) shown() pageDiag {
+func (p *page) diagShown() pageDiag {
 	p.t.Helper()
 	var d pageDiag
 	p.eval(`(function(){
@@ -124,14 +124,14 @@ func TestDiagnose_EveryFormatShowsItsCounters(t *testing.T) {
 	for _, name := range names {
 		text := fx[name]
 		start := time.Now()
-		st := p.paste(text, true)
+		st := p.diagPaste(text, true)
 		if first {
 			t.Logf("the first nearest-run search in the browser (%s): %.0f ms from the paste to the nearest runs (the model's runs: %.0f ms in %d slices, the longest %.1f ms; slices over 32 ms: %s); wall %v",
 				name, st.SearchMS, st.SweepMS, st.Slices, st.MaxSliceMS, st.SlowSlices, time.Since(start).Round(time.Millisecond))
 			first = false
 		}
 		want := session.NewDiagnosis(text, "", nil).View()
-		got := p.shown()
+		got := p.diagShown()
 		if got.Format != want.Format {
 			t.Errorf("%s: format %q, want %q", name, got.Format, want.Format)
 		}
@@ -179,7 +179,7 @@ func TestDiagnose_BadPasteShowsTheLineAndKeepsTheText(t *testing.T) {
 	p := newPage(t, 1280, 800)
 	p.openDiagnose(rootURL)
 	bad := "NIC statistics:\n     rx_pp_alloc_fast: 10\n     rx_pp_alloc_slow: -3\n"
-	p.paste(bad, false)
+	p.diagPaste(bad, false)
 	check := func(when string) {
 		t.Helper()
 		p.wait(`!!document.querySelector('#diag-error-line')`, 30*time.Second)
@@ -402,12 +402,12 @@ func TestDiagnose_Phone(t *testing.T) {
 	}
 	noHScroll("empty")
 	p.shot("diagnose-empty-phone")
-	p.paste(diagFixtures(t)["ethtool_mlx5"], true)
+	p.diagPaste(diagFixtures(t)["ethtool_mlx5"], true)
 	noHScroll("mlx5 diagnosed")
 	p.shot("diagnose-phone")
-	p.paste(diagFixtures(t)["ynl_both"], true)
+	p.diagPaste(diagFixtures(t)["ynl_both"], true)
 	noHScroll("ynl diagnosed")
-	p.paste("NIC statistics:\n     rx_pp_alloc_fast: 12abc\n", false)
+	p.diagPaste("NIC statistics:\n     rx_pp_alloc_fast: 12abc\n", false)
 	p.wait(`!!document.querySelector('#diag-error-line')`, 10*time.Second)
 	noHScroll("bad input")
 	p.shot("diagnose-bad-phone")
