@@ -290,8 +290,8 @@ func Parse(text string) (*Paste, error) {
 	}
 	var err error
 	switch {
-	case strings.HasPrefix(first, "[") || strings.HasPrefix(first, "{"):
-		err = parseLiteral(p, body)
+	case strings.HasPrefix(first, "[") || strings.HasPrefix(first, "{") || p.literalStarts(body):
+		err = parseLiteral(p, body) // (prose or a comment before a dump is grey)
 	case anyMatch(body, ynltoolDevRe) || anyMatch(body, ynltoolPoolRe):
 		err = parseYnltool(p, body)
 	default:
@@ -314,6 +314,22 @@ func Parse(text string) (*Paste, error) {
 	p.sleeps(body)
 	return p, nil
 }
+
+// literalStarts reports whether a line that is not a command opens a ynl
+// dump (a Python or JSON list or dict of pools: "[{", "{'", "{\"", or a
+// bracket alone), so that a note or a "#" comment pasted above the dump
+// does not make the paste read as ethtool -S. A dmesg line's "[12.3]"
+// does not open one.
+func (p *Paste) literalStarts(body []string) bool {
+	for i, t := range body {
+		if p.Lines[i].Use == "" && literalStartRe.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+var literalStartRe = regexp.MustCompile(`^\s*[\[{]\s*($|[\[{'"])`)
 
 func (p *Paste) anyData() bool {
 	for _, s := range p.Snapshots {

@@ -35,6 +35,7 @@ func TestParse_Fixtures(t *testing.T) {
 		{"table", FormatTable, "one column per run", 2, 5, sim.StatRecycleRing, 3158000, 0, 0, nil},
 		{"table_header", FormatTable, "one column per run", 2, 11, sim.StatRecycleCached, 58123456, 0, 0, nil},
 		{"ynl_stats_python", FormatYNL, "page-pool-stats-get, Python literals", 1, 11, sim.StatAllocFast, 3024 + 3212, 2, 0, nil},
+		{"ynl_stats_python_prose", FormatYNL, "page-pool-stats-get, Python literals", 1, 11, sim.StatAllocFast, 3024 + 3212, 2, 0, []int{1, 2}},
 		{"ynl_stats_json", FormatYNL, "page-pool-stats-get, --output-json", 1, 11, sim.StatRecycleCached, 3100, 2, 0, nil},
 		{"ynl_pools_python", FormatYNL, "page-pool-get, Python literals", 1, 0, 0, 0, 5, 0, nil},
 		{"ynl_pools_json", FormatYNL, "page-pool-get, --output-json", 1, 0, 0, 0, 2, 0, nil},
