@@ -91,9 +91,11 @@ WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasm-test: node
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASM_EXEC)" $(ENGINE_PKGS)
 
-# The playground's wasm (the UI and the engine), built against go-app with one
-# file patched: third_party/go-app/engine.go.patched renders right after an
-# event instead of one 120 Hz frame later (third_party/go-app/README.md).
+# The playground's wasm (the UI and the engine), built against go-app with a
+# few files patched (third_party/go-app/README.md): engine.go.patched renders
+# right after an event instead of one 120 Hz frame later; http.go (the
+# server's Handler) is native only and resource.go no longer needs net/http,
+# so the browser build links no HTTP server, TLS or x509 (−1.65 MB raw).
 # The patched copy of the module is made at build time in .build/ from the
 # module cache (go.sum-verified), and the wasm build alone uses it, through
 # an alternate go.mod (-modfile) that adds the replace. A go.mod naming a
@@ -108,7 +110,12 @@ wasm-app:
 	[ -f "$$dir/pkg/app/engine.go" ] || { echo "go-app's engine.go not found under '$$dir'"; exit 1; }; \
 	rm -rf .build/go-app && mkdir -p .build/go-app && cp -R "$$dir/go.mod" "$$dir/LICENSE" "$$dir/pkg" .build/go-app/ && chmod -R u+w .build/go-app \
 	&& cp third_party/go-app/engine.go.patched .build/go-app/pkg/app/engine.go \
+	&& ! grep -q '^//go:build' .build/go-app/pkg/app/http.go \
+	&& { printf '//go:build !wasm\n\n'; cat "$$dir/pkg/app/http.go"; } > .build/go-app/pkg/app/http.go \
+	&& cp third_party/go-app/resource.go.patched .build/go-app/pkg/app/resource.go \
+	&& for f in resource_http resource_wasm handler_wasm; do cp third_party/go-app/$$f.go.add .build/go-app/pkg/app/$$f.go; done \
 	&& { cat go.mod; echo; echo "replace $(GOAPP_MODULE) => $(CURDIR)/.build/go-app"; } > .build/go.wasm.mod && cp go.sum .build/go.wasm.sum
+	@if GOOS=js GOARCH=wasm $(GO) list -modfile=.build/go.wasm.mod -deps ./wasm | grep -qx 'net/http'; then echo "the browser build links net/http (a server package: ~1.6 MB of app.wasm); see third_party/go-app/README.md"; exit 1; fi
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -modfile=.build/go.wasm.mod -ldflags="$(WASM_LDFLAGS)" -o web/app.wasm ./wasm
 
 # ECharts from the npm registry (never a CDN), checked against its sha256.
