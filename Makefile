@@ -131,13 +131,19 @@ web/echarts.min.js: | node
 chromium:
 	@command -v chromium >/dev/null || { echo "installing chromium (apt)"; apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
-# End-to-end: the static site (root and sub-path) in headless Chromium.
+# End-to-end: the static site (root and sub-path) in headless Chromium. The
+# throttled first-load figures (10 Mbit/s + 40 ms from a brotli, a gzip and
+# a plain host; e2e/load_test.go) are printed after the run, never asserted.
 e2e: web/echarts.min.js wasm-app chromium
-	$(GO) test -count=1 -tags e2e ./e2e
+	@mkdir -p .build && rm -f .build/first-load.txt
+	@PPLAB_FIRSTLOAD=$(CURDIR)/.build/first-load.txt $(GO) test -count=1 -tags e2e ./e2e; rc=$$?; \
+	cat .build/first-load.txt 2>/dev/null || echo "e2e: no first-load figures (TestThrottle_FirstLoad did not run to its end)"; exit $$rc
 
-# The wasm's size, raw and gzip -9 (budget 3.0 MB gzip).
-size: wasm-app
-	@raw=$$(stat -c %s web/app.wasm); gz=$$(gzip -9 -c web/app.wasm | wc -c); echo "app.wasm: $$raw B raw, $$gz B gzip -9"
+# The wasm's size: raw, and as the site's pre-compressed twins (make site
+# writes them: brotli quality 11, gzip level 9); budget 2.3 MB brotli (goal 2.0).
+size: site
+	@raw=$$(stat -c %s site/web/app.wasm); gz=$$(stat -c %s site/web/app.wasm.gz); br=$$(stat -c %s site/web/app.wasm.br); \
+	echo "app.wasm: $$raw B raw, $$gz B gzip (level 9), $$br B brotli (quality 11)"
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./engine/...
