@@ -73,7 +73,7 @@ func (p *Playground) Render() (ui ga.UI) {
 	)
 	if p.s == nil {
 		return ga.Main().ID("playground").Class("playground loading").Body(head,
-			ga.P().ID("loading").Text("Loading the engine (WebAssembly)…"))
+			ga.P().ID("loading").Text("Loading the engine (WebAssembly)…"), &SiteIntro{})
 	}
 	v := &p.view
 	if v.Embed.On {

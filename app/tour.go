@@ -311,8 +311,14 @@ func tourSlug(path string) (string, bool) {
 
 // rootPrefix is the sub-path the site is served under ("" at the root, or
 // e.g. "/pplab"): in the browser go-app's GOAPP_ROOT_PREFIX. On the server
-// it is "", and go-app's resource resolver prefixes the prerendered links.
+// it is "", and go-app's resource resolver prefixes the prerendered links
+// (the generator's process has GOAPP_ROOT_PREFIX set too — go-app sets it
+// while writing app.js — and the prerendered pages under /pplab linked
+// /pplab/pplab/tour/… until the wasm replaced them).
 func rootPrefix() string {
+	if ga.IsServer {
+		return ""
+	}
 	return strings.TrimSuffix(ga.Getenv("GOAPP_ROOT_PREFIX"), "/")
 }
 

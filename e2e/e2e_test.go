@@ -37,6 +37,7 @@ const chromiumPath = "/usr/bin/chromium"
 var (
 	rootURL string // the site at /
 	subURL  string // the site at /pplab/
+	rootDir string // the generated site served at rootURL (load_test.go serves it again)
 )
 
 func TestMain(m *testing.M) {
@@ -84,6 +85,7 @@ func setup(m *testing.M) (int, error) {
 	if err := gen(root, ""); err != nil {
 		return 0, err
 	}
+	rootDir = root
 	if err := gen(sub, "/pplab"); err != nil {
 		return 0, err
 	}

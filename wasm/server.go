@@ -56,7 +56,7 @@ func serve() {
 	web := flag.String("web", "web", "the directory holding app.wasm, echarts.min.js, app.css and the icons")
 	flag.Parse()
 	if flag.NArg() > 0 {
-		fail(fmt.Errorf("unexpected argument %q (flags: -addr, -gen, -prefix, -web)", flag.Arg(0)))
+		fail(fmt.Errorf("unexpected argument %q (flags: -addr, -gen, -prefix, -web, -cache)", flag.Arg(0)))
 	}
 	if err := checkWeb(*web); err != nil {
 		fail(err)
@@ -76,7 +76,7 @@ func serve() {
 		fail(fmt.Errorf("-addr %s: %w", *addr, err))
 	}
 	fmt.Printf("pplab: the playground is at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	log.Fatal(http.Serve(ln, newHandler("")))
+	log.Fatal(http.Serve(ln, withLoader(newHandler(""), *web)))
 }
 
 func fail(err error) {
@@ -101,7 +101,7 @@ func generate(dir, prefix, web string) error {
 	if prefix != "" && (!strings.HasPrefix(prefix, "/") || strings.HasSuffix(prefix, "/")) {
 		return fmt.Errorf("-prefix %q: want a path like /pplab (a leading slash, no trailing one)", prefix)
 	}
-	if err := ga.GenerateStaticWebsite(dir, newHandler(prefix), sitePages...); err != nil {
+	if err := ga.GenerateStaticWebsite(dir, withLoader(newHandler(prefix), web), sitePages...); err != nil {
 		return err
 	}
 	if err := pageDirs(dir); err != nil {
@@ -124,7 +124,7 @@ func generate(dir, prefix, web string) error {
 			return err
 		}
 	}
-	return nil
+	return finishSite(dir)
 }
 
 // sitePages are the pages besides the playground (routes with a pattern,

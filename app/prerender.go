@@ -1,0 +1,36 @@
+package app
+
+import (
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/app/tour"
+)
+
+// SiteIntro is what the playground's page says before the engine runs: go-app
+// prerenders it into the static index.html (and the live server's page), so
+// a reader on a slow link, a search engine or a browser without WebAssembly
+// has what pplab is and the way into the tour — every chapter with its link
+// and its one-sentence lede — while app.wasm downloads. The mounted
+// playground replaces it.
+type SiteIntro struct {
+	ga.Compo
+}
+
+func (x *SiteIntro) Render() (ui ga.UI) {
+	defer guardRender(&ui, "SiteIntro")
+	var items []ga.UI
+	for _, c := range tour.Chapters() {
+		items = append(items, ga.Li().Body(
+			ga.A().Href(sitePath(c.Path())).Text(c.Title),
+			ga.Text(" — "+c.Lede),
+		))
+	}
+	return ga.Section().ID("intro").Class("intro").Aria("label", "about pplab").Body(
+		ga.P().Text("pplab runs a Go model of the kernel's page_pool — the pool's alloc cache and ptr_ring, its slow path, the skb recycling decision, the frag API, destroy and NUMA handling, per kernel era from 5.12 to 6.8 — in the browser as WebAssembly. Pick a driver, a scenario and an era, break a rule, and step through what the kernel does with every page; the counters carry the drivers' own ethtool -S names."),
+		ga.Nav().ID("intro-tour").Aria("label", "the guided tour").Body(
+			ga.H2().Body(ga.A().Href(sitePath(tour.IndexPath)).Text("The guided tour")),
+			ga.Ol().Body(items...),
+		),
+		ga.P().Body(ga.A().Href(sitePath(RulesPath)).Text("Every rule you can break"), ga.Text(": what it prevents, the kernel function whose test it is, and what breaking it shows.")),
+	)
+}

@@ -1,0 +1,61 @@
+//go:build !wasm
+
+package main
+
+import (
+	"html"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pplab/app/tour"
+)
+
+// The page's text is in the HTML before any wasm runs: the title, what
+// pplab is, and the tour's chapter list with a link to each chapter (the
+// playground's page and the tour's), at the root and under a sub-path.
+func TestGenerate_PrerenderedText(t *testing.T) {
+	for _, prefix := range []string{"", "/pplab"} {
+		dir, wasmSize := genSite(t, prefix)
+		read := func(name string) string {
+			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+		index := read("index.html")
+		wants := []string{
+			"<title>pplab — page_pool recycling, step by step</title>",
+			"A model of the Linux kernel&#39;s page_pool and sk_buff recycling rules.",
+			"pplab runs a Go model of the kernel&#39;s page_pool",
+			`id="intro-tour"`,
+			`href="` + prefix + `/tour/"`,
+			`href="` + prefix + `/rules/"`,
+			// The loader and the preload of app.wasm at the site's prefix.
+			`id="app-wasm-loader-label"`,
+			`<link rel="preload" href="` + prefix + `/web/app.wasm" as="fetch" type="application/wasm" crossorigin="anonymous">`,
+		}
+		for _, c := range tour.Chapters() {
+			wants = append(wants, `<a href="`+prefix+c.Path()+`">`+html.EscapeString(c.Title)+`</a>`, html.EscapeString(c.Lede))
+		}
+		for _, w := range wants {
+			if !strings.Contains(index, w) {
+				t.Errorf("prefix %q: index.html lacks %s", prefix, w)
+			}
+		}
+		tourIndex := read("tour/index.html")
+		for _, c := range tour.Chapters() {
+			if !strings.Contains(tourIndex, `href="`+prefix+c.Path()+`"`) {
+				t.Errorf("prefix %q: tour/index.html does not link %s", prefix, c.Path())
+			}
+		}
+		// The loader counts the decompressed bytes against app.wasm's own
+		// size, whatever the host's Content-Length.
+		if js := read("app.js"); !strings.Contains(js, `const goappWasmContentLength = "`+strconv.Itoa(wasmSize)+`";`) {
+			t.Errorf("prefix %q: app.js does not carry app.wasm's size %d for the loader's percentage", prefix, wasmSize)
+		}
+	}
+}
