@@ -220,3 +220,28 @@ func BenchmarkFastForward(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMarkers: a batch run of drop (fast-forward off, so every
+// operation runs) with the markers a UI enables and without: what looking
+// for markers after each operation costs.
+func BenchmarkMarkers(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			l, err := New(Config{Scenario: "drop", Packets: 1 << 40, Knobs: sim.MustOverrides("fast_forward=0")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if on {
+				l.EnableMarkers()
+			}
+			l.RunN(10_000)
+			b.ReportAllocs()
+			b.ResetTimer()
+			l.RunN(int64(b.N))
+		})
+	}
+}

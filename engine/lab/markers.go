@@ -96,6 +96,7 @@ func (m Marker) Label() string {
 // violation kind's is the log's length).
 type markerVals struct {
 	vals [NumMarkerKinds]int64
+	sum  int64 // of vals: every value only grows, so an equal sum is equal values (markerSum)
 }
 
 // markerTrack finds the markers as the run advances (an observer: copies
@@ -109,7 +110,8 @@ type markerTrack struct {
 	base     markerVals
 	list     []Marker // ascending by Op, then Kind
 	count    [NumMarkerKinds]int
-	limit    int // markers kept per kind (MarkersPerKind; tests raise it)
+	limit    int  // markers kept per kind (MarkersPerKind; tests raise it)
+	sat      bool // statsSaturated, kept by add: the counters need not be read
 	// skipAdded counts the markers found in skipped cycles (tests).
 	skipAdded int
 }
@@ -164,7 +166,31 @@ func (l *Lab) markerVals(withStats bool) markerVals {
 		v.vals[MarkMissed] = l.drv.Missed
 	}
 	v.vals[MarkViolation] = int64(len(l.m.Log.List))
+	for _, x := range v.vals {
+		v.sum += x
+	}
 	return v
+}
+
+// markerSum is markerVals(withStats).sum without the values: the check
+// every operation makes (in the browser the values' copy and comparison
+// cost a third of a drop run's speed; most operations change none).
+func (l *Lab) markerSum(withStats bool) int64 {
+	s := int64(len(l.m.Log.List))
+	for _, p := range l.reg.Pools() {
+		if withStats {
+			s += int64(p.Counter(sim.StatAllocSlow)+p.Counter(sim.StatAllocSlowHighOrder)+p.Counter(sim.StatRecycleCacheFull)+
+				p.Counter(sim.StatRecycleRingFull)+p.Counter(sim.StatRecycleReleasedRefcnt)) + p.AllocFailures()
+		}
+		s += int64(p.DestroyCnt()) + int64(p.Warnings)
+		if p.Freed() {
+			s++
+		}
+	}
+	if withStats && l.drv != nil {
+		s += l.drv.Missed
+	}
+	return s
 }
 
 // markerObserve runs after every operation's checks (opChecked).
@@ -175,14 +201,18 @@ func (l *Lab) markerObserve() {
 	case n < t.frontier: // a replay of what was seen
 		return
 	case n == t.frontier: // a replay reached the frontier: the base to compare with
-		t.base = l.markerVals(!t.statsSaturated())
+		t.base = l.markerVals(!t.sat)
 		return
 	case n > t.frontier+1: // cannot happen (skips come through markerSkipped): look on from here
 		t.frontier = n
-		t.base = l.markerVals(!t.statsSaturated())
+		t.base = l.markerVals(!t.sat)
 		return
 	}
-	cur := l.markerVals(!t.statsSaturated())
+	if l.markerSum(!t.sat) == t.base.sum {
+		t.frontier = n // most operations: nothing to mark
+		return
+	}
+	cur := l.markerVals(!t.sat)
 	b := t.base
 	t.base, t.frontier = cur, n
 	if cur == b {
@@ -217,6 +247,9 @@ func (t *markerTrack) add(m Marker) {
 		m.PFN = -1
 	}
 	t.count[m.Kind]++
+	if m.Kind.statKind() {
+		t.sat = t.statsSaturated()
+	}
 	i, _ := slices.BinarySearchFunc(t.list, m, func(a, b Marker) int {
 		if a.Op != b.Op {
 			if a.Op < b.Op {
@@ -245,7 +278,7 @@ func (l *Lab) markerSkipped(ops, period uint64) {
 	if end < t.frontier {
 		return
 	}
-	if end > t.frontier && period > 0 && !t.statsSaturated() {
+	if end > t.frontier && period > 0 && !t.sat {
 		var cycle []Marker
 		for _, m := range t.list {
 			if m.Kind.statKind() && m.Op+period >= start && m.Op < start {
@@ -260,19 +293,19 @@ func (l *Lab) markerSkipped(ops, period uint64) {
 					t.add(m)
 				}
 			}
-			if t.statsSaturated() {
+			if t.sat {
 				break
 			}
 		}
 	}
 	t.frontier = max(t.frontier, end)
-	t.base = l.markerVals(!t.statsSaturated())
+	t.base = l.markerVals(!t.sat)
 }
 
 // markerAttached: a copy or restore is done (seek.go's attach); a run
 // restored at the frontier compares with what it holds now.
 func (l *Lab) markerAttached() {
 	if l.mk.on && l.ops == l.mk.frontier {
-		l.mk.base = l.markerVals(!l.mk.statsSaturated())
+		l.mk.base = l.markerVals(!l.mk.sat)
 	}
 }
