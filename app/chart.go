@@ -1,6 +1,8 @@
 package app
 
 import (
+	"time"
+
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -33,10 +35,28 @@ func (c *Chart) Render() (ui ga.UI) {
 	)
 }
 
-func (c *Chart) OnMount(ctx ga.Context) {
+func (c *Chart) OnMount(ctx ga.Context) { c.mount(ctx, 0) }
+
+// echartsWait bounds how long a chart waits for echarts.min.js (tries of
+// 50 ms).
+const echartsWait = 600
+
+// mount initialises the chart once echarts is there: the page does not
+// load echarts.min.js as a script of its own (it is 0.3 MB of brotli the
+// first render does not need: wasm/server.go), the first chart to mount
+// adds it to the head and every chart retries until it has run.
+func (c *Chart) mount(ctx ga.Context, tries int) {
+	if !c.Mounted() {
+		return
+	}
 	echarts := ga.Window().Get("echarts")
-	if !echarts.Truthy() { // echarts.min.js is a blocking script: this is a broken page
-		ga.Logf("pplab: echarts is not loaded; chart %s stays empty", c.ID)
+	if !echarts.Truthy() {
+		loadECharts()
+		if tries < echartsWait {
+			ctx.After(50*time.Millisecond, func(ctx ga.Context) { c.mount(ctx, tries+1) })
+		} else {
+			ga.Logf("pplab: echarts.min.js did not load in %d s; chart %s stays empty", echartsWait/20, c.ID)
+		}
 		return
 	}
 	var theme any
@@ -76,4 +96,17 @@ func (c *Chart) draw() {
 	}
 	c.set, c.shape = c.Option, c.Shape
 	ga.Window().Set("__pplabChartMS", now()-start)
+}
+
+// loadECharts adds echarts.min.js to the page's head once (at the site's
+// prefix: go-app's GOAPP_STATIC_RESOURCES_URL).
+func loadECharts() {
+	doc := ga.Window().Get("document")
+	if doc.Call("querySelector", "script[data-echarts]").Truthy() {
+		return
+	}
+	s := doc.Call("createElement", "script")
+	s.Call("setAttribute", "src", ga.Getenv("GOAPP_STATIC_RESOURCES_URL")+"/echarts.min.js")
+	s.Call("setAttribute", "data-echarts", "1")
+	doc.Get("head").Call("appendChild", s)
 }

@@ -239,6 +239,7 @@ func TestA11y_EveryFigureHasATextEquivalent(t *testing.T) {
 	p.do(chromedp.Click(chromedp.CSS("#chart-tables > summary")))
 	p.wait(`document.querySelector('#table-throughput') !== null`, 10*time.Second)
 	var rows, points, cmpRows, cmpPoints, profile int
+	p.waitChart("chart-throughput")
 	p.eval(`document.querySelectorAll('#table-throughput tbody tr').length`, &rows)
 	p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().series[0].data.length`, &points)
 	p.eval(`document.querySelectorAll('#table-throughput-cmp tbody tr').length`, &cmpRows)

@@ -197,6 +197,13 @@ func (p *page) text(sel string) string {
 	return strings.TrimSpace(s)
 }
 
+// waitChart waits for the chart id's ECharts instance: the charts load
+// echarts.min.js themselves after the first render (app/chart.go).
+func (p *page) waitChart(id string) {
+	p.t.Helper()
+	p.wait(fmt.Sprintf(`window.echarts !== undefined && echarts.getInstanceByDom(document.getElementById(%q)) !== undefined`, id), 20*time.Second)
+}
+
 func (p *page) wait(expr string, timeout time.Duration) {
 	p.t.Helper()
 	p.do(chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(timeout)))
@@ -325,6 +332,7 @@ func TestPlayground_StepsNarratesAndPlays(t *testing.T) {
 	}
 	p.wait(`window.__pplab.playing === false`, 10*time.Second)
 	var kpps float64
+	p.waitChart("chart-throughput")
 	p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().series[0].data.slice(-1)[0].value[1]`, &kpps)
 	if kpps <= 0 {
 		t.Errorf("last throughput point %v kpps", kpps)
@@ -381,6 +389,7 @@ func TestPlayground_URLReproducesTheStep(t *testing.T) {
 	}
 	// The comparison run (5.12: no skb recycling) is on the same axes.
 	var names []string
+	p.waitChart("chart-throughput")
 	p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().series.map(s => s.name)`, &names)
 	if len(names) != 2 || names[1] != "era 5.12 (no skb recycling)" {
 		t.Errorf("throughput series %q, want the run and the 5.12 comparison", names)
@@ -553,6 +562,7 @@ func TestPlayground_PlaysALongRunToItsEnd(t *testing.T) {
 	}
 	p.wait(`document.querySelector('#scrubber').value === String(window.__pplab.op) && document.querySelector('#scrubber').max === String(window.__pplab.op)`, 5*time.Second)
 	var lastX float64
+	p.waitChart("chart-mix")
 	p.eval(`Number(echarts.getInstanceByDom(document.getElementById('chart-mix')).getOption().xAxis[0].data.slice(-1)[0])`, &lastX)
 	if lastX < 19_900_000 {
 		t.Errorf("the recycle-mix chart ends at packet %.0f: want the run's last window (≥ 19 900 000)", lastX)

@@ -307,11 +307,13 @@ func TestPlayground_CompareErrorsAndChartControls(t *testing.T) {
 	p.wait(`document.querySelector('#chart-profile-empty') !== null`, 5*time.Second)
 	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&step=3000")
 	var icons map[string]string
+	p.waitChart("chart-throughput")
 	p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().toolbox[0].feature.dataZoom.icon`, &icons)
 	if icons["zoom"] == "" || icons["back"] == "" {
 		t.Errorf("zoom icons %v", icons)
 	}
 	var wheel string
+	p.waitChart("chart-throughput")
 	p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().dataZoom[0].zoomOnMouseWheel`, &wheel)
 	if wheel != "ctrl" {
 		t.Errorf("zoomOnMouseWheel %q", wheel)
@@ -340,6 +342,7 @@ func TestPlayground_DarkModeChartsAndContrast(t *testing.T) {
 		t.Errorf("play button contrast %.2f:1 in dark mode", ratio)
 	}
 	var bg string
+	p.waitChart("chart-throughput")
 	p.eval(`String(echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().backgroundColor)`, &bg)
 	var light string
 	p.eval(`getComputedStyle(document.body).backgroundColor`, &light)

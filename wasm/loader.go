@@ -24,12 +24,13 @@ import (
 // uncompressed size, which is what the body counts on every host.
 //
 // The page's <head> also preloads app.wasm: go-app's app.js is a deferred
-// script, run only after the blocking echarts.min.js has downloaded and run,
-// and its fetch of app.wasm started 1.2–1.4 s after the navigation at
-// 10 Mbit/s; preloaded, the download starts as the head is parsed, beside
-// the scripts, and app.js's fetch (same URL, mode cors, credentials
-// same-origin: what crossorigin="anonymous" asks for) takes the preloaded
-// response.
+// script, and while echarts.min.js was a blocking script in the head its
+// fetch of app.wasm started 1.2–1.4 s after the navigation at 10 Mbit/s;
+// preloaded, the download starts as the head is parsed, and app.js's fetch
+// (same URL, mode cors, credentials same-origin: what
+// crossorigin="anonymous" asks for) takes the preloaded response. The
+// charts now load echarts.min.js themselves after the first render
+// (app/chart.go), so it no longer shares the link with the wasm either.
 func withLoader(h *ga.Handler, web string) *ga.Handler {
 	if info, err := os.Stat(filepath.Join(web, "app.wasm")); err == nil {
 		h.WasmContentLength = strconv.FormatInt(info.Size(), 10)
