@@ -252,16 +252,7 @@ func (p *page) download(dir, button string) (name string, body []byte) {
 // block download, and the block copies.
 func TestExport_JSONIsWhatPpsimPrints(t *testing.T) {
 	const q = "v=1&scenario=tcp-stream&driver=mlx5&era=6.1&rx_descs=16&pool_size=32&packets=3000"
-	vals, _ := url.ParseQuery(q)
-	cfg, err := lab.ParseConfig(vals)
-	if err != nil {
-		t.Fatal(err)
-	}
-	end, err := lab.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	end.Run()
+	end := ranToEnd(t, q)
 	p := newPage(t, 1280, 800)
 	dir := p.downloads()
 	p.open(rootURL + "?" + q + fmt.Sprintf("&step=%d", end.Ops()))
@@ -290,7 +281,7 @@ func TestExport_JSONIsWhatPpsimPrints(t *testing.T) {
 	p.keys("\u0303", 300) // →
 	p.waitOp(300)
 	_, mid := p.download(dir, "#export-json")
-	l, _ := lab.New(cfg)
+	l, _ := lab.New(end.Cfg)
 	l.RunFor(300)
 	l.FinalCheck()
 	want, _ := json.Marshal(l.Results())
@@ -389,16 +380,7 @@ func TestMarkers_StepLatency(t *testing.T) {
 // is still the CLI's (the counts of ppsim's own check schedule).
 func TestExport_JSONWithABrokenRuleIsWhatPpsimPrints(t *testing.T) {
 	const q = "v=1&scenario=clone-tap&rx_descs=16&pool_size=32&break=last-dataref&packets=2000"
-	vals, _ := url.ParseQuery(q)
-	cfg, err := lab.ParseConfig(vals)
-	if err != nil {
-		t.Fatal(err)
-	}
-	end, err := lab.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	end.Run()
+	end := ranToEnd(t, q)
 	p := newPage(t, 1280, 800)
 	dir := p.downloads()
 	p.open(rootURL + "?" + q + fmt.Sprintf("&step=%d", end.Ops()))
@@ -416,4 +398,20 @@ func TestExport_JSONWithABrokenRuleIsWhatPpsimPrints(t *testing.T) {
 		t.Errorf("the command line %q does not break the rule", cli)
 	}
 	p.noErrors()
+}
+
+// ranToEnd is the run of the URL query q, run to its end natively.
+func ranToEnd(t *testing.T, q string) *lab.Lab {
+	t.Helper()
+	vals, _ := url.ParseQuery(q)
+	cfg, err := lab.ParseConfig(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := lab.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Run()
+	return l
 }

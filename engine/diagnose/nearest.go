@@ -38,37 +38,16 @@ var (
 // Sweep runs the model once per process and returns its runs.
 func Sweep() []Candidate {
 	sweepOnce.Do(func() {
-		list := lab.List()
-		for _, sc := range list.Scenarios {
-			drvs := sc.Drivers
-			if len(drvs) == 0 {
-				drvs = []string{""}
+		for _, cfg := range sweepConfigs() {
+			l, err := lab.New(cfg)
+			if err != nil {
+				continue
 			}
-			for _, d := range drvs {
-				for _, e := range sc.Eras {
-					era, err := sim.EraByName(e)
-					if err != nil || !era.Stats {
-						continue
-					}
-					cfg, err := lab.Preset(lab.PresetKernel, sc.Name)
-					if err != nil {
-						continue
-					}
-					cfg.Driver, cfg.Era, cfg.Packets = d, e, SweepPackets
-					if cfg.Validate() != nil {
-						continue
-					}
-					l, err := lab.New(cfg)
-					if err != nil {
-						continue
-					}
-					l.Run()
-					if l.Err() != nil {
-						continue
-					}
-					sweep = append(sweep, Candidate{Config: cfg, Stats: l.Results().Stats})
-				}
+			l.Run()
+			if l.Err() != nil {
+				continue
 			}
+			sweep = append(sweep, Candidate{Config: cfg, Stats: l.Results().Stats})
 		}
 	})
 	return sweep
