@@ -132,7 +132,80 @@ type Era struct {
 	// Jun 2021 <20210602092608.1493-1-vincent.whitchurch@axis.com>, merged
 	// through the -mm tree for v5.14).
 	TracePFNHex bool
+	// SystemPool: the per-CPU system page_pools (2b0cfa6e4956 "net: add
+	// generic percpu page_pool allocator", v6.9): net_dev_init creates one
+	// pool per CPU with page_pool_create_percpu(params, cpuid), which
+	// stores pool->cpuid; napi_pp_put_page adds `allow_direct |=
+	// READ_ONCE(pp->cpuid) == cpuid` (in softirq), and
+	// page_pool_disable_direct_recycling clears cpuid at destroy
+	// (56ef27e3abe6, v6.9). Generic XDP copies frags-capable programs'
+	// skbs into them (e6d5dbdd20aa, skb_cow_data_for_xdp).
+	SystemPool bool
+	// PoolNapiLocal: the pool decides locality itself (4a96a4e807c3
+	// "page_pool: check for PP direct cache locality later", v6.10):
+	// page_pool_put_unrefed_page runs page_pool_napi_local() whenever the
+	// caller passed allow_direct = false — driver puts and xdp_return_frame
+	// included, not only skb frees — and the napi_safe plumbing in skbuff.c
+	// is gone; page_pool_put_page_bulk tries the alloc cache first when the
+	// pool is local (39806b96c89a "page_pool: try direct bulk recycling");
+	// the system pools are pinned to their CPU's node (341ee1a584c8).
+	PoolNapiLocal bool
+	// MemProvider is the era's memory-provider form (none before 6.12).
+	MemProvider MemProviderForm
+	// DMATracking: the pool tracks its DMA-mapped pages in the dma_mapped
+	// xarray, the id in pp_magic's PP_DMA_INDEX_MASK bits; an unmap
+	// xa_cmpxchg's the slot (only the winner unmaps), and page_pool_scrub
+	// turns dma_sync off, synchronize_net()s and unmaps every still-mapped
+	// page at destroy, so a late return skips the unmap (ee62ce7a1d90
+	// "page_pool: Track DMA-mapped pages and unmap them when destroying the
+	// pool", net-next 15 Apr 2025, v6.16). Before it a page returned after
+	// the driver unbound is unmapped on a device that is gone.
+	DMATracking bool
+	// ReleaseProducerBarrier: page_pool_release takes and drops the ring's
+	// producer lock before it frees the pool, and page_pool_recycle_in_ring
+	// counts its stat inside the lock (271683bb2cf3 "page_pool: Fix
+	// use-after-free in page_pool_recycle_in_ring", v6.16, CVE-2025-38129).
+	ReleaseProducerBarrier bool
+	// RingClamp: page_pool_init clamps pool_size to 16384
+	// (min(pool->p.pool_size, 16384), "page_pool: Clamp pool size to max 16K
+	// pages", <20250926131605.2276734-2-dtatulea@nvidia.com>, v6.18); before,
+	// a ring above 32768 was refused with -E2BIG.
+	RingClamp bool
+	// PageType: the pool marks its pages with the PGTY_netpp page type and
+	// the signature check is PageNetpp() (db359fccf212 "mm: introduce a new
+	// page type for page pool in page type", v7.1-rc1), instead of
+	// (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE. Reverted in 7.1-rc5
+	// (54cf41c969da): v7.1 checks pp_magic again.
+	PageType bool
+	// Naming is the name family the era's kernel gives the pool's
+	// functions and the memory they hand out: "page" up to 6.10, "netmem"
+	// from the netmem conversion (Mina Almasry's series, v6.11:
+	// page_pool_return_page → page_pool_return_netmem and friends over
+	// netmem_ref), "netmem_desc" once the pool's fields live in struct
+	// netmem_desc (v6.17). A rename, not a behaviour.
+	Naming string
 }
+
+// MemProviderForm says whether and how a pool can take its memory from a
+// memory provider bound to its RX queue instead of the page allocator.
+type MemProviderForm uint8
+
+const (
+	// MPNone: every pool allocates pages.
+	MPNone MemProviderForm = iota
+	// MPDevmem: devmem TCP (8ab79ed50cf1 "page_pool: devmem support",
+	// 0f9214046893 "memory-provider: dmabuf devmem memory provider", v6.12):
+	// a pool created with PP_FLAG_ALLOW_UNREADABLE_NETMEM on a queue bound
+	// to a dma-buf takes net_iovs from the binding (pool->mp_priv, direct
+	// mp_dmabuf_devmem_* calls); the provider refuses a pool with
+	// PP_FLAG_DMA_SYNC_DEV (-EOPNOTSUPP).
+	MPDevmem
+	// MPOps: the generic memory_provider_ops (57afb4830157, v6.15) with the
+	// dma-buf and io_uring zero-copy RX providers; from b400f4b87430 (v6.14)
+	// the core requires PP_FLAG_DMA_SYNC_DEV of a provider pool and the
+	// provider turns dma_sync off itself.
+	MPOps
+)
 
 const (
 	longMax = int64(^uint64(0) >> 1)
@@ -145,14 +218,14 @@ const (
 // it to any era).
 var Eras = []Era{
 	{Name: "5.12", Tag: "v5.12", Order: 0, Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
-		RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
+		RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page"},
 	{Name: "5.13", Tag: "v5.13", Order: 1, Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
-		BulkAlloc: true, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
+		BulkAlloc: true, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page"},
 	{Name: "rfc-v1", Tag: "v5.12", Order: 2, Summary: "first skb-recycling series: page->signature, pool found via xdp_mem_info in page->private, returned through __xdp_return",
-		SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain},
+		SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page"},
 	{Name: "5.14", Tag: "v5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, RefillConsumerLock: true,
-		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain, TracePFNHex: true},
+		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain, TracePFNHex: true, Naming: "page"},
 	// 5.15 carries the 2022 coalesce fix (1effe8ca4e34 "skbuff: fix coalescing
 	// for page_pool fragment recycling", "Fixes:" the v5.15 frag support
 	// 53e0961da1c7, so it is in the 5.15.y stable series whose skbuff.c the era
@@ -160,7 +233,7 @@ var Eras = []Era{
 	// clones.
 	{Name: "5.15", Tag: "v5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true},
+		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page"},
 	// 6.1 (LTS): the deferred free of 5.19 without NAPI-direct recycling —
 	// the NAPI CPU frees what the reader handed back, but every skb page still
 	// goes through the ptr_ring; page_pool_release_page still exists, the
@@ -169,11 +242,11 @@ var Eras = []Era{
 	// v6.2 (backported to 6.1.y; the era follows the release).
 	{Name: "6.1", Tag: "v6.1", Order: 5, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true},
+		BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page"},
 	{Name: "6.4", Tag: "v6.4", Order: 6, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023, TracePFNHex: true,
-		GROPPRecycleCheck: true},
+		GROPPRecycleCheck: true, Naming: "page"},
 	// 6.6 (LTS), read against a 6.6 tree's net/core/page_pool.c
 	// (eclipse-oniro-mirrors/kernel_linux_6.6):
 	// napi_pp_put_page in skbuff.c admits `napi_safe || in_softirq()`
@@ -187,7 +260,7 @@ var Eras = []Era{
 	{Name: "6.6", Tag: "v6.6", Order: 7, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true},
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page"},
 	// 6.8 keeps 6.6 and adds what the model shows of 6.7 and 6.8: every page
 	// carries pp_ref_count (6.7: 58d53d8f7da6; 6.8: the rename, 0a149ab78ee2)
 	// and PP_FLAG_PAGE_FRAG is gone (09d96ee5674a), BIAS_MAX is halved
@@ -197,7 +270,43 @@ var Eras = []Era{
 	{Name: "6.8", Tag: "v6.8", Order: 8, Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true},
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page"},
+	// The eras after 6.8 (docs/eras-after-6.8.md has the sources). Each
+	// follows its release; the stable series carry several of these changes
+	// back (6.12.y has the DMA tracking, the 16K clamp and the mp_ops hooks),
+	// so an LTS kernel of today behaves more like a later era than its tag.
+	{Name: "6.9", Tag: "v6.9", Order: 9, Summary: "as 6.8, plus the per-CPU system page_pools (page_pool_create_percpu, pool->cpuid): an skb page of a pool whose cpuid is this CPU recycles directly when freed in softirq; generic XDP copies a frags-capable program's skbs into them",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, Naming: "page"},
+	{Name: "6.10", Tag: "v6.10", Order: 10, Summary: "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included) and direct bulk recycling in page_pool_put_page_bulk",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, Naming: "page"},
+	{Name: "6.12", Tag: "v6.12", Order: 11, Summary: "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPDevmem, Naming: "netmem"},
+	{Name: "6.15", Tag: "v6.15", Order: 12, Summary: "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV, which the provider turns off (6.14)",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, Naming: "netmem"},
+	{Name: "6.16", Tag: "v6.16", Order: 13, Summary: "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, DMATracking: true, ReleaseProducerBarrier: true, Naming: "netmem"},
+	{Name: "6.18", Tag: "v6.18", Order: 14, Summary: "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768; 6.19 changes no page_pool behaviour the model shows (ynltool page-pool stats is new)",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, DMATracking: true, ReleaseProducerBarrier: true, RingClamp: true, Naming: "netmem_desc"},
+	{Name: "7.1-rc1", Tag: "v7.1-rc1", Order: 15, Summary: "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc5)",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, DMATracking: true, ReleaseProducerBarrier: true, RingClamp: true, PageType: true, Naming: "netmem_desc"},
+	{Name: "7.1", Tag: "v7.1", Order: 16, Summary: "as 6.18: the page type of 7.1-rc1 was reverted (54cf41c969da), so 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
+		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
+		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, DMATracking: true, ReleaseProducerBarrier: true, RingClamp: true, Naming: "netmem_desc"},
 }
 
 // DefaultEra is the era a run uses when none is given.

@@ -6,7 +6,7 @@ import (
 )
 
 func TestEras_NamesAndOrder(t *testing.T) {
-	want := []string{"5.12", "5.13", "rfc-v1", "5.14", "5.15", "6.1", "6.4", "6.6", "6.8"}
+	want := []string{"5.12", "5.13", "rfc-v1", "5.14", "5.15", "6.1", "6.4", "6.6", "6.8", "6.9", "6.10", "6.12", "6.15", "6.16", "6.18", "7.1-rc1", "7.1"}
 	if got := strings.Join(EraNames(), ","); got != strings.Join(want, ",") {
 		t.Fatalf("eras %s, want %s", got, strings.Join(want, ","))
 	}
