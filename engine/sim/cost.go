@@ -206,5 +206,20 @@ var BenchX86 = Platform{
 		SymTriggerRxSoftirq: {Fixed: 600},
 		SymSkbGroReceive:    {Fixed: 40},
 		SymAppWork:          {}, // charged in ns from the read_ns knob
+		// the eras after 6.8: order-of-magnitude defaults, NOT calibrated.
+		SymPoolCreatePercpu: {Fixed: 2000},
+		SymNapiLocal:        {Fixed: 2},
+		SymDMAIndexAlloc:    {Fixed: 40}, // xa_alloc: a spin_lock and a tree walk
+		SymDMAIndexRelease:  {Fixed: 30}, // xa_cmpxchg
+		SymPoolScrub:        {Fixed: 100},
+		SymSynchronizeNet:   {},          // an RCU grace period the destroyer sleeps through: no CPU cost
+		SymMPAllocNetmems:   {Fixed: 60}, // gen_pool_alloc of one chunk
+		SymMPReleaseNetmem:  {Fixed: 40}, // gen_pool_free
+		SymGenericXDP:       {Fixed: 60},
+		SymSkbPPCowData:     {Fixed: 120}, // plus the memcpy per byte, charged as SymMemcpy
+		SymSkbCopyBits:      {Fixed: 10},
+		SymDevmemRecvmsg:    {Fixed: 300},
+		SymDevmemDontneed:   {Fixed: 200, PerUnitMilli: 30000},
+		SymZcrxRefill:       {Fixed: 20, PerUnitMilli: 10000},
 	},
 }

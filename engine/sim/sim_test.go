@@ -50,7 +50,7 @@ func TestEras_Features(t *testing.T) {
 }
 
 func TestRules_NamesKindsAndSets(t *testing.T) {
-	want := "coalesce-pp-guard,coalesce-cloned-guard,signature-check,last-dataref,refcnt-check,frag-count,napi-locality,pfmemalloc-check,bulk-map-error,bulk-dma-unmap"
+	want := "coalesce-pp-guard,coalesce-cloned-guard,signature-check,last-dataref,refcnt-check,frag-count,napi-locality,pfmemalloc-check,bulk-map-error,bulk-dma-unmap,release-producer-barrier,dma-mapped-cmpxchg,frags-readable"
 	if got := strings.Join(RuleNames(), ","); got != want {
 		t.Fatalf("rules %s", got)
 	}

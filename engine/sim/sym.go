@@ -94,6 +94,21 @@ const (
 	SymSkbGroReceive    // skb_gro_receive: merge a segment into the flow's GRO skb
 	SymAppWork          // the application's own work per segment it reads (the read_ns knob)
 	SymNapiComplete     // napi_complete_done: a poll that did less than its budget ends (no cost of its own)
+	// the eras after 6.8 (docs/eras-after-6.8.md)
+	SymPoolCreatePercpu // page_pool_create_percpu (v6.9: the system pools, pool->cpuid)
+	SymNapiLocal        // page_pool_napi_local (v6.10: locality decided in the pool)
+	SymDMAIndexAlloc    // page_pool_register_dma_index: xa_alloc into pool->dma_mapped (v6.16)
+	SymDMAIndexRelease  // the xa_cmpxchg of __page_pool_unmap_netmem_dma: only the slot's winner unmaps (v6.16)
+	SymPoolScrub        // page_pool_scrub: the unmap of every still-mapped page at destroy (v6.16; before, the cache and ring only)
+	SymSynchronizeNet   // synchronize_net (page_pool_scrub with dma_sync, v6.16)
+	SymMPAllocNetmems   // mp_ops->alloc_netmems (mp_dmabuf_devmem_alloc_netmems, io_pp_zc_alloc_netmems)
+	SymMPReleaseNetmem  // mp_ops->release_netmem (the provider takes its net_iov back instead of put_page)
+	SymGenericXDP       // netif_receive_generic_xdp (do_xdp_generic: skb-mode XDP)
+	SymSkbPPCowData     // skb_pp_cow_data (copy an skb into page_pool pages for XDP, v6.9)
+	SymSkbCopyBits      // skb_copy_bits (refuses unreadable frags: -EFAULT, v6.12)
+	SymDevmemRecvmsg    // tcp_recvmsg_dmabuf (recvmsg(MSG_SOCK_DEVMEM): frag tokens, no copy)
+	SymDevmemDontneed   // sock_devmem_dontneed (setsockopt SO_DEVMEM_DONTNEED: the user gives tokens back)
+	SymZcrxRefill       // io_zcrx_ring_refill (io_uring zero-copy RX: the user's refill queue back into the alloc cache)
 	NumSyms
 )
 
@@ -188,6 +203,20 @@ var syms = [NumSyms]symInfo{
 	SymSkbGroReceive:    {"skb_gro_receive", "skb_gro_receive"},
 	SymAppWork:          {"the application's work", "[application]"},
 	SymNapiComplete:     {"napi_complete_done", "napi_complete_done"},
+	SymPoolCreatePercpu: {"page_pool_create_percpu", "page_pool_create_percpu"},
+	SymNapiLocal:        {"page_pool_napi_local", "page_pool_put_unrefed_netmem"},
+	SymDMAIndexAlloc:    {"page_pool_register_dma_index", "page_pool_dma_map"},
+	SymDMAIndexRelease:  {"__page_pool_unmap_netmem_dma", "__page_pool_release_netmem_dma"},
+	SymPoolScrub:        {"page_pool_scrub", "page_pool_release"},
+	SymSynchronizeNet:   {"synchronize_net", "synchronize_net"},
+	SymMPAllocNetmems:   {"mp_ops->alloc_netmems", "mp_dmabuf_devmem_alloc_netmems"},
+	SymMPReleaseNetmem:  {"mp_ops->release_netmem", "mp_dmabuf_devmem_release_page"},
+	SymGenericXDP:       {"netif_receive_generic_xdp", "do_xdp_generic"},
+	SymSkbPPCowData:     {"skb_pp_cow_data", "skb_pp_cow_data"},
+	SymSkbCopyBits:      {"skb_copy_bits", "skb_copy_bits"},
+	SymDevmemRecvmsg:    {"tcp_recvmsg_dmabuf", "tcp_recvmsg_locked"},
+	SymDevmemDontneed:   {"sock_devmem_dontneed", "sk_setsockopt"},
+	SymZcrxRefill:       {"io_zcrx_ring_refill", "io_pp_zc_alloc_netmems"},
 }
 
 // RestProfile names the calibrated pseudo-symbol of a profile: the rest of

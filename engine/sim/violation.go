@@ -18,6 +18,9 @@ const (
 	KindRefcountUnderflow
 	KindPageInTwoPlaces
 	KindStalledShutdown
+	KindDMAUnmapAfterUnbind
+	KindPoolUseAfterFree
+	KindUnreadableRead
 	NumKinds
 )
 
@@ -25,6 +28,7 @@ var kindNames = [NumKinds]string{
 	"use-after-recycle", "double-recycle", "foreign-page-in-pool", "inflight-leak",
 	"dma-leak", "cache-race", "reserve-page-retained", "alloc-failure-with-cache",
 	"refcount-underflow", "page-in-two-places", "stalled-shutdown",
+	"dma-unmap-after-unbind", "pool-use-after-free", "unreadable-frag-read",
 }
 
 func (k Kind) String() string { return kindNames[k] }
