@@ -71,7 +71,7 @@ func TestRules_NamesKindsAndSets(t *testing.T) {
 	if _, err := RuleByName("nope"); err == nil || !strings.Contains(err.Error(), "accepted: coalesce-pp-guard") {
 		t.Fatalf("unknown rule error: %v", err)
 	}
-	if got := strings.Join(KindNames(), ","); got != "use-after-recycle,double-recycle,foreign-page-in-pool,inflight-leak,dma-leak,cache-race,reserve-page-retained,alloc-failure-with-cache,refcount-underflow,page-in-two-places,stalled-shutdown" {
+	if got := strings.Join(KindNames(), ","); got != "use-after-recycle,double-recycle,foreign-page-in-pool,inflight-leak,dma-leak,cache-race,reserve-page-retained,alloc-failure-with-cache,refcount-underflow,page-in-two-places,stalled-shutdown,dma-unmap-after-unbind,pool-use-after-free,unreadable-frag-read" {
 		t.Fatalf("kinds %s", got)
 	}
 }
