@@ -216,7 +216,7 @@ const (
 // slow path, which the RFC patched at its skip_dma_map: label; bulk refill
 // (be5dba25b4b2) arrived in the 5.13 merge window (the bulk_refill knob adds
 // it to any era).
-var Eras = []Era{
+var Eras = withLater([]Era{
 	{Name: "5.12", Tag: "v5.12", Order: 0, Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
 		RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page"},
 	{Name: "5.13", Tag: "v5.13", Order: 1, Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
@@ -271,42 +271,50 @@ var Eras = []Era{
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
 		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page"},
-	// The eras after 6.8 (docs/eras-after-6.8.md has the sources). Each
-	// follows its release; the stable series carry several of these changes
-	// back (6.12.y has the DMA tracking, the 16K clamp and the mp_ops hooks),
-	// so an LTS kernel of today behaves more like a later era than its tag.
-	{Name: "6.9", Tag: "v6.9", Order: 9, Summary: "as 6.8, plus the per-CPU system page_pools (page_pool_create_percpu, pool->cpuid): an skb page of a pool whose cpuid is this CPU recycles directly when freed in softirq; generic XDP copies a frags-capable program's skbs into them",
-		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, Naming: "page"},
-	{Name: "6.10", Tag: "v6.10", Order: 10, Summary: "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included) and direct bulk recycling in page_pool_put_page_bulk",
-		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, Naming: "page"},
-	{Name: "6.12", Tag: "v6.12", Order: 11, Summary: "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
-		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPDevmem, Naming: "netmem"},
-	{Name: "6.15", Tag: "v6.15", Order: 12, Summary: "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV, which the provider turns off (6.14)",
-		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, Naming: "netmem"},
-	{Name: "6.16", Tag: "v6.16", Order: 13, Summary: "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
-		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, DMATracking: true, ReleaseProducerBarrier: true, Naming: "netmem"},
-	{Name: "6.18", Tag: "v6.18", Order: 14, Summary: "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768; 6.19 changes no page_pool behaviour the model shows (ynltool page-pool stats is new)",
-		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, DMATracking: true, ReleaseProducerBarrier: true, RingClamp: true, Naming: "netmem_desc"},
-	{Name: "7.1-rc1", Tag: "v7.1-rc1", Order: 15, Summary: "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc5)",
-		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, DMATracking: true, ReleaseProducerBarrier: true, RingClamp: true, PageType: true, Naming: "netmem_desc"},
-	{Name: "7.1", Tag: "v7.1", Order: 16, Summary: "as 6.18: the page type of 7.1-rc1 was reverted (54cf41c969da), so 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
-		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
-		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, SystemPool: true, PoolNapiLocal: true, MemProvider: MPOps, DMATracking: true, ReleaseProducerBarrier: true, RingClamp: true, Naming: "netmem_desc"},
+}, laterEras)
+
+// eraStep is an era after 6.8 as what it changes in the era before it.
+type eraStep struct {
+	name, tag, summary string
+	change             func(e *Era)
+}
+
+// laterEras are the eras after 6.8 (docs/eras-after-6.8.md has the
+// sources), each the era before it plus its own change: later eras include
+// earlier ones' behaviour unless a later change removes it (7.1 removes the
+// page type of 7.1-rc1). Each follows its release; the stable series carry
+// several of these changes back (6.12.y has the DMA tracking, the 16K clamp
+// and the mp_ops hooks), so an LTS kernel of today behaves more like a later
+// era than its tag.
+var laterEras = []eraStep{
+	{"6.9", "v6.9", "as 6.8, plus the per-CPU system page_pools (page_pool_create_percpu, pool->cpuid): an skb page of a pool whose cpuid is this CPU recycles directly when freed in softirq; generic XDP copies a frags-capable program's skbs into them",
+		func(e *Era) { e.SystemPool = true }},
+	{"6.10", "v6.10", "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included) and direct bulk recycling in page_pool_put_page_bulk",
+		func(e *Era) { e.PoolNapiLocal = true }},
+	{"6.12", "v6.12", "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
+		func(e *Era) { e.MemProvider, e.Naming = MPDevmem, "netmem" }},
+	{"6.15", "v6.15", "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV, which the provider turns off (6.14)",
+		func(e *Era) { e.MemProvider = MPOps }},
+	{"6.16", "v6.16", "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
+		func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier = true, true }},
+	{"6.18", "v6.18", "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768; 6.19 changes no page_pool behaviour the model shows (ynltool page-pool stats is new)",
+		func(e *Era) { e.RingClamp, e.Naming = true, "netmem_desc" }},
+	{"7.1-rc1", "v7.1-rc1", "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc5)",
+		func(e *Era) { e.PageType = true }},
+	{"7.1", "v7.1", "as 6.18: the page type of 7.1-rc1 was reverted (54cf41c969da), so 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
+		func(e *Era) { e.PageType = false }},
+}
+
+// withLater appends each step as a copy of the era before it with the
+// step's change, in order.
+func withLater(eras []Era, steps []eraStep) []Era {
+	for _, st := range steps {
+		e := eras[len(eras)-1]
+		e.Name, e.Tag, e.Summary, e.Order = st.name, st.tag, st.summary, len(eras)
+		st.change(&e)
+		eras = append(eras, e)
+	}
+	return eras
 }
 
 // DefaultEra is the era a run uses when none is given.
