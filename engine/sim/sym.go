@@ -261,6 +261,57 @@ var eraNames = map[string]map[Sym]string{
 	"6.8":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "__page_pool_release_page_dma"},
 }
 
+// The eras after 6.8 (their rows in idents.tsv say where each was read):
+//   - v6.10: the memory allocation profiling series (Suren Baghdasaryan)
+//     renames the allocators the pool calls: __alloc_pages_bulk →
+//     alloc_pages_bulk_noprof, __alloc_pages → __alloc_pages_noprof,
+//     kmem_cache_alloc → kmem_cache_alloc_noprof (the old names become
+//     alloc_hooks() macros).
+//   - v6.12: the dma-buf provider's functions, called directly by the pool
+//     (0f9214046893); from v6.15 the same functions through
+//     pool->mp_ops (57afb4830157). io_uring zero-copy RX's provider
+//     (io_pp_zc_alloc_netmems) is the other mp_ops of 6.15 on: the symbol
+//     names the dma-buf one.
+//   - v6.15: page_pool_put_page_bulk(pool, data, count) is
+//     page_pool_put_netmem_bulk(data, count) (fcc680a647ba, ≈v6.14).
+//   - v6.16: the DMA index's release is page_pool_release_dma_index
+//     (ee62ce7a1d90); __page_pool_unmap_netmem_dma (the model's name) is a
+//     later fix's (commit not pinned; 7.1-rc1 and 7.1 use it, not verified
+//     per tag).
+//   - v6.18: Byungchul Park's v6.17 renames (61a332475335, 4ad125ae380b,
+//     b56ce8684622): page_pool_return_netmem, __page_pool_release_netmem_dma,
+//     __page_pool_alloc_netmems_slow.
+func init() {
+	prev := eraNames["6.8"]
+	for _, st := range []struct {
+		era string
+		set map[Sym]string
+		del []Sym
+	}{
+		{"6.9", nil, nil},
+		{"6.10", map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, nil},
+		{"6.12", map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page"}, nil},
+		{"6.15", map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk"}, nil},
+		{"6.16", map[Sym]string{SymDMAIndexRelease: "page_pool_release_dma_index"}, nil},
+		{"6.18", map[Sym]string{SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma"}, nil},
+		{"7.1-rc1", nil, []Sym{SymDMAIndexRelease}},
+		{"7.1", nil, nil},
+	} {
+		m := make(map[Sym]string, len(prev)+len(st.set))
+		for s, n := range prev {
+			m[s] = n
+		}
+		for s, n := range st.set {
+			m[s] = n
+		}
+		for _, s := range st.del {
+			delete(m, s)
+		}
+		eraNames[st.era] = m
+		prev = m
+	}
+}
+
 // NameIn is the name the kernel of era e gives the function the symbol
 // models (Name when the era's release uses the model's name; Name for a nil
 // era).
