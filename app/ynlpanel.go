@@ -29,8 +29,10 @@ func (c *YNLPanel) Render() (ui ga.UI) {
 			ga.If(v.Note != "", func() ga.UI { return ga.P().ID("ynl-note").Class("meta").Text(v.Note) }),
 			ga.P().Class("meta").Text(fmt.Sprintf("At op %d: %d pool(s) visible to netlink (a pool made with pp_params.netdev). The same as ppsim run --json's \"ynl\" key.", v.Op, v.Pools)),
 			ga.Pre().ID("ynl-pool-get").Class("ynl-out").Text(v.PoolGet),
+			ga.If(v.IDNote != "", func() ga.UI { return ga.P().ID("ynl-id-note").Class("meta").Text(v.IDNote) }),
 			ga.Pre().ID("ynl-stats-get").Class("ynl-out").Text(v.StatsGet),
 			ga.Pre().ID("ynl-ynltool").Class("ynl-out").Text(v.Ynltool),
+			ga.P().ID("ynl-formula").Class("meta").Body(ga.Code().Text(v.Formula)),
 			ga.P().Body(ga.A().ID("ynl-diagnose").Href(sitePath(DiagnosePath)).OnClick(onYNLDiagnose).Text("diagnose these counters →")),
 		)
 	}

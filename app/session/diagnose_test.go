@@ -365,6 +365,25 @@ func TestYNLView(t *testing.T) {
 	}
 }
 
+// From 6.9 the view numbers the driver's pool after the per-CPU system
+// pools and says why; it always shows ynltool's formula.
+func TestYNLView_SystemPoolIDsAndFormula(t *testing.T) {
+	s := New(nil, nil)
+	s.OpenTable(TableYNL, true)
+	s.Step()
+	if v := s.View().YNL; v.IDNote != "" || !strings.Contains(v.Formula, "(recycle-ring + recycle-cached) / (alloc-fast + alloc-refill + alloc-slow)") {
+		t.Errorf("6.8: id note %q, formula %q", v.IDNote, v.Formula)
+	}
+	s.Set("era", "6.9")
+	for i := 0; i < 40; i++ {
+		s.Step()
+	}
+	v := s.View().YNL
+	if !strings.Contains(v.PoolGet, "[{'id': 3, 'ifindex': 2") || !strings.Contains(v.IDNote, "ids 1..2 are the 2 per-CPU system page_pools") {
+		t.Errorf("6.9 on 2 CPUs:\n%s\nid note %q", v.PoolGet, v.IDNote)
+	}
+}
+
 // TestDiagnosis_Warm: the page opens with nothing pasted and warms the
 // sweep; Work makes it without a paste (no nearest runs to show, nothing
 // computing), and the first paste then finds its nearest runs in one Work

@@ -2,6 +2,8 @@ package session
 
 import (
 	"strings"
+
+	"pplab/engine/lab"
 )
 
 // The run's pools as ynl would show them (issue 21 §3): the playground's
@@ -19,7 +21,10 @@ type YNLView struct {
 	PoolGet, StatsGet, Ynltool string
 	Pools                      int    // the pools netlink lists
 	Note                       string // what a real kernel of the era would not show
-	Op                         uint64
+	// IDNote says which ids the era's kernel gave pools netlink does not
+	// list (the system pools, 6.9 on); Formula is ynltool's derivation.
+	IDNote, Formula string
+	Op              uint64
 }
 
 // ynlView is the view of TableYNL.
@@ -28,7 +33,7 @@ func (s *Session) ynlView() YNLView {
 		return YNLView{}
 	}
 	y := s.lab.YNL()
-	v := YNLView{Open: true, Pools: len(y.Pools), Note: y.Note, Op: s.snap.Op}
+	v := YNLView{Open: true, Pools: len(y.Pools), Note: y.Note, IDNote: s.lab.YNLIDNote(), Formula: lab.YnltoolFormula, Op: s.snap.Op}
 	var b strings.Builder
 	b.WriteString("$ ynl --family netdev --dump page-pool-get\n")
 	y.WritePagePoolGet(&b, false)

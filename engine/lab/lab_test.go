@@ -345,12 +345,19 @@ func sortStrings(s []string) []string {
 
 func TestList_DescribesEverything(t *testing.T) {
 	l := List()
-	if len(l.Scenarios) != len(Scenarios) || len(l.Eras) != len(sim.Eras) || len(l.Rules) != 10 || len(l.Knobs) != int(sim.NumKnobs) {
+	if len(l.Scenarios) != len(Scenarios) || len(l.Eras) != len(sim.Eras) || len(l.Rules) != 13 || len(l.Knobs) != int(sim.NumKnobs) {
 		t.Fatalf("list: %+v", l)
+	}
+	for _, e := range l.Eras {
+		if e.Tag == "" || e.Naming == "" || e.Summary == "" {
+			t.Errorf("era %s: tag %q, naming %q, summary %q: every era says what it follows and which names it uses", e.Name, e.Tag, e.Naming, e.Summary)
+		}
 	}
 	var b strings.Builder
 	WriteListTable(&b)
-	for _, want := range []string{"pool-direct", "rfc-v1", "bulk-dma-unmap", "pool_size", "range 0..65536"} {
+	for _, want := range []string{"pool-direct", "rfc-v1", "bulk-dma-unmap", "pool_size", "range 0..65536",
+		"7.1-rc1", "follows v7.1-rc1; names: netmem_desc; signature check: PageNetpp(page)",
+		"release-producer-barrier", "dma-mapped-cmpxchg", "frags-readable"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("list table lacks %q", want)
 		}

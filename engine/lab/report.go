@@ -78,7 +78,7 @@ func List() ListJSON {
 		l.Scenarios = append(l.Scenarios, sj)
 	}
 	for _, e := range sim.Eras {
-		l.Eras = append(l.Eras, EraJSON{Name: e.Name, Summary: e.Summary})
+		l.Eras = append(l.Eras, EraJSON{Name: e.Name, Summary: e.Summary, Tag: e.Tag, Naming: e.Naming, SignatureCheck: e.SignatureCheck()})
 	}
 	for _, r := range sim.AllRules() {
 		info := r.Info()

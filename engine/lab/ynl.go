@@ -41,16 +41,25 @@ const (
 // the release (page_pool_detached) and the pool is listed until it is freed
 // (page_pool_unlist). Stats are page_pool_get_stats of each pool. The dump
 // lists a netdev's pools newest first (hlist_add_head).
+//
+// From 6.9 the system pools take the first ids: net_dev_init creates one per
+// possible CPU with page_pool_create_percpu, which runs page_pool_list (the
+// xa_alloc_cyclic of the id) for every pool, netdev or not (2b0cfa6e4956
+// wraps page_pool_create's body unchanged; read in 6.12.y and 6.18.y
+// net/core/page_pool.c), before any driver probes; netlink never lists them
+// (no slow.netdev). So the driver's pools are numbered after the machine's
+// CPUs: SystemPoolIDs.
 func (l *Lab) YNL() YNL {
 	var y YNL
 	pools := l.reg.Pools()
+	first := uint32(SystemPoolIDs(l.m.Era, len(l.m.CPUs))) + 1
 	for i := len(pools) - 1; i >= 0; i-- {
 		p := pools[i]
 		if l.drv == nil || p != l.drv.Pool || p.Freed() {
 			continue
 		}
 		inflight := int64(max(p.Inflight(), 0))
-		yp := YNLPool{ID: uint32(i + 1), Ifindex: NICIfindex, Inflight: inflight, InflightMem: inflight * (mm.PageSize << p.P.Order)}
+		yp := YNLPool{ID: first + uint32(i), Ifindex: NICIfindex, Inflight: inflight, InflightMem: inflight * (mm.PageSize << p.P.Order)}
 		if p.P.NAPI != nil {
 			yp.NapiID = FirstNapiID
 		}
@@ -77,6 +86,29 @@ func (l *Lab) YNL() YNL {
 		y.Note = fmt.Sprintf("era %s: no netdev netlink page-pool objects (page-pool-get and page-pool-stats-get are v6.8; ethtool -S shows the stats); shown as a 6.8 kernel would report this run", l.m.Era.Name)
 	}
 	return y
+}
+
+// YnltoolFormula is how ynltool derives its recycling line.
+const YnltoolFormula = report.YnltoolFormula
+
+// YNLIDNote says where the listed pools' ids come from when the era's
+// kernel numbers pools netlink does not list ("" before 6.9).
+func (l *Lab) YNLIDNote() string {
+	n := SystemPoolIDs(l.m.Era, len(l.m.CPUs))
+	if n == 0 || l.drv == nil {
+		return ""
+	}
+	return fmt.Sprintf("ids 1..%d are the %d per-CPU system page_pools (v6.9: net_dev_init creates one per possible CPU, page_pool_create_percpu → page_pool_list), which netlink never lists (no netdev): the driver's pools are numbered from %d", n, n, n+1)
+}
+
+// SystemPoolIDs is how many page-pool ids the era's kernel hands out
+// before any driver's pool: one system pool per possible CPU from 6.9
+// (Era.SystemPool), none before.
+func SystemPoolIDs(e *sim.Era, cpus int) int {
+	if e.SystemPool {
+		return cpus
+	}
+	return 0
 }
 
 func eraOrder(name string) int {

@@ -50,6 +50,33 @@ func TestYNL(t *testing.T) {
 	}
 }
 
+// From 6.9 the per-CPU system pools take ids 1..cpus (net_dev_init,
+// page_pool_create_percpu → page_pool_list), so the driver's pool is
+// cpus + 1; before 6.9 it is 1. Netlink lists only the driver's pool.
+func TestYNL_SystemPoolsTakeTheFirstIDs(t *testing.T) {
+	for _, tc := range []struct {
+		era    string
+		cpus   int64
+		wantID uint32
+	}{
+		{"6.8", 2, 1},
+		{"6.8", 4, 1},
+		{"6.9", 2, 3},
+		{"6.9", 4, 5},
+		{"7.1", 8, 9},
+	} {
+		l, err := New(Config{Scenario: "drop", Era: tc.era, Packets: 500, Knobs: sim.KnobOverrides{}.With(sim.KnobCPUs, tc.cpus)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Run()
+		y := l.YNL()
+		if len(y.Pools) != 1 || y.Pools[0].ID != tc.wantID || y.Stats[0].ID != tc.wantID {
+			t.Errorf("era %s, %d CPUs: pools %+v, want one with id %d", tc.era, tc.cpus, y.Pools, tc.wantID)
+		}
+	}
+}
+
 // TestYNL_Zombie: after the driver's teardown, while sockets hold pages,
 // the pool is detached (detach-time) with pages in flight; once the last
 // page is back it is freed and netlink no longer lists it.

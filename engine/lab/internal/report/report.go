@@ -288,6 +288,17 @@ type ScenarioJSON struct {
 type EraJSON struct {
 	Name    string `json:"name"`
 	Summary string `json:"summary"`
+	// Tag is the kernel release whose source the era follows (the
+	// narration's links point into it; rfc-v1: its v5.12 base).
+	Tag string `json:"tag"`
+	// Naming is the name family the narration uses for the pool's
+	// functions and memory, as the era's kernel does: "page", "netmem"
+	// (the netmem conversion, v6.11) or "netmem_desc" (v6.17). A rename,
+	// not a behaviour.
+	Naming string `json:"naming"`
+	// SignatureCheck is the test the era's kernel uses to recognise a
+	// page_pool page ("" when its pages carry no mark: 5.12, 5.13).
+	SignatureCheck string `json:"signature_check"`
 }
 
 type RuleJSON struct {
@@ -344,7 +355,11 @@ func WriteList(w io.Writer, l ListJSON) {
 	}
 	fmt.Fprintf(w, "\neras:\n")
 	for _, e := range l.Eras {
-		fmt.Fprintf(w, "  %-8s %s\n", e.Name, e.Summary)
+		sig := e.SignatureCheck
+		if sig == "" {
+			sig = "none: pages carry no page_pool mark"
+		}
+		fmt.Fprintf(w, "  %-8s %s\n  %-8s follows %s; names: %s; signature check: %s\n", e.Name, e.Summary, "", e.Tag, e.Naming, sig)
 	}
 	fmt.Fprintf(w, "\nrules (--break):\n")
 	for _, r := range l.Rules {

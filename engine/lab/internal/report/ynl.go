@@ -55,6 +55,13 @@ type YnltoolDevice struct {
 	RecycleRing, RecycleCache uint64
 }
 
+// YnltoolFormula is how `ynltool page-pool stats` derives its recycling
+// line (tools/net/ynl/ynltool/page-pool.c, 124dac9b421c, v6.19), as the
+// views show it beside the output.
+const YnltoolFormula = "recycling % = (recycle-ring + recycle-cached) / (alloc-fast + alloc-refill + alloc-slow) × 100; " +
+	"alloc: slow:fast, recycle: ring:cache. alloc-slow counts slow-path refills (up to 64 pages each), not pages, and " +
+	"pages still in the alloc cache or the ring are not counted (ynltool: \"we will under-count\"); alloc-slow-high-order is left out"
+
 // RecyclingPct is ynltool's recycling %: (recycle-ring + recycle-cached) /
 // (alloc-fast + alloc-refill + alloc-slow) × 100; ok is false when no
 // allocation was counted (ynltool then prints no recycling line).
