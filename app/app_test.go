@@ -134,7 +134,7 @@ func TestControls_EachInputNamesItsOwnField(t *testing.T) {
 			rules++
 		}
 	}
-	if fields < 20 || rules != 10 {
+	if fields < 20 || rules != 13 {
 		t.Errorf("%d fields, %d rules rendered", fields, rules)
 	}
 }

@@ -55,6 +55,9 @@ func (c *Controls) Render() (ui ga.UI) {
 			c.field("seed", "seed", ga.Input().Type("number").ID("f-seed").DataSet("field", "seed").Min(0).Value(v.Seed).OnChange(onField)),
 		),
 		ga.P().Class("scenario-doc").Text(v.ScenarioDoc),
+		ga.If(v.EraDoc != "", func() ga.UI {
+			return ga.P().ID("era-doc").Class("scenario-doc meta").Text("era " + v.Era + ": " + v.EraDoc)
+		}),
 		ga.Details().Class("knobs").Body(
 			ga.Summary().Text(fmt.Sprintf("knobs (%d that matter for this scenario)", len(first))),
 			ga.Div().Class("knob-grid").Body(first...),
@@ -88,7 +91,11 @@ func (c *Controls) selectField(name, label, value string, opts []lab.Choice) ga.
 		if o.Why != "" {
 			text += " — " + o.Why
 		}
-		os = append(os, ga.Option().Value(o.Value).Selected(o.Value == value).Text(text))
+		opt := ga.Option().Value(o.Value).Selected(o.Value == value).Text(text)
+		if o.Doc != "" {
+			opt = opt.Title(o.Doc)
+		}
+		os = append(os, opt)
 	}
 	return c.field(name, label, ga.Select().ID("f-"+name).DataSet("field", name).Body(os...).OnChange(onField))
 }

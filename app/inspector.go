@@ -36,7 +36,7 @@ func (c *Inspector) Render() (ui ga.UI) {
 			[2]string{"_refcount", fmt.Sprint(p.Ref)},
 			[2]string{"pp_frag_count / pp_ref_count", fragOrZero(p.FragCount)},
 			[2]string{"pp_magic", fmt.Sprintf("%#x", p.Magic)},
-			[2]string{"signature", yesNo(p.Signature)},
+			[2]string{"signature", signatureText(p.Signature, v.SignatureCheck)},
 			[2]string{"page->pp", poolName(p.PP)},
 			[2]string{"counted in flight by", poolName(p.Owner)},
 			[2]string{"DMA mapped", fmt.Sprintf("%s (dma_addr %#x)", yesNo(p.Mapped), p.DMAAddr)},
@@ -64,6 +64,15 @@ func (c *Inspector) Render() (ui ga.UI) {
 		ga.If(len(moves) == 0, func() ga.UI { return ga.P().Class("meta").Text("none recorded") }),
 		ga.Ul().Class("plain").Body(moves...),
 	)
+}
+
+// signatureText is the signature row: whether the page carries the pool's
+// mark, and the test the era's kernel uses for it.
+func signatureText(has bool, check string) string {
+	if check == "" {
+		return yesNo(has) + " (this era's pages carry no page_pool mark: nothing tests for one)"
+	}
+	return yesNo(has) + " — the era's test: " + check
 }
 
 func yesNo(b bool) string {

@@ -531,7 +531,15 @@ func errText(err error) string {
 		e := *fe
 		e.Value = clip(e.Value)
 		if e.Named {
-			e.Msg = clip(e.Msg)
+			// The engine's sentence names the accepted values in full (an
+			// era list is longer than a clip); only the user's value in it
+			// is cut, and a sentence that does not echo it plainly is cut
+			// at a length a banner still reads.
+			if fe.Value != "" && strings.Contains(e.Msg, fe.Value) {
+				e.Msg = strings.ReplaceAll(e.Msg, fe.Value, e.Value)
+			} else {
+				e.Msg = clipN(e.Msg, 320)
+			}
 		}
 		parts = append(parts, e.Error())
 	}
@@ -539,8 +547,10 @@ func errText(err error) string {
 }
 
 // clip cuts a user's value to what a message echoes.
-func clip(s string) string {
-	const n = 80
+func clip(s string) string { return clipN(s, 80) }
+
+// clipN cuts s to n runes, marking the cut.
+func clipN(s string, n int) string {
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"
 	}

@@ -47,6 +47,9 @@ type ControlsView struct {
 	Rules                               []RuleRow
 	Errs                                map[string]string // field -> message
 	ScenarioDoc                         string
+	// EraDoc is the chosen era's summary: what its kernel changes, the
+	// release it follows and its name family.
+	EraDoc string
 }
 
 // KnobRow is one knob as the controls show it.
@@ -107,6 +110,9 @@ type InspectorView struct {
 	Free  bool // the selected page is back in the page allocator
 	PFN   int32
 	Moves []PageMove
+	// SignatureCheck is the test the run's era uses to tell a page_pool
+	// page (sim.Era.SignatureCheck; "" when the era's pages carry no mark).
+	SignatureCheck string
 }
 
 // PageMove is one move of the inspected page in a recent step.
@@ -194,6 +200,9 @@ func (s *Session) View() View {
 	v.Narration = NarrationView{Rec: s.rec, Has: has, Era: s.snap.Era, Driver: s.driver(), Next: s.snap.Next, Done: s.snap.Done, Err: s.runErr(), Op: s.snap.Op}
 	page, _ := s.snap.Page(s.selected)
 	v.Inspector = InspectorView{Page: page, Has: s.selected >= 0, Free: s.selectedFree(), PFN: s.selected, Moves: s.selectedMoves()}
+	if e, err := sim.EraByName(cfgEra(s.cfg)); err == nil {
+		v.Inspector.SignatureCheck = e.SignatureCheck()
+	}
 	v.Stats = StatsView{Stats: s.snap.Stats, Before: s.statsBefore(), Inflight: s.snap.Inflight, Packets: s.snap.Packets, Op: s.snap.Op, Rate: s.rateText(), Note: s.lab.StatsNote(),
 		RxMissed: s.snap.RxMissed, AllocFailures: s.snap.AllocFailures, Lost: s.snap.Lost, Degenerate: s.results.Degenerate}
 	s.statNames(&v.Stats)
@@ -219,6 +228,11 @@ func (s *Session) controls() ControlsView {
 	c := ControlsView{Scenario: s.want.Scenario, Driver: s.want.Driver, Era: cfgEra(s.want), Seed: strconv.FormatUint(s.want.Seed, 10), Preset: s.preset,
 		Scenarios: s.want.Choices("scenario"), Drivers: s.want.Choices("driver"), Eras: s.want.Choices("era"), Presets: s.want.Choices("preset"),
 		Errs: s.errs, ScenarioDoc: sc.Doc}
+	for _, e := range c.Eras {
+		if e.Value == c.Era {
+			c.EraDoc = e.Doc
+		}
+	}
 	add := func(spec sim.KnobSpec, matters bool) {
 		n, _ := sim.KnobByName(spec.Name)
 		// The wanted config's value, also when it does not fit yet: what

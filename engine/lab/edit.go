@@ -183,6 +183,9 @@ func (cfg Config) With(field, value string) (Config, error) {
 // with it ("" when it does).
 type Choice struct {
 	Value, Label, Why string
+	// Doc says what the value is (an era: its summary, the release it
+	// follows and the names its narration uses); "" for most fields.
+	Doc string
 }
 
 // Choices are the values a select for field offers — "scenario", "driver",
@@ -216,7 +219,7 @@ func (cfg Config) Choices(field string) []Choice {
 		}
 	case "era":
 		for _, e := range sim.Eras {
-			c := Choice{Value: e.Name, Label: e.Name}
+			c := Choice{Value: e.Name, Label: e.Name, Doc: e.Summary + " (follows " + e.Tag + "; " + e.Naming + " names)"}
 			if k, ok := sc.KnownFailure[e.Name]; ok {
 				c.Label += " (the kernel's own " + k.String() + ")"
 			}

@@ -121,7 +121,7 @@ func TestConfigChoices(t *testing.T) {
 		{"a knob only one driver takes", Config{Scenario: "tcp-stream", Knobs: sim.MustOverrides("hw_gro=1")}, "driver", "",
 			map[string]string{"bnxt": "", "mlx5": "hw_gro=1: mlx5 has no second RX path in the model"}},
 		{"no driver for a pool scenario", Config{Scenario: "pool-ring"}, "driver", "", map[string]string{"": ""}},
-		{"eras of a scenario", Config{Scenario: "split-page"}, "era", "5.12,5.13,rfc-v1,5.14,5.15,6.1,6.4,6.6,6.8",
+		{"eras of a scenario", Config{Scenario: "split-page"}, "era", "5.12,5.13,rfc-v1,5.14,5.15,6.1,6.4,6.6,6.8,6.9,6.10,6.12,6.15,6.16,6.18,7.1-rc1,7.1",
 			map[string]string{"5.12": "scenario split-page does not run in era 5.12 (accepted: rfc-v1,", "rfc-v1": "", "6.8": ""}},
 		{"eras of a driver", Config{Scenario: "drop", Driver: "hns3"}, "era", "",
 			map[string]string{"5.14": "driver hns3 does not run in era 5.14", "5.15": ""}},

@@ -1,0 +1,88 @@
+package session
+
+import (
+	"strings"
+	"testing"
+
+	"pplab/engine/sim"
+)
+
+// The eras after 6.8 in the playground (issue 22): the era selector offers
+// each with its summary; a link with era=6.8 or with no era opens 6.8 as
+// before; a new era round-trips through the URL; an unknown era falls back
+// with one notice naming the accepted values.
+func TestSession_EraSelectorOffersTheNewErasWithTheirSummaries(t *testing.T) {
+	s := New(nil, nil)
+	c := s.View().Controls
+	got := map[string]string{}
+	for _, e := range c.Eras {
+		got[e.Value] = e.Doc
+	}
+	for _, name := range []string{"6.9", "6.10", "6.12", "6.15", "6.16", "6.18", "7.1-rc1", "7.1"} {
+		e, _ := sim.EraByName(name)
+		doc, ok := got[name]
+		if !ok || !strings.HasPrefix(doc, e.Summary) || !strings.Contains(doc, "follows "+e.Tag+"; "+e.Naming+" names") {
+			t.Errorf("era %s: offered %v, doc %q", name, ok, doc)
+		}
+	}
+	if !strings.Contains(c.EraDoc, "follows v6.8; page names") {
+		t.Errorf("the chosen era's doc %q", c.EraDoc)
+	}
+}
+
+func TestSession_OldLinksOpenAsBefore(t *testing.T) {
+	for _, q := range []string{"v=1&scenario=drop", "v=1&scenario=drop&era=6.8", ""} {
+		s := New(query(t, q), nil)
+		v := verify(t, s, q)
+		if cfgEra(s.Config()) != "6.8" || len(v.Banner) != 0 {
+			t.Errorf("%q: era %s, banner %+v", q, cfgEra(s.Config()), v.Banner)
+		}
+	}
+}
+
+func TestSession_NewEraRoundTripsThroughTheURL(t *testing.T) {
+	for _, era := range []string{"6.9", "6.12", "7.1-rc1", "7.1"} {
+		s := New(query(t, "v=1&scenario=drop&era="+era), nil)
+		for i := 0; i < 20; i++ {
+			s.Step()
+		}
+		v := verify(t, s, era)
+		if cfgEra(s.Config()) != era || len(v.Banner) != 0 || !strings.Contains(v.Link, "era="+era) {
+			t.Fatalf("era %s: ran %s, banner %+v, link %q", era, cfgEra(s.Config()), v.Banner, v.Link)
+		}
+		o := New(query(t, v.Link), nil)
+		if cfgEra(o.Config()) != era || o.Lab().Ops() != s.Lab().Ops() {
+			t.Errorf("era %s: the link opens era %s at op %d, want op %d", era, cfgEra(o.Config()), o.Lab().Ops(), s.Lab().Ops())
+		}
+	}
+}
+
+func TestSession_UnknownEraNamesTheAcceptedValues(t *testing.T) {
+	s := New(query(t, "v=1&scenario=drop&era=7.2"), nil)
+	v := verify(t, s, "era=7.2")
+	var hits []string
+	for _, n := range v.Banner {
+		if strings.Contains(n.Text, "7.2") {
+			hits = append(hits, n.Text)
+		}
+	}
+	if len(hits) != 1 || !strings.Contains(hits[0], "7.1-rc1") || !strings.Contains(hits[0], "5.12") || cfgEra(s.Config()) != sim.DefaultEra {
+		t.Errorf("notices %q, ran era %s", hits, cfgEra(s.Config()))
+	}
+}
+
+// The page inspector shows the signature test of the run's era.
+func TestInspector_ShowsTheErasSignatureCheck(t *testing.T) {
+	for era, want := range map[string]string{
+		"6.8":     "(page->pp_magic & ~0x3UL) == PP_SIGNATURE",
+		"6.16":    "(page->pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE",
+		"7.1-rc1": "PageNetpp(page)",
+		"7.1":     "(page->pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE",
+		"5.12":    "",
+	} {
+		s := New(query(t, "v=1&scenario=drop&era="+era), nil)
+		if got := s.View().Inspector.SignatureCheck; got != want {
+			t.Errorf("era %s: inspector's check %q, want %q", era, got, want)
+		}
+	}
+}
