@@ -127,8 +127,11 @@ func TestList(t *testing.T) {
 	}
 	var l struct {
 		Scenarios []struct{ Name string }
-		Eras      []struct{ Name string }
-		Rules     []struct {
+		Eras      []struct {
+			Name, Summary, Tag, Naming string
+			SignatureCheck             string `json:"signature_check"`
+		}
+		Rules []struct {
 			Name       string
 			Violations []string
 		}
@@ -141,11 +144,38 @@ func TestList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Scenarios) != 15 || len(l.Eras) != 9 || len(l.Rules) != 10 || len(l.Knobs) == 0 {
+	if len(l.Scenarios) != 15 || len(l.Eras) != 17 || len(l.Rules) != 13 || len(l.Knobs) == 0 {
 		t.Fatalf("list: %s", out)
 	}
+	eras := map[string]int{}
+	for i, e := range l.Eras {
+		eras[e.Name] = i
+	}
+	// Each era says the release it follows, the names its narration uses
+	// and its signature test (keys other tools may read; added, none
+	// renamed).
+	for _, w := range []struct{ name, tag, naming, sig string }{
+		{"5.12", "v5.12", "page", ""},
+		{"6.8", "v6.8", "page", "(page->pp_magic & ~0x3UL) == PP_SIGNATURE"},
+		{"6.10", "v6.10", "page", "(page->pp_magic & ~0x3UL) == PP_SIGNATURE"},
+		{"6.12", "v6.12", "netmem", "(page->pp_magic & ~0x3UL) == PP_SIGNATURE"},
+		{"6.16", "v6.16", "netmem", "(page->pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE"},
+		{"6.18", "v6.18", "netmem_desc", "(page->pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE"},
+		{"7.1-rc1", "v7.1-rc1", "netmem_desc", "PageNetpp(page)"},
+		{"7.1", "v7.1", "netmem_desc", "(page->pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE"},
+	} {
+		i, ok := eras[w.name]
+		if !ok {
+			t.Errorf("list --json lacks era %s", w.name)
+			continue
+		}
+		if e := l.Eras[i]; e.Tag != w.tag || e.Naming != w.naming || e.SignatureCheck != w.sig || e.Summary == "" {
+			t.Errorf("era %s: %+v, want tag %s, naming %s, signature %q", w.name, e, w.tag, w.naming, w.sig)
+		}
+	}
 	code, out, _ = ppsim("list")
-	if code != 0 || !strings.Contains(out, "scenarios:") || !strings.Contains(out, "knobs (--set name=value):") {
+	if code != 0 || !strings.Contains(out, "scenarios:") || !strings.Contains(out, "knobs (--set name=value):") ||
+		!strings.Contains(out, "  7.1      as 6.18: the page type of 7.1-rc1 was reverted") || !strings.Contains(out, "follows v6.12; names: netmem;") {
 		t.Fatalf("list table: %s", out)
 	}
 }
