@@ -51,7 +51,7 @@ func TestRun_JSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if r.Scenario != "pool-slow" || r.Era != "5.13" || r.Packets != 1000 || r.Seed != 3 || r.Rate.Unit != "kpps" || r.Stats["recycle_released_refcnt"] != 1000 || len(r.Violations) != 11 || len(r.Profile) == 0 {
+	if r.Scenario != "pool-slow" || r.Era != "5.13" || r.Packets != 1000 || r.Seed != 3 || r.Rate.Unit != "kpps" || r.Stats["recycle_released_refcnt"] != 1000 || len(r.Violations) != 14 || len(r.Profile) == 0 {
 		t.Fatalf("unexpected JSON: %s", out)
 	}
 }
@@ -76,7 +76,7 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 		{[]string{"predict", "--profile", "mvpp2-v1-after", "--rate", "962", "--unit", "kpps", "--change", "skb-recycle"}, "already recycles"},
 		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "kpps", "--change", "bulk", "--platform", "vax"}, `--platform: unknown platform "vax"`},
 		{[]string{"predict", "--profile", "/nonexistent.txt", "--rate", "1", "--unit", "kpps", "--change", "bulk"}, "--profile /nonexistent.txt"},
-		{[]string{"run", "--scenario", "pool-ring", "--era", "3.0"}, `unknown era "3.0" (accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.1, 6.4, 6.6, 6.8)`},
+		{[]string{"run", "--scenario", "pool-ring", "--era", "3.0"}, `unknown era "3.0" (accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.1, 6.4, 6.6, 6.8, 6.9, 6.10, 6.12, 6.15, 6.16, 6.18, 7.1-rc1, 7.1)`},
 		{[]string{"run", "--scenario", "pool-ring", "--packets", "0"}, `--packets "0": want an integer from 1 to`},
 		{[]string{"run", "--scenario", "pool-ring", "--packets", "lots"}, `--packets "lots"`},
 		{[]string{"run", "--scenario", "pool-ring", "--seed", "-1"}, `--seed "-1": want a non-negative integer`},

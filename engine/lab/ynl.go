@@ -71,6 +71,7 @@ func (l *Lab) YNL() YNL {
 		p.GetStats(&st)
 		y.Stats = append(y.Stats, YNLPoolStats{ID: yp.ID, Ifindex: NICIfindex, Stats: st})
 	}
+	y.IDNote = l.YNLIDNote()
 	y.Devices = report.Ynltool(y.Pools, y.Stats, func(ifc uint32) string {
 		if ifc == NICIfindex {
 			return NICIfname

@@ -81,6 +81,9 @@ type YNL struct {
 	// page-pool objects are v6.8; the stats need CONFIG_PAGE_POOL_STATS,
 	// v5.18; a pool without a netdev is invisible).
 	Note string
+	// IDNote says which ids the era's kernel gave pools netlink does not
+	// list (the per-CPU system pools from 6.9; "" otherwise).
+	IDNote string
 }
 
 // Ynltool derives ynltool's per-device view from the replies, as
@@ -358,5 +361,11 @@ func (y YNL) marshal(b *bytes.Buffer) {
 		}
 		d.json(b)
 	}
-	b.WriteString(`]}`)
+	b.WriteString(`]`)
+	if y.IDNote != "" {
+		q, _ := json.Marshal(y.IDNote)
+		fmt.Fprintf(b, `,"id-note":%s`, q)
+	}
+	q, _ := json.Marshal(YnltoolFormula)
+	fmt.Fprintf(b, `,"ynltool-formula":%s}`, q)
 }
