@@ -274,6 +274,8 @@ var eraNames = map[string]map[Sym]string{
 //     names the dma-buf one.
 //   - v6.15: page_pool_put_page_bulk(pool, data, count) is
 //     page_pool_put_netmem_bulk(data, count) (fcc680a647ba, ≈v6.14).
+//   - v6.15: the page allocator frees an order-0 page through
+//     free_frozen_pages (free_unref_page's successor, ≈v6.14, not pinned).
 //   - v6.16: the DMA index's release is page_pool_release_dma_index
 //     (ee62ce7a1d90); __page_pool_unmap_netmem_dma (the model's name) is a
 //     later fix's (commit not pinned; 7.1-rc1 and 7.1 use it, not verified
@@ -291,7 +293,7 @@ func init() {
 		{"6.9", nil, nil},
 		{"6.10", map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, nil},
 		{"6.12", map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page"}, nil},
-		{"6.15", map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk"}, nil},
+		{"6.15", map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}, nil},
 		{"6.16", map[Sym]string{SymDMAIndexRelease: "page_pool_release_dma_index"}, nil},
 		{"6.18", map[Sym]string{SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma"}, nil},
 		{"7.1-rc1", nil, []Sym{SymDMAIndexRelease}},
