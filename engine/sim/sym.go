@@ -282,7 +282,9 @@ var eraNames = map[string]map[Sym]string{
 //     per tag).
 //   - v6.18: Byungchul Park's v6.17 renames (61a332475335, 4ad125ae380b,
 //     b56ce8684622): page_pool_return_netmem, __page_pool_release_netmem_dma,
-//     __page_pool_alloc_netmems_slow.
+//     __page_pool_alloc_netmems_slow; and the IOMMU's page mapping is
+//     iommu_dma_map_phys / iommu_dma_unmap_phys (Leon Romanovsky's
+//     dma-mapping series, posted Aug 2025; v6.18 not verified).
 func init() {
 	prev := eraNames["6.8"]
 	for _, st := range []struct {
@@ -295,7 +297,8 @@ func init() {
 		{"6.12", map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page"}, nil},
 		{"6.15", map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}, nil},
 		{"6.16", map[Sym]string{SymDMAIndexRelease: "page_pool_release_dma_index"}, nil},
-		{"6.18", map[Sym]string{SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma"}, nil},
+		{"6.18", map[Sym]string{SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
+			SymIOMMUMap: "iommu_dma_map_phys", SymIOMMUUnmap: "iommu_dma_unmap_phys"}, nil},
 		{"7.1-rc1", nil, []Sym{SymDMAIndexRelease}},
 		{"7.1", nil, nil},
 	} {
