@@ -236,7 +236,7 @@ func (l *Lab) Snapshot() Snapshot {
 		}
 		s.Pages = append(s.Pages, PageView{PFN: pg.PFN, Node: int(pg.Nid), Place: pg.Place.String(), Holder: holderOf(pg),
 			Ref: pg.Ref, FragCount: pg.FragCount, Mapped: pg.Mapped, DMAAddr: pg.DMAAddr, Pfmemalloc: pg.Pfmemalloc(),
-			Magic: pg.PPMagic, Signature: pg.HasPPSignature() || pg.Signature != 0, PP: pg.PP, Owner: pg.Owner,
+			Magic: pg.PPMagic, Signature: pg.HasPPSignature() || pg.Signature != 0 || pg.PageNetpp(), PP: pg.PP, Owner: pg.Owner,
 			Recycles: pg.Recycles, Users: pg.Users, Order: pg.Order})
 	}
 	for _, p := range l.reg.Pools() {
