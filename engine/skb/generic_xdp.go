@@ -56,8 +56,10 @@ func (s *Stack) NetifReceiveGenericXDP(cpu int, sk *SKB, hasFrags bool) (*SKB, G
 		s.M.Charge(cpu, sim.SymXDPRun, 0)
 		return sk, GenericXDPAsIs
 	}
-	s.ev(cpu, sim.SymGenericXDP, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
-		fmt.Sprintf("the skb is %s: it must be made XDP-able before the program runs (netif_skb_check_for_xdp)", genericXDPWhy(sk)))
+	if s.M.Tracing() {
+		s.ev(cpu, sim.SymGenericXDP, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
+			fmt.Sprintf("the skb is %s: it must be made XDP-able before the program runs (netif_skb_check_for_xdp)", genericXDPWhy(sk)))
+	}
 	if pool := s.Reg.SystemPool(cpu); pool != nil {
 		if nskb, err := s.SkbCowDataForXDP(cpu, pool, sk, hasFrags); err == nil {
 			s.M.Charge(cpu, sim.SymXDPRun, 0)
@@ -65,7 +67,9 @@ func (s *Stack) NetifReceiveGenericXDP(cpu int, sk *SKB, hasFrags bool) (*SKB, G
 		}
 	}
 	if err := s.pskbExpandForXDP(cpu, sk); err != nil {
-		s.ev(cpu, sim.SymGenericXDP, sk, nil, sim.PlaceNone, sim.PlaceNone, 0, fmt.Sprintf("%v: do_drop, kfree_skb", err))
+		if s.M.Tracing() {
+			s.ev(cpu, sim.SymGenericXDP, sk, nil, sim.PlaceNone, sim.PlaceNone, 0, fmt.Sprintf("%v: do_drop, kfree_skb", err))
+		}
 		s.KfreeSKB(cpu, sk)
 		return nil, GenericXDPDropped
 	}
@@ -130,8 +134,10 @@ func (s *Stack) SkbPPCowData(cpu int, pool *pagepool.Pool, sk *SKB, headroom int
 	nskb.Len = size          // skb_put
 	_ = s.MarkForRecycle(cpu, nskb, pg, pool)
 	cost += s.M.Charge(cpu, sim.SymMemcpy, size) // skb_copy_bits
-	s.ev(cpu, sim.SymSkbPPCowData, nskb, pg, sim.PlaceSKB, sim.PlaceSKB, cost,
-		fmt.Sprintf("copies the first %d bytes into a %d-byte head from the system page_pool of cpu%d (page_pool_dev_alloc_va: %s), napi_build_skb, skb_mark_for_recycle", size, truesize, cpu, allocWhat(truesize)))
+	if s.M.Tracing() {
+		s.ev(cpu, sim.SymSkbPPCowData, nskb, pg, sim.PlaceSKB, sim.PlaceSKB, cost,
+			fmt.Sprintf("copies the first %d bytes into a %d-byte head from page_pool %d (this CPU's system page_pool for generic XDP; page_pool_dev_alloc_va: %s), napi_build_skb, skb_mark_for_recycle", size, truesize, pool.ID, allocWhat(truesize)))
+	}
 	for rest, done := sk.Len-size, size; rest > 0; {
 		n := min(rest, mm.PageSize)
 		fpg, foff, ftrue := pool.Alloc(cpu, n) // page_pool_dev_alloc
@@ -212,8 +218,10 @@ func (s *Stack) SkbLinearize(cpu int, sk *SKB) error {
 		return fmt.Errorf("skb_linearize: skb#%d is cloned (pskb_expand_head first)", sk.ID)
 	}
 	cost := s.M.Charge(cpu, sim.SymMemcpy, sk.DataLen)
-	s.ev(cpu, sim.SymGenericXDP, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
-		fmt.Sprintf("skb_linearize: %d bytes of %d frags copied into the kmalloc'ed head; each frag is unref'd with the skb's pp_recycle", sk.DataLen, sk.D.NrFrags))
+	if s.M.Tracing() {
+		s.ev(cpu, sim.SymGenericXDP, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
+			fmt.Sprintf("skb_linearize: %d bytes of %d frags copied into the kmalloc'ed head; each frag is unref'd with the skb's pp_recycle", sk.DataLen, sk.D.NrFrags))
+	}
 	d := sk.D
 	for i := 0; i < d.NrFrags; i++ {
 		s.fragUnref(cpu, &d.Frags[i], sk.PPRecycle, false, true)
