@@ -182,8 +182,11 @@ func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
 	p.alloc.count++
 	p.recycled(pg, sim.PlaceCache)
 	p.stat(sim.StatRecycleCached)
-	p.ev(cpu, sim.SymRecycleInCache, pg, from, sim.PlaceCache, sim.StatRecycleCached, cost,
-		"direct recycling (allow_direct): the caller runs in the pool's own context, the driver's NAPI poll that allocates from it, so the page goes straight onto the lockless alloc cache")
+	why := "direct recycling (allow_direct): the caller runs in the pool's own context, the driver's NAPI poll that allocates from it, so the page goes straight onto the lockless alloc cache"
+	if p.cpuid == cpu {
+		why = "direct recycling (allow_direct): the free runs in softirq on the per-CPU pool's own CPU (pool->cpuid), the only CPU that allocates from it, so the page goes straight onto the lockless alloc cache"
+	}
+	p.ev(cpu, sim.SymRecycleInCache, pg, from, sim.PlaceCache, sim.StatRecycleCached, cost, why)
 	return true
 }
 

@@ -54,7 +54,7 @@ type KnobSpec struct {
 }
 
 var knobSpecs = [NumKnobs]KnobSpec{
-	KnobPoolSize:      {"pool_size", 0, 0, 65536, "page_pool_params.pool_size: ptr_ring size (0 = the driver's value, or the kernel default 1024; above 32768 page_pool_create fails with -E2BIG)"},
+	KnobPoolSize:      {"pool_size", 0, 0, 65536, "page_pool_params.pool_size: ptr_ring size (0 = the driver's value, or the kernel default 1024; above 32768 page_pool_create fails with -E2BIG; from 6.18 a pool_size above 16384 is clamped to 16384 instead)"},
 	KnobOrder:         {"order", 0, 0, 4, "page_pool_params.order: pages per pool page are PAGE_SIZE<<order (order > 0 skips the bulk path)"},
 	KnobNid:           {"nid", -1, -1, 3, "page_pool_params.nid: preferred NUMA node (-1 = NUMA_NO_NODE: the allocating CPU's node)"},
 	KnobNumaNodes:     {"numa_nodes", 1, 1, 4, "NUMA nodes in the simulated machine (CPUs are spread over them)"},
