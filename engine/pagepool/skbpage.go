@@ -139,7 +139,9 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 		if e.PoolNapiLocal {
 			why = "page_pool page: napi_pp_put_page calls page_pool_put_full_page(pp, page, false); the pool decides whether the free is local (page_pool_napi_local, 6.10)"
 		}
-		why = SignatureCheck(e) + " holds: " + why
+		if e.PageType {
+			why = "PageNetpp(page) holds (7.1-rc1: the PGTY_netpp page type, not the pp_magic signature, marks a pool page): " + why
+		}
 		m.Emit(sim.Event{CPU: cpu, Func: sim.SymReturnSkbPage, Pool: pool.ID, Page: pg.PFN, From: pg.Place, To: pg.Place, Stat: sim.StatNone, Why: why})
 	}
 	pool.PutFullPage(cpu, pg, allowDirect)
