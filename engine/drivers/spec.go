@@ -251,7 +251,7 @@ var Specs = []*Spec{
 		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS; netif_receive_skb, no GRO — the model's choice): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX; TX completion with napi_consume_skb, and no pp.napi (its RX and TX completion share one NAPI, but as an out-of-tree driver it follows the in-tree SoC drivers it was written from, mvpp2 and mvneta, which never set it)",
 		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, OutOfTree: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "lunar_rx_poll_page_pool", sim.SymDrvXmit: "lunar_start_xmit", sim.SymDrvTxClean: "lunar_tx_complete"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc", "generic-xdp"}},
 	{Name: "mlx5", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
 		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ); XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; before 6.4 its own RX page cache in front of the pool (mlx5e_rx_cache: 256 slots, a page reused once its refcount fell back to 1; rx_cache_reuse/full/empty/busy/waive), pages mapped by the driver and skbs not marked (page_ref_inc per skb); from 6.4 skb recycling through the pool, which maps the pages, and pp.napi; the split-page scenario is the model's construction, not mlx5's code",
 		// mlx5e_alloc_rq: before 6.4 pp_params.flags = 0 (the driver maps
@@ -343,7 +343,7 @@ var Specs = []*Spec{
 		// hns3: use napi_consume_skb() when cleaning tx desc", 2019).
 		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, HeadSplit: 256, TxNapiConsume: true, RecycleFrom: "5.15", GRO: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "hns3_clean_rx_ring", sim.SymDrvXmit: "hns3_nic_net_xmit", sim.SymDrvTxClean: "hns3_clean_tx_ring"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "split-page", "clone-tap", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "split-page", "clone-tap", "destroy", "pfmemalloc", "generic-xdp"}},
 }
 
 // SpecByName resolves a driver name.

@@ -43,6 +43,8 @@ func init() {
 			doc:     "drop traffic whose NAPI moves to a CPU on another NUMA node: page_pool_nid_changed → page_pool_update_nid, remote pages waived during refill (and, in mlx5 before 6.4, by its own RX cache: rx_cache_waive)"},
 		{name: workload.WPfmemalloc, def: "mvpp2", knobs: map[sim.Knob]int64{sim.KnobPfmemallocPPM: 20000}, matters: []sim.Knob{sim.KnobPfmemallocPPM},
 			doc: "drop traffic where 2% of the pages come from emergency reserves (pfmemalloc): the pool must not keep them"},
+		{name: workload.WGenericXDP, def: "lunar", matters: []sim.Knob{sim.KnobXDPFrags},
+			doc: "drop traffic (1514-byte frames, each copy a whole page; frame=1000 puts two copies in one frag page) on a driver without native XDP, with an XDP program attached in generic (skb) mode that passes every frame: netif_receive_generic_xdp finds each skb short of XDP_PACKET_HEADROOM (or non-linear); from 6.9, for a frags-aware program (xdp_frags=1), skb_pp_cow_data copies it into this CPU's system page_pool and consumes the original, and the copy's kfree_skb in the NAPI poll recycles into that pool's alloc cache (pp->cpuid == cpuid); before 6.9, or with xdp_frags=0, pskb_expand_head + skb_linearize and no page_pool. The system pools are the run's own pools after the driver's: neither ethtool -S nor netlink shows them, and their recycle counters are one set shared by every CPU's system pool (f853fa5c54e7)"},
 	} {
 		s := s
 		var drv []string

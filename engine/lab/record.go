@@ -92,9 +92,7 @@ func (l *Lab) pauseRecord(on bool) {
 
 func (l *Lab) stats() sim.Stats {
 	var st sim.Stats
-	for _, p := range l.reg.Pools() {
-		p.GetStats(&st)
-	}
+	l.reg.SumStats(&st) // the system pools' shared recycle stats once
 	return st
 }
 

@@ -96,6 +96,17 @@ func (l *Lab) notes() []string {
 	if l.drv != nil && l.Scenario.Name == workload.WTCPStream && !l.Spec.GRO && l.m.Knobs[sim.KnobGRO] != 0 {
 		out = append(out, fmt.Sprintf("%s hands its skbs to netif_receive_skb, not napi_gro_receive: no GRO, every segment goes up the stack alone", l.Spec.Name))
 	}
+	if sys := l.reg.SystemPools(); sys != nil {
+		var st sim.Stats
+		for _, p := range sys {
+			own := p.Stats() // alloc counters: per pool
+			st.Add(&own)
+		}
+		rec := l.reg.SystemRecycleStats()
+		st.Add(&rec)
+		out = append(out, fmt.Sprintf("the run used the per-CPU system page_pools (6.9; pools %d..%d, one per CPU: alloc fast %d, slow %d; recycle cached %d, ring %d): the totals above count them — the model's view, since the kernel shows a system pool in neither ethtool -S nor netlink, and page_pool_get_stats on any one of them returns the recycle counters of all of them together (pp_system_recycle_stats)",
+			sys[0].ID, sys[len(sys)-1].ID, st[sim.StatAllocFast], st[sim.StatAllocSlow], st[sim.StatRecycleCached], st[sim.StatRecycleRing]))
+	}
 	decided := l.m.Decided()
 	for _, r := range sim.AllRules() {
 		if !l.m.Rules.Broken(r) || decided.Broken(r) {

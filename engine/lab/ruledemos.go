@@ -38,6 +38,11 @@ var RuleDemos = []RuleDemo{
 	// mvneta jumbo frames: skb_cow on a tapped skb takes page references
 	// on its frags; the tap's free is the last pp user, with refcount 2.
 	{[]string{"refcnt-check"}, "mvneta", "forward", "5.14", []string{"tap_every=4", "frame=6000"}, sim.KindUseAfterRecycle},
+	// 6.10: the locality test moved into the pool (page_pool_napi_local,
+	// 4a96a4e807c3); it still breaks there.
+	{[]string{"napi-locality"}, "mlx5", "forward", "6.10", []string{"tx_cpu=1"}, sim.KindCacheRace},
+	// 7.1-rc1: the signature check is PageNetpp(page) (db359fccf212).
+	{[]string{"coalesce-pp-guard", "signature-check"}, "mvpp2", "coalesce-mixed", "7.1-rc1", nil, sim.KindForeignPageInPool},
 }
 
 // Config is the demo's configuration (packets: the default).

@@ -34,6 +34,9 @@ type Snapshot struct {
 	SKBs    []SKBView
 
 	Stats sim.Stats // the 11 counters, summed over the pools
+	// SystemRecycle is pp_system_recycle_stats: the recycle counters of
+	// all system page_pools together (6.9; zero without them).
+	SystemRecycle sim.Stats
 	// RingStats are the driver's RX rings' own counters (Lab.RingStats; nil
 	// without a driver): mlx5 names them rx<N>_pp_* (EthtoolName with ring N).
 	RingStats []sim.Stats
@@ -103,6 +106,13 @@ type PoolView struct {
 	Nid                                  int
 	NAPICPU                              int // -1: no NAPI linked
 	Destroyed, Freed                     bool
+	// CPUID is pool->cpuid (6.9: a per-CPU pool's CPU, -1 otherwise);
+	// System marks a system page_pool, whose Stats hold only its alloc
+	// counters: its recycle counters are SystemRecycle, shared by all of
+	// them (f853fa5c54e7). The kernel shows a system pool in neither
+	// ethtool -S nor netlink.
+	CPUID  int
+	System bool
 }
 
 // RingSlot is one ptr_ring slot: PFN -1 when zeroed (free); Stale when it
@@ -236,12 +246,12 @@ func (l *Lab) Snapshot() Snapshot {
 		}
 		s.Pages = append(s.Pages, PageView{PFN: pg.PFN, Node: int(pg.Nid), Place: pg.Place.String(), Holder: holderOf(pg),
 			Ref: pg.Ref, FragCount: pg.FragCount, Mapped: pg.Mapped, DMAAddr: pg.DMAAddr, Pfmemalloc: pg.Pfmemalloc(),
-			Magic: pg.PPMagic, Signature: pg.HasPPSignature() || pg.Signature != 0, PP: pg.PP, Owner: pg.Owner,
+			Magic: pg.PPMagic, Signature: pg.HasPPSignature() || pg.Signature != 0 || pg.PageNetpp(), PP: pg.PP, Owner: pg.Owner,
 			Recycles: pg.Recycles, Users: pg.Users, Order: pg.Order})
 	}
 	for _, p := range l.reg.Pools() {
 		pv := PoolView{ID: p.ID, RingBatch: p.RingBatch(), RingCount: p.RingCount(), Hold: p.Hold(), Release: p.Release(),
-			Inflight: p.Inflight(), Stats: p.Stats(), Nid: p.P.Nid, NAPICPU: -1, Destroyed: p.Destroyed(), Freed: p.Freed()}
+			Inflight: p.Inflight(), Stats: p.Stats(), Nid: p.P.Nid, NAPICPU: -1, Destroyed: p.Destroyed(), Freed: p.Freed(), CPUID: p.CPUID(), System: p.System()}
 		if p.P.NAPI != nil {
 			pv.NAPICPU = p.P.NAPI.CPU
 		}
@@ -260,6 +270,10 @@ func (l *Lab) Snapshot() Snapshot {
 		s.Stats.Add(&pv.Stats)
 		s.Inflight += pv.Inflight
 		s.Pools = append(s.Pools, pv)
+	}
+	if l.reg.SystemPools() != nil {
+		s.SystemRecycle = l.reg.SystemRecycleStats()
+		s.Stats.Add(&s.SystemRecycle)
 	}
 	s.RingStats = l.RingStats()
 	s.DriverStats = l.DriverStats()

@@ -135,6 +135,7 @@ func (a *Allocator) prepNewPage(p *Page, order uint8) {
 		p.Mapped = false
 	}
 	p.Ref, p.PPMagic, p.PP, p.Private, p.Signature, p.DMAAddr, p.FragCount, p.Order, p.Recycles, p.Users = 1, 0, 0, 0, 0, 0, 0, order, 0, 0
+	p.PageType = 0 // 7.1-rc1's free path resets page_type (page->page_type = UINT_MAX)
 	if a.m.Rand.Chance(a.m.Knobs[sim.KnobPfmemallocPPM]) {
 		p.PPMagic |= pfmemallocBit
 		a.PfmemallocAllocs++

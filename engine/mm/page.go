@@ -30,6 +30,11 @@ const (
 	PPMagicMask = ^uint64(0x3)
 	// pfmemallocBit is BIT(1) of lru.next, which pp_magic aliases.
 	pfmemallocBit = uint64(1) << 1
+	// PGTYNetpp is PGTY_netpp, the page type of a page_pool page
+	// (db359fccf212 "mm: introduce a new page type for page pool in page
+	// type", v7.1-rc1; reverted in 7.1-rc5 by 54cf41c969da): the top byte
+	// of page->page_type (include/linux/page-flags.h).
+	PGTYNetpp uint8 = 0xf9
 )
 
 // Page models struct page: the fields the kernel reads to decide a page's fate,
@@ -48,6 +53,9 @@ type Page struct {
 	Signature uint64 // rfc-v1's page->signature word (0x20210303); a separate word in the model
 	DMAAddr   uint64 `pp:"frame"` // page->dma_addr
 	FragCount int64  // pp_frag_count (5.15) / pp_ref_count (6.8)
+	// PageType is the PGTY_* of page->page_type (0: no type, the kernel's
+	// UINT_MAX); only PGTYNetpp is modelled (7.1-rc1).
+	PageType uint8
 
 	// Model state (ground truth, not visible to the modelled kernel code).
 	Place    sim.Place
@@ -66,6 +74,10 @@ func (p *Page) Pfmemalloc() bool { return p.PPMagic&pfmemallocBit != 0 }
 
 // HasPPSignature reports (pp_magic & ~0x3) == PP_SIGNATURE.
 func (p *Page) HasPPSignature() bool { return p.PPMagic&PPMagicMask == PPSignature }
+
+// PageNetpp reports PageNetpp(page): the page carries the page_pool page
+// type (7.1-rc1).
+func (p *Page) PageNetpp() bool { return p.PageType == PGTYNetpp }
 
 // MoveTo records that the page now sits in place, held by holder. Moving
 // clears the set of violations already reported for the page. Every move of

@@ -277,7 +277,13 @@ func (p *Pool) setPPInfo(cpu int, pg *mm.Page) {
 	case e.SkbRecycle == sim.SkbRecycleRFC:
 		pg.Signature = mm.RFCSignature
 	case e.SkbRecycle == sim.SkbRecycleMerged:
-		pg.PPMagic |= mm.PPSignature // OR-ed in: bit 1 (pfmemalloc) survives
+		if e.PageType {
+			// 7.1-rc1 (db359fccf212): __SetPageNetpp(page); the
+			// signature is no longer written (netmem_or_pp_magic is gone).
+			pg.PageType = mm.PGTYNetpp
+		} else {
+			pg.PPMagic |= mm.PPSignature // OR-ed in: bit 1 (pfmemalloc) survives
+		}
 		if e.PPSetAtAlloc {
 			pg.PP = p.ID
 		}
@@ -295,7 +301,11 @@ func (p *Pool) clearPPInfo(pg *mm.Page) {
 	case sim.SkbRecycleRFC:
 		pg.Signature = 0
 	case sim.SkbRecycleMerged:
-		pg.PPMagic = 0
+		if e.PageType {
+			pg.PageType = 0 // __ClearPageNetpp (7.1-rc1, db359fccf212)
+		} else {
+			pg.PPMagic = 0
+		}
 		if e.PPSetAtAlloc {
 			pg.PP = 0
 		}

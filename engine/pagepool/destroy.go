@@ -22,9 +22,7 @@ func (p *Pool) Destroy(cpu int) {
 		return
 	}
 	p.destroyed = true
-	if p.m.Era.NAPIDirect {
-		p.P.NAPI = nil // page_pool_unlink_napi: no more direct recycling from skb frees
-	}
+	p.disableDirectRecycling()
 	p.freeFrag(cpu)
 	if p.release(cpu) == 0 {
 		return
@@ -33,6 +31,20 @@ func (p *Pool) Destroy(cpu int) {
 	p.deferStartPS = now
 	p.deferWarnPS = now + DeferWarnNS*sim.PSPerNS
 	p.m.After(DeferTimeNS, releaseRetryTimer{p})
+}
+
+// disableDirectRecycling models page_pool_unlink_napi (v6.4), renamed
+// page_pool_disable_direct_recycling by 56ef27e3abe6 ("page_pool: disable
+// direct recycling based on pool->cpuid on destroy", v6.9), which first sets
+// pool->cpuid = -1: the alloc cache is emptied only once at destroy, so no
+// later free may recycle into it by the cpuid test either.
+func (p *Pool) disableDirectRecycling() {
+	if p.m.Era.SystemPool {
+		p.cpuid = -1 // WRITE_ONCE(pool->cpuid, -1)
+	}
+	if p.m.Era.NAPIDirect {
+		p.P.NAPI = nil // no more direct recycling from skb frees
+	}
 }
 
 // UnregMemModel models xdp_rxq_info_unreg_mem_model: drops the user reference

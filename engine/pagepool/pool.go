@@ -26,6 +26,10 @@ const (
 	AllocCacheRefill = 64  // PP_ALLOC_CACHE_REFILL
 	DefaultRingSize  = 1024
 	MaxRingSize      = 32768 // above this page_pool_init returns -E2BIG (up to v6.17)
+	// MaxRingSizeClamp: from v6.18 page_pool_init clamps pool_size to
+	// 16384 instead ("page_pool: Clamp pool size to max 16K pages",
+	// <20250926131605.2276734-2-dtatulea@nvidia.com>).
+	MaxRingSizeClamp = 16384
 	DeferTimeNS      = 1_000_000_000
 	DeferWarnNS      = 60 * 1_000_000_000
 	NumaNoNode       = -1
@@ -38,6 +42,9 @@ const (
 	FlagDMAMap     Flags = 1 << 0 // PP_FLAG_DMA_MAP
 	FlagDMASyncDev Flags = 1 << 1 // PP_FLAG_DMA_SYNC_DEV
 	FlagPageFrag   Flags = 1 << 2 // PP_FLAG_PAGE_FRAG (v5.15–v6.6)
+	// FlagSystemPool is PP_FLAG_SYSTEM_POOL (f853fa5c54e7, v6.9): BIT(2),
+	// the bit PP_FLAG_PAGE_FRAG had until v6.7 (system.go).
+	FlagSystemPool Flags = 1 << 2
 )
 
 // Errors page_pool_create returns (as ERR_PTR).
@@ -117,6 +124,12 @@ type Pool struct {
 	ringWhy      string        // why the last recyclable page went to the ring (narration)
 	reported     uint16        // pool-level violation kinds reported while the condition persists
 	memID        int32         // xdp_mem_info id when registered (0 = not)
+	// cpuid is pool->cpuid (v6.9, 2b0cfa6e4956): the CPU a
+	// page_pool_create_percpu pool belongs to, -1 for page_pool_create;
+	// system is pool->system (f853fa5c54e7): its recycle stats are the
+	// registry's shared ones (system.go).
+	cpuid  int
+	system bool
 
 	// Warnings counts "stalled pool shutdown" warnings printed.
 	Warnings int
@@ -130,6 +143,12 @@ type Registry struct {
 	pools  []*Pool
 	memIDs []memModel
 	warned bool // WARN_ON_ONCE in the rfc-v1 __xdp_return path
+
+	// sys are the per-CPU system page_pools (v6.9), created on first use
+	// (system.go); sysRecycle is pp_system_recycle_stats, the one set of
+	// recycle counters they all count into (summed over its per-CPU slots).
+	sys        []*Pool
+	sysRecycle sim.Stats `pp:"counter"`
 }
 
 type memModel struct {
@@ -159,21 +178,28 @@ func (r *Registry) Lookup(id int32) *Pool {
 }
 
 // Create models page_pool_create / page_pool_init: it validates the params as
-// the kernel does and returns the pool, or the kernel's error.
+// the kernel does and returns the pool, or the kernel's error. From v6.9 it
+// is page_pool_create_percpu(params, -1) (2b0cfa6e4956).
 func (r *Registry) Create(cpu int, p Params) (*Pool, error) {
+	r.M.Charge(cpu, sim.SymPoolCreate, 0)
+	return r.initPool(cpu, p, -1)
+}
+
+// initPool models page_pool_init (with page_pool_create_percpu's cpuid,
+// v6.9; -1 for page_pool_create).
+func (r *Registry) initPool(cpu int, p Params, cpuid int) (*Pool, error) {
 	m := r.M
-	m.Charge(cpu, sim.SymPoolCreate, 0)
 	all := FlagDMAMap | FlagDMASyncDev
 	if m.Era.FragFlag {
 		all |= FlagPageFrag
 	}
+	if m.Era.SystemPool {
+		all |= FlagSystemPool // PP_FLAG_ALL (f853fa5c54e7)
+	}
 	if p.Flags&^all != 0 {
 		return nil, fmt.Errorf("page_pool_create: %w: flags %#x not supported in era %s (PP_FLAG_ALL = %#x)", ErrInval, uint32(p.Flags), m.Era.Name, uint32(all))
 	}
-	ringQsize := DefaultRingSize
-	if p.PoolSize != 0 {
-		ringQsize = p.PoolSize
-	}
+	ringQsize := r.ringQsize(cpu, p.PoolSize)
 	if p.PoolSize < 0 || ringQsize > MaxRingSize {
 		return nil, fmt.Errorf("page_pool_create: %w: pool_size %d > %d (sanity limit on pinned memory)", ErrE2Big, p.PoolSize, MaxRingSize)
 	}
@@ -191,13 +217,17 @@ func (r *Registry) Create(cpu int, p Params) (*Pool, error) {
 	if p.Nid < NumaNoNode || p.Nid >= r.A.Nodes() {
 		return nil, fmt.Errorf("page_pool_create: nid %d is not a node of this machine (-1..%d)", p.Nid, r.A.Nodes()-1)
 	}
-	pool := &Pool{ID: int32(len(r.pools) + 1), P: p, reg: r, a: r.A, m: m, userCnt: 1, consumer: -1, lastProd: -1, bulkRefill: m.Era.BulkAlloc}
+	pool := &Pool{ID: int32(len(r.pools) + 1), P: p, reg: r, a: r.A, m: m, userCnt: 1, consumer: -1, lastProd: -1, bulkRefill: m.Era.BulkAlloc, cpuid: cpuid}
 	if k := m.Knobs[sim.KnobBulkRefill]; k >= 0 {
 		pool.bulkRefill = k == 1
 	}
 	if p.NAPI != nil {
 		pool.consumer = p.NAPI.CPU
 	}
+	if cpuid >= 0 {
+		pool.consumer = cpuid // the per-CPU pool's lockless cache is its CPU's
+	}
+	pool.system = p.Flags&FlagSystemPool != 0 && m.Era.SystemPool
 	pool.ring.init(ringQsize, m.Platform.CacheLine, m.Platform.PtrBytes)
 	r.pools = append(r.pools, pool)
 	m.AddChecker(pool)
@@ -252,8 +282,26 @@ func (p *Pool) recycled(pg *mm.Page, where sim.Place) {
 	p.checkPage(p.m, pg, where)
 }
 
-// stat increments a counter (alloc_stat_inc / recycle_stat_inc).
-func (p *Pool) stat(s sim.Stat) { p.stats[s]++ }
+// stat increments a counter (alloc_stat_inc / recycle_stat_inc). A system
+// pool's recycle counters are the shared pp_system_recycle_stats
+// (f853fa5c54e7): recycle_stat_inc writes pool->recycle_stats, which points
+// there for every system pool.
+func (p *Pool) stat(s sim.Stat) {
+	if p.system && s >= sim.StatRecycleCached {
+		p.reg.sysRecycle[s]++
+		return
+	}
+	p.stats[s]++
+}
+
+// statAdd is recycle_stat_add / alloc_stat_add: n at once.
+func (p *Pool) statAdd(s sim.Stat, n uint64) {
+	if p.system && s >= sim.StatRecycleCached {
+		p.reg.sysRecycle[s] += n
+		return
+	}
+	p.stats[s] += n
+}
 
 // ev emits an event if someone listens.
 func (p *Pool) ev(cpu int, fn sim.Sym, pg *mm.Page, from, to sim.Place, st sim.Stat, cost int64, why string) {
@@ -270,15 +318,23 @@ func (p *Pool) evSlow(cpu int, fn sim.Sym, pg *mm.Page, from, to sim.Place, st s
 	p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvCall, Func: fn, Pool: p.ID, Page: pfn, From: from, To: to, Stat: st, CostPS: cost, Why: why})
 }
 
-// Stats returns a copy of the pool's counters.
+// Stats returns a copy of the pool's own counters. A system pool (v6.9) has
+// no recycle counters of its own (they are the registry's shared
+// SystemRecycleStats): its recycle counters read 0 here.
 func (p *Pool) Stats() sim.Stats { return p.stats }
 
 // GetStats models page_pool_get_stats: it ADDS the pool's counters into out.
+// For a system pool (f853fa5c54e7) the recycle counters it adds are the
+// shared pp_system_recycle_stats summed over every CPU's slot: those of all
+// system pools together, whichever one is asked.
 func (p *Pool) GetStats(out *sim.Stats) bool {
 	if out == nil {
 		return false
 	}
 	out.Add(&p.stats)
+	if p.system {
+		out.Add(&p.reg.sysRecycle)
+	}
 	return true
 }
 

@@ -25,10 +25,17 @@ const (
 // the caller gives up its use of the page. If the page can be recycled it goes
 // into the alloc cache (allow_direct, softirq, room) or the ptr_ring; if the
 // ring is full it is released to the page allocator (ring_full).
+//
+// From 6.10 the last user's put is page_pool_put_unrefed_page, which asks
+// page_pool_napi_local whenever the caller passed allow_direct = false
+// (4a96a4e807c3): driver puts and xdp_return_frame may recycle directly too.
 func (p *Pool) PutPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) {
 	p.m.Charge(cpu, sim.SymPutPage, 0)
 	if !p.lastUser(cpu, pg) {
 		return
+	}
+	if !allowDirect && p.m.Era.PoolNapiLocal {
+		allowDirect = p.napiLocal(cpu)
 	}
 	pg = p.putPage(cpu, pg, dmaSyncSize, allowDirect)
 	if pg != nil && !p.recycleInRing(cpu, pg) {
@@ -126,10 +133,15 @@ func (p *Pool) putPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) 
 		if p.P.Flags&FlagDMASyncDev != 0 {
 			p.syncForDevice(cpu, pg, dmaSyncSize)
 		}
-		if allowDirect && p.softirq(cpu) && p.recycleInCache(cpu, pg) {
+		// 6.10 (4a96a4e807c3) drops the in_softirq() test here: a caller
+		// passing allow_direct = true vouches for its context, and
+		// page_pool_napi_local tests softirq for the others.
+		if allowDirect && (p.m.Era.PoolNapiLocal || p.softirq(cpu)) && p.recycleInCache(cpu, pg) {
 			return nil
 		}
 		switch {
+		case !allowDirect && p.m.Era.PoolNapiLocal:
+			p.ringWhy = "recyclable, but not NAPI-local (page_pool_napi_local: not in softirq on the pool's cpuid or its NAPI's CPU): into the ptr_ring under the producer spinlock"
 		case !allowDirect:
 			p.ringWhy = "recyclable, but the caller may not touch the lockless alloc cache (allow_direct=false): into the ptr_ring under the producer spinlock"
 		case !p.softirq(cpu):
@@ -170,8 +182,11 @@ func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
 	p.alloc.count++
 	p.recycled(pg, sim.PlaceCache)
 	p.stat(sim.StatRecycleCached)
-	p.ev(cpu, sim.SymRecycleInCache, pg, from, sim.PlaceCache, sim.StatRecycleCached, cost,
-		"direct recycling (allow_direct): the caller runs in the pool's own context, the driver's NAPI poll that allocates from it, so the page goes straight onto the lockless alloc cache")
+	why := "direct recycling (allow_direct): the caller runs in the pool's own context, the driver's NAPI poll that allocates from it, so the page goes straight onto the lockless alloc cache"
+	if p.cpuid == cpu {
+		why = "direct recycling (allow_direct): the free runs in softirq on the per-CPU pool's own CPU (pool->cpuid), the only CPU that allocates from it, so the page goes straight onto the lockless alloc cache"
+	}
+	p.ev(cpu, sim.SymRecycleInCache, pg, from, sim.PlaceCache, sim.StatRecycleCached, cost, why)
 	return true
 }
 
@@ -209,15 +224,20 @@ func (p *Pool) lockProducer(cpu int) int64 {
 // direct recycling; the survivors are produced into the ring under ONE lock.
 // At the first failure ring_full is counted once and the rest are released
 // outside the lock. data is reused as scratch, as the kernel does.
+//
+// From 6.10 (39806b96c89a "page_pool: try direct bulk recycling") the call
+// asks page_pool_napi_local once and, when local, offers each page to the
+// alloc cache first; only what the cache refuses goes to the ring.
 func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 	p.m.Charge(cpu, sim.SymPutPageBulk, len(data))
+	allowDirect := p.m.Era.PoolNapiLocal && p.napiLocal(cpu)
 	bulkLen := 0
 	for _, pg := range data {
 		// It is not the last user for the page frag case.
 		if !p.lastUser(cpu, pg) {
 			continue
 		}
-		if pg = p.putPage(cpu, pg, -1, false); pg != nil {
+		if pg = p.putPage(cpu, pg, -1, allowDirect); pg != nil {
 			data[bulkLen] = pg // approved for bulk recycling in ptr_ring cache
 			bulkLen++
 		}
@@ -240,7 +260,7 @@ func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 		p.ev(cpu, sim.SymPutPageBulk, data[i], from, sim.PlaceRing, sim.StatRecycleRing, 0,
 			"bulk put: produced into the ptr_ring under a single producer lock (ring += i after the loop)")
 	}
-	p.stats[sim.StatRecycleRing] += uint64(i)
+	p.statAdd(sim.StatRecycleRing, uint64(i))
 	// ptr_ring cache full, free the remaining pages outside the producer lock
 	// since put_page() with refcnt == 1 can be an expensive operation.
 	for ; i < bulkLen; i++ {

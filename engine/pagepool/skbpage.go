@@ -41,7 +41,11 @@ func (p *Pool) StoreXDPMemInfo(pg *mm.Page) {
 //   - 5.14+: check (pp_magic & ~0x3) == PP_SIGNATURE, pool = page->pp; 5.14
 //     clears page->pp ("Reset it on recycle");
 //   - up to 6.3 the put never recycles directly (allow_direct = false); from 6.4
-//     allow_direct = napi_safe && pool->p.napi && napi->list_owner == this CPU.
+//     allow_direct = napi_safe && pool->p.napi && napi->list_owner == this CPU;
+//     6.6 admits in_softirq() beside napi_safe; 6.9 adds pool->cpuid == this
+//     CPU (2b0cfa6e4956); 6.10 passes false and lets the pool decide
+//     (4a96a4e807c3, page_pool_napi_local);
+//   - 7.1-rc1 identifies the page by PageNetpp(page) (db359fccf212).
 //
 // "This will *not* work for NIC using a split-page memory model. The page will
 // be returned to the pool here regardless of the 'flipped' fragment being in
@@ -59,10 +63,7 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 	case sim.SkbRecycleRFC:
 		return r.xdpReturn(cpu, pg)
 	}
-	sigOK := pg.PPMagic == mm.PPSignature
-	if e.MaskedSignature {
-		sigOK = pg.HasPPSignature()
-	}
+	sigOK := IsPP(e, pg) // 7.1-rc1: PageNetpp(page) (db359fccf212)
 	if !sigOK && !m.Broken(sim.RuleSignatureCheck) {
 		return false
 	}
@@ -80,7 +81,7 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 			// Only reachable with the signature check removed: the kernel would
 			// dereference a NULL/garbage page->pp here.
 			pg.ReportOnce(m, sim.KindForeignPageInPool, sim.RuleSignatureCheck,
-				"page without the page_pool signature taken for a pool page; page->pp is NULL (the kernel would oops)")
+				"page that fails %s taken for a pool page; page->pp is NULL (the kernel would oops)", SignatureCheck(e))
 		} else if m.Tracing() {
 			// 5.14: the driver did not store the pool in page->pp
 			// (skb_mark_for_recycle(skb, page, pp) / page_pool_store_mem_info).
@@ -93,7 +94,7 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 		pg.PP = 0 // 5.14: "Driver set this to memory recycling info. Reset it on recycle."
 	}
 	allowDirect, ctx := false, false
-	if e.NAPIDirect {
+	if e.NAPIDirect && !e.PoolNapiLocal {
 		// v6.4 (8c48eea3adf3 "page_pool: allow caching from safely localized
 		// NAPI"): only a free known to run in NAPI context (napi_safe)
 		// may use the lockless cache, and only on the CPU that owns the
@@ -103,7 +104,16 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 		ctx = napiSafe || (e.SoftirqDirect && m.CPUs[cpu].Softirq)
 		napi := pool.P.NAPI
 		allowDirect = ctx && napi != nil && (napi.ListOwner == cpu || m.Broken(sim.RuleNAPILocality))
+		// v6.9 (2b0cfa6e4956, READ_ONCE from 56ef27e3abe6): `allow_direct
+		// |= READ_ONCE(pp->cpuid) == cpuid` in the same block: a per-CPU
+		// pool (the system page_pools) is local on its own CPU.
+		if e.SystemPool && ctx && pool.cpuid == cpu {
+			allowDirect = true
+		}
 	}
+	// v6.10 (4a96a4e807c3): napi_pp_put_page passes allow_direct = false
+	// and the napi_safe plumbing is gone (napiSafe is ignored); the pool
+	// decides (page_pool_napi_local, in PutPage).
 	if m.Tracing() {
 		why := "page_pool page (signature matches): returned to its pool through the ptr_ring (skb frees never recycle directly before 6.4)"
 		if e.NAPIDirect {
@@ -118,11 +128,19 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 				why = fmt.Sprintf("page_pool page freed on cpu%d, %s: with napi-locality broken it recycles directly into the lockless alloc cache anyway (the kernel sends it through the ptr_ring)", cpu, napiOwner(pool.P.NAPI.ListOwner))
 			case ctx && pool.P.NAPI.ListOwner != cpu:
 				why = fmt.Sprintf("page_pool page freed on cpu%d, %s: only the CPU that runs the pool's NAPI may touch the lockless alloc cache, so it goes through the ptr_ring", cpu, napiOwner(pool.P.NAPI.ListOwner))
+			case allowDirect && e.SystemPool && pool.cpuid == cpu:
+				why = fmt.Sprintf("page_pool page freed in softirq on cpu%d, the pool's cpuid (6.9: allow_direct |= pp->cpuid == cpuid): direct recycling into the alloc cache is allowed", cpu)
 			case allowDirect && napiSafe:
 				why = "page_pool page freed NAPI-safe on the CPU that owns the pool's NAPI: direct recycling into the alloc cache is allowed"
 			case allowDirect:
 				why = "page_pool page freed in softirq on the CPU that owns the pool's NAPI (v6.6: napi_safe || in_softirq()): direct recycling into the alloc cache is allowed"
 			}
+		}
+		if e.PoolNapiLocal {
+			why = "page_pool page: napi_pp_put_page calls page_pool_put_full_page(pp, page, false); the pool decides whether the free is local (page_pool_napi_local, 6.10)"
+		}
+		if e.PageType {
+			why = "PageNetpp(page) holds (7.1-rc1: the PGTY_netpp page type, not the pp_magic signature, marks a pool page): " + why
 		}
 		m.Emit(sim.Event{CPU: cpu, Func: sim.SymReturnSkbPage, Pool: pool.ID, Page: pg.PFN, From: pg.Place, To: pg.Place, Stat: sim.StatNone, Why: why})
 	}

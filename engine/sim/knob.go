@@ -41,6 +41,7 @@ const (
 	KnobRcvbuf
 	KnobFastForward
 	KnobHWGRO
+	KnobXDPFrags
 	NumKnobs
 )
 
@@ -53,7 +54,7 @@ type KnobSpec struct {
 }
 
 var knobSpecs = [NumKnobs]KnobSpec{
-	KnobPoolSize:      {"pool_size", 0, 0, 65536, "page_pool_params.pool_size: ptr_ring size (0 = the driver's value, or the kernel default 1024; above 32768 page_pool_create fails with -E2BIG)"},
+	KnobPoolSize:      {"pool_size", 0, 0, 65536, "page_pool_params.pool_size: ptr_ring size (0 = the driver's value, or the kernel default 1024; above 32768 page_pool_create fails with -E2BIG; from 6.18 a pool_size above 16384 is clamped to 16384 instead)"},
 	KnobOrder:         {"order", 0, 0, 4, "page_pool_params.order: pages per pool page are PAGE_SIZE<<order (order > 0 skips the bulk path)"},
 	KnobNid:           {"nid", -1, -1, 3, "page_pool_params.nid: preferred NUMA node (-1 = NUMA_NO_NODE: the allocating CPU's node)"},
 	KnobNumaNodes:     {"numa_nodes", 1, 1, 4, "NUMA nodes in the simulated machine (CPUs are spread over them)"},
@@ -83,6 +84,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobRcvbuf:        {"rcvbuf", 6291456, 65536, 1 << 28, "tcp-stream: the socket's receive buffer in bytes of truesize (sk_rcvbuf; tcp_rmem[2] = 6 MB is what autotuning reaches): a full window stops the sender"},
 	KnobHWGRO:         {"hw_gro", -1, -1, 1, "bnxt: 1 = the normal RX path (no XDP program) with hardware GRO (TPA: the NIC aggregates a TCP flow, headers in a head buffer that is not a pool page, payload in page_pool pages of the aggregation ring; 6.6, and 6.4 as the core its NAPI-local recycling was measured with), 0 = XDP page mode (a program attached: GRO_HW off, a pool page per frame), -1 = the driver's default (1 from 6.6 — GRO_HW is on by default — 0 before, when page mode is the only path whose buffers are page_pool pages); XDP scenarios always run page mode"},
 	KnobFastForward:   {"fast_forward", 1, 0, 1, "batch runs skip whole cycles once the run repeats itself exactly (a verified steady state: counters, costs and clock advance by whole cycles, the tail runs for real; the results are byte-identical): 0 = simulate every operation"},
+	KnobXDPFrags:      {"xdp_frags", 1, 0, 1, "generic-xdp: 1 = the XDP program was loaded with frags support (BPF_F_XDP_HAS_FRAGS, prog->aux->xdp_has_frags): from 6.9 skb_cow_data_for_xdp copies an skb that is cloned, non-linear or short of 256 bytes of headroom into the CPU's system page_pool (e6d5dbdd20aa); 0 = a frags-unaware program: the skb is linearized with pskb_expand_head + skb_linearize, as before 6.9, and the system pool is not used"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue (0 = the driver's count, e.g. 1024 for mvpp2, 511 for bnxt; ethtool -G rx N; even when the driver splits pages); the pool's ptr_ring follows it unless pool_size is set"},
 }
 

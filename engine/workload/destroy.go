@@ -46,6 +46,10 @@ func (w *destroy) Step(e *Env) bool {
 			w.held = append(w.held, sk)
 		}
 		if w.n >= w.unloadAt {
+			// ndo_stop runs in process context (rtnl, after napi_disable):
+			// from 6.10 page_pool_napi_local asks in_softirq() of the
+			// driver's allow_direct = false puts of its posted buffers.
+			e.inProcess(d.CPU())
 			d.Unload()
 			w.phase = 1
 		}

@@ -63,6 +63,7 @@ const (
 	WDestroy       = "destroy"
 	WNumaMigrate   = "numa-migrate"
 	WPfmemalloc    = "pfmemalloc"
+	WGenericXDP    = "generic-xdp"
 )
 
 // Frame sizes on the wire (without FCS): a 64-byte test frame, a full TCP
@@ -107,7 +108,7 @@ type Settler interface {
 // says otherwise (coalesce-mixed mixes its own sizes).
 func DefaultFrame(workload string) int {
 	switch workload {
-	case WTCPStream:
+	case WTCPStream, WGenericXDP:
 		return FrameTCP
 	case WForward:
 		return FrameUDP
@@ -239,6 +240,8 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 		return &coalesceMixed{}, nil
 	case WDestroy:
 		return &destroy{}, nil
+	case WGenericXDP:
+		return &genericXDP{frags: e.M.Knobs[sim.KnobXDPFrags] != 0}, nil
 	}
 	return nil, fmt.Errorf("unknown workload %q", name)
 }
