@@ -117,6 +117,8 @@ type Pool struct {
 	ringWhy      string        // why the last recyclable page went to the ring (narration)
 	reported     uint16        // pool-level violation kinds reported while the condition persists
 	memID        int32         // xdp_mem_info id when registered (0 = not)
+	dma          dmaMapped     // pool->dma_mapped (6.16, dmatrack.go)
+	producer     ringProducer  // a ring producer paused in its critical section (producer.go)
 
 	// Warnings counts "stalled pool shutdown" warnings printed.
 	Warnings int
@@ -199,6 +201,7 @@ func (r *Registry) Create(cpu int, p Params) (*Pool, error) {
 		pool.consumer = p.NAPI.CPU
 	}
 	pool.ring.init(ringQsize, m.Platform.CacheLine, m.Platform.PtrBytes)
+	pool.dma.init(m, p, ringQsize)
 	r.pools = append(r.pools, pool)
 	m.AddChecker(pool)
 	return pool, nil

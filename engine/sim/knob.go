@@ -41,6 +41,7 @@ const (
 	KnobRcvbuf
 	KnobFastForward
 	KnobHWGRO
+	KnobReleaseRace
 	NumKnobs
 )
 
@@ -83,6 +84,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobRcvbuf:        {"rcvbuf", 6291456, 65536, 1 << 28, "tcp-stream: the socket's receive buffer in bytes of truesize (sk_rcvbuf; tcp_rmem[2] = 6 MB is what autotuning reaches): a full window stops the sender"},
 	KnobHWGRO:         {"hw_gro", -1, -1, 1, "bnxt: 1 = the normal RX path (no XDP program) with hardware GRO (TPA: the NIC aggregates a TCP flow, headers in a head buffer that is not a pool page, payload in page_pool pages of the aggregation ring; 6.6, and 6.4 as the core its NAPI-local recycling was measured with), 0 = XDP page mode (a program attached: GRO_HW off, a pool page per frame), -1 = the driver's default (1 from 6.6 — GRO_HW is on by default — 0 before, when page mode is the only path whose buffers are page_pool pages); XDP scenarios always run page mode"},
 	KnobFastForward:   {"fast_forward", 1, 0, 1, "batch runs skip whole cycles once the run repeats itself exactly (a verified steady state: counters, costs and clock advance by whole cycles, the tail runs for real; the results are byte-identical): 0 = simulate every operation"},
+	KnobReleaseRace:   {"release_race", 0, 0, 1, "destroy: 1 = the reader's last free stops inside page_pool_recycle_in_ring, right after producing the pool's last page into the ptr_ring, while the next page_pool_release_retry runs on cpu0 (the use-after-free 271683bb2cf3 fixed in 6.16: the release waits on the producer lock; before, it frees the pool under the producer)"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue (0 = the driver's count, e.g. 1024 for mvpp2, 511 for bnxt; ethtool -G rx N; even when the driver splits pages); the pool's ptr_ring follows it unless pool_size is set"},
 }
 
