@@ -240,4 +240,3 @@ func TestReleaseProducerBarrier_WaitsForTheRingProducer(t *testing.T) {
 		})
 	}
 }
-
