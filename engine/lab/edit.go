@@ -217,8 +217,10 @@ func (cfg Config) Choices(field string) []Choice {
 	case "era":
 		for _, e := range sim.Eras {
 			c := Choice{Value: e.Name, Label: e.Name}
-			if k, ok := sc.KnownFailure[e.Name]; ok {
-				c.Label += " (the kernel's own " + k.String() + ")"
+			ec := cfg
+			ec.Era = e.Name
+			if ks := ec.KnownFailure(); len(ks) > 0 {
+				c.Label += " (the kernel's own " + kindList(ks) + ")"
 			}
 			out = append(out, c)
 		}

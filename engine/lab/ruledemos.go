@@ -38,6 +38,13 @@ var RuleDemos = []RuleDemo{
 	// mvneta jumbo frames: skb_cow on a tapped skb takes page references
 	// on its frags; the tap's free is the last pp user, with refcount 2.
 	{[]string{"refcnt-check"}, "mvneta", "forward", "5.14", []string{"tap_every=4", "frame=6000"}, sim.KindUseAfterRecycle},
+	// 6.16's page_pool_scrub unmapped the pages in flight at destroy; with
+	// the slot test gone their late return unmaps them again, on the
+	// device the driver unbound.
+	{[]string{"dma-mapped-cmpxchg"}, "mvpp2", "destroy", "6.16", nil, sim.KindDMAUnmapAfterUnbind},
+	// The last free stops inside page_pool_recycle_in_ring while the
+	// release retry frees the pool; without the barrier nothing waits.
+	{[]string{"release-producer-barrier"}, "mvpp2", "destroy", "6.16", []string{"release_race=1"}, sim.KindPoolUseAfterFree},
 }
 
 // Config is the demo's configuration (packets: the default).
