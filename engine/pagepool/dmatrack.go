@@ -152,6 +152,10 @@ func (p *Pool) unmapNetmemDMA(cpu int, pg *mm.Page) {
 	}
 	if !p.dma.on {
 		if pg.Mapped { // the model's guard: a page the pool never mapped (mlx5 before 6.4 maps its own)
+			if p.a.DMA.Unbound {
+				p.ev(cpu, sim.SymReleasePage, pg, pg.Place, pg.Place, sim.StatNone, 0,
+					"a page that came back after the driver unbound: the pool keeps no record of its mappings, so it unmaps the page now, through the device that is gone (the IOMMU crash ee62ce7a1d90 fixed in 6.16: page_pool_scrub unmaps every page still mapped at destroy, while the device is bound)")
+			}
 			p.a.DMA.UnmapPage(cpu, pg, mm.PageSize<<pg.Order, p.P.DMADir)
 		}
 		return
