@@ -37,7 +37,7 @@ var presetKnobs = []sim.Knob{sim.KnobRxDescs, sim.KnobPoolSize, sim.KnobNodePage
 // broken usable in the page: such a run checks every page after every
 // operation (so that every path to a step finds the same violations), and
 // that check walks the page array. At these sizes every driver scenario in
-// every era runs without loss or violation (the split-page caveat aside),
+// every era runs without loss or violation (the kernel's own failures aside: the split-page caveat, destroy before 6.16),
 // as at the kernel's sizes. The kernel-exact defaults stay the defaults; the
 // preset only sets knobs a user can see and change.
 func Preset(name, scenario string) (Config, error) {
