@@ -16,6 +16,6 @@ var RuleExercisedIn = map[string][]string{
 	"pfmemalloc-check":         {"pfmemalloc", "pool-slow"},
 	"bulk-map-error":           {"drop (dma_map_fail_ppm=200000)", "pool-direct", "pool-ring", "pool-slow"},
 	"bulk-dma-unmap":           {"xdp-redirect (mvpp2, bulk=256)"},
-	"release-producer-barrier": {"destroy (release_race=1)"},
-	"dma-mapped-cmpxchg":       {"destroy", "destroy (release_race=1)"},
+	"release-producer-barrier": {"destroy (rx_descs=64, release_race=1)"},
+	"dma-mapped-cmpxchg":       {"destroy", "destroy (rx_descs=64)", "destroy (rx_descs=64, release_race=1)"},
 }

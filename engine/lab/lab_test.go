@@ -228,7 +228,7 @@ func TestTracer_StatsMatchEventStream(t *testing.T) {
 			}
 		})
 		l.Run()
-		if l.m.Log.Total() != 0 {
+		if l.m.Log.Total() != 0 && len(l.KnownFailure()) == 0 { // destroy before 6.16: the kernel's own
 			t.Fatalf("%s: %v", sc, l.m.Log.List)
 		}
 		if holds != int(l.pool.Hold()) || lines == 0 {

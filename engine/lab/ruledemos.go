@@ -40,11 +40,12 @@ var RuleDemos = []RuleDemo{
 	{[]string{"refcnt-check"}, "mvneta", "forward", "5.14", []string{"tap_every=4", "frame=6000"}, sim.KindUseAfterRecycle},
 	// 6.16's page_pool_scrub unmapped the pages in flight at destroy; with
 	// the slot test gone their late return unmaps them again, on the
-	// device the driver unbound.
-	{[]string{"dma-mapped-cmpxchg"}, "mvpp2", "destroy", "6.16", nil, sim.KindDMAUnmapAfterUnbind},
+	// device the driver unbound. A 64-descriptor ring (ethtool -G rx 64)
+	// unloads after 256 packets.
+	{[]string{"dma-mapped-cmpxchg"}, "mvpp2", "destroy", "6.16", []string{"rx_descs=64"}, sim.KindDMAUnmapAfterUnbind},
 	// The last free stops inside page_pool_recycle_in_ring while the
 	// release retry frees the pool; without the barrier nothing waits.
-	{[]string{"release-producer-barrier"}, "mvpp2", "destroy", "6.16", []string{"release_race=1"}, sim.KindPoolUseAfterFree},
+	{[]string{"release-producer-barrier"}, "mvpp2", "destroy", "6.16", []string{"rx_descs=64", "release_race=1"}, sim.KindPoolUseAfterFree},
 }
 
 // Config is the demo's configuration (packets: the default).

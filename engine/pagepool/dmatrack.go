@@ -57,7 +57,7 @@ type dmaMapped struct {
 	on      bool       // tracking: era DMATracking, a mapping pool, PP_DMA_INDEX_BITS > 0
 	bits    uint       // PP_DMA_INDEX_BITS
 	slots   []*mm.Page // slots[id]
-	free    int        // every id below it is in use
+	free    int        `pp:"index"` // every id below it is in use
 	entries int
 	syncOff bool // page_pool_scrub cleared pool->dma_sync
 }
