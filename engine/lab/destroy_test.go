@@ -58,3 +58,25 @@ func TestDestroy_KnownFailureIsWhatEveryRunShows(t *testing.T) {
 		t.Errorf("the matrix never showed a known failure: %v", shown)
 	}
 }
+
+// The dma_mapped xarray does not allocate per operation: in 6.16 a pool
+// that maps and releases a page on every packet (pool-slow: each put
+// releases, each alloc maps a fresh page and xa_allocs its id) and a
+// driver scenario run allocation-free past their warm-up, ids reused.
+func TestDMATracking_SteadyStateAllocFree(t *testing.T) {
+	for _, sc := range []string{"pool-slow", "drop", "tcp-stream"} {
+		l, err := New(Config{Scenario: sc, Era: "6.16", Packets: 1 << 40, Knobs: sim.MustOverrides("fast_forward=0", "dma_map=1")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !l.run.measuring() {
+			l.stepOne()
+		}
+		l.RunN(4096)
+		short := testing.AllocsPerRun(5, func() { l.RunN(1024) })
+		long := testing.AllocsPerRun(5, func() { l.RunN(8 * 1024) })
+		if long != 0 || short != 0 || !l.pool.DMATracked() {
+			t.Errorf("%s: %.1f allocations per 1024 operations, %.1f per 8192 (tracked %v): want none", sc, short, long, l.pool.DMATracked())
+		}
+	}
+}
