@@ -115,10 +115,15 @@ func (p *Pool) DMAMapped() int { return p.dma.entries }
 // pool, PP_DMA_INDEX_BITS > 0 on the platform).
 func (p *Pool) DMATracked() bool { return p.dma.on }
 
-// registerDMAIndex models page_pool_register_dma_index (ee62ce7a1d90),
-// called by page_pool_dma_map after the mapping: xa_alloc the page into
-// pool->dma_mapped and store the id in pp_magic (netmem_set_dma_index).
-// false when the xarray refuses; the caller then unmaps the page.
+// registerDMAIndex models the DMA index registration of ee62ce7a1d90 in
+// page_pool_dma_map, after the mapping: xa_alloc (xa_alloc_bh outside
+// softirq) the page into pool->dma_mapped with PP_DMA_INDEX_LIMIT and
+// store the id in pp_magic (netmem_set_dma_index); on an error other than
+// -ENOMEM a WARN_ONCE "couldn't track DMA mapping, please report to
+// netdev@". false when the xarray refuses; the caller then unmaps the page.
+// In 6.16 the code stands inline in page_pool_dma_map; the helper
+// page_pool_register_dma_index is a later split, seen in the diff of the
+// page-type patch (db359fccf212, 7.1-rc1), read for this model.
 func (p *Pool) registerDMAIndex(cpu int, pg *mm.Page) bool {
 	if !p.dma.on {
 		return true // if (!PP_DMA_INDEX_BITS) return 0; before 6.16 there is no index
@@ -138,8 +143,11 @@ func (p *Pool) registerDMAIndex(cpu int, pg *mm.Page) bool {
 	return true
 }
 
-// unmapNetmemDMA models __page_pool_unmap_netmem_dma (6.16; before, the
-// unmap of __page_pool_release_page_dma): a pool that maps unmaps the page
+// unmapNetmemDMA models the unmap of __page_pool_release_page_dma (the
+// name in 6.16; __page_pool_release_netmem_dma after Byungchul Park's
+// rename, May 2025; the cmpxchg later moved into page_pool_release_dma_index
+// and, in the newest tree, __page_pool_unmap_netmem_dma): a pool that maps
+// unmaps the page
 // with DMA_ATTR_SKIP_CPU_SYNC. From 6.16 it first xa_cmpxchg's the page's
 // dma_mapped slot to NULL and unmaps only if it won the slot: after
 // page_pool_scrub emptied the slot at destroy, the late return of a page
