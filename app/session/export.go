@@ -89,8 +89,7 @@ func (s *Session) ResultsJSON() string {
 // checksEveryOp: the run can report violations, so the playground's run
 // checks fully after every operation (see ResultsJSON).
 func (s *Session) checksEveryOp() bool {
-	_, known := s.lab.Scenario.KnownFailure[cfgEra(s.cfg)]
-	return len(s.cfg.Break) > 0 || known
+	return len(s.cfg.Break) > 0 || len(s.lab.KnownFailure()) > 0
 }
 
 // csvHeader is the series CSV's first line: a window's end (packets, the

@@ -272,10 +272,12 @@ func (d *Driver) BufSize() int {
 	return mm.PageSize / 2
 }
 
-// Unload models the driver's teardown of the queue (ndo_stop): the posted RX
-// buffers go back to the pool (page_pool_put_full_page in NAPI-disabled
-// context), then xdp_rxq_info_unreg → page_pool_destroy. Pages still held
-// by skbs keep the pool alive (deferred release).
+// Unload models the driver's teardown of the queue (ndo_stop) and its
+// remove: the posted RX buffers go back to the pool
+// (page_pool_put_full_page in NAPI-disabled context), then
+// xdp_rxq_info_unreg → page_pool_destroy, then the device is unbound
+// (device_release_driver). Pages still held by skbs keep the pool alive
+// (deferred release), not the device.
 func (d *Driver) Unload() {
 	cpu := d.CPU()
 	m := d.S.M
@@ -324,6 +326,12 @@ func (d *Driver) Unload() {
 	d.NAPI.Complete()
 	m.Begin(cpu, sim.SymPoolDestroy)
 	d.Pool.Destroy(cpu)
+	// The driver's remove is done: the device is unbound. Every DMA API
+	// call the driver makes itself (its RX and TX unmaps) came before; a
+	// page still in flight that its pool unmaps later uses a gone device
+	// (mm.DMA.Unbind), unless the pool scrubbed its mappings (6.16).
+	m.Begin(cpu, sim.SymDeviceUnbind)
+	d.S.A.DMA.Unbind(cpu)
 }
 
 // Descs calls fn on every RX descriptor in ring order: its buffer (nil if it

@@ -21,7 +21,7 @@ func init() {
 	type sc struct {
 		name, def, doc string
 		eras           []string
-		known          map[string]sim.Kind
+		known          func(KnownCase) []sim.Kind
 		knobs          map[sim.Knob]int64
 		matters        []sim.Knob // before the knobs every driver scenario has
 	}
@@ -33,11 +33,12 @@ func init() {
 		{name: workload.WXDPDrop, def: "mvpp2", doc: "the XDP program drops every frame (XDP_DROP) in the NAPI poll, page_pool's canonical use: no skb; mvpp2 and mvneta put the page straight into the alloc cache synced for the frame's length (page_pool_put_page(..., true)), cpsw recycles it directly (page_pool_recycle_direct), bnxt and mlx5 hand the buffer back to the NIC without the pool (bnxt_reuse_rx_data; mlx5e_xdp_handle keeps the page on its RQ) — mlx5 before 6.4 through its own RX page cache (mlx5e_free_rx_wqe puts the page there, the refill reuses it: rx_cache_reuse)"},
 		{name: workload.WXDPTx, def: "mvpp2", doc: "the XDP program sends every frame back out of the same NIC (XDP_TX) from the page it arrived in (synced for the device, not mapped), and the TX completion in the same NAPI gives the page back the driver's way: mvpp2 in bulk into the ptr_ring (xdp_return_frame_bulk → page_pool_put_page_bulk), mvneta into the alloc cache (xdp_return_frame_rx_napi), cpsw into the ptr_ring (xdp_return_frame), mlx5 into the alloc cache (page_pool_recycle_direct), bnxt not to the pool: bnxt_reuse_rx_data put the buffer back on the RX ring and the completion's RX doorbell gives it to the NIC"},
 		{name: workload.WSplitPage, def: "mlx5", eras: []string{"rfc-v1", "5.14", "5.15", "6.1", "6.4", "6.6", "6.8"},
-			known: map[string]sim.Kind{"rfc-v1": sim.KindUseAfterRecycle, "5.14": sim.KindUseAfterRecycle},
+			known: splitPageCaveat,
 			doc:   "the driver splits each page into two RX buffers: half-page flip before 5.15 (the split-page caveat: freeing one half recycles the page under the NIC), page_pool_alloc_frag from 5.15; both marking skbs in every era that can — for mlx5 before 6.4 a model construction, not its code (mlx5 split its pages with page_ref_inc per fragment behind its own RX cache and never marked skbs, so it never met the caveat): the run has no driver cache and the pool maps"},
 		{name: workload.WCloneTap, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "an AF_PACKET tap (packet_rcv) clones every 4th packet: the original is consumed in NAPI context, the clone freed 8 packets later by the tap reader on cpu1"},
 		{name: workload.WCoalesceMixed, def: "mvpp2", doc: "skbs from a page_pool driver and from loopback (page_frag heads) meet in one receive queue, two of each in turn: skb_try_coalesce into the tail, the reader drains the queue on cpu1"},
-		{name: workload.WDestroy, def: "mvpp2", doc: "the driver is unloaded while a socket still holds 32 skbs: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s"},
+		{name: workload.WDestroy, def: "mvpp2", known: destroyUnbindFailure, matters: []sim.Knob{sim.KnobReleaseRace},
+			doc: "the driver is unloaded while a socket still holds 32 skbs, and the device unbound: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s. Before 6.16 each late page is synced and unmapped on the unbound device (the IOMMU crash ee62ce7a1d90 fixed: from 6.16 page_pool_scrub unmaps every page still mapped at destroy); release_race=1 stops the last free inside page_pool_recycle_in_ring while the retry frees the pool (fixed by 271683bb2cf3 in 6.16)"},
 		{name: workload.WNumaMigrate, def: "mlx5", knobs: map[sim.Knob]int64{sim.KnobNumaNodes: 2, sim.KnobCPUs: 2},
 			matters: []sim.Knob{sim.KnobNumaNodes, sim.KnobCPUs, sim.KnobNid},
 			doc:     "drop traffic whose NAPI moves to a CPU on another NUMA node: page_pool_nid_changed → page_pool_update_nid, remote pages waived during refill (and, in mlx5 before 6.4, by its own RX cache: rx_cache_waive)"},
@@ -55,9 +56,45 @@ func init() {
 		}
 		matters := append(s.matters, driverKnobs...)
 		Scenarios = append(Scenarios, &Scenario{Name: s.name, Doc: s.doc, NeedsDriver: true, Drivers: drv, DefaultDriver: s.def,
-			Eras: s.eras, KnownFailure: s.known, Knobs: s.knobs, Matters: matters,
+			Eras: s.eras, Known: s.known, Knobs: s.knobs, Matters: matters,
 			newRun: func(l *Lab) (runner, error) { return newDriverRun(l, s.name) }})
 	}
+}
+
+// splitPageCaveat: before the frag API (5.15) a half-page-flip driver that
+// marks its skbs recycles the page when either half's skb is freed, under
+// the NIC still writing the other half (the kernel comment in
+// page_pool_return_skb_page).
+func splitPageCaveat(c KnownCase) []sim.Kind {
+	if c.Era.SkbRecycle != sim.SkbRecycleNone && !c.Era.FragAPI {
+		return []sim.Kind{sim.KindUseAfterRecycle}
+	}
+	return nil
+}
+
+// destroyUnbindFailure: the kernel's own failures in destroy.
+//   - A page still in an skb at unload comes back to its pool only if the
+//     driver marks its skbs; the pool unmaps it (when the pool maps, not the
+//     driver) at the next release retry, on the device that is gone: before
+//     6.16, and from 6.16 on a platform whose PP_DMA_INDEX_BITS is 0
+//     (docs/eras-after-6.8.md §4.5, §10.8).
+//   - release_race=1: the last page's put stops inside
+//     page_pool_recycle_in_ring while the retry frees the pool; before 6.16
+//     nothing makes the release wait (271683bb2cf3, §7.1). If that put
+//     finds the ptr_ring full (a stale slot), there is no producer inside
+//     and no race: the kinds are what the run can show.
+func destroyUnbindFailure(c KnownCase) []sim.Kind {
+	if c.Spec == nil || !c.Spec.Marks(c.Era) {
+		return nil
+	}
+	var out []sim.Kind
+	if c.Spec.PoolMaps(c.Era) && !(c.Era.DMATracking && pagepool.DMAIndexBits(c.Platform) > 0) {
+		out = append(out, sim.KindDMAUnmapAfterUnbind)
+	}
+	if c.Knobs[sim.KnobReleaseRace] != 0 && !c.Era.ReleaseProducerBarrier {
+		out = append(out, sim.KindPoolUseAfterFree)
+	}
+	return out
 }
 
 // bufferMode is how the driver carves RX buffers in a scenario: its own

@@ -37,7 +37,7 @@ var presetKnobs = []sim.Knob{sim.KnobRxDescs, sim.KnobPoolSize, sim.KnobNodePage
 // broken usable in the page: such a run checks every page after every
 // operation (so that every path to a step finds the same violations), and
 // that check walks the page array. At these sizes every driver scenario in
-// every era runs without loss or violation (the split-page caveat aside),
+// every era runs without loss or violation (the kernel's own failures aside: the split-page caveat, destroy before 6.16),
 // as at the kernel's sizes. The kernel-exact defaults stay the defaults; the
 // preset only sets knobs a user can see and change.
 func Preset(name, scenario string) (Config, error) {
@@ -220,8 +220,10 @@ func (cfg Config) Choices(field string) []Choice {
 	case "era":
 		for _, e := range sim.Eras {
 			c := Choice{Value: e.Name, Label: e.Name, Doc: e.Summary + " (follows " + e.Tag + "; " + e.Naming + " names)"}
-			if k, ok := sc.KnownFailure[e.Name]; ok {
-				c.Label += " (the kernel's own " + k.String() + ")"
+			ec := cfg
+			ec.Era = e.Name
+			if ks := ec.KnownFailure(); len(ks) > 0 {
+				c.Label += " (the kernel's own " + kindList(ks) + ")"
 			}
 			out = append(out, c)
 		}

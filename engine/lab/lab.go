@@ -70,6 +70,7 @@ type Lab struct {
 	sinceCheck uint64 `pp:"scratch"`
 	stamped    int    `pp:"scratch"` // log entries whose At is set (stampLog)
 	canFail    bool   // a rule is broken, or the era's kernel shows the scenario's failure (Scenario.KnownFailure)
+	known      []sim.Kind
 
 	// measurement window: what was spent before the first measured operation
 	startPS    []int64   // busy time per CPU
@@ -97,8 +98,8 @@ func New(cfg Config) (*Lab, error) {
 	cfg, era, sc, spec, plat, rules := r.cfg, r.era, r.sc, r.spec, r.plat, r.rules
 	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: r.knobs, Platform: plat, Seed: cfg.Seed})
 	l := &Lab{Cfg: cfg, Scenario: sc, m: m, Spec: spec}
-	_, known := sc.KnownFailure[era.Name]
-	l.canFail = rules != 0 || known
+	l.known = sc.KnownFailure(r.known())
+	l.canFail = rules != 0 || len(l.known) > 0
 	l.a = mm.NewAllocator(m)
 	l.reg = pagepool.NewRegistry(l.a)
 	l.checkEvery = uint64(r.knobs[sim.KnobCheckEvery])

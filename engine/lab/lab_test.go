@@ -89,10 +89,13 @@ func TestScenarios_ZeroViolationsInEveryEra(t *testing.T) {
 				if err := l.Err(); err != nil {
 					t.Errorf("%s era %s %v: %v", sc.Name, era, set, err)
 				}
-				if kind, known := sc.KnownFailure[era]; known {
-					// The kernel of this era has the failure (the split-page caveat).
-					if r.Violations.Counts[kind] == 0 {
-						t.Errorf("%s era %s %v: the known %s did not show", sc.Name, era, set, kind)
+				if kinds := l.KnownFailure(); len(kinds) > 0 {
+					// The kernel of this era has the failure (the split-page
+					// caveat, destroy's unmap after unbind before 6.16).
+					for _, kind := range kinds {
+						if r.Violations.Counts[kind] == 0 {
+							t.Errorf("%s era %s %v: the known %s did not show", sc.Name, era, set, kind)
+						}
 					}
 					continue
 				}
@@ -225,7 +228,7 @@ func TestTracer_StatsMatchEventStream(t *testing.T) {
 			}
 		})
 		l.Run()
-		if l.m.Log.Total() != 0 {
+		if l.m.Log.Total() != 0 && len(l.KnownFailure()) == 0 { // destroy before 6.16: the kernel's own
 			t.Fatalf("%s: %v", sc, l.m.Log.List)
 		}
 		if holds != int(l.pool.Hold()) || lines == 0 {

@@ -69,11 +69,15 @@ func List() ListJSON {
 		for _, k := range s.Matters {
 			sj.Knobs = append(sj.Knobs, k.String())
 		}
-		for era, k := range s.KnownFailure {
+		for _, era := range eras { // on the default driver with the scenario's knobs
+			ks := Config{Scenario: s.Name, Era: era}.KnownFailure()
+			if len(ks) == 0 {
+				continue
+			}
 			if sj.KnownFailure == nil {
 				sj.KnownFailure = map[string]string{}
 			}
-			sj.KnownFailure[era] = k.String()
+			sj.KnownFailure[era] = kindList(ks)
 		}
 		l.Scenarios = append(l.Scenarios, sj)
 	}

@@ -43,6 +43,14 @@ var RuleDemos = []RuleDemo{
 	{[]string{"napi-locality"}, "mlx5", "forward", "6.10", []string{"tx_cpu=1"}, sim.KindCacheRace},
 	// 7.1-rc1: the signature check is PageNetpp(page) (db359fccf212).
 	{[]string{"coalesce-pp-guard", "signature-check"}, "mvpp2", "coalesce-mixed", "7.1-rc1", nil, sim.KindForeignPageInPool},
+	// 6.16's page_pool_scrub unmapped the pages in flight at destroy; with
+	// the slot test gone their late return unmaps them again, on the
+	// device the driver unbound. A 64-descriptor ring (ethtool -G rx 64)
+	// unloads after 256 packets.
+	{[]string{"dma-mapped-cmpxchg"}, "mvpp2", "destroy", "6.16", []string{"rx_descs=64"}, sim.KindDMAUnmapAfterUnbind},
+	// The last free stops inside page_pool_recycle_in_ring while the
+	// release retry frees the pool; without the barrier nothing waits.
+	{[]string{"release-producer-barrier"}, "mvpp2", "destroy", "6.16", []string{"rx_descs=64", "release_race=1"}, sim.KindPoolUseAfterFree},
 }
 
 // Config is the demo's configuration (packets: the default).

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"pplab/engine/drivers"
 	"pplab/engine/mm"
 	"pplab/engine/pagepool"
 	"pplab/engine/sim"
@@ -13,10 +14,12 @@ type Scenario struct {
 	NeedsDriver bool
 	Drivers     []string // drivers it runs with (empty: no driver)
 	Eras        []string // eras it supports (empty: all)
-	// KnownFailure names eras in which the scenario shows a failure with no
-	// rule broken because the kernel of that era has it (the split-page
-	// caveat of 5.14), and the violation kind it shows.
-	KnownFailure map[string]sim.Kind
+	// Known says which failures the kernel itself has in this scenario,
+	// with no rule broken, for a run's era, driver, platform and knobs (the
+	// split-page caveat of 5.14; destroy's unmap after unbind before 6.16):
+	// the violation kinds the run shows, nil when none. Nil: never. Read it
+	// through KnownFailure.
+	Known func(c KnownCase) []sim.Kind
 	// DefaultDriver runs the scenario when --driver is not given.
 	DefaultDriver string
 	// Knobs are the scenario's own knob defaults (applied before --set).
@@ -25,6 +28,23 @@ type Scenario struct {
 	// telling first (the UI shows these first; every other knob still applies).
 	Matters []sim.Knob
 	newRun  func(l *Lab) (runner, error)
+}
+
+// KnownCase is what decides whether a run shows a kernel's own failure.
+type KnownCase struct {
+	Era      *sim.Era
+	Spec     *drivers.Spec // nil: no driver
+	Platform *sim.Platform
+	Knobs    *sim.Knobs
+}
+
+// KnownFailure returns the violation kinds the kernel of c's era shows in
+// this scenario with no rule broken (nil: none).
+func (s *Scenario) KnownFailure(c KnownCase) []sim.Kind {
+	if s.Known == nil {
+		return nil
+	}
+	return s.Known(c)
 }
 
 // poolKnobs matter to the pool micro-benchmarks.
@@ -190,4 +210,35 @@ func (b *poolBench) step(l *Lab) bool {
 	}
 	b.op, b.page = 0, nil
 	return true
+}
+
+// known is the run's KnownCase.
+func (r *resolved) known() KnownCase {
+	return KnownCase{Era: r.era, Spec: r.spec, Platform: r.plat, Knobs: &r.knobs}
+}
+
+// KnownFailure returns the violation kinds the kernel of the config's era
+// shows in its scenario with no rule broken (nil: none, or an invalid
+// config).
+func (cfg Config) KnownFailure() []sim.Kind {
+	r, err := cfg.resolve()
+	if err != nil {
+		return nil
+	}
+	return r.sc.KnownFailure(r.known())
+}
+
+// KnownFailure is the run's kernel-own failure kinds (Config.KnownFailure).
+func (l *Lab) KnownFailure() []sim.Kind { return l.known }
+
+// kindList joins kinds with " and ".
+func kindList(ks []sim.Kind) string {
+	s := ""
+	for i, k := range ks {
+		if i > 0 {
+			s += " and "
+		}
+		s += k.String()
+	}
+	return s
 }

@@ -35,6 +35,46 @@ type DMA struct {
 	TxMapped                    int64 // TX mappings outstanding
 	Leaked                      int64 // mappings lost: their pages were freed and reused while mapped
 	LastSyncDevLen, LastSyncOff int   // the most recent sync-for-device range (for tests and the UI)
+
+	// Unbound: the device's driver has unbound (Unbind); no DMA API call may
+	// name the device from then on.
+	Unbound bool
+	// AfterUnbind counts the DMA API calls (unmaps and syncs) made on the
+	// device after it was unbound.
+	AfterUnbind int64 `pp:"counter"`
+}
+
+// Unbind models the end of the driver's remove (device_release_driver): the
+// driver has torn its queues down (page_pool_destroy included) and the
+// device is unbound. From here a dma_unmap_page_attrs or a sync that names
+// the device uses a device whose driver (and, with an IOMMU, whose IOMMU
+// domain) is gone: the IOMMU crash Yonglong Liu reported on hns3, which
+// ee62ce7a1d90 fixed in 6.16 by unmapping every pool page at destroy
+// (<20250409-page-pool-track-dma-v9-0-6a9ef2e0cba8@redhat.com>). The checker
+// reports each such call as dma-unmap-after-unbind (afterUnbind).
+func (d *DMA) Unbind(cpu int) {
+	cost := d.m.Charge(cpu, sim.SymDeviceUnbind, 0)
+	d.Unbound = true
+	d.ev(cpu, sim.SymDeviceUnbind, nil, cost,
+		"the driver's remove is done and the device is unbound: no DMA API call may use it any more (pages still in flight keep their pool alive, not the device)")
+}
+
+// afterUnbind reports a DMA API call (what: its name) on the unbound device
+// about page p (nil: a buffer the model does not track). The kernel would
+// unmap through a device whose driver is gone; the model counts the call
+// and goes on.
+func (d *DMA) afterUnbind(p *Page, what string) {
+	d.AfterUnbind++
+	k := sim.KindDMAUnmapAfterUnbind
+	iommu := ""
+	if d.IOMMU {
+		iommu = " (its IOMMU domain is gone: the kernel crashes here)"
+	}
+	if p == nil {
+		d.m.Report(k, -1, d.m.RuleFor(k), "%s on a device whose driver has unbound%s", what, iommu)
+		return
+	}
+	p.ReportOnce(d.m, k, d.m.RuleFor(k), "%s on a device whose driver has unbound%s", what, iommu)
 }
 
 // InjectMapFailures makes the next n mapping attempts fail (deterministic
@@ -102,6 +142,9 @@ func (d *DMA) UnmapPage(cpu int, p *Page, size int, dir DMADir) {
 	if d.IOMMU {
 		cost += d.m.Charge(cpu, sim.SymIOMMUUnmap, 0)
 	}
+	if d.Unbound {
+		d.afterUnbind(p, "dma_unmap_page_attrs")
+	}
 	d.Unmaps++
 	p.Mapped = false
 	p.DMAAddr = 0
@@ -111,6 +154,9 @@ func (d *DMA) UnmapPage(cpu int, p *Page, size int, dir DMADir) {
 // SyncForDevice models dma_sync_single_range_for_device(dev, addr, offset, size,
 // dir): on a non-coherent platform the CPU cleans/invalidates size bytes.
 func (d *DMA) SyncForDevice(cpu int, p *Page, offset, size int, dir DMADir) int64 {
+	if d.Unbound {
+		d.afterUnbind(p, "dma_sync_single_range_for_device")
+	}
 	d.SyncDevCalls++
 	d.SyncDevBytes += int64(size)
 	d.LastSyncDevLen, d.LastSyncOff = size, offset
@@ -127,6 +173,9 @@ func (d *DMA) SyncForDevice(cpu int, p *Page, offset, size int, dir DMADir) int6
 
 // SyncForCPU models dma_sync_single_range_for_cpu.
 func (d *DMA) SyncForCPU(cpu int, p *Page, offset, size int, dir DMADir) int64 {
+	if d.Unbound {
+		d.afterUnbind(p, "dma_sync_single_range_for_cpu")
+	}
 	d.SyncCPUCalls++
 	d.SyncCPUBytes += int64(size)
 	cost := d.m.Charge(cpu, sim.SymSyncForCPU, 0) + d.cacheMaint(cpu, size)
@@ -170,6 +219,9 @@ func (d *DMA) UnmapTX(cpu int, p *Page) {
 	cost := d.m.Charge(cpu, sim.SymTxDMAUnmap, 0)
 	if d.IOMMU {
 		cost += d.m.Charge(cpu, sim.SymIOMMUUnmap, 0)
+	}
+	if d.Unbound {
+		d.afterUnbind(p, "dma_unmap_single")
 	}
 	d.TxMapped--
 	d.ev(cpu, sim.SymTxDMAUnmap, p, cost, "TX completion: unmaps the transmitted frame")

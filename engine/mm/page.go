@@ -35,6 +35,18 @@ const (
 	// type", v7.1-rc1; reverted in 7.1-rc5 by 54cf41c969da): the top byte
 	// of page->page_type (include/linux/page-flags.h).
 	PGTYNetpp uint8 = 0xf9
+	// PPDMAIndexShift is PP_DMA_INDEX_SHIFT = 1 + __fls(PP_SIGNATURE -
+	// POISON_POINTER_DELTA) = 1 + __fls(0x40) = 7: from 6.16 the pool keeps
+	// the page's id in its dma_mapped xarray in the pp_magic bits above the
+	// signature (ee62ce7a1d90 "page_pool: Track DMA-mapped pages and unmap
+	// them when destroying the pool"; docs/eras-after-6.8.md §4.2).
+	PPDMAIndexShift = 7
+	// ppDMAIndexMaskMax is the widest PP_DMA_INDEX_MASK, GENMASK(38, 7): 32
+	// index bits, a 64-bit kernel's (MIN(32, __ffs(POISON_POINTER_DELTA) -
+	// 7)); a 32-bit platform's ids are narrower (pagepool.DMAIndexBits) and
+	// fit in it. PP_SIGNATURE has no bit there, so the masked signature test
+	// may ignore these bits in every era: before 6.16 they are always 0.
+	ppDMAIndexMaskMax = (uint64(1)<<32 - 1) << PPDMAIndexShift
 )
 
 // Page models struct page: the fields the kernel reads to decide a page's fate,
@@ -72,8 +84,21 @@ type Page struct {
 // Pfmemalloc reports page_is_pfmemalloc(): the page came from emergency reserves.
 func (p *Page) Pfmemalloc() bool { return p.PPMagic&pfmemallocBit != 0 }
 
-// HasPPSignature reports (pp_magic & ~0x3) == PP_SIGNATURE.
-func (p *Page) HasPPSignature() bool { return p.PPMagic&PPMagicMask == PPSignature }
+// HasPPSignature reports (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE: the
+// low two bits masked (~0x3UL, 0fa32ca438b4) and, from 6.16, the DMA index
+// bits too (PP_MAGIC_MASK = ~(PP_DMA_INDEX_MASK | 0x3), ee62ce7a1d90); no
+// page carries index bits before 6.16, so one test serves every era.
+func (p *Page) HasPPSignature() bool { return p.PPMagic&PPMagicMask&^ppDMAIndexMaskMax == PPSignature }
+
+// DMAIndex models netmem_get_dma_index: the page's id in its pool's
+// dma_mapped xarray, read from pp_magic's PP_DMA_INDEX_MASK bits (0: none).
+func (p *Page) DMAIndex() uint32 { return uint32(p.PPMagic & ppDMAIndexMaskMax >> PPDMAIndexShift) }
+
+// SetDMAIndex models netmem_set_dma_index: id into pp_magic's
+// PP_DMA_INDEX_MASK bits, the signature and the low bits kept.
+func (p *Page) SetDMAIndex(id uint32) {
+	p.PPMagic = p.PPMagic&^ppDMAIndexMaskMax | uint64(id)<<PPDMAIndexShift
+}
 
 // PageNetpp reports PageNetpp(page): the page carries the page_pool page
 // type (7.1-rc1).

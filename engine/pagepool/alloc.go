@@ -250,6 +250,10 @@ func (p *Pool) dmaMap(cpu int, pg *mm.Page) bool {
 	if _, ok := p.a.DMA.MapPage(cpu, pg, mm.PageSize<<p.P.Order, p.P.DMADir); !ok {
 		return false
 	}
+	if !p.registerDMAIndex(cpu, pg) {
+		p.a.DMA.UnmapPage(cpu, pg, mm.PageSize<<p.P.Order, p.P.DMADir)
+		return false
+	}
 	if p.P.Flags&FlagDMASyncDev != 0 {
 		p.syncForDevice(cpu, pg, p.P.MaxLen)
 	}
@@ -258,8 +262,13 @@ func (p *Pool) dmaMap(cpu int, pg *mm.Page) bool {
 
 // syncForDevice models page_pool_dma_sync_for_device: sync
 // min(dma_sync_size, max_len) bytes from offset. dmaSyncSize < 0 is the
-// kernel's (unsigned)-1: the whole max_len.
+// kernel's (unsigned)-1: the whole max_len. From 6.16 it re-checks
+// pool->dma_sync (under rcu_read_lock, "to sync with page_pool_scrub()",
+// ee62ce7a1d90): after the scrub turned it off nothing is synced.
 func (p *Pool) syncForDevice(cpu int, pg *mm.Page, dmaSyncSize int) {
+	if p.dma.syncOff {
+		return
+	}
 	n := p.P.MaxLen
 	if dmaSyncSize >= 0 && dmaSyncSize < n {
 		n = dmaSyncSize

@@ -65,7 +65,7 @@ func (p *Pool) release(cpu int) int32 {
 		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymPoolRelease, Pool: p.ID, Page: -1, Stat: sim.StatNone,
 			Why: fmt.Sprintf("WARN: Negative(%d) inflight packet-pages", inflight)})
 	}
-	p.lockProducer(cpu) // take and release the producer lock: no producer still in the ring
+	p.releaseBarrier(cpu) // 6.16: take and release the producer lock: no producer still in the ring (producer.go)
 	if inflight == 0 {
 		p.freed = true // page_pool_free: disconnect, ptr_ring_cleanup, kfree
 	}
@@ -73,14 +73,20 @@ func (p *Pool) release(cpu int) int32 {
 }
 
 // scrub models page_pool_scrub: empty the alloc cache once (the first
-// release), then the ring. A ringed page with refcnt != 1 gets pr_crit.
+// release), from 6.16 then turn dma_sync off and unmap every page still in
+// dma_mapped (scrubDMA, once, on a pool that maps), then the ring. A ringed
+// page with refcnt != 1 gets pr_crit.
 func (p *Pool) scrub(cpu int) {
-	if p.destroyCnt == 0 { // page_pool_empty_alloc_cache_once
+	first := p.destroyCnt == 0
+	if first { // page_pool_empty_alloc_cache_once
 		for pg := p.popCache(); pg != nil; pg = p.popCache() {
 			p.returnPage(cpu, pg)
 		}
 	}
 	p.destroyCnt++
+	if first && p.m.Era.DMATracking && p.P.Flags&FlagDMAMap != 0 { // if (!pool->destroy_cnt++ && pool->dma_map)
+		p.scrubDMA(cpu)
+	}
 	// No more consumers should exist, but producers could still be in flight.
 	for {
 		pg := p.ring.consume()

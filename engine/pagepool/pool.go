@@ -128,8 +128,10 @@ type Pool struct {
 	// page_pool_create_percpu pool belongs to, -1 for page_pool_create;
 	// system is pool->system (f853fa5c54e7): its recycle stats are the
 	// registry's shared ones (system.go).
-	cpuid  int
-	system bool
+	cpuid    int
+	system   bool
+	dma      dmaMapped    // pool->dma_mapped (6.16, dmatrack.go)
+	producer ringProducer // a ring producer paused in its critical section (producer.go)
 
 	// Warnings counts "stalled pool shutdown" warnings printed.
 	Warnings int
@@ -229,6 +231,7 @@ func (r *Registry) initPool(cpu int, p Params, cpuid int) (*Pool, error) {
 	}
 	pool.system = p.Flags&FlagSystemPool != 0 && m.Era.SystemPool
 	pool.ring.init(ringQsize, m.Platform.CacheLine, m.Platform.PtrBytes)
+	pool.dma.init(m, p, ringQsize)
 	r.pools = append(r.pools, pool)
 	m.AddChecker(pool)
 	return pool, nil

@@ -200,6 +200,11 @@ func (p *Pool) recycleInRing(cpu int, pg *mm.Page) bool {
 		return false
 	}
 	p.recycled(pg, sim.PlaceRing)
+	if p.stopAfterProduce(cpu, pg, 1, false) { // producer.go: the UAF window of 271683bb2cf3
+		p.ev(cpu, sim.SymRecycleInRing, pg, from, sim.PlaceRing, sim.StatNone, cost,
+			p.ringWhy+"; this CPU stops right after __ptr_ring_produce, still holding the producer lock, its ring stat not yet counted")
+		return true
+	}
 	p.stat(sim.StatRecycleRing)
 	p.ev(cpu, sim.SymRecycleInRing, pg, from, sim.PlaceRing, sim.StatRecycleRing, cost, p.ringWhy)
 	return true
@@ -260,7 +265,13 @@ func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 		p.ev(cpu, sim.SymPutPageBulk, data[i], from, sim.PlaceRing, sim.StatRecycleRing, 0,
 			"bulk put: produced into the ptr_ring under a single producer lock (ring += i after the loop)")
 	}
-	p.statAdd(sim.StatRecycleRing, uint64(i))
+	// page_pool_producer_unlock, then recycle_stat_add(pool, ring, i) outside
+	// the lock: a stopped producer here (producer.go; only when every page
+	// went into the ring, so no leftover keeps the pool alive) is the race
+	// bdea4980182e fixes in 7.3, after every era.
+	if i == 0 || i < bulkLen || !p.stopAfterProduce(cpu, data[i-1], i, true) {
+		p.statAdd(sim.StatRecycleRing, uint64(i))
+	}
 	// ptr_ring cache full, free the remaining pages outside the producer lock
 	// since put_page() with refcnt == 1 can be an expensive operation.
 	for ; i < bulkLen; i++ {
@@ -285,10 +296,10 @@ func (p *Pool) ReleasePage(cpu int, pg *mm.Page) error {
 // pool's marks, count the release (trace_page_pool_state_release).
 func (p *Pool) releasePage(cpu int, pg *mm.Page) {
 	p.m.Charge(cpu, sim.SymReleasePage, 0)
-	if p.P.Flags&FlagDMAMap != 0 && pg.Mapped {
-		// DMA unmap (dma_unmap_page_attrs with DMA_ATTR_SKIP_CPU_SYNC).
-		p.a.DMA.UnmapPage(cpu, pg, mm.PageSize<<pg.Order, p.P.DMADir)
-	}
+	// DMA unmap (dma_unmap_page_attrs with DMA_ATTR_SKIP_CPU_SYNC); from
+	// 6.16 only by the winner of the page's dma_mapped slot.
+	p.unmapNetmemDMA(cpu, pg)
+	pg.SetDMAIndex(0) // netmem_set_dma_index(netmem, 0) (6.16; no index before)
 	p.clearPPInfo(pg)
 	// This may be the last page returned, releasing the pool, so it is not
 	// safe to reference pool afterwards.

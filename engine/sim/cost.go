@@ -16,6 +16,11 @@ type Platform struct {
 	MHz       int64
 	CacheLine int // bytes (ptr_ring batch = 2*CacheLine/PtrBytes)
 	PtrBytes  int // pointer size (8 on 64-bit, 4 on 32-bit)
+	// PageOffset is a 32-bit kernel's PAGE_OFFSET (the start of the kernel's
+	// linear map: 0xC0000000 with ARM's 3G/1G split, 0x80000000 on MIPS32);
+	// 0 on 64-bit, where POISON_POINTER_DELTA decides instead. It sizes
+	// PP_DMA_INDEX_BITS (docs/eras-after-6.8.md §4.2).
+	PageOffset uint64
 	// Coherent: I/O-coherent DMA (syncs are no-op calls); otherwise the CPU
 	// invalidates/cleans the synced bytes (SymCacheMaint per byte).
 	Coherent bool
@@ -221,5 +226,6 @@ var BenchX86 = Platform{
 		SymDevmemRecvmsg:    {Fixed: 300},
 		SymDevmemDontneed:   {Fixed: 200, PerUnitMilli: 30000},
 		SymZcrxRefill:       {Fixed: 20, PerUnitMilli: 10000},
+		SymDeviceUnbind:     {}, // a state change at unload (driver core bookkeeping not modelled): no cost
 	},
 }

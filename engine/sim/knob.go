@@ -42,6 +42,7 @@ const (
 	KnobFastForward
 	KnobHWGRO
 	KnobXDPFrags
+	KnobReleaseRace
 	NumKnobs
 )
 
@@ -85,6 +86,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobHWGRO:         {"hw_gro", -1, -1, 1, "bnxt: 1 = the normal RX path (no XDP program) with hardware GRO (TPA: the NIC aggregates a TCP flow, headers in a head buffer that is not a pool page, payload in page_pool pages of the aggregation ring; 6.6, and 6.4 as the core its NAPI-local recycling was measured with), 0 = XDP page mode (a program attached: GRO_HW off, a pool page per frame), -1 = the driver's default (1 from 6.6 — GRO_HW is on by default — 0 before, when page mode is the only path whose buffers are page_pool pages); XDP scenarios always run page mode"},
 	KnobFastForward:   {"fast_forward", 1, 0, 1, "batch runs skip whole cycles once the run repeats itself exactly (a verified steady state: counters, costs and clock advance by whole cycles, the tail runs for real; the results are byte-identical): 0 = simulate every operation"},
 	KnobXDPFrags:      {"xdp_frags", 1, 0, 1, "generic-xdp: 1 = the XDP program was loaded with frags support (BPF_F_XDP_HAS_FRAGS, prog->aux->xdp_has_frags): from 6.9 skb_cow_data_for_xdp copies an skb that is cloned, non-linear or short of 256 bytes of headroom into the CPU's system page_pool (e6d5dbdd20aa); 0 = a frags-unaware program: the skb is linearized with pskb_expand_head + skb_linearize, as before 6.9, and the system pool is not used"},
+	KnobReleaseRace:   {"release_race", 0, 0, 1, "destroy: 1 = the reader's last free stops inside page_pool_recycle_in_ring, right after producing the pool's last page into the ptr_ring, while the next page_pool_release_retry runs on cpu0 (the use-after-free 271683bb2cf3 fixed in 6.16: the release waits on the producer lock; before, it frees the pool under the producer)"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue (0 = the driver's count, e.g. 1024 for mvpp2, 511 for bnxt; ethtool -G rx N; even when the driver splits pages); the pool's ptr_ring follows it unless pool_size is set"},
 }
 

@@ -109,6 +109,7 @@ const (
 	SymDevmemRecvmsg    // tcp_recvmsg_dmabuf (recvmsg(MSG_SOCK_DEVMEM): frag tokens, no copy)
 	SymDevmemDontneed   // sock_devmem_dontneed (setsockopt SO_DEVMEM_DONTNEED: the user gives tokens back)
 	SymZcrxRefill       // io_zcrx_ring_refill (io_uring zero-copy RX: the user's refill queue back into the alloc cache)
+	SymDeviceUnbind     // device_release_driver: the driver's remove ends and the device is unbound (no DMA API call on it afterwards)
 	NumSyms
 )
 
@@ -217,6 +218,7 @@ var syms = [NumSyms]symInfo{
 	SymDevmemRecvmsg:    {"tcp_recvmsg_dmabuf", "tcp_recvmsg_locked"},
 	SymDevmemDontneed:   {"sock_devmem_dontneed", "sk_setsockopt"},
 	SymZcrxRefill:       {"io_zcrx_ring_refill", "io_pp_zc_alloc_netmems"},
+	SymDeviceUnbind:     {"device_release_driver", "device_release_driver"},
 }
 
 // RestProfile names the calibrated pseudo-symbol of a profile: the rest of

@@ -7,14 +7,20 @@ import (
 
 // destroy: traffic into a socket whose reader stops; the driver is unloaded
 // while the socket still holds held skbs (page_pool_destroy: deferred
-// release, a retry every second, a warning every 60 s); the reader frees
-// them one per second, the last one after 90 s; then the pool goes away.
+// release, a retry every second, a warning every 60 s) and the device is
+// unbound; the reader frees them one per second, the last one after 90 s;
+// then the pool goes away. Before 6.16 each late page's unmap (at the next
+// retry, from the ring) names the unbound device: dma-unmap-after-unbind;
+// from 6.16 page_pool_scrub unmapped it at destroy (ee62ce7a1d90). With
+// release_race the last free stops inside page_pool_recycle_in_ring while
+// the retry that frees the pool runs (271683bb2cf3).
 type destroy struct {
 	n        int64
 	held     []*skb.SKB
 	phase    int // 0 traffic, 1 unloaded: freeing, 2 done
 	unloadAt int64
 	since    int64 // seconds since unload
+	racing   bool  // release_race: the last free stopped inside page_pool_recycle_in_ring
 }
 
 // destroyHold is how many skbs the socket holds at unload.
@@ -55,14 +61,28 @@ func (w *destroy) Step(e *Env) bool {
 		}
 		return true
 	case 1:
-		e.M.AdvanceNS(1_000_000_000)
+		e.M.AdvanceNS(1_000_000_000) // page_pool_release_retry runs on cpu0
 		w.since++
+		if w.racing {
+			// The reader's CPU leaves page_pool_recycle_in_ring after the
+			// release retry ran on cpu0 (producer.go).
+			w.racing = false
+			e.M.Begin(e.inProcess(e.App), sim.SymRecycleInRing)
+			d.Pool.ResumeRecycleInRing()
+		}
 		if len(w.held) > 1 || (len(w.held) == 1 && w.since >= 90) {
+			if len(w.held) == 1 && e.M.Knobs[sim.KnobReleaseRace] != 0 {
+				// release_race: the last page's put stops right after
+				// __ptr_ring_produce, so the next release retry meets a
+				// producer inside page_pool_recycle_in_ring (271683bb2cf3).
+				d.Pool.PreemptRecycleInRing()
+				w.racing = true
+			}
 			e.M.Begin(e.inProcess(e.App), sim.SymKfreeSKB)
 			e.S.KfreeSKB(e.App, w.held[0])
 			w.held = w.held[1:]
 		}
-		if len(w.held) == 0 && (d.Pool.Freed() || w.since > 200) {
+		if len(w.held) == 0 && !w.racing && (d.Pool.Freed() || w.since > 200) {
 			w.phase = 2
 		}
 	}

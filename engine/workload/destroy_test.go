@@ -4,40 +4,135 @@ import (
 	"testing"
 
 	"pplab/engine/sim"
+	"pplab/engine/sim/simtest"
 )
 
 // destroy: the socket keeps the newest 32 skbs and the reader frees the
 // older ones with kfree_skb on cpu1 in process context; at the unload
 // (after 256 packets here) page_pool_destroy defers the release while the
-// socket holds 32, the reader frees one a second, the last after 90 s, and
-// the pool goes away at the next retry: 224 + 32 frees, 91 s on the clock.
+// socket holds 32 and the device is unbound; the reader frees one a
+// second, the last after 90 s, and the pool goes away at the next retry:
+// 224 + 32 frees, 91 s on the clock, in every era. What differs is the
+// late pages' DMA: before 6.16 each is synced for the device when it is
+// recycled into the ring (mvpp2 syncs) and unmapped by the next retry, both
+// on the unbound device (32 + 32 dma-unmap-after-unbind, no rule broken,
+// docs/eras-after-6.8.md §4.5); from 6.16 page_pool_scrub unmapped the 32
+// at destroy and turned dma_sync off, so they come back with neither.
 func TestDestroy_ReaderFreesTheHeldSkbsOnePerSecondThenThePoolGoes(t *testing.T) {
-	r := newTestRun(t, WDestroy, "mvpp2", "6.8")
-	SetUnloadAt(r.w, 256)
-	w := r.w.(*destroy)
-	for w.phase == 0 {
-		r.steps(1)
+	for _, tc := range []struct {
+		era          string
+		afterUnbind  int64 // DMA calls on the unbound device
+		scrubbed     bool  // page_pool_scrub unmapped the pages in flight
+		unmapsAtLate int64 // unmaps after the unbind
+	}{
+		{"6.8", 64, false, 32},
+		{"6.15", 64, false, 32},
+		{"6.16", 0, true, 0},
+		{"7.1", 0, true, 0},
+	} {
+		t.Run(tc.era, func(t *testing.T) {
+			r := newTestRun(t, WDestroy, "mvpp2", tc.era)
+			SetUnloadAt(r.w, 256)
+			w := r.w.(*destroy)
+			for w.phase == 0 {
+				r.steps(1)
+			}
+			if r.n != 256 || len(w.held) != destroyHold {
+				t.Fatalf("unloaded after %d packets holding %d skbs; want 256, %d", r.n, len(w.held), destroyHold)
+			}
+			pool, dma := r.e.Drv.Pool, &r.e.Drv.S.A.DMA
+			if pool.Freed() {
+				t.Fatal("the pool went away with skbs in flight")
+			}
+			if pool.Inflight() != destroyHold || !dma.Unbound {
+				t.Fatalf("at unload: inflight %d, unbound %v; want %d, true", pool.Inflight(), dma.Unbound, destroyHold)
+			}
+			mapped := 0
+			for _, pg := range r.e.Drv.S.A.Pages() {
+				if pg.Owner == pool.ID && pg.Mapped {
+					mapped++
+				}
+			}
+			if want := map[bool]int{false: destroyHold, true: 0}[tc.scrubbed]; mapped != want || pool.DMAMapped() != 0 {
+				t.Errorf("after destroy %d of the pool's pages in flight are still mapped, dma_mapped holds %d; want %d, 0", mapped, pool.DMAMapped(), want)
+			}
+			unmaps := dma.Unmaps
+			r.wantFrees(map[free]int{kfree(1, process): 256 - destroyHold})
+			for steps := 0; !w.Finished(); steps++ {
+				if steps > 300 {
+					t.Fatal("destroy did not finish")
+				}
+				r.steps(1)
+			}
+			r.wantFrees(map[free]int{kfree(1, process): 256})
+			if !pool.Freed() || w.since != 91 {
+				t.Errorf("pool freed %v after %d s; want freed after 91 s", pool.Freed(), w.since)
+			}
+			if s := r.e.M.NowPS() / sim.PSPerNS / 1_000_000_000; s != 91 {
+				t.Errorf("the clock is at %d s, want 91", s)
+			}
+			r.wantRecycled(recycled{ring: 288, slow: 2})
+			if dma.AfterUnbind != tc.afterUnbind || dma.Unmaps-unmaps != tc.unmapsAtLate {
+				t.Errorf("after the unbind: %d DMA calls on the gone device, %d unmaps; want %d, %d", dma.AfterUnbind, dma.Unmaps-unmaps, tc.afterUnbind, tc.unmapsAtLate)
+			}
+			r.e.M.CheckInvariants()
+			if got := r.e.M.Log.Counts[sim.KindDMAUnmapAfterUnbind]; int64(got) != tc.afterUnbind || r.e.M.Log.Total() != got {
+				t.Errorf("violations %v; want %d dma-unmap-after-unbind and nothing else", r.e.M.Log.Counts, tc.afterUnbind)
+			}
+			for _, v := range r.e.M.Log.List {
+				if v.Rule != sim.RuleNone {
+					t.Errorf("%v: attributed to a rule, but none is broken (the era's own failure)", v)
+				}
+			}
+		})
 	}
-	if r.n != 256 || len(w.held) != destroyHold {
-		t.Fatalf("unloaded after %d packets holding %d skbs; want 256, %d", r.n, len(w.held), destroyHold)
+}
+
+// release_race: the reader's last free stops inside
+// page_pool_recycle_in_ring after producing the pool's last page; the next
+// release retry empties the ring and finds inflight 0. From 6.16 the
+// release takes the producer lock and waits: the producer finishes first,
+// the pool is freed after it, and the ring stat counts all 288 recycles.
+// Before 6.16 (and with release-producer-barrier broken) the pool is freed
+// under the producer, whose unlock and stat touch freed memory: one
+// pool-use-after-free, and the last ring stat is lost (287).
+func TestReleaseProducerBarrier_DestroyRacingRecycleInRing(t *testing.T) {
+	for _, tc := range []struct {
+		name, era string
+		broken    bool
+		uaf       int
+		ring      uint64
+	}{
+		{"6.15 has no barrier", "6.15", false, 1, 287},
+		{"6.16 waits for the producer", "6.16", false, 0, 288},
+		{"6.16 with the barrier removed", "6.16", true, 1, 287},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newTestRun(t, WDestroy, "mvpp2", tc.era, simtest.Break(tc.broken, "release-producer-barrier", "release_race=1")...)
+			SetUnloadAt(r.w, 256)
+			w := r.w.(*destroy)
+			for steps := 0; !w.Finished(); steps++ {
+				if steps > 600 {
+					t.Fatal("destroy did not finish")
+				}
+				r.steps(1)
+			}
+			if !r.e.Drv.Pool.Freed() || w.since != 91 || r.e.Drv.Pool.InRingProducer() {
+				t.Errorf("freed %v after %d s, producer still inside %v; want freed after 91 s, none", r.e.Drv.Pool.Freed(), w.since, r.e.Drv.Pool.InRingProducer())
+			}
+			r.wantRecycled(recycled{ring: tc.ring, slow: 2})
+			if got := r.e.M.Log.Counts[sim.KindPoolUseAfterFree]; got != tc.uaf {
+				t.Errorf("%d pool-use-after-free, want %d", got, tc.uaf)
+			}
+			wantRule := sim.RuleNone
+			if tc.broken {
+				wantRule = sim.RuleReleaseProducerBarrier
+			}
+			for _, v := range r.e.M.Log.List {
+				if v.Kind == sim.KindPoolUseAfterFree && v.Rule != wantRule {
+					t.Errorf("%v: rule %v, want %v", v, v.Rule, wantRule)
+				}
+			}
+		})
 	}
-	if r.e.Drv.Pool.Freed() {
-		t.Fatal("the pool went away with skbs in flight")
-	}
-	r.wantFrees(map[free]int{kfree(1, process): 256 - destroyHold})
-	for steps := 0; !w.Finished(); steps++ {
-		if steps > 300 {
-			t.Fatal("destroy did not finish")
-		}
-		r.steps(1)
-	}
-	r.wantFrees(map[free]int{kfree(1, process): 256})
-	if !r.e.Drv.Pool.Freed() || w.since != 91 {
-		t.Errorf("pool freed %v after %d s; want freed after 91 s", r.e.Drv.Pool.Freed(), w.since)
-	}
-	if s := r.e.M.NowPS() / sim.PSPerNS / 1_000_000_000; s != 91 {
-		t.Errorf("the clock is at %d s, want 91", s)
-	}
-	r.wantRecycled(recycled{ring: 288, slow: 2})
-	r.clean()
 }

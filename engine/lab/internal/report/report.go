@@ -278,8 +278,10 @@ type ScenarioJSON struct {
 	DefaultDriver string   `json:"default_driver,omitempty"`
 	Drivers       []string `json:"drivers"`
 	Eras          []string `json:"eras"`
-	// KnownFailure: era -> the violation kind the kernel of that era shows in
-	// this scenario with no rule broken (e.g. the 5.14 split-page caveat).
+	// KnownFailure: era -> the violation kinds the kernel of that era shows
+	// in this scenario with no rule broken, on the default driver with the
+	// scenario's knobs (e.g. the 5.14 split-page caveat; destroy's unmap
+	// after unbind before 6.16). Other drivers and knobs may differ.
 	KnownFailure map[string]string `json:"known_failure,omitempty"`
 	// Knobs are the knobs that change what the scenario does, most telling first.
 	Knobs []string `json:"knobs"`

@@ -1,0 +1,82 @@
+package lab
+
+import (
+	"slices"
+	"testing"
+
+	"pplab/engine/drivers"
+	"pplab/engine/sim"
+)
+
+// destroy's known failures (Scenario.KnownFailure) are exactly what the
+// runs show, for every driver, era and release_race setting, with no rule
+// broken: dma-unmap-after-unbind where the driver marks its skbs, its pool
+// maps and the era does not track DMA (before 6.16); pool-use-after-free
+// with release_race=1 where the driver marks and the era has no producer
+// barrier; nothing else anywhere. Where the last late put finds the
+// ptr_ring full — its producer slot consumed but not yet zeroed (the lazy
+// zeroing of __ptr_ring_discard_one) — the page is returned inline and no
+// producer is inside page_pool_recycle_in_ring when the pool is freed: the
+// race cannot happen there (the rows in ringFull).
+func TestDestroy_KnownFailureIsWhatEveryRunShows(t *testing.T) {
+	ringFull := map[string]bool{"mvpp2/rfc-v1/release_race=1": true, "mvneta/rfc-v1/release_race=1": true}
+	sc, _ := ScenarioByName("destroy")
+	shown := map[sim.Kind]int{}
+	for _, d := range sc.Drivers {
+		spec, _ := drivers.SpecByName(d)
+		for _, e := range sim.Eras {
+			if e.Order < spec.MinEra() {
+				continue
+			}
+			for _, race := range []string{"release_race=0", "release_race=1"} {
+				cfg := Config{Driver: d, Scenario: "destroy", Era: e.Name, Packets: 600, Knobs: sim.MustOverrides(race)}
+				l, r := run(t, cfg)
+				if l.Err() != nil {
+					t.Fatalf("%s/%s/%s: %v", d, e.Name, race, l.Err())
+				}
+				var got []sim.Kind
+				for k := sim.Kind(0); k < sim.NumKinds; k++ {
+					if r.Violations.Counts[k] > 0 {
+						got = append(got, k)
+						shown[k]++
+					}
+				}
+				want := l.KnownFailure()
+				if name := d + "/" + e.Name + "/" + race; ringFull[name] {
+					want = slices.DeleteFunc(want, func(k sim.Kind) bool { return k == sim.KindPoolUseAfterFree })
+					if r.Stats[sim.StatRecycleRingFull] == 0 {
+						t.Errorf("%s: no ring_full, so the last put should have been inside the ring", name)
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s/%s/%s: shows %v, known %v: %v", d, e.Name, race, got, want, first(r.Violations.List))
+				}
+			}
+		}
+	}
+	if shown[sim.KindDMAUnmapAfterUnbind] == 0 || shown[sim.KindPoolUseAfterFree] == 0 {
+		t.Errorf("the matrix never showed a known failure: %v", shown)
+	}
+}
+
+// The dma_mapped xarray does not allocate per operation: in 6.16 a pool
+// that maps and releases a page on every packet (pool-slow: each put
+// releases, each alloc maps a fresh page and xa_allocs its id) and a
+// driver scenario run allocation-free past their warm-up, ids reused.
+func TestDMATracking_SteadyStateAllocFree(t *testing.T) {
+	for _, sc := range []string{"pool-slow", "drop", "tcp-stream"} {
+		l, err := New(Config{Scenario: sc, Era: "6.16", Packets: 1 << 40, Knobs: sim.MustOverrides("fast_forward=0", "dma_map=1")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !l.run.measuring() {
+			l.stepOne()
+		}
+		l.RunN(4096)
+		short := testing.AllocsPerRun(5, func() { l.RunN(1024) })
+		long := testing.AllocsPerRun(5, func() { l.RunN(8 * 1024) })
+		if long != 0 || short != 0 || !l.pool.DMATracked() {
+			t.Errorf("%s: %.1f allocations per 1024 operations, %.1f per 8192 (tracked %v): want none", sc, short, long, l.pool.DMATracked())
+		}
+	}
+}
