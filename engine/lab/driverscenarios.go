@@ -32,7 +32,7 @@ func init() {
 		{name: workload.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobBulkRefill, sim.KnobVethCPU, sim.KnobBulk}, doc: "XDP_REDIRECT into a veth whose NAPI runs on the redirecting CPU (veth_cpu moves it); XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.4 (9c94bbf9a87b marks it for recycling): the pool refills from the page allocator"},
 		{name: workload.WXDPDrop, def: "mvpp2", doc: "the XDP program drops every frame (XDP_DROP) in the NAPI poll, page_pool's canonical use: no skb; mvpp2 and mvneta put the page straight into the alloc cache synced for the frame's length (page_pool_put_page(..., true)), cpsw recycles it directly (page_pool_recycle_direct), bnxt and mlx5 hand the buffer back to the NIC without the pool (bnxt_reuse_rx_data; mlx5e_xdp_handle keeps the page on its RQ) — mlx5 before 6.4 through its own RX page cache (mlx5e_free_rx_wqe puts the page there, the refill reuses it: rx_cache_reuse)"},
 		{name: workload.WXDPTx, def: "mvpp2", doc: "the XDP program sends every frame back out of the same NIC (XDP_TX) from the page it arrived in (synced for the device, not mapped), and the TX completion in the same NAPI gives the page back the driver's way: mvpp2 in bulk into the ptr_ring (xdp_return_frame_bulk → page_pool_put_page_bulk), mvneta into the alloc cache (xdp_return_frame_rx_napi), cpsw into the ptr_ring (xdp_return_frame), mlx5 into the alloc cache (page_pool_recycle_direct), bnxt not to the pool: bnxt_reuse_rx_data put the buffer back on the RX ring and the completion's RX doorbell gives it to the NIC"},
-		{name: workload.WSplitPage, def: "mlx5", eras: []string{"rfc-v1", "5.14", "5.15", "6.1", "6.4", "6.6", "6.8"},
+		{name: workload.WSplitPage, def: "mlx5", eras: erasWhere(func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone }),
 			known: splitPageCaveat,
 			doc:   "the driver splits each page into two RX buffers: half-page flip before 5.15 (the split-page caveat: freeing one half recycles the page under the NIC), page_pool_alloc_frag from 5.15; both marking skbs in every era that can — for mlx5 before 6.4 a model construction, not its code (mlx5 split its pages with page_ref_inc per fragment behind its own RX cache and never marked skbs, so it never met the caveat): the run has no driver cache and the pool maps"},
 		{name: workload.WCloneTap, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "an AF_PACKET tap (packet_rcv) clones every 4th packet: the original is consumed in NAPI context, the clone freed 8 packets later by the tap reader on cpu1"},
@@ -93,6 +93,17 @@ func destroyUnbindFailure(c KnownCase) []sim.Kind {
 	}
 	if c.Knobs[sim.KnobReleaseRace] != 0 && !c.Era.ReleaseProducerBarrier {
 		out = append(out, sim.KindPoolUseAfterFree)
+	}
+	return out
+}
+
+// erasWhere lists the eras, oldest first, whose features satisfy keep.
+func erasWhere(keep func(*sim.Era) bool) []string {
+	var out []string
+	for i := range sim.Eras {
+		if keep(&sim.Eras[i]) {
+			out = append(out, sim.Eras[i].Name)
+		}
 	}
 	return out
 }

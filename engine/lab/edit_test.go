@@ -41,7 +41,7 @@ func TestConfigWith(t *testing.T) {
 		{"driver: one that does not fit is Validate's", drop, "driver", "lunar", "driver=lunar&node_pages=2048&pool_size=32&rx_descs=16&scenario=drop&v=1", ""},
 		{"driver: unknown", drop, "driver", "e1000", "", `unknown driver "e1000" (accepted: mvpp2, mvneta, cpsw, lunar, mlx5, bnxt, hns3)`},
 		{"era", drop, "era", "5.12", "era=5.12&node_pages=2048&pool_size=32&rx_descs=16&scenario=drop&v=1", ""},
-		{"era: unknown", drop, "era", "4.19", "", `unknown era "4.19" (accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.1, 6.4, 6.6, 6.8)`},
+		{"era: unknown", drop, "era", "4.19", "", `unknown era "4.19" (accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.1, 6.4, 6.6, 6.8, 6.9, 6.10, 6.12, 6.15, 6.16, 6.18, 7.1-rc1, 7.1)`},
 		{"platform", Config{Scenario: "drop"}, "platform", "x86-server", "platform=x86-server&scenario=drop&v=1", ""},
 		{"platform: unknown", drop, "platform", "vax", "", `unknown platform "vax" (accepted: `},
 		{"packets", Config{Scenario: "drop"}, "packets", "5000", "packets=5000&scenario=drop&v=1", ""},
