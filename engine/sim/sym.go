@@ -278,8 +278,14 @@ var eraNames = map[string]map[Sym]string{
 //     page_pool_put_netmem_bulk(data, count) (fcc680a647ba, ≈v6.14).
 //   - v6.15: the page allocator frees an order-0 page through
 //     free_frozen_pages (free_unref_page's successor, ≈v6.14, not pinned).
-//   - v6.16: the DMA index's release is page_pool_release_dma_index
-//     (ee62ce7a1d90); __page_pool_unmap_netmem_dma (the model's name) is a
+//   - v6.16: ee62ce7a1d90 does the xa_alloc inline in page_pool_dma_map
+//     and the xa_cmpxchg inline in __page_pool_release_page_dma; "page_pool:
+//     Fix PP_MAGIC_MASK to avoid crashing on some 32-bit arches" (Toke
+//     Høiland-Jørgensen, net, Sep 2025: v1
+//     <20250926113841.376461-1-toke@redhat.com> moves both into
+//     page_pool_register_dma_index / page_pool_release_dma_index, read in
+//     its diff; v2 <20250930114331.675412-1-toke@redhat.com>), so v6.18 has
+//     the helpers; __page_pool_unmap_netmem_dma (the model's name) is a
 //     later fix's (commit not pinned; 7.1-rc1 and 7.1 use it, not verified
 //     per tag).
 //   - v6.18: Byungchul Park's v6.17 renames (61a332475335, 4ad125ae380b,
@@ -298,8 +304,8 @@ func init() {
 		{"6.10", map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, nil},
 		{"6.12", map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page"}, nil},
 		{"6.15", map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}, nil},
-		{"6.16", map[Sym]string{SymDMAIndexRelease: "page_pool_release_dma_index"}, nil},
-		{"6.18", map[Sym]string{SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
+		{"6.16", map[Sym]string{SymDMAIndexAlloc: "page_pool_dma_map", SymDMAIndexRelease: "__page_pool_release_page_dma"}, nil},
+		{"6.18", map[Sym]string{SymDMAIndexAlloc: "page_pool_register_dma_index", SymDMAIndexRelease: "page_pool_release_dma_index", SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
 			SymIOMMUMap: "iommu_dma_map_phys", SymIOMMUUnmap: "iommu_dma_unmap_phys"}, nil},
 		{"7.1-rc1", nil, []Sym{SymDMAIndexRelease}},
 		{"7.1", nil, nil},
