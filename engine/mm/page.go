@@ -48,6 +48,7 @@ type Page struct {
 	Signature uint64 // rfc-v1's page->signature word (0x20210303); a separate word in the model
 	DMAAddr   uint64 `pp:"frame"` // page->dma_addr
 	FragCount int64  // pp_frag_count (5.15) / pp_ref_count (6.8)
+	NetIov    bool   // a net_iov, not a struct page (netmem_is_net_iov; netiov.go)
 
 	// Model state (ground truth, not visible to the modelled kernel code).
 	Place    sim.Place

@@ -41,6 +41,8 @@ const (
 	KnobRcvbuf
 	KnobFastForward
 	KnobHWGRO
+	KnobProvider
+	KnobDmabufPages
 	NumKnobs
 )
 
@@ -83,6 +85,8 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobRcvbuf:        {"rcvbuf", 6291456, 65536, 1 << 28, "tcp-stream: the socket's receive buffer in bytes of truesize (sk_rcvbuf; tcp_rmem[2] = 6 MB is what autotuning reaches): a full window stops the sender"},
 	KnobHWGRO:         {"hw_gro", -1, -1, 1, "bnxt: 1 = the normal RX path (no XDP program) with hardware GRO (TPA: the NIC aggregates a TCP flow, headers in a head buffer that is not a pool page, payload in page_pool pages of the aggregation ring; 6.6, and 6.4 as the core its NAPI-local recycling was measured with), 0 = XDP page mode (a program attached: GRO_HW off, a pool page per frame), -1 = the driver's default (1 from 6.6 — GRO_HW is on by default — 0 before, when page mode is the only path whose buffers are page_pool pages); XDP scenarios always run page mode"},
 	KnobFastForward:   {"fast_forward", 1, 0, 1, "batch runs skip whole cycles once the run repeats itself exactly (a verified steady state: counters, costs and clock advance by whole cycles, the tail runs for real; the results are byte-identical): 0 = simulate every operation"},
+	KnobProvider:      {"provider", 0, 0, 1, "devmem-rx: the memory provider bound to the RX queue: 0 = a dma-buf (devmem TCP, v6.12: buffers come back with SO_DEVMEM_DONTNEED), 1 = io_uring zero-copy RX (v6.15: buffers come back through the refill queue)"},
+	KnobDmabufPages:   {"dmabuf_pages", 2048, 256, 16384, "devmem-rx: PAGE_SIZE chunks (net_iovs) in the dma-buf binding or io_uring area bound to the RX queue"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue (0 = the driver's count, e.g. 1024 for mvpp2, 511 for bnxt; ethtool -G rx N; even when the driver splits pages); the pool's ptr_ring follows it unless pool_size is set"},
 }
 
