@@ -74,6 +74,9 @@ type Params struct {
 	MaxLen   int // bytes synced for the device at most
 	Offset   int // where the device starts writing
 	NAPI     *NAPI
+	// Queue is slow.netdev + slow.queue_idx: the RX queue whose memory
+	// provider a PP_FLAG_ALLOW_UNREADABLE_NETMEM pool uses (provider.go).
+	Queue *RxQueue
 }
 
 // Pool is struct page_pool.
@@ -117,6 +120,7 @@ type Pool struct {
 	ringWhy      string        // why the last recyclable page went to the ring (narration)
 	reported     uint16        // pool-level violation kinds reported while the condition persists
 	memID        int32         // xdp_mem_info id when registered (0 = not)
+	mp           *Provider     // pool->mp_priv / mp_ops: its memory provider (nil: pages; provider.go)
 
 	// Warnings counts "stalled pool shutdown" warnings printed.
 	Warnings int
@@ -167,6 +171,9 @@ func (r *Registry) Create(cpu int, p Params) (*Pool, error) {
 	if m.Era.FragFlag {
 		all |= FlagPageFrag
 	}
+	if m.Era.MemProvider != sim.MPNone {
+		all |= FlagAllowUnreadable
+	}
 	if p.Flags&^all != 0 {
 		return nil, fmt.Errorf("page_pool_create: %w: flags %#x not supported in era %s (PP_FLAG_ALL = %#x)", ErrInval, uint32(p.Flags), m.Era.Name, uint32(all))
 	}
@@ -197,6 +204,9 @@ func (r *Registry) Create(cpu int, p Params) (*Pool, error) {
 	}
 	if p.NAPI != nil {
 		pool.consumer = p.NAPI.CPU
+	}
+	if err := r.initProvider(cpu, pool); err != nil {
+		return nil, err
 	}
 	pool.ring.init(ringQsize, m.Platform.CacheLine, m.Platform.PtrBytes)
 	r.pools = append(r.pools, pool)
