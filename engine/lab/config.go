@@ -290,6 +290,11 @@ func (cfg Config) resolve() (resolved, error) {
 		if spec, err = drivers.SpecByName(cfg.Driver); err != nil {
 			return r, err
 		}
+		if sc.Refuses != nil {
+			if fe := sc.Refuses(spec, era); fe != nil {
+				return r, fe
+			}
+		}
 		if !spec.Runs(sc.Name) {
 			return r, named("driver", spec.Name, "driver %s does not run scenario %s (drivers for %s: %s)", spec.Name, sc.Name, sc.Name, strings.Join(sc.Drivers, ", "))
 		}

@@ -24,6 +24,7 @@ func init() {
 		known          map[string]sim.Kind
 		knobs          map[sim.Knob]int64
 		matters        []sim.Knob // before the knobs every driver scenario has
+		refuses        func(*drivers.Spec, *sim.Era) *sim.FieldError
 	}
 	for _, s := range []sc{
 		{name: workload.WDrop, def: "mvpp2", doc: "64-byte frames with an invalid ethertype: RX, build_skb, eth_type_trans, dropped early in __netif_receive_skb_core, kfree_skb in NAPI context"},
@@ -43,6 +44,9 @@ func init() {
 			doc:     "drop traffic whose NAPI moves to a CPU on another NUMA node: page_pool_nid_changed → page_pool_update_nid, remote pages waived during refill (and, in mlx5 before 6.4, by its own RX cache: rx_cache_waive)"},
 		{name: workload.WPfmemalloc, def: "mvpp2", knobs: map[sim.Knob]int64{sim.KnobPfmemallocPPM: 20000}, matters: []sim.Knob{sim.KnobPfmemallocPPM},
 			doc: "drop traffic where 2% of the pages come from emergency reserves (pfmemalloc): the pool must not keep them"},
+		{name: workload.WDevmemRx, def: "lunar", eras: providerEras(), knobs: map[sim.Knob]int64{sim.KnobFastForward: 0},
+			matters: []sim.Knob{sim.KnobProvider, sim.KnobDmabufPages, sim.KnobTapEvery}, refuses: devmemRefuses,
+			doc: "devmem TCP (6.12) / io_uring zero-copy RX (6.15, provider=1): one RX queue bound to a dma-buf, header split: headers in host pages of the driver's pool, payload in net_iovs of the queue's provider pool (mp_ops->alloc_netmems, one per call, no 'slow' stat); the reader gets one token per frag (recvmsg(MSG_SOCK_DEVMEM), no copy) and gives them back every 64 segments (SO_DEVMEM_DONTNEED: napi_pp_put_page in process context, so the ptr_ring; io_uring: the refill queue, straight into the alloc cache); a tap captures the headers only (the frags are unreadable)"},
 	} {
 		s := s
 		var drv []string
@@ -53,7 +57,7 @@ func init() {
 		}
 		matters := append(s.matters, driverKnobs...)
 		Scenarios = append(Scenarios, &Scenario{Name: s.name, Doc: s.doc, NeedsDriver: true, Drivers: drv, DefaultDriver: s.def,
-			Eras: s.eras, KnownFailure: s.known, Knobs: s.knobs, Matters: matters,
+			Eras: s.eras, KnownFailure: s.known, Knobs: s.knobs, Matters: matters, Refuses: s.refuses,
 			newRun: func(l *Lab) (runner, error) { return newDriverRun(l, s.name) }})
 	}
 }
@@ -166,4 +170,27 @@ func (r *driverRun) step(l *Lab) bool {
 		r.lost0 = r.env.Lost // packets warm+1… are measured: losses up to here are not
 	}
 	return done
+}
+
+// providerEras are the eras with memory providers (6.12 and later).
+func providerEras() (eras []string) {
+	for _, e := range sim.Eras {
+		if e.MemProvider != sim.MPNone {
+			eras = append(eras, e.Name)
+		}
+	}
+	return eras
+}
+
+// devmemRefuses is devmem-rx's refusal of a driver in an era: the reason
+// its queue cannot be bound to a dma-buf (drivers.Spec.BindRxQueue).
+func devmemRefuses(spec *drivers.Spec, era *sim.Era) *sim.FieldError {
+	err := spec.BindRxQueue(era, false)
+	switch {
+	case err == nil:
+		return nil
+	case era.MemProvider == sim.MPNone:
+		return named("era", era.Name, "scenario devmem-rx: %v", err)
+	}
+	return named("driver", spec.Name, "scenario devmem-rx in era %s: %v", era.Name, err)
 }

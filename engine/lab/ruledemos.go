@@ -38,6 +38,9 @@ var RuleDemos = []RuleDemo{
 	// mvneta jumbo frames: skb_cow on a tapped skb takes page references
 	// on its frags; the tap's free is the last pp user, with refcount 2.
 	{[]string{"refcnt-check"}, "mvneta", "forward", "5.14", []string{"tap_every=4", "frame=6000"}, sim.KindUseAfterRecycle},
+	// devmem TCP: a TPACKET tap of an unreadable skb copies the payload
+	// frag (a net_iov) when snaplen is not cut to the headers.
+	{[]string{"frags-readable"}, "lunar", "devmem-rx", "6.12", []string{"tap_every=4"}, sim.KindUnreadableRead},
 }
 
 // Config is the demo's configuration (packets: the default).

@@ -215,10 +215,12 @@ func (p *Pool) placeInCache(pg *mm.Page) {
 
 // ZcrxReturn models the user posting a niov on io_uring's refill queue (an
 // io_zcrx_rqe with the niov's offset in the area): the pool takes it back
-// at its next alloc_netmems. The niov must be one the user holds.
+// at its next alloc_netmems; if an skb still holds it then (a deferred
+// free), the refill only drops the user's reference and the skb's free
+// recycles it the ordinary way.
 func (mp *Provider) ZcrxReturn(pg *mm.Page) {
-	if !mp.IOUring() || pg.Place != sim.PlaceUser || !mp.B.Owns(pg) {
-		panic(fmt.Sprintf("pagepool: ZcrxReturn of a niov the io_uring user does not hold: %s", pg))
+	if !mp.IOUring() || !mp.B.Owns(pg) {
+		panic(fmt.Sprintf("pagepool: ZcrxReturn of a niov that is not the io_uring area's: %s", pg))
 	}
 	mp.refill = append(mp.refill, pg) // still the user's (PlaceUser) until the kernel consumes the rqe
 }

@@ -57,3 +57,15 @@ func (s *Stack) SkbCopyBits(cpu int, sk *SKB, offset, n int) (int, error) {
 	s.ev(cpu, sim.SymSkbCopyBits, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "skb_copy_bits: copies the bytes out of the head and the frags")
 	return n, nil
 }
+
+// PacketSnaplen models the snaplen of an AF_PACKET tap (packet_rcv,
+// tpacket_rcv): `snaplen = skb_frags_readable(skb) ? skb->len :
+// skb_headlen(skb)` (65249feb6b3d): a tap of an unreadable skb captures
+// its headers only. Breaking frags-readable captures the whole skb, and
+// the copy (SkbCopyBits) then reads the frags.
+func (s *Stack) PacketSnaplen(sk *SKB) int {
+	if !SkbFragsReadable(sk) && !s.M.Broken(sim.RuleFragsReadable) {
+		return sk.Headlen()
+	}
+	return sk.Len
+}

@@ -107,7 +107,7 @@ type Settler interface {
 // says otherwise (coalesce-mixed mixes its own sizes).
 func DefaultFrame(workload string) int {
 	switch workload {
-	case WTCPStream:
+	case WTCPStream, WDevmemRx:
 		return FrameTCP
 	case WForward:
 		return FrameUDP
@@ -239,6 +239,8 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 		return &coalesceMixed{}, nil
 	case WDestroy:
 		return &destroy{}, nil
+	case WDevmemRx:
+		return newDevmemRx(e)
 	}
 	return nil, fmt.Errorf("unknown workload %q", name)
 }
