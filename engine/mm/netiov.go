@@ -107,11 +107,16 @@ func (b *Binding) AllocChunk() *Page {
 
 // FreeChunk models gen_pool_free (net_devmem_free_dmabuf), or pushing a niov
 // back on the io_uring area's freelist. The caller has cleared the pool's
-// marks; a chunk that is not the binding's, or that is free already, is
-// the caller's bug.
+// marks; a chunk that is not the binding's is the caller's bug, one free
+// already (a rule broken upstream) is reported and left alone.
 func (b *Binding) FreeChunk(p *Page) {
-	if !b.Owns(p) || p.Place == sim.PlaceGenpool {
-		panic(fmt.Sprintf("mm: FreeChunk of a net_iov binding %d cannot free: %s", b.ID, p))
+	if !b.Owns(p) {
+		panic(fmt.Sprintf("mm: FreeChunk of a net_iov binding %d does not own: %s", b.ID, p))
+	}
+	if p.Place == sim.PlaceGenpool { // only with a rule broken: a second release of the same net_iov
+		p.ReportOnce(b.a.m, sim.KindDoubleRecycle, b.a.m.RuleFor(sim.KindDoubleRecycle),
+			"net_iov freed into binding %d's genpool while it is already there (gen_pool_free of a free chunk)", b.ID)
+		return
 	}
 	p.MoveTo(b.a.m, sim.PlaceGenpool, b.ID)
 	p.FragCount = 0

@@ -153,7 +153,7 @@ func (p *Pool) zcAllocNetmems(cpu int, cost int64) *mm.Page {
 			p.hold(cpu, pg)
 			p.placeInCache(pg)
 		}
-		if n > 0 {
+		if n > 0 && p.m.Tracing() {
 			p.ev(cpu, sim.SymMPAllocNetmems, nil, sim.PlaceGenpool, sim.PlaceCache, sim.StatNone, cost,
 				fmt.Sprintf("io_zcrx_refill_slow: the refill queue was empty: %d niovs from the io_uring area's freelist into the alloc cache (net_mp_niov_set_page_pool: hold++ each, no 'slow' stat)", n))
 		}
@@ -199,6 +199,9 @@ func (p *Pool) zcrxRingRefill(cpu int) int {
 	}
 	if n > 0 {
 		cost := p.m.Charge(cpu, sim.SymZcrxRefill, n)
+		if !p.m.Tracing() {
+			return n
+		}
 		p.ev(cpu, sim.SymZcrxRefill, nil, sim.PlaceUser, sim.PlaceCache, sim.StatNone, cost,
 			fmt.Sprintf("io_zcrx_ring_refill: %d niovs the user gave back on the refill queue go straight into the alloc cache (net_mp_netmem_place_in_cache: no ptr_ring, no recycle stat)", n))
 	}
