@@ -140,8 +140,10 @@ func (dm *Devmem) AddPayload(sk *skb.SKB, n int) (bool, error) {
 	if err := dm.d.S.AddRxFrag(dm.d.CPU(), sk, pg, 0, n, mm.PageSize); err != nil {
 		return false, err
 	}
-	dm.d.ev(sim.SymDrvRx, pg, sim.PlaceNICRing, sim.PlaceSKB,
-		"header split: the headers are in a host page of the header pool, the payload in a net_iov of the bound queue's payload pool, added as an unreadable frag")
+	if m := dm.d.S.M; m.Tracing() {
+		m.Emit(sim.Event{CPU: dm.d.CPU(), Func: sim.SymDrvRx, Pool: dm.Payload.ID, Page: pg.PFN, SKB: sk.ID, From: sim.PlaceNICRing, To: sim.PlaceSKB, Stat: sim.StatNone,
+			Why: "header split: the headers are in a host page of the header pool, the payload in a net_iov of the bound queue's payload pool, added as a frag: the skb is unreadable"})
+	}
 	dm.Refill()
 	return true, nil
 }

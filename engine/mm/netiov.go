@@ -18,7 +18,9 @@ import (
 // The model keeps net_iovs in the allocator's frame array (after the nodes'
 // pages), so that every checker that walks the pages sees them, with
 // Page.NetIov set: their PFN is the model's index, not a frame of memory;
-// Nid is -1; Ref stays 1 (a net_iov has no refcount: nothing reads it);
+// Nid is -1; Ref stays 1 ("The non-pp refcount of net_iov is always 1",
+// netmem_ref_count in 8ab79ed50cf1's posting,
+// <20240805212536.2172174-7-almasrymina@google.com>);
 // FragCount is net_iov->pp_ref_count; Owner, PP and PPMagic are set by the
 // pool (page_pool_set_pp_info) as for a page.
 

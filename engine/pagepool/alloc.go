@@ -76,7 +76,7 @@ func (p *Pool) refillAllocCache(cpu int) *mm.Page {
 			break
 		}
 		moved++
-		if pg.IsNetIov() || int(pg.Nid) == prefNid { // netmem_is_pref_nid: a net_iov has no node (8ab79ed50cf1)
+		if pg.IsNetIov() || int(pg.Nid) == prefNid { // netmem_is_pref_nid: a net_iov is on every node (8ab79ed50cf1)
 			p.alloc.cache[p.alloc.count] = pg
 			p.alloc.count++
 			pg.MoveTo(p.m, sim.PlaceCache, p.ID)

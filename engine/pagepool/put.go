@@ -110,8 +110,10 @@ func (p *Pool) defragPage(pg *mm.Page, nr int64) int64 {
 // asks it, so a broken rule changes them all alike.
 //
 // From 6.12 the test is netmem_is_net_iov(netmem) || (…): a net_iov is
-// always recyclable, with no refcount or pfmemalloc test (present in the
-// 6.12.y tree [PP-6.12y]; the commit that added it is not pinned).
+// always recyclable, with no refcount or pfmemalloc test. Read in the
+// posting of 8ab79ed50cf1 "page_pool: devmem support" (v18 06/14,
+// <20240805212536.2172174-7-almasrymina@google.com>), which adds the
+// clause (docs/eras-after-6.8.md §11 had it unpinned).
 func (p *Pool) canBeRecycled(pg *mm.Page) bool {
 	if pg.IsNetIov() {
 		return true
