@@ -2,7 +2,6 @@ package lab
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 
 	"pplab/engine/sim"
@@ -14,7 +13,7 @@ import (
 // benchScenario measures the simulation per operation: fast_forward=0
 // (BenchmarkFastForward measures what skipping adds).
 func benchScenario(b *testing.B, scenario string, set ...string) {
-	l, err := New(Config{Scenario: scenario, Era: runEra(scenario), Packets: int64(b.N) + 1, Knobs: sim.MustOverrides(append([]string{"fast_forward=0"}, set...)...)})
+	l, err := New(Config{Scenario: scenario, Packets: int64(b.N) + 1, Knobs: sim.MustOverrides(append([]string{"fast_forward=0"}, set...)...)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,17 +31,6 @@ func benchScenario(b *testing.B, scenario string, set ...string) {
 	}
 	r := l.Results()
 	b.ReportMetric(r.NsPerPacket, "sim-ns/pkt")
-}
-
-// runEra is the era a test runs a scenario in by default: the default
-// era, or the scenario's first when it does not run there (devmem-rx:
-// 6.12).
-func runEra(name string) string {
-	sc, _ := ScenarioByName(name)
-	if sc != nil && len(sc.Eras) > 0 && !slices.Contains(sc.Eras, sim.DefaultEra) {
-		return sc.Eras[0]
-	}
-	return ""
 }
 
 func BenchmarkPoolDirect(b *testing.B) { benchScenario(b, "pool-direct") }
@@ -69,7 +57,7 @@ func TestDriverScenarios_SteadyStateAllocFree(t *testing.T) {
 		}
 		// fast_forward=0: its samples allocate (a walk per 16384+
 		// operations, a skip adds whole cycles); the operations must not.
-		l, err := New(Config{Scenario: sc.Name, Era: runEra(sc.Name), Packets: 1 << 40, Knobs: sim.MustOverrides("fast_forward=0")})
+		l, err := New(Config{Scenario: sc.Name, Packets: 1 << 40, Knobs: sim.MustOverrides("fast_forward=0")})
 		if err != nil {
 			t.Fatal(err)
 		}

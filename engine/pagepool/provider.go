@@ -21,7 +21,7 @@ var ErrNotSupp = errors.New("-EOPNOTSUPP")
 // RxQueue models the bits of struct netdev_rx_queue a pool reads at init:
 // its index and mp_params, the memory provider bound to it (nil: none).
 type RxQueue struct {
-	Index int
+	Index int `pp:"index"` // queue_idx
 	MP    *Provider
 }
 
