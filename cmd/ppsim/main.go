@@ -226,7 +226,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var sets, breaks multi
 	fs.StringVar(&cfg.Driver, "driver", "", "driver model")
 	fs.StringVar(&cfg.Scenario, "scenario", "", "scenario")
-	fs.StringVar(&cfg.Era, "era", sim.DefaultEra, "kernel era")
+	fs.StringVar(&cfg.Era, "era", "", "kernel era (default "+sim.DefaultEra+", or the first era the scenario runs in)")
 	packets := fs.String("packets", strconv.Itoa(lab.DefaultPackets), "packets to run")
 	seed := fs.String("seed", "1", "random seed")
 	fs.Var(&sets, "set", "knob=value (repeatable)")

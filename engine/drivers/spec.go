@@ -125,6 +125,14 @@ type Spec struct {
 	Ethtool EthtoolNames
 	// Scenarios it runs (ppsim list shows them).
 	Scenarios []string
+	// QueueMgmtFrom is the first era in which the driver has
+	// netdev_queue_mgmt_ops, so a queue can be restarted onto a memory
+	// provider ("" = never); UnreadableFrom the first in which it creates
+	// its payload pool with PP_FLAG_ALLOW_UNREADABLE_NETMEM for a bound
+	// queue ("" = never), UnreadableWhy why it does not before (or ever);
+	// DevmemUnmodelled, when set, is why the model's driver refuses a
+	// binding the kernel's would take (BindRxQueue, devmem.go).
+	QueueMgmtFrom, UnreadableFrom, UnreadableWhy, DevmemUnmodelled string
 }
 
 // XDPDropPath is a driver's XDP_DROP: the canonical page_pool use, the
@@ -251,7 +259,11 @@ var Specs = []*Spec{
 		Doc:    "a work-in-progress 1G SoC NIC driver (32-bit MIPS; netif_receive_skb, no GRO — the model's choice): the pool maps and syncs for the device with max_len ≈ 1668 (MTU 1500 + headers), NAT forwarding maps each frame again for TX; TX completion with napi_consume_skb, and no pp.napi (its RX and TX completion share one NAPI, but as an out-of-tree driver it follows the in-tree SoC drivers it was written from, mvpp2 and mvneta, which never set it)",
 		MaxLen: 1668, Offset: 64, SyncDev: true, RecycleFrom: "5.14", TxNapiConsume: true, OutOfTree: true,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "lunar_rx_poll_page_pool", sim.SymDrvXmit: "lunar_start_xmit", sim.SymDrvTxClean: "lunar_tx_complete"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc", "generic-xdp"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc", "generic-xdp", "devmem-rx"},
+		// Out of tree, the model's choice: queue management ops and a
+		// header-split payload pool with PP_FLAG_ALLOW_UNREADABLE_NETMEM
+		// from 6.12, so devmem-rx runs in every era with providers.
+		QueueMgmtFrom: "6.12", UnreadableFrom: "6.12"},
 	{Name: "mlx5", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
 		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ); XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; before 6.4 its own RX page cache in front of the pool (mlx5e_rx_cache: 256 slots, a page reused once its refcount fell back to 1; rx_cache_reuse/full/empty/busy/waive), pages mapped by the driver and skbs not marked (page_ref_inc per skb); from 6.4 skb recycling through the pool, which maps the pages, and pp.napi; the split-page scenario is the model's construction, not mlx5's code",
 		// mlx5e_alloc_rq: before 6.4 pp_params.flags = 0 (the driver maps
@@ -275,7 +287,13 @@ var Specs = []*Spec{
 		// the pool when the cache refused them.
 		RecycleFrom: "6.4", PoolDMAFrom: "6.4", RxCacheUntil: "6.4",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"}},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"},
+		// mlx5 sets PP_FLAG_ALLOW_UNREADABLE_NETMEM only on SHAMPO RQs
+		// (`if (test_bit(MLX5E_RQ_STATE_SHAMPO, &rq->state))`, release not
+		// pinned, ≈6.16/6.17); its queue_mgmt_ops release is not pinned
+		// either, so the model lets its bind reach the pool check.
+		QueueMgmtFrom: "6.12",
+		UnreadableWhy: "mlx5 sets the flag only on SHAMPO (HW-GRO header-data-split) RQs, and the model's mlx5 runs the legacy RQ (a page per packet), not SHAMPO"},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
 		Doc: "Broadcom NetXtreme (x86-64). Before 6.6 (and with hw_gro=0) in XDP page mode, the only mode whose RX buffers come from page_pool then: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO off; marks skbs from 5.19. From 6.6 the normal path with hardware GRO (TPA, on by default): 256-byte head buffers that are not pool pages, payload in a page_pool-fed aggregation ring (4 × the RX ring), 33 segments per aggregate, 2 to a 4 KB buffer, every skb marked. TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP from 6.6 (below); pp.napi
@@ -331,7 +349,14 @@ var Specs = []*Spec{
 		// merged for v6.6).
 		PoolDMAFrom: "6.6",
 		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
-		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
+		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"},
+		// bnxt_queue_mgmt_ops (David Wei, 2024; release not pinned, before
+		// 6.12); rx devmem with its separate head pool: Taehee Yoo,
+		// <20250408043545.2179381-1-ap420073@gmail.com>, net-next April
+		// 2025, so 6.16 (applied commit id not verified).
+		QueueMgmtFrom: "6.12", UnreadableFrom: "6.16",
+		UnreadableWhy:    "bnxt's rx devmem (its agg ring as netmem, a separate head pool: <20250408043545.2179381-1-ap420073@gmail.com>) is 6.16 (applied commit id not verified)",
+		DevmemUnmodelled: "the model's bnxt does not implement its 6.16 devmem RX path (the aggregation ring's net_iovs and the separate head pool, rxr->need_head_pool)"},
 	{Name: "hns3", Platform: "arm64-server", Buffer: FragAPI, RxDescs: 1024,
 		Doc: "HiSilicon HNS3 (Kunpeng arm64 server): the first PP_FLAG_PAGE_FRAG user — 2 KiB buffers from page_pool_alloc_frag; frames up to 256 bytes are copied into a small skb and the buffer reused in place, larger ones get their headers copied and the buffers added as page_pool frags of a marked skb (hns3_alloc_skb)",
 		// hns3_alloc_page_pool: PP_FLAG_DMA_MAP | PP_FLAG_PAGE_FRAG |

@@ -265,7 +265,8 @@ func (cfg Config) Validate() error {
 func (cfg Config) resolve() (resolved, error) {
 	var r resolved
 	var err error
-	if cfg.Era == "" {
+	eraGiven := cfg.Era != ""
+	if !eraGiven {
 		cfg.Era = sim.DefaultEra
 	}
 	era, err := sim.EraByName(cfg.Era)
@@ -279,6 +280,14 @@ func (cfg Config) resolve() (resolved, error) {
 	if err != nil {
 		return r, err
 	}
+	if !eraGiven && len(sc.Eras) > 0 && !slices.Contains(sc.Eras, era.Name) {
+		// No era given and the scenario does not run in the default one
+		// (devmem-rx: memory providers are 6.12): its first era.
+		cfg.Era = sc.Eras[0]
+		if era, err = sim.EraByName(cfg.Era); err != nil {
+			return r, err
+		}
+	}
 	if cfg.Driver != "" && !sc.NeedsDriver {
 		return r, named("driver", cfg.Driver, "scenario %s runs without a driver (no driver for the pool-* scenarios)", sc.Name)
 	}
@@ -289,6 +298,11 @@ func (cfg Config) resolve() (resolved, error) {
 		}
 		if spec, err = drivers.SpecByName(cfg.Driver); err != nil {
 			return r, err
+		}
+		if sc.Refuses != nil {
+			if fe := sc.Refuses(spec, era); fe != nil {
+				return r, fe
+			}
 		}
 		if !spec.Runs(sc.Name) {
 			return r, named("driver", spec.Name, "driver %s does not run scenario %s (drivers for %s: %s)", spec.Name, sc.Name, sc.Name, strings.Join(sc.Drivers, ", "))

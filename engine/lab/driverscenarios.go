@@ -24,6 +24,7 @@ func init() {
 		known          func(KnownCase) []sim.Kind
 		knobs          map[sim.Knob]int64
 		matters        []sim.Knob // before the knobs every driver scenario has
+		refuses        func(*drivers.Spec, *sim.Era) *sim.FieldError
 	}
 	for _, s := range []sc{
 		{name: workload.WDrop, def: "mvpp2", doc: "64-byte frames with an invalid ethertype: RX, build_skb, eth_type_trans, dropped early in __netif_receive_skb_core, kfree_skb in NAPI context"},
@@ -46,6 +47,9 @@ func init() {
 			doc: "drop traffic where 2% of the pages come from emergency reserves (pfmemalloc): the pool must not keep them"},
 		{name: workload.WGenericXDP, def: "lunar", matters: []sim.Knob{sim.KnobXDPFrags},
 			doc: "drop traffic (1514-byte frames, each copy a whole page; frame=1000 puts two copies in one frag page) on a driver without native XDP, with an XDP program attached in generic (skb) mode that passes every frame: netif_receive_generic_xdp finds each skb short of XDP_PACKET_HEADROOM (or non-linear); from 6.9, for a frags-aware program (xdp_frags=1), skb_pp_cow_data copies it into this CPU's system page_pool and consumes the original, and the copy's kfree_skb in the NAPI poll recycles into that pool's alloc cache (pp->cpuid == cpuid); before 6.9, or with xdp_frags=0, pskb_expand_head + skb_linearize and no page_pool. The system pools are the run's own pools after the driver's: neither ethtool -S nor netlink shows them, and their recycle counters are one set shared by every CPU's system pool (f853fa5c54e7)"},
+		{name: workload.WDevmemRx, def: "lunar", eras: erasWhere(func(e *sim.Era) bool { return e.MemProvider != sim.MPNone }), knobs: map[sim.Knob]int64{sim.KnobFastForward: 0},
+			matters: []sim.Knob{sim.KnobProvider, sim.KnobDmabufPages, sim.KnobTapEvery}, refuses: devmemRefuses,
+			doc: "devmem TCP (6.12) / io_uring zero-copy RX (6.15, provider=1): one RX queue bound to a dma-buf, header split: headers in host pages of the driver's pool, payload in net_iovs of the queue's provider pool (mp_ops->alloc_netmems, one per call, no 'slow' stat); the reader gets one token per frag (recvmsg(MSG_SOCK_DEVMEM), no copy) and gives them back every 64 segments (SO_DEVMEM_DONTNEED: napi_pp_put_page in process context, so the ptr_ring; io_uring: the refill queue, straight into the alloc cache); a tap captures the headers only (the frags are unreadable)"},
 	} {
 		s := s
 		var drv []string
@@ -56,7 +60,7 @@ func init() {
 		}
 		matters := append(s.matters, driverKnobs...)
 		Scenarios = append(Scenarios, &Scenario{Name: s.name, Doc: s.doc, NeedsDriver: true, Drivers: drv, DefaultDriver: s.def,
-			Eras: s.eras, Known: s.known, Knobs: s.knobs, Matters: matters,
+			Eras: s.eras, Known: s.known, Knobs: s.knobs, Matters: matters, Refuses: s.refuses,
 			newRun: func(l *Lab) (runner, error) { return newDriverRun(l, s.name) }})
 	}
 }
@@ -216,4 +220,17 @@ func (r *driverRun) step(l *Lab) bool {
 		r.lost0 = r.env.Lost // packets warm+1… are measured: losses up to here are not
 	}
 	return done
+}
+
+// devmemRefuses is devmem-rx's refusal of a driver in an era: the reason
+// its queue cannot be bound to a dma-buf (drivers.Spec.BindRxQueue).
+func devmemRefuses(spec *drivers.Spec, era *sim.Era) *sim.FieldError {
+	err := spec.BindRxQueue(era, false)
+	switch {
+	case err == nil:
+		return nil
+	case era.MemProvider == sim.MPNone:
+		return named("era", era.Name, "scenario devmem-rx: %v", err)
+	}
+	return named("driver", spec.Name, "scenario devmem-rx in era %s: %v", era.Name, err)
 }

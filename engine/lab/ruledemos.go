@@ -51,6 +51,9 @@ var RuleDemos = []RuleDemo{
 	// The last free stops inside page_pool_recycle_in_ring while the
 	// release retry frees the pool; without the barrier nothing waits.
 	{[]string{"release-producer-barrier"}, "mvpp2", "destroy", "6.16", []string{"rx_descs=64", "release_race=1"}, sim.KindPoolUseAfterFree},
+	// devmem TCP: a TPACKET tap of an unreadable skb copies the payload
+	// frag (a net_iov) when snaplen is not cut to the headers.
+	{[]string{"frags-readable"}, "lunar", "devmem-rx", "6.12", []string{"tap_every=4"}, sim.KindUnreadableRead},
 }
 
 // Config is the demo's configuration (packets: the default).

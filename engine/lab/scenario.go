@@ -27,6 +27,10 @@ type Scenario struct {
 	// Matters lists the knobs that change what this scenario does, most
 	// telling first (the UI shows these first; every other knob still applies).
 	Matters []sim.Knob
+	// Refuses, when set, is the scenario's own refusal of a driver in an
+	// era, with the kernel's reason (devmem-rx: the queue cannot be bound);
+	// checked before whether the driver runs it at all.
+	Refuses func(spec *drivers.Spec, era *sim.Era) *sim.FieldError
 	newRun  func(l *Lab) (runner, error)
 }
 

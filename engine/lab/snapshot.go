@@ -89,6 +89,7 @@ type PageView struct {
 	Recycles   uint32
 	Users      int32 // live users: skb heads/frags, NIC descriptors
 	Order      uint8
+	NetIov     bool // a net_iov of a memory provider, not a struct page (its PFN is the model's index)
 }
 
 // PoolView is one page_pool: its alloc cache (a stack, bottom first), its
@@ -216,6 +217,8 @@ func holderAt(p sim.Place, id int32) Holder {
 		return Holder{"driver-cache", id}
 	case sim.PlaceBuddy:
 		return Holder{"buddy", -1}
+	case sim.PlaceGenpool, sim.PlaceUser:
+		return Holder{"binding", id}
 	}
 	return Holder{"caller", -1}
 }
@@ -247,7 +250,7 @@ func (l *Lab) Snapshot() Snapshot {
 		s.Pages = append(s.Pages, PageView{PFN: pg.PFN, Node: int(pg.Nid), Place: pg.Place.String(), Holder: holderOf(pg),
 			Ref: pg.Ref, FragCount: pg.FragCount, Mapped: pg.Mapped, DMAAddr: pg.DMAAddr, Pfmemalloc: pg.Pfmemalloc(),
 			Magic: pg.PPMagic, Signature: pg.HasPPSignature() || pg.Signature != 0 || pg.PageNetpp(), PP: pg.PP, Owner: pg.Owner,
-			Recycles: pg.Recycles, Users: pg.Users, Order: pg.Order})
+			Recycles: pg.Recycles, Users: pg.Users, Order: pg.Order, NetIov: pg.NetIov})
 	}
 	for _, p := range l.reg.Pools() {
 		pv := PoolView{ID: p.ID, RingBatch: p.RingBatch(), RingCount: p.RingCount(), Hold: p.Hold(), Release: p.Release(),

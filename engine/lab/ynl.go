@@ -55,7 +55,9 @@ func (l *Lab) YNL() YNL {
 	first := uint32(SystemPoolIDs(l.m.Era, len(l.m.CPUs))) + 1
 	for i := len(pools) - 1; i >= 0; i-- {
 		p := pools[i]
-		if l.drv == nil || p != l.drv.Pool || p.Freed() {
+		// The driver's pool, and a payload pool it created on a bound
+		// queue (slow.netdev + queue_idx: devmem-rx's provider pool).
+		if l.drv == nil || (p != l.drv.Pool && p.P.Queue == nil) || p.Freed() {
 			continue
 		}
 		inflight := int64(max(p.Inflight(), 0))

@@ -29,7 +29,8 @@ type Allocator struct {
 	// get them back (an inflight leak).
 	leaked map[int32]int64
 
-	slabIDs int32 // slab caches created (their holder ids)
+	slabIDs  int32 // slab caches created (their holder ids)
+	bindings int32 // memory-provider bindings created (their ids; netiov.go)
 
 	todo []int32 `pp:"scratch"` // checker scratch: the pages CheckInvariants' page walk reports on
 
@@ -42,7 +43,7 @@ type Allocator struct {
 func NewAllocator(m *sim.Machine) *Allocator {
 	nodes := int(m.Knobs[sim.KnobNumaNodes])
 	per := int32(m.Knobs[sim.KnobNodePages])
-	a := &Allocator{m: m, pages: make([]Page, int32(nodes)*per), nodes: make([]node, nodes)}
+	a := &Allocator{m: m, pages: make([]Page, int32(nodes)*per, int(int32(nodes)*per)+netIovReserve(m)), nodes: make([]node, nodes)}
 	a.DMA = DMA{m: m, Coherent: m.Coherent(), IOMMU: m.Knobs[sim.KnobIOMMU] != 0, FailPPM: m.Knobs[sim.KnobDMAMapFailPPM]}
 	for n := range a.nodes {
 		nd := &a.nodes[n]
@@ -251,6 +252,11 @@ func (a *Allocator) GetPage(cpu int, p *Page) {
 // count is already zero is a refcount underflow; it is reported and the page is
 // left alone.
 func (a *Allocator) PutPage(cpu int, p *Page) {
+	if p.NetIov { // only with a rule broken: a net_iov that left its pool reaches the skb's put_page
+		p.ReportOnce(a.m, sim.KindRefcountUnderflow, a.m.RuleFor(sim.KindRefcountUnderflow),
+			"put_page of a net_iov: it has no struct page and no refcount (only its provider's release_netmem frees it)")
+		return
+	}
 	if p.Ref <= 0 {
 		p.Ref--
 		p.ReportOnce(a.m, sim.KindRefcountUnderflow, a.m.RuleFor(sim.KindRefcountUnderflow),

@@ -68,6 +68,7 @@ type Page struct {
 	// PageType is the PGTY_* of page->page_type (0: no type, the kernel's
 	// UINT_MAX); only PGTYNetpp is modelled (7.1-rc1).
 	PageType uint8
+	NetIov   bool // a net_iov, not a struct page (netmem_is_net_iov; netiov.go)
 
 	// Model state (ground truth, not visible to the modelled kernel code).
 	Place    sim.Place

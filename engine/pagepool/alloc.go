@@ -15,7 +15,9 @@ import (
 func (p *Pool) AllocPages(cpu int) *mm.Page {
 	cost := p.m.Charge(cpu, sim.SymAllocPages, 0)
 	pg := p.getCached(cpu, cost)
-	if pg == nil {
+	if pg == nil && p.mp != nil {
+		pg = p.mpAllocNetmems(cpu) // pool->mp_ops->alloc_netmems (provider.go)
+	} else if pg == nil {
 		pg = p.allocPagesSlow(cpu)
 	}
 	if pg == nil {
@@ -74,7 +76,7 @@ func (p *Pool) refillAllocCache(cpu int) *mm.Page {
 			break
 		}
 		moved++
-		if int(pg.Nid) == prefNid {
+		if pg.IsNetIov() || int(pg.Nid) == prefNid { // netmem_is_pref_nid: a net_iov is on every node (8ab79ed50cf1)
 			p.alloc.cache[p.alloc.count] = pg
 			p.alloc.count++
 			pg.MoveTo(p.m, sim.PlaceCache, p.ID)

@@ -81,6 +81,9 @@ type Params struct {
 	MaxLen   int // bytes synced for the device at most
 	Offset   int // where the device starts writing
 	NAPI     *NAPI
+	// Queue is slow.netdev + slow.queue_idx: the RX queue whose memory
+	// provider a PP_FLAG_ALLOW_UNREADABLE_NETMEM pool uses (provider.go).
+	Queue *RxQueue
 }
 
 // Pool is struct page_pool.
@@ -132,6 +135,7 @@ type Pool struct {
 	system   bool
 	dma      dmaMapped    // pool->dma_mapped (6.16, dmatrack.go)
 	producer ringProducer // a ring producer paused in its critical section (producer.go)
+	mp       *Provider    // pool->mp_priv / mp_ops: its memory provider (nil: pages; provider.go)
 
 	// Warnings counts "stalled pool shutdown" warnings printed.
 	Warnings int
@@ -198,6 +202,9 @@ func (r *Registry) initPool(cpu int, p Params, cpuid int) (*Pool, error) {
 	if m.Era.SystemPool {
 		all |= FlagSystemPool // PP_FLAG_ALL (f853fa5c54e7)
 	}
+	if m.Era.MemProvider != sim.MPNone {
+		all |= FlagAllowUnreadable
+	}
 	if p.Flags&^all != 0 {
 		return nil, fmt.Errorf("page_pool_create: %w: flags %#x not supported in era %s (PP_FLAG_ALL = %#x)", ErrInval, uint32(p.Flags), m.Era.Name, uint32(all))
 	}
@@ -230,6 +237,9 @@ func (r *Registry) initPool(cpu int, p Params, cpuid int) (*Pool, error) {
 		pool.consumer = cpuid // the per-CPU pool's lockless cache is its CPU's
 	}
 	pool.system = p.Flags&FlagSystemPool != 0 && m.Era.SystemPool
+	if err := r.initProvider(cpu, pool); err != nil {
+		return nil, err
+	}
 	pool.ring.init(ringQsize, m.Platform.CacheLine, m.Platform.PtrBytes)
 	pool.dma.init(m, p, ringQsize)
 	r.pools = append(r.pools, pool)

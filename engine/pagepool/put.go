@@ -115,7 +115,16 @@ func (p *Pool) defragPage(pg *mm.Page, nr int64) int64 {
 // (page_ref_count == 1) and the page is not from the emergency reserves
 // (pfmemalloc). The one recycling predicate: every path that may keep a page
 // asks it, so a broken rule changes them all alike.
+//
+// From 6.12 the test is netmem_is_net_iov(netmem) || (…): a net_iov is
+// always recyclable, with no refcount or pfmemalloc test. Read in the
+// posting of 8ab79ed50cf1 "page_pool: devmem support" (v18 06/14,
+// <20240805212536.2172174-7-almasrymina@google.com>), which adds the
+// clause (docs/eras-after-6.8.md §11 had it unpinned).
 func (p *Pool) canBeRecycled(pg *mm.Page) bool {
+	if pg.IsNetIov() {
+		return true
+	}
 	refOK := pg.Ref == 1 || p.m.Broken(sim.RuleRefcntCheck)
 	reserveOK := !pg.Pfmemalloc() || p.m.Broken(sim.RulePfmemallocCheck)
 	return refOK && reserveOK
@@ -316,6 +325,10 @@ func (p *Pool) releasePage(cpu int, pg *mm.Page) {
 // reference, so the page goes back to the page allocator.
 func (p *Pool) returnPage(cpu int, pg *mm.Page) {
 	p.m.Charge(cpu, sim.SymReturnPage, 0)
+	if p.mp != nil { // a provider pool holds net_iovs only: mp_ops->release_netmem, no put_page
+		p.mpReleaseNetmem(cpu, pg)
+		return
+	}
 	p.releasePage(cpu, pg)
 	pg.MoveTo(p.m, sim.PlaceDriver, -1) // out of the pool's containers before put_page
 	p.a.PutPage(cpu, pg)

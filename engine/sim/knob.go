@@ -43,6 +43,8 @@ const (
 	KnobHWGRO
 	KnobXDPFrags
 	KnobReleaseRace
+	KnobProvider
+	KnobDmabufPages
 	NumKnobs
 )
 
@@ -87,6 +89,8 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobFastForward:   {"fast_forward", 1, 0, 1, "batch runs skip whole cycles once the run repeats itself exactly (a verified steady state: counters, costs and clock advance by whole cycles, the tail runs for real; the results are byte-identical): 0 = simulate every operation"},
 	KnobXDPFrags:      {"xdp_frags", 1, 0, 1, "generic-xdp: 1 = the XDP program was loaded with frags support (BPF_F_XDP_HAS_FRAGS, prog->aux->xdp_has_frags): from 6.9 skb_cow_data_for_xdp copies an skb that is cloned, non-linear or short of 256 bytes of headroom into the CPU's system page_pool (e6d5dbdd20aa); 0 = a frags-unaware program: the skb is linearized with pskb_expand_head + skb_linearize, as before 6.9, and the system pool is not used"},
 	KnobReleaseRace:   {"release_race", 0, 0, 1, "destroy: 1 = the reader's last free stops inside page_pool_recycle_in_ring, right after producing the pool's last page into the ptr_ring, while the next page_pool_release_retry runs on cpu0 (the use-after-free 271683bb2cf3 fixed in 6.16: the release waits on the producer lock; before, it frees the pool under the producer)"},
+	KnobProvider:      {"provider", 0, 0, 1, "devmem-rx: the memory provider bound to the RX queue: 0 = a dma-buf (devmem TCP, v6.12: buffers come back with SO_DEVMEM_DONTNEED), 1 = io_uring zero-copy RX (v6.15: buffers come back through the refill queue)"},
+	KnobDmabufPages:   {"dmabuf_pages", 2048, 256, 16384, "devmem-rx: PAGE_SIZE chunks (net_iovs) in the dma-buf binding or io_uring area bound to the RX queue"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue (0 = the driver's count, e.g. 1024 for mvpp2, 511 for bnxt; ethtool -G rx N; even when the driver splits pages); the pool's ptr_ring follows it unless pool_size is set"},
 }
 

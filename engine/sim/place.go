@@ -21,10 +21,18 @@ const (
 	// cache slot. An skb may still use the page (the driver took its own
 	// reference, page_ref_inc, when it built the skb).
 	PlaceDriverCache
+	// PlaceGenpool: a free net_iov of a memory provider: a chunk in its
+	// dma-buf binding's genpool (devmem) or the io_uring area's freelist;
+	// the holder is the binding.
+	PlaceGenpool
+	// PlaceUser: a net_iov handed to user space as a dma-buf token
+	// (SCM_DEVMEM_DMABUF, recorded in sk->sk_user_frags) or an io_uring
+	// zcrx CQE, until the user gives it back; the holder is the binding.
+	PlaceUser
 	NumPlaces
 )
 
-var placeNames = [NumPlaces]string{"none", "buddy", "cache", "ring", "driver", "nic-ring", "skb", "socket", "tx-ring", "xdp-frame", "slab", "compound-tail", "driver-cache"}
+var placeNames = [NumPlaces]string{"none", "buddy", "cache", "ring", "driver", "nic-ring", "skb", "socket", "tx-ring", "xdp-frame", "slab", "compound-tail", "driver-cache", "genpool", "user"}
 
 func (p Place) String() string {
 	if p >= NumPlaces {

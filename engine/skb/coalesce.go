@@ -106,6 +106,9 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 	if no, why := s.ppRefused(to, from); no {
 		return refuse(why)
 	}
+	if SkbFragsReadable(from) != SkbFragsReadable(to) { // 65249feb6b3d
+		return refuse("one skb's frags are unreadable device memory (net_iov) and the other's are not: they never mix (skb_frags_readable differs)")
+	}
 	ok := func(r CoalesceResult, why string) (CoalesceResult, error) {
 		r.OK, r.Why = true, why
 		s.Coalesced++
@@ -115,7 +118,7 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 		}
 		return r, nil
 	}
-	if n := from.Len; n <= to.Tailroom() {
+	if n := from.Len; n <= to.Tailroom() && SkbFragsReadable(from) {
 		if n > 0 {
 			s.M.Charge(cpu, sim.SymMemcpy, n)
 		}

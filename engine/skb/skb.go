@@ -84,6 +84,7 @@ type SKB struct {
 	Nohdr      bool
 	PPRecycle  bool // pp_recycle:1
 	Pfmemalloc bool
+	Unreadable bool  // skb->unreadable: a frag is a net_iov (65249feb6b3d, v6.12; unreadable.go)
 	FragListOf int32 `pp:"counter"` // model: the skb whose frag_list holds this one (0: none)
 	AllocCPU   int   // skb->alloc_cpu (v5.19): the CPU that allocated the struct; skb_attempt_defer_free sends the free there
 	Where      Where // model: where the skb is (its pages' place follows it)
@@ -503,7 +504,9 @@ func (s *Stack) AddRxFrag(cpu int, sk *SKB, pg *mm.Page, off, size, truesize int
 	sk.Len += size
 	sk.DataLen += size
 	sk.Truesize += truesize
-	if pg.Pfmemalloc() {
+	if pg.IsNetIov() {
+		sk.Unreadable = true // __skb_fill_netmem_desc: netmem_is_net_iov (65249feb6b3d)
+	} else if pg.Pfmemalloc() {
 		sk.Pfmemalloc = true
 	}
 	from := pg.Place

@@ -108,7 +108,7 @@ type Settler interface {
 // says otherwise (coalesce-mixed mixes its own sizes).
 func DefaultFrame(workload string) int {
 	switch workload {
-	case WTCPStream, WGenericXDP:
+	case WTCPStream, WGenericXDP, WDevmemRx:
 		return FrameTCP
 	case WForward:
 		return FrameUDP
@@ -242,6 +242,8 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 		return &destroy{}, nil
 	case WGenericXDP:
 		return &genericXDP{frags: e.M.Knobs[sim.KnobXDPFrags] != 0}, nil
+	case WDevmemRx:
+		return newDevmemRx(e)
 	}
 	return nil, fmt.Errorf("unknown workload %q", name)
 }
