@@ -8,14 +8,15 @@ package lab
 var RuleExercisedIn = map[string][]string{
 	"coalesce-pp-guard":        {"coalesce-mixed"},
 	"coalesce-cloned-guard":    {"tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
-	"signature-check":          {"clone-tap", "coalesce-mixed", "split-page", "split-page (hns3)", "tcp-stream"},
+	"signature-check":          {"clone-tap", "coalesce-mixed", "devmem-rx", "split-page", "split-page (hns3)", "tcp-stream"},
 	"last-dataref":             {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"refcnt-check":             {"forward (mvneta, tap_every=4, frame=6000)", "pool-slow", "split-page"},
-	"frag-count":               {"split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
+	"frag-count":               {"devmem-rx", "devmem-rx (tap_every=4)", "split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"napi-locality":            {"forward (mlx5, tx_cpu=1)"},
 	"pfmemalloc-check":         {"pfmemalloc", "pool-slow"},
 	"bulk-map-error":           {"drop (dma_map_fail_ppm=200000)", "pool-direct", "pool-ring", "pool-slow"},
 	"bulk-dma-unmap":           {"xdp-redirect (mvpp2, bulk=256)"},
 	"release-producer-barrier": {"destroy (rx_descs=64, release_race=1)"},
 	"dma-mapped-cmpxchg":       {"destroy", "destroy (rx_descs=64)", "destroy (rx_descs=64, release_race=1)"},
+	"frags-readable":           {"devmem-rx (tap_every=4)"},
 }
