@@ -80,3 +80,32 @@ func TestDMATracking_SteadyStateAllocFree(t *testing.T) {
 		}
 	}
 }
+
+// The per-packet path allocates nothing in any era: a driver scenario of
+// each kind past its warm-up, with the narration off (a Why string built
+// for nobody is an allocation per put: page_pool_napi_local's once was).
+func TestSteadyState_NoAllocationsInAnyEra(t *testing.T) {
+	for _, sc := range []string{"tcp-stream", "xdp-tx", "generic-xdp", "devmem-rx"} {
+		s, err := ScenarioByName(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range sim.Eras {
+			cfg := Config{Scenario: sc, Era: e.Name, Packets: 1 << 40, Knobs: sim.MustOverrides("fast_forward=0")}
+			if cfg.Validate() != nil || (len(s.Eras) > 0 && !slices.Contains(s.Eras, e.Name)) {
+				continue
+			}
+			l, err := New(cfg)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", sc, e.Name, err)
+			}
+			for !l.run.measuring() {
+				l.stepOne()
+			}
+			l.RunN(4096)
+			if n := testing.AllocsPerRun(3, func() { l.RunN(1024) }); n != 0 {
+				t.Errorf("%s/%s: %.1f allocations per 1024 operations", sc, e.Name, n)
+			}
+		}
+	}
+}

@@ -63,8 +63,10 @@ func TestDevmemRx_ProviderPoolSideBySide(t *testing.T) {
 				t.Fatalf("err %v violations %v", l.Err(), first(r.Violations.List))
 			}
 			y := l.YNL()
-			if len(y.Pools) != 2 || y.Pools[0].ID != 2 {
-				t.Fatalf("ynl pools %+v: want the payload pool (2) and the header pool (1)", y.Pools)
+			// The ids follow the per-CPU system pools' (SystemPoolIDs).
+			sys := uint32(SystemPoolIDs(l.m.Era, len(l.m.CPUs)))
+			if len(y.Pools) != 2 || y.Pools[0].ID != sys+2 || y.Pools[1].ID != sys+1 {
+				t.Fatalf("ynl pools %+v: want the payload pool (%d) and the header pool (%d)", y.Pools, sys+2, sys+1)
 			}
 			st := &y.Stats[0].Stats
 			got := [5]int64{int64(st[sim.StatAllocFast]), int64(st[sim.StatAllocEmpty]), int64(st[sim.StatAllocRefill]), int64(st[sim.StatRecycleRing]), y.Pools[0].Inflight}

@@ -128,24 +128,31 @@ func (r *Registry) ringQsize(cpu int, poolSize int) int {
 // lets the list_owner test pass on any CPU.
 func (p *Pool) napiLocal(cpu int) bool {
 	cost := p.m.Charge(cpu, sim.SymNapiLocal, 0)
-	local, why := false, ""
+	napi := p.P.NAPI
+	soft := p.softirq(cpu)
+	local := soft && (p.cpuid == cpu || (napi != nil && (napi.ListOwner == cpu || p.m.Broken(sim.RuleNAPILocality))))
+	if p.m.Tracing() { // the narration only: the per-packet path builds no string
+		p.evSlow(cpu, sim.SymNapiLocal, nil, sim.PlaceNone, sim.PlaceNone, sim.StatNone, cost, p.napiLocalWhy(cpu, soft, local))
+	}
+	return local
+}
+
+// napiLocalWhy narrates page_pool_napi_local's answer.
+func (p *Pool) napiLocalWhy(cpu int, soft, local bool) string {
 	napi := p.P.NAPI
 	switch {
-	case !p.softirq(cpu):
-		why = "page_pool_napi_local: not in softirq, so not local"
+	case !soft:
+		return "page_pool_napi_local: not in softirq, so not local"
 	case p.cpuid == cpu:
-		local, why = true, fmt.Sprintf("page_pool_napi_local: in softirq on cpu%d, the pool's cpuid: local, the page may go to the alloc cache", cpu)
+		return fmt.Sprintf("page_pool_napi_local: in softirq on cpu%d, the pool's cpuid: local, the page may go to the alloc cache", cpu)
 	case napi == nil:
-		why = "page_pool_napi_local: the pool has no cpuid on this CPU and no NAPI (pp.napi), so not local"
+		return "page_pool_napi_local: the pool has no cpuid on this CPU and no NAPI (pp.napi), so not local"
 	case napi.ListOwner == cpu:
-		local, why = true, fmt.Sprintf("page_pool_napi_local: in softirq on cpu%d, which runs the pool's NAPI (napi->list_owner): local, the page may go to the alloc cache", cpu)
-	case p.m.Broken(sim.RuleNAPILocality):
-		local, why = true, fmt.Sprintf("page_pool_napi_local on cpu%d, %s: with napi-locality broken it answers local anyway (the kernel sends the page through the ptr_ring)", cpu, napiOwner(napi.ListOwner))
-	default:
-		why = fmt.Sprintf("page_pool_napi_local on cpu%d, %s: not local", cpu, napiOwner(napi.ListOwner))
+		return fmt.Sprintf("page_pool_napi_local: in softirq on cpu%d, which runs the pool's NAPI (napi->list_owner): local, the page may go to the alloc cache", cpu)
+	case local:
+		return fmt.Sprintf("page_pool_napi_local on cpu%d, %s: with napi-locality broken it answers local anyway (the kernel sends the page through the ptr_ring)", cpu, napiOwner(napi.ListOwner))
 	}
-	p.ev(cpu, sim.SymNapiLocal, nil, sim.PlaceNone, sim.PlaceNone, sim.StatNone, cost, why)
-	return local
+	return fmt.Sprintf("page_pool_napi_local on cpu%d, %s: not local", cpu, napiOwner(napi.ListOwner))
 }
 
 // Alloc models page_pool_alloc(pool, &offset, &size, gfp), behind
