@@ -13,7 +13,7 @@ type Options struct {
 	// paste does not say (a `sleep N` line does); 0: rates only where the
 	// paste gives the time.
 	Interval float64
-	// Nearest is how many scenario × driver groups to name (0: 3).
+	// Nearest is how many scenario × driver groups to name (0: 5: the sweep holds 14 scenarios; a two-snapshot paste, a steady state, sits farther from every run than a whole run does, warm-up included).
 	Nearest int
 	// NoModel skips the nearest-scenario search (which runs the model).
 	NoModel bool
@@ -81,7 +81,7 @@ func Diagnose(text string, opt Options) (*Report, error) {
 // DiagnosePaste diagnoses a parsed paste.
 func DiagnosePaste(p *Paste, opt Options) *Report {
 	if opt.Nearest == 0 {
-		opt.Nearest = 3
+		opt.Nearest = 5
 	}
 	r := &Report{Paste: p, Distance: DistanceDoc}
 	absentZero := p.Format == FormatEthtool || p.Format == FormatYNL

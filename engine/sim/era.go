@@ -177,6 +177,9 @@ type Era struct {
 	// (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE. Reverted in 7.1-rc5
 	// (54cf41c969da): v7.1 checks pp_magic again.
 	PageType bool
+	// LTS: the release is a longterm kernel (kernel.org's releases page:
+	// 5.15, 6.1, 6.6, 6.12, 6.18).
+	LTS bool
 	// Naming is the name family the era's kernel gives the pool's
 	// functions and the memory they hand out: "page" up to 6.10, "netmem"
 	// from the netmem conversion (Mina Almasry's series, v6.11:
@@ -231,7 +234,7 @@ var Eras = withLater([]Era{
 	// 53e0961da1c7, so it is in the 5.15.y stable series whose skbuff.c the era
 	// follows): without it, split pages are not safe against coalescing from
 	// clones.
-	{Name: "5.15", Tag: "v5.15", Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
+	{Name: "5.15", Tag: "v5.15", LTS: true, Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page"},
 	// 6.1 (LTS): the deferred free of 5.19 without NAPI-direct recycling —
@@ -240,7 +243,7 @@ var Eras = withLater([]Era{
 	// coalesce rule is 2022's (1effe8ca4e34), CONFIG_PAGE_POOL_STATS (5.18) and the
 	// bulk refill on pool->p.nid (6.0) are in. GRO's pp_recycle guard is
 	// v6.2 (backported to 6.1.y; the era follows the release).
-	{Name: "6.1", Tag: "v6.1", Order: 5, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
+	{Name: "6.1", Tag: "v6.1", LTS: true, Order: 5, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page"},
 	{Name: "6.4", Tag: "v6.4", Order: 6, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
@@ -257,7 +260,7 @@ var Eras = withLater([]Era{
 	// PP_FLAG_PAGE_FRAG and pp_frag_count for split pages only, BIAS_MAX
 	// LONG_MAX, the 2023 coalesce rule (0646dc31ca88 "skbuff: Fix a race
 	// between coalescing and releasing SKBs").
-	{Name: "6.6", Tag: "v6.6", Order: 7, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
+	{Name: "6.6", Tag: "v6.6", LTS: true, Order: 7, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023,
 		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page"},
@@ -292,25 +295,26 @@ var laterEras = []eraStep{
 	{"6.10", "v6.10", "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included) and direct bulk recycling in page_pool_put_page_bulk",
 		func(e *Era) { e.PoolNapiLocal = true }},
 	{"6.12", "v6.12", "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
-		func(e *Era) { e.MemProvider, e.Naming = MPDevmem, "netmem" }},
+		func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true }},
 	{"6.15", "v6.15", "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV, which the provider turns off (6.14)",
 		func(e *Era) { e.MemProvider = MPOps }},
 	{"6.16", "v6.16", "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
 		func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier = true, true }},
 	{"6.18", "v6.18", "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768; 6.19 changes no page_pool behaviour the model shows (ynltool page-pool stats is new)",
-		func(e *Era) { e.RingClamp, e.Naming = true, "netmem_desc" }},
+		func(e *Era) { e.RingClamp, e.Naming, e.LTS = true, "netmem_desc", true }},
 	{"7.1-rc1", "v7.1-rc1", "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc5)",
 		func(e *Era) { e.PageType = true }},
 	{"7.1", "v7.1", "as 6.18: the page type of 7.1-rc1 was reverted (54cf41c969da), so 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
 		func(e *Era) { e.PageType = false }},
 }
 
-// withLater appends each step as a copy of the era before it with the
-// step's change, in order.
+// withLater appends each step as a copy of the era before it (LTS aside)
+// with the step's change, in order.
 func withLater(eras []Era, steps []eraStep) []Era {
 	for _, st := range steps {
 		e := eras[len(eras)-1]
 		e.Name, e.Tag, e.Summary, e.Order = st.name, st.tag, st.summary, len(eras)
+		e.LTS = false // a release's own property, not a behaviour a later era inherits
 		st.change(&e)
 		eras = append(eras, e)
 	}
