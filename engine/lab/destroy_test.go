@@ -85,13 +85,17 @@ func TestDMATracking_SteadyStateAllocFree(t *testing.T) {
 // each kind past its warm-up, with the narration off (a Why string built
 // for nobody is an allocation per put: page_pool_napi_local's once was).
 func TestSteadyState_NoAllocationsInAnyEra(t *testing.T) {
-	for _, sc := range []string{"tcp-stream", "xdp-tx", "generic-xdp", "devmem-rx"} {
+	for _, row := range []struct{ sc, set string }{{"tcp-stream", ""}, {"xdp-tx", ""}, {"generic-xdp", ""}, {"generic-xdp", "xdp_frags=0"}, {"devmem-rx", ""}} {
+		sc := row.sc
 		s, err := ScenarioByName(sc)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range sim.Eras {
 			cfg := Config{Scenario: sc, Era: e.Name, Packets: 1 << 40, Knobs: sim.MustOverrides("fast_forward=0")}
+			if row.set != "" {
+				cfg.Knobs = sim.MustOverrides("fast_forward=0", row.set)
+			}
 			if cfg.Validate() != nil || (len(s.Eras) > 0 && !slices.Contains(s.Eras, e.Name)) {
 				continue
 			}
@@ -104,7 +108,7 @@ func TestSteadyState_NoAllocationsInAnyEra(t *testing.T) {
 			}
 			l.RunN(4096)
 			if n := testing.AllocsPerRun(3, func() { l.RunN(1024) }); n != 0 {
-				t.Errorf("%s/%s: %.1f allocations per 1024 operations", sc, e.Name, n)
+				t.Errorf("%s %s/%s: %.1f allocations per 1024 operations", sc, row.set, e.Name, n)
 			}
 		}
 	}

@@ -176,7 +176,10 @@ func (p *Pool) zcAllocNetmems(cpu int, cost int64) *mm.Page {
 func (p *Pool) zcrxRingRefill(cpu int) int {
 	mp := p.mp
 	n := 0
-	for mp.rqHead < len(mp.refill) && p.alloc.count < AllocCacheSize {
+	// entries = min(io_zcrx_rqring_entries(ifq), PP_ALLOC_CACHE_REFILL -
+	// pp->alloc.count): an rqe whose niov keeps a reference still counts.
+	entries := min(len(mp.refill)-mp.rqHead, AllocCacheRefill-p.alloc.count)
+	for ; entries > 0; entries-- {
 		pg := mp.refill[mp.rqHead]
 		mp.refill[mp.rqHead] = nil
 		mp.rqHead++
@@ -184,8 +187,13 @@ func (p *Pool) zcrxRingRefill(cpu int) int {
 			continue // another reference remains (an skb still holds the frag)
 		}
 		if pg.PP != p.ID {
+			// io_zcrx_return_niov: a niov of another pool goes back to it
+			// (page_pool_put_unrefed_netmem(niov->pp, netmem, -1, false));
+			// one with no pool to the area's freelist.
 			if pool := p.reg.Lookup(pg.PP); pool != nil {
-				pool.mpReleaseNetmem(cpu, pg)
+				pool.putUnrefedPage(cpu, pg, -1, false)
+			} else {
+				mp.B.FreeChunk(pg) // io_zcrx_return_niov_freelist
 			}
 			continue
 		}

@@ -34,6 +34,14 @@ func (p *Pool) PutPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) 
 	if !p.lastUser(cpu, pg) {
 		return
 	}
+	p.putUnrefedPage(cpu, pg, dmaSyncSize, allowDirect)
+}
+
+// putUnrefedPage models page_pool_put_unrefed_page /
+// page_pool_put_unrefed_netmem: the put of a page whose last pp reference
+// the caller already dropped (PutPage after its frag/ref test; io_uring's
+// io_zcrx_return_niov of another pool's niov).
+func (p *Pool) putUnrefedPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) {
 	if !allowDirect && p.m.Era.PoolNapiLocal {
 		allowDirect = p.napiLocal(cpu)
 	}

@@ -81,7 +81,7 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 			// Only reachable with the signature check removed: the kernel would
 			// dereference a NULL/garbage page->pp here.
 			pg.ReportOnce(m, sim.KindForeignPageInPool, sim.RuleSignatureCheck,
-				"page that fails %s taken for a pool page; page->pp is NULL (the kernel would oops)", SignatureCheck(e))
+				"page that fails %s taken for a pool page; page->pp is NULL (the kernel would oops)", e.SignatureCheck())
 		} else if m.Tracing() {
 			// 5.14: the driver did not store the pool in page->pp
 			// (skb_mark_for_recycle(skb, page, pp) / page_pool_store_mem_info).
@@ -122,14 +122,14 @@ func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 				why = "page_pool page: the free is neither NAPI-safe nor in softirq on the CPU that owns the pool's NAPI, so it goes through the ptr_ring"
 			}
 			switch {
+			case allowDirect && e.SystemPool && pool.cpuid == cpu:
+				why = fmt.Sprintf("page_pool page freed in softirq on cpu%d, the pool's cpuid (6.9: allow_direct |= pp->cpuid == cpuid): direct recycling into the alloc cache is allowed", cpu)
 			case pool.P.NAPI == nil:
 				why = "page_pool page: the pool has no NAPI (its driver does not set pp.napi, opt-in since 6.4: \"only if locking is tied to NAPI\"), so no skb free recycles directly: it goes through the ptr_ring"
 			case allowDirect && pool.P.NAPI.ListOwner != cpu:
 				why = fmt.Sprintf("page_pool page freed on cpu%d, %s: with napi-locality broken it recycles directly into the lockless alloc cache anyway (the kernel sends it through the ptr_ring)", cpu, napiOwner(pool.P.NAPI.ListOwner))
 			case ctx && pool.P.NAPI.ListOwner != cpu:
 				why = fmt.Sprintf("page_pool page freed on cpu%d, %s: only the CPU that runs the pool's NAPI may touch the lockless alloc cache, so it goes through the ptr_ring", cpu, napiOwner(pool.P.NAPI.ListOwner))
-			case allowDirect && e.SystemPool && pool.cpuid == cpu:
-				why = fmt.Sprintf("page_pool page freed in softirq on cpu%d, the pool's cpuid (6.9: allow_direct |= pp->cpuid == cpuid): direct recycling into the alloc cache is allowed", cpu)
 			case allowDirect && napiSafe:
 				why = "page_pool page freed NAPI-safe on the CPU that owns the pool's NAPI: direct recycling into the alloc cache is allowed"
 			case allowDirect:

@@ -68,7 +68,7 @@ func (r *Registry) createSystemPools() {
 	r.sys = make([]*Pool, len(m.CPUs))
 	for c := range m.CPUs {
 		nid := NumaNoNode
-		if m.Era.PoolNapiLocal {
+		if m.Era.PoolNapiLocal { // the same release as 341ee1a584c8, not the same commit
 			nid = m.NodeOf(c) // cpu_to_mem(cpuid), 341ee1a584c8 (v6.10)
 		}
 		pool, err := r.initPool(c, Params{Flags: FlagSystemPool, PoolSize: SystemPoolSize, Nid: nid}, c)
@@ -204,13 +204,3 @@ func IsPP(e *sim.Era, pg *mm.Page) bool {
 	return pg.PPMagic == mm.PPSignature
 }
 
-// SignatureCheck names the era's IsPP test, as the narration shows it.
-func SignatureCheck(e *sim.Era) string {
-	switch {
-	case e.PageType:
-		return "PageNetpp(page)"
-	case e.MaskedSignature:
-		return "(pp_magic & ~0x3) == PP_SIGNATURE"
-	}
-	return "pp_magic == PP_SIGNATURE"
-}

@@ -290,7 +290,7 @@ func TestNapiPPPutPage_PageNetppIsTheSignatureIn71rc1(t *testing.T) {
 			}
 			e.m.Begin(0, sim.SymReturnSkbPage)
 			if !e.r.ReturnSkbPage(0, pg, false) {
-				t.Errorf("the pool's own page fails %s", SignatureCheck(e.m.Era))
+				t.Errorf("the pool's own page fails %s", e.m.Era.SignatureCheck())
 			}
 			forged := e.a.AllocPagesNode(0, -1, 0)
 			forged.PPMagic |= mm.PPSignature
@@ -298,7 +298,7 @@ func TestNapiPPPutPage_PageNetppIsTheSignatureIn71rc1(t *testing.T) {
 			forged.Owner = e.p.ID // the checker's ground truth: it counts as the pool's
 			taken := IsPP(e.m.Era, forged)
 			if taken != tc.forgedTaken {
-				t.Errorf("page with PP_SIGNATURE in pp_magic and no page type: %s = %v, want %v", SignatureCheck(e.m.Era), taken, tc.forgedTaken)
+				t.Errorf("page with PP_SIGNATURE in pp_magic and no page type: %s = %v, want %v", e.m.Era.SignatureCheck(), taken, tc.forgedTaken)
 			}
 			e.m.Begin(0, sim.SymReturnPage)
 			e.p.scrub(0) // release what the pool holds: page_pool_clear_pp_info

@@ -1,6 +1,7 @@
 package skb
 
 import (
+	"errors"
 	"fmt"
 
 	"pplab/engine/mm"
@@ -99,10 +100,20 @@ func (s *Stack) SkbCowDataForXDP(cpu int, pool *pagepool.Pool, sk *SKB, hasFrags
 	if !hasFrags {
 		s.ev(cpu, sim.SymGenericXDP, sk, nil, sim.PlaceNone, sim.PlaceNone, 0,
 			"skb_cow_data_for_xdp: -EINVAL, the program was not loaded with frags support (xdp_has_frags): the old path, pskb_expand_head + skb_linearize, without page_pool")
-		return nil, fmt.Errorf("skb_cow_data_for_xdp: -EINVAL (no xdp_has_frags)")
+		return nil, ErrNoXDPFrags
 	}
 	return s.SkbPPCowData(cpu, pool, sk, XDPPacketHeadroom)
 }
+
+// The errors of skb_cow_data_for_xdp and skb_pp_cow_data, as values: the
+// caller falls back on pskb_expand_head for any of them, once per packet
+// for a frags-unaware program, so they are not built per call.
+var (
+	ErrNoXDPFrags  = errors.New("skb_cow_data_for_xdp: -EINVAL (no xdp_has_frags)")
+	ErrCowFragList = errors.New("skb_pp_cow_data: -EOPNOTSUPP (frag_list)")
+	ErrCowTooLong  = errors.New("skb_pp_cow_data: -ENOMEM (longer than a head and MAX_SKB_FRAGS pages)")
+	ErrCowNoMem    = errors.New("skb_pp_cow_data: -ENOMEM (page_pool_dev_alloc failed)")
+)
 
 // SkbPPCowData models skb_pp_cow_data(pool, pskb, headroom) (e6d5dbdd20aa,
 // v6.9; veth uses it with its own pool, 27accb3cc08a): copy the skb into
@@ -118,17 +129,17 @@ func (s *Stack) SkbCowDataForXDP(cpu int, pool *pagepool.Pool, sk *SKB, hasFrags
 func (s *Stack) SkbPPCowData(cpu int, pool *pagepool.Pool, sk *SKB, headroom int) (*SKB, error) {
 	cost := s.M.Charge(cpu, sim.SymSkbPPCowData, 0)
 	if len(sk.D.FragList) > 0 {
-		return nil, fmt.Errorf("skb_pp_cow_data: -EOPNOTSUPP (frag_list)")
+		return nil, ErrCowFragList
 	}
 	maxHead := mm.PageSize - headroom - ShinfoSize // SKB_WITH_OVERHEAD(PAGE_SIZE - headroom)
 	if sk.Len > maxHead+MaxSkbFrags*mm.PageSize {
-		return nil, fmt.Errorf("skb_pp_cow_data: -ENOMEM (%d bytes do not fit a head and MAX_SKB_FRAGS pages)", sk.Len)
+		return nil, ErrCowTooLong
 	}
 	size := min(sk.Len, maxHead)
 	truesize := skbDataAlign(size) + ShinfoSize + headroom // SKB_HEAD_ALIGN(size) + headroom
 	pg, off, truesize := pool.Alloc(cpu, truesize)         // page_pool_dev_alloc_va
 	if pg == nil {
-		return nil, fmt.Errorf("skb_pp_cow_data: -ENOMEM (page_pool_dev_alloc_va)")
+		return nil, ErrCowNoMem
 	}
 	nskb, err := s.BuildSKB(cpu, pg, off, truesize, 0, true) // napi_build_skb
 	if err != nil {
@@ -142,22 +153,21 @@ func (s *Stack) SkbPPCowData(cpu int, pool *pagepool.Pool, sk *SKB, headroom int
 		s.ev(cpu, sim.SymSkbPPCowData, nskb, pg, sim.PlaceSKB, sim.PlaceSKB, cost,
 			fmt.Sprintf("copies the first %d bytes into a %d-byte head from page_pool %d (this CPU's system page_pool for generic XDP; page_pool_dev_alloc_va: %s), napi_build_skb, skb_mark_for_recycle", size, truesize, pool.ID, allocWhat(truesize)))
 	}
-	for rest, done := sk.Len-size, size; rest > 0; {
+	for rest := sk.Len - size; rest > 0; {
 		n := min(rest, mm.PageSize)
 		fpg, foff, ftrue := pool.Alloc(cpu, n) // page_pool_dev_alloc
 		if fpg == nil {
 			s.KfreeSKB(cpu, nskb)
-			return nil, fmt.Errorf("skb_pp_cow_data: -ENOMEM (page_pool_dev_alloc)")
+			return nil, ErrCowNoMem
 		}
 		if err := s.AddRxFrag(cpu, nskb, fpg, foff, n, ftrue); err != nil {
 			panic(fmt.Sprintf("skb: skb_pp_cow_data: %v", err)) // the length test above bounds the frags
 		}
 		s.M.Charge(cpu, sim.SymMemcpy, n)
 		rest -= n
-		done += n
 	}
 	s.ev(cpu, sim.SymSkbPPCowData, sk, nil, sim.PlaceNone, sim.PlaceNone, 0,
-		"consume_skb of the original: its buffers go back where they came from (a page_pool page of the driver to its own pool)")
+		"consume_skb of the original: its buffers go back where they came from (page_pool pages to their pool, a kmalloc'ed head to its slab)")
 	s.KfreeSKB(cpu, sk) // consume_skb: not NAPI-safe
 	return nskb, nil
 }

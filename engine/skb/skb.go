@@ -365,7 +365,7 @@ func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi b
 	pg.Users++
 	s.Built++
 	s.ev(cpu, sim.SymBuildSKB, sk, pg, from, sim.PlaceSKB, cost,
-		"builds an skb around the received buffer: the head is a fragment of this page (head_frag), no copy")
+		"builds an skb around the buffer: the head is a fragment of this page (head_frag); build_skb itself copies nothing")
 	return sk, nil
 }
 

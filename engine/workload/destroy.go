@@ -52,9 +52,11 @@ func (w *destroy) Step(e *Env) bool {
 			w.held = append(w.held, sk)
 		}
 		if w.n >= w.unloadAt {
-			// ndo_stop runs in process context (rtnl, after napi_disable):
-			// from 6.10 page_pool_napi_local asks in_softirq() of the
-			// driver's allow_direct = false puts of its posted buffers.
+			// ndo_stop runs in process context (rtnl, after napi_disable)
+			// in every era: the puts of the posted buffers take the
+			// producer lock's _bh form (this costs every era's unload a
+			// little, counters unchanged), and from 6.10
+			// page_pool_napi_local's in_softirq() test answers "not local".
 			e.inProcess(d.CPU())
 			d.Unload()
 			w.phase = 1
