@@ -54,12 +54,13 @@ func DMAIndexBits(pl *sim.Platform) uint {
 // only when more pages are mapped at once than ever before, never per
 // packet: ids are reused lowest first, as xa_alloc does.
 type dmaMapped struct {
-	on      bool       // tracking: era DMATracking, a mapping pool, PP_DMA_INDEX_BITS > 0
-	bits    uint       // PP_DMA_INDEX_BITS
-	slots   []*mm.Page // slots[id]
-	free    int        `pp:"index"` // every id below it is in use
-	entries int
-	syncOff bool // page_pool_scrub cleared pool->dma_sync
+	on       bool       // tracking: era DMATracking, a mapping pool, PP_DMA_INDEX_BITS > 0
+	bits     uint       // PP_DMA_INDEX_BITS
+	slots    []*mm.Page // slots[id]
+	free     int        `pp:"index"` // every id below it is in use
+	entries  int
+	syncOff  bool // page_pool_scrub cleared pool->dma_sync
+	scrubbed bool // page_pool_scrub unmapped the pages still in flight
 }
 
 // init models xa_init_flags(&pool->dma_mapped, XA_FLAGS_ALLOC1) in
@@ -122,8 +123,9 @@ func (p *Pool) DMATracked() bool { return p.dma.on }
 // -ENOMEM a WARN_ONCE "couldn't track DMA mapping, please report to
 // netdev@". false when the xarray refuses; the caller then unmaps the page.
 // In 6.16 the code stands inline in page_pool_dma_map; the helper
-// page_pool_register_dma_index is a later split, seen in the diff of the
-// page-type patch (db359fccf212, 7.1-rc1), read for this model.
+// page_pool_register_dma_index is the split of "page_pool: Fix
+// PP_MAGIC_MASK to avoid crashing on some 32-bit arches" (net, Sep 2025,
+// <20250926113841.376461-1-toke@redhat.com>, its diff read), so 6.18's.
 func (p *Pool) registerDMAIndex(cpu int, pg *mm.Page) bool {
 	if !p.dma.on {
 		return true // if (!PP_DMA_INDEX_BITS) return 0; before 6.16 there is no index
@@ -168,21 +170,30 @@ func (p *Pool) unmapNetmemDMA(cpu int, pg *mm.Page) {
 		}
 		return
 	}
-	id := pg.DMAIndex()
-	if id == 0 {
-		return // never registered (the xa_alloc failed, or mapped before the pool tracked)
-	}
 	cost := p.m.Charge(cpu, sim.SymDMAIndexRelease, 0)
-	if old := p.dma.cmpxchg(id, pg); old != pg {
-		if !p.m.Broken(sim.RuleDMAMappedCmpxchg) {
-			p.ev(cpu, sim.SymDMAIndexRelease, pg, pg.Place, pg.Place, sim.StatNone, cost,
-				"xa_cmpxchg finds the page's dma_mapped slot empty: page_pool_scrub already unmapped it when the pool was destroyed, so no dma_unmap (the device may be gone)")
-			return
-		}
+	id := pg.DMAIndex()
+	switch {
+	case id == 0 && !p.dma.scrubbed:
+		return // never registered (the xa_alloc failed, or mapped before the pool tracked)
+	case id == 0 && !p.m.Broken(sim.RuleDMAMappedCmpxchg):
+		// if (!id) return: the scrub's unmap cleared the page's index.
 		p.ev(cpu, sim.SymDMAIndexRelease, pg, pg.Place, pg.Place, sim.StatNone, cost,
-			"dma-mapped-cmpxchg broken: the slot test is skipped and the page, which page_pool_scrub already unmapped, is unmapped again")
+			"the page's DMA index is 0: page_pool_scrub unmapped it, and cleared its index, when the pool was destroyed, so no dma_unmap (the device may be gone)")
+		return
+	case id == 0:
+		p.ev(cpu, sim.SymDMAIndexRelease, pg, pg.Place, pg.Place, sim.StatNone, cost,
+			"dma-mapped-cmpxchg broken: the index and slot test is skipped and the page, which page_pool_scrub already unmapped, is unmapped again")
+	case p.dma.cmpxchg(id, pg) != pg:
+		return // another path won the slot and unmaps
 	}
 	p.a.DMA.UnmapPage(cpu, pg, mm.PageSize<<pg.Order, p.P.DMADir)
+	// The winner clears the page's DMA address and index (ee62ce7a1d90's
+	// __page_pool_release_page_dma: netmem_set_dma_index(netmem, 0); in
+	// 6.18 page_pool_release_dma_index). A later form
+	// (__page_pool_unmap_netmem_dma, "no page ref, dma-unmap only", commit
+	// not pinned) leaves a scrubbed page's index and relies on the empty
+	// slot; the outcome, no second unmap, is the same.
+	pg.SetDMAIndex(0)
 }
 
 // scrubDMA is the DMA half of page_pool_scrub (ee62ce7a1d90), run once, on
@@ -215,6 +226,7 @@ func (p *Pool) scrubDMA(cpu int) {
 		}
 	}
 	n := p.dma.entries
+	p.dma.scrubbed = true
 	for id := 1; id < len(p.dma.slots); id++ {
 		if pg := p.dma.slots[id]; pg != nil {
 			p.unmapNetmemDMA(cpu, pg) // "No page ref, dma-unmap only."

@@ -203,4 +203,3 @@ func IsPP(e *sim.Era, pg *mm.Page) bool {
 	}
 	return pg.PPMagic == mm.PPSignature
 }
-
