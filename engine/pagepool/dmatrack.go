@@ -59,7 +59,7 @@ type dmaMapped struct {
 	slots    []*mm.Page // slots[id]
 	free     int        `pp:"index"` // every id below it is in use
 	entries  int
-	syncOff  bool // page_pool_scrub cleared pool->dma_sync
+	syncOff  bool // pool->dma_sync is false although p.flags asks for it: page_pool_scrub (6.16) or a memory provider (6.14) cleared it
 	scrubbed bool // page_pool_scrub unmapped the pages still in flight
 }
 
@@ -243,3 +243,8 @@ func (p *Pool) scrubDMA(cpu int) {
 // under RTNL. An order-of-magnitude default (tens of microseconds), NOT
 // measured.
 const SynchronizeNetNS = 50_000
+
+// DMASync is pool->dma_sync: the pool syncs pages for the device
+// (PP_FLAG_DMA_SYNC_DEV) and neither page_pool_scrub nor a memory provider
+// turned it off.
+func (p *Pool) DMASync() bool { return p.P.Flags&FlagDMASyncDev != 0 && !p.dma.syncOff }

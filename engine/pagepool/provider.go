@@ -94,7 +94,7 @@ func (r *Registry) initProvider(cpu int, pool *Pool) error {
 		if pool.P.Order != 0 {
 			return fmt.Errorf("page_pool_init: mp_ops->init: %w: order %d (net_iovs are PAGE_SIZE)", ErrE2Big, pool.P.Order)
 		}
-		pool.P.Flags &^= FlagDMASyncDev // mp_ops->init: pool->dma_sync = false; pool->dma_sync_for_cpu = false
+		pool.dma.syncOff = true // mp_ops->init: pool->dma_sync = false (and dma_sync_for_cpu); p.flags keeps PP_FLAG_DMA_SYNC_DEV
 	default:
 		panic(fmt.Sprintf("pagepool: a memory provider on queue %d in era %s, which has none", q.Index, m.Era.Name))
 	}

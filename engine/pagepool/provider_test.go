@@ -78,8 +78,8 @@ func TestProviderInit_FlagsPerEra(t *testing.T) {
 			if got := pool.Provider() != nil; got != tc.provider {
 				t.Errorf("provider %v, want %v", got, tc.provider)
 			}
-			if tc.provider && pool.P.Flags&FlagDMASyncDev != 0 {
-				t.Errorf("a provider pool syncs for the device (flags %#x)", pool.P.Flags)
+			if tc.provider && pool.DMASync() {
+				t.Errorf("a provider pool syncs for the device (flags %#x, dma_sync on)", pool.P.Flags)
 			}
 		})
 	}
