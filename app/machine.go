@@ -116,6 +116,13 @@ func (c cells) pool(p lab.PoolView) ga.UI {
 	if p.NAPICPU >= 0 {
 		napi = fmt.Sprintf("pp.napi: the NAPI on cpu%d", p.NAPICPU)
 	}
+	title := fmt.Sprintf("page_pool #%d", p.ID)
+	if p.System {
+		// 6.9's per-CPU system pool (page_pool_create_percpu): no NAPI,
+		// but pool->cpuid makes a softirq free on its CPU direct.
+		title = fmt.Sprintf("page_pool #%d: cpu%d's system page_pool", p.ID, p.CPUID)
+		napi = fmt.Sprintf("no pp.napi, but pool->cpuid %d: an skb free in softirq on cpu%d recycles into the alloc cache; ethtool -S and netlink do not show this pool, and its recycle counters are shared by every CPU's system pool", p.CPUID, p.CPUID)
+	}
 	state := ""
 	switch {
 	case p.Freed:
@@ -124,7 +131,7 @@ func (c cells) pool(p lab.PoolView) ga.UI {
 		state = " — destroyed, waiting for in-flight pages"
 	}
 	return ga.Div().Class("box pool").DataSet("pool", p.ID).Body(
-		ga.H3().Text(fmt.Sprintf("page_pool #%d%s", p.ID, state)),
+		ga.H3().Text(title+state),
 		ga.P().Class("meta").Body(
 			gloss("inflight", glossInflight), ga.Text(fmt.Sprintf(" %d = hold %d − release %d · %s · ", p.Inflight, p.Hold, p.Release, napi)),
 			gloss(fmt.Sprintf("nid %d", p.Nid), glossNid)),

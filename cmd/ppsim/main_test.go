@@ -144,7 +144,7 @@ func TestList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &l); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Scenarios) != 15 || len(l.Eras) != 17 || len(l.Rules) != 13 || len(l.Knobs) == 0 {
+	if len(l.Scenarios) != 17 || len(l.Eras) != 17 || len(l.Rules) != 13 || len(l.Knobs) == 0 {
 		t.Fatalf("list: %s", out)
 	}
 	eras := map[string]int{}
