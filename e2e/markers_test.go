@@ -144,12 +144,17 @@ func TestMarkers_NextAndPreviousKeys(t *testing.T) {
 				p.waitOp(want)
 				p.wait(fmt.Sprintf(`document.querySelector('#narration-text').textContent.startsWith('op %d ')`, want), 10*time.Second)
 				narr := p.text("#narration")
+				selected := false
 				for _, m := range ms {
 					if m.Op == want && !strings.Contains(narr, narrates[m.Kind]) {
 						t.Errorf("op %d (%s): the narration does not show %q: %s", want, m.Kind, narrates[m.Kind], narr)
 					}
-					if m.Op == want && m.Kind == "violation" {
-						p.wait(fmt.Sprintf(`document.querySelector('#inspected-pfn') !== null && document.querySelector('#inspected-pfn').textContent.includes('%#x')`, m.PFN), 10*time.Second)
+					// An operation with violations on several pages (destroy
+					// before 6.16: one late return's unmap and the next one's
+					// sync, both after the unbind) selects the first one's page.
+					if m.Op == want && m.Kind == "violation" && !selected {
+						selected = true
+						p.wait(fmt.Sprintf(`document.querySelector('#inspected-pfn') !== null && document.querySelector('#inspected-pfn').textContent === 'pfn %#x'`, m.PFN), 10*time.Second)
 					}
 				}
 			}
