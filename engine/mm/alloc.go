@@ -44,7 +44,7 @@ func NewAllocator(m *sim.Machine) *Allocator {
 	nodes := int(m.Knobs[sim.KnobNumaNodes])
 	per := int32(m.Knobs[sim.KnobNodePages])
 	a := &Allocator{m: m, pages: make([]Page, int32(nodes)*per, int(int32(nodes)*per)+netIovReserve(m)), nodes: make([]node, nodes)}
-	a.DMA = DMA{m: m, Coherent: m.Coherent(), IOMMU: m.Knobs[sim.KnobIOMMU] != 0, FailPPM: m.Knobs[sim.KnobDMAMapFailPPM]}
+	a.DMA = DMA{m: m, Coherent: m.Coherent(), SkipSync: m.Era.DMASkipSync && m.Coherent(), IOMMU: m.Knobs[sim.KnobIOMMU] != 0, FailPPM: m.Knobs[sim.KnobDMAMapFailPPM]}
 	for n := range a.nodes {
 		nd := &a.nodes[n]
 		nd.first, nd.n = int32(n)*per, per

@@ -36,6 +36,14 @@ type DMA struct {
 	Leaked                      int64 // mappings lost: their pages were freed and reused while mapped
 	LastSyncDevLen, LastSyncOff int   // the most recent sync-for-device range (for tests and the UI)
 
+	// SkipSync is dev->dma_skip_sync: from 6.10 (sim.Era.DMASkipSync,
+	// f406c8e4b770) dma_setup_need_sync sets it for an I/O-coherent device
+	// (no bounce buffering in the model), and the inline
+	// dma_sync_single_for_{cpu,device} and page_pool_dma_sync_for_device
+	// test dma_dev_need_sync() before they call anything: no call, no cost,
+	// nothing that names the device.
+	SkipSync bool
+
 	// Unbound: the device's driver has unbound (Unbind); no DMA API call may
 	// name the device from then on.
 	Unbound bool
@@ -153,7 +161,12 @@ func (d *DMA) UnmapPage(cpu int, p *Page, size int, dir DMADir) {
 
 // SyncForDevice models dma_sync_single_range_for_device(dev, addr, offset, size,
 // dir): on a non-coherent platform the CPU cleans/invalidates size bytes.
+// With SkipSync (6.10+, coherent) the inline dma_dev_need_sync() test
+// returns before any call: nothing happens and nothing is charged.
 func (d *DMA) SyncForDevice(cpu int, p *Page, offset, size int, dir DMADir) int64 {
+	if d.SkipSync {
+		return 0
+	}
 	if d.Unbound {
 		d.afterUnbind(p, "dma_sync_single_range_for_device")
 	}
@@ -171,8 +184,12 @@ func (d *DMA) SyncForDevice(cpu int, p *Page, offset, size int, dir DMADir) int6
 	return cost
 }
 
-// SyncForCPU models dma_sync_single_range_for_cpu.
+// SyncForCPU models dma_sync_single_range_for_cpu (nothing with SkipSync,
+// as SyncForDevice).
 func (d *DMA) SyncForCPU(cpu int, p *Page, offset, size int, dir DMADir) int64 {
+	if d.SkipSync {
+		return 0
+	}
 	if d.Unbound {
 		d.afterUnbind(p, "dma_sync_single_range_for_cpu")
 	}

@@ -1,6 +1,7 @@
 package mm
 
 import (
+	"fmt"
 	"testing"
 
 	"pplab/engine/sim"
@@ -273,5 +274,46 @@ func TestPage_AssumeRoleKeepsTheFrame(t *testing.T) {
 	f2.AssumeRole(&iommu, 0, 0)
 	if f2.DMAAddr != 0xdead0000 || f2.PFN != 9 {
 		t.Errorf("unmapped role: %+v", f2)
+	}
+}
+
+// dma_dev_need_sync (f406c8e4b770, v6.10): from 6.10 a sync on an
+// I/O-coherent device is skipped before any call — no cost, no count, and
+// nothing that names the device, even an unbound one; before 6.10, and on
+// a non-coherent device in any era, the call is made.
+func TestDMASkipSync_NoSyncCallOnACoherentDeviceFrom610(t *testing.T) {
+	for _, tc := range []struct {
+		era      string
+		coherent int64
+		calls    bool
+	}{
+		{"6.9", 1, true},
+		{"6.10", 1, false},
+		{"7.1", 1, false},
+		{"6.10", 0, true},
+		{"7.1", 0, true},
+	} {
+		t.Run(fmt.Sprintf("%s coherent=%d", tc.era, tc.coherent), func(t *testing.T) {
+			e, err := sim.EraByName(tc.era)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := sim.DefaultKnobs()
+			k[sim.KnobNodePages] = 256
+			k[sim.KnobCoherent] = tc.coherent
+			m := sim.NewMachine(sim.Config{Era: e, Knobs: k, Seed: 3})
+			a := NewAllocator(m)
+			p := a.AllocPagesNode(0, -1, 0)
+			a.DMA.MapPage(0, p, PageSize, DMAFromDevice)
+			a.DMA.Unbind(0)
+			cost := a.DMA.SyncForDevice(0, p, 0, 1500, DMAFromDevice) + a.DMA.SyncForCPU(0, p, 0, 1500, DMAFromDevice)
+			calls := a.DMA.SyncDevCalls + a.DMA.SyncCPUCalls
+			if want := map[bool]int64{true: 2, false: 0}[tc.calls]; calls != want || a.DMA.AfterUnbind != want {
+				t.Errorf("%d sync calls, %d on the unbound device; want %d, %d", calls, a.DMA.AfterUnbind, want, want)
+			}
+			if (cost > 0) != tc.calls || (m.SpentPS(0, sim.SymSyncForDevice) > 0) != tc.calls {
+				t.Errorf("the syncs cost %d ps; want a cost: %v", cost, tc.calls)
+			}
+		})
 	}
 }

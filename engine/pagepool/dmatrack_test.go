@@ -101,19 +101,25 @@ func scrubRun(t *testing.T, era string, opts ...string) (*env, [4]int64) {
 // off, so their late put does not sync, and their late return from the ring
 // skips the unmap. 6.15 unmaps only the cache at destroy; the late put syncs
 // for the gone device and the retry unmaps on it: 4 + 4
-// dma-unmap-after-unbind, no rule broken.
+// dma-unmap-after-unbind, no rule broken. On an I/O-coherent device from
+// 6.10 no sync is called at all (dma_dev_need_sync), so 6.15 makes only the
+// 4 unmaps on it; 6.9 still calls the no-op sync, and names the device.
 func TestPagePoolScrub_UnmapsInflightPagesAtDestroy(t *testing.T) {
 	for _, tc := range []struct {
-		era                                  string
+		name, era                            string
+		coherent                             string
 		unmapsAtDestroy, mappedAtDestroy     int64
 		syncDev, afterUnbind, unmapsAfterAll int64
 	}{
-		// syncs: 64 at mapping, 60 at the direct recycles, and (6.15) the 4 late puts
-		{"6.15", 60, 0, 64 + 60 + 4, 8, 64},
-		{"6.16", 64, 0, 64 + 60, 0, 64},
+		// syncs: 64 at mapping, 60 at the direct recycles, and (before 6.16) the 4 late puts
+		{"6.15 non-coherent", "6.15", "coherent=0", 60, 0, 64 + 60 + 4, 8, 64},
+		{"6.16 non-coherent", "6.16", "coherent=0", 64, 0, 64 + 60, 0, 64},
+		{"6.9 coherent", "6.9", "coherent=1", 60, 0, 64 + 60 + 4, 8, 64},
+		{"6.15 coherent", "6.15", "coherent=1", 60, 0, 0, 4, 64},
+		{"6.16 coherent", "6.16", "coherent=1", 64, 0, 0, 0, 64},
 	} {
-		t.Run(tc.era, func(t *testing.T) {
-			e, at := scrubRun(t, tc.era, "cpus=2")
+		t.Run(tc.name, func(t *testing.T) {
+			e, at := scrubRun(t, tc.era, "cpus=2", tc.coherent)
 			if at != [4]int64{64, tc.unmapsAtDestroy, 4, tc.mappedAtDestroy} {
 				t.Errorf("at destroy: maps, unmaps, inflight, dma_mapped = %v; want [64 %d 4 %d]", at, tc.unmapsAtDestroy, tc.mappedAtDestroy)
 			}

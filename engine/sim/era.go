@@ -150,6 +150,17 @@ type Era struct {
 	// pool is local (39806b96c89a "page_pool: try direct bulk recycling");
 	// the system pools are pinned to their CPU's node (341ee1a584c8).
 	PoolNapiLocal bool
+	// DMASkipSync: the DMA API skips a sync that would do nothing before
+	// calling it: dma_sync_single_for_{cpu,device} are inline and test
+	// dma_dev_need_sync(dev) first, false for a device whose DMA is
+	// I/O-coherent without bounce buffering (dev->dma_skip_sync, set by
+	// dma_setup_need_sync), and page_pool_dma_sync_for_device tests it too
+	// (Alexander Lobakin's "dma: skip calling no-op sync ops when
+	// possible": f406c8e4b770 "dma: avoid redundant calls for sync
+	// operations" and 4321de4497b2 "page_pool: check for DMA sync shortcut
+	// earlier", v6.10). Before, the call was made and dma-direct returned
+	// from it on a coherent device.
+	DMASkipSync bool
 	// MemProvider is the era's memory-provider form (none before 6.12).
 	MemProvider MemProviderForm
 	// DMATracking: the pool tracks its DMA-mapped pages in the dma_mapped
@@ -292,8 +303,8 @@ type eraStep struct {
 var laterEras = []eraStep{
 	{"6.9", "v6.9", "as 6.8, plus the per-CPU system page_pools (page_pool_create_percpu, pool->cpuid): an skb page of a pool whose cpuid is this CPU recycles directly when freed in softirq; generic XDP copies a frags-capable program's skbs into them",
 		func(e *Era) { e.SystemPool = true }},
-	{"6.10", "v6.10", "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included) and direct bulk recycling in page_pool_put_page_bulk",
-		func(e *Era) { e.PoolNapiLocal = true }},
+	{"6.10", "v6.10", "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included), direct bulk recycling in page_pool_put_page_bulk, and no DMA sync call at all on an I/O-coherent device (dma_dev_need_sync)",
+		func(e *Era) { e.PoolNapiLocal, e.DMASkipSync = true, true }},
 	{"6.12", "v6.12", "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
 		func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true }},
 	{"6.15", "v6.15", "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV, which the provider turns off (6.14)",
