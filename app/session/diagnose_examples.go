@@ -20,17 +20,18 @@ import (
 
 // DiagnoseExample is one example the page offers.
 type DiagnoseExample struct {
-	Name, Label string
-	Scenario    string // the model run it comes from
+	Name, Label      string
+	Scenario, Driver string // the model run it comes from ("" driver: the scenario's default)
 }
 
 // DiagnoseExamples are the examples, in the order the page offers them.
 var DiagnoseExamples = []DiagnoseExample{
-	{"ethtool", "ethtool -S (clone-tap on bnxt)", "clone-tap"},
-	{"snapshots", "two ethtool -S snapshots (tcp-stream on bnxt) + interval", "tcp-stream"},
-	{"ynl", "ynl page-pool-get + page-pool-stats-get (xdp-drop on mvpp2)", "xdp-drop"},
-	{"ynl-json", "ynl page-pool-stats-get --output-json (forward on lunar)", "forward"},
-	{"ynltool", "ynltool page-pool stats (drop on mlx5)", "drop"},
+	{"ethtool", "ethtool -S (clone-tap on bnxt)", "clone-tap", "bnxt"},
+	{"snapshots", "two ethtool -S snapshots (tcp-stream on bnxt) + interval", "tcp-stream", "bnxt"},
+	// netlink lists only pools linked to their netdev (bnxt, mlx5, lunar).
+	{"ynl", "ynl page-pool-get + page-pool-stats-get (xdp-tx on mlx5)", "xdp-tx", "mlx5"},
+	{"ynl-json", "ynl page-pool-stats-get --output-json (forward on lunar)", "forward", "lunar"},
+	{"ynltool", "ynltool page-pool stats (drop on mlx5)", "drop", "mlx5"},
 }
 
 // Example is example name's text and the interval it comes with ("" for
@@ -49,11 +50,7 @@ func Example(name string) (text, interval string, ok bool) {
 	if err != nil {
 		return "", "", false
 	}
-	cfg.Era, cfg.Packets = "6.8", diagnose.SweepPackets
-	switch ex.Scenario {
-	case "drop":
-		cfg.Driver = "mlx5"
-	}
+	cfg.Era, cfg.Packets, cfg.Driver = "6.8", diagnose.SweepPackets, ex.Driver
 	l, err := lab.New(cfg)
 	if err != nil {
 		return "", "", false

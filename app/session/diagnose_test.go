@@ -335,6 +335,7 @@ func TestDiagnosis_Examples(t *testing.T) {
 // lists none, which the note says.
 func TestYNLView(t *testing.T) {
 	s := New(nil, nil)
+	s.Set("driver", "bnxt")
 	s.Step()
 	if v := s.View().YNL; v.Open || v.StatsGet != "" {
 		t.Fatalf("closed: %+v", v)
@@ -344,7 +345,7 @@ func TestYNLView(t *testing.T) {
 		s.Step()
 	}
 	v := s.View().YNL
-	if !v.Open || v.Pools != 1 || !strings.Contains(v.PoolGet, "page-pool-get\n[{'id': 1, 'ifindex': 2") ||
+	if !v.Open || v.Pools != 1 || !strings.Contains(v.PoolGet, "page-pool-get\n[{'id': 1,\n  'ifindex': 2,") ||
 		!strings.Contains(v.StatsGet, "'alloc-fast': ") || !strings.Contains(v.Ynltool, "eth0[2]\tpage pools: 1 (zombies: 0)") {
 		t.Fatalf("open:\n%s\n%s\n%s", v.PoolGet, v.StatsGet, v.Ynltool)
 	}
@@ -355,6 +356,7 @@ func TestYNLView(t *testing.T) {
 	if p, err := diagnose.Parse(v.PoolGet + v.StatsGet); err != nil || p.Snapshots[0].Device.V != st {
 		t.Errorf("the dumps do not parse back to the run's counters: %v", err)
 	}
+	s.Set("driver", "")
 	s.Set("scenario", "pool-direct")
 	if v := s.View().YNL; v.Pools != 0 || !strings.Contains(v.Note, "no netdev") {
 		t.Errorf("pool-direct: %d pools, note %q", v.Pools, v.Note)
@@ -363,12 +365,19 @@ func TestYNLView(t *testing.T) {
 	if v := s.View().YNL; v.Open || v.PoolGet != "" {
 		t.Errorf("closed again: %+v", v)
 	}
+	m := New(nil, nil) // drop on mvpp2: no pp_params.netdev
+	m.OpenTable(TableYNL, true)
+	m.Step()
+	if v := m.View().YNL; v.Pools != 0 || !strings.Contains(v.Note, "mvpp2 creates its page_pools without pp_params.netdev") {
+		t.Errorf("mvpp2: %d pools, note %q", v.Pools, v.Note)
+	}
 }
 
 // From 6.9 the view numbers the driver's pool after the per-CPU system
 // pools and says why; it always shows ynltool's formula.
 func TestYNLView_SystemPoolIDsAndFormula(t *testing.T) {
 	s := New(nil, nil)
+	s.Set("driver", "bnxt")
 	s.OpenTable(TableYNL, true)
 	s.Step()
 	if v := s.View().YNL; v.IDNote != "" || !strings.Contains(v.Formula, "(recycle-ring + recycle-cached) / (alloc-fast + alloc-refill + alloc-slow)") {
@@ -379,7 +388,7 @@ func TestYNLView_SystemPoolIDsAndFormula(t *testing.T) {
 		s.Step()
 	}
 	v := s.View().YNL
-	if !strings.Contains(v.PoolGet, "[{'id': 3, 'ifindex': 2") || !strings.Contains(v.IDNote, "ids 1..2 are the 2 per-CPU system page_pools") {
+	if !strings.Contains(v.PoolGet, "[{'id': 3,\n  'ifindex': 2,") || !strings.Contains(v.IDNote, "ids 1..2 are the 2 per-CPU system page_pools") {
 		t.Errorf("6.9 on 2 CPUs:\n%s\nid note %q", v.PoolGet, v.IDNote)
 	}
 }

@@ -72,7 +72,7 @@ func (d *Driver) BindDevmem(mp *pagepool.Provider, queue int) (*Devmem, error) {
 		return nil, err
 	}
 	p := pagepool.Params{Flags: pagepool.FlagDMAMap | pagepool.FlagAllowUnreadable, PoolSize: len(d.ring), Nid: pagepool.NumaNoNode,
-		DMADir: mm.DMAFromDevice, MaxLen: mm.PageSize, NAPI: d.Pool.P.NAPI}
+		DMADir: mm.DMAFromDevice, MaxLen: mm.PageSize, NAPI: d.Pool.P.NAPI, Netdev: true}
 	if m.Era.MemProvider == sim.MPOps {
 		p.Flags |= pagepool.FlagDMASyncDev
 	}

@@ -139,6 +139,7 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	if spec.LinksNAPI(e) {
 		p.NAPI = napi // pp_params.napi: opt-in (Spec.PPNapiFrom)
 	}
+	p.Netdev = spec.LinksNetdev(e) // pp_params.netdev: opt-in (Spec.NetdevFrom)
 	if spec.NidChanged && p.Nid < 0 {
 		p.Nid = m.NodeOf(napi.CPU) // mlx5: pp_params.nid = cpu_to_node(c->cpu)
 	}

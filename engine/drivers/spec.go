@@ -47,6 +47,14 @@ type Spec struct {
 	// list_owner is this CPU: a pool without it sends every skb page through
 	// the ptr_ring, whatever the era.
 	PPNapiFrom string
+	// NetdevFrom is the first era in which the driver sets
+	// page_pool_params.netdev ("" = never): the field is v6.8 (page_pool
+	// introspection) and opt-in; 7cc9e6d77f85 "eth: link netdev to
+	// page_pools in drivers" (v6.8) set it in bnxt and mlx5 (and mana,
+	// netsec), none of the other model drivers sets it. Only a pool linked
+	// to its netdev is listed by netlink, and its stalled shutdown is not
+	// warned about (sim.Era.PoolNetlink).
+	NetdevFrom string
 	// RecycleFrom is the first era in which the model's driver calls
 	// skb_mark_for_recycle; before it, the driver calls page_pool_release_page
 	// when it builds an skb.
@@ -262,8 +270,11 @@ var Specs = []*Spec{
 		Scenarios: []string{"drop", "tcp-stream", "forward", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc", "generic-xdp", "devmem-rx"},
 		// Out of tree, the model's choice: queue management ops and a
 		// header-split payload pool with PP_FLAG_ALLOW_UNREADABLE_NETMEM
-		// from 6.12, so devmem-rx runs in every era with providers.
-		QueueMgmtFrom: "6.12", UnreadableFrom: "6.12"},
+		// from 6.12, so devmem-rx runs in every era with providers; and,
+		// as a driver with the queue API must (page_pool_check_memory_provider
+		// looks for the queue's pool among the netdev's), its pools linked to
+		// the netdev from 6.8, as bnxt's and mlx5's.
+		QueueMgmtFrom: "6.12", UnreadableFrom: "6.12", NetdevFrom: "6.8"},
 	{Name: "mlx5", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 1024,
 		Doc: "Mellanox ConnectX (100G, x86-64): a page per packet with XDP (legacy RQ); XDP_REDIRECT to a veth; page_pool_nid_changed in the NAPI poll; before 6.4 its own RX page cache in front of the pool (mlx5e_rx_cache: 256 slots, a page reused once its refcount fell back to 1; rx_cache_reuse/full/empty/busy/waive), pages mapped by the driver and skbs not marked (page_ref_inc per skb); from 6.4 skb recycling through the pool, which maps the pages, and pp.napi; the split-page scenario is the model's construction, not mlx5's code",
 		// mlx5e_alloc_rq: before 6.4 pp_params.flags = 0 (the driver maps
@@ -274,7 +285,7 @@ var Specs = []*Spec{
 		// pp_params.napi = rq->cq.napi from 6.4 (a880f814739c "net/mlx5e:
 		// RX, Hook NAPIs to page pools"). TX completion: mlx5e_poll_tx_cq →
 		// mlx5e_consume_skb → napi_consume_skb.
-		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "mlx5e_xdp_handle", NidChanged: true, GRO: true,
+		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", NetdevFrom: "6.8", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "mlx5e_xdp_handle", NidChanged: true, GRO: true,
 		XDPTx: XDPTxRecycleDirect, XDPTxFn: "mlx5e_xdp_handle → mlx5e_xmit_xdp_buff", XDPTxDoneFn: "mlx5e_free_xdpsq_desc",
 		Ethtool: EthtoolMLX5,
 		// The 6.4 series (Dragos Tatulea, net-next March 2023) removed the
@@ -334,7 +345,7 @@ var Specs = []*Spec{
 		// bnxt_tpa_end builds the skb from the head buffer and adds the
 		// buffers as frags (bnxt_rx_agg_pages_skb).
 		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256, TPAMaxSegs: 33, TPASegsPerBuf: 2,
-		PPNapiFrom: "6.4", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
+		PPNapiFrom: "6.4", NetdevFrom: "6.8", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
 		XDPTx: XDPTxReuse, XDPTxFn: "bnxt_rx_xdp → __bnxt_xmit_xdp", XDPTxDoneFn: "bnxt_tx_int_xdp",
 		// bnxt_rx_page_skb called page_pool_release_page until "bnxt:
 		// adding bnxt_xdp_build_skb to build skb from multibuffer
@@ -415,6 +426,10 @@ func (s *Spec) Marks(e *sim.Era) bool {
 // LinksNAPI reports whether the driver sets page_pool_params.napi in era e
 // (PPNapiFrom; the field exists from 6.4).
 func (s *Spec) LinksNAPI(e *sim.Era) bool { return since(s.PPNapiFrom, e) }
+
+// LinksNetdev reports whether the driver sets pp_params.netdev in era e
+// (NetdevFrom).
+func (s *Spec) LinksNetdev(e *sim.Era) bool { return since(s.NetdevFrom, e) }
 
 // PoolMaps reports whether the driver's pool maps its pages (PP_FLAG_DMA_MAP)
 // in era e; otherwise the driver maps and unmaps each RX buffer itself.

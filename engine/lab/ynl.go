@@ -5,6 +5,7 @@ import (
 
 	"pplab/engine/lab/internal/report"
 	"pplab/engine/mm"
+	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 )
 
@@ -31,10 +32,15 @@ const (
 
 // YNL is the run's pools as the netdev netlink family shows them
 // (net/core/page_pool_user.c). Only a pool linked to a netdev at creation
-// (pp_params.netdev) is visible: the driver's pool, on the NIC; the pool
-// micro-benchmarks create theirs without one, as the kernel's bench does, so
-// netlink shows none. Pool ids come from xa_alloc_cyclic from 1 in creation
-// order (page_pool_list); napi-id is the pool's pp.napi's (omitted without
+// (pp_params.netdev, Spec.NetdevFrom) is visible: bnxt's and mlx5's (and the
+// model's lunar's) pools, on the NIC; mvpp2, mvneta, cpsw and hns3 set no
+// netdev, so netlink lists none of theirs, and the pool micro-benchmarks
+// create theirs without one, as the kernel's bench does. Once the driver is
+// unloaded its netdev unregisters and page_pool_unreg_netdev moves a pool
+// still in flight to lo, whose ifindex page_pool_nl_fill leaves out
+// (ynltool counts it as <orphan>). Pool ids are the pools' user.id
+// (Pool.UserID: xa_alloc_cyclic from 1 in creation order, page_pool_list);
+// napi-id is the pool's pp.napi's (omitted without
 // one: mlx5 and bnxt set it from 6.4); inflight is page_pool_inflight(pool,
 // false) (hold − release, at least 0) and inflight-mem inflight ×
 // (PAGE_SIZE << order); detach-time is set once page_pool_destroy deferred
@@ -52,16 +58,17 @@ const (
 func (l *Lab) YNL() YNL {
 	var y YNL
 	pools := l.reg.Pools()
-	first := uint32(SystemPoolIDs(l.m.Era, len(l.m.CPUs))) + 1
+	ifindex := uint32(NICIfindex)
+	if l.a.DMA.Unbound { // unloaded: unregister_netdev moved the pools to lo
+		ifindex = 0
+	}
 	for i := len(pools) - 1; i >= 0; i-- {
 		p := pools[i]
-		// The driver's pool, and a payload pool it created on a bound
-		// queue (slow.netdev + queue_idx: devmem-rx's provider pool).
-		if l.drv == nil || (p != l.drv.Pool && p.P.Queue == nil) || p.Freed() {
+		if !l.ynlVisible(p) || p.Freed() {
 			continue
 		}
 		inflight := int64(max(p.Inflight(), 0))
-		yp := YNLPool{ID: first + uint32(i), Ifindex: NICIfindex, Inflight: inflight, InflightMem: inflight * (mm.PageSize << p.P.Order)}
+		yp := YNLPool{ID: p.UserID, Ifindex: ifindex, Inflight: inflight, InflightMem: inflight * (mm.PageSize << p.P.Order)}
 		if p.P.NAPI != nil {
 			yp.NapiID = FirstNapiID
 		}
@@ -71,7 +78,7 @@ func (l *Lab) YNL() YNL {
 		y.Pools = append(y.Pools, yp)
 		var st sim.Stats
 		p.GetStats(&st)
-		y.Stats = append(y.Stats, YNLPoolStats{ID: yp.ID, Ifindex: NICIfindex, Stats: st})
+		y.Stats = append(y.Stats, YNLPoolStats{ID: yp.ID, Ifindex: ifindex, Stats: st})
 	}
 	y.IDNote = l.YNLIDNote()
 	y.Devices = report.Ynltool(y.Pools, y.Stats, func(ifc uint32) string {
@@ -88,7 +95,33 @@ func (l *Lab) YNL() YNL {
 	case l.m.Era.Order < eraOrder("6.8"):
 		y.Note = fmt.Sprintf("era %s: no netdev netlink page-pool objects (page-pool-get and page-pool-stats-get are v6.8; ethtool -S shows the stats); shown as a 6.8 kernel would report this run", l.m.Era.Name)
 	}
+	if l.drv != nil && l.drv.Spec.NetdevFrom == "" {
+		y.Note = joinNote(y.Note, fmt.Sprintf("%s creates its page_pools without pp_params.netdev (opt-in since v6.8; of the model's drivers only bnxt and mlx5 set it, 7cc9e6d77f85): netlink lists none of its pools and ynltool shows nothing for %s; ethtool -S is its only view", l.drv.Spec.Name, NICIfname))
+	}
+	if ifindex == 0 && len(y.Pools) > 0 {
+		y.Note = joinNote(y.Note, "the driver is unloaded: unregister_netdev moved the pools still in flight to lo (page_pool_unreg_netdev), so no ifindex is reported and ynltool counts them as <orphan>")
+	}
 	return y
+}
+
+// ynlVisible says whether netlink lists pool p: a pool created with
+// pp_params.netdev; before 6.8 (no netlink objects), the driver's pool if
+// its 6.8 driver links it, as that kernel would report the run.
+func (l *Lab) ynlVisible(p *pagepool.Pool) bool {
+	if l.drv == nil {
+		return false
+	}
+	if l.m.Era.PoolNetlink {
+		return p.P.Netdev
+	}
+	return p == l.drv.Pool && l.drv.Spec.NetdevFrom != ""
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // YnltoolFormula is how ynltool derives its recycling line.
@@ -105,14 +138,8 @@ func (l *Lab) YNLIDNote() string {
 }
 
 // SystemPoolIDs is how many page-pool ids the era's kernel hands out
-// before any driver's pool: one system pool per possible CPU from 6.9
-// (Era.SystemPool), none before.
-func SystemPoolIDs(e *sim.Era, cpus int) int {
-	if e.SystemPool {
-		return cpus
-	}
-	return 0
-}
+// before any driver's pool (pagepool.SystemPoolIDs).
+func SystemPoolIDs(e *sim.Era, cpus int) int { return pagepool.SystemPoolIDs(e, cpus) }
 
 func eraOrder(name string) int {
 	e, err := sim.EraByName(name)

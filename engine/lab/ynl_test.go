@@ -17,10 +17,11 @@ func TestYNL(t *testing.T) {
 		napi, noteWant string
 	}{
 		{"pool benchmark: invisible", Config{Scenario: "pool-ring", Packets: 2000}, 0, "", "no netdev"},
-		{"mvpp2 6.8: no pp.napi", Config{Scenario: "drop", Packets: 2000}, 1, "", ""},
+		{"mvpp2 6.8: no pp.netdev, invisible", Config{Scenario: "drop", Packets: 2000}, 0, "", "without pp_params.netdev"},
+		{"lunar 6.8: no pp.napi", Config{Scenario: "drop", Driver: "lunar", Packets: 2000}, 1, "", ""},
 		{"bnxt 6.8: napi-id", Config{Scenario: "tcp-stream", Packets: 2000}, 1, "napi-id", ""},
-		{"6.4: no netlink objects yet", Config{Scenario: "drop", Era: "6.4", Packets: 2000}, 1, "", "v6.8"},
-		{"5.14: no stats", Config{Scenario: "drop", Era: "5.14", Packets: 2000}, 1, "", "CONFIG_PAGE_POOL_STATS"},
+		{"6.4: no netlink objects yet", Config{Scenario: "drop", Driver: "mlx5", Era: "6.4", Packets: 2000}, 1, "napi-id", "v6.8"},
+		{"5.14: no stats", Config{Scenario: "drop", Driver: "lunar", Era: "5.14", Packets: 2000}, 1, "", "CONFIG_PAGE_POOL_STATS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, err := New(tc.cfg)
@@ -52,7 +53,9 @@ func TestYNL(t *testing.T) {
 
 // From 6.9 the per-CPU system pools take ids 1..cpus (net_dev_init,
 // page_pool_create_percpu → page_pool_list), so the driver's pool is
-// cpus + 1; before 6.9 it is 1. Netlink lists only the driver's pool.
+// cpus + 1; before 6.9 it is 1. Netlink lists only the driver's pool, and
+// only a driver that links its pools to the netdev (bnxt, mlx5, lunar):
+// mvpp2's are not listed.
 func TestYNL_SystemPoolsTakeTheFirstIDs(t *testing.T) {
 	for _, tc := range []struct {
 		era    string
@@ -65,7 +68,7 @@ func TestYNL_SystemPoolsTakeTheFirstIDs(t *testing.T) {
 		{"6.9", 4, 5},
 		{"7.1", 8, 9},
 	} {
-		l, err := New(Config{Scenario: "drop", Era: tc.era, Packets: 500, Knobs: sim.KnobOverrides{}.With(sim.KnobCPUs, tc.cpus)})
+		l, err := New(Config{Scenario: "drop", Driver: "bnxt", Era: tc.era, Packets: 500, Knobs: sim.KnobOverrides{}.With(sim.KnobCPUs, tc.cpus)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,13 +78,24 @@ func TestYNL_SystemPoolsTakeTheFirstIDs(t *testing.T) {
 			t.Errorf("era %s, %d CPUs: pools %+v, want one with id %d", tc.era, tc.cpus, y.Pools, tc.wantID)
 		}
 	}
+	for _, drv := range []string{"mvpp2", "mvneta", "cpsw", "hns3"} {
+		l, err := New(Config{Scenario: "drop", Driver: drv, Era: "6.18", Packets: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Run()
+		if y := l.YNL(); len(y.Pools) != 0 || len(y.Stats) != 0 || !strings.Contains(y.Note, "without pp_params.netdev") {
+			t.Errorf("%s: netlink lists %+v; note %q", drv, y.Pools, y.Note)
+		}
+	}
 }
 
 // TestYNL_Zombie: after the driver's teardown, while sockets hold pages,
-// the pool is detached (detach-time) with pages in flight; once the last
-// page is back it is freed and netlink no longer lists it.
+// the pool is detached (detach-time) with pages in flight and, its netdev
+// unregistered, on lo: no ifindex, ynltool's <orphan>; once the last page
+// is back it is freed and netlink no longer lists it.
 func TestYNL_Zombie(t *testing.T) {
-	l, err := New(Config{Scenario: "destroy", Packets: 2000})
+	l, err := New(Config{Scenario: "destroy", Driver: "bnxt", Packets: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,13 +105,18 @@ func TestYNL_Zombie(t *testing.T) {
 		l.RunN(1)
 		if y := l.YNL(); len(y.Pools) == 1 && y.Pools[0].Detached && y.Pools[0].Inflight > 0 {
 			seen = true
-			if y.Devices[0].Zombies != 1 || y.Devices[0].ZombieRefs != y.Pools[0].Inflight {
+			if y.Devices[0].Zombies != 1 || y.Devices[0].ZombieRefs != y.Pools[0].Inflight || y.Devices[0].Ifindex != 0 {
 				t.Errorf("ynltool %+v", y.Devices[0])
 			}
 			var b bytes.Buffer
 			y.WritePagePoolGet(&b, false)
-			if !strings.Contains(b.String(), "'detach-time': ") {
+			if !strings.Contains(b.String(), "'detach-time': ") || strings.Contains(b.String(), "'ifindex'") {
 				t.Errorf("page-pool-get:\n%s", b.String())
+			}
+			b.Reset()
+			y.WriteYnltool(&b, false)
+			if !strings.HasPrefix(b.String(), "<orphan>") || !strings.Contains(y.Note, "<orphan>") {
+				t.Errorf("ynltool:\n%s\nnote %q", b.String(), y.Note)
 			}
 		}
 	}

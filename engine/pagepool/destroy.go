@@ -107,17 +107,24 @@ func (p *Pool) releaseRetry() {
 	p.m.Begin(cpu, sim.SymReleaseRetry)
 	p.m.Charge(cpu, sim.SymReleaseRetry, 0)
 	inflight := p.release(cpu)
-	if inflight == 0 {
+	if inflight == 0 || (inflight < 0 && p.m.Era.RetryStopsNegative) {
 		return
 	}
-	// Periodic warning.
+	// Periodic warning; from 6.8 only for a pool the user cannot see in
+	// netlink ("net: page_pool: mute the periodic warning for visible page
+	// pools": `!netdev || netdev == NET_PTR_POISON`; a pool whose netdev
+	// unregistered is on lo, still visible), with its id.
 	now := p.m.NowPS()
-	if now >= p.deferWarnPS {
+	visible := p.m.Era.PoolNetlink && p.P.Netdev
+	if now >= p.deferWarnPS && !visible {
 		sec := (now - p.deferStartPS) / (1_000_000_000 * sim.PSPerNS)
 		p.Warnings++
 		if p.m.Tracing() {
-			p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymReleaseRetry, Pool: p.ID, Page: -1, Stat: sim.StatNone,
-				Why: fmt.Sprintf("page_pool_release_retry() stalled pool shutdown %d inflight %d sec", inflight, sec)})
+			msg := fmt.Sprintf("page_pool_release_retry() stalled pool shutdown %d inflight %d sec", inflight, sec)
+			if p.m.Era.PoolNetlink {
+				msg = fmt.Sprintf("page_pool_release_retry() stalled pool shutdown: id %d, %d inflight %d sec", p.UserID, inflight, sec)
+			}
+			p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymReleaseRetry, Pool: p.ID, Page: -1, Stat: sim.StatNone, Why: msg})
 		}
 		p.deferWarnPS = now + DeferWarnNS*sim.PSPerNS
 	}

@@ -81,6 +81,10 @@ type Params struct {
 	MaxLen   int // bytes synced for the device at most
 	Offset   int // where the device starts writing
 	NAPI     *NAPI
+	// Netdev: pp_params.netdev is set (v6.8, opt-in like napi): the pool
+	// is listed on the NIC for netlink (Era.PoolNetlink) and its stalled
+	// shutdown is not warned about.
+	Netdev bool
 	// Queue is slow.netdev + slow.queue_idx: the RX queue whose memory
 	// provider a PP_FLAG_ALLOW_UNREADABLE_NETMEM pool uses (provider.go).
 	Queue *RxQueue
@@ -139,6 +143,11 @@ type Pool struct {
 
 	// Warnings counts "stalled pool shutdown" warnings printed.
 	Warnings int
+	// UserID is pool->user.id (v6.8, page_pool_list: xa_alloc_cyclic from
+	// 1 in creation order, every pool): the id netlink and the stalled
+	// shutdown warning name. From 6.9 the system pools, created at boot by
+	// net_dev_init, hold 1..ncpu (system.go).
+	UserID uint32
 }
 
 // Registry holds the machine's pools: it resolves page->pp and, for the rfc-v1
@@ -147,6 +156,7 @@ type Registry struct {
 	A      *mm.Allocator
 	M      *sim.Machine
 	pools  []*Pool
+	users  uint32 // pools other than the system pools created so far (UserID)
 	memIDs []memModel
 	warned bool // WARN_ON_ONCE in the rfc-v1 __xdp_return path
 
@@ -237,6 +247,12 @@ func (r *Registry) initPool(cpu int, p Params, cpuid int) (*Pool, error) {
 		pool.consumer = cpuid // the per-CPU pool's lockless cache is its CPU's
 	}
 	pool.system = p.Flags&FlagSystemPool != 0 && m.Era.SystemPool
+	if pool.system {
+		pool.UserID = uint32(cpuid) + 1
+	} else {
+		r.users++
+		pool.UserID = uint32(SystemPoolIDs(m.Era, len(m.CPUs))) + r.users
+	}
 	if err := r.initProvider(cpu, pool); err != nil {
 		return nil, err
 	}

@@ -274,7 +274,7 @@ func TestDestroy_DrainsRetriesWarnsAndFinishes(t *testing.T) {
 		t.Fatalf("pool not freed after its last page came back (inflight %d, timers %d)", e.p.Inflight(), e.m.PendingTimers())
 	}
 	e.clean()
-	want := "page_pool_release_retry: page_pool_release_retry() stalled pool shutdown 3 inflight 60 sec"
+	want := "page_pool_release_retry: page_pool_release_retry() stalled pool shutdown: id 1, 3 inflight 60 sec" // 6.8's form, with pool->user.id
 	found := false
 	for _, l := range trace {
 		if containsStr(l, want) {
@@ -286,6 +286,51 @@ func TestDestroy_DrainsRetriesWarnsAndFinishes(t *testing.T) {
 	}
 	if !containsStr(trace[0], "page_pool_release: page_pool=0xffff888100001000 inflight=3 hold=64 release=61 cnt=1") {
 		t.Errorf("first page_pool_release tracepoint = %q", trace[0])
+	}
+}
+
+// page_pool_release_retry's periodic warning: before 6.8 for every pool,
+// in the old form; from 6.8 ("net: page_pool: mute the periodic warning for
+// visible page pools") only for a pool netlink cannot show (no
+// pp_params.netdev), with its id — a netdev-linked pool stalls silently
+// (ynl shows it, detach-time set).
+func TestPageReleaseRetry_WarnsOnlyForPoolsNetlinkCannotShow(t *testing.T) {
+	for _, tc := range []struct {
+		era    string
+		netdev bool
+		want   string // "" = no warning
+	}{
+		{"6.6", false, "stalled pool shutdown 1 inflight 60 sec"},
+		{"6.6", true, "stalled pool shutdown 1 inflight 60 sec"},
+		{"6.8", false, "stalled pool shutdown: id 1, 1 inflight 60 sec"},
+		{"6.8", true, ""},
+		{"7.1", true, ""},
+	} {
+		t.Run(fmt.Sprintf("%s netdev=%v", tc.era, tc.netdev), func(t *testing.T) {
+			e := newEnv(t, tc.era, Params{Netdev: tc.netdev})
+			var warns []string
+			e.m.SetTracer(func(ev sim.Event) {
+				if ev.Kind == sim.EvWarn {
+					warns = append(warns, ev.TraceLine())
+				}
+			})
+			pages := e.alloc(2)
+			e.direct(pages[0])
+			e.m.Begin(0, sim.SymPoolDestroy)
+			e.p.Destroy(0)
+			e.m.AdvanceNS(61 * 1e9)
+			switch {
+			case tc.want == "" && (len(warns) != 0 || e.p.Warnings != 0):
+				t.Errorf("warned: %q", warns)
+			case tc.want != "" && (len(warns) != 1 || !containsStr(warns[0], tc.want)):
+				t.Errorf("warnings %q, want one with %q", warns, tc.want)
+			}
+			e.toRing(pages[1])
+			e.m.AdvanceNS(1e9)
+			if !e.p.Freed() {
+				t.Error("not freed after the last page came back")
+			}
+		})
 	}
 }
 
@@ -366,4 +411,25 @@ func indexOf(s, sub string) int {
 		}
 	}
 	return -1
+}
+
+// A negative inflight (a driver released more pages than the pool held)
+// can never come back to 0: from 6.15 page_pool_release_retry stops there
+// (43130d02baa1); before, it rescheduled itself every second for ever.
+func TestPageReleaseRetry_StopsOnNegativeInflightFrom615(t *testing.T) {
+	for _, tc := range []struct {
+		era   string
+		stops bool
+	}{{"6.12", false}, {"6.15", true}} {
+		e := newEnv(t, tc.era, Params{})
+		pages := e.alloc(2)
+		e.direct(pages[0])
+		e.m.Begin(0, sim.SymPoolDestroy)
+		e.p.Destroy(0)
+		e.p.releaseCnt += 3 // the driver bug: three releases the pool never held
+		e.m.AdvanceNS(5 * 1e9)
+		if got := e.m.PendingTimers() == 0; got != tc.stops {
+			t.Errorf("%s: inflight %d, retries stopped %v, want %v", tc.era, e.p.Inflight(), got, tc.stops)
+		}
+	}
 }

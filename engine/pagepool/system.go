@@ -203,3 +203,14 @@ func IsPP(e *sim.Era, pg *mm.Page) bool {
 	}
 	return pg.PPMagic == mm.PPSignature
 }
+
+// SystemPoolIDs is how many page-pool ids the era's kernel hands out before
+// any driver's pool: one system pool per possible CPU from 6.9
+// (Era.SystemPool: net_dev_init creates them at boot, each through
+// page_pool_list), none before.
+func SystemPoolIDs(e *sim.Era, cpus int) int {
+	if e.SystemPool {
+		return cpus
+	}
+	return 0
+}

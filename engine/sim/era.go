@@ -132,6 +132,17 @@ type Era struct {
 	// Jun 2021 <20210602092608.1493-1-vincent.whitchurch@axis.com>, merged
 	// through the -mm tree for v5.14).
 	TracePFNHex bool
+	// PoolNetlink: page_pool introspection (Jakub Kicinski's series,
+	// v6.8): a pool created with pp_params.netdev is listed on that netdev
+	// for the netdev netlink family (page_pool_user.c: page-pool-get,
+	// page-pool-stats-get), gets an id from xa_alloc_cyclic
+	// (page_pool_list, every pool), moves to lo when its netdev
+	// unregisters (page_pool_unreg_netdev: its ifindex is no longer
+	// reported), and page_pool_release_retry's periodic "stalled pool
+	// shutdown" warning is muted for it ("net: page_pool: mute the periodic
+	// warning for visible page pools": only `!netdev || netdev ==
+	// NET_PTR_POISON` warns, now with the pool's id).
+	PoolNetlink bool
 	// SystemPool: the per-CPU system page_pools (2b0cfa6e4956 "net: add
 	// generic percpu page_pool allocator", v6.9): net_dev_init creates one
 	// pool per CPU with page_pool_create_percpu(params, cpuid), which
@@ -161,6 +172,12 @@ type Era struct {
 	// earlier", v6.10). Before, the call was made and dma-direct returned
 	// from it on a coherent device.
 	DMASkipSync bool
+	// RetryStopsNegative: page_pool_release_retry no longer reschedules
+	// itself when inflight went negative (a driver bug: more pages released
+	// than held), where before it retried, and warned, forever (43130d02baa1
+	// "page_pool: avoid infinite loop to schedule delayed worker",
+	// <20250213052150.18392-1-kerneljasonxing@gmail.com>, v6.15).
+	RetryStopsNegative bool
 	// MemProvider is the era's memory-provider form (none before 6.12).
 	MemProvider MemProviderForm
 	// DMATracking: the pool tracks its DMA-mapped pages in the dma_mapped
@@ -284,7 +301,7 @@ var Eras = withLater([]Era{
 	{Name: "6.8", Tag: "v6.8", Order: 8, Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page"},
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, PoolNetlink: true, Naming: "page"},
 }, laterEras)
 
 // eraStep is an era after 6.8 as what it changes in the era before it.
@@ -308,7 +325,7 @@ var laterEras = []eraStep{
 	{"6.12", "v6.12", "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
 		func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true }},
 	{"6.15", "v6.15", "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV, which the provider turns off (6.14)",
-		func(e *Era) { e.MemProvider = MPOps }},
+		func(e *Era) { e.MemProvider, e.RetryStopsNegative = MPOps, true }},
 	{"6.16", "v6.16", "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
 		func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier = true, true }},
 	{"6.18", "v6.18", "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768; 6.19 changes no page_pool behaviour the model shows (ynltool page-pool stats is new)",

@@ -254,6 +254,10 @@ type DriverJSON struct {
 	// page_pool_params.napi ("" = never: its skb pages always recycle
 	// through the ptr_ring).
 	PPNapiFrom string `json:"pp_napi_from"`
+	// NetdevFrom is the first era in which the driver sets
+	// page_pool_params.netdev, so netlink lists its pools ("" = never;
+	// an added key).
+	NetdevFrom string `json:"pp_netdev_from"`
 	// TxFree is how its TX completion frees an skb: "napi_consume_skb" or
 	// "dev_kfree_skb_any".
 	TxFree string `json:"tx_free"`
@@ -327,6 +331,11 @@ func WriteList(w io.Writer, l ListJSON) {
 		napi := "no pp.napi: skb pages recycle through the ptr_ring in every era"
 		if d.PPNapiFrom != "" {
 			napi = "pp.napi from " + d.PPNapiFrom + ": NAPI-local skb recycling"
+		}
+		if d.NetdevFrom != "" {
+			napi += "; pp.netdev from " + d.NetdevFrom + ": netlink (ynl) lists its pools"
+		} else {
+			napi += "; no pp.netdev: netlink (ynl) lists none of its pools"
 		}
 		cache := ""
 		if d.RxCacheUntil != "" {
