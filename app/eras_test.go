@@ -7,6 +7,7 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app/session"
+	"pplab/engine/lab"
 )
 
 // The era selector renders each era's summary as its option's title and
@@ -29,5 +30,36 @@ func TestInspector_SignatureRowNamesTheErasTest(t *testing.T) {
 	}
 	if got := signatureText(false, ""); !strings.HasPrefix(got, "no (this era's pages carry no page_pool mark") {
 		t.Errorf("5.12 row %q", got)
+	}
+}
+
+// A bound queue's pool (devmem-rx, 6.12+) is titled as the provider's: its
+// net_iovs, the binding, how the user gives buffers back; a pool linked to
+// the netdev shows its netlink id.
+func TestMachine_ProviderPoolIsTitledAsTheProviders(t *testing.T) {
+	for _, tc := range []struct {
+		era, provider string
+		want          []string
+	}{
+		{"6.12", "0", []string{"RX queue 0&#39;s memory-provider pool (net_iovs of the dma-buf binding", "SO_DEVMEM_DONTNEED", "netlink id"}},
+		{"6.15", "1", []string{"io_uring zero-copy RX area", "refill queue"}},
+	} {
+		cfg, err := lab.Config{Scenario: "devmem-rx", Era: tc.era, Packets: 1000}.With("provider", tc.provider)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := lab.New(teaching(t, cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 200; i++ {
+			l.Step()
+		}
+		html := ga.HTMLString((&Machine{V: session.MachineView{Snap: l.Snapshot(), Selected: -1}}).Render())
+		for _, w := range tc.want {
+			if !strings.Contains(html, w) {
+				t.Errorf("%s: the machine lacks %q", tc.era, w)
+			}
+		}
 	}
 }

@@ -123,6 +123,21 @@ func (c cells) pool(p lab.PoolView) ga.UI {
 		title = fmt.Sprintf("page_pool #%d: cpu%d's system page_pool", p.ID, p.CPUID)
 		napi = fmt.Sprintf("no pp.napi, but pool->cpuid %d: an skb free in softirq on cpu%d recycles into the alloc cache; ethtool -S and netlink do not show this pool, and its recycle counters are shared by every CPU's system pool", p.CPUID, p.CPUID)
 	}
+	if p.Provider != "" {
+		// 6.12+: the pool of a bound RX queue takes net_iovs from its
+		// memory provider, not pages from the page allocator.
+		src := fmt.Sprintf("dma-buf binding %d", p.BindingID)
+		back := "the user gives tokens back with SO_DEVMEM_DONTNEED"
+		if p.Provider == "io_uring" {
+			src = fmt.Sprintf("io_uring zero-copy RX area %d", p.BindingID)
+			back = fmt.Sprintf("the user gives buffers back through the refill queue (%d waiting)", p.RefillQueued)
+		}
+		title = fmt.Sprintf("page_pool #%d: RX queue %d's memory-provider pool (net_iovs of the %s)", p.ID, p.Queue, src)
+		napi += fmt.Sprintf(" · %d net_iovs free in the %s; %s", p.ProviderFree, src, back)
+	}
+	if p.Netdev {
+		napi += fmt.Sprintf(" · netlink id %d", p.UserID)
+	}
 	state := ""
 	switch {
 	case p.Freed:

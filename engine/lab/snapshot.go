@@ -114,6 +114,19 @@ type PoolView struct {
 	// ethtool -S nor netlink.
 	CPUID  int
 	System bool
+	// UserID is the pool's id as netlink and the kernel's warnings name it
+	// (pool->user.id), Netdev whether it is linked to the NIC
+	// (pp_params.netdev: netlink lists it).
+	UserID uint32
+	Netdev bool
+	// Provider is the memory provider of a pool on a bound RX queue (6.12+):
+	// "" for a pool of pages, else "dmabuf" or "io_uring"; Queue its RX
+	// queue, BindingID the dma-buf binding's (or io_uring area's) id,
+	// ProviderFree the net_iovs still in the binding (its genpool or
+	// freelist), RefillQueued those waiting in io_uring's refill queue.
+	Provider                   string
+	Queue, BindingID           int
+	ProviderFree, RefillQueued int
 }
 
 // RingSlot is one ptr_ring slot: PFN -1 when zeroed (free); Stale when it
@@ -257,6 +270,14 @@ func (l *Lab) Snapshot() Snapshot {
 			Inflight: p.Inflight(), Stats: p.Stats(), Nid: p.P.Nid, NAPICPU: -1, Destroyed: p.Destroyed(), Freed: p.Freed(), CPUID: p.CPUID(), System: p.System()}
 		if p.P.NAPI != nil {
 			pv.NAPICPU = p.P.NAPI.CPU
+		}
+		pv.UserID, pv.Netdev = p.UserID, p.P.Netdev
+		if mp := p.Provider(); mp != nil {
+			pv.Provider, pv.Queue, pv.BindingID = "dmabuf", p.P.Queue.Index, int(mp.B.ID)
+			if mp.IOUring() {
+				pv.Provider = "io_uring"
+			}
+			pv.ProviderFree, pv.RefillQueued = mp.B.FreeCount(), mp.RefillQueued()
 		}
 		pv.Cache = make([]int32, p.CacheCount())
 		for i := range pv.Cache {
