@@ -312,21 +312,33 @@ func (c cells) skbCard(s lab.SKBView) ga.UI {
 // elsewhere: pages held by the caller (between a pool alloc and its free),
 // in XDP frames, and the slab's pages.
 func (c cells) elsewhere() ga.UI {
-	var held, slab []Cell
+	var held, slab, payload, user []Cell
 	for _, p := range c.v.Snap.Pages {
-		switch p.Place {
-		case "driver", "xdp-frame":
+		switch {
+		case p.Place == "driver" || p.Place == "xdp-frame":
 			held = append(held, c.page(p.PFN, note{}))
-		case "driver-cache":
+		case p.Place == "driver-cache":
 			held = append(held, c.page(p.PFN, noteOf("in the driver's own RX page cache (mlx5e_rx_cache)")))
-		case "slab":
+		case p.Place == "slab":
 			slab = append(slab, c.page(p.PFN, noteOf("a slab page (kmalloc'ed skb heads)")))
+		case p.Place == "nic-ring" && p.NetIov:
+			// The bound queue's payload descriptors (devmem-rx): the
+			// NIC ring figure draws the header descriptors.
+			payload = append(payload, c.page(p.PFN, noteOf("a net_iov posted on the bound queue's payload descriptors")))
+		case p.Place == "user":
+			user = append(user, c.page(p.PFN, noteOf("a net_iov the application holds as a dma-buf token")))
 		}
+	}
+	meta := fmt.Sprintf("held by the caller or in an XDP frame: %d · slab pages: %d", len(held), len(slab))
+	if len(payload)+len(user) > 0 {
+		meta += fmt.Sprintf(" · net_iovs posted for payload: %d · held by the application as dma-buf tokens: %d", len(payload), len(user))
 	}
 	return figureAttrs(ga.Div().Class("box elsewhere"), "elsewhere", "pages elsewhere").Body(
 		ga.H3().Text("elsewhere"),
-		ga.P().Class("meta").Text(fmt.Sprintf("held by the caller or in an XDP frame: %d · slab pages: %d", len(held), len(slab))),
+		ga.P().Class("meta").Text(meta),
 		&TileRow{Class: "ring-slots", Cells: held},
 		&TileRow{Class: "ring-slots", Cells: slab},
+		&TileRow{Class: "ring-slots", Cells: payload},
+		&TileRow{Class: "ring-slots", Cells: user},
 	)
 }

@@ -37,7 +37,7 @@ var PlaceLegend = []struct{ Place, Text string }{
 	{"cache", "pool alloc cache"}, {"ring", "pool ptr_ring"}, {"nic-ring", "NIC RX descriptor"},
 	{"skb", "in an skb (stack)"}, {"socket", "socket / tap queue"}, {"tx-ring", "TX ring"},
 	{"xdp-frame", "XDP frame"}, {"driver", "held by the caller"}, {"driver-cache", "the driver's own RX page cache (mlx5e_rx_cache, before 6.4)"},
-	{"slab", "slab page"},
+	{"slab", "slab page"}, {"user", "a net_iov the application holds (dma-buf token, devmem)"},
 }
 
 // SKBGroups are the places an skb can be, in the order the machine and
