@@ -142,8 +142,8 @@ var chapters = []Chapter{
 		},
 	},
 	{
-		Slug: "napi-local", Title: "NAPI-local recycling: 6.4, then 6.6's in_softirq()",
-		Lede: "Which skb frees may skip the ptr_ring and push the page straight onto the lockless alloc cache, and which pools get it.",
+		Slug: "napi-local", Title: "NAPI-local recycling: 6.4, 6.6's in_softirq(), 6.10's test in the pool",
+		Lede: "Which frees may skip the ptr_ring and push the page straight onto the lockless alloc cache, which pools get it, and how 6.9 and 6.10 widened it.",
 		Era:  "6.4",
 		Presets: []Preset{
 			{ID: "ring64", Q: "scenario=drop&driver=mlx5&era=6.4&step=3", Caption: "mlx5, 6.4, op 3: kfree_skb in the poll is not NAPI-safe: the page takes the ring", Expect: "not NAPI-safe"},
@@ -153,12 +153,16 @@ var chapters = []Chapter{
 			{ID: "cache66", Q: "scenario=drop&driver=mlx5&era=6.6&step=3", Caption: "mlx5, 6.6, op 3: a free in softirq on the NAPI's CPU: into the alloc cache", Expect: "in_softirq"},
 			{ID: "txcpu", Q: "scenario=forward&driver=mlx5&era=6.4&tx_cpu=1&step=34", Caption: "mlx5 forwarding, TX completion on cpu1, op 34: not the pool's CPU: the ring", Expect: "rx_pp_recycle_ring"},
 			{ID: "race", Q: "scenario=forward&driver=mlx5&era=6.4&tx_cpu=1&break=napi-locality&step=34", Caption: "napi-locality broken, op 34: two CPUs touch the lockless alloc cache", Expect: "cache-race"},
+			{ID: "sys69", Q: "scenario=generic-xdp&era=6.9&step=5", Caption: "generic XDP on lunar, 6.9, op 5: the copy's page is freed in softirq on its system pool's CPU: into the cache", Expect: "pp->cpuid == cpuid"},
+			{ID: "bench69", Q: "scenario=pool-direct&era=6.9&softirq=0&step=130", Caption: "the kernel bench in process context, 6.9, op 130: page_pool_recycle_direct, not in softirq: the ring", Expect: "not in softirq"},
+			{ID: "bench610", Q: "scenario=pool-direct&era=6.10&softirq=0&step=130", Caption: "the same, 6.10, op 130: allow_direct is trusted: the cache", Expect: "in process context"},
 		},
 		Paras: []string{
 			"Until 6.4 every page an skb brought back took the ptr_ring and its producer spinlock, even when the free ran on the very CPU, in the very softirq, that allocates from the pool. Jakub Kicinski's \"page_pool: allow caching from safely localized NAPI\" ([8c48eea3adf3](" + "https://git.kernel.org/torvalds/c/8c48eea3adf3" + "), v6.4) lets a driver link its pool to its NAPI instance (`pp.napi`), and {page_pool_return_skb_page} then recycles into the alloc cache when the free is NAPI-safe and runs on the CPU that owns that NAPI now: `napi_safe && napi->list_owner == smp_processor_id()`.",
 			"Which pools get it is the driver's choice: bnxt ([294e39e0d034](" + "https://git.kernel.org/torvalds/c/294e39e0d034" + ")) and mlx5 ([a880f814739c](" + commit("a880f814739c") + ")) set `pp.napi` from 6.4; mvpp2, mvneta, cpsw and hns3 do not, in any release modelled here, so [their skb pages take the ring](nonapi), in 6.6 as in 5.14. Which frees are NAPI-safe is the caller's: {napi_consume_skb} with a non-zero budget, and the deferred free's flush ({skb_defer_free_flush}, which calls `napi_consume_skb(skb, 1)`). A plain {kfree_skb} of a dropped frame is not, so in 6.4 [mlx5's drop still takes the ring](ring64).",
 			"`list_owner` is set when the NAPI is scheduled and reset to -1 by {napi_complete_done}: locality holds only while the NAPI runs. In a TCP stream the reader on cpu1 hands each consumed skb back to the NAPI CPU's defer list ({skb_attempt_defer_free}, from 5.19). The flush that follows a completing poll [finds `list_owner` = -1 and uses the ring](complete); [the flush before the next poll](local), with the NAPI scheduled again, recycles all 16 pages into the cache. Eric Dumazet's deferred free is what makes this pay for TCP: it brings the free back to the allocating CPU, in softirq, next to the pool.",
 			"6.6 widened the test in {napi_pp_put_page@6.6} to `napi_safe || in_softirq()` ([4a36d0180c45](" + "https://git.kernel.org/torvalds/c/4a36d0180c45" + "), Alexander Lobakin): any free in softirq on the NAPI's CPU qualifies, and [mlx5's kfree_skb in the poll now recycles into the cache](cache66). The CPU test is what keeps the lockless cache single-CPU: with mlx5's TX completion moved to cpu1 (`tx_cpu=1`, as XPS can map a TX queue elsewhere) [its frees take the ring](txcpu); break `napi-locality` and [both CPUs touch the cache](race).",
+			"Two later releases moved the line. 6.9 gave the per-CPU system page_pools ({page_pool_create_percpu@6.9}, [2b0cfa6e4956](" + commit("2b0cfa6e4956") + ")) the CPU they belong to, `pool->cpuid`, and {napi_pp_put_page@6.9} also recycles directly when the free runs in softirq on that CPU: [generic XDP's copies go back into their system pool's cache](sys69). 6.10 moved the decision into the pool ([4a96a4e807c3](" + commit("4a96a4e807c3") + "), Lobakin): {page_pool_napi_local@6.10} runs on every put that arrives without `allow_direct`, a driver's own puts and `xdp_return_frame` included, and a bulk put tries the cache first ([39806b96c89a](" + commit("39806b96c89a") + ")); the `napi_safe` argument left skbuff.c. In exchange `__page_pool_put_page` stopped testing `in_softirq()` itself: `allow_direct = true` is the caller's promise. [The kernel bench run in process context](bench69) recycled through the ring in 6.9 and [into the cache in 6.10](bench610) — safe there, because nothing else touches its pool.",
 		},
 	},
 	{

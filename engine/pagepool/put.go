@@ -200,8 +200,12 @@ func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
 	p.recycled(pg, sim.PlaceCache)
 	p.stat(sim.StatRecycleCached)
 	why := "direct recycling (allow_direct): the caller runs in the pool's own context, the driver's NAPI poll that allocates from it, so the page goes straight onto the lockless alloc cache"
-	if p.cpuid == cpu {
+	switch {
+	case p.cpuid == cpu:
 		why = "direct recycling (allow_direct): the free runs in softirq on the per-CPU pool's own CPU (pool->cpuid), the only CPU that allocates from it, so the page goes straight onto the lockless alloc cache"
+	case !p.softirq(cpu):
+		// Only 6.10+ gets here outside softirq (putPage).
+		why = "direct recycling (allow_direct) in process context: from 6.10 __page_pool_put_page no longer tests in_softirq() (4a96a4e807c3), the caller that passes allow_direct = true vouches for its context; a caller that cannot race the pool's consumer (as this benchmark's) may, so the page goes onto the lockless alloc cache where 6.9 sent it to the ptr_ring"
 	}
 	p.ev(cpu, sim.SymRecycleInCache, pg, from, sim.PlaceCache, sim.StatRecycleCached, cost, why)
 	return true
