@@ -27,6 +27,13 @@ func (s *Spec) BindRxQueue(e *sim.Era, ioUring bool) error {
 		return fmt.Errorf("memory providers are v6.12: 8ab79ed50cf1 (era %s has none: no queue can be bound to a dma-buf)", e.Name)
 	case ioUring && e.MemProvider != sim.MPOps:
 		return fmt.Errorf("io_uring zero-copy RX is v6.15 (memory_provider_ops, 57afb4830157, and io_uring/zcrx.c): era %s has only the dma-buf provider (provider=0)", e.Name)
+	case !since(s.QueueMgmtFrom, e) && e.MemProvider == sim.MPOps:
+		// 6.15 (the netdev instance lock, Kicinski,
+		// <20250312223507.805719-6-kuba@kernel.org>): the bind is refused
+		// up front, `if (!netdev_need_ops_lock(dev)) return -EOPNOTSUPP;`,
+		// in netdev_nl_bind_rx_doit and __net_mp_open_rxq (io_uring's
+		// net_mp_open_rxq).
+		return fmt.Errorf("__net_mp_open_rxq: -EOPNOTSUPP: %s has no queue management ops (netdev_queue_mgmt_ops), so netdev_need_ops_lock() is false and no queue of it can take a memory provider", s.Name)
 	case !since(s.QueueMgmtFrom, e):
 		return fmt.Errorf("netdev_rx_queue_restart: -EOPNOTSUPP: %s has no queue management ops (netdev_queue_mgmt_ops), so its queue cannot be restarted onto the provider", s.Name)
 	case !since(s.UnreadableFrom, e):

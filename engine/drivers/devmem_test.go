@@ -26,7 +26,10 @@ func TestBindRxQueue_EachDriverBindsOrSaysWhy(t *testing.T) {
 		{"mvneta", "6.18", false, "-EOPNOTSUPP: mvneta has no queue management ops"},
 		{"cpsw", "6.15", false, "-EOPNOTSUPP: cpsw has no queue management ops"},
 		{"hns3", "6.16", false, "-EOPNOTSUPP: hns3 has no queue management ops"},
-		{"mlx5", "6.16", false, "page_pool_check_memory_provider: -ENODATA: mlx5 creates no page_pool with PP_FLAG_ALLOW_UNREADABLE_NETMEM"},
+		{"mvpp2", "6.15", false, "__net_mp_open_rxq: -EOPNOTSUPP: mvpp2 has no queue management ops"},
+		{"mlx5", "6.12", false, "netdev_rx_queue_restart: -EOPNOTSUPP: mlx5 has no queue management ops"},
+		{"mlx5", "6.16", false, "__net_mp_open_rxq: -EOPNOTSUPP: mlx5 has no queue management ops"},
+		{"mlx5", "6.18", false, "devmem needs mlx5's SHAMPO RQ"},
 		{"bnxt", "6.15", false, "-ENODATA: bnxt creates no page_pool"},
 		{"bnxt", "6.16", false, "the model's bnxt does not implement its 6.16 devmem RX path"},
 	}

@@ -299,12 +299,17 @@ var Specs = []*Spec{
 		RecycleFrom: "6.4", PoolDMAFrom: "6.4", RxCacheUntil: "6.4",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"},
-		// mlx5 sets PP_FLAG_ALLOW_UNREADABLE_NETMEM only on SHAMPO RQs
-		// (`if (test_bit(MLX5E_RQ_STATE_SHAMPO, &rq->state))`, release not
-		// pinned, ≈6.16/6.17); its queue_mgmt_ops release is not pinned
-		// either, so the model lets its bind reach the pool check.
-		QueueMgmtFrom: "6.12",
-		UnreadableWhy: "mlx5 sets the flag only on SHAMPO (HW-GRO header-data-split) RQs, and the model's mlx5 runs the legacy RQ (a page per packet), not SHAMPO"},
+		// mlx5's queue API and unreadable pools are v6.17 (the first
+		// modelled era after it is 6.18): b2588ea40ec9 "net/mlx5e:
+		// Implement queue mgmt ops and single channel swap" and
+		// db3010bb5a01 "net/mlx5e: Add support for UNREADABLE netmem page
+		// pools" (merged in 8152c4028cb8, series posted 16 Jun 2025), which
+		// sets PP_FLAG_ALLOW_UNREADABLE_NETMEM only on SHAMPO RQs
+		// (`if (test_bit(MLX5E_RQ_STATE_SHAMPO, &rq->state))`): HW-GRO with
+		// header-data split, which the model's mlx5 (the legacy RQ) does
+		// not implement. Before it the bind fails for want of the queue API.
+		QueueMgmtFrom: "6.18", UnreadableFrom: "6.18",
+		DevmemUnmodelled: "devmem needs mlx5's SHAMPO RQ (hardware GRO with header-data split: ethtool -K rx-gro-hw on and -G tcp-data-split on), the only RQ db3010bb5a01 creates with PP_FLAG_ALLOW_UNREADABLE_NETMEM (v6.17); the model's mlx5 runs the legacy RQ (a page per packet)"},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
 		Doc: "Broadcom NetXtreme (x86-64). Before 6.6 (and with hw_gro=0) in XDP page mode, the only mode whose RX buffers come from page_pool then: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO off; marks skbs from 5.19. From 6.6 the normal path with hardware GRO (TPA, on by default): 256-byte head buffers that are not pool pages, payload in a page_pool-fed aggregation ring (4 × the RX ring), 33 segments per aggregate, 2 to a 4 KB buffer, every skb marked. TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP from 6.6 (below); pp.napi
