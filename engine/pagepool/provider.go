@@ -37,6 +37,9 @@ type Provider struct {
 	// pool's next alloc_netmems drains them.
 	refill []*mm.Page
 	rqHead int
+	// Leaked counts net_iovs mp_dmabuf_devmem_release_page refused back
+	// (pp_ref_count not 1): gone from the binding for good.
+	Leaked int64 `pp:"counter"`
 }
 
 // IOUring reports whether the provider is io_uring zero-copy RX.
@@ -91,10 +94,21 @@ func (r *Registry) initProvider(cpu int, pool *Pool) error {
 		if f&FlagDMAMap == 0 || f&FlagDMASyncDev == 0 {
 			return fmt.Errorf("page_pool_init: %w: a memory-provider pool must set PP_FLAG_DMA_MAP and PP_FLAG_DMA_SYNC_DEV (b400f4b87430, v6.14)", ErrNotSupp)
 		}
-		if pool.P.Order != 0 {
-			return fmt.Errorf("page_pool_init: mp_ops->init: %w: order %d (net_iovs are PAGE_SIZE)", ErrE2Big, pool.P.Order)
+		if mp.IOUring() {
+			// io_pp_zc_init (6.15): the area was mapped for the device
+			// at registration; it refuses what it cannot serve and leaves
+			// pool->dma_sync on: io_uring syncs each niov for the device
+			// itself when it refills (io_zcrx_sync_for_device), and the
+			// pool syncs one it recycles through a put.
+			if pool.P.Order != 0 {
+				return fmt.Errorf("page_pool_init: io_pp_zc_init: %w: order %d (niovs are PAGE_SIZE)", ErrNotSupp, pool.P.Order)
+			}
+			break
 		}
-		pool.dma.syncOff = true // mp_ops->init: pool->dma_sync = false (and dma_sync_for_cpu); p.flags keeps PP_FLAG_DMA_SYNC_DEV
+		if pool.P.Order != 0 {
+			return fmt.Errorf("page_pool_init: mp_dmabuf_devmem_init: %w: order %d (net_iovs are PAGE_SIZE)", ErrE2Big, pool.P.Order)
+		}
+		pool.dma.syncOff = true // mp_dmabuf_devmem_init: pool->dma_sync = false (and dma_sync_for_cpu); p.flags keeps PP_FLAG_DMA_SYNC_DEV
 	default:
 		panic(fmt.Sprintf("pagepool: a memory provider on queue %d in era %s, which has none", q.Index, m.Era.Name))
 	}
@@ -104,7 +118,7 @@ func (r *Registry) initProvider(cpu int, pool *Pool) error {
 		if m.Era.MemProvider == sim.MPOps {
 			why = "page_pool_init: PP_FLAG_ALLOW_UNREADABLE_NETMEM on a bound queue: pool->mp_ops = the queue's provider, whose init turns dma_sync off (the binding was mapped once, at bind time)"
 			if mp.IOUring() {
-				why = "page_pool_init: PP_FLAG_ALLOW_UNREADABLE_NETMEM on a queue bound to an io_uring zcrx area: pool->mp_ops = io_uring_pp_zc_ops, dma_sync off"
+				why = "page_pool_init: PP_FLAG_ALLOW_UNREADABLE_NETMEM on a queue bound to an io_uring zcrx area: pool->mp_ops = io_uring_pp_zc_ops; dma_sync stays on (io_uring syncs each niov for the device when it refills the cache)"
 			}
 		}
 		m.Emit(sim.Event{CPU: cpu, Func: sim.SymPoolCreate, Pool: pool.ID, Page: -1, Stat: sim.StatNone, Why: why})
@@ -151,6 +165,7 @@ func (p *Pool) zcAllocNetmems(cpu int, cost int64) *mm.Page {
 			}
 			p.setPPInfo(cpu, pg) // net_mp_niov_set_page_pool: set_pp_info, hold++
 			p.hold(cpu, pg)
+			p.zcrxSyncForDevice(cpu, pg)
 			p.placeInCache(pg)
 		}
 		if n > 0 && p.m.Tracing() {
@@ -197,6 +212,7 @@ func (p *Pool) zcrxRingRefill(cpu int) int {
 			}
 			continue
 		}
+		p.zcrxSyncForDevice(cpu, pg)
 		p.alloc.cache[p.alloc.count] = pg // net_mp_netmem_place_in_cache
 		p.alloc.count++
 		p.recycled(pg, sim.PlaceCache)
@@ -214,6 +230,16 @@ func (p *Pool) zcrxRingRefill(cpu int) int {
 			fmt.Sprintf("io_zcrx_ring_refill: %d niovs the user gave back on the refill queue go straight into the alloc cache (net_mp_netmem_place_in_cache: no ptr_ring, no recycle stat)", n))
 	}
 	return n
+}
+
+// zcrxSyncForDevice models io_zcrx_sync_for_device (io_uring/zcrx.c,
+// "io_uring/zcrx: dma-map area for the device",
+// <20250215000947.789731-6-dw@davidwei.uk>, v6.15): a niov going back into
+// the cache is synced for the device, PAGE_SIZE from pool->p.offset —
+// nothing on a device whose DMA needs no sync (dma_dev_need_sync: the mm
+// model's SkipSync).
+func (p *Pool) zcrxSyncForDevice(cpu int, pg *mm.Page) {
+	p.a.DMA.SyncForDevice(cpu, pg, p.P.Offset, mm.PageSize, p.P.DMADir)
 }
 
 // placeInCache puts a net_iov on top of the alloc cache
@@ -245,13 +271,27 @@ func (mp *Provider) ZcrxReturn(pg *mm.Page) {
 // pages_state_release_cnt still counts it.
 func (p *Pool) mpReleaseNetmem(cpu int, pg *mm.Page) {
 	cost := p.m.Charge(cpu, sim.SymMPReleaseNetmem, 0)
-	if pg.FragCount != 1 && p.m.Tracing() {
-		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymMPReleaseNetmem, Pool: p.ID, Page: pg.PFN, Stat: sim.StatNone,
-			Why: fmt.Sprintf("WARN_ON_ONCE: releasing a net_iov whose pp_ref_count is %d, not 1", pg.FragCount)})
-	}
 	from := pg.Place
+	p.releaseCnt++ // page_pool_return_netmem counts it whatever the provider did
+	if pg.FragCount != 1 && !p.mp.IOUring() {
+		// mp_dmabuf_devmem_release_page: `if (WARN_ON_ONCE(refcount != 1))
+		// return false;` before page_pool_clear_pp_info and gen_pool_free:
+		// the net_iov never goes back to the binding (io_uring's release
+		// has no such test). Reachable only with a rule broken.
+		if p.m.Tracing() {
+			p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymMPReleaseNetmem, Pool: p.ID, Page: pg.PFN, Stat: sim.StatNone,
+				Why: fmt.Sprintf("WARN_ON_ONCE: mp_dmabuf_devmem_release_page of a net_iov whose pp_ref_count is %d, not 1: it is left as it is, never freed back into the binding", pg.FragCount)})
+		}
+		p.mp.Leaked++
+		if pg.Owner == p.ID {
+			pg.Owner = 0
+		}
+		pg.MoveTo(p.m, sim.PlaceDriver, -1)
+		k := sim.KindInflightLeak
+		pg.ReportOnce(p.m, k, p.m.RuleFor(k), "mp_dmabuf_devmem_release_page refused a net_iov with pp_ref_count %d: it never goes back to binding %d", pg.FragCount, p.mp.B.ID)
+		return
+	}
 	p.clearPPInfo(pg)
-	p.releaseCnt++
 	if pg.Owner == p.ID {
 		pg.Owner = 0
 	}

@@ -11,10 +11,10 @@ import (
 
 // providerEnv is a machine of era with a binding of n chunks bound to
 // queue 0 (ioUring: an io_uring zcrx area), and no pool yet.
-func providerEnv(t *testing.T, era string, n int, ioUring bool) (*env, *RxQueue) {
+func providerEnv(t *testing.T, era string, n int, ioUring bool, opts ...string) (*env, *RxQueue) {
 	t.Helper()
 	e, _ := sim.EraByName(era)
-	k, rules, _ := simtest.Options(t, "node_pages=256")
+	k, rules, _ := simtest.Options(t, append([]string{"node_pages=256"}, opts...)...)
 	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Seed: 1})
 	a := mm.NewAllocator(m)
 	b, err := a.BindDmabuf(n, ioUring)
@@ -143,4 +143,64 @@ func TestProviderAlloc_ZcrxRefillQueueIntoTheCache(t *testing.T) {
 	}
 	e.wantStats(map[sim.Stat]uint64{sim.StatAllocSlow: 0, sim.StatAllocEmpty: 2, sim.StatAllocFast: 63, sim.StatRecycleRing: 0, sim.StatRecycleCached: 0})
 	e.clean()
+}
+
+// io_pp_zc_init leaves pool->dma_sync on (only mp_dmabuf_devmem_init
+// turns it off) and refuses order > 0 with -EOPNOTSUPP; io_uring syncs
+// every niov it puts into the alloc cache for the device itself
+// (io_zcrx_sync_for_device, PAGE_SIZE), on the freelist path and on the
+// refill-queue path: on a non-coherent platform that is one sync per niov.
+func TestIOPPZcInit_DMASyncStaysOnAndZcrxSyncsEachNiov(t *testing.T) {
+	e, q := providerEnv(t, "6.15", 128, true, "coherent=0")
+	p := providerParams(q, FlagDMAMap|FlagDMASyncDev)
+	p.Order = 1
+	if _, err := e.r.Create(0, p); !errors.Is(err, ErrNotSupp) {
+		t.Fatalf("order 1: err %v, want -EOPNOTSUPP", err)
+	}
+	pool, err := e.r.Create(0, providerParams(q, FlagDMAMap|FlagDMASyncDev))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pool.DMASync() {
+		t.Fatal("an io_uring zcrx pool has dma_sync off")
+	}
+	e.p = pool
+	pages := e.alloc(64) // 64 from the freelist: 64 syncs
+	if got := e.a.DMA.SyncDevCalls; got != 64 || e.a.DMA.SyncDevBytes != 64*mm.PageSize {
+		t.Fatalf("after the freelist refill: %d syncs (%d bytes), want 64 of PAGE_SIZE", got, e.a.DMA.SyncDevBytes)
+	}
+	for _, pg := range pages[:10] {
+		pg.MoveTo(e.m, sim.PlaceUser, q.MP.B.ID)
+		q.MP.ZcrxReturn(pg)
+	}
+	e.alloc(1) // the refill queue: 10 more
+	if got := e.a.DMA.SyncDevCalls; got != 74 {
+		t.Errorf("after the refill queue: %d syncs, want 74", got)
+	}
+}
+
+// mp_dmabuf_devmem_release_page: `if (WARN_ON_ONCE(refcount != 1)) return
+// false;` — a net_iov released with another reference still on it is
+// never given back to the binding: a leak the checker reports, and the
+// binding is one chunk short for good.
+func TestMPDmabufDevmemReleasePage_RefcountNotOneLeaks(t *testing.T) {
+	e, q := providerEnv(t, "6.12", 8, false)
+	pool, err := e.r.Create(0, providerParams(q, FlagDMAMap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.p = pool
+	pages := e.alloc(2)
+	pages[0].FragCount = 2 // a second reference nobody will drop
+	pool.mpReleaseNetmem(0, pages[0])
+	pool.mpReleaseNetmem(0, pages[1])
+	if q.MP.Leaked != 1 || q.MP.B.FreeCount() != 7 {
+		t.Errorf("leaked %d, genpool free %d: want 1 and 7", q.MP.Leaked, q.MP.B.FreeCount())
+	}
+	if pool.Release() != 2 {
+		t.Errorf("release %d, want 2 (pages_state_release_cnt counts the refused one too)", pool.Release())
+	}
+	if n := e.m.Log.Counts[sim.KindInflightLeak]; n != 1 {
+		t.Errorf("%d inflight-leak violations, want 1", n)
+	}
 }
