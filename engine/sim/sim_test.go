@@ -256,6 +256,11 @@ func TestSym_NameInEra(t *testing.T) {
 		{"5.13 page_pool_dma_map", "5.13", SymPoolDMAMap, "page_pool_dma_map"},
 		{"5.12 allocator", "rfc-v1", SymAllocPagesNode, "__alloc_pages_nodemask"},
 		{"unchanged name", "5.15", SymPutPage, "page_pool_put_page"},
+		{"6.1 frag unref: __skb_frag_unref", "6.1", SymFragUnref, "__skb_frag_unref"},
+		{"6.4 frag unref: napi_frag_unref (8c48eea3adf3)", "6.4", SymFragUnref, "napi_frag_unref"},
+		{"6.9 frag unref: still napi_frag_unref", "6.9", SymFragUnref, "napi_frag_unref"},
+		{"6.10 frag unref: __skb_frag_unref again (net: remove napi_frag_unref)", "6.10", SymFragUnref, "__skb_frag_unref"},
+		{"7.1 frag unref: __skb_frag_unref", "7.1", SymFragUnref, "__skb_frag_unref"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

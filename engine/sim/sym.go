@@ -55,7 +55,7 @@ const (
 	SymReleaseHeadState // skb_release_head_state
 	SymReleaseData      // skb_release_data
 	SymFreeHead         // skb_free_head
-	SymFragUnref        // __skb_frag_unref
+	SymFragUnref        // __skb_frag_unref (napi_frag_unref in v6.4–v6.9)
 	SymKfreeSkbmem      // kfree_skbmem (the struct sk_buff)
 	SymNapiSkbCachePut  // napi_skb_cache_put (+ kmem_cache_free_bulk of half when full)
 	SymNapiSkbCacheGet  // napi_skb_cache_get (+ kmem_cache_alloc_bulk when empty)
@@ -254,13 +254,23 @@ func (s Sym) Name() string {
 //     page itself (net/core/page_pool.c of a 6.6 tree,
 //     eclipse-oniro-mirrors/kernel_linux_6.6).
 //   - v6.8: that DMA half is its own function, __page_pool_release_page_dma.
+//   - v6.4 to v6.9: a frag's unref is napi_frag_unref(frag, recycle,
+//     napi_safe), an inline of include/linux/skbuff.h: skb_release_data
+//     calls it with its napi_safe, __skb_frag_unref with false (8c48eea3adf3
+//     "page_pool: allow caching from safely localized NAPI", v6.4, its RFC v2
+//     <20230405232100.103392-3-kuba@kernel.org> read). Mina Almasry's "net:
+//     remove napi_frag_unref" (v4 <20240403152844.4061814-4-almasrymina@google.com>,
+//     net-next before 10 Apr 2024, so v6.10) makes skb_release_data call
+//     __skb_frag_unref(frag, recycle) again, which f6d827b180bd moves to
+//     include/linux/skbuff_ref.h (also v6.10).
 var eraNames = map[string]map[Sym]string{
 	"5.12":   {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow"},
 	"5.13":   {SymSetPPInfo: "__page_pool_alloc_pages_slow"},
 	"rfc-v1": {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow"},
 	"5.14":   {SymSetPPInfo: "__page_pool_alloc_pages_slow"},
-	"6.6":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "page_pool_return_page"},
-	"6.8":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "__page_pool_release_page_dma"},
+	"6.4":    {SymFragUnref: "napi_frag_unref"},
+	"6.6":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "page_pool_return_page", SymFragUnref: "napi_frag_unref"},
+	"6.8":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "__page_pool_release_page_dma", SymFragUnref: "napi_frag_unref"},
 }
 
 // The eras after 6.8 (their rows in idents.tsv say where each was read):
@@ -301,7 +311,7 @@ func init() {
 		del []Sym
 	}{
 		{"6.9", nil, nil},
-		{"6.10", map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, nil},
+		{"6.10", map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, []Sym{SymFragUnref}},
 		{"6.12", map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page"}, nil},
 		{"6.15", map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}, nil},
 		{"6.16", map[Sym]string{SymDMAIndexAlloc: "page_pool_dma_map", SymDMAIndexRelease: "__page_pool_release_page_dma"}, nil},

@@ -490,3 +490,36 @@ func TestRFCv1_SkbFreeHeadTestsPPRecycleBeforeHeadFrag(t *testing.T) {
 		e.clean()
 	}
 }
+
+// napi_safe is an argument of the skb free path from v6.4 (b07a2d97ba5e,
+// 8c48eea3adf3) to v6.9; 4a96a4e807c3 (v6.10) removed it everywhere. The
+// free paths' narration names it exactly in those eras.
+func TestEvents_NapiSafeIsNamedOnlyWhereTheFreePathPassesIt(t *testing.T) {
+	tests := []struct {
+		name, era string
+		want      bool
+	}{
+		{"5.15: no napi_safe argument before v6.4", "5.15", false},
+		{"6.4: b07a2d97ba5e plumbs napi_safe through the free path", "6.4", true},
+		{"6.9: still passed down", "6.9", true},
+		{"6.10: 4a96a4e807c3 removes the argument", "6.10", false},
+		{"7.1: none", "7.1", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, tt.era)
+			var all string
+			e.m.SetTracer(func(ev sim.Event) { all += ev.TraceLine() + "\n" })
+			a, _ := e.rx(100)
+			e.frag(a, 1000)
+			b, _ := e.rx(100)
+			e.kfree(a)
+			e.m.Begin(0, sim.SymNapiConsumeSKB)
+			e.s.NapiConsumeSKB(0, b, 64)
+			if got := containsStr(all, "napi_safe"); got != tt.want {
+				t.Errorf("napi_safe named: %v, want %v:\n%s", got, tt.want, all)
+			}
+			e.clean()
+		})
+	}
+}
