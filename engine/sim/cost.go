@@ -43,15 +43,21 @@ func (p *Platform) LinkPPS(frame int) float64 {
 	return float64(p.LinkMbps) * 1e6 / float64((frame+24)*8)
 }
 
-// ProfileName is the symbol a perf profile on this platform shows for s.
-func (p *Platform) ProfileName(s Sym) string {
+// ProfileName is the symbol a perf profile on this platform shows for s in
+// the eras up to 6.8 (ProfileNameIn with no era): the names engine/perf's
+// calibration and predictions match the shipped listings with.
+func (p *Platform) ProfileName(s Sym) string { return p.ProfileNameIn(s, nil) }
+
+// ProfileNameIn is the symbol a perf profile of era e on this platform
+// shows for s (Sym.ProfileIn, after the platform's own names).
+func (p *Platform) ProfileNameIn(s Sym, e *Era) string {
 	if n, ok := p.Names[s]; ok {
 		return n
 	}
 	if s == SymProducerLock && p.InlineSpinLock {
-		return syms[SymPutPage].profile
+		return SymPutPage.ProfileIn(e)
 	}
-	return s.Profile()
+	return s.ProfileIn(e)
 }
 
 // costPS is a platform's cost table converted to picoseconds.
