@@ -16,6 +16,22 @@ type Platform struct {
 	MHz       int64
 	CacheLine int // bytes (ptr_ring batch = 2*CacheLine/PtrBytes)
 	PtrBytes  int // pointer size (8 on 64-bit, 4 on 32-bit)
+	// DMAMinAlign is ARCH_DMA_MINALIGN where the architecture's kernel
+	// defines it, what dma_get_cache_alignment() returns and
+	// page_pool_alloc_frag rounds every fragment up to (size =
+	// ALIGN(size, dma_get_cache_alignment()), from the frag API's
+	// 53e0961da1c7, v5.15, to today's page_pool_alloc_frag_netmem); 0: the
+	// architecture defines none (x86), and it returns 1. It does not depend
+	// on the device's coherence: arm64 defines 128 for every system
+	// (arch/arm64/include/asm/cache.h: "aligned to the maximum *known*
+	// cache line size on ARMv8 systems"), ARM32 L1_CACHE_BYTES
+	// (arch/arm/include/asm/cache.h: 1 << CONFIG_ARM_L1_CACHE_SHIFT, 64 on
+	// a v7 Cortex-A15), MIPS 128 unless the kernel is built for coherent
+	// DMA only (arch/mips/include/asm/mach-generic/kmalloc.h, "#ifndef
+	// CONFIG_DMA_COHERENT ... Set this one if any device in the system
+	// might do non-coherent DMA"). The platform's own kernel config, so the
+	// coherent knob leaves it alone.
+	DMAMinAlign int
 	// PageOffset is a 32-bit kernel's PAGE_OFFSET (the start of the kernel's
 	// linear map: 0xC0000000 with ARM's 3G/1G split, 0x80000000 on MIPS32);
 	// 0 on 64-bit, where POISON_POINTER_DELTA decides instead. It sizes

@@ -131,12 +131,12 @@ func (s *Stack) SkbPPCowData(cpu int, pool *pagepool.Pool, sk *SKB, headroom int
 	if len(sk.D.FragList) > 0 {
 		return nil, ErrCowFragList
 	}
-	maxHead := mm.PageSize - headroom - ShinfoSize // SKB_WITH_OVERHEAD(PAGE_SIZE - headroom)
+	maxHead := mm.PageSize - headroom - s.shinfo // SKB_WITH_OVERHEAD(PAGE_SIZE - headroom)
 	if sk.Len > maxHead+MaxSkbFrags*mm.PageSize {
 		return nil, ErrCowTooLong
 	}
 	size := min(sk.Len, maxHead)
-	truesize := skbDataAlign(size) + ShinfoSize + headroom // SKB_HEAD_ALIGN(size) + headroom
+	truesize := s.skbDataAlign(size) + s.shinfo + headroom // SKB_HEAD_ALIGN(size) + headroom
 	pg, off, truesize := pool.Alloc(cpu, truesize)         // page_pool_dev_alloc_va
 	if pg == nil {
 		return nil, ErrCowNoMem
@@ -179,9 +179,6 @@ func allocWhat(truesize int) string {
 	return "at most half a page, so a fragment of the pool's frag page"
 }
 
-// skbDataAlign is SKB_DATA_ALIGN: up to a cache line (64 bytes here).
-func skbDataAlign(n int) int { return (n + 63) &^ 63 }
-
 // pskbExpandForXDP is generic XDP's old path (netif_receive_generic_xdp
 // before 6.9; netif_skb_check_for_xdp's fallback from 6.9):
 // pskb_expand_head(skb, hroom > 0 ? ALIGN(hroom, NET_SKB_PAD) : 0,
@@ -193,7 +190,7 @@ func (s *Stack) pskbExpandForXDP(cpu int, sk *SKB) error {
 	} else {
 		hroom = 0
 	}
-	room := sk.D.HeadSize - ShinfoSize - sk.Headroom - sk.Headlen()
+	room := sk.D.HeadSize - s.shinfo - sk.Headroom - sk.Headlen()
 	troom := sk.DataLen - room // skb->tail + skb->data_len - skb->end
 	if hroom > 0 || troom > 0 || SkbCloned(sk) {
 		// The model sizes the new kmalloc'ed head from what it holds
@@ -225,7 +222,7 @@ func (s *Stack) SkbLinearize(cpu int, sk *SKB) error {
 	if len(sk.D.FragList) > 0 {
 		return fmt.Errorf("skb_linearize: skb#%d has a frag_list (not modelled)", sk.ID)
 	}
-	if room := sk.D.HeadSize - ShinfoSize - sk.Headroom - sk.Headlen(); room < sk.DataLen {
+	if room := sk.D.HeadSize - s.shinfo - sk.Headroom - sk.Headlen(); room < sk.DataLen {
 		return fmt.Errorf("skb_linearize: %d paged bytes do not fit skb#%d's tailroom of %d", sk.DataLen, sk.ID, room)
 	}
 	if SkbCloned(sk) {

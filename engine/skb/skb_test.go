@@ -411,15 +411,15 @@ func TestPutPull_LinearBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	room := sk.Tailroom()
+	room := e.s.Tailroom(sk)
 	if sk.Len != 0 || room < 256 {
 		t.Fatalf("napi_alloc_skb(256): len %d tailroom %d", sk.Len, room)
 	}
 	if err := e.s.Put(sk, room+1); err == nil {
 		t.Fatal("__skb_put beyond the tailroom accepted")
 	}
-	if err := e.s.Put(sk, 66); err != nil || sk.Len != 66 || sk.Tailroom() != room-66 {
-		t.Fatalf("put 66: err %v len %d tailroom %d", err, sk.Len, sk.Tailroom())
+	if err := e.s.Put(sk, 66); err != nil || sk.Len != 66 || e.s.Tailroom(sk) != room-66 {
+		t.Fatalf("put 66: err %v len %d tailroom %d", err, sk.Len, e.s.Tailroom(sk))
 	}
 	e.s.MarkForRecycle(0, sk, nil, nil)
 	pg := e.frag(sk, 3000)
@@ -520,6 +520,47 @@ func TestEvents_NapiSafeIsNamedOnlyWhereTheFreePathPassesIt(t *testing.T) {
 				t.Errorf("napi_safe named: %v, want %v:\n%s", got, tt.want, all)
 			}
 			e.clean()
+		})
+	}
+}
+
+// SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) per platform: 320 with
+// 8-byte pointers, 248 rounded up to 256 with 4-byte ones; the 5.12–5.15
+// layout (no xdp_frags_size, d16697cb6261 v5.18) pads to the same size.
+func TestShinfoSize_FollowsThePlatformsPointersAndCacheLine(t *testing.T) {
+	tests := []struct {
+		name string
+		plat *sim.Platform
+		want int
+	}{
+		{"x86-64: sizeof 320, 64-byte lines", &sim.X86Server, 320},
+		{"arm64: sizeof 320", &sim.Arm64Server, 320},
+		{"ARMv7 (ti-cpsw): sizeof 248, SKB_DATA_ALIGN to 64 is 256", &sim.TICpsw, 256},
+		{"MIPS32 (lunar-mips): sizeof 248, SKB_DATA_ALIGN to 32 is 256", &sim.LunarMIPS, 256},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ShinfoSize(tt.plat); got != tt.want {
+				t.Errorf("ShinfoSize = %d, want %d", got, tt.want)
+			}
+		})
+	}
+	layouts := []struct {
+		name         string
+		ptr          int
+		xdpFragsSize bool
+		want         int
+	}{
+		{"64-bit, v5.18 on", 8, true, 320},
+		{"64-bit, before xdp_frags_size", 8, false, 320},
+		{"32-bit, v5.18 on", 4, true, 248},
+		{"32-bit, before xdp_frags_size: 244 padded to the ktime_t's 8", 4, false, 248},
+	}
+	for _, l := range layouts {
+		t.Run(l.name, func(t *testing.T) {
+			if got := shinfoSizeof(l.ptr, l.xdpFragsSize); got != l.want {
+				t.Errorf("sizeof = %d, want %d", got, l.want)
+			}
 		})
 	}
 }
