@@ -133,8 +133,10 @@ type Pool struct {
 	memID        int32         // xdp_mem_info id when registered (0 = not)
 	// cpuid is pool->cpuid (v6.9, 2b0cfa6e4956): the CPU a
 	// page_pool_create_percpu pool belongs to, -1 for page_pool_create;
-	// system is pool->system (f853fa5c54e7): its recycle stats are the
-	// registry's shared ones (system.go).
+	// system: a PP_FLAG_SYSTEM_POOL pool (f853fa5c54e7 tests the flag;
+	// the pool->system field of later kernels, 6.12.y's page_pool_init,
+	// commit not pinned): its recycle stats are the registry's shared ones
+	// (system.go).
 	cpuid    int
 	system   bool
 	dma      dmaMapped    // pool->dma_mapped (6.16, dmatrack.go)
