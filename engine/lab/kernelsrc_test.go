@@ -160,6 +160,8 @@ func TestKernelNames_PerEra(t *testing.T) {
 			SourceRef{Name: "page_pool_put_unrefed_page", URL: "https://elixir.bootlin.com/linux/v6.10/source/net/core/page_pool.c", File: "net/core/page_pool.c"}},
 		{"6.12's out-of-line put is page_pool_put_unrefed_netmem", "6.12", "", sim.SymPutUnrefed,
 			SourceRef{Name: "page_pool_put_unrefed_netmem", URL: "https://elixir.bootlin.com/linux/v6.12/source/net/core/page_pool.c", File: "net/core/page_pool.c"}},
+		{"skb_pp_cow_data's napi_build_skb is skbuff.c's", "6.9", "", sim.SymNapiBuildSKB,
+			SourceRef{Name: "napi_build_skb", URL: "https://elixir.bootlin.com/linux/v6.9/source/net/core/skbuff.c", File: "net/core/skbuff.c"}},
 		{"a knob's later feature is not in the era's release", "5.12", "", sim.SymAllocPagesBulk,
 			SourceRef{Name: "__alloc_pages_bulk", Note: "not in v5.12: a knob adds a later kernel's behaviour to this era"}},
 	}

@@ -117,6 +117,10 @@ const (
 	// charges its parts (SymPutPage, SymRecycleInCache, SymRecycleInRing,
 	// SymPtrRingProduce, SymNapiLocal), never the symbol itself.
 	SymPutUnrefed
+	// SymNapiBuildSKB names napi_build_skb where the model narrates it
+	// apart from build_skb (skb_pp_cow_data's copy); the cost is
+	// SymBuildSKB's, which covers both.
+	SymNapiBuildSKB
 	NumSyms
 )
 
@@ -227,6 +231,7 @@ var syms = [NumSyms]symInfo{
 	SymZcrxRefill:       {"io_zcrx_ring_refill", "io_pp_zc_alloc_netmems"},
 	SymDeviceUnbind:     {"device_release_driver", "device_release_driver"},
 	SymPutUnrefed:       {"page_pool_put_unrefed_page", "page_pool_put_unrefed_page"},
+	SymNapiBuildSKB:     {"napi_build_skb", "napi_build_skb"},
 }
 
 // RestProfile names the calibrated pseudo-symbol of a profile: the rest of

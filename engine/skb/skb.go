@@ -401,6 +401,12 @@ func (s *Stack) releaseData(d *Data) {
 // head is a fragment of pg (head_frag = 1) holding len bytes after a
 // NET_SKB_PAD headroom; the caller's page reference moves to the skb.
 func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi bool) (*SKB, error) {
+	return s.buildSKB(cpu, pg, off, fragSize, length, napi, sim.SymBuildSKB)
+}
+
+// buildSKB is BuildSKB with the function its narration names (fn):
+// SymNapiBuildSKB where the kernel's caller is napi_build_skb by name.
+func (s *Stack) buildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi bool, fn sim.Sym) (*SKB, error) {
 	if room := fragSize - s.shinfo - NetSkbPad; length > room || length < 0 {
 		return nil, fmt.Errorf("build_skb: frame of %d bytes does not fit a %d-byte fragment (room %d)", length, fragSize, room)
 	}
@@ -415,8 +421,8 @@ func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi b
 	pg.MoveTo(s.M, sim.PlaceSKB, sk.ID)
 	pg.Users++
 	s.Built++
-	s.ev(cpu, sim.SymBuildSKB, sk, pg, from, sim.PlaceSKB, cost,
-		"builds an skb around the buffer: the head is a fragment of this page (head_frag); build_skb itself copies nothing")
+	s.ev(cpu, fn, sk, pg, from, sim.PlaceSKB, cost,
+		"builds an skb around the buffer: the head is a fragment of this page (head_frag); it copies nothing")
 	return sk, nil
 }
 
