@@ -28,7 +28,10 @@ const (
 	MaxRingSize      = 32768 // above this page_pool_init returns -E2BIG (up to v6.17)
 	// MaxRingSizeClamp: from v6.18 page_pool_init clamps pool_size to
 	// 16384 instead ("page_pool: Clamp pool size to max 16K pages",
-	// <20250926131605.2276734-2-dtatulea@nvidia.com>).
+	// <20250926131605.2276734-2-dtatulea@nvidia.com>), with the literal
+	// min(pool->p.pool_size, 16384); the PAGE_POOL_MAX_RING_SIZE macro of
+	// later trees is not that patch's (its commit is not pinned), so the
+	// narration never names it.
 	MaxRingSizeClamp = 16384
 	DeferTimeNS      = 1_000_000_000
 	DeferWarnNS      = 60 * 1_000_000_000
