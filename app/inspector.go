@@ -36,7 +36,7 @@ func (c *Inspector) Render() (ui ga.UI) {
 			[2]string{"_refcount", fmt.Sprint(p.Ref)},
 			[2]string{"pp_frag_count / pp_ref_count", fragOrZero(p.FragCount)},
 			[2]string{"pp_magic", fmt.Sprintf("%#x", p.Magic)},
-			[2]string{"signature", signatureText(p.Signature, v.SignatureCheck)},
+			markRow(p.Signature, v.SignatureCheck, v.PageType),
 			[2]string{"page->pp", poolName(p.PP)},
 			[2]string{"counted in flight by", poolName(p.Owner)},
 			[2]string{"DMA mapped", fmt.Sprintf("%s (dma_addr %#x)", yesNo(p.Mapped), p.DMAAddr)},
@@ -66,13 +66,18 @@ func (c *Inspector) Render() (ui ga.UI) {
 	)
 }
 
-// signatureText is the signature row: whether the page carries the pool's
-// mark, and the test the era's kernel uses for it.
-func signatureText(has bool, check string) string {
-	if check == "" {
-		return yesNo(has) + " (this era's pages carry no page_pool mark: nothing tests for one)"
+// markRow is the row of the page's page_pool mark: whether the page carries
+// it, and the test the era's kernel uses for it. The mark is a signature in
+// pp_magic (page->signature in the RFC), or in 7.1-rc1 a page type
+// (PGTY_netpp, db359fccf212): that row is labelled "page type".
+func markRow(has bool, check string, pageType bool) [2]string {
+	if pageType {
+		return [2]string{"page type", yesNo(has) + " (PGTY_netpp) — the era's test: " + check}
 	}
-	return yesNo(has) + " — the era's test: " + check
+	if check == "" {
+		return [2]string{"signature", yesNo(has) + " (this era's pages carry no page_pool mark: nothing tests for one)"}
+	}
+	return [2]string{"signature", yesNo(has) + " — the era's test: " + check}
 }
 
 func yesNo(b bool) string {

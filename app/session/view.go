@@ -113,6 +113,9 @@ type InspectorView struct {
 	// SignatureCheck is the test the run's era uses to tell a page_pool
 	// page (sim.Era.SignatureCheck; "" when the era's pages carry no mark).
 	SignatureCheck string
+	// PageType: the era marks a pool page with a page type (PGTY_netpp,
+	// tested by PageNetpp(); 7.1-rc1), not a pp_magic signature.
+	PageType bool
 }
 
 // PageMove is one move of the inspected page in a recent step.
@@ -201,7 +204,7 @@ func (s *Session) View() View {
 	page, _ := s.snap.Page(s.selected)
 	v.Inspector = InspectorView{Page: page, Has: s.selected >= 0, Free: s.selectedFree(), PFN: s.selected, Moves: s.selectedMoves()}
 	if e, err := sim.EraByName(cfgEra(s.cfg)); err == nil {
-		v.Inspector.SignatureCheck = e.SignatureCheck()
+		v.Inspector.SignatureCheck, v.Inspector.PageType = e.SignatureCheck(), e.PageType
 	}
 	v.Stats = StatsView{Stats: s.snap.Stats, Before: s.statsBefore(), Inflight: s.snap.Inflight, Packets: s.snap.Packets, Op: s.snap.Op, Rate: s.rateText(), Note: s.lab.StatsNote(),
 		RxMissed: s.snap.RxMissed, AllocFailures: s.snap.AllocFailures, Lost: s.snap.Lost, Degenerate: s.results.Degenerate}

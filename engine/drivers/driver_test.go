@@ -45,7 +45,7 @@ func TestReceive_BufferModels(t *testing.T) {
 	}{
 		{"mvpp2", "5.14", 1514, hdrTCP, true, 1514, 0, true, false},
 		{"mvpp2", "5.12", 1514, hdrTCP, true, 1514, 0, false, false},
-		{"mvneta", "5.14", 6000, hdrUDP, true, 4096 - skb.ShinfoSize - skb.NetSkbPad, 1, true, false},
+		{"mvneta", "5.14", 6000, hdrUDP, true, 4096 - skb.ShinfoSize(&sim.Espressobin) - skb.NetSkbPad, 1, true, false},
 		{"hns3", "5.15", 1514, hdrTCP, false, hdrTCP, 1, true, false},
 		{"hns3", "6.4", 3000, hdrUDP, false, hdrUDP, 2, true, false},
 		{"hns3", "6.8", 64, hdrEth, false, 64, 0, false, true},

@@ -11,7 +11,7 @@ import (
 
 // Room is the most frame bytes one RX buffer holds (headroom and the
 // skb_shared_info tail taken off).
-func (d *Driver) Room() int { return d.BufSize() - skb.ShinfoSize - skb.NetSkbPad }
+func (d *Driver) Room() int { return d.BufSize() - d.S.Shinfo() - skb.NetSkbPad }
 
 func (d *Driver) post(pg *mm.Page, off, size int) { d.postBuffer(pg, off, size, false) }
 

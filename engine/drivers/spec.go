@@ -454,10 +454,11 @@ func since(from string, e *sim.Era) bool {
 	return err == nil && e.Order >= f.Order
 }
 
-// ProfileName is the symbol a profile shows for s when this driver runs.
-func (s *Spec) ProfileName(p *sim.Platform, sym sim.Sym) string {
+// ProfileName is the symbol a profile of era e shows for s when this driver
+// runs on platform p.
+func (s *Spec) ProfileName(p *sim.Platform, e *sim.Era, sym sim.Sym) string {
 	if n, ok := s.Names[sym]; ok {
 		return n
 	}
-	return p.ProfileName(sym)
+	return p.ProfileNameIn(sym, e)
 }

@@ -156,12 +156,13 @@ func (l *Lab) linkKpps() float64 {
 	return 0
 }
 
-// ProfileName is the symbol a profile of this run shows for s.
+// ProfileName is the symbol a profile of this run shows for s: the
+// driver's name, else the platform's, else the era's (sim.Sym.ProfileIn).
 func (l *Lab) ProfileName(s sim.Sym) string {
 	if l.Spec != nil {
-		return l.Spec.ProfileName(l.m.Platform, s)
+		return l.Spec.ProfileName(l.m.Platform, l.m.Era, s)
 	}
-	return l.m.Platform.ProfileName(s)
+	return l.m.Platform.ProfileNameIn(s, l.m.Era)
 }
 
 // measuredSpentPS is the picoseconds cpu spent in s in the measured window.

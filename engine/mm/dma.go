@@ -55,11 +55,18 @@ type DMA struct {
 // Unbind models the end of the driver's remove (device_release_driver): the
 // driver has torn its queues down (page_pool_destroy included) and the
 // device is unbound. From here a dma_unmap_page_attrs or a sync that names
-// the device uses a device whose driver (and, with an IOMMU, whose IOMMU
-// domain) is gone: the IOMMU crash Yonglong Liu reported on hns3, which
-// ee62ce7a1d90 fixed in 6.16 by unmapping every pool page at destroy
-// (<20250409-page-pool-track-dma-v9-0-6a9ef2e0cba8@redhat.com>). The checker
-// reports each such call as dma-unmap-after-unbind (afterUnbind).
+// the device uses a device whose driver is gone: the DMA API's contract is
+// broken, whatever happens next. Yonglong Liu's hns3 report ("[BUG
+// REPORT]net: page_pool: kernel crash at iommu_get_dma_domain+0xc/0x20",
+// <8743264a-9700-4227-a556-5f931c720211@huawei.com>, 30 Jul 2024) is the
+// worst case: the VF had been removed (sriov_numvfs back to 0), its IOMMU
+// domain with it, and page_pool_release_retry's page_pool_return_page →
+// dma_unmap_page_attrs dereferenced a NULL domain; ee62ce7a1d90 fixed it in
+// 6.16 by unmapping every pool page at destroy
+// (<20250409-page-pool-track-dma-v9-0-6a9ef2e0cba8@redhat.com>). After a
+// plain unbind the device and its domain may still be there, so a crash is
+// possible, not certain. The checker reports each such call as
+// dma-unmap-after-unbind (afterUnbind).
 func (d *DMA) Unbind(cpu int) {
 	cost := d.m.Charge(cpu, sim.SymDeviceUnbind, 0)
 	d.Unbound = true
@@ -76,7 +83,7 @@ func (d *DMA) afterUnbind(p *Page, what string) {
 	k := sim.KindDMAUnmapAfterUnbind
 	iommu := ""
 	if d.IOMMU {
-		iommu = " (its IOMMU domain is gone: the kernel crashes here)"
+		iommu = " (behind an IOMMU: if the device was removed with its domain, as the hns3 VF of the report was, the kernel oopses here on a NULL IOMMU domain; after a plain unbind a crash is possible, not certain)"
 	}
 	if p == nil {
 		d.m.Report(k, -1, d.m.RuleFor(k), "%s on a device whose driver has unbound%s", what, iommu)

@@ -147,7 +147,9 @@ func (p *Pool) registerDMAIndex(cpu int, pg *mm.Page) bool {
 
 // unmapNetmemDMA models the unmap of __page_pool_release_page_dma (the
 // name in 6.16; __page_pool_release_netmem_dma after Byungchul Park's
-// rename, May 2025; the cmpxchg later moved into page_pool_release_dma_index
+// rename, 4ad125ae380b, posted 9 Jun 2025
+// <20250609043225.77229-4-byungchul@sk.com>, v6.17; the cmpxchg later
+// moved into page_pool_release_dma_index
 // and, in the newest tree, __page_pool_unmap_netmem_dma): a pool that maps
 // unmaps the page
 // with DMA_ATTR_SKIP_CPU_SYNC. From 6.16 it first xa_cmpxchg's the page's
@@ -164,7 +166,7 @@ func (p *Pool) unmapNetmemDMA(cpu int, pg *mm.Page) {
 		if pg.Mapped { // the model's guard: a page the pool never mapped (mlx5 before 6.4 maps its own)
 			if p.a.DMA.Unbound {
 				p.ev(cpu, sim.SymReleasePage, pg, pg.Place, pg.Place, sim.StatNone, 0,
-					"a page that came back after the driver unbound: the pool keeps no record of its mappings, so it unmaps the page now, through the device that is gone (the IOMMU crash ee62ce7a1d90 fixed in 6.16: page_pool_scrub unmaps every page still mapped at destroy, while the device is bound)")
+					"a page that came back after the driver unbound: the pool keeps no record of its mappings, so it unmaps the page now, through a device whose driver is gone (what ee62ce7a1d90 fixed in 6.16, reported as an IOMMU crash after an hns3 VF was removed: page_pool_scrub unmaps every page still mapped at destroy, while the device is bound)")
 			}
 			p.a.DMA.UnmapPage(cpu, pg, mm.PageSize<<pg.Order, p.P.DMADir)
 		}

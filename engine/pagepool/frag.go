@@ -70,13 +70,14 @@ func (p *Pool) fragReset(pg *mm.Page, size int) *mm.Page {
 }
 
 // dmaAlign is dma_get_cache_alignment(): ARCH_DMA_MINALIGN where the
-// architecture defines it (non-coherent platforms align to a cache line), 1
-// otherwise.
+// architecture defines it, whatever the device's coherence (128 on arm64
+// and non-coherent MIPS, the L1 line on ARM32), 1 where it does not (x86);
+// sim.Platform.DMAMinAlign says where each value comes from.
 func dmaAlign(m *sim.Machine) int {
-	if m.Coherent() {
-		return 1
+	if a := m.Platform.DMAMinAlign; a > 0 {
+		return a
 	}
-	return m.Platform.CacheLine
+	return 1
 }
 
 // drainFrag models page_pool_drain_frag: subtract the unused bias. If users

@@ -5,6 +5,7 @@ import (
 
 	"pplab/engine/mm"
 	"pplab/engine/sim"
+	"pplab/engine/sim/simtest"
 )
 
 func fragEnv(t *testing.T, era string, opts ...string) *env {
@@ -165,6 +166,45 @@ func TestCanBeRecycled_DrainAsksThePutPathsPredicate(t *testing.T) {
 			}
 			if c == a || e.p.Release() != release+1 || a.Owner != 0 {
 				t.Fatalf("intact: got pfn %#x (a %#x), release %d -> %d, owner %d: want a released, a new page", c.PFN, a.PFN, release, e.p.Release(), a.Owner)
+			}
+		})
+	}
+}
+
+// page_pool_alloc_frag rounds every fragment up to dma_get_cache_alignment():
+// ARCH_DMA_MINALIGN where the architecture defines it, whatever the
+// device's coherence, 1 on x86.
+func TestAllocFrag_AlignsToArchDMAMinalign(t *testing.T) {
+	tests := []struct {
+		name     string
+		plat     *sim.Platform
+		coherent bool
+		second   int // offset of the second 1030-byte fragment
+	}{
+		{"x86-64 defines no ARCH_DMA_MINALIGN: 1", &sim.X86Server, true, 1030},
+		{"arm64 ARCH_DMA_MINALIGN 128, I/O-coherent too", &sim.Arm64Server, true, 1152},
+		{"arm64 128 on a non-coherent device (espressobin)", &sim.Espressobin, false, 1152},
+		{"ARM32 ARCH_DMA_MINALIGN = L1_CACHE_BYTES, 64 on a Cortex-A15", &sim.TICpsw, false, 1088},
+		{"non-coherent MIPS: mach-generic's 128", &sim.LunarMIPS, false, 1152},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := sim.EraByName("6.8")
+			k, rules, _ := simtest.Options(t)
+			m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Platform: tt.plat, Seed: 1})
+			if m.Coherent() != tt.coherent {
+				t.Fatalf("%s coherent %v", tt.plat.Name, m.Coherent())
+			}
+			r := NewRegistry(mm.NewAllocator(m))
+			p, err := r.Create(0, Params{Flags: FlagDMAMap, DMADir: mm.DMAFromDevice})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Begin(0, sim.SymAllocFrag)
+			a, _ := p.AllocFrag(0, 1030)
+			b, off := p.AllocFrag(0, 1030)
+			if a == nil || b != a || off != tt.second {
+				t.Fatalf("second fragment at %d (same page %v), want %d", off, b == a, tt.second)
 			}
 		})
 	}

@@ -28,7 +28,10 @@ const (
 	MaxRingSize      = 32768 // above this page_pool_init returns -E2BIG (up to v6.17)
 	// MaxRingSizeClamp: from v6.18 page_pool_init clamps pool_size to
 	// 16384 instead ("page_pool: Clamp pool size to max 16K pages",
-	// <20250926131605.2276734-2-dtatulea@nvidia.com>).
+	// <20250926131605.2276734-2-dtatulea@nvidia.com>), with the literal
+	// min(pool->p.pool_size, 16384); the PAGE_POOL_MAX_RING_SIZE macro of
+	// later trees is not that patch's (its commit is not pinned), so the
+	// narration never names it.
 	MaxRingSizeClamp = 16384
 	DeferTimeNS      = 1_000_000_000
 	DeferWarnNS      = 60 * 1_000_000_000
@@ -133,8 +136,10 @@ type Pool struct {
 	memID        int32         // xdp_mem_info id when registered (0 = not)
 	// cpuid is pool->cpuid (v6.9, 2b0cfa6e4956): the CPU a
 	// page_pool_create_percpu pool belongs to, -1 for page_pool_create;
-	// system is pool->system (f853fa5c54e7): its recycle stats are the
-	// registry's shared ones (system.go).
+	// system: a PP_FLAG_SYSTEM_POOL pool (f853fa5c54e7 tests the flag;
+	// the pool->system field of later kernels, 6.12.y's page_pool_init,
+	// commit not pinned): its recycle stats are the registry's shared ones
+	// (system.go).
 	cpuid    int
 	system   bool
 	dma      dmaMapped    // pool->dma_mapped (6.16, dmatrack.go)

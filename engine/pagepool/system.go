@@ -99,7 +99,7 @@ func (r *Registry) SumStats(out *sim.Stats) {
 // page_pool_destroy cleared it).
 func (p *Pool) CPUID() int { return p.cpuid }
 
-// System reports pool->system: a system page_pool (PP_FLAG_SYSTEM_POOL).
+// System reports a system page_pool (PP_FLAG_SYSTEM_POOL, f853fa5c54e7).
 func (p *Pool) System() bool { return p.system }
 
 // ringQsize is page_pool_init's ring size: pool_size, or 1024 when it is 0;

@@ -16,6 +16,22 @@ type Platform struct {
 	MHz       int64
 	CacheLine int // bytes (ptr_ring batch = 2*CacheLine/PtrBytes)
 	PtrBytes  int // pointer size (8 on 64-bit, 4 on 32-bit)
+	// DMAMinAlign is ARCH_DMA_MINALIGN where the architecture's kernel
+	// defines it, what dma_get_cache_alignment() returns and
+	// page_pool_alloc_frag rounds every fragment up to (size =
+	// ALIGN(size, dma_get_cache_alignment()), from the frag API's
+	// 53e0961da1c7, v5.15, to today's page_pool_alloc_frag_netmem); 0: the
+	// architecture defines none (x86), and it returns 1. It does not depend
+	// on the device's coherence: arm64 defines 128 for every system
+	// (arch/arm64/include/asm/cache.h: "aligned to the maximum *known*
+	// cache line size on ARMv8 systems"), ARM32 L1_CACHE_BYTES
+	// (arch/arm/include/asm/cache.h: 1 << CONFIG_ARM_L1_CACHE_SHIFT, 64 on
+	// a v7 Cortex-A15), MIPS 128 unless the kernel is built for coherent
+	// DMA only (arch/mips/include/asm/mach-generic/kmalloc.h, "#ifndef
+	// CONFIG_DMA_COHERENT ... Set this one if any device in the system
+	// might do non-coherent DMA"). The platform's own kernel config, so the
+	// coherent knob leaves it alone.
+	DMAMinAlign int
 	// PageOffset is a 32-bit kernel's PAGE_OFFSET (the start of the kernel's
 	// linear map: 0xC0000000 with ARM's 3G/1G split, 0x80000000 on MIPS32);
 	// 0 on 64-bit, where POISON_POINTER_DELTA decides instead. It sizes
@@ -43,15 +59,21 @@ func (p *Platform) LinkPPS(frame int) float64 {
 	return float64(p.LinkMbps) * 1e6 / float64((frame+24)*8)
 }
 
-// ProfileName is the symbol a perf profile on this platform shows for s.
-func (p *Platform) ProfileName(s Sym) string {
+// ProfileName is the symbol a perf profile on this platform shows for s in
+// the eras up to 6.8 (ProfileNameIn with no era): the names engine/perf's
+// calibration and predictions match the shipped listings with.
+func (p *Platform) ProfileName(s Sym) string { return p.ProfileNameIn(s, nil) }
+
+// ProfileNameIn is the symbol a perf profile of era e on this platform
+// shows for s (Sym.ProfileIn, after the platform's own names).
+func (p *Platform) ProfileNameIn(s Sym, e *Era) string {
 	if n, ok := p.Names[s]; ok {
 		return n
 	}
 	if s == SymProducerLock && p.InlineSpinLock {
-		return syms[SymPutPage].profile
+		return SymPutPage.ProfileIn(e)
 	}
-	return s.Profile()
+	return s.ProfileIn(e)
 }
 
 // costPS is a platform's cost table converted to picoseconds.

@@ -6,21 +6,21 @@ package sim
 // (calibrate.go) and written to calibrated.go,
 // which a test re-derives. Where a clock is an assumption the Doc says so.
 var (
-	Macchiatobin = Platform{Name: "macchiatobin", MHz: 2000, CacheLine: 64, PtrBytes: 8, Coherent: true, InlineSpinLock: true, LinkMbps: 10_000,
+	Macchiatobin = Platform{Name: "macchiatobin", MHz: 2000, CacheLine: 64, PtrBytes: 8, DMAMinAlign: 128, Coherent: true, InlineSpinLock: true, LinkMbps: 10_000,
 		Doc:   "Marvell Armada 8040 (MacchiatoBIN): 4× Cortex-A72 @ 2.0 GHz, I/O-coherent DMA, 10G (mvpp2)",
 		Names: map[Sym]string{SymCacheMaint: "__pi___inval_dcache_area"}}
-	Espressobin = Platform{Name: "espressobin", MHz: 1000, CacheLine: 64, PtrBytes: 8, Coherent: false, InlineSpinLock: true, LinkMbps: 1000,
+	Espressobin = Platform{Name: "espressobin", MHz: 1000, CacheLine: 64, PtrBytes: 8, DMAMinAlign: 128, Coherent: false, InlineSpinLock: true, LinkMbps: 1000,
 		Doc:   "Marvell Armada 3720 (EspressoBIN): 2× Cortex-A53 @ 1.0 GHz, non-coherent DMA (the CPU invalidates the dcache per byte), 1G (mvneta)",
 		Names: map[Sym]string{SymCacheMaint: "__pi___inval_dcache_area"}}
-	TICpsw = Platform{Name: "ti-cpsw", MHz: 1500, CacheLine: 64, PtrBytes: 4, PageOffset: 0xC0000000, Coherent: false, LinkMbps: 1000,
+	TICpsw = Platform{Name: "ti-cpsw", MHz: 1500, CacheLine: 64, PtrBytes: 4, DMAMinAlign: 64, PageOffset: 0xC0000000, Coherent: false, LinkMbps: 1000,
 		Doc:   "TI ARMv7 SoC with the CPSW switch, non-coherent DMA, 1G (cpsw); the profile does not name the SoC: a Cortex-A15 @ 1.5 GHz (AM57xx class, out-of-order: A72-class cycle factor) is assumed",
 		Names: map[Sym]string{SymCacheMaint: "v7_dma_inv_range", SymSyncForCPU: "__dma_page_dev_to_cpu", SymSyncForDevice: "__dma_page_cpu_to_dev"}}
-	LunarMIPS = Platform{Name: "lunar-mips", MHz: 880, CacheLine: 32, PtrBytes: 4, PageOffset: 0x80000000, Coherent: false, LinkMbps: 1000,
+	LunarMIPS = Platform{Name: "lunar-mips", MHz: 880, CacheLine: 32, PtrBytes: 4, DMAMinAlign: 128, PageOffset: 0x80000000, Coherent: false, LinkMbps: 1000,
 		Doc:   "32-bit MIPS SoC with a 1G NIC, non-coherent DMA (lunar); the profile does not name the core: an in-order MIPS 1004K @ 880 MHz is assumed (A53-class cycle factor)",
 		Names: map[Sym]string{SymCacheMaint: "r4k_dma_cache_inv"}}
 	X86Server = Platform{Name: "x86-server", MHz: 3600, CacheLine: 64, PtrBytes: 8, Coherent: true, LinkMbps: 100_000,
 		Doc: "x86-64 server, the kernel bench's CPU class (E5-1650 v4 @ 3.6 GHz), I/O-coherent, 100G (mlx5, bnxt); no profile: the A72 calibration scaled to bench cycles"}
-	Arm64Server = Platform{Name: "arm64-server", MHz: 2600, CacheLine: 64, PtrBytes: 8, Coherent: true, InlineSpinLock: true, LinkMbps: 100_000,
+	Arm64Server = Platform{Name: "arm64-server", MHz: 2600, CacheLine: 64, PtrBytes: 8, DMAMinAlign: 128, Coherent: true, InlineSpinLock: true, LinkMbps: 100_000,
 		Doc: "HiSilicon Kunpeng 920 arm64 server (TaiShan v110 @ 2.6 GHz, out-of-order: A72-class cycles), I/O-coherent, 100G (hns3); no profile"}
 )
 

@@ -256,6 +256,11 @@ func TestSym_NameInEra(t *testing.T) {
 		{"5.13 page_pool_dma_map", "5.13", SymPoolDMAMap, "page_pool_dma_map"},
 		{"5.12 allocator", "rfc-v1", SymAllocPagesNode, "__alloc_pages_nodemask"},
 		{"unchanged name", "5.15", SymPutPage, "page_pool_put_page"},
+		{"6.1 frag unref: __skb_frag_unref", "6.1", SymFragUnref, "__skb_frag_unref"},
+		{"6.4 frag unref: napi_frag_unref (8c48eea3adf3)", "6.4", SymFragUnref, "napi_frag_unref"},
+		{"6.9 frag unref: still napi_frag_unref", "6.9", SymFragUnref, "napi_frag_unref"},
+		{"6.10 frag unref: __skb_frag_unref again (net: remove napi_frag_unref)", "6.10", SymFragUnref, "__skb_frag_unref"},
+		{"7.1 frag unref: __skb_frag_unref", "7.1", SymFragUnref, "__skb_frag_unref"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -267,5 +272,65 @@ func TestSym_NameInEra(t *testing.T) {
 	}
 	if got := SymReturnSkbPage.NameIn(nil); got != SymReturnSkbPage.Name() {
 		t.Errorf("nil era: %q", got)
+	}
+}
+
+// A profile of an era from 6.9 names the out-of-line function the era's
+// kernel runs each modelled function in, by the era's name; up to 6.8 the
+// first profiles' names stay (engine/perf matches real 5.x listings to them).
+func TestSym_ProfileInEra(t *testing.T) {
+	tests := []struct {
+		name, era string
+		sym       Sym
+		want      string
+	}{
+		{"6.8 keeps the first profiles' skb free name", "6.8", SymReturnSkbPage, "page_pool_return_skb_page"},
+		{"6.8 keeps page_pool_put_page", "6.8", SymPutPage, "page_pool_put_page"},
+		{"6.9 skb free path is napi_pp_put_page (moved in v6.6)", "6.9", SymReturnSkbPage, "napi_pp_put_page"},
+		{"6.9 inline page_pool_put_page runs in page_pool_put_unrefed_page", "6.9", SymPutPage, "page_pool_put_unrefed_page"},
+		{"6.10 page_pool_napi_local runs in page_pool_put_unrefed_page (4a96a4e807c3)", "6.10", SymNapiLocal, "page_pool_put_unrefed_page"},
+		{"6.10 recycle_in_ring inlined into the put", "6.10", SymRecycleInRing, "page_pool_put_unrefed_page"},
+		{"6.12 the put is page_pool_put_unrefed_netmem (v6.11 netmem)", "6.12", SymNapiLocal, "page_pool_put_unrefed_netmem"},
+		{"6.12 ptr_ring produce inlined into the netmem put", "6.12", SymPtrRingProduce, "page_pool_put_unrefed_netmem"},
+		{"6.15 release_page is gone: the release runs in page_pool_return_page", "6.15", SymReleasePage, "page_pool_return_page"},
+		{"6.15 page_pool_return_page is out of line", "6.15", SymReturnPage, "page_pool_return_page"},
+		{"6.16 the dma_mapped xa_cmpxchg runs in page_pool_return_page (__always_inline release)", "6.16", SymDMAIndexRelease, "page_pool_return_page"},
+		{"6.18 page_pool_return_netmem (v6.17 rename)", "6.18", SymReleasePage, "page_pool_return_netmem"},
+		{"6.16 the dma_mapped xa_alloc runs in the slow path", "6.16", SymDMAIndexAlloc, "__page_pool_alloc_pages_slow"},
+		{"6.18 slow path renamed __page_pool_alloc_netmems_slow", "6.18", SymDMAIndexAlloc, "__page_pool_alloc_netmems_slow"},
+		{"6.9 bulk allocator still __alloc_pages_bulk", "6.9", SymAllocPagesBulk, "__alloc_pages_bulk"},
+		{"6.10 bulk allocator alloc_pages_bulk_noprof", "6.10", SymAllocPagesBulk, "alloc_pages_bulk_noprof"},
+		{"6.15 bulk put page_pool_put_netmem_bulk", "6.15", SymPutPageBulk, "page_pool_put_netmem_bulk"},
+		{"a profile name outside the model stays", "6.12", SymAllocPagesNode, "get_page_from_freelist"},
+		{"an inlined skb helper shows as skb_release_data", "6.10", SymFragUnref, "skb_release_data"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := EraByName(tt.era)
+			if got := tt.sym.ProfileIn(e); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	for i := range Eras {
+		e := &Eras[i]
+		if e.Order >= profileNamesFrom {
+			continue
+		}
+		for s := Sym(1); s < NumSyms; s++ {
+			if got := s.ProfileIn(e); got != s.Profile() {
+				t.Errorf("era %s: %s profiles as %q, want the unchanged %q", e.Name, s.Name(), got, s.Profile())
+			}
+		}
+	}
+	if got := SymReturnSkbPage.ProfileIn(nil); got != SymReturnSkbPage.Profile() {
+		t.Errorf("nil era: %q", got)
+	}
+	e, _ := EraByName("6.10")
+	if got := Arm64Server.ProfileNameIn(SymProducerLock, e); got != "page_pool_put_unrefed_page" {
+		t.Errorf("arm64 inlines the producer lock into the put: %q in 6.10", got)
+	}
+	if got := X86Server.ProfileNameIn(SymProducerLock, e); got != "_raw_spin_lock" {
+		t.Errorf("x86 producer lock: %q", got)
 	}
 }

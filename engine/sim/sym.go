@@ -55,7 +55,7 @@ const (
 	SymReleaseHeadState // skb_release_head_state
 	SymReleaseData      // skb_release_data
 	SymFreeHead         // skb_free_head
-	SymFragUnref        // __skb_frag_unref
+	SymFragUnref        // __skb_frag_unref (napi_frag_unref in v6.4–v6.9)
 	SymKfreeSkbmem      // kfree_skbmem (the struct sk_buff)
 	SymNapiSkbCachePut  // napi_skb_cache_put (+ kmem_cache_free_bulk of half when full)
 	SymNapiSkbCacheGet  // napi_skb_cache_get (+ kmem_cache_alloc_bulk when empty)
@@ -110,12 +110,23 @@ const (
 	SymDevmemDontneed   // sock_devmem_dontneed (setsockopt SO_DEVMEM_DONTNEED: the user gives tokens back)
 	SymZcrxRefill       // io_zcrx_ring_refill (io_uring zero-copy RX: the user's refill queue back into the alloc cache)
 	SymDeviceUnbind     // device_release_driver: the driver's remove ends and the device is unbound (no DMA API call on it afterwards)
+	// SymPutUnrefed is the out-of-line function behind the inline
+	// page_pool_put_page of the era (page_pool_put_defragged_page from
+	// v5.18, page_pool_put_unrefed_page from v6.8, _netmem from v6.11): a
+	// profile's symbol for the put path from 6.9 on (ProfileIn). The model
+	// charges its parts (SymPutPage, SymRecycleInCache, SymRecycleInRing,
+	// SymPtrRingProduce, SymNapiLocal), never the symbol itself.
+	SymPutUnrefed
+	// SymNapiBuildSKB names napi_build_skb where the model narrates it
+	// apart from build_skb (skb_pp_cow_data's copy); the cost is
+	// SymBuildSKB's, which covers both.
+	SymNapiBuildSKB
 	NumSyms
 )
 
 type symInfo struct {
 	name    string // the kernel function this models
-	profile string // the symbol perf shows (inlined functions show as their caller)
+	profile string // the symbol perf shows up to 6.8 (inlined functions show as their caller; ProfileIn)
 }
 
 var syms = [NumSyms]symInfo{
@@ -219,6 +230,8 @@ var syms = [NumSyms]symInfo{
 	SymDevmemDontneed:   {"sock_devmem_dontneed", "sk_setsockopt"},
 	SymZcrxRefill:       {"io_zcrx_ring_refill", "io_pp_zc_alloc_netmems"},
 	SymDeviceUnbind:     {"device_release_driver", "device_release_driver"},
+	SymPutUnrefed:       {"page_pool_put_unrefed_page", "page_pool_put_unrefed_page"},
+	SymNapiBuildSKB:     {"napi_build_skb", "napi_build_skb"},
 }
 
 // RestProfile names the calibrated pseudo-symbol of a profile: the rest of
@@ -254,13 +267,35 @@ func (s Sym) Name() string {
 //     page itself (net/core/page_pool.c of a 6.6 tree,
 //     eclipse-oniro-mirrors/kernel_linux_6.6).
 //   - v6.8: that DMA half is its own function, __page_pool_release_page_dma.
+//   - the put behind page_pool_put_page (SymPutUnrefed): page_pool_put_page
+//     itself, exported from net/core/page_pool.c, up to v5.17; from v5.18 an
+//     inline over page_pool_put_defragged_page (52cc6ffc0ab2 "page_pool:
+//     Refactor page_pool to enable fragmenting after allocation", Duyck,
+//     net-next 3 Feb 2022, patchwork-bot
+//     <164389020903.26884.1681096827552466800.git-patchwork-notify@kernel.org>);
+//     renamed page_pool_put_unrefed_page by Liang Chen's "page_pool: Rename
+//     pp_frag_count to pp_ref_count" (v4
+//     <20231129031201.32014-2-liangchen.linux@gmail.com>, net-next for v6.8,
+//     its diff read).
+//   - v6.4 to v6.9: a frag's unref is napi_frag_unref(frag, recycle,
+//     napi_safe), an inline of include/linux/skbuff.h: skb_release_data
+//     calls it with its napi_safe, __skb_frag_unref with false (8c48eea3adf3
+//     "page_pool: allow caching from safely localized NAPI", v6.4, its RFC v2
+//     <20230405232100.103392-3-kuba@kernel.org> read). Mina Almasry's "net:
+//     remove napi_frag_unref" (v4 <20240403152844.4061814-4-almasrymina@google.com>,
+//     net-next before 10 Apr 2024, so v6.10) makes skb_release_data call
+//     __skb_frag_unref(frag, recycle) again, which f6d827b180bd moves to
+//     include/linux/skbuff_ref.h (also v6.10).
 var eraNames = map[string]map[Sym]string{
-	"5.12":   {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow"},
-	"5.13":   {SymSetPPInfo: "__page_pool_alloc_pages_slow"},
-	"rfc-v1": {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow"},
-	"5.14":   {SymSetPPInfo: "__page_pool_alloc_pages_slow"},
-	"6.6":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "page_pool_return_page"},
-	"6.8":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "__page_pool_release_page_dma"},
+	"5.12":   {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"},
+	"5.13":   {SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"},
+	"rfc-v1": {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"},
+	"5.14":   {SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"},
+	"5.15":   {SymPutUnrefed: "page_pool_put_page"},
+	"6.1":    {SymPutUnrefed: "page_pool_put_defragged_page"},
+	"6.4":    {SymFragUnref: "napi_frag_unref", SymPutUnrefed: "page_pool_put_defragged_page"},
+	"6.6":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "page_pool_return_page", SymFragUnref: "napi_frag_unref", SymPutUnrefed: "page_pool_put_defragged_page"},
+	"6.8":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "__page_pool_release_page_dma", SymFragUnref: "napi_frag_unref"},
 }
 
 // The eras after 6.8 (their rows in idents.tsv say where each was read):
@@ -269,6 +304,9 @@ var eraNames = map[string]map[Sym]string{
 //     alloc_pages_bulk_noprof, __alloc_pages → __alloc_pages_noprof,
 //     kmem_cache_alloc → kmem_cache_alloc_noprof (the old names become
 //     alloc_hooks() macros).
+//   - v6.12: page_pool_put_unrefed_netmem does the put (the netmem
+//     conversion, v6.11); page_pool_put_unrefed_page is its wrapper (read
+//     in 6.12.y, atmark-techno/linux-6.12-at @0f3f95aa1299).
 //   - v6.12: the dma-buf provider's functions, called directly by the pool
 //     (0f9214046893); from v6.15 the same functions through
 //     pool->mp_ops (57afb4830157). io_uring zero-copy RX's provider
@@ -301,8 +339,8 @@ func init() {
 		del []Sym
 	}{
 		{"6.9", nil, nil},
-		{"6.10", map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, nil},
-		{"6.12", map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page"}, nil},
+		{"6.10", map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, []Sym{SymFragUnref}},
+		{"6.12", map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page", SymPutUnrefed: "page_pool_put_unrefed_netmem"}, nil},
 		{"6.15", map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}, nil},
 		{"6.16", map[Sym]string{SymDMAIndexAlloc: "page_pool_dma_map", SymDMAIndexRelease: "__page_pool_release_page_dma"}, nil},
 		{"6.18", map[Sym]string{SymDMAIndexAlloc: "page_pool_register_dma_index", SymDMAIndexRelease: "page_pool_release_dma_index", SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
@@ -338,10 +376,111 @@ func (s Sym) NameIn(e *Era) string {
 }
 
 // Profile is the symbol a perf profile shows for it (inlined functions are
-// attributed to their caller).
+// attributed to their caller) in the eras up to 6.8: the names of the
+// model's first profiles, kept as they were (ProfileIn).
 func (s Sym) Profile() string {
 	if s >= NumSyms {
 		return "?"
 	}
 	return syms[s].profile
+}
+
+// ProfileIn is the symbol a perf profile of era e shows for s.
+//
+// Up to 6.8 (and for a nil era) it is Profile, unchanged: engine/perf fits
+// the model to perf-top listings of 5.12–5.14 kernels and predicts into
+// eras up to 6.4 by matching these names, so they stay as the profiles
+// were written — also where the 6.x kernels named the function otherwise
+// (page_pool_put_page, page_pool_return_skb_page and page_pool_release_page
+// in 6.6 and 6.8, whose kernels run page_pool_put_defragged_page /
+// page_pool_put_unrefed_page, napi_pp_put_page and page_pool_return_page).
+//
+// From 6.9 it is the era's own name (NameIn: the one per-era table,
+// eraNames) of the function s runs in: s itself, or, for a function
+// inlined into another (Profile names the caller), that caller, followed
+// until an out-of-line one; a Profile that names no modelled function
+// (get_page_from_freelist, _raw_spin_lock, a cache-maintenance routine)
+// stays. Where the 6.x kernels compile a function into another than the
+// first profiles said, profileFolds says so.
+func (s Sym) ProfileIn(e *Era) string {
+	if s >= NumSyms {
+		return "?"
+	}
+	if e == nil || e.Order < profileNamesFrom {
+		return syms[s].profile
+	}
+	if t := s.outOfLine(); t != SymNone {
+		return t.NameIn(e)
+	}
+	return syms[s].profile
+}
+
+// outOfLine is the modelled function s's work runs in, in the eras from
+// 6.9 (SymNone: Profile names a function the model does not have).
+func (s Sym) outOfLine() Sym {
+	for range NumSyms { // a fold chain is short; the bound only guards a cycle
+		if t, ok := profileFolds[s]; ok {
+			if t == s {
+				return s
+			}
+			s = t
+			continue
+		}
+		p := syms[s].profile
+		if p == syms[s].name {
+			return s
+		}
+		t, ok := symByName[p]
+		if !ok {
+			return SymNone
+		}
+		s = t
+	}
+	return SymNone
+}
+
+// profileNamesFrom is the Order of the first era whose profiles show the
+// era's names (6.9).
+var profileNamesFrom int
+
+// symByName: the modelled function of each kernel name (Sym.Name).
+var symByName = map[string]Sym{}
+
+// profileFolds are the functions the kernels from 6.9 on compile into
+// another modelled function than the first profiles (Profile) say; a
+// symbol mapped to itself is out of line there although Profile names
+// another:
+//   - page_pool_put_page is an inline of helpers.h over the out-of-line put
+//     (SymPutUnrefed: page_pool_put_unrefed_page, _netmem from v6.11), and
+//     page_pool_napi_local (v6.10), __page_pool_put_page (static
+//     __always_inline) and the recycle helpers run inside that put (read in
+//     6.12.y, atmark-techno/linux-6.12-at net/core/page_pool.c @0f3f95aa1299).
+//   - page_pool_release_page is gone (v6.6): the release, from v6.8
+//     __page_pool_release_page_dma, "static __always_inline" since the
+//     patch that split it out (its diff read), runs inside
+//     page_pool_return_page (page_pool_return_netmem from v6.17), which is
+//     out of line; 6.16's xa_cmpxchg of the DMA index stands in that
+//     release (ee62ce7a1d90), and 6.18's page_pool_release_dma_index, a
+//     static function with that one caller, is taken as inlined there too
+//     (the compiler's choice, not verified against a 6.18 build).
+var profileFolds = map[Sym]Sym{
+	SymPutPage:         SymPutUnrefed,
+	SymNapiLocal:       SymPutUnrefed,
+	SymPutUnrefed:      SymPutUnrefed,
+	SymReleasePage:     SymReturnPage,
+	SymReturnPage:      SymReturnPage,
+	SymDMAIndexRelease: SymReturnPage,
+}
+
+func init() {
+	for s := Sym(1); s < NumSyms; s++ {
+		if _, dup := symByName[syms[s].name]; !dup {
+			symByName[syms[s].name] = s
+		}
+	}
+	for i := range Eras {
+		if Eras[i].Name == "6.9" {
+			profileNamesFrom = Eras[i].Order
+		}
+	}
 }

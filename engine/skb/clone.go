@@ -55,7 +55,7 @@ func (s *Stack) PskbExpandHead(cpu int, sk *SKB, extra int) error {
 		return fmt.Errorf("pskb_expand_head: skb#%d was freed", sk.ID)
 	}
 	cost := s.M.Charge(cpu, sim.SymPskbExpandHead, 0)
-	cost += s.M.Charge(cpu, sim.SymMemcpy, sk.Headlen()+ShinfoSize)
+	cost += s.M.Charge(cpu, sim.SymMemcpy, sk.Headlen()+s.shinfo)
 	obj, size, err := s.kmallocHead(cpu, sk.Headroom+sk.Headlen()+extra)
 	if err != nil {
 		return fmt.Errorf("pskb_expand_head: %w", err)

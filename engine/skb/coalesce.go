@@ -118,7 +118,7 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 		}
 		return r, nil
 	}
-	if n := from.Len; n <= to.Tailroom() && SkbFragsReadable(from) {
+	if n := from.Len; n <= s.Tailroom(to) && SkbFragsReadable(from) {
 		if n > 0 {
 			s.M.Charge(cpu, sim.SymMemcpy, n)
 		}
@@ -148,7 +148,7 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 		if td.NrFrags+fd.NrFrags > MaxSkbFrags {
 			return refuse("no room: the frags would exceed MAX_SKB_FRAGS")
 		}
-		r.Delta = from.Truesize - SkbTruesize(fd.HeadSize-ShinfoSize)
+		r.Delta = from.Truesize - s.SkbTruesize(fd.HeadSize-s.shinfo)
 	}
 	copy(td.Frags[td.NrFrags:], fd.Frags[:fd.NrFrags])
 	start := td.NrFrags

@@ -69,7 +69,7 @@ func TestCoalesce_StealsHead(t *testing.T) {
 	if !r.OK || !r.HeadStolen || to.D.NrFrags != 1 || to.D.Frags[0].Page != fp || to.Len != 4000 {
 		t.Fatalf("%+v, to %v: want from's head stolen as a frag", r, to)
 	}
-	if r.Delta != SkbTruesize(mm.PageSize-ShinfoSize)-SkbStructSize {
+	if r.Delta != e.s.SkbTruesize(mm.PageSize-e.s.Shinfo())-SkbStructSize {
 		t.Errorf("truesize delta %d", r.Delta)
 	}
 	e.places(map[*mm.Page]sim.Place{fp: sim.PlaceSKB})

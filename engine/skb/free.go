@@ -9,8 +9,20 @@ import (
 // does not tell them apart): not NAPI-safe, so page_pool pages go back
 // through the ptr_ring.
 func (s *Stack) KfreeSKB(cpu int, sk *SKB) {
-	s.kfreeSKB(cpu, sk, "frees the skb (a plain kfree_skb: not a NAPI-safe free, napi_safe = false)")
+	why := "frees the skb (a plain kfree_skb)"
+	if passesNapiSafe(s.M.Era) {
+		why = "frees the skb (a plain kfree_skb: not a NAPI-safe free, napi_safe = false)"
+	}
+	s.kfreeSKB(cpu, sk, why)
 }
+
+// passesNapiSafe: the era's skb free functions pass napi_safe down to the
+// page_pool return (skb_release_all → skb_release_data → napi_frag_unref /
+// skb_free_head → napi_pp_put_page): from v6.4 (b07a2d97ba5e "net: skb:
+// plumb napi state thru skb freeing paths" and 8c48eea3adf3) until
+// 4a96a4e807c3 removed the argument everywhere in v6.10 (the pool decides,
+// page_pool_napi_local). Outside those eras the narration does not name it.
+func passesNapiSafe(e *sim.Era) bool { return e.NAPIDirect && !e.PoolNapiLocal }
 
 func (s *Stack) kfreeSKB(cpu int, sk *SKB, why string) {
 	if !s.alive(cpu, sk, sim.SymKfreeSKB) {
@@ -32,7 +44,11 @@ func (s *Stack) kfreeSKB(cpu int, sk *SKB, why string) {
 // skbuff_head_cache, not to the NAPI skb cache as napi_consume_skb's does.
 // The model's callers run in softirq, so the hard-IRQ arm is not modelled.
 func (s *Stack) DevKfreeSkbAny(cpu int, sk *SKB) {
-	s.kfreeSKB(cpu, sk, "dev_kfree_skb_any outside hard IRQ: a plain kfree_skb (napi_safe = false; the struct to its kmem_cache, not the NAPI skb cache)")
+	why := "dev_kfree_skb_any outside hard IRQ: a plain kfree_skb (the struct to its kmem_cache, not the NAPI skb cache)"
+	if passesNapiSafe(s.M.Era) {
+		why = "dev_kfree_skb_any outside hard IRQ: a plain kfree_skb (napi_safe = false; the struct to its kmem_cache, not the NAPI skb cache)"
+	}
+	s.kfreeSKB(cpu, sk, why)
 }
 
 // NapiConsumeSKB models napi_consume_skb(skb, budget): budget 0 means the
@@ -49,7 +65,11 @@ func (s *Stack) NapiConsumeSKB(cpu int, sk *SKB, budget int) {
 		return
 	}
 	cost := s.M.Charge(cpu, sim.SymNapiConsumeSKB, 0)
-	s.ev(cpu, sim.SymNapiConsumeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, "frees the skb in NAPI context (napi_safe)")
+	why := "frees the skb in NAPI context (the struct goes to the per-CPU NAPI skb cache)"
+	if passesNapiSafe(s.M.Era) {
+		why = "frees the skb in NAPI context (napi_safe)"
+	}
+	s.ev(cpu, sim.SymNapiConsumeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why)
 	s.releaseAll(cpu, sk, true)
 	s.napiSkbCachePut(cpu, sk)
 }
@@ -181,6 +201,10 @@ func (s *Stack) ppRecycle(cpu int, pg *mm.Page, napiSafe bool) bool {
 // FragUnref models __skb_frag_unref(frag, recycle): with recycle (the skb's
 // pp_recycle) the page is offered to its page_pool first, else put_page.
 // Callers that must never recycle (sky2, mlx4, kTLS records) pass false.
+// From v6.4 to v6.9 the unref is napi_frag_unref(frag, recycle, napi_safe)
+// (skb_release_data's call; __skb_frag_unref wraps it with false), which
+// names it there (sim eraNames); v6.10 has __skb_frag_unref again, in
+// include/linux/skbuff_ref.h.
 func (s *Stack) FragUnref(cpu int, f *Frag, recycle, napiSafe bool) {
 	s.fragUnref(cpu, f, recycle, napiSafe, true)
 }
@@ -204,8 +228,12 @@ func (s *Stack) fragUnref(cpu int, f *Frag, recycle, napiSafe, user bool) {
 // GRO skb's frag_list pages go through the ptr_ring even when the skb itself
 // is freed NAPI-safe — unless the v6.6 softirq rule recycles them directly.
 func (s *Stack) kfreeSkbList(cpu int, list []*SKB) {
+	why := "a frag_list member is freed with its GRO skb (kfree_skb_list)"
+	if passesNapiSafe(s.M.Era) {
+		why = "a frag_list member is freed with its GRO skb (kfree_skb_list: napi_safe = false)"
+	}
 	for _, m := range list {
-		s.kfreeSKB(cpu, m, "a frag_list member is freed with its GRO skb (kfree_skb_list: napi_safe = false)")
+		s.kfreeSKB(cpu, m, why)
 	}
 }
 

@@ -131,17 +131,17 @@ func (s *Stack) SkbPPCowData(cpu int, pool *pagepool.Pool, sk *SKB, headroom int
 	if len(sk.D.FragList) > 0 {
 		return nil, ErrCowFragList
 	}
-	maxHead := mm.PageSize - headroom - ShinfoSize // SKB_WITH_OVERHEAD(PAGE_SIZE - headroom)
+	maxHead := mm.PageSize - headroom - s.shinfo // SKB_WITH_OVERHEAD(PAGE_SIZE - headroom)
 	if sk.Len > maxHead+MaxSkbFrags*mm.PageSize {
 		return nil, ErrCowTooLong
 	}
 	size := min(sk.Len, maxHead)
-	truesize := skbDataAlign(size) + ShinfoSize + headroom // SKB_HEAD_ALIGN(size) + headroom
+	truesize := s.skbDataAlign(size) + s.shinfo + headroom // SKB_HEAD_ALIGN(size) + headroom
 	pg, off, truesize := pool.Alloc(cpu, truesize)         // page_pool_dev_alloc_va
 	if pg == nil {
 		return nil, ErrCowNoMem
 	}
-	nskb, err := s.BuildSKB(cpu, pg, off, truesize, 0, true) // napi_build_skb
+	nskb, err := s.buildSKB(cpu, pg, off, truesize, 0, true, sim.SymNapiBuildSKB) // napi_build_skb(data, truesize)
 	if err != nil {
 		panic(fmt.Sprintf("skb: skb_pp_cow_data: %v (truesize %d for %d bytes)", err, truesize, size))
 	}
@@ -179,13 +179,15 @@ func allocWhat(truesize int) string {
 	return "at most half a page, so a fragment of the pool's frag page"
 }
 
-// skbDataAlign is SKB_DATA_ALIGN: up to a cache line (64 bytes here).
-func skbDataAlign(n int) int { return (n + 63) &^ 63 }
-
 // pskbExpandForXDP is generic XDP's old path (netif_receive_generic_xdp
 // before 6.9; netif_skb_check_for_xdp's fallback from 6.9):
 // pskb_expand_head(skb, hroom > 0 ? ALIGN(hroom, NET_SKB_PAD) : 0,
-// troom > 0 ? troom + 128 : 0), then skb_linearize.
+// troom > 0 ? troom + 128 : 0), then skb_linearize. The call is
+// unconditional: with no headroom and no tailroom missing (a non-linear
+// skb whose head can take its paged bytes) it is pskb_expand_head(skb, 0,
+// 0), which still allocates a new head and copies the old one into it
+// (e6d5dbdd20aa's netif_skb_check_for_xdp and the pre-6.9 block it
+// replaced, both read in its diff).
 func (s *Stack) pskbExpandForXDP(cpu int, sk *SKB) error {
 	hroom := XDPPacketHeadroom - sk.Headroom
 	if hroom > 0 {
@@ -193,23 +195,22 @@ func (s *Stack) pskbExpandForXDP(cpu int, sk *SKB) error {
 	} else {
 		hroom = 0
 	}
-	room := sk.D.HeadSize - ShinfoSize - sk.Headroom - sk.Headlen()
+	room := sk.D.HeadSize - s.shinfo - sk.Headroom - sk.Headlen()
 	troom := sk.DataLen - room // skb->tail + skb->data_len - skb->end
-	if hroom > 0 || troom > 0 || SkbCloned(sk) {
-		// The model sizes the new kmalloc'ed head from what it holds
-		// (headroom + linear bytes + extra), not from the old head's end:
-		// the extra is the headroom added, the paged bytes skb_linearize
-		// will copy, and the 128 bytes pskb_expand_head adds to a short
-		// tail.
-		extra := hroom + sk.DataLen
-		if troom > 0 {
-			extra += 128
-		}
-		if err := s.PskbExpandHead(cpu, sk, extra); err != nil {
-			return err
-		}
-		sk.Headroom += hroom
+	// The model sizes the new kmalloc'ed head from what it holds
+	// (headroom + linear bytes + extra), not from the old head's end as
+	// the kernel does (skb_end_offset + nhead + ntail: a head over a whole
+	// page would need kmalloc-8k, which the model's two head caches lack):
+	// the extra is the headroom added, the paged bytes skb_linearize will
+	// copy, and the 128 bytes pskb_expand_head adds to a short tail.
+	extra := hroom + sk.DataLen
+	if troom > 0 {
+		extra += 128
 	}
+	if err := s.PskbExpandHead(cpu, sk, extra); err != nil {
+		return err
+	}
+	sk.Headroom += hroom
 	return s.SkbLinearize(cpu, sk)
 }
 
@@ -225,7 +226,7 @@ func (s *Stack) SkbLinearize(cpu int, sk *SKB) error {
 	if len(sk.D.FragList) > 0 {
 		return fmt.Errorf("skb_linearize: skb#%d has a frag_list (not modelled)", sk.ID)
 	}
-	if room := sk.D.HeadSize - ShinfoSize - sk.Headroom - sk.Headlen(); room < sk.DataLen {
+	if room := sk.D.HeadSize - s.shinfo - sk.Headroom - sk.Headlen(); room < sk.DataLen {
 		return fmt.Errorf("skb_linearize: %d paged bytes do not fit skb#%d's tailroom of %d", sk.DataLen, sk.ID, room)
 	}
 	if SkbCloned(sk) {

@@ -19,6 +19,8 @@ func TestNetifReceiveGenericXDP_CopyOrLinearizePerEra(t *testing.T) {
 		{"6.9 enough headroom, linear: as it is", "6.9", XDPPacketHeadroom, 0, false, GenericXDPAsIs},
 		{"6.8 short headroom: pskb_expand_head", "6.8", 0, 0, false, GenericXDPLinearize},
 		{"6.8 non-linear: pskb_expand_head + skb_linearize", "6.8", 0, 1000, false, GenericXDPLinearize},
+		{"6.8 non-linear, nothing missing: pskb_expand_head(skb, 0, 0) still reallocates the head", "6.8", XDPPacketHeadroom, 1000, false, GenericXDPLinearize},
+		{"6.9 frags-unaware, nothing missing: pskb_expand_head(skb, 0, 0)", "6.9", XDPPacketHeadroom, 1000, true, GenericXDPLinearize},
 		{"6.9 short headroom: skb_pp_cow_data", "6.9", 0, 0, false, GenericXDPPPCow},
 		{"6.9 non-linear: skb_pp_cow_data", "6.9", 0, 1000, false, GenericXDPPPCow},
 		{"6.9 frags-unaware program: linearize", "6.9", 0, 1000, true, GenericXDPLinearize},
@@ -51,6 +53,9 @@ func TestNetifReceiveGenericXDP_CopyOrLinearizePerEra(t *testing.T) {
 					t.Errorf("as-is: a new skb or a system pool")
 				}
 			case GenericXDPLinearize:
+				if e.s.Expanded != 1 {
+					t.Errorf("pskb_expand_head ran %d times, want once", e.s.Expanded)
+				}
 				if got != sk || got.HeadFrag || sys != nil {
 					t.Errorf("linearize: skb %v head_frag %v, system pools %d: want the original with a kmalloc'ed head, no system pool", got, got.HeadFrag, len(sys))
 				}
@@ -102,6 +107,31 @@ func TestSkbPPCowData_JumboGetsPageFrags(t *testing.T) {
 	}
 	if nskb.D.HeadPage == nskb.D.Frags[0].Page {
 		t.Error("the 4096-byte head and the frag share a page")
+	}
+	e.m.Begin(0, sim.SymKfreeSKB)
+	e.s.KfreeSKB(0, nskb)
+	e.clean()
+}
+
+// skb_pp_cow_data builds its copy with napi_build_skb(data, truesize)
+// (e6d5dbdd20aa), and the narration names it so, not build_skb.
+func TestSkbPPCowData_NarratesNapiBuildSkb(t *testing.T) {
+	e := newEnv(t, "6.9", "cpus=2")
+	sk, _ := e.rx(1000)
+	var funcs []sim.Sym
+	e.m.SetTracer(func(ev sim.Event) { funcs = append(funcs, ev.Func) })
+	e.m.Begin(0, sim.SymSkbPPCowData)
+	nskb, err := e.s.SkbPPCowData(0, e.r.SystemPool(0), sk, XDPPacketHeadroom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	napi, plain := false, false
+	for _, f := range funcs {
+		napi = napi || f == sim.SymNapiBuildSKB
+		plain = plain || f == sim.SymBuildSKB
+	}
+	if !napi || plain {
+		t.Errorf("the copy's build narrated as napi_build_skb %v, as build_skb %v; want napi_build_skb only", napi, plain)
 	}
 	e.m.Begin(0, sim.SymKfreeSKB)
 	e.s.KfreeSKB(0, nskb)

@@ -121,7 +121,7 @@ func (s *Stack) skbGroReceive(cpu int, g *GRO, sk *SKB, offset int) error {
 		sd.NrFrags = 0
 		sk.Len -= sk.DataLen
 		sk.DataLen = 0
-		newTruesize := SkbTruesize(sd.HeadSize - ShinfoSize)
+		newTruesize := s.SkbTruesize(sd.HeadSize - s.shinfo)
 		delta = sk.Truesize - newTruesize
 		sk.Truesize = newTruesize
 		if s.M.Tracing() {

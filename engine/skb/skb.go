@@ -26,13 +26,15 @@ import (
 // ErrNoMem is an allocation failure (the caller drops the packet).
 var ErrNoMem = errors.New("out of memory")
 
-// Sizes on x86-64 (include/linux/skbuff.h).
+// Sizes (include/linux/skbuff.h). The skb_shared_info follows the
+// platform (ShinfoSize); SkbStructSize and NetSkbPad are x86-64's on every
+// platform (a 32-bit sk_buff is smaller, and NET_SKB_PAD = max(32,
+// L1_CACHE_BYTES) is 32 with lunar-mips's 32-byte lines: not modelled).
 const (
 	MaxSkbFrags     = 17 // MAX_SKB_FRAGS
 	SkbDatarefShift = 16 // SKB_DATAREF_SHIFT
 	SkbDatarefMask  = (1 << SkbDatarefShift) - 1
-	ShinfoSize      = 320  // SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
-	SkbStructSize   = 256  // SKB_DATA_ALIGN(sizeof(struct sk_buff))
+	SkbStructSize   = 256  // SKB_DATA_ALIGN(sizeof(struct sk_buff)) on x86-64
 	NetSkbPad       = 64   // NET_SKB_PAD
 	KmallocHeadSize = 2048 // the smallest kmalloc head __alloc_skb uses here (kmalloc-2k)
 	MaxHeadSize     = mm.PageSize
@@ -42,8 +44,56 @@ const (
 	NapiSkbCacheHalf = 32 // NAPI_SKB_CACHE_HALF
 )
 
-// SkbTruesize is SKB_TRUESIZE(x).
-func SkbTruesize(x int) int { return x + SkbStructSize + ShinfoSize }
+// SkbTruesize is SKB_TRUESIZE(x) on the stack's platform.
+func (s *Stack) SkbTruesize(x int) int { return x + SkbStructSize + s.shinfo }
+
+// ShinfoSize is SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) on platform
+// p: what every head (build_skb's frag_size, a kmalloc'ed head) gives to the
+// shared info at its end.
+//
+// The struct, as include/linux/skbuff.h lays it out from v5.18 (d16697cb6261
+// "net: skbuff: add size metadata to skb_shared_info for xdp", Lorenzo
+// Bianconi, v22 <c4072b0b416ec256c66b919e876031e18a4baed8.1642439548.git.lorenzo@kernel.org>,
+// bpf-next Jan 2022, adds xdp_frags_size after dataref): four u8 (flags,
+// meta_len, nr_frags, tx_flags), gso_size and gso_segs (u16), the frag_list
+// pointer, the hwtstamps union (a ktime_t, s64: 8-aligned on x86-64 and on
+// the 32-bit ABIs of the model's platforms, ARM EABI and MIPS o32; 6.8 puts
+// xsk_meta, a pointer, beside it), gso_type, tskey, dataref, xdp_frags_size
+// (u32 each), the destructor_arg pointer and MAX_SKB_FRAGS skb_frag_t of a
+// pointer (struct page *, a netmem_ref in later releases) and two u32. That is 320
+// bytes with 8-byte pointers and 248 with 4-byte ones; without
+// xdp_frags_size (5.12–5.15) the 4 bytes go to padding, 320 and 248 again
+// (shinfoSizeof; the tests compute both layouts). SKB_DATA_ALIGN rounds up
+// to SMP_CACHE_BYTES, L1_CACHE_BYTES (the platform's CacheLine: 64 on
+// x86-64, arm64 and the Cortex-A15, 32 on the MIPS 1004K): 320 on the
+// 64-bit platforms, 256 on ti-cpsw and lunar-mips.
+func ShinfoSize(p *sim.Platform) int {
+	return alignUp(shinfoSizeof(p.PtrBytes, true), p.CacheLine)
+}
+
+// shinfoSizeof is sizeof(struct skb_shared_info) with ptr-byte pointers,
+// with or without xdp_frags_size (v5.18), by C's alignment rules.
+func shinfoSizeof(ptr int, xdpFragsSize bool) int {
+	off := 4 + 2 + 2              // flags, meta_len, nr_frags, tx_flags; gso_size, gso_segs
+	off = alignUp(off, ptr) + ptr // frag_list
+	off = alignUp(off, 8) + 8     // hwtstamps (ktime_t) / xsk_meta
+	off += 4 + 4 + 4              // gso_type, tskey, dataref
+	if xdpFragsSize {
+		off += 4 // xdp_frags_size
+	}
+	off = alignUp(off, ptr) + ptr                   // destructor_arg
+	off = alignUp(off, ptr) + MaxSkbFrags*(ptr+4+4) // frags[]: {page or netmem, len, offset}
+	return alignUp(off, 8)                          // the struct aligns as its ktime_t
+}
+
+func alignUp(n, a int) int { return (n + a - 1) / a * a }
+
+// Shinfo is ShinfoSize on the stack's platform.
+func (s *Stack) Shinfo() int { return s.shinfo }
+
+// skbDataAlign is SKB_DATA_ALIGN: up to SMP_CACHE_BYTES (the platform's
+// cache line).
+func (s *Stack) skbDataAlign(n int) int { return alignUp(n, s.M.Platform.CacheLine) }
 
 // Frag is skb_frag_t: a piece of a page.
 type Frag struct {
@@ -156,12 +206,12 @@ func (s *Stack) SKBs(fn func(*SKB)) {
 // Headlen is skb_headlen(): the linear bytes.
 func (s *SKB) Headlen() int { return s.Len - s.DataLen }
 
-// Tailroom is skb_tailroom(): room after the linear data in the head.
-func (s *SKB) Tailroom() int {
-	if s.DataLen != 0 { // skb_is_nonlinear: no tailroom
+// Tailroom is skb_tailroom(sk): room after the linear data in the head.
+func (s *Stack) Tailroom(sk *SKB) int {
+	if sk.DataLen != 0 { // skb_is_nonlinear: no tailroom
 		return 0
 	}
-	return s.D.HeadSize - ShinfoSize - s.Headroom - s.Headlen()
+	return sk.D.HeadSize - s.shinfo - sk.Headroom - sk.Headlen()
 }
 
 // Live reports whether the skb has not been freed.
@@ -195,6 +245,7 @@ type Stack struct {
 	napi    []int            // per-CPU NAPI skb cache fill (struct sk_buff, not data pages)
 	defers  []deferList      // per-CPU softnet_data defer lists (skb_attempt_defer_free)
 	lists   [][]*SKB         // spare frag_list arrays (GRO allocates nothing in the steady state)
+	shinfo  int              // ShinfoSize of the machine's platform
 
 	live    []*Data
 	skbs    []*SKB // live skb structs
@@ -211,7 +262,7 @@ type Stack struct {
 
 // NewStack builds the skb layer over a page allocator and a pool registry.
 func NewStack(reg *pagepool.Registry) *Stack {
-	s := &Stack{M: reg.M, A: reg.A, Reg: reg, napi: make([]int, len(reg.M.CPUs)), defers: make([]deferList, len(reg.M.CPUs))}
+	s := &Stack{M: reg.M, A: reg.A, Reg: reg, napi: make([]int, len(reg.M.CPUs)), defers: make([]deferList, len(reg.M.CPUs)), shinfo: ShinfoSize(reg.M.Platform)}
 	for i, size := range []int{KmallocHeadSize, MaxHeadSize} {
 		kc, err := mm.NewSlabCache(reg.A, fmt.Sprintf("kmalloc-%dk", size/1024), size)
 		if err != nil {
@@ -350,7 +401,13 @@ func (s *Stack) releaseData(d *Data) {
 // head is a fragment of pg (head_frag = 1) holding len bytes after a
 // NET_SKB_PAD headroom; the caller's page reference moves to the skb.
 func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi bool) (*SKB, error) {
-	if room := fragSize - ShinfoSize - NetSkbPad; length > room || length < 0 {
+	return s.buildSKB(cpu, pg, off, fragSize, length, napi, sim.SymBuildSKB)
+}
+
+// buildSKB is BuildSKB with the function its narration names (fn):
+// SymNapiBuildSKB where the kernel's caller is napi_build_skb by name.
+func (s *Stack) buildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi bool, fn sim.Sym) (*SKB, error) {
+	if room := fragSize - s.shinfo - NetSkbPad; length > room || length < 0 {
 		return nil, fmt.Errorf("build_skb: frame of %d bytes does not fit a %d-byte fragment (room %d)", length, fragSize, room)
 	}
 	cost := s.M.Charge(cpu, sim.SymBuildSKB, 0)
@@ -358,14 +415,14 @@ func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi b
 	d := s.newData()
 	d.HeadPage, d.HeadOff, d.HeadSize = pg, off, fragSize
 	sk.D, sk.HeadFrag, sk.Len, sk.Headroom = d, true, length, NetSkbPad
-	sk.Truesize = SkbTruesize(fragSize - ShinfoSize)
+	sk.Truesize = s.SkbTruesize(fragSize - s.shinfo)
 	sk.Pfmemalloc = pg.Pfmemalloc()
 	from := pg.Place
 	pg.MoveTo(s.M, sim.PlaceSKB, sk.ID)
 	pg.Users++
 	s.Built++
-	s.ev(cpu, sim.SymBuildSKB, sk, pg, from, sim.PlaceSKB, cost,
-		"builds an skb around the buffer: the head is a fragment of this page (head_frag); build_skb itself copies nothing")
+	s.ev(cpu, fn, sk, pg, from, sim.PlaceSKB, cost,
+		"builds an skb around the buffer: the head is a fragment of this page (head_frag); it copies nothing")
 	return sk, nil
 }
 
@@ -400,7 +457,7 @@ func (s *Stack) allocSKB(cpu int, room int, napi bool) (*SKB, error) {
 	d := s.newData()
 	d.HeadObj, d.HeadSize = obj, size
 	sk.D, sk.Headroom = d, NetSkbPad
-	sk.Truesize = SkbTruesize(size - ShinfoSize)
+	sk.Truesize = s.SkbTruesize(size - s.shinfo)
 	s.Built++
 	s.ev(cpu, sim.SymAllocSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 		"allocates an skb with a kmalloc'ed head: slab memory, never a page_pool page")
@@ -410,8 +467,8 @@ func (s *Stack) allocSKB(cpu int, room int, napi bool) (*SKB, error) {
 // Put models __skb_put(skb, n): the linear data grows by n bytes the caller
 // copied in. The skb must be linear and n must fit its tailroom.
 func (s *Stack) Put(sk *SKB, n int) error {
-	if n < 0 || n > sk.Tailroom() {
-		return fmt.Errorf("__skb_put: %d bytes do not fit skb#%d's tailroom of %d (skb_over_panic)", n, sk.ID, sk.Tailroom())
+	if n < 0 || n > s.Tailroom(sk) {
+		return fmt.Errorf("__skb_put: %d bytes do not fit skb#%d's tailroom of %d (skb_over_panic)", n, sk.ID, s.Tailroom(sk))
 	}
 	sk.Len += n
 	return nil
@@ -421,7 +478,7 @@ func (s *Stack) Put(sk *SKB, n int) error {
 // shinfo from the smallest kmalloc cache that fits.
 func (s *Stack) kmallocHead(cpu, need int) (mm.SlabObj, int, error) {
 	for _, c := range s.kmalloc {
-		if need+ShinfoSize <= c.ObjSize {
+		if need+s.shinfo <= c.ObjSize {
 			obj, ok := c.Alloc(cpu)
 			if !ok {
 				return mm.SlabObj{}, 0, ErrNoMem

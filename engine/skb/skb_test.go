@@ -411,15 +411,15 @@ func TestPutPull_LinearBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	room := sk.Tailroom()
+	room := e.s.Tailroom(sk)
 	if sk.Len != 0 || room < 256 {
 		t.Fatalf("napi_alloc_skb(256): len %d tailroom %d", sk.Len, room)
 	}
 	if err := e.s.Put(sk, room+1); err == nil {
 		t.Fatal("__skb_put beyond the tailroom accepted")
 	}
-	if err := e.s.Put(sk, 66); err != nil || sk.Len != 66 || sk.Tailroom() != room-66 {
-		t.Fatalf("put 66: err %v len %d tailroom %d", err, sk.Len, sk.Tailroom())
+	if err := e.s.Put(sk, 66); err != nil || sk.Len != 66 || e.s.Tailroom(sk) != room-66 {
+		t.Fatalf("put 66: err %v len %d tailroom %d", err, sk.Len, e.s.Tailroom(sk))
 	}
 	e.s.MarkForRecycle(0, sk, nil, nil)
 	pg := e.frag(sk, 3000)
@@ -488,5 +488,79 @@ func TestRFCv1_SkbFreeHeadTestsPPRecycleBeforeHeadFrag(t *testing.T) {
 			t.Errorf("%s: page_pool_return_skb_page for the kmalloc'ed head: %v, want %v", tc.era, tried, tc.tries)
 		}
 		e.clean()
+	}
+}
+
+// napi_safe is an argument of the skb free path from v6.4 (b07a2d97ba5e,
+// 8c48eea3adf3) to v6.9; 4a96a4e807c3 (v6.10) removed it everywhere. The
+// free paths' narration names it exactly in those eras.
+func TestEvents_NapiSafeIsNamedOnlyWhereTheFreePathPassesIt(t *testing.T) {
+	tests := []struct {
+		name, era string
+		want      bool
+	}{
+		{"5.15: no napi_safe argument before v6.4", "5.15", false},
+		{"6.4: b07a2d97ba5e plumbs napi_safe through the free path", "6.4", true},
+		{"6.9: still passed down", "6.9", true},
+		{"6.10: 4a96a4e807c3 removes the argument", "6.10", false},
+		{"7.1: none", "7.1", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, tt.era)
+			var all string
+			e.m.SetTracer(func(ev sim.Event) { all += ev.TraceLine() + "\n" })
+			a, _ := e.rx(100)
+			e.frag(a, 1000)
+			b, _ := e.rx(100)
+			e.kfree(a)
+			e.m.Begin(0, sim.SymNapiConsumeSKB)
+			e.s.NapiConsumeSKB(0, b, 64)
+			if got := containsStr(all, "napi_safe"); got != tt.want {
+				t.Errorf("napi_safe named: %v, want %v:\n%s", got, tt.want, all)
+			}
+			e.clean()
+		})
+	}
+}
+
+// SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) per platform: 320 with
+// 8-byte pointers, 248 rounded up to 256 with 4-byte ones; the 5.12–5.15
+// layout (no xdp_frags_size, d16697cb6261 v5.18) pads to the same size.
+func TestShinfoSize_FollowsThePlatformsPointersAndCacheLine(t *testing.T) {
+	tests := []struct {
+		name string
+		plat *sim.Platform
+		want int
+	}{
+		{"x86-64: sizeof 320, 64-byte lines", &sim.X86Server, 320},
+		{"arm64: sizeof 320", &sim.Arm64Server, 320},
+		{"ARMv7 (ti-cpsw): sizeof 248, SKB_DATA_ALIGN to 64 is 256", &sim.TICpsw, 256},
+		{"MIPS32 (lunar-mips): sizeof 248, SKB_DATA_ALIGN to 32 is 256", &sim.LunarMIPS, 256},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ShinfoSize(tt.plat); got != tt.want {
+				t.Errorf("ShinfoSize = %d, want %d", got, tt.want)
+			}
+		})
+	}
+	layouts := []struct {
+		name         string
+		ptr          int
+		xdpFragsSize bool
+		want         int
+	}{
+		{"64-bit, v5.18 on", 8, true, 320},
+		{"64-bit, before xdp_frags_size", 8, false, 320},
+		{"32-bit, v5.18 on", 4, true, 248},
+		{"32-bit, before xdp_frags_size: 244 padded to the ktime_t's 8", 4, false, 248},
+	}
+	for _, l := range layouts {
+		t.Run(l.name, func(t *testing.T) {
+			if got := shinfoSizeof(l.ptr, l.xdpFragsSize); got != l.want {
+				t.Errorf("sizeof = %d, want %d", got, l.want)
+			}
+		})
 	}
 }

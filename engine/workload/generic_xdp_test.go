@@ -25,14 +25,21 @@ func TestGenericXDP_SkbPPCowDataIntoTheSystemPool(t *testing.T) {
 		frees             int
 	}{
 		{"lunar-6.8-pskb-expand-head", "lunar", "6.8", nil, recycled{ring: 1000, slow: 1}, nil, 1000},
-		{"lunar-6.9-copy-into-system-pool", "lunar", "6.9", nil, recycled{ring: 1000, slow: 1}, &sysWant{fast: 999, slow: 1, cached: 1000}, 2000},
+		// lunar is 32-bit: a 256-byte skb_shared_info makes a 1514-byte
+		// copy SKB_HEAD_ALIGN(1514) + 256 = 2048 bytes, half a page, so a
+		// fragment: two copies share a page, which page_pool_drain_frag
+		// finds returned and reuses in place (nothing recycled).
+		{"lunar-6.9-copy-into-system-pool-half-page-frags", "lunar", "6.9", nil, recycled{ring: 1000, slow: 1}, &sysWant{fast: 999, slow: 1}, 2000},
+		{"lunar-6.9-frame-1600-copy-a-whole-page", "lunar", "6.9", []string{"frame=1600"}, recycled{ring: 1000, slow: 1}, &sysWant{fast: 999, slow: 1, cached: 1000}, 2000},
 		{"lunar-6.9-frags-unaware-program", "lunar", "6.9", []string{"xdp_frags=0"}, recycled{ring: 1000, slow: 1}, nil, 1000},
-		{"lunar-6.10-same-as-6.9", "lunar", "6.10", nil, recycled{ring: 1000, slow: 1}, &sysWant{fast: 999, slow: 1, cached: 1000}, 2000},
+		{"lunar-6.10-same-as-6.9", "lunar", "6.10", nil, recycled{ring: 1000, slow: 1}, &sysWant{fast: 999, slow: 1}, 2000},
 		// hns3's 2 KiB frag-API buffers: its pool sees what drop's does
 		// at this frame size (TestGenericXDP_DriverPoolAsInDrop).
 		{"hns3-6.8-linearize-frag-back-to-ring", "hns3", "6.8", nil, recycled{ring: 473, slow: 1}, nil, 1000},
 		{"hns3-6.9-copy-into-system-pool", "hns3", "6.9", nil, recycled{ring: 473, slow: 1}, &sysWant{fast: 999, slow: 1, cached: 1000}, 2000},
-		// Two 1000-byte copies share a frag page (truesize 1600 + 2496):
+		// Two 1000-byte copies share a frag page (truesize 1600 + 2432:
+		// page_pool_alloc_frag rounds the first up to arm64's
+		// ARCH_DMA_MINALIGN, 128, so the second starts at 1664):
 		// page_pool_drain_frag finds both returned and reuses the page in
 		// place, so no page is ever recycled.
 		{"hns3-6.9-frame-1000-frag-page-reused", "hns3", "6.9", []string{"frame=1000"}, recycled{ring: 473, slow: 1}, &sysWant{fast: 999, slow: 1}, 2000},
