@@ -325,6 +325,14 @@ func (d *Driver) Unload() {
 		d.drainRxCache(cpu) // mlx5e_free_rq, before page_pool_destroy
 	}
 	d.NAPI.Complete()
+	if m.Era.SkbRecycle == sim.SkbRecycleRFC {
+		// The queue's xdp_rxq_info_unreg → xdp_rxq_info_unreg_mem_model
+		// calls page_pool_destroy for the mem model's user reference
+		// (RegMemModel's page_pool_use_xdp_mem); the driver's own
+		// page_pool_destroy below is the last one.
+		m.Begin(cpu, sim.SymPoolDestroy)
+		d.Pool.UnregMemModel(cpu)
+	}
 	m.Begin(cpu, sim.SymPoolDestroy)
 	d.Pool.Destroy(cpu)
 	// The driver's remove is done: the device is unbound. Every DMA API

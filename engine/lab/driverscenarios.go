@@ -84,9 +84,7 @@ func splitPageCaveat(c KnownCase) []sim.Kind {
 //     (docs/eras-after-6.8.md §4.5, §10.8).
 //   - release_race=1: the last page's put stops inside
 //     page_pool_recycle_in_ring while the retry frees the pool; before 6.16
-//     nothing makes the release wait (271683bb2cf3, §7.1). If that put
-//     finds the ptr_ring full (a stale slot), there is no producer inside
-//     and no race: the kinds are what the run can show.
+//     nothing makes the release wait (271683bb2cf3, §7.1).
 func destroyUnbindFailure(c KnownCase) []sim.Kind {
 	if c.Spec == nil || !c.Spec.Marks(c.Era) {
 		return nil
