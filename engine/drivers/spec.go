@@ -177,10 +177,13 @@ const (
 	// XDPTxReturnBulk: xdp_return_frame_bulk, flushed every
 	// XDP_BULK_QUEUE_SIZE (16) frames and at the end of the completion by
 	// xdp_flush_frame_bulk → page_pool_put_page_bulk, which puts every page
-	// with allow_direct = false (dma_sync_size -1: max_len synced again)
-	// into the ptr_ring under one producer lock (mvpp2: mvpp2_xdp_xmit_back
-	// → mvpp2_xdp_submit_frame, MVPP2_TYPE_XDP_TX; mvpp2_txq_bufs_free;
-	// bulking from v5.11, "net: mvpp2: add xdp tx return bulking support").
+	// (dma_sync_size -1: max_len synced again) into the ptr_ring under one
+	// producer lock: with allow_direct = false before 6.10; from 6.10
+	// (39806b96c89a) it asks page_pool_napi_local once, which is false for
+	// mvpp2's pool (no pp.napi, cpuid -1), so its pages still go to the
+	// ring (mvpp2: mvpp2_xdp_xmit_back → mvpp2_xdp_submit_frame,
+	// MVPP2_TYPE_XDP_TX; mvpp2_txq_bufs_free; bulking from v5.11, "net:
+	// mvpp2: add xdp tx return bulking support").
 	XDPTxReturnBulk
 	// XDPTxReturnNAPI: xdp_return_frame_rx_napi → __xdp_return(...,
 	// napi_direct = true) → page_pool_put_full_page(pool, page, true): into
@@ -192,7 +195,9 @@ const (
 	XDPTxReturnNAPI
 	// XDPTxReturnFrame: xdp_return_frame → __xdp_return(..., napi_direct =
 	// false) → page_pool_put_full_page(pool, page, false): into the
-	// ptr_ring, one frame at a time (cpsw: cpsw_run_xdp → cpsw_xdp_tx_frame
+	// ptr_ring, one frame at a time — from 6.10 page_pool_put_unrefed_page
+	// asks page_pool_napi_local (4a96a4e807c3), false for cpsw's pool (no
+	// pp.napi), so still the ring (cpsw: cpsw_run_xdp → cpsw_xdp_tx_frame
 	// → cpdma_chan_submit_mapped with the page's DMA address, synced by
 	// cpdma_chan_submit_si; cpsw_tx_handler).
 	XDPTxReturnFrame

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"pplab/engine/mm"
+	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 )
 
@@ -196,7 +197,7 @@ func (d *Driver) CompleteXDPTx(frames []XDPFrame) {
 				nb = 0
 			}
 			if m.Tracing() {
-				d.ev(sim.SymDrvTxClean, pg, sim.PlaceXDPFrame, sim.PlaceXDPFrame, fmt.Sprintf("TX completion (%s): the sent frame joins the xdp_frame_bulk (%d of %d); xdp_flush_frame_bulk hands the batch to page_pool_put_page_bulk", d.Spec.XDPTxDoneFn, nb+1, len(bq)))
+				d.ev(sim.SymDrvTxClean, pg, sim.PlaceXDPFrame, sim.PlaceXDPFrame, fmt.Sprintf("TX completion (%s): the sent frame joins the xdp_frame_bulk (%d of %d); xdp_flush_frame_bulk hands the batch to %s", d.Spec.XDPTxDoneFn, nb+1, len(bq), xdpFlushWhy(m.Era)))
 			}
 			bq[nb] = pg
 			nb++
@@ -205,7 +206,7 @@ func (d *Driver) CompleteXDPTx(frames []XDPFrame) {
 			m.Begin(cpu, sim.SymXDPReturn)
 			m.Charge(cpu, sim.SymXDPReturn, 0)
 			if m.Tracing() {
-				why := "napi_direct = false: page_pool_put_full_page(pool, page, false), so the page goes to the ptr_ring (xdp_return_frame may run outside the pool's NAPI: a redirected frame's pool is another driver's)"
+				why := xdpReturnFrameWhy(m.Era)
 				if direct {
 					why = "napi_direct = true: page_pool_put_full_page(pool, page, true), so the page may go straight into the alloc cache (the driver returns its own XDP_TX frames from its NAPI poll)"
 				}
@@ -243,13 +244,36 @@ func (d *Driver) CompleteXDPTx(frames []XDPFrame) {
 	}
 }
 
-// flushFrameBulk models xdp_flush_frame_bulk: page_pool_put_page_bulk of the
-// queued frames' pages (allow_direct = false, into the ptr_ring).
-func (d *Driver) flushFrameBulk(pages []*mm.Page) {
-	cpu := d.CPU()
-	d.S.M.Begin(cpu, sim.SymPutPageBulk)
-	d.Pool.PutPageBulk(cpu, pages)
+// flushFrameBulk is xdp_flush_frame_bulk of the driver's own pool's pages
+// on its NAPI CPU.
+func (d *Driver) flushFrameBulk(pages []*mm.Page) { xdpFlushFrameBulk(d.S.M, d.CPU(), d.Pool, pages) }
+
+// xdpFlushFrameBulk models xdp_flush_frame_bulk: page_pool_put_page_bulk
+// (page_pool_put_netmem_bulk from 6.14) of the queued frames' pages, all of
+// pool. Before 6.10 every page goes to the ptr_ring (allow_direct =
+// false); from 6.10 (39806b96c89a) page_pool_napi_local decides once for
+// the batch.
+func xdpFlushFrameBulk(m *sim.Machine, cpu int, pool *pagepool.Pool, pages []*mm.Page) {
+	m.Begin(cpu, sim.SymPutPageBulk)
+	pool.PutPageBulk(cpu, pages)
 	clear(pages)
+}
+
+// xdpReturnFrameWhy narrates xdp_return_frame's put in era e (tracing only).
+func xdpReturnFrameWhy(e *sim.Era) string {
+	if e.PoolNapiLocal {
+		return "napi_direct = false: page_pool_put_full_page(pool, page, false); from 6.10 page_pool_put_unrefed_page asks page_pool_napi_local (4a96a4e807c3), which lets the page into the alloc cache only in softirq on the CPU whose poll list holds the pool's NAPI (pp.napi) or on a per-CPU pool's own CPU, the ptr_ring otherwise (a pool without pp.napi: always the ring)"
+	}
+	return "napi_direct = false: page_pool_put_full_page(pool, page, false), so the page goes to the ptr_ring (xdp_return_frame may run outside the pool's NAPI: a redirected frame's pool is another driver's)"
+}
+
+// xdpFlushWhy names where xdp_flush_frame_bulk's batch goes in era e
+// (tracing only).
+func xdpFlushWhy(e *sim.Era) string {
+	if e.PoolNapiLocal {
+		return "page_pool_put_page_bulk (page_pool_put_netmem_bulk from 6.14), which asks page_pool_napi_local once for the batch (39806b96c89a, 6.10): the alloc cache when the completion runs in softirq on the CPU whose poll list holds the pool's NAPI (pp.napi), the ptr_ring otherwise (a pool without pp.napi: always the ring)"
+	}
+	return "page_pool_put_page_bulk"
 }
 
 // holdBuffer puts a buffer back on the next free RX descriptor without
