@@ -9,16 +9,21 @@ import (
 )
 
 // XDPFrame is a received buffer on its way as an XDP frame (xdp_frame):
-// the page, where the frame starts, its length and the buffer's size.
+// the page, where the frame starts, its length, the buffer's size, and the
+// pool the page returns to (xdpf->mem: the RX queue's xdp_mem_info; from
+// 6.14 the page's own pp).
 type XDPFrame struct {
 	Page     *mm.Page
 	Off, Len int
 	Size     int
+	Pool     *pagepool.Pool
 }
 
-// ReceiveXDP models the driver's XDP path for one frame: sync for the CPU,
-// run the program; the buffer leaves the RX ring as an XDP frame in flight.
-func (d *Driver) ReceiveXDP(length int) (XDPFrame, bool) {
+// ReceiveXDP models the driver's XDP path for one frame whose program
+// redirects it (XDP_REDIRECT, xdp_do_redirect) to the device to names:
+// sync for the CPU, run the program; the buffer leaves the RX ring as an
+// XDP frame in flight.
+func (d *Driver) ReceiveXDP(length int, to string) (XDPFrame, bool) {
 	m := d.S.M
 	cpu := d.CPU()
 	d.releaseRx()
@@ -40,12 +45,12 @@ func (d *Driver) ReceiveXDP(length int) (XDPFrame, bool) {
 	pg, off, size := d.take(length)
 	pg.MoveTo(m, sim.PlaceXDPFrame, -1) // held by the frame (not an skb: no skb-level user)
 	if m.Tracing() {
-		d.ev(sim.SymXDPRedirect, pg, sim.PlaceNICRing, sim.PlaceXDPFrame, "XDP_REDIRECT: the frame is queued to the veth (xdp_do_redirect)")
+		d.ev(sim.SymXDPRedirect, pg, sim.PlaceNICRing, sim.PlaceXDPFrame, "XDP_REDIRECT: the frame is queued to "+to+" (xdp_do_redirect)")
 	}
 	if d.Spec.RefillEach {
 		d.refill(len(d.ring))
 	}
-	return XDPFrame{Page: pg, Off: off, Len: length, Size: size}, true
+	return XDPFrame{Page: pg, Off: off, Len: length, Size: size, Pool: d.Pool}, true
 }
 
 // ReceiveXDPDrop models the driver's XDP path for a frame its program drops
@@ -173,7 +178,7 @@ func (d *Driver) ReceiveXDPTx(length int) (XDPFrame, bool) {
 	if d.Spec.RefillEach {
 		d.refill(len(d.ring))
 	}
-	return XDPFrame{Page: pg, Off: off, Len: length, Size: size}, true
+	return XDPFrame{Page: pg, Off: off, Len: length, Size: size, Pool: d.Pool}, true
 }
 
 // CompleteXDPTx models the TX completion of XDP_TX frames, in the NAPI poll

@@ -387,6 +387,9 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 	if v := k[sim.KnobTxCPU]; v >= k[sim.KnobCPUs] {
 		return knobErr(sim.KnobTxCPU, k, "the machine has %d CPUs (cpus=%d): want 0 to %d", k[sim.KnobCPUs], k[sim.KnobCPUs], k[sim.KnobCPUs]-1)
 	}
+	if spec != nil && spec.XDPNdo == drivers.XDPNdoNone && sc.Name == workload.WXDPRedirect && k[sim.KnobRedirectTo] == 1 {
+		return knobErr(sim.KnobRedirectTo, k, "%s has no ndo_xdp_xmit in the model: accepted 0 (the veth)", spec.Name)
+	}
 	if v := k[sim.KnobFrame]; v > 0 && v < minFrame {
 		return knobErr(sim.KnobFrame, k, "below the Ethernet minimum: want 0 (the workload's size) or %d to %d bytes", minFrame, sim.KnobFrame.Spec().Max)
 	}

@@ -73,7 +73,7 @@ func TestDMATracking_SteadyStateAllocFree(t *testing.T) {
 // each kind past its warm-up, with the narration off (a Why string built
 // for nobody is an allocation per put: page_pool_napi_local's once was).
 func TestSteadyState_NoAllocationsInAnyEra(t *testing.T) {
-	for _, row := range []struct{ sc, set string }{{"tcp-stream", ""}, {"xdp-tx", ""}, {"generic-xdp", ""}, {"generic-xdp", "xdp_frags=0"}, {"devmem-rx", ""}} {
+	for _, row := range []struct{ sc, set string }{{"tcp-stream", ""}, {"xdp-tx", ""}, {"xdp-redirect", "redirect_to=1"}, {"generic-xdp", ""}, {"generic-xdp", "xdp_frags=0"}, {"devmem-rx", ""}} {
 		sc := row.sc
 		s, err := ScenarioByName(sc)
 		if err != nil {

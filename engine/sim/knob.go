@@ -45,6 +45,7 @@ const (
 	KnobReleaseRace
 	KnobProvider
 	KnobDmabufPages
+	KnobRedirectTo
 	NumKnobs
 )
 
@@ -78,7 +79,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobCheckEvery:    {"check_every", 65536, 1, 1 << 30, "batch mode runs the full invariant checker every N operations (and always at the end); the default is per 16384 pages: a larger machine is checked fully every 65536 × pages/16384 operations"},
 	KnobFrame:         {"frame", 0, 0, 9018, "frame size in bytes on the wire, 60 (the Ethernet minimum) or more (0 = the workload's: 64 for drop, 1514 for TCP, 1512 for UDP); frames larger than an RX buffer use several (multi-buffer drivers)"},
 	KnobTapEvery:      {"tap_every", 0, 0, 1024, "an AF_PACKET tap (tcpdump) clones every Nth received packet in tcp-stream and forward (0 = no tap); clone-tap uses 4 when 0"},
-	KnobTxCPU:         {"tx_cpu", 0, 0, 7, "forward: the CPU whose NAPI runs TX completion (0 = the RX NAPI's CPU; another CPU, below cpus, when XPS maps the TX queue elsewhere)"},
+	KnobTxCPU:         {"tx_cpu", 0, 0, 7, "forward, and xdp-redirect with a second port (redirect_to=1): the CPU whose NAPI runs TX completion (0 = the RX NAPI's CPU; another CPU, below cpus, when XPS or the TX queue's IRQ affinity puts it elsewhere)"},
 	KnobBulkRefill:    {"bulk_refill", -1, -1, 1, "1 = the slow path refills the alloc cache with alloc_pages_bulk (bulk pages per call, v5.13), 0 = one alloc_pages_node per call (before), -1 = the era's; so recycling with and without bulk refill can be compared in any era"},
 	KnobVethCPU:       {"veth_cpu", -1, -1, 7, "xdp-redirect: the CPU the veth's NAPI runs on (-1 = the redirecting CPU: __veth_xdp_flush napi_schedule()s the peer where it runs; another CPU, below cpus, as RPS or threaded NAPI would move it)"},
 	KnobSkbDeferMax:   {"skb_defer_max", 64, 0, 4096, "sysctl net.core.skb_defer_max (v5.19): skbs a CPU's defer list holds before skb_attempt_defer_free frees on the reader's CPU instead; an IPI kicks the owning CPU when the list reaches half (0 = never defer)"},
@@ -91,6 +92,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobReleaseRace:   {"release_race", 0, 0, 1, "destroy: 1 = the reader's last free stops inside page_pool_recycle_in_ring, right after producing the pool's last page into the ptr_ring, while the next page_pool_release_retry runs on cpu0 (the use-after-free 271683bb2cf3 fixed in 6.16: the release waits on the producer lock; before, it frees the pool under the producer)"},
 	KnobProvider:      {"provider", 0, 0, 1, "devmem-rx: the memory provider bound to the RX queue: 0 = a dma-buf (devmem TCP, v6.12: buffers come back with SO_DEVMEM_DONTNEED), 1 = io_uring zero-copy RX (v6.15: buffers come back through the refill queue)"},
 	KnobDmabufPages:   {"dmabuf_pages", 2048, 256, 16384, "devmem-rx: PAGE_SIZE chunks (net_iovs) in the dma-buf binding or io_uring area bound to the RX queue"},
+	KnobRedirectTo:    {"redirect_to", 0, 0, 1, "xdp-redirect: where the XDP program redirects: 0 = a veth (XDP_PASS there builds an skb), 1 = a second port of the same driver (its own device) through its ndo_xdp_xmit: the frame is DMA-mapped for transmit, waits on that port's TX ring, and its TX completion (in that port's NAPI, on tx_cpu) unmaps it and returns the page the driver's way (mvpp2, mvneta, mlx5: xdp_return_frame_bulk; bnxt: xdp_return_frame) — into the ptr_ring before 6.10, from 6.10 into the alloc cache when page_pool_napi_local finds the source pool's NAPI scheduled on that CPU (mlx5, bnxt)"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue (0 = the driver's count, e.g. 1024 for mvpp2, 511 for bnxt; ethtool -G rx N; even when the driver splits pages); the pool's ptr_ring follows it unless pool_size is set"},
 }
 

@@ -127,6 +127,15 @@ func DefaultFrame(workload string) int {
 func (e *Env) inSoftirq(cpu int) int { e.M.CPUs[cpu].Softirq = true; return cpu }
 func (e *Env) inProcess(cpu int) int { e.M.CPUs[cpu].Softirq = false; return cpu }
 
+// txCPU is the CPU whose NAPI runs TX completion: the tx_cpu knob, or the
+// RX NAPI's CPU (0).
+func (e *Env) txCPU() int {
+	if c := int(e.M.Knobs[sim.KnobTxCPU]); c > 0 && c < len(e.M.CPUs) {
+		return c
+	}
+	return e.Drv.CPU()
+}
+
 // settle sorts out a receive and reports whether it gave an skb: a nil skb
 // or skb.ErrNoMem is a lost frame; any other error stops the run (e.Err keeps
 // the first).
@@ -223,6 +232,9 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 	case WForward:
 		return newForward(e), nil
 	case WXDPRedirect:
+		if e.M.Knobs[sim.KnobRedirectTo] == 1 {
+			return newXDPRedirectPort(e), nil
+		}
 		return &xdpRedirect{}, nil
 	case WXDPDrop:
 		return &xdpDrop{}, nil
