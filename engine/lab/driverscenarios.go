@@ -39,8 +39,8 @@ func init() {
 			doc:   "the driver splits each page into two RX buffers: half-page flip before 5.15 (the split-page caveat: freeing one half recycles the page under the NIC), page_pool_alloc_frag from 5.15; both marking skbs in every era that can — for mlx5 before 6.4 a model construction, not its code (mlx5 split its pages with page_ref_inc per fragment behind its own RX cache and never marked skbs, so it never met the caveat): the run has no driver cache and the pool maps"},
 		{name: workload.WCloneTap, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "an AF_PACKET tap (packet_rcv) clones every 4th packet: the original is consumed in NAPI context, the clone freed 8 packets later by the tap reader on cpu1"},
 		{name: workload.WCoalesceMixed, def: "mvpp2", doc: "skbs from a page_pool driver and from loopback (page_frag heads) meet in one receive queue, two of each in turn: skb_try_coalesce into the tail, the reader drains the queue on cpu1"},
-		{name: workload.WDestroy, def: "mvpp2", known: destroyUnbindFailure, matters: []sim.Knob{sim.KnobReleaseRace},
-			doc: "the driver is unloaded while a socket still holds 32 skbs, and the device unbound: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s. Before 6.16 each late page is unmapped on the unbound device, and synced for it first where the sync is a call (a non-coherent device, or any device before 6.10's dma_dev_need_sync) (the IOMMU crash ee62ce7a1d90 fixed: from 6.16 page_pool_scrub unmaps every page still mapped at destroy); release_race=1 stops the last free inside page_pool_recycle_in_ring while the retry frees the pool (fixed by 271683bb2cf3 in 6.16)"},
+		{name: workload.WDestroy, def: "mvpp2", known: destroyUnbindFailure, matters: []sim.Knob{sim.KnobReleaseRace, sim.KnobHeld, sim.KnobTxCPU},
+			doc: "the driver is unloaded while a socket still holds 32 skbs, and the device unbound: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s. Before 6.16 each late page is unmapped on the unbound device, and synced for it first where the sync is a call (a non-coherent device, or any device before 6.10's dma_dev_need_sync) (the IOMMU crash ee62ce7a1d90 fixed: from 6.16 page_pool_scrub unmaps every page still mapped at destroy); release_race=1 stops the last free inside page_pool_recycle_in_ring while the retry frees the pool (fixed by 271683bb2cf3 in 6.16). held=1: the 32 pages are XDP frames redirected to a second port (xdp-redirect's redirect_to=1) whose TX its link partner's flow control stalls; the unload runs from cpu1, and the port's TX completion returns one frame a second through xdp_return_frame_bulk → page_pool_put_page_bulk (mvpp2, mvneta, mlx5) or xdp_return_frame (bnxt); with release_race=1 the last bulk put stops in its producer window — inside the lock up to 6.13, after the unlock before recycle_stat_add from 6.14 (page_pool_recycle_ring_bulk) — while the retry frees the pool: a use-after-free in every era, which the 6.16 barrier does not prevent (fixed by bdea4980182e in 7.3)"},
 		{name: workload.WNumaMigrate, def: "mlx5", knobs: map[sim.Knob]int64{sim.KnobNumaNodes: 2, sim.KnobCPUs: 2},
 			matters: []sim.Knob{sim.KnobNumaNodes, sim.KnobCPUs, sim.KnobNid},
 			doc:     "drop traffic whose NAPI moves to a CPU on another NUMA node: page_pool_nid_changed → page_pool_update_nid, remote pages waived during refill (and, in mlx5 before 6.4, by its own RX cache: rx_cache_waive)"},
@@ -78,23 +78,32 @@ func splitPageCaveat(c KnownCase) []sim.Kind {
 }
 
 // destroyUnbindFailure: the kernel's own failures in destroy.
-//   - A page still in an skb at unload comes back to its pool only if the
-//     driver marks its skbs; the pool unmaps it (when the pool maps, not the
+//   - A page still in flight at unload comes back to its pool — an skb's
+//     only if the driver marks its skbs, a redirected XDP frame's (held=1)
+//     in every era — and the pool unmaps it (when the pool maps, not the
 //     driver) at the next release retry, on the device that is gone: before
 //     6.16, and from 6.16 on a platform whose PP_DMA_INDEX_BITS is 0
 //     (docs/eras-after-6.8.md §4.5, §10.8).
-//   - release_race=1: the last page's put stops inside
-//     page_pool_recycle_in_ring while the retry frees the pool; before 6.16
-//     nothing makes the release wait (271683bb2cf3, §7.1).
+//   - release_race=1: the last page's put stops in its producer window
+//     while the retry frees the pool. page_pool_recycle_in_ring (an skb's
+//     free; bnxt's xdp_return_frame) is inside the producer lock: before
+//     6.16 nothing makes the release wait (271683bb2cf3, §7.1). A bulk put
+//     (held=1: xdp_return_frame_bulk of mvpp2, mvneta, mlx5) is inside the
+//     lock up to 6.13, with no barrier either, and from 6.14 after the
+//     unlock, where the 6.16 barrier does not wait: every era
+//     (bdea4980182e, 7.3, §7.2). (A put that found the ptr_ring full
+//     would leave no producer in the window, and no race.)
 func destroyUnbindFailure(c KnownCase) []sim.Kind {
-	if c.Spec == nil || !c.Spec.Marks(c.Era) {
+	xdp := c.Knobs[sim.KnobHeld] == 1
+	if c.Spec == nil || (!xdp && !c.Spec.Marks(c.Era)) || (xdp && c.Spec.XDPNdo == drivers.XDPNdoNone) {
 		return nil
 	}
 	var out []sim.Kind
 	if c.Spec.PoolMaps(c.Era) && !(c.Era.DMATracking && pagepool.DMAIndexBits(c.Platform) > 0) {
 		out = append(out, sim.KindDMAUnmapAfterUnbind)
 	}
-	if c.Knobs[sim.KnobReleaseRace] != 0 && !c.Era.ReleaseProducerBarrier {
+	bulk := xdp && c.Spec.XDPNdo == drivers.XDPNdoReturnBulk
+	if c.Knobs[sim.KnobReleaseRace] != 0 && (!c.Era.ReleaseProducerBarrier || (bulk && c.Era.BulkStatAfterUnlock)) {
 		out = append(out, sim.KindPoolUseAfterFree)
 	}
 	return out
@@ -148,7 +157,7 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 		}
 		descs = int(v)
 	}
-	agg, err := l.Spec.AggMode(m.Era, &m.Knobs, workload.AttachesXDP(name))
+	agg, err := l.Spec.AggMode(m.Era, &m.Knobs, workload.AttachesXDP(name, &m.Knobs))
 	if err != nil {
 		return nil, knobErr(sim.KnobHWGRO, &m.Knobs, "%v", err)
 	}
