@@ -93,6 +93,16 @@ func goldenCases() [][]string {
 			}
 		}
 	}
+	// A redirect to a second port (6.10's direct bulk recycling), and
+	// destroy's pages held as its stalled frames with the bulk put's race.
+	for _, d := range []string{"mvpp2", "mvneta", "mlx5", "bnxt"} {
+		for _, era := range []string{"6.9", "6.10"} {
+			add("--driver", d, "--scenario", "xdp-redirect", "--era", era, "--set", "redirect_to=1")
+		}
+	}
+	for _, c := range [][2]string{{"mvpp2", "6.12"}, {"mvpp2", "6.15"}, {"mvpp2", "6.16"}, {"mvpp2", "7.1"}, {"bnxt", "6.16"}} {
+		add("--driver", c[0], "--scenario", "destroy", "--era", c[1], "--set", "held=1", "--set", "release_race=1")
+	}
 	return out
 }
 

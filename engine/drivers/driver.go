@@ -279,15 +279,20 @@ func (d *Driver) BufSize() int {
 // xdp_rxq_info_unreg → page_pool_destroy, then the device is unbound
 // (device_release_driver). Pages still held by skbs keep the pool alive
 // (deferred release), not the device.
-func (d *Driver) Unload() {
-	cpu := d.CPU()
+func (d *Driver) Unload() { d.UnloadOn(d.CPU()) }
+
+// UnloadOn is Unload run from process context on cpu (an unbind written
+// from a shell there): ndo_stop's puts, page_pool_destroy — whose release
+// work is queued there — and the unbind run on cpu; the RX slots the last
+// poll still held are released first, by that poll, on the NAPI's CPU.
+func (d *Driver) UnloadOn(cpu int) {
 	m := d.S.M
 	d.releaseRx()
 	for i := range d.tpa.bufs { // an aggregation in progress: its buffers go back with the ring's
 		b := &d.tpa.bufs[i]
 		b.pg.Users--
 		m.Begin(cpu, sim.SymPutPage)
-		d.putBuffer(b.pg)
+		d.putBufferOn(cpu, b.pg)
 		d.tpa.bufs[i] = tpaBuf{}
 	}
 	d.tpa.bufs, d.tpa.segs = d.tpa.bufs[:0], 0
@@ -319,12 +324,20 @@ func (d *Driver) Unload() {
 			continue // the other half (posted or in an skb) still owns the page's one reference
 		}
 		m.Begin(cpu, sim.SymPutPage)
-		d.putBuffer(pg)
+		d.putBufferOn(cpu, pg)
 	}
 	if d.cache != nil {
 		d.drainRxCache(cpu) // mlx5e_free_rq, before page_pool_destroy
 	}
 	d.NAPI.Complete()
+	if m.Era.SkbRecycle == sim.SkbRecycleRFC {
+		// The queue's xdp_rxq_info_unreg → xdp_rxq_info_unreg_mem_model
+		// calls page_pool_destroy for the mem model's user reference
+		// (RegMemModel's page_pool_use_xdp_mem); the driver's own
+		// page_pool_destroy below is the last one.
+		m.Begin(cpu, sim.SymPoolDestroy)
+		d.Pool.UnregMemModel(cpu)
+	}
 	m.Begin(cpu, sim.SymPoolDestroy)
 	d.Pool.Destroy(cpu)
 	// The driver's remove is done: the device is unbound. Every DMA API

@@ -169,7 +169,7 @@ func TestPoll_EndsShortWhenTheRingRunsDry(t *testing.T) {
 				d.Poll(tc.length)
 				m.Begin(0, sim.SymDrvRx)
 				if tc.xdp {
-					f, ok := d.ReceiveXDP(tc.length)
+					f, ok := d.ReceiveXDP(tc.length, "the veth")
 					if !ok {
 						continue
 					}
@@ -223,6 +223,9 @@ func TestSpecs_EraNamesResolve(t *testing.T) {
 		}
 		if s.Runs("xdp-tx") != (s.XDPTx != XDPTxNone) {
 			t.Errorf("%s: runs xdp-tx %v, but its XDP_TX path is %v", s.Name, s.Runs("xdp-tx"), s.XDPTx)
+		}
+		if s.Runs("xdp-redirect") != (s.XDPNdo != XDPNdoNone) || (s.XDPNdo != XDPNdoNone) != (s.XDPNdoFn != "" && s.XDPNdoDoneFn != "") {
+			t.Errorf("%s: runs xdp-redirect %v, XDPNdo %v, XDPNdoFn %q, XDPNdoDoneFn %q: a driver that redirects says how its second port sends a redirected frame and gives it back, and in which functions", s.Name, s.Runs("xdp-redirect"), s.XDPNdo, s.XDPNdoFn, s.XDPNdoDoneFn)
 		}
 	}
 }

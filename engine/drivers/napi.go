@@ -53,6 +53,31 @@ func (d *Driver) Poll(length int) bool {
 	return true
 }
 
+// EndPoll models the end of the NAPI poll in progress, when the next frame
+// of length bytes starts a new one (AtPollBoundary), for a workload that
+// runs something between the two polls on this CPU — another device's NAPI
+// poll, such as a redirect target's TX completion — that must see this NAPI
+// as the kernel leaves it: the driver's refill at the end of its poll; then,
+// if the poll ends short (EndsShort), napi_complete_done (list_owner = -1:
+// the NAPI is off the poll list until the next frame's IRQ, Schedule). A
+// poll that used its budget stays on the list (net_rx_action repolls it),
+// list_owner unchanged. Poll then starts the new poll.
+func (d *Driver) EndPoll(length int) {
+	short := d.EndsShort(length)
+	if d.posted+d.held < len(d.ring) {
+		d.S.M.Begin(d.CPU(), sim.SymAllocPages)
+		d.Refill()
+	}
+	if short {
+		d.Completions++
+		d.NAPI.Complete()
+		if d.S.M.Tracing() {
+			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("the poll ends short after %d frames (budget %d): too few descriptors were posted for the next frame — the driver refills and calls napi_complete_done (list_owner = -1); the next frame's IRQ schedules a new poll", d.polled, Budget))
+		}
+	}
+	d.polled = 0
+}
+
 // EndsShort reports whether the poll in progress ends before its budget
 // because the next frame of length bytes finds too few posted descriptors:
 // the completion queue is empty (see Poll). A workload with its own poll

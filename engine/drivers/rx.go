@@ -348,11 +348,15 @@ func (d *Driver) keepForReuse() {
 
 // putBuffer returns an RX buffer the driver no longer needs to the pool:
 // page_pool_put_full_page (for a frag-API buffer, one fragment's share).
-func (d *Driver) putBuffer(pg *mm.Page) {
+func (d *Driver) putBuffer(pg *mm.Page) { d.putBufferOn(d.CPU(), pg) }
+
+// putBufferOn is putBuffer on cpu (the queue's teardown, from the CPU that
+// runs it).
+func (d *Driver) putBufferOn(cpu int, pg *mm.Page) {
 	if d.Mode == FragAPI {
-		d.Pool.PutPage(d.CPU(), pg, -1, false)
+		d.Pool.PutPage(cpu, pg, -1, false)
 	} else {
-		d.Pool.PutFullPage(d.CPU(), pg, false)
+		d.Pool.PutFullPage(cpu, pg, false)
 	}
 }
 

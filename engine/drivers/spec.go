@@ -124,6 +124,13 @@ type Spec struct {
 	// narration names).
 	XDPTx                XDPTxPath
 	XDPTxFn, XDPTxDoneFn string
+	// XDPNdo is how the driver's ndo_xdp_xmit sends a frame another
+	// port's XDP program redirected to it, and how its TX completion gives
+	// the page back (the xdp-redirect scenario's second port, redirect_to=1;
+	// destroy's held=1); XDPNdoFn names its ndo_xdp_xmit, XDPNdoDoneFn its
+	// completion's return of the frame (what the narration names).
+	XDPNdo                 XDPNdoPath
+	XDPNdoFn, XDPNdoDoneFn string
 	// Names: the symbols its profile shows for the driver's functions.
 	Names map[sim.Sym]string
 	// OutOfTree: the driver is not in the kernel tree (its function names
@@ -177,10 +184,13 @@ const (
 	// XDPTxReturnBulk: xdp_return_frame_bulk, flushed every
 	// XDP_BULK_QUEUE_SIZE (16) frames and at the end of the completion by
 	// xdp_flush_frame_bulk → page_pool_put_page_bulk, which puts every page
-	// with allow_direct = false (dma_sync_size -1: max_len synced again)
-	// into the ptr_ring under one producer lock (mvpp2: mvpp2_xdp_xmit_back
-	// → mvpp2_xdp_submit_frame, MVPP2_TYPE_XDP_TX; mvpp2_txq_bufs_free;
-	// bulking from v5.11, "net: mvpp2: add xdp tx return bulking support").
+	// (dma_sync_size -1: max_len synced again) into the ptr_ring under one
+	// producer lock: with allow_direct = false before 6.10; from 6.10
+	// (39806b96c89a) it asks page_pool_napi_local once, which is false for
+	// mvpp2's pool (no pp.napi, cpuid -1), so its pages still go to the
+	// ring (mvpp2: mvpp2_xdp_xmit_back → mvpp2_xdp_submit_frame,
+	// MVPP2_TYPE_XDP_TX; mvpp2_txq_bufs_free; bulking from v5.11, "net:
+	// mvpp2: add xdp tx return bulking support").
 	XDPTxReturnBulk
 	// XDPTxReturnNAPI: xdp_return_frame_rx_napi → __xdp_return(...,
 	// napi_direct = true) → page_pool_put_full_page(pool, page, true): into
@@ -192,7 +202,9 @@ const (
 	XDPTxReturnNAPI
 	// XDPTxReturnFrame: xdp_return_frame → __xdp_return(..., napi_direct =
 	// false) → page_pool_put_full_page(pool, page, false): into the
-	// ptr_ring, one frame at a time (cpsw: cpsw_run_xdp → cpsw_xdp_tx_frame
+	// ptr_ring, one frame at a time — from 6.10 page_pool_put_unrefed_page
+	// asks page_pool_napi_local (4a96a4e807c3), false for cpsw's pool (no
+	// pp.napi), so still the ring (cpsw: cpsw_run_xdp → cpsw_xdp_tx_frame
 	// → cpdma_chan_submit_mapped with the page's DMA address, synced by
 	// cpdma_chan_submit_si; cpsw_tx_handler).
 	XDPTxReturnFrame
@@ -216,6 +228,46 @@ const (
 	XDPTxReuse
 )
 
+// XDPNdoPath is how a driver's TX completion returns a frame its
+// ndo_xdp_xmit sent for another port's XDP_REDIRECT: ndo_xdp_xmit mapped
+// the frame for transmit on its own device (dma_map_single, DMA_TO_DEVICE:
+// the page is the other port's pool's), the completion unmaps it
+// (dma_unmap_single) and gives the page back to its pool (xdpf->mem) one of
+// these ways. Neither passes allow_direct: before 6.10 the page goes to the
+// pool's ptr_ring; from 6.10 page_pool_napi_local lets it into the alloc
+// cache when the completion runs in softirq on the CPU whose poll list
+// holds the pool's NAPI (pp.napi->list_owner: bnxt and mlx5 from 6.4), and
+// never for a pool without pp.napi (mvpp2, mvneta).
+type XDPNdoPath uint8
+
+const (
+	XDPNdoNone XDPNdoPath = iota // no ndo_xdp_xmit in the model
+	// XDPNdoReturnBulk: xdp_return_frame_bulk, flushed every
+	// XDP_BULK_QUEUE_SIZE frames and at the end of the completion by
+	// xdp_flush_frame_bulk → page_pool_put_page_bulk (page_pool_put_netmem_bulk
+	// from 6.14), whose locality test (39806b96c89a, 6.10) runs once per
+	// flush. mvpp2: mvpp2_xdp_xmit → mvpp2_xdp_submit_frame(dma_map =
+	// true), MVPP2_TYPE_XDP_NDO; mvpp2_txq_bufs_free unmaps every buffer
+	// but an XDP_TX one and returns XDP_TX and XDP_NDO frames in bulk.
+	// mvneta: mvneta_xdp_xmit → mvneta_xdp_submit_frame(dma_map = true),
+	// MVNETA_TYPE_XDP_NDO; mvneta_txq_bufs_free unmaps XDP_NDO and skb
+	// buffers and returns an XDP_NDO frame in bulk even from its NAPI (only
+	// XDP_TX goes through xdp_return_frame_rx_napi). mlx5: mlx5e_xdp_xmit
+	// maps on the XDP SQ of this CPU's channel; mlx5e_poll_xdpsq_cq →
+	// mlx5e_free_xdpsq_desc, MLX5E_XDP_XMIT_MODE_FRAME ("XDP_TX from the
+	// XSK RQ and XDP_REDIRECT"): dma_unmap_single, xdp_return_frame_bulk
+	// (torvalds/linux and Kingxukai/linux @0291023e7330 and @9b44fff655e2
+	// read).
+	XDPNdoReturnBulk
+	// XDPNdoReturnFrame: xdp_return_frame → __xdp_return(napi_direct =
+	// false) → page_pool_put_full_page(pool, page, false), a frame at a
+	// time. bnxt: bnxt_xdp_xmit → __bnxt_xmit_xdp_redirect on the XDP TX
+	// ring smp_processor_id() % tx_nr_rings_xdp (the target needs an XDP
+	// program of its own for those rings); bnxt_tx_int_xdp, XDP_REDIRECT
+	// action: dma_unmap_single, xdp_return_frame.
+	XDPNdoReturnFrame
+)
+
 // XDPBulkQueueSize is XDP_BULK_QUEUE_SIZE, the frames an xdp_frame_bulk
 // holds before xdp_return_frame_bulk flushes it.
 const XDPBulkQueueSize = 16
@@ -234,6 +286,7 @@ var Specs = []*Spec{
 		// pp.napi in any release. mvpp2_txq_bufs_free: dev_kfree_skb_any.
 		MaxLen: 2048, Offset: 64, SyncDev: true, RefillEach: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, XDPDropFn: "mvpp2_run_xdp", GRO: true,
 		XDPTx: XDPTxReturnBulk, XDPTxFn: "mvpp2_xdp_xmit_back → mvpp2_xdp_submit_frame", XDPTxDoneFn: "mvpp2_txq_bufs_free → xdp_return_frame_bulk",
+		XDPNdo: XDPNdoReturnBulk, XDPNdoFn: "mvpp2_xdp_xmit → mvpp2_xdp_submit_frame(dma_map = true)", XDPNdoDoneFn: "mvpp2_txq_done → mvpp2_txq_bufs_free → xdp_return_frame_bulk",
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvpp2_rx", sim.SymDrvXmit: "mvpp2_tx", sim.SymDrvTxClean: "mvpp2_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
 	{Name: "mvneta", Platform: "espressobin", Buffer: PagePerFrame, RxDescs: 512,
@@ -245,6 +298,7 @@ var Specs = []*Spec{
 		// frames with xdp_return_frame_bulk).
 		MaxLen: mm.PageSize - 256 - 320, Offset: 256, SyncDev: true, RecycleFrom: "rfc-v1", XDP: true, XDPDrop: XDPDropPutDirect, XDPDropFn: "mvneta_run_xdp", GRO: true,
 		XDPTx: XDPTxReturnNAPI, XDPTxFn: "mvneta_xdp_xmit_back → mvneta_xdp_submit_frame", XDPTxDoneFn: "mvneta_txq_bufs_free → xdp_return_frame_rx_napi",
+		XDPNdo: XDPNdoReturnBulk, XDPNdoFn: "mvneta_xdp_xmit → mvneta_xdp_submit_frame(dma_map = true)", XDPNdoDoneFn: "mvneta_txq_done → mvneta_txq_bufs_free → xdp_return_frame_bulk",
 		Ethtool:   EthtoolGeneric,
 		Names:     map[sim.Sym]string{sim.SymDrvRx: "mvneta_rx_swbm", sim.SymDrvXmit: "mvneta_tx", sim.SymDrvTxClean: "mvneta_txq_done"},
 		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"}},
@@ -287,6 +341,7 @@ var Specs = []*Spec{
 		// mlx5e_consume_skb → napi_consume_skb.
 		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, NapiBuildSkb: true, TxNapiConsume: true, PPNapiFrom: "6.4", NetdevFrom: "6.8", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "mlx5e_xdp_handle", NidChanged: true, GRO: true,
 		XDPTx: XDPTxRecycleDirect, XDPTxFn: "mlx5e_xdp_handle → mlx5e_xmit_xdp_buff", XDPTxDoneFn: "mlx5e_free_xdpsq_desc",
+		XDPNdo: XDPNdoReturnBulk, XDPNdoFn: "mlx5e_xdp_xmit", XDPNdoDoneFn: "mlx5e_poll_xdpsq_cq → mlx5e_free_xdpsq_desc → xdp_return_frame_bulk",
 		Ethtool: EthtoolMLX5,
 		// The 6.4 series (Dragos Tatulea, net-next March 2023) removed the
 		// driver's RX page cache ("net/mlx5e: RX, Remove internal
@@ -352,6 +407,7 @@ var Specs = []*Spec{
 		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256, TPAMaxSegs: 33, TPASegsPerBuf: 2,
 		PPNapiFrom: "6.4", NetdevFrom: "6.8", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
 		XDPTx: XDPTxReuse, XDPTxFn: "bnxt_rx_xdp → __bnxt_xmit_xdp", XDPTxDoneFn: "bnxt_tx_int_xdp",
+		XDPNdo: XDPNdoReturnFrame, XDPNdoFn: "bnxt_xdp_xmit → __bnxt_xmit_xdp_redirect", XDPNdoDoneFn: "bnxt_tx_int_xdp → xdp_return_frame",
 		// bnxt_rx_page_skb called page_pool_release_page until "bnxt:
 		// adding bnxt_xdp_build_skb to build skb from multibuffer
 		// xdp_buff" (Gospodarek, net-next March 2022,

@@ -4,20 +4,26 @@ import (
 	"fmt"
 
 	"pplab/engine/mm"
+	"pplab/engine/pagepool"
 	"pplab/engine/sim"
 )
 
 // XDPFrame is a received buffer on its way as an XDP frame (xdp_frame):
-// the page, where the frame starts, its length and the buffer's size.
+// the page, where the frame starts, its length, the buffer's size, and the
+// pool the page returns to (xdpf->mem: the RX queue's xdp_mem_info; from
+// 6.14 the page's own pp).
 type XDPFrame struct {
 	Page     *mm.Page
 	Off, Len int
 	Size     int
+	Pool     *pagepool.Pool
 }
 
-// ReceiveXDP models the driver's XDP path for one frame: sync for the CPU,
-// run the program; the buffer leaves the RX ring as an XDP frame in flight.
-func (d *Driver) ReceiveXDP(length int) (XDPFrame, bool) {
+// ReceiveXDP models the driver's XDP path for one frame whose program
+// redirects it (XDP_REDIRECT, xdp_do_redirect) to the device to names:
+// sync for the CPU, run the program; the buffer leaves the RX ring as an
+// XDP frame in flight.
+func (d *Driver) ReceiveXDP(length int, to string) (XDPFrame, bool) {
 	m := d.S.M
 	cpu := d.CPU()
 	d.releaseRx()
@@ -39,12 +45,12 @@ func (d *Driver) ReceiveXDP(length int) (XDPFrame, bool) {
 	pg, off, size := d.take(length)
 	pg.MoveTo(m, sim.PlaceXDPFrame, -1) // held by the frame (not an skb: no skb-level user)
 	if m.Tracing() {
-		d.ev(sim.SymXDPRedirect, pg, sim.PlaceNICRing, sim.PlaceXDPFrame, "XDP_REDIRECT: the frame is queued to the veth (xdp_do_redirect)")
+		d.ev(sim.SymXDPRedirect, pg, sim.PlaceNICRing, sim.PlaceXDPFrame, "XDP_REDIRECT: the frame is queued to "+to+" (xdp_do_redirect)")
 	}
 	if d.Spec.RefillEach {
 		d.refill(len(d.ring))
 	}
-	return XDPFrame{Page: pg, Off: off, Len: length, Size: size}, true
+	return XDPFrame{Page: pg, Off: off, Len: length, Size: size, Pool: d.Pool}, true
 }
 
 // ReceiveXDPDrop models the driver's XDP path for a frame its program drops
@@ -172,7 +178,7 @@ func (d *Driver) ReceiveXDPTx(length int) (XDPFrame, bool) {
 	if d.Spec.RefillEach {
 		d.refill(len(d.ring))
 	}
-	return XDPFrame{Page: pg, Off: off, Len: length, Size: size}, true
+	return XDPFrame{Page: pg, Off: off, Len: length, Size: size, Pool: d.Pool}, true
 }
 
 // CompleteXDPTx models the TX completion of XDP_TX frames, in the NAPI poll
@@ -196,7 +202,7 @@ func (d *Driver) CompleteXDPTx(frames []XDPFrame) {
 				nb = 0
 			}
 			if m.Tracing() {
-				d.ev(sim.SymDrvTxClean, pg, sim.PlaceXDPFrame, sim.PlaceXDPFrame, fmt.Sprintf("TX completion (%s): the sent frame joins the xdp_frame_bulk (%d of %d); xdp_flush_frame_bulk hands the batch to page_pool_put_page_bulk", d.Spec.XDPTxDoneFn, nb+1, len(bq)))
+				d.ev(sim.SymDrvTxClean, pg, sim.PlaceXDPFrame, sim.PlaceXDPFrame, fmt.Sprintf("TX completion (%s): the sent frame joins the xdp_frame_bulk (%d of %d); xdp_flush_frame_bulk hands the batch to %s", d.Spec.XDPTxDoneFn, nb+1, len(bq), xdpFlushWhy(m.Era)))
 			}
 			bq[nb] = pg
 			nb++
@@ -205,7 +211,7 @@ func (d *Driver) CompleteXDPTx(frames []XDPFrame) {
 			m.Begin(cpu, sim.SymXDPReturn)
 			m.Charge(cpu, sim.SymXDPReturn, 0)
 			if m.Tracing() {
-				why := "napi_direct = false: page_pool_put_full_page(pool, page, false), so the page goes to the ptr_ring (xdp_return_frame may run outside the pool's NAPI: a redirected frame's pool is another driver's)"
+				why := xdpReturnFrameWhy(m.Era)
 				if direct {
 					why = "napi_direct = true: page_pool_put_full_page(pool, page, true), so the page may go straight into the alloc cache (the driver returns its own XDP_TX frames from its NAPI poll)"
 				}
@@ -243,13 +249,36 @@ func (d *Driver) CompleteXDPTx(frames []XDPFrame) {
 	}
 }
 
-// flushFrameBulk models xdp_flush_frame_bulk: page_pool_put_page_bulk of the
-// queued frames' pages (allow_direct = false, into the ptr_ring).
-func (d *Driver) flushFrameBulk(pages []*mm.Page) {
-	cpu := d.CPU()
-	d.S.M.Begin(cpu, sim.SymPutPageBulk)
-	d.Pool.PutPageBulk(cpu, pages)
+// flushFrameBulk is xdp_flush_frame_bulk of the driver's own pool's pages
+// on its NAPI CPU.
+func (d *Driver) flushFrameBulk(pages []*mm.Page) { xdpFlushFrameBulk(d.S.M, d.CPU(), d.Pool, pages) }
+
+// xdpFlushFrameBulk models xdp_flush_frame_bulk: page_pool_put_page_bulk
+// (page_pool_put_netmem_bulk from 6.14) of the queued frames' pages, all of
+// pool. Before 6.10 every page goes to the ptr_ring (allow_direct =
+// false); from 6.10 (39806b96c89a) page_pool_napi_local decides once for
+// the batch.
+func xdpFlushFrameBulk(m *sim.Machine, cpu int, pool *pagepool.Pool, pages []*mm.Page) {
+	m.Begin(cpu, sim.SymPutPageBulk)
+	pool.PutPageBulk(cpu, pages)
 	clear(pages)
+}
+
+// xdpReturnFrameWhy narrates xdp_return_frame's put in era e (tracing only).
+func xdpReturnFrameWhy(e *sim.Era) string {
+	if e.PoolNapiLocal {
+		return "napi_direct = false: page_pool_put_full_page(pool, page, false); from 6.10 page_pool_put_unrefed_page asks page_pool_napi_local (4a96a4e807c3), which lets the page into the alloc cache only in softirq on the CPU whose poll list holds the pool's NAPI (pp.napi) or on a per-CPU pool's own CPU, the ptr_ring otherwise (a pool without pp.napi: always the ring)"
+	}
+	return "napi_direct = false: page_pool_put_full_page(pool, page, false), so the page goes to the ptr_ring (xdp_return_frame may run outside the pool's NAPI: a redirected frame's pool is another driver's)"
+}
+
+// xdpFlushWhy names where xdp_flush_frame_bulk's batch goes in era e
+// (tracing only).
+func xdpFlushWhy(e *sim.Era) string {
+	if e.PoolNapiLocal {
+		return "page_pool_put_page_bulk (page_pool_put_netmem_bulk from 6.14), which asks page_pool_napi_local once for the batch (39806b96c89a, 6.10): the alloc cache when the completion runs in softirq on the CPU whose poll list holds the pool's NAPI (pp.napi), the ptr_ring otherwise (a pool without pp.napi: always the ring)"
+	}
+	return "page_pool_put_page_bulk"
 }
 
 // holdBuffer puts a buffer back on the next free RX descriptor without

@@ -387,6 +387,26 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 	if v := k[sim.KnobTxCPU]; v >= k[sim.KnobCPUs] {
 		return knobErr(sim.KnobTxCPU, k, "the machine has %d CPUs (cpus=%d): want 0 to %d", k[sim.KnobCPUs], k[sim.KnobCPUs], k[sim.KnobCPUs]-1)
 	}
+	if spec != nil && spec.XDPNdo == drivers.XDPNdoNone {
+		switch {
+		case sc.Name == workload.WXDPRedirect && k[sim.KnobRedirectTo] == 1:
+			return knobErr(sim.KnobRedirectTo, k, "%s has no ndo_xdp_xmit in the model: accepted 0 (the veth)", spec.Name)
+		case sc.Name == workload.WDestroy && k[sim.KnobHeld] == 1:
+			return knobErr(sim.KnobHeld, k, "%s has no XDP redirect to a second port in the model (xdp-redirect's redirect_to=1 runs on mvpp2, mvneta, mlx5 and bnxt): accepted 0 (skbs)", spec.Name)
+		}
+	}
+	if sc.Name == workload.WDestroy && k[sim.KnobHeld] == 1 && k[sim.KnobReleaseRace] != 0 {
+		// The unload, and so the pool's release work, runs on the
+		// application's CPU (cpu1); a softirq is not preempted by work
+		// queued on its own CPU, so the race needs the late TX
+		// completions elsewhere.
+		switch {
+		case k[sim.KnobCPUs] < 2:
+			return knobErr(sim.KnobReleaseRace, k, "with held=1 the race needs the port's TX completion and the pool's release work on two CPUs: want cpus >= 2")
+		case txCPU(k) == 1:
+			return knobErr(sim.KnobTxCPU, k, "with held=1 the unload, and so the pool's release work, runs on cpu1, where the port's TX completion (a softirq) cannot be preempted by it: release_race=1 wants tx_cpu other than 1")
+		}
+	}
 	if v := k[sim.KnobFrame]; v > 0 && v < minFrame {
 		return knobErr(sim.KnobFrame, k, "below the Ethernet minimum: want 0 (the workload's size) or %d to %d bytes", minFrame, sim.KnobFrame.Spec().Max)
 	}
@@ -397,7 +417,7 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 		return knobErr(sim.KnobDMASyncDev, k, "%s maps its own RX buffers before era %s (its pool has no PP_FLAG_DMA_MAP), and PP_FLAG_DMA_SYNC_DEV needs it: page_pool_create would fail with -EINVAL (want -1 or 0, or era %s)", spec.Name, spec.PoolDMAFrom, spec.PoolDMAFrom)
 	}
 	if spec != nil {
-		if _, err := spec.AggMode(era, k, workload.AttachesXDP(sc.Name)); err != nil {
+		if _, err := spec.AggMode(era, k, workload.AttachesXDP(sc.Name, k)); err != nil {
 			return knobErr(sim.KnobHWGRO, k, "%v", err)
 		}
 	} else if k[sim.KnobHWGRO] != -1 {
@@ -422,6 +442,15 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 		}
 	}
 	return nil
+}
+
+// txCPU is the CPU a run's TX completion runs on (workload: Env.txCPU):
+// tx_cpu, or the NAPI's cpu0.
+func txCPU(k *sim.Knobs) int64 {
+	if v := k[sim.KnobTxCPU]; v > 0 && v < k[sim.KnobCPUs] {
+		return v
+	}
+	return 0
 }
 
 // named is a FieldError whose message names the field and value.

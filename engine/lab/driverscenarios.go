@@ -30,7 +30,8 @@ func init() {
 		{name: workload.WDrop, def: "mvpp2", doc: "64-byte frames with an invalid ethertype: RX, build_skb, eth_type_trans, dropped early in __netif_receive_skb_core, kfree_skb in NAPI context"},
 		{name: workload.WTCPStream, def: "bnxt", matters: []sim.Knob{sim.KnobGRO, sim.KnobHWGRO, sim.KnobReadNS, sim.KnobSkbDeferMax, sim.KnobRcvbuf, sim.KnobTapEvery}, doc: "TCP receive of one flow: GRO aggregates segments (heads stolen into frags, then a frag_list, up to 64 KB), tcp_v4_rcv queues the aggregate; the application reads and frees each skb on its own CPU — from 5.19 through skb_attempt_defer_free, flushed NAPI-safe by net_rx_action on the NAPI CPU; a slower reader closes the window and the NAPI completes (list_owner = -1); with hardware GRO (bnxt from 6.6, hw_gro) the NIC aggregates 33 segments itself and bnxt_tpa_end builds one skb with no frag_list"},
 		{name: workload.WForward, def: "lunar", matters: []sim.Knob{sim.KnobTxCPU, sim.KnobTapEvery, sim.KnobMaxLen, sim.KnobDMASyncDev}, doc: "NAT forwarding: RX, header rewrite (skb_cow), TX with a DMA mapping, TX completion frees the skb (napi_consume_skb where the driver uses it)"},
-		{name: workload.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobBulkRefill, sim.KnobVethCPU, sim.KnobBulk}, doc: "XDP_REDIRECT into a veth whose NAPI runs on the redirecting CPU (veth_cpu moves it); XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.4 (9c94bbf9a87b marks it for recycling): the pool refills from the page allocator"},
+		{name: workload.WXDPRedirect, def: "mlx5", matters: []sim.Knob{sim.KnobRedirectTo, sim.KnobBulkRefill, sim.KnobVethCPU, sim.KnobTxCPU, sim.KnobBulk},
+			doc: "XDP_REDIRECT into a veth whose NAPI runs on the redirecting CPU (veth_cpu moves it); XDP_PASS there builds an skb from the frame, which cannot return its page to the pool before 6.4 (9c94bbf9a87b marks it for recycling): the pool refills from the page allocator. redirect_to=1 redirects to a second port of the same driver instead: its ndo_xdp_xmit maps each frame for transmit on its own device, and its TX completion (its NAPI, on tx_cpu: the redirecting CPU by default) unmaps it and returns the page — mvpp2, mvneta and mlx5 through xdp_return_frame_bulk (page_pool_put_page_bulk), bnxt through xdp_return_frame — into the ptr_ring before 6.10; from 6.10 page_pool_napi_local sends mlx5's and bnxt's pages into the alloc cache while their RX NAPI is scheduled on that CPU (direct bulk recycling, 39806b96c89a; 4a96a4e807c3), mvpp2's and mvneta's (no pp.napi) still to the ring"},
 		{name: workload.WXDPDrop, def: "mvpp2", doc: "the XDP program drops every frame (XDP_DROP) in the NAPI poll, page_pool's canonical use: no skb; mvpp2 and mvneta put the page straight into the alloc cache synced for the frame's length (page_pool_put_page(..., true)), cpsw recycles it directly (page_pool_recycle_direct), bnxt and mlx5 hand the buffer back to the NIC without the pool (bnxt_reuse_rx_data; mlx5e_xdp_handle keeps the page on its RQ) — mlx5 before 6.4 through its own RX page cache (mlx5e_free_rx_wqe puts the page there, the refill reuses it: rx_cache_reuse)"},
 		{name: workload.WXDPTx, def: "mvpp2", doc: "the XDP program sends every frame back out of the same NIC (XDP_TX) from the page it arrived in (synced for the device, not mapped), and the TX completion in the same NAPI gives the page back the driver's way: mvpp2 in bulk into the ptr_ring (xdp_return_frame_bulk → page_pool_put_page_bulk), mvneta into the alloc cache (xdp_return_frame_rx_napi), cpsw into the ptr_ring (xdp_return_frame), mlx5 into the alloc cache (page_pool_recycle_direct), bnxt not to the pool: bnxt_reuse_rx_data put the buffer back on the RX ring and the completion's RX doorbell gives it to the NIC"},
 		{name: workload.WSplitPage, def: "mlx5", eras: erasWhere(func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone }),
@@ -38,8 +39,8 @@ func init() {
 			doc:   "the driver splits each page into two RX buffers: half-page flip before 5.15 (the split-page caveat: freeing one half recycles the page under the NIC), page_pool_alloc_frag from 5.15; both marking skbs in every era that can — for mlx5 before 6.4 a model construction, not its code (mlx5 split its pages with page_ref_inc per fragment behind its own RX cache and never marked skbs, so it never met the caveat): the run has no driver cache and the pool maps"},
 		{name: workload.WCloneTap, def: "bnxt", matters: []sim.Knob{sim.KnobTapEvery}, doc: "an AF_PACKET tap (packet_rcv) clones every 4th packet: the original is consumed in NAPI context, the clone freed 8 packets later by the tap reader on cpu1"},
 		{name: workload.WCoalesceMixed, def: "mvpp2", doc: "skbs from a page_pool driver and from loopback (page_frag heads) meet in one receive queue, two of each in turn: skb_try_coalesce into the tail, the reader drains the queue on cpu1"},
-		{name: workload.WDestroy, def: "mvpp2", known: destroyUnbindFailure, matters: []sim.Knob{sim.KnobReleaseRace},
-			doc: "the driver is unloaded while a socket still holds 32 skbs, and the device unbound: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s. Before 6.16 each late page is unmapped on the unbound device, and synced for it first where the sync is a call (a non-coherent device, or any device before 6.10's dma_dev_need_sync) (the IOMMU crash ee62ce7a1d90 fixed: from 6.16 page_pool_scrub unmaps every page still mapped at destroy); release_race=1 stops the last free inside page_pool_recycle_in_ring while the retry frees the pool (fixed by 271683bb2cf3 in 6.16)"},
+		{name: workload.WDestroy, def: "mvpp2", known: destroyUnbindFailure, matters: []sim.Knob{sim.KnobReleaseRace, sim.KnobHeld, sim.KnobTxCPU},
+			doc: "the driver is unloaded while a socket still holds 32 skbs, and the device unbound: page_pool_destroy defers the release, retries every 1 s, warns every 60 s; the reader frees one a second, the last after 90 s. Before 6.16 each late page is unmapped on the unbound device, and synced for it first where the sync is a call (a non-coherent device, or any device before 6.10's dma_dev_need_sync) (the IOMMU crash ee62ce7a1d90 fixed: from 6.16 page_pool_scrub unmaps every page still mapped at destroy); release_race=1 stops the last free inside page_pool_recycle_in_ring while the retry frees the pool (fixed by 271683bb2cf3 in 6.16). held=1: the 32 pages are XDP frames redirected to a second port (xdp-redirect's redirect_to=1) whose TX its link partner's flow control stalls; the unload runs from cpu1, and the port's TX completion returns one frame a second through xdp_return_frame_bulk → page_pool_put_page_bulk (mvpp2, mvneta, mlx5) or xdp_return_frame (bnxt); with release_race=1 the last put stops in its producer window while the retry on cpu1 frees the pool — a bulk put inside the lock up to 6.13 and after the unlock, before recycle_stat_add, from 6.14 (page_pool_recycle_ring_bulk): a use-after-free in every era, which the 6.16 barrier does not prevent (fixed by bdea4980182e in 7.3); bnxt's page_pool_recycle_in_ring inside the lock, as for skbs (fixed in 6.16)"},
 		{name: workload.WNumaMigrate, def: "mlx5", knobs: map[sim.Knob]int64{sim.KnobNumaNodes: 2, sim.KnobCPUs: 2},
 			matters: []sim.Knob{sim.KnobNumaNodes, sim.KnobCPUs, sim.KnobNid},
 			doc:     "drop traffic whose NAPI moves to a CPU on another NUMA node: page_pool_nid_changed → page_pool_update_nid, remote pages waived during refill (and, in mlx5 before 6.4, by its own RX cache: rx_cache_waive)"},
@@ -77,25 +78,32 @@ func splitPageCaveat(c KnownCase) []sim.Kind {
 }
 
 // destroyUnbindFailure: the kernel's own failures in destroy.
-//   - A page still in an skb at unload comes back to its pool only if the
-//     driver marks its skbs; the pool unmaps it (when the pool maps, not the
+//   - A page still in flight at unload comes back to its pool — an skb's
+//     only if the driver marks its skbs, a redirected XDP frame's (held=1)
+//     in every era — and the pool unmaps it (when the pool maps, not the
 //     driver) at the next release retry, on the device that is gone: before
 //     6.16, and from 6.16 on a platform whose PP_DMA_INDEX_BITS is 0
 //     (docs/eras-after-6.8.md §4.5, §10.8).
-//   - release_race=1: the last page's put stops inside
-//     page_pool_recycle_in_ring while the retry frees the pool; before 6.16
-//     nothing makes the release wait (271683bb2cf3, §7.1). If that put
-//     finds the ptr_ring full (a stale slot), there is no producer inside
-//     and no race: the kinds are what the run can show.
+//   - release_race=1: the last page's put stops in its producer window
+//     while the retry frees the pool. page_pool_recycle_in_ring (an skb's
+//     free; bnxt's xdp_return_frame) is inside the producer lock: before
+//     6.16 nothing makes the release wait (271683bb2cf3, §7.1). A bulk put
+//     (held=1: xdp_return_frame_bulk of mvpp2, mvneta, mlx5) is inside the
+//     lock up to 6.13, with no barrier either, and from 6.14 after the
+//     unlock, where the 6.16 barrier does not wait: every era
+//     (bdea4980182e, 7.3, §7.2). (A put that found the ptr_ring full
+//     would leave no producer in the window, and no race.)
 func destroyUnbindFailure(c KnownCase) []sim.Kind {
-	if c.Spec == nil || !c.Spec.Marks(c.Era) {
+	xdp := c.Knobs[sim.KnobHeld] == 1
+	if c.Spec == nil || (!xdp && !c.Spec.Marks(c.Era)) || (xdp && c.Spec.XDPNdo == drivers.XDPNdoNone) {
 		return nil
 	}
 	var out []sim.Kind
 	if c.Spec.PoolMaps(c.Era) && !(c.Era.DMATracking && pagepool.DMAIndexBits(c.Platform) > 0) {
 		out = append(out, sim.KindDMAUnmapAfterUnbind)
 	}
-	if c.Knobs[sim.KnobReleaseRace] != 0 && !c.Era.ReleaseProducerBarrier {
+	bulk := xdp && c.Spec.XDPNdo == drivers.XDPNdoReturnBulk
+	if c.Knobs[sim.KnobReleaseRace] != 0 && (!c.Era.ReleaseProducerBarrier || (bulk && c.Era.BulkStatAfterUnlock)) {
 		out = append(out, sim.KindPoolUseAfterFree)
 	}
 	return out
@@ -149,7 +157,7 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 		}
 		descs = int(v)
 	}
-	agg, err := l.Spec.AggMode(m.Era, &m.Knobs, workload.AttachesXDP(name))
+	agg, err := l.Spec.AggMode(m.Era, &m.Knobs, workload.AttachesXDP(name, &m.Knobs))
 	if err != nil {
 		return nil, knobErr(sim.KnobHWGRO, &m.Knobs, "%v", err)
 	}

@@ -232,7 +232,8 @@ func reachableTypes(t *testing.T) map[reflect.Type]bool {
 		cfgs = append(cfgs, Config{Scenario: sc.Name})
 	}
 	cfgs = append(cfgs, Config{Scenario: "tcp-stream", Driver: "bnxt", Knobs: sim.MustOverrides("hw_gro=0")},
-		Config{Scenario: "tcp-stream", Driver: "mlx5", Era: "5.15"}, Config{Scenario: "drop", Driver: "hns3"})
+		Config{Scenario: "tcp-stream", Driver: "mlx5", Era: "5.15"}, Config{Scenario: "drop", Driver: "hns3"},
+		Config{Scenario: "xdp-redirect", Knobs: sim.MustOverrides("redirect_to=1")})
 	for _, cfg := range cfgs {
 		cfg.Packets = 100_000
 		cfg.Knobs = cfg.Knobs.Merge(teaching(cfg.Scenario))

@@ -52,6 +52,15 @@ type DMA struct {
 	AfterUnbind int64 `pp:"counter"`
 }
 
+// Device returns the DMA API of another device on the same platform: the
+// same coherence (and dma_skip_sync), IOMMU and mapping-failure rate, its
+// own mappings, counters and unbind. A second NIC port on a device of its
+// own (the target of an XDP redirect) maps its transmits there, and the
+// first device's unbind does not touch them.
+func (d *DMA) Device() *DMA {
+	return &DMA{m: d.m, Coherent: d.Coherent, SkipSync: d.SkipSync, IOMMU: d.IOMMU, FailPPM: d.FailPPM}
+}
+
 // Unbind models the end of the driver's remove (device_release_driver): the
 // driver has torn its queues down (page_pool_destroy included) and the
 // device is unbound. From here a dma_unmap_page_attrs or a sync that names

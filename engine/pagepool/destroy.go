@@ -11,7 +11,10 @@ import (
 // unlink the NAPI (6.4+), free the frag page, and release what the pool holds.
 // If pages are still in flight (in sockets, in the driver…), the pool lives on:
 // page_pool_release_retry runs every second (DEFER_TIME) and warns every 60 s
-// (DEFER_WARN_INTERVAL) until the last page comes back.
+// (DEFER_WARN_INTERVAL) until the last page comes back. The retry is work
+// queued from the destroying CPU (schedule_delayed_work: the timer and the
+// work run there), and it requeues itself from there: every retry runs on
+// cpu.
 func (p *Pool) Destroy(cpu int) {
 	p.m.Charge(cpu, sim.SymPoolDestroy, 0)
 	if p.destroyed {
@@ -30,7 +33,7 @@ func (p *Pool) Destroy(cpu int) {
 	now := p.m.NowPS()
 	p.deferStartPS = now
 	p.deferWarnPS = now + DeferWarnNS*sim.PSPerNS
-	p.m.After(DeferTimeNS, releaseRetryTimer{p})
+	p.m.After(DeferTimeNS, releaseRetryTimer{p, cpu})
 }
 
 // disableDirectRecycling models page_pool_unlink_napi (v6.4), renamed
@@ -101,9 +104,9 @@ func (p *Pool) scrub(cpu int) {
 	}
 }
 
-// releaseRetry models page_pool_release_retry, the deferred work.
-func (p *Pool) releaseRetry() {
-	const cpu = 0
+// releaseRetry models page_pool_release_retry, the deferred work, on the
+// CPU page_pool_destroy queued it from.
+func (p *Pool) releaseRetry(cpu int) {
 	p.m.Begin(cpu, sim.SymReleaseRetry)
 	p.m.Charge(cpu, sim.SymReleaseRetry, 0)
 	inflight := p.release(cpu)
@@ -129,7 +132,7 @@ func (p *Pool) releaseRetry() {
 		p.deferWarnPS = now + DeferWarnNS*sim.PSPerNS
 	}
 	// Still not ready to be disconnected, retry later.
-	p.m.After(DeferTimeNS, releaseRetryTimer{p})
+	p.m.After(DeferTimeNS, releaseRetryTimer{p, cpu})
 }
 
 // UpdateNid models page_pool_update_nid: set the preferred node and flush the
@@ -160,7 +163,10 @@ func (p *Pool) isContainer(pg *mm.Page) bool {
 }
 
 // releaseRetryTimer is the pool's release_dw delayed work
-// (page_pool_release_retry), as a value the machine can hold.
-type releaseRetryTimer struct{ p *Pool }
+// (page_pool_release_retry) queued on cpu, as a value the machine can hold.
+type releaseRetryTimer struct {
+	p   *Pool
+	cpu int
+}
 
-func (t releaseRetryTimer) Fire() { t.p.releaseRetry() }
+func (t releaseRetryTimer) Fire() { t.p.releaseRetry(t.cpu) }

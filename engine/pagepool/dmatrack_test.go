@@ -246,3 +246,69 @@ func TestReleaseProducerBarrier_WaitsForTheRingProducer(t *testing.T) {
 		})
 	}
 }
+
+// Where the bulk put counts its ring stat: page_pool_put_page_bulk does
+// recycle_stat_add(pool, ring, i) before page_pool_producer_unlock, inside
+// the lock (5.18 to 6.13); page_pool_recycle_ring_bulk (fcc680a647ba,
+// v6.14) after it. A bulk put stopped after producing a destroyed pool's
+// last page is therefore inside the lock up to 6.12 — the release's
+// producer-lock barrier waits for it where a kernel has one (6.12.y carries
+// 271683bb2cf3 back; the 6.12 era follows the release, which has none) —
+// and outside it from 6.15, where the 6.16 barrier does not wait: a
+// use-after-free until bdea4980182e (7.3).
+func TestBulkRingStat_InsideTheLockBefore614(t *testing.T) {
+	for _, tc := range []struct {
+		name, era string
+		barrier   bool // give the era 6.16's release barrier (a stable backport)
+		unlocked  bool // the stopped producer already dropped the lock
+		uaf       bool
+	}{
+		{"6.12 inside the lock, no barrier", "6.12", false, false, true},
+		{"6.12 inside the lock, the barrier backported waits", "6.12", true, false, false},
+		{"6.15 after the unlock, no barrier", "6.15", false, true, true},
+		{"6.16 after the unlock, the barrier does not wait", "6.16", false, true, true},
+		{"7.1 after the unlock, the barrier does not wait", "7.1", false, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			named, err := sim.EraByName(tc.era)
+			if err != nil {
+				t.Fatal(err)
+			}
+			era := *named
+			if tc.barrier {
+				era.ReleaseProducerBarrier = true
+			}
+			e := newEnvEra(t, &era, Params{Flags: FlagDMAMap}, "cpus=2")
+			pages := e.alloc(2)
+			e.m.Begin(0, sim.SymPoolDestroy)
+			e.p.Destroy(0) // two in flight
+			e.p.PreemptRecycleInRing()
+			e.m.Begin(1, sim.SymPutPageBulk)
+			e.p.PutPageBulk(1, pages)
+			if !e.p.InRingProducer() || e.p.RingCount() != 2 || e.p.RingProducerUnlocked() != tc.unlocked {
+				t.Fatalf("producer stopped %v, ring %d, unlocked %v; want stopped, 2, %v", e.p.InRingProducer(), e.p.RingCount(), e.p.RingProducerUnlocked(), tc.unlocked)
+			}
+			if e.stat(sim.StatRecycleRing) != 0 {
+				t.Fatalf("ring stat %d before the producer resumed, want 0", e.stat(sim.StatRecycleRing))
+			}
+			e.m.AdvanceNS(DeferTimeNS) // page_pool_release_retry on cpu0
+			if !e.p.Freed() {
+				t.Fatal("the retry did not free the pool")
+			}
+			e.m.Begin(1, sim.SymPutPageBulk)
+			e.p.ResumeRecycleInRing()
+			got := e.m.Log.Counts[sim.KindPoolUseAfterFree]
+			if (got == 1) != tc.uaf || e.m.Log.Total() != got {
+				t.Fatalf("violations %v; want pool-use-after-free %v", e.m.Log.List, tc.uaf)
+			}
+			if want := map[bool]uint64{false: 2, true: 0}[tc.uaf]; e.stat(sim.StatRecycleRing) != want {
+				t.Errorf("ring stat %d, want %d", e.stat(sim.StatRecycleRing), want)
+			}
+			for _, v := range e.m.Log.List {
+				if v.Rule != sim.RuleNone {
+					t.Errorf("%v: attributed to a rule, but none is broken (the kernel's own race)", v)
+				}
+			}
+		})
+	}
+}

@@ -25,6 +25,13 @@ func newEnv(t testing.TB, era string, params Params, opts ...string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newEnvEra(t, e, params, opts...)
+}
+
+// newEnvEra is newEnv for an era value (a test's variant of a named era:
+// a stable kernel that carries a later fix back).
+func newEnvEra(t testing.TB, e *sim.Era, params Params, opts ...string) *env {
+	t.Helper()
 	k, rules, _ := simtest.Options(t, opts...)
 	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Seed: 1})
 	a := mm.NewAllocator(m)

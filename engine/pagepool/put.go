@@ -221,7 +221,7 @@ func (p *Pool) recycleInRing(cpu int, pg *mm.Page) bool {
 		return false
 	}
 	p.recycled(pg, sim.PlaceRing)
-	if p.stopAfterProduce(cpu, pg, 1, false) { // producer.go: the UAF window of 271683bb2cf3
+	if p.stopAfterProduce(cpu, pg, 1, false, false) { // producer.go: the UAF window of 271683bb2cf3
 		p.ev(cpu, sim.SymRecycleInRing, pg, from, sim.PlaceRing, sim.StatNone, cost,
 			p.ringWhy+"; this CPU stops right after __ptr_ring_produce, still holding the producer lock, its ring stat not yet counted")
 		return true
@@ -245,15 +245,19 @@ func (p *Pool) lockProducer(cpu int) int64 {
 	return cost
 }
 
-// PutPageBulk models page_pool_put_page_bulk(pool, data, count) (XDP_REDIRECT
-// TX completion): every page goes through the recycling decision without
-// direct recycling; the survivors are produced into the ring under ONE lock.
-// At the first failure ring_full is counted once and the rest are released
-// outside the lock. data is reused as scratch, as the kernel does.
+// PutPageBulk models page_pool_put_page_bulk(pool, data, count) (XDP
+// TX completion: xdp_return_frame_bulk → xdp_flush_frame_bulk): every page
+// goes through the recycling decision without direct recycling; the
+// survivors are produced into the ring under ONE lock. At the first failure
+// ring_full is counted once and the rest are released outside the lock.
+// data is reused as scratch, as the kernel does.
 //
 // From 6.10 (39806b96c89a "page_pool: try direct bulk recycling") the call
 // asks page_pool_napi_local once and, when local, offers each page to the
-// alloc cache first; only what the cache refuses goes to the ring.
+// alloc cache first; only what the cache refuses goes to the ring. From
+// 6.14 the call is page_pool_put_netmem_bulk and the produce loop
+// page_pool_recycle_ring_bulk (fcc680a647ba), whose ring stat follows the
+// unlock (Era.BulkStatAfterUnlock).
 func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 	p.m.Charge(cpu, sim.SymPutPageBulk, len(data))
 	allowDirect := p.m.Era.PoolNapiLocal && p.napiLocal(cpu)
@@ -286,11 +290,24 @@ func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 		p.ev(cpu, sim.SymPutPageBulk, data[i], from, sim.PlaceRing, sim.StatRecycleRing, 0,
 			"bulk put: produced into the ptr_ring under a single producer lock (ring += i after the loop)")
 	}
-	// page_pool_producer_unlock, then recycle_stat_add(pool, ring, i) outside
-	// the lock: a stopped producer here (producer.go; only when every page
-	// went into the ring, so no leftover keeps the pool alive) is the race
+	// Up to 6.13 recycle_stat_add(pool, ring, i) comes before
+	// page_pool_producer_unlock, inside the lock; from 6.14
+	// (page_pool_recycle_ring_bulk) after it, outside. A producer stopped
+	// here (producer.go; only when every page went into the ring, so no
+	// leftover keeps the pool alive) is inside the lock before 6.14 — the
+	// window 271683bb2cf3's barrier closes in 6.16, as for
+	// page_pool_recycle_in_ring — and outside it from 6.14: the race
 	// bdea4980182e fixes in 7.3, after every era.
-	if i == 0 || i < bulkLen || !p.stopAfterProduce(cpu, data[i-1], i, true) {
+	unlocked := p.m.Era.BulkStatAfterUnlock
+	if i > 0 && i == bulkLen && p.stopAfterProduce(cpu, data[i-1], i, true, unlocked) {
+		if p.m.Tracing() {
+			why := "this CPU stops right after its last __ptr_ring_produce, still holding the producer lock: recycle_stat_add(pool, ring, i) and page_pool_producer_unlock are still to come (page_pool_put_page_bulk counts its ring stat inside the lock before 6.14)"
+			if unlocked {
+				why = "this CPU stops after page_pool_producer_unlock, before recycle_stat_add(pool, ring, i): out of the lock, but its ring stat is still to be written into the pool (page_pool_recycle_ring_bulk, 6.14 on)"
+			}
+			p.evSlow(cpu, sim.SymPutPageBulk, data[i-1], sim.PlaceRing, sim.PlaceRing, sim.StatNone, 0, why)
+		}
+	} else {
 		p.statAdd(sim.StatRecycleRing, uint64(i))
 	}
 	// ptr_ring cache full, free the remaining pages outside the producer lock

@@ -194,6 +194,18 @@ type Era struct {
 	// counts its stat inside the lock (271683bb2cf3 "page_pool: Fix
 	// use-after-free in page_pool_recycle_in_ring", v6.16, CVE-2025-38129).
 	ReleaseProducerBarrier bool
+	// BulkStatAfterUnlock: the bulk put's ring stat is counted after the
+	// producer lock is dropped. page_pool_put_page_bulk counted
+	// recycle_stat_add(pool, ring, i) inside the lock, before
+	// page_pool_producer_unlock (from the stats series, ad6fa1e1ab1b,
+	// v5.18, to 6.13); "page_pool: allow mixing PPs within one bulk"
+	// (fcc680a647ba, <20241211172649.761483-2-aleksander.lobakin@intel.com>,
+	// v6.14) moved the produce loop into page_pool_recycle_ring_bulk, whose
+	// recycle_stat_add follows the unlock: a CPU there has left the lock
+	// but still writes into the pool, the window page_pool_release's 6.16
+	// barrier does not cover (bdea4980182e fixes it in 7.3, after every era;
+	// docs/eras-after-6.8.md §7.2). The model's first era with it is 6.15.
+	BulkStatAfterUnlock bool
 	// RingClamp: page_pool_init clamps pool_size to 16384
 	// (min(pool->p.pool_size, 16384), "page_pool: Clamp pool size to max 16K
 	// pages", <20250926131605.2276734-2-dtatulea@nvidia.com>, v6.18); before,
@@ -325,7 +337,7 @@ var laterEras = []eraStep{
 	{"6.12", "v6.12", "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
 		func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true }},
 	{"6.15", "v6.15", "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV, which the provider turns off (6.14)",
-		func(e *Era) { e.MemProvider, e.RetryStopsNegative = MPOps, true }},
+		func(e *Era) { e.MemProvider, e.RetryStopsNegative, e.BulkStatAfterUnlock = MPOps, true, true }},
 	{"6.16", "v6.16", "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
 		func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier = true, true }},
 	{"6.18", "v6.18", "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768; 6.19 changes no page_pool behaviour the model shows (ynltool page-pool stats is new)",

@@ -295,7 +295,7 @@ func (m *Machine) Report(kind Kind, page int32, rule Rule, format string, args .
 	m.Log.add(v)
 	if m.tracer != nil {
 		m.tracer(Event{Seq: m.op.Seq, TimePS: m.CPUs[m.op.CPU].NowPS(), CPU: m.op.CPU, Func: m.op.Sym, Page: page,
-			Kind: EvViolation, Violation: kind, Why: v.Detail, Stat: StatNone})
+			Kind: EvViolation, Violation: kind, Why: v.Detail, Stat: StatNone, Era: m.Era})
 	}
 }
 

@@ -76,7 +76,7 @@ func newTestRun(t *testing.T, name, driver, era string, opts ...string) *testRun
 			mode = drivers.FragAPI
 		}
 	}
-	agg, err := spec.AggMode(e, &m.Knobs, AttachesXDP(name))
+	agg, err := spec.AggMode(e, &m.Knobs, AttachesXDP(name, &m.Knobs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,12 +33,7 @@ func (w *forward) Next() string {
 	return "ip_forward + NAT, skb_cow, __dev_queue_xmit → ndo_start_xmit (DMA map)"
 }
 
-func (w *forward) txCPU(e *Env) int {
-	if c := int(e.M.Knobs[sim.KnobTxCPU]); c > 0 && c < len(e.M.CPUs) {
-		return c
-	}
-	return e.Drv.CPU()
-}
+func (w *forward) txCPU(e *Env) int { return e.txCPU() }
 
 // complete models the TX completion poll: unmap and free up to drivers.Budget
 // transmitted skbs.

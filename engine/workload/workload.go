@@ -127,6 +127,15 @@ func DefaultFrame(workload string) int {
 func (e *Env) inSoftirq(cpu int) int { e.M.CPUs[cpu].Softirq = true; return cpu }
 func (e *Env) inProcess(cpu int) int { e.M.CPUs[cpu].Softirq = false; return cpu }
 
+// txCPU is the CPU whose NAPI runs TX completion: the tx_cpu knob, or the
+// RX NAPI's CPU (0).
+func (e *Env) txCPU() int {
+	if c := int(e.M.Knobs[sim.KnobTxCPU]); c > 0 && c < len(e.M.CPUs) {
+		return c
+	}
+	return e.Drv.CPU()
+}
+
 // settle sorts out a receive and reports whether it gave an skb: a nil skb
 // or skb.ErrNoMem is a lost frame; any other error stops the run (e.Err keeps
 // the first).
@@ -171,8 +180,12 @@ func (e *Env) tpaEnd() *skb.SKB {
 }
 
 // AttachesXDP reports whether the workload runs an XDP program on the
-// driver (bnxt runs its page mode there whatever hw_gro says).
-func AttachesXDP(name string) bool { return name == WXDPRedirect || name == WXDPDrop || name == WXDPTx }
+// driver with knobs k (bnxt runs its page mode there whatever hw_gro says):
+// the XDP scenarios, and destroy whose pages are held as redirected XDP
+// frames (held=1).
+func AttachesXDP(name string, k *sim.Knobs) bool {
+	return name == WXDPRedirect || name == WXDPDrop || name == WXDPTx || (name == WDestroy && k[sim.KnobHeld] == 1)
+}
 
 // rx runs the NAPI side of one frame of length bytes (hdr of them headers):
 // poll bookkeeping — a new poll first flushes the CPU's defer list, as
@@ -223,6 +236,9 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 	case WForward:
 		return newForward(e), nil
 	case WXDPRedirect:
+		if e.M.Knobs[sim.KnobRedirectTo] == 1 {
+			return newXDPRedirectPort(e), nil
+		}
 		return &xdpRedirect{}, nil
 	case WXDPDrop:
 		return &xdpDrop{}, nil
@@ -239,6 +255,9 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 	case WCoalesceMixed:
 		return &coalesceMixed{}, nil
 	case WDestroy:
+		if e.M.Knobs[sim.KnobHeld] == 1 {
+			return newDestroyXDP(e), nil
+		}
 		return &destroy{}, nil
 	case WGenericXDP:
 		return &genericXDP{frags: e.M.Knobs[sim.KnobXDPFrags] != 0}, nil
@@ -250,7 +269,10 @@ func NewWorkload(name string, e *Env) (Workload, error) {
 
 // SetUnloadAt sets after how many packets destroy unloads the driver.
 func SetUnloadAt(w Workload, n int64) {
-	if d, ok := w.(*destroy); ok {
+	switch d := w.(type) {
+	case *destroy:
+		d.unloadAt = n
+	case *destroyXDP:
 		d.unloadAt = n
 	}
 }

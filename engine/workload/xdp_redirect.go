@@ -16,7 +16,8 @@ import (
 // come back and the pool lives on its slow path; from 6.4 ("xdp: recycle
 // Page Pool backed skbs built from XDP frames", 9c94bbf9a87b, merged for
 // v6.4) the skb is marked for recycling and its pages return through the
-// ring from the veth's CPU.
+// ring from the veth's CPU. This is redirect_to=0; redirect_to=1 redirects
+// to a second port of the same driver instead (xdp_redirect_port.go).
 type xdpRedirect struct {
 	frame drivers.XDPFrame // the frame in flight to the veth (op 1)
 	op    int
@@ -33,7 +34,7 @@ func (w *xdpRedirect) Step(e *Env) bool {
 		d.Poll(e.Frame)
 		cpu := e.inSoftirq(d.CPU())
 		m.Begin(cpu, sim.SymXDPRun)
-		f, ok := d.ReceiveXDP(e.Frame)
+		f, ok := d.ReceiveXDP(e.Frame, "the veth")
 		if !ok {
 			e.Lost++
 			return true
