@@ -8,10 +8,10 @@ package lab
 var RuleExercisedIn = map[string][]string{
 	"coalesce-pp-guard":        {"coalesce-mixed"},
 	"coalesce-cloned-guard":    {"tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
-	"signature-check":          {"clone-tap", "coalesce-mixed", "devmem-rx", "split-page", "split-page (hns3)", "tcp-stream"},
+	"signature-check":          {"clone-tap", "coalesce-mixed", "generic-xdp", "split-page", "split-page (hns3)", "tcp-stream"},
 	"last-dataref":             {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"refcnt-check":             {"forward (mvneta, tap_every=4, frame=6000)", "pool-slow", "split-page"},
-	"frag-count":               {"devmem-rx", "devmem-rx (tap_every=4)", "split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
+	"frag-count":               {"devmem-rx", "devmem-rx (tap_every=4)", "generic-xdp", "split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"napi-locality":            {"forward (mlx5, tx_cpu=1)"},
 	"pfmemalloc-check":         {"pfmemalloc", "pool-slow"},
 	"bulk-map-error":           {"drop (dma_map_fail_ppm=200000)", "pool-direct", "pool-ring", "pool-slow"},
