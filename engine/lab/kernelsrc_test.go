@@ -242,6 +242,8 @@ func TestKernelNames_AnEraLacksOnlyWhatItsKernelLacks(t *testing.T) {
 		sim.SymDevmemRecvmsg:    func(e *sim.Era) bool { return e.MemProvider != sim.MPNone },
 		sim.SymDevmemDontneed:   func(e *sim.Era) bool { return e.MemProvider != sim.MPNone },
 		sim.SymZcrxRefill:       func(e *sim.Era) bool { return e.MemProvider == sim.MPOps },
+		sim.SymZcAllocNetmems:   func(e *sim.Era) bool { return e.MemProvider == sim.MPOps },
+		sim.SymZcReleaseNetmem:  func(e *sim.Era) bool { return e.MemProvider == sim.MPOps },
 	}
 	for i := range sim.Eras {
 		e := &sim.Eras[i]

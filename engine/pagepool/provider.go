@@ -132,10 +132,10 @@ func (r *Registry) initProvider(cpu int, pool *Pool) error {
 // cache and the ring are empty. No alloc_stat_inc(pool, slow): a provider
 // pool never counts the slow path.
 func (p *Pool) mpAllocNetmems(cpu int) *mm.Page {
-	cost := p.m.Charge(cpu, sim.SymMPAllocNetmems, 0)
 	if p.mp.IOUring() {
-		return p.zcAllocNetmems(cpu, cost)
+		return p.zcAllocNetmems(cpu, p.m.Charge(cpu, sim.SymZcAllocNetmems, 0))
 	}
+	cost := p.m.Charge(cpu, sim.SymMPAllocNetmems, 0)
 	// mp_dmabuf_devmem_alloc_netmems (0f9214046893): ONE chunk from the
 	// binding's genpool per call, no bulk.
 	pg := p.mp.B.AllocChunk()
@@ -169,13 +169,13 @@ func (p *Pool) zcAllocNetmems(cpu int, cost int64) *mm.Page {
 			p.placeInCache(pg)
 		}
 		if n > 0 && p.m.Tracing() {
-			p.ev(cpu, sim.SymMPAllocNetmems, nil, sim.PlaceGenpool, sim.PlaceCache, sim.StatNone, cost,
+			p.ev(cpu, sim.SymZcAllocNetmems, nil, sim.PlaceGenpool, sim.PlaceCache, sim.StatNone, cost,
 				fmt.Sprintf("io_zcrx_refill_slow: the refill queue was empty: %d niovs from the io_uring area's freelist into the alloc cache (net_mp_niov_set_page_pool: hold++ each, no 'slow' stat)", n))
 		}
 	}
 	pg := p.popCache()
 	if pg == nil {
-		p.ev(cpu, sim.SymMPAllocNetmems, nil, sim.PlaceNone, sim.PlaceNone, sim.StatNone, cost,
+		p.ev(cpu, sim.SymZcAllocNetmems, nil, sim.PlaceNone, sim.PlaceNone, sim.StatNone, cost,
 			"io_pp_zc_alloc_netmems: the refill queue and the area's freelist are empty: no niov")
 	}
 	return pg
@@ -270,7 +270,11 @@ func (mp *Provider) ZcrxReturn(pg *mm.Page) {
 // don't want the page pool put_page()ing our net_iovs" — while
 // pages_state_release_cnt still counts it.
 func (p *Pool) mpReleaseNetmem(cpu int, pg *mm.Page) {
-	cost := p.m.Charge(cpu, sim.SymMPReleaseNetmem, 0)
+	sym := sim.SymMPReleaseNetmem
+	if p.mp.IOUring() {
+		sym = sim.SymZcReleaseNetmem
+	}
+	cost := p.m.Charge(cpu, sym, 0)
 	from := pg.Place
 	p.releaseCnt++ // page_pool_return_netmem counts it whatever the provider did
 	if pg.FragCount != 1 && !p.mp.IOUring() {
@@ -301,8 +305,8 @@ func (p *Pool) mpReleaseNetmem(cpu int, pg *mm.Page) {
 		if p.mp.IOUring() {
 			why = "io_pp_zc_release_netmem: the niov goes back on the io_uring area's freelist; release_cnt++, no dma unmap, no put_page"
 		}
-		p.ev(cpu, sim.SymMPReleaseNetmem, pg, from, sim.PlaceGenpool, sim.StatNone, cost, why)
-		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateRelease, Func: sim.SymMPReleaseNetmem, Pool: p.ID, Page: pg.PFN, Release: p.releaseCnt, Stat: sim.StatNone})
+		p.ev(cpu, sym, pg, from, sim.PlaceGenpool, sim.StatNone, cost, why)
+		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateRelease, Func: sym, Pool: p.ID, Page: pg.PFN, Release: p.releaseCnt, Stat: sim.StatNone})
 	}
 }
 

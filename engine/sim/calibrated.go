@@ -97,6 +97,8 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymDevmemRecvmsg:    {Fixed: 526, PerUnitMilli: 0},
 		SymDevmemDontneed:   {Fixed: 351, PerUnitMilli: 52617},
 		SymZcrxRefill:       {Fixed: 35, PerUnitMilli: 17539},
+		SymZcAllocNetmems:   {Fixed: 105, PerUnitMilli: 0},
+		SymZcReleaseNetmem:  {Fixed: 70, PerUnitMilli: 0},
 	},
 	"espressobin": {
 		SymPoolCreate:       {Fixed: 4796, PerUnitMilli: 0},
@@ -191,6 +193,8 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymDevmemRecvmsg:    {Fixed: 719, PerUnitMilli: 0},
 		SymDevmemDontneed:   {Fixed: 480, PerUnitMilli: 71935},
 		SymZcrxRefill:       {Fixed: 48, PerUnitMilli: 23978},
+		SymZcAllocNetmems:   {Fixed: 144, PerUnitMilli: 0},
+		SymZcReleaseNetmem:  {Fixed: 96, PerUnitMilli: 0},
 	},
 	"ti-cpsw": {
 		SymPoolCreate:       {Fixed: 3508, PerUnitMilli: 0},
@@ -285,6 +289,8 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymDevmemRecvmsg:    {Fixed: 526, PerUnitMilli: 0},
 		SymDevmemDontneed:   {Fixed: 351, PerUnitMilli: 52617},
 		SymZcrxRefill:       {Fixed: 35, PerUnitMilli: 17539},
+		SymZcAllocNetmems:   {Fixed: 105, PerUnitMilli: 0},
+		SymZcReleaseNetmem:  {Fixed: 70, PerUnitMilli: 0},
 	},
 	"lunar-mips": {
 		SymPoolCreate:       {Fixed: 4796, PerUnitMilli: 0},
@@ -379,6 +385,8 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymDevmemRecvmsg:    {Fixed: 719, PerUnitMilli: 0},
 		SymDevmemDontneed:   {Fixed: 480, PerUnitMilli: 71935},
 		SymZcrxRefill:       {Fixed: 48, PerUnitMilli: 23978},
+		SymZcAllocNetmems:   {Fixed: 144, PerUnitMilli: 0},
+		SymZcReleaseNetmem:  {Fixed: 96, PerUnitMilli: 0},
 	},
 	"x86-server": {
 		SymPoolCreate:       {Fixed: 2000, PerUnitMilli: 0},
@@ -473,6 +481,8 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymDevmemRecvmsg:    {Fixed: 300, PerUnitMilli: 0},
 		SymDevmemDontneed:   {Fixed: 200, PerUnitMilli: 30000},
 		SymZcrxRefill:       {Fixed: 20, PerUnitMilli: 10000},
+		SymZcAllocNetmems:   {Fixed: 60, PerUnitMilli: 0},
+		SymZcReleaseNetmem:  {Fixed: 40, PerUnitMilli: 0},
 	},
 	"arm64-server": {
 		SymPoolCreate:       {Fixed: 3508, PerUnitMilli: 0},
@@ -567,6 +577,8 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymDevmemRecvmsg:    {Fixed: 526, PerUnitMilli: 0},
 		SymDevmemDontneed:   {Fixed: 351, PerUnitMilli: 52617},
 		SymZcrxRefill:       {Fixed: 35, PerUnitMilli: 17539},
+		SymZcAllocNetmems:   {Fixed: 105, PerUnitMilli: 0},
+		SymZcReleaseNetmem:  {Fixed: 70, PerUnitMilli: 0},
 	},
 }
 

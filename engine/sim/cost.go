@@ -248,6 +248,8 @@ var BenchX86 = Platform{
 		SymDevmemRecvmsg:    {Fixed: 300},
 		SymDevmemDontneed:   {Fixed: 200, PerUnitMilli: 30000},
 		SymZcrxRefill:       {Fixed: 20, PerUnitMilli: 10000},
-		SymDeviceUnbind:     {}, // a state change at unload (driver core bookkeeping not modelled): no cost
+		SymDeviceUnbind:     {},          // a state change at unload (driver core bookkeeping not modelled): no cost
+		SymZcAllocNetmems:   {Fixed: 60}, // the refill queue or freelist check, then a pop from the alloc cache
+		SymZcReleaseNetmem:  {Fixed: 40}, // io_zcrx_return_niov_freelist: a spin_lock and a push
 	},
 }

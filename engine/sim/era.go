@@ -336,7 +336,7 @@ var laterEras = []eraStep{
 		func(e *Era) { e.PoolNapiLocal, e.DMASkipSync = true, true }},
 	{"6.12", "v6.12", "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
 		func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true }},
-	{"6.15", "v6.15", "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV, which the provider turns off (6.14)",
+	{"6.15", "v6.15", "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV (6.14), which the dma-buf provider turns off (io_uring syncs each niov itself)",
 		func(e *Era) { e.MemProvider, e.RetryStopsNegative, e.BulkStatAfterUnlock = MPOps, true, true }},
 	{"6.16", "v6.16", "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
 		func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier = true, true }},

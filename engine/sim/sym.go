@@ -101,7 +101,7 @@ const (
 	SymDMAIndexRelease  // the xa_cmpxchg of __page_pool_unmap_netmem_dma: only the slot's winner unmaps (v6.16)
 	SymPoolScrub        // page_pool_scrub: the unmap of every still-mapped page at destroy (v6.16; before, the cache and ring only)
 	SymSynchronizeNet   // synchronize_net (page_pool_scrub with dma_sync, v6.16)
-	SymMPAllocNetmems   // mp_ops->alloc_netmems (mp_dmabuf_devmem_alloc_netmems, io_pp_zc_alloc_netmems)
+	SymMPAllocNetmems   // mp_ops->alloc_netmems of a dma-buf binding (mp_dmabuf_devmem_alloc_netmems)
 	SymMPReleaseNetmem  // mp_ops->release_netmem (the provider takes its net_iov back instead of put_page)
 	SymGenericXDP       // netif_receive_generic_xdp (do_xdp_generic: skb-mode XDP)
 	SymSkbPPCowData     // skb_pp_cow_data (copy an skb into page_pool pages for XDP, v6.9)
@@ -121,6 +121,12 @@ const (
 	// apart from build_skb (skb_pp_cow_data's copy); the cost is
 	// SymBuildSKB's, which covers both.
 	SymNapiBuildSKB
+	// SymZcAllocNetmems and SymZcReleaseNetmem are io_uring zero-copy RX's
+	// memory_provider_ops (io_uring/zcrx.c, v6.15): an io_uring pool's
+	// alloc_netmems and release_netmem, where a dma-buf pool runs
+	// SymMPAllocNetmems and SymMPReleaseNetmem.
+	SymZcAllocNetmems
+	SymZcReleaseNetmem
 	NumSyms
 )
 
@@ -232,6 +238,8 @@ var syms = [NumSyms]symInfo{
 	SymDeviceUnbind:     {"device_release_driver", "device_release_driver"},
 	SymPutUnrefed:       {"page_pool_put_unrefed_page", "page_pool_put_unrefed_page"},
 	SymNapiBuildSKB:     {"napi_build_skb", "napi_build_skb"},
+	SymZcAllocNetmems:   {"io_pp_zc_alloc_netmems", "io_pp_zc_alloc_netmems"},
+	SymZcReleaseNetmem:  {"io_pp_zc_release_netmem", "io_pp_zc_release_netmem"},
 }
 
 // RestProfile names the calibrated pseudo-symbol of a profile: the rest of
@@ -309,9 +317,9 @@ var eraNames = map[string]map[Sym]string{
 //     in 6.12.y, atmark-techno/linux-6.12-at @0f3f95aa1299).
 //   - v6.12: the dma-buf provider's functions, called directly by the pool
 //     (0f9214046893); from v6.15 the same functions through
-//     pool->mp_ops (57afb4830157). io_uring zero-copy RX's provider
-//     (io_pp_zc_alloc_netmems) is the other mp_ops of 6.15 on: the symbol
-//     names the dma-buf one.
+//     pool->mp_ops (57afb4830157). io_uring zero-copy RX's provider is
+//     the other mp_ops of 6.15 on, with symbols of its own
+//     (SymZcAllocNetmems, SymZcReleaseNetmem).
 //   - v6.15: page_pool_put_page_bulk(pool, data, count) is
 //     page_pool_put_netmem_bulk(data, count) (fcc680a647ba, ≈v6.14).
 //   - v6.15: the page allocator frees an order-0 page through
