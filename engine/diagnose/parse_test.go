@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -285,5 +286,53 @@ func TestYNL_RoundTrip(t *testing.T) {
 				t.Errorf("ynltool counters %v from %v", got, st)
 			}
 		})
+	}
+}
+
+// TestYNL_RoundTrip_ProviderPools: a memory-provider pool's page-pool-get
+// reply ends with its provider's attribute (dmabuf: the binding's id;
+// io-uring: an empty nest), in ynl's Python literals and --output-json,
+// and the parser reads it back.
+func TestYNL_RoundTrip_ProviderPools(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		provider int64
+		dmabuf   uint64
+		ioUring  bool
+	}{
+		{"devmem", 0, 1, false},
+		{"io_uring", 1, 0, true},
+	} {
+		l, err := lab.New(lab.Config{Scenario: "devmem-rx", Era: "6.15", Packets: 2000, Knobs: sim.KnobOverrides{}.With(sim.KnobProvider, tc.provider)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Run()
+		y := l.YNL()
+		for _, asJSON := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s json=%v", tc.name, asJSON), func(t *testing.T) {
+				var b bytes.Buffer
+				y.WritePagePoolGet(&b, asJSON)
+				p, err := Parse(b.String())
+				if err != nil {
+					t.Fatalf("%v\n%s", err, b.String())
+				}
+				if len(p.Grey()) > 0 {
+					t.Errorf("grey %v\n%s", p.Grey(), b.String())
+				}
+				var n int
+				for _, pl := range p.Snapshots[0].Pools {
+					if pl.HasDmabuf || pl.IOUring {
+						n++
+						if pl.Dmabuf != tc.dmabuf || pl.IOUring != tc.ioUring {
+							t.Errorf("pool %d: dmabuf %d io-uring %v, want %d %v\n%s", pl.ID, pl.Dmabuf, pl.IOUring, tc.dmabuf, tc.ioUring, b.String())
+						}
+					}
+				}
+				if n != 1 || len(p.Snapshots[0].Pools) != 2 {
+					t.Errorf("%d provider pools of %d, want 1 of 2\n%s", n, len(p.Snapshots[0].Pools), b.String())
+				}
+			})
+		}
 	}
 }

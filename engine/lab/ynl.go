@@ -45,7 +45,9 @@ const (
 // false) (hold − release, at least 0) and inflight-mem inflight ×
 // (PAGE_SIZE << order); detach-time is set once page_pool_destroy deferred
 // the release (page_pool_detached) and the pool is listed until it is freed
-// (page_pool_unlist). Stats are page_pool_get_stats of each pool. The dump
+// (page_pool_unlist); a memory-provider pool ends with its provider's
+// attribute: dmabuf (the binding's id, 6.12) or an empty io-uring nest
+// (6.15). Stats are page_pool_get_stats of each pool. The dump
 // lists a netdev's pools newest first (hlist_add_head).
 //
 // From 6.9 the system pools take the first ids: net_dev_init creates one per
@@ -74,6 +76,13 @@ func (l *Lab) YNL() YNL {
 		}
 		if at, ok := p.Detached(); ok {
 			yp.Detached, yp.DetachTime = true, at/sim.PSPerNS/1_000_000_000
+		}
+		if mp := p.Provider(); mp != nil { // the provider's nl_fill
+			if mp.IOUring() {
+				yp.IOUring = true
+			} else {
+				yp.Dmabuf = uint32(mp.B.ID)
+			}
 		}
 		y.Pools = append(y.Pools, yp)
 		var st sim.Stats

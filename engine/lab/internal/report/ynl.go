@@ -33,6 +33,14 @@ type YNLPool struct {
 	// machine boots when the run starts.
 	Detached   bool
 	DetachTime int64
+	// Dmabuf is the id of the dma-buf binding a devmem pool allocates from
+	// (0: none): page_pool_nl_fill's NETDEV_A_PAGE_POOL_DMABUF, put after
+	// detach-time ("netdev: add dmabuf introspection", devmem TCP, v6.12;
+	// from v6.15 the provider's mp_ops->nl_fill, mp_dmabuf_devmem_nl_fill).
+	Dmabuf uint32
+	// IOUring: the pool is an io_uring zero-copy RX area's, whose nl_fill
+	// (io_pp_nl_fill, v6.15) puts an empty io-uring nest.
+	IOUring bool
 }
 
 // YNLPoolStats is one pool's page-pool-stats-get reply.
@@ -152,6 +160,12 @@ func (p YNLPool) dict() pyDict {
 	d = append(d, pyKV{"inflight", p.Inflight}, pyKV{"inflight-mem", p.InflightMem})
 	if p.Detached {
 		d = append(d, pyKV{"detach-time", p.DetachTime})
+	}
+	if p.Dmabuf != 0 {
+		d = append(d, pyKV{"dmabuf", int64(p.Dmabuf)})
+	}
+	if p.IOUring {
+		d = append(d, pyKV{"io-uring", pyDict{}})
 	}
 	return d
 }
