@@ -75,7 +75,7 @@ bench-once:
 
 # go test replays every fuzz target's seed corpus (testdata/fuzz) as unit tests.
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 20m ./...
 
 wasm-engine:
 	GOOS=js GOARCH=wasm $(GO) build $(ENGINE_PKGS)
@@ -89,7 +89,7 @@ node:
 # browser build must behave as the native one.
 WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasm-test: node
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -exec="$(WASM_EXEC)" $(ENGINE_PKGS)
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -short -timeout 20m -exec="$(WASM_EXEC)" $(ENGINE_PKGS)
 
 # The playground's wasm (the UI and the engine), built against go-app with a
 # few files patched (third_party/go-app/README.md): engine.go.patched renders
@@ -136,7 +136,7 @@ chromium:
 # a plain host; e2e/load_test.go) are printed after the run, never asserted.
 e2e: web/echarts.min.js wasm-app chromium
 	@mkdir -p .build && rm -f .build/first-load.txt
-	@PPLAB_FIRSTLOAD=$(CURDIR)/.build/first-load.txt $(GO) test -count=1 -tags e2e ./e2e; rc=$$?; \
+	@PPLAB_FIRSTLOAD=$(CURDIR)/.build/first-load.txt $(GO) test -count=1 -timeout 25m -tags e2e ./e2e; rc=$$?; \
 	cat .build/first-load.txt 2>/dev/null || echo "e2e: no first-load figures (TestThrottle_FirstLoad did not run to its end)"; exit $$rc
 
 # The wasm's size: raw, and as the site's pre-compressed twins (make site
