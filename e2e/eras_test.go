@@ -103,11 +103,32 @@ func TestEras_TheNewErasInThePlayground(t *testing.T) {
 			t.Errorf("destroy %s: violations panel %q", tc.era, v)
 		}
 	}
+	// The provider pools in ynl's view: page-pool-get ends with the
+	// provider's attribute (6.12's dmabuf id, 6.15's empty io-uring nest).
+	for _, tc := range []struct{ q, want string }{
+		{"era=6.12", "'dmabuf': 1"},
+		{"era=6.15&provider=1", "'io-uring': {}"},
+	} {
+		p.open(rootURL + "?v=1&scenario=devmem-rx&step=60&" + tc.q + "&" + teachingQuery)
+		p.do(chromedp.Click(chromedp.CSS("#ynl > summary")))
+		p.wait(`!!document.querySelector('#ynl-pool-get')`, 10*time.Second)
+		if got := p.text("#ynl-pool-get"); !strings.Contains(got, tc.want) {
+			t.Errorf("devmem-rx %s: page-pool-get %q lacks %q", tc.q, got, tc.want)
+		}
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#ynl-panel').scrollIntoView()`))
+	p.shot("eras-6.15-io-uring-ynl")
 	p.noErrors()
 
 	ph := newPage(t, 390, 844)
 	ph.open(rootURL + "?v=1&scenario=devmem-rx&era=6.18&step=60&" + teachingQuery)
 	ph.wait(`document.querySelector('#op-count').textContent === '60'`, 20*time.Second)
 	ph.shot("eras-6.18-devmem-phone")
+	ph.openTour(rootURL+"tour/napi-local/", "napi-local")
+	if got := ph.text("main"); !strings.Contains(got, "page_pool_napi_local") || !strings.Contains(got, "redirect_to=1") {
+		t.Errorf("tour chapter napi-local lacks 6.10's text: %.300q", got)
+	}
+	ph.do(chromedp.Evaluate[chromedp.Void](`Array.from(document.querySelectorAll('p')).find(e => e.textContent.includes('redirect_to=1')).scrollIntoView()`))
+	ph.shot("eras-tour-napi-local-phone")
 	ph.noErrors()
 }
