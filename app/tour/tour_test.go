@@ -315,3 +315,31 @@ func rate(t *testing.T, cfg lab.Config) float64 {
 	}
 	return r.Rate.Value
 }
+
+// TestChapterNapiLocal_RedirectFiguresAreTheModels: the counters chapter 7
+// quotes for xdp-redirect with redirect_to=1 on mlx5 (20000 frames, the
+// driver's sizes) are what the model gives: the ring in 6.9, the alloc
+// cache in 6.10.
+func TestChapterNapiLocal_RedirectFiguresAreTheModels(t *testing.T) {
+	var text string
+	for _, c := range Chapters() {
+		if c.Slug == "napi-local" {
+			text = strings.Join(c.Paras, " ")
+		}
+	}
+	for _, tc := range []struct {
+		era  string
+		stat sim.Stat
+	}{{"6.9", sim.StatRecycleRing}, {"6.10", sim.StatRecycleCached}} {
+		l, err := lab.New(lab.Config{Scenario: "xdp-redirect", Driver: "mlx5", Era: tc.era, Packets: 20000,
+			Knobs: sim.KnobOverrides{}.With(sim.KnobRedirectTo, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Run()
+		n := l.Results().Stats[tc.stat]
+		if !strings.Contains(text, fmt.Sprintf("%d pages into the", n)) && !strings.Contains(text, fmt.Sprintf("and %d into the alloc cache", n)) {
+			t.Errorf("era %s: the model's %s is %d; the chapter does not quote it", tc.era, tc.stat, n)
+		}
+	}
+}
