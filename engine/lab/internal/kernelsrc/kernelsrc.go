@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"pplab/engine/drivers"
@@ -61,6 +62,12 @@ const (
 // table says.
 type table struct {
 	at map[string]map[string]entry
+	// pending: per line of a row, the eras (names, in the era order) it
+	// was not checked in and could hold in: what TestIdents_EveryEraIsChecked
+	// lists and its -checked flag records.
+	pending map[int][]string
+	// checked is the @checked line's eras, in its order.
+	checked []string
 }
 
 type entry struct {
@@ -158,7 +165,10 @@ func parseIdents(text string, eras []sim.Era) (*table, error) {
 	if len(checkedAt) == 0 {
 		return nil, fmt.Errorf("idents.tsv: no @checked line")
 	}
-	t := &table{at: map[string]map[string]entry{}}
+	t := &table{at: map[string]map[string]entry{}, pending: map[int][]string{}, checked: make([]string, len(checkedAt))}
+	for i, k := range checkedAt {
+		t.checked[k] = eras[i].Name
+	}
 	for i := range eras {
 		t.at[eras[i].Name] = map[string]entry{}
 	}
@@ -173,12 +183,57 @@ func parseIdents(text string, eras []sim.Era) (*table, error) {
 					return nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, eras[i].Name, old.line)
 				}
 				m[r.ident] = entry{status: Defined, def: r.def, line: r.line}
-			case !isChecked(i) && touches(i, r.covers, isChecked, pos, base, mainline) && (!had || old.status == Absent):
-				m[r.ident] = entry{status: Unverified, line: r.line, thru: r.thruName}
+			case !isChecked(i) && touches(i, r.covers, isChecked, pos, base, mainline):
+				t.pending[r.line] = append(t.pending[r.line], eras[i].Name)
+				if !had || old.status == Absent {
+					m[r.ident] = entry{status: Unverified, line: r.line, thru: r.thruName}
+				}
 			}
 		}
 	}
 	return t, nil
+}
+
+// recordChecked is idents.tsv with the check of every row not yet
+// checked in era (and that could hold there) recorded: era at the end of
+// the @checked line if it is not on it, and those rows' checked through
+// set to era; n is how many rows. Their eras columns stay: a row whose
+// identifier moved in era's release is fixed by hand (adding-an-era.md).
+// A row also waiting for an era before era on the @checked line is
+// refused: record that one first.
+func recordChecked(text string, eras []sim.Era, era string) (out string, n int, err error) {
+	t, err := parseIdents(text, eras)
+	if err != nil {
+		return "", 0, err
+	}
+	if !slices.ContainsFunc(eras, func(e sim.Era) bool { return e.Name == era }) {
+		return "", 0, fmt.Errorf("no era %q", era)
+	}
+	order := t.checked
+	if !slices.Contains(order, era) {
+		order = append(slices.Clone(order), era)
+	}
+	at := slices.Index(order, era)
+	lines := strings.Split(text, "\n")
+	for k, line := range lines {
+		if strings.HasPrefix(line, "@checked\t") {
+			lines[k] = "@checked\t" + strings.Join(order, " ")
+		}
+		p := t.pending[k+1]
+		if !slices.Contains(p, era) {
+			continue
+		}
+		for _, o := range p {
+			if j := slices.Index(order, o); j >= 0 && j < at {
+				return "", 0, fmt.Errorf("idents.tsv:%d: not checked in %s either, which comes first on the @checked line: record %s first", k+1, o, o)
+			}
+		}
+		f := strings.Split(line, "\t")
+		f[2] = era
+		lines[k] = strings.Join(f, "\t")
+		n++
+	}
+	return strings.Join(lines, "\n"), n, nil
 }
 
 // touches says whether row coverage covers could hold for era i, which
