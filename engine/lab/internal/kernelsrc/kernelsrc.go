@@ -345,7 +345,15 @@ type SourceRef struct {
 // links it to its definition in the era's release (idents.tsv).
 func Source(era, driver string, s sim.Sym) SourceRef {
 	e, err := sim.EraByName(era)
-	if err != nil || s == sim.SymNone || s >= sim.NumSyms {
+	if err != nil {
+		return SourceRef{Name: s.Name()}
+	}
+	return identTable.source(e, driver, s)
+}
+
+// source is Source against table t.
+func (t *table) source(e *sim.Era, driver string, s sim.Sym) SourceRef {
+	if s == sim.SymNone || s >= sim.NumSyms {
 		return SourceRef{Name: s.Name()}
 	}
 	name := s.NameIn(e)
@@ -357,7 +365,7 @@ func Source(era, driver string, s sim.Sym) SourceRef {
 			}
 		}
 	}
-	en := identTable.at[e.Name][name]
+	en := t.at[e.Name][name]
 	d, ok := en.def, en.status == Defined
 	switch {
 	case en.status == Unverified:

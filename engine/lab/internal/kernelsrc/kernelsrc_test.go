@@ -136,9 +136,9 @@ func TestIdents_EveryEraIsChecked(t *testing.T) {
 	}
 }
 
-// withEra is the model's era list with a made-up era (a copy of era
-// after, renamed, on branch if not "") inserted after era after: what
-// engine/sim looks like once someone adds it.
+// withEra is eras with a made-up era (a copy of era after, renamed, on
+// branch if not "") inserted after era after: what engine/sim looks like
+// once someone adds it.
 func withEra(t *testing.T, eras []sim.Era, name, after, branch string) []sim.Era {
 	t.Helper()
 	i := slices.IndexFunc(eras, func(e sim.Era) bool { return e.Name == after })
@@ -162,153 +162,196 @@ func status(t *testing.T, tb *table, era, ident string) Status {
 	return tb.at[era][ident].status
 }
 
-// An era inserted inside a range (6.13 between 6.12 and 6.15, 6.19 between
-// 6.18 and 7.1-rc1) inherits no row until someone records that the row was
-// checked there: the lookup says Unverified for a row that covers the era
-// or lies next to it, Absent only where the rows on both sides lack the
-// identifier; the eras already checked read as before. Recording the
-// check (the era at the end of @checked, the row's checked through set
-// to it) makes the row hold there, with the eras it then names.
-func TestIdents_AnEraInsertedInARangeIsNotVerifiedUntilChecked(t *testing.T) {
-	eras := withEra(t, withEra(t, sim.Eras, "6.13", "6.12", ""), "6.19", "6.18", "")
-	tb, err := parseIdents(identsTSV, eras)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct {
-		era, ident string
-		want       Status
-	}{
-		{"6.13", "page_pool_create", Unverified},             // 5.12-,rfc-v1: inside the range
-		{"6.13", "page_frag_free", Unverified},               // 5.12-6.12 in mm/page_alloc.c, 6.15- in mm/page_frag_cache.c: next to both
-		{"6.13", "page_pool_put_page_bulk", Unverified},      // 5.12-6.12: next to the range's end
-		{"6.13", "page_pool_put_netmem_bulk", Unverified},    // 6.15-: next to the range's start
-		{"6.13", "__alloc_pages_nodemask", Absent},           // 5.12,rfc-v1: far from it
-		{"6.13", "page_pool_release_dma_index", Absent},      // 6.18 only
-		{"6.19", "page_pool_release_dma_index", Unverified},  // 6.18 only: next to it
-		{"6.19", "__page_pool_unmap_netmem_dma", Unverified}, // 7.1-rc1-: next to the range's start
-		{"6.19", "page_pool_return_page", Absent},            // 5.12-6.16,rfc-v1
-		{"6.19", "page_pool_create", Unverified},
-	} {
-		if got := status(t, tb, tt.era, tt.ident); got != tt.want {
-			t.Errorf("%s in the inserted era %s: status %d, want %d", tt.ident, tt.era, got, tt.want)
+// An era inserted between any two eras of the mainline, or added after the
+// last, inherits no row of idents.tsv until its check is recorded: where a
+// row defines the identifier in an era next to it, the lookup says
+// Unverified; elsewhere Absent; never Defined; the eras already checked
+// read as before. Once recorded (-checked), nothing waits and every
+// identifier it has is one of its neighbours' rows.
+func TestIdents_AnEraInsertedAnywhereIsNotVerifiedUntilChecked(t *testing.T) {
+	const x = "x-inserted"
+	var mainline []string
+	for _, e := range sim.Eras {
+		if e.Branch == "" {
+			mainline = append(mainline, e.Name)
 		}
 	}
-	for _, e := range sim.Eras {
-		for id, want := range identTable.at[e.Name] {
-			if got := tb.at[e.Name][id]; got != want {
-				t.Errorf("%s in %s: %+v with the eras inserted, %+v without", id, e.Name, got, want)
+	for k, prev := range mainline {
+		next := ""
+		if k+1 < len(mainline) {
+			next = mainline[k+1]
+		}
+		eras := withEra(t, sim.Eras, x, prev, "")
+		tb, err := parseIdents(identsTSV, eras)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unverified := 0
+		for _, e := range sim.Eras {
+			if !maps.Equal(tb.at[e.Name], identTable.at[e.Name]) {
+				t.Errorf("%s after %s: era %s reads otherwise", x, prev, e.Name)
 			}
 		}
-		if len(tb.at[e.Name]) != len(identTable.at[e.Name]) {
-			t.Errorf("era %s: %d identifiers with the eras inserted, %d without", e.Name, len(tb.at[e.Name]), len(identTable.at[e.Name]))
+		idents := map[string]bool{}
+		for _, m := range []map[string]entry{identTable.at[prev], identTable.at[next], tb.at[x]} {
+			for id := range m {
+				idents[id] = true
+			}
 		}
-	}
-
-	// Someone reads v6.13's source for every row listed: page_frag_free
-	// moved to mm/page_frag_cache.c in 6.13 (65941f10caf2), the others
-	// hold as their eras say (a made-up reading: the test is about the
-	// table, not about 6.13). The check is recorded, the moved row fixed.
-	text, n, err := recordChecked(identsTSV, eras, "6.13")
-	if err != nil || n < 100 || !strings.Contains(text, "\n@checked\t5.12 5.13 rfc-v1 5.14 5.15 6.1 6.4 6.6 6.8 6.9 6.10 6.12 6.15 6.16 6.18 7.1-rc1 7.1 6.13\n") {
-		t.Fatalf("recording 6.13: %d rows, %v", n, err)
-	}
-	text = strings.Replace(text, "page_frag_free\t6.15-\t6.13\t", "page_frag_free\t6.13-\t6.13\t", 1)
-	tb, err = parseIdents(text, eras)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct {
-		era, ident, file string // "" file: Absent
-	}{
-		{"6.13", "page_pool_create", "net/core/page_pool.c"},
-		{"6.13", "page_frag_free", "mm/page_frag_cache.c"},
-		{"6.12", "page_frag_free", "mm/page_alloc.c"},
-		{"6.13", "page_pool_put_page_bulk", ""},
-		{"6.13", "page_pool_put_netmem_bulk", ""},
-	} {
-		e := tb.at[tt.era][tt.ident]
-		if want := map[bool]Status{true: Defined, false: Absent}[tt.file != ""]; e.status != want || e.def.File != tt.file {
-			t.Errorf("%s in %s once 6.13 is checked: %+v, want file %q", tt.ident, tt.era, e, tt.file)
+		for id := range idents {
+			en := tb.at[x][id]
+			want := Absent
+			if identTable.at[prev][id].status == Defined || identTable.at[next][id].status == Defined {
+				want = Unverified
+				unverified++
+			}
+			if en.status != want {
+				t.Errorf("%s between %s and %q: %s has status %d, want %d", x, prev, next, id, en.status, want)
+			}
 		}
-	}
-	for l, p := range tb.pending {
-		if slices.Contains(p, "6.13") {
-			t.Errorf("line %d still waits for 6.13: %v", l, p)
+		if unverified < 100 {
+			t.Errorf("%s after %s: %d identifiers unverified", x, prev, unverified)
 		}
-	}
-	if st := status(t, tb, "6.19", "page_pool_create"); st != Unverified {
-		t.Errorf("page_pool_create in 6.19, checked through 6.13 only: status %d", st)
-	}
-	if text, _, err = recordChecked(text, eras, "6.19"); err != nil {
-		t.Fatal(err)
-	}
-	if tb, err = parseIdents(text, eras); err != nil || len(tb.pending) != 0 {
-		t.Errorf("6.13 and 6.19 recorded: %v, still waiting %v", err, tb.pending)
-	}
-
-	// 6.13 on the @checked line with no row checked there: recording 6.19
-	// would say the rows were checked in 6.13 too, and is refused.
-	skip := strings.Replace(identsTSV, " 7.1-rc1 7.1\n", " 7.1-rc1 7.1 6.13\n", 1)
-	if _, _, err := recordChecked(skip, eras, "6.19"); err == nil || !strings.Contains(err.Error(), "record 6.13 first") {
-		t.Errorf("recording 6.19 over an unchecked 6.13: %v", err)
-	}
-	// A row may not name an era it was not checked in.
-	bad := strings.Replace(skip, "page_pool_destroy\t5.12-,rfc-v1\t7.1\t", "page_pool_destroy\t5.12-6.13,rfc-v1\t7.1\t", 1)
-	if _, err := parseIdents(bad, eras); err == nil || !strings.Contains(err.Error(), "names era 6.13, in which it was not checked") {
-		t.Errorf("a row naming an era it was not checked in: %v", err)
+		text, n, err := recordChecked(identsTSV, eras, x)
+		if err != nil || n < 100 {
+			t.Fatalf("recording %s after %s: %d rows, %v", x, prev, n, err)
+		}
+		if tb, err = parseIdents(text, eras); err != nil || len(tb.pending) != 0 {
+			t.Fatalf("recorded %s after %s: %v, waiting %v", x, prev, err, tb.pending)
+		}
+		for id, en := range tb.at[x] {
+			if en.status == Defined && en.def != identTable.at[prev][id].def && en.def != identTable.at[next][id].def {
+				t.Errorf("recorded %s after %s: %s is %+v, in neither neighbour", x, prev, id, en.def)
+			}
+		}
 	}
 }
 
-// A new era at the end of the mainline inherits only the open ranges'
-// rows, unverified; a new branch only what its base has, unverified; the
-// branch rfc-v1 holds only where a row names it.
-func TestIdents_NewErasAtTheEndAndOnABranch(t *testing.T) {
-	eras := withEra(t, withEra(t, sim.Eras, "7.3", "7.1", ""), "rfc-v2", "5.13", "5.13")
-	tb, err := parseIdents(identsTSV, eras)
+// The table's rules on a small era line of its own: 1.0, 1.1, a branch
+// rfc off 1.0, 1.3, the pre-release 2.0-rc1 and 2.0; 1.2 inserted between
+// 1.1 and 1.3, 2.1 added at the end, rfc2 branching off 1.1.
+func TestIdents_RangesBranchesAndChecks(t *testing.T) {
+	eras := []sim.Era{{Name: "1.0"}, {Name: "1.1"}, {Name: "rfc", Branch: "1.0"}, {Name: "1.3"}, {Name: "2.0-rc1"}, {Name: "2.0"}}
+	const text = "# a table\n" +
+		"@checked\t1.0 1.1 rfc 1.3 2.0-rc1 2.0\n" +
+		"everywhere\t1.0-,rfc\t2.0\ta.c\t-\n" +
+		"moved\t1.0-1.1,rfc\t2.0\ta.c\t-\n" +
+		"moved\t1.3-\t2.0\tb.c\tmoved\n" +
+		"gone\t-1.1\t2.0\ta.c\t-\n" +
+		"old\t1.0\t2.0\ta.c\t-\n" +
+		"late\t2.0-rc1-\t2.0\tc.c\t-\n" +
+		"rc\t2.0-rc1\t2.0\tc.c\t-\n" +
+		"onrfc\trfc\t2.0\tRFC:1@x\t-\n" +
+		"after\t1.1-\t2.0\ta.c\t-\n"
+	tb, err := parseIdents(text, eras)
 	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		era, ident, file string // file: Defined there ("" Absent)
+	}{
+		{"1.1", "moved", "a.c"}, {"1.3", "moved", "b.c"}, {"2.0-rc1", "moved", "b.c"},
+		{"rfc", "everywhere", "a.c"}, {"rfc", "moved", "a.c"}, {"1.0", "onrfc", ""},
+		{"rfc", "after", ""},   // a range takes no branch
+		{"rfc", "gone", ""},    // -1.1 neither
+		{"2.0", "late", "c.c"}, // 2.0-rc1- runs on to its release
+		{"2.0", "rc", ""},      // 2.0-rc1 alone
+		{"1.0", "after", ""},   // 1.1- starts at 1.1
+		{"1.3", "gone", ""},    // -1.1 ends there
+	} {
+		en := tb.at[tt.era][tt.ident]
+		if tt.file == "" && en.status != Absent || tt.file != "" && (en.status != Defined || en.def.File != tt.file) {
+			t.Errorf("%s in %s: %+v, want file %q", tt.ident, tt.era, en, tt.file)
+		}
+	}
+	if d := tb.at["rfc"]["onrfc"]; d.status != Defined || d.def.MsgID != "1@x" {
+		t.Errorf("onrfc in rfc: %+v", d)
+	}
+
+	eras = withEra(t, withEra(t, withEra(t, eras, "1.2", "1.1", ""), "2.1", "2.0", ""), "rfc2", "1.1", "1.1")
+	if tb, err = parseIdents(text, eras); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
 		era, ident string
 		want       Status
 	}{
-		{"7.3", "page_pool_create_percpu", Unverified}, // 6.9-
-		{"7.3", "page_pool_put_page_bulk", Absent},     // 5.12-6.12
-		{"rfc-v2", "page_pool_create", Unverified},     // 5.13 has it
-		{"rfc-v2", "page_pool_dma_map", Unverified},    // 5.13- : its base has it
-		{"rfc-v2", "skb_mark_for_recycle", Absent},     // rfc-v1 (the RFC's) and 5.14-: not in its base
-		{"rfc-v1", "page_pool_dma_map", Absent},        // 5.13-: a range takes no branch
-		{"rfc-v1", "page_pool_create", Defined},        // 5.12-,rfc-v1
+		{"1.2", "everywhere", Unverified}, // inside 1.0-
+		{"1.2", "moved", Unverified},      // next to both its rows
+		{"1.2", "gone", Unverified},       // next to the end of -1.1
+		{"1.2", "after", Unverified},
+		{"1.2", "old", Absent},      // 1.0 alone, far from it
+		{"1.2", "late", Absent},     // 2.0-rc1- starts after 1.3
+		{"2.1", "late", Unverified}, // an open range
+		{"2.1", "everywhere", Unverified},
+		{"2.1", "rc", Absent}, // 2.0-rc1 alone: its release lacks it
+		{"2.1", "moved", Unverified},
+		{"rfc2", "after", Unverified}, // its base 1.1 has it
+		{"rfc2", "old", Absent},       // its base lacks it
+		{"rfc2", "onrfc", Absent},     // another branch's
+		{"rfc", "after", Absent},      // an old branch stays as checked
 	} {
 		if got := status(t, tb, tt.era, tt.ident); got != tt.want {
 			t.Errorf("%s in %s: status %d, want %d", tt.ident, tt.era, got, tt.want)
 		}
 	}
+
+	// Recording 2.1 before 1.2 is refused once 1.2 is on the @checked line:
+	// its rows would then claim 1.2 too.
+	early := strings.Replace(text, " 2.0\n", " 2.0 1.2\n", 1)
+	if _, _, err := recordChecked(early, eras, "2.1"); err == nil || !strings.Contains(err.Error(), "record 1.2 first") {
+		t.Errorf("recording 2.1 over an unchecked 1.2: %v", err)
+	}
+	// A row may not name an era it was not checked in.
+	if _, err := parseIdents(strings.Replace(early, "old\t1.0\t", "old\t1.0-1.2\t", 1), eras); err == nil || !strings.Contains(err.Error(), "names era 1.2, in which it was not checked") {
+		t.Errorf("a row naming an era it was not checked in: %v", err)
+	}
+
+	// Someone reads 1.2: moved is already in b.c there, gone is gone, the
+	// rest hold as their eras say. Record, fix the moved row, record the
+	// others.
+	rec, n, err := recordChecked(text, eras, "1.2")
+	if err != nil || n != 5 || !strings.Contains(rec, "\n@checked\t1.0 1.1 rfc 1.3 2.0-rc1 2.0 1.2\n") {
+		t.Fatalf("recording 1.2: %d rows, %v\n%s", n, err, rec)
+	}
+	rec = strings.Replace(rec, "moved\t1.3-\t1.2\t", "moved\t1.2-\t1.2\t", 1)
+	if tb, err = parseIdents(rec, eras); err != nil {
+		t.Fatal(err)
+	}
+	for id, file := range map[string]string{"everywhere": "a.c", "moved": "b.c", "after": "a.c", "gone": "", "old": ""} {
+		if en := tb.at["1.2"][id]; file == "" && en.status != Absent || file != "" && (en.status != Defined || en.def.File != file) {
+			t.Errorf("%s in 1.2 once checked: %+v, want %q", id, en, file)
+		}
+	}
+	if got := status(t, tb, "2.1", "everywhere"); got != Unverified {
+		t.Errorf("everywhere in 2.1, checked through 1.2: status %d", got)
+	}
+	for _, era := range []string{"2.1", "rfc2"} {
+		if rec, _, err = recordChecked(rec, eras, era); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tb, err = parseIdents(rec, eras); err != nil || len(tb.pending) != 0 {
+		t.Errorf("every era recorded: %v, still waiting %v", err, tb.pending)
+	}
 }
 
 // The lookup of a row not checked in an era says so instead of linking:
-// the table as it would read just after 7.1 was added to engine/sim, before
-// anyone checked its rows there.
+// the table as it reads once an era is added after the last, before anyone
+// checked its rows there.
 func TestSource_NotVerified(t *testing.T) {
-	text := strings.Replace(identsTSV, " 7.1\n", "\n", 1)
-	text = strings.ReplaceAll(text, "\t7.1\t", "\t7.1-rc1\t")
-	tb, err := parseIdents(text, sim.Eras)
+	last := sim.Eras[len(sim.Eras)-1]
+	eras := withEra(t, sim.Eras, "x-new", last.Name, "")
+	tb, err := parseIdents(identsTSV, eras)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(old *table) { identTable = old }(identTable)
-	identTable = tb
-	got := Source("7.1", "", sim.SymPoolCreate)
-	want := SourceRef{Name: "page_pool_create", Note: "not verified in v7.1: idents.tsv's row for page_pool_create was checked through 7.1-rc1 only"}
-	if got != want {
-		t.Errorf("got %+v, want %+v", got, want)
+	got := tb.source(&eras[len(eras)-1], "", sim.SymPoolCreate)
+	if got.URL != "" || !strings.HasPrefix(got.Note, "not verified in vx-new: idents.tsv's row for page_pool_create was checked through ") {
+		t.Errorf("got %+v", got)
 	}
-	if _, ok := Lookup("7.1", "page_pool_create"); ok {
-		t.Error("Lookup gives an unverified row")
-	}
-	if got := Source("7.1-rc1", "", sim.SymPoolCreate); got.URL == "" {
-		t.Errorf("7.1-rc1, checked: %+v", got)
+	if got := tb.source(&eras[len(eras)-2], "", sim.SymPoolCreate); got.URL == "" {
+		t.Errorf("%s, checked: %+v", last.Name, got)
 	}
 }
 
