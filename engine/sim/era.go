@@ -35,7 +35,7 @@ const (
 type Era struct {
 	Name    string
 	Summary string
-	Order   int    // chronological position, for "since" comparisons in docs/UI
+	Order   int    // chronological position: the index in Eras (set when the table is built), for "since" comparisons
 	Tag     string // the kernel release whose source the era follows (rfc-v1: its v5.12-rc base)
 
 	// GROPPRecycleCheck: skb_gro_receive refuses to splice an skb whose
@@ -326,16 +326,16 @@ const (
 //     __skb_frag_unref(frag, recycle) again, which f6d827b180bd moves to
 //     include/linux/skbuff_ref.h (also v6.10).
 var Eras = withLater([]Era{
-	{Name: "5.12", Tag: "v5.12", Order: 0, Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
+	{Name: "5.12", Tag: "v5.12", Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
 		RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page",
 		Names: map[Sym]string{SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"}},
-	{Name: "5.13", Tag: "v5.13", Order: 1, Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
+	{Name: "5.13", Tag: "v5.13", Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
 		BulkAlloc: true, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page",
 		Names: map[Sym]string{SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"}},
-	{Name: "rfc-v1", Tag: "v5.12", Branch: "5.12", Order: 2, Summary: "first skb-recycling series: page->signature, pool found via xdp_mem_info in page->private, returned through __xdp_return",
+	{Name: "rfc-v1", Tag: "v5.12", Branch: "5.12", Summary: "first skb-recycling series: page->signature, pool found via xdp_mem_info in page->private, returned through __xdp_return",
 		SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page",
 		Names: map[Sym]string{SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"}},
-	{Name: "5.14", Tag: "v5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
+	{Name: "5.14", Tag: "v5.14", Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, RefillConsumerLock: true,
 		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain, TracePFNHex: true, Naming: "page",
 		Names: map[Sym]string{SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"}},
@@ -344,7 +344,7 @@ var Eras = withLater([]Era{
 	// 53e0961da1c7, so it is in the 5.15.y stable series whose skbuff.c the era
 	// follows): without it, split pages are not safe against coalescing from
 	// clones.
-	{Name: "5.15", Tag: "v5.15", LTS: true, Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
+	{Name: "5.15", Tag: "v5.15", LTS: true, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page",
 		Names: map[Sym]string{SymPutUnrefed: "page_pool_put_page"}},
@@ -354,11 +354,11 @@ var Eras = withLater([]Era{
 	// coalesce rule is 2022's (1effe8ca4e34), CONFIG_PAGE_POOL_STATS (5.18) and the
 	// bulk refill on pool->p.nid (6.0) are in. GRO's pp_recycle guard is
 	// v6.2 (backported to 6.1.y; the era follows the release).
-	{Name: "6.1", Tag: "v6.1", LTS: true, Order: 5, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
+	{Name: "6.1", Tag: "v6.1", LTS: true, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page",
 		Names: map[Sym]string{SymPutUnrefed: "page_pool_put_defragged_page"}},
-	{Name: "6.4", Tag: "v6.4", Order: 6, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
+	{Name: "6.4", Tag: "v6.4", Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023, TracePFNHex: true,
 		GROPPRecycleCheck: true, Naming: "page",
@@ -373,7 +373,7 @@ var Eras = withLater([]Era{
 	// PP_FLAG_PAGE_FRAG and pp_frag_count for split pages only, BIAS_MAX
 	// LONG_MAX, the 2023 coalesce rule (0646dc31ca88 "skbuff: Fix a race
 	// between coalescing and releasing SKBs").
-	{Name: "6.6", Tag: "v6.6", LTS: true, Order: 7, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
+	{Name: "6.6", Tag: "v6.6", LTS: true, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023,
 		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page",
@@ -384,7 +384,7 @@ var Eras = withLater([]Era{
 	// (aaf153aecef1), and skb_try_coalesce takes pp refs from cloned sources,
 	// plain inequality again (f7dc3248dcfb "skbuff: Optimization of SKB
 	// coalescing for page pool"; Liang Chen's series, Dec 2023).
-	{Name: "6.8", Tag: "v6.8", Order: 8, Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
+	{Name: "6.8", Tag: "v6.8", Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
 		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, PoolNetlink: true, Naming: "page",
@@ -468,8 +468,11 @@ var laterEras = []eraStep{
 }
 
 // withLater appends each step as a copy of the era before it (LTS aside)
-// with the step's change and names, in order.
+// with the step's change and names, in order, and numbers every era.
 func withLater(eras []Era, steps []eraStep) []Era {
+	for i := range eras {
+		eras[i].Order = i
+	}
 	for _, st := range steps {
 		e := eras[len(eras)-1]
 		e.Name, e.Tag, e.Summary, e.Order = st.name, st.tag, st.summary, len(eras)
@@ -514,9 +517,6 @@ func FirstEra(has func(e *Era) bool) *Era {
 func init() {
 	for i := range Eras {
 		e := &Eras[i]
-		if e.Order != i {
-			panic(fmt.Sprintf("sim: era %s has Order %d at index %d", e.Name, e.Order, i))
-		}
 		if e.Branch == "" {
 			continue
 		}
