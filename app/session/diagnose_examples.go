@@ -7,6 +7,7 @@ import (
 
 	"pplab/engine/diagnose"
 	"pplab/engine/lab"
+	"pplab/engine/sim"
 )
 
 // The /diagnose page's examples: each is the output of a model run in one
@@ -15,8 +16,8 @@ import (
 // names the run in a shell comment on its command line (a line before the
 // output that is neither a command nor output would make the parser take a
 // ynl dump for ethtool -S). A run is the sweep's kind of run (the drivers'
-// own sizes, diagnose.SweepPackets packets), so its diagnosis finds it at
-// distance 0.
+// own sizes, diagnose.SweepPackets packets, in the playground's default
+// era, which the sweep covers), so its diagnosis finds it at distance 0.
 
 // DiagnoseExample is one example the page offers.
 type DiagnoseExample struct {
@@ -50,7 +51,7 @@ func Example(name string) (text, interval string, ok bool) {
 	if err != nil {
 		return "", "", false
 	}
-	cfg.Era, cfg.Packets, cfg.Driver = "6.8", diagnose.SweepPackets, ex.Driver
+	cfg.Era, cfg.Packets, cfg.Driver = sim.DefaultEra, diagnose.SweepPackets, ex.Driver
 	l, err := lab.New(cfg)
 	if err != nil {
 		return "", "", false

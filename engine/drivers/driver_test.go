@@ -204,7 +204,8 @@ func TestPoll_EndsShortWhenTheRingRunsDry(t *testing.T) {
 // would silently mean "never".
 func TestSpecs_EraNamesResolve(t *testing.T) {
 	for _, s := range Specs {
-		for field, name := range map[string]string{"RecycleFrom": s.RecycleFrom, "PPNapiFrom": s.PPNapiFrom, "PoolDMAFrom": s.PoolDMAFrom, "RxCacheUntil": s.RxCacheUntil} {
+		for field, name := range map[string]string{"RecycleFrom": s.RecycleFrom, "PPNapiFrom": s.PPNapiFrom, "NetdevFrom": s.NetdevFrom, "AggFrom": s.AggFrom,
+			"PoolDMAFrom": s.PoolDMAFrom, "RxCacheUntil": s.RxCacheUntil, "QueueMgmtFrom": s.QueueMgmtFrom, "UnreadableFrom": s.UnreadableFrom} {
 			if name == "" {
 				continue
 			}

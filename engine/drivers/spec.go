@@ -464,14 +464,16 @@ func (s *Spec) Runs(sc string) bool {
 }
 
 // MinEra is the oldest era the driver model exists in: the frag API driver
-// (hns3) needs 5.15.
+// (hns3) needs the first era with the frag API (5.15).
 func (s *Spec) MinEra() int {
 	if s.Buffer == FragAPI {
-		e, _ := sim.EraByName("5.15")
-		return e.Order
+		return fragAPIFrom.Order
 	}
 	return 0
 }
+
+// fragAPIFrom is the first era with page_pool_alloc_frag (Era.FragAPI).
+var fragAPIFrom = sim.FirstEra(func(e *sim.Era) bool { return e.FragAPI })
 
 // Marks reports whether the driver marks skbs for recycling in era e.
 func (s *Spec) Marks(e *sim.Era) bool {

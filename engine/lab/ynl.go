@@ -101,7 +101,7 @@ func (l *Lab) YNL() YNL {
 		y.Note = "the pool has no netdev (the micro-benchmark creates it without pp_params.netdev): netlink lists no pool"
 	case !l.m.Era.Stats:
 		y.Note = fmt.Sprintf("era %s: no netdev netlink page-pool objects (v6.8) and no CONFIG_PAGE_POOL_STATS (v5.18); shown as a 6.8 kernel would report this run", l.m.Era.Name)
-	case l.m.Era.Order < eraOrder("6.8"):
+	case !l.m.Era.PoolNetlink:
 		y.Note = fmt.Sprintf("era %s: no netdev netlink page-pool objects (page-pool-get and page-pool-stats-get are v6.8; ethtool -S shows the stats); shown as a 6.8 kernel would report this run", l.m.Era.Name)
 	}
 	if l.drv != nil && l.drv.Spec.NetdevFrom == "" {
@@ -149,14 +149,6 @@ func (l *Lab) YNLIDNote() string {
 // SystemPoolIDs is how many page-pool ids the era's kernel hands out
 // before any driver's pool (pagepool.SystemPoolIDs).
 func SystemPoolIDs(e *sim.Era, cpus int) int { return pagepool.SystemPoolIDs(e, cpus) }
-
-func eraOrder(name string) int {
-	e, err := sim.EraByName(name)
-	if err != nil {
-		panic(err)
-	}
-	return e.Order
-}
 
 // YNLStatKey is the netdev family's attribute name of counter s
 // (page-pool-stats: alloc-fast … recycle-released-refcnt).

@@ -440,21 +440,34 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 	if !recycling {
 		bulk = bulk || p.Share("get_page_from_freelist") == 0
 	}
+	// The eras a prediction runs in, each the first era with what it
+	// brings: the 5.12 allocator without skb recycling, bulk refill (5.13),
+	// the RFC's recycling (rfc-v1), recycling as merged (5.14), the same
+	// in the driver's first era (5.15 for hns3's frag API), NAPI-direct
+	// recycling (6.4).
+	var (
+		single    = sim.FirstEra(func(e *sim.Era) bool { return !e.BulkAlloc && e.SkbRecycle == sim.SkbRecycleNone })
+		bulkE     = sim.FirstEra(func(e *sim.Era) bool { return e.BulkAlloc && e.SkbRecycle == sim.SkbRecycleNone })
+		rfc       = sim.FirstEra(func(e *sim.Era) bool { return e.SkbRecycle == sim.SkbRecycleRFC })
+		merged    = sim.FirstEra(func(e *sim.Era) bool { return e.SkbRecycle == sim.SkbRecycleMerged })
+		mergedDrv = sim.FirstEra(func(e *sim.Era) bool { return e.SkbRecycle == sim.SkbRecycleMerged && e.Order >= spec.MinEra() })
+		direct    = sim.FirstEra(func(e *sim.Era) bool { return e.NAPIDirect })
+	)
 	switch change {
 	case "skb-recycle":
 		if recycling {
 			return "", "", none, none, nil, fmt.Errorf("--change skb-recycle: the profile already recycles skbs (it shows page_pool_put_page / the header says recycling on)")
 		}
 		if !bulk {
-			after := "rfc-v1"
-			if e, _ := sim.EraByName(after); !spec.Marks(e) {
-				after = "5.14"
+			after := rfc
+			if !spec.Marks(after) {
+				after = merged
 				setA = none.With(sim.KnobBulkRefill, 0) // recycling on the 5.12 allocator, as the first series measured
 			}
 			notes = append(notes, "no __alloc_pages_bulk and get_page_from_freelist listed: the 5.12 allocator (one page per slow-path call)")
-			return "5.12", after, none, setA, notes, nil
+			return single.Name, after.Name, none, setA, notes, nil
 		}
-		return "5.13", "5.14", none, none, notes, nil
+		return bulkE.Name, merged.Name, none, none, notes, nil
 	case "bulk":
 		if bulk {
 			return "", "", none, none, nil, fmt.Errorf("--change bulk: the profile already shows bulk allocation (__alloc_pages_bulk, or no get_page_from_freelist)")
@@ -462,23 +475,19 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 		if recycling {
 			// Bulk refill on top of recycling: the recycling era the profile
 			// implies, its slow path one page per call before and bulk after.
-			era := "rfc-v1"
-			if e, _ := sim.EraByName(era); !spec.Marks(e) {
-				era = "5.14"
+			era := rfc
+			if !spec.Marks(era) {
+				era = merged
 			}
-			notes = append(notes, fmt.Sprintf("bulk refill on top of skb recycling: era %s with bulk_refill=0, then bulk_refill=1", era))
-			return era, era, none.With(sim.KnobBulkRefill, 0), none.With(sim.KnobBulkRefill, 1), notes, nil
+			notes = append(notes, fmt.Sprintf("bulk refill on top of skb recycling: era %s with bulk_refill=0, then bulk_refill=1", era.Name))
+			return era.Name, era.Name, none.With(sim.KnobBulkRefill, 0), none.With(sim.KnobBulkRefill, 1), notes, nil
 		}
-		return "5.12", "5.13", none, none, nil, nil
+		return single.Name, bulkE.Name, none, none, nil, nil
 	}
 	if !recycling {
 		return "", "", none, none, nil, fmt.Errorf("--change napi-direct: needs a profile with skb recycling on (page_pool_put_page or page_pool_return_skb_page listed)")
 	}
-	before := "5.14"
-	if e, _ := sim.EraByName(before); spec.MinEra() > e.Order {
-		before = "5.15" // hns3: the frag API
-	}
-	return before, "6.4", none, none, nil, nil
+	return mergedDrv.Name, direct.Name, none, none, nil, nil
 }
 
 // linkRate is the line rate in the unit of a prediction (0: not capped).

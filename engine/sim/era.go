@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // SkbRecycling says how (and whether) an era lets pages inside sk_buffs return to
 // their page_pool.
 type SkbRecycling uint8
@@ -33,7 +35,7 @@ const (
 type Era struct {
 	Name    string
 	Summary string
-	Order   int    // chronological position, for "since" comparisons in docs/UI
+	Order   int    // chronological position: the index in Eras (set when the table is built), for "since" comparisons
 	Tag     string // the kernel release whose source the era follows (rfc-v1: its v5.12-rc base)
 
 	// GROPPRecycleCheck: skb_gro_receive refuses to splice an skb whose
@@ -220,6 +222,32 @@ type Era struct {
 	// LTS: the release is a longterm kernel (kernel.org's releases page:
 	// 5.15, 6.1, 6.6, 6.12, 6.18).
 	LTS bool
+	// ProfileNames: a perf profile of the era shows the era's own names
+	// of the functions the work runs in (Sym.ProfileIn), not the names of
+	// the model's first profiles (Sym.Profile), which engine/perf's
+	// calibration and its predictions up to 6.4 match: set from 6.9, the
+	// first era after the shipped listings' kernels.
+	ProfileNames bool
+	// Names are the era's own names for the modelled functions whose
+	// kernel name changed, or that did not exist yet, in the release the
+	// era follows (Tag); a symbol not listed keeps Sym.Name (Sym.NameIn).
+	// An era after 6.8 takes the names of the era before it and changes
+	// what its step says (eraStep.names, eraStep.unnamed). The defining
+	// file of every name is in engine/lab's per-era identifier table
+	// (internal/kernelsrc/idents.tsv); where each rename comes from is
+	// said above Eras and above laterEras.
+	Names map[Sym]string
+	// Branch is the era this one branches off, for an era that is not a
+	// release of the mainline ("" for a release or a pre-release): rfc-v1
+	// is the first skb-recycling RFC applied to its v5.12 base. Order
+	// still places a branch among the releases for "since" comparisons
+	// (rfc-v1 after 5.13: the drivers that marked skbs in the RFC mark them
+	// from 5.14 on); a range of eras (idents.tsv) runs along the mainline
+	// and names a branch on its own. A pre-release (7.1-rc1) is on the
+	// mainline, before its release. Base resolves it.
+	Branch string
+	base   int // 1 + the index in Eras of Branch's era (0: on the mainline); set by init
+
 	// Naming is the name family the era's kernel gives the pool's
 	// functions and the memory they hand out: "page" up to 6.10, "netmem"
 	// from the netmem conversion (Mina Almasry's series, v6.11:
@@ -259,37 +287,82 @@ const (
 // slow path, which the RFC patched at its skip_dma_map: label; bulk refill
 // (be5dba25b4b2) arrived in the 5.13 merge window (the bulk_refill knob adds
 // it to any era).
+//
+// Their names (Names) up to 6.8:
+//   - v5.12 (5.12, and rfc-v1 on its v5.12-rc base): __page_pool_alloc_page_order
+//     and page_pool_dma_map were split out of __page_pool_alloc_pages_slow by
+//     the bulk-refill series (be5dba25b4b2 and its "refactor dma_map into own
+//     function", v5.13), so the slow path does both itself; the page
+//     allocator's entry point is __alloc_pages_nodemask (renamed __alloc_pages
+//     in v5.13, include/linux/gfp.h of v5.12 only wraps it).
+//   - up to v5.14 the slow path marks the page itself (5.14: pp_magic |=
+//     PP_SIGNATURE; rfc-v1: page->signature): page_pool_set_pp_info is
+//     v5.15 (57f05bc2ab24).
+//   - v6.6: the skb free path's page_pool_return_skb_page moved to
+//     net/core/skbuff.c as napi_pp_put_page (Lobakin's "don't include
+//     <net/page_pool/types.h> to <linux/skbuff.h>" series); page_pool_release_page
+//     was removed ("net: page_pool: remove page_pool_release_page()"), and the
+//     pool's release of a page is page_pool_return_page, which unmaps the
+//     page itself (net/core/page_pool.c of a 6.6 tree,
+//     eclipse-oniro-mirrors/kernel_linux_6.6).
+//   - v6.8: that DMA half is its own function, __page_pool_release_page_dma.
+//   - the put behind page_pool_put_page (SymPutUnrefed): page_pool_put_page
+//     itself, exported from net/core/page_pool.c, up to v5.17; from v5.18 an
+//     inline over page_pool_put_defragged_page (52cc6ffc0ab2 "page_pool:
+//     Refactor page_pool to enable fragmenting after allocation", Duyck,
+//     net-next 3 Feb 2022, patchwork-bot
+//     <164389020903.26884.1681096827552466800.git-patchwork-notify@kernel.org>);
+//     renamed page_pool_put_unrefed_page by Liang Chen's "page_pool: Rename
+//     pp_frag_count to pp_ref_count" (v4
+//     <20231129031201.32014-2-liangchen.linux@gmail.com>, net-next for v6.8,
+//     its diff read).
+//   - v6.4 to v6.9: a frag's unref is napi_frag_unref(frag, recycle,
+//     napi_safe), an inline of include/linux/skbuff.h: skb_release_data
+//     calls it with its napi_safe, __skb_frag_unref with false (8c48eea3adf3
+//     "page_pool: allow caching from safely localized NAPI", v6.4, its RFC v2
+//     <20230405232100.103392-3-kuba@kernel.org> read). Mina Almasry's "net:
+//     remove napi_frag_unref" (v4 <20240403152844.4061814-4-almasrymina@google.com>,
+//     net-next before 10 Apr 2024, so v6.10) makes skb_release_data call
+//     __skb_frag_unref(frag, recycle) again, which f6d827b180bd moves to
+//     include/linux/skbuff_ref.h (also v6.10).
 var Eras = withLater([]Era{
-	{Name: "5.12", Tag: "v5.12", Order: 0, Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
-		RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page"},
-	{Name: "5.13", Tag: "v5.13", Order: 1, Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
-		BulkAlloc: true, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page"},
-	{Name: "rfc-v1", Tag: "v5.12", Order: 2, Summary: "first skb-recycling series: page->signature, pool found via xdp_mem_info in page->private, returned through __xdp_return",
-		SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page"},
-	{Name: "5.14", Tag: "v5.14", Order: 3, Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
+	{Name: "5.12", Tag: "v5.12", Summary: "no skb recycling: drivers call page_pool_release_page() when they build an skb; slow path allocates one page per call",
+		RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page",
+		Names: map[Sym]string{SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"}},
+	{Name: "5.13", Tag: "v5.13", Summary: "as 5.12, plus bulk refill with alloc_pages_bulk (64 pages per call)",
+		BulkAlloc: true, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page",
+		Names: map[Sym]string{SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"}},
+	{Name: "rfc-v1", Tag: "v5.12", Branch: "5.12", Summary: "first skb-recycling series: page->signature, pool found via xdp_mem_info in page->private, returned through __xdp_return",
+		SkbRecycle: SkbRecycleRFC, RefillConsumerLock: true, BiasMax: longMax, Coalesce: CoalescePlain, Naming: "page",
+		Names: map[Sym]string{SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"}},
+	{Name: "5.14", Tag: "v5.14", Summary: "skb recycling as merged: pp_magic, page->pp set by skb_mark_for_recycle; skb frees always go to the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, RefillConsumerLock: true,
-		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain, TracePFNHex: true, Naming: "page"},
+		ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: CoalescePlain, TracePFNHex: true, Naming: "page",
+		Names: map[Sym]string{SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"}},
 	// 5.15 carries the 2022 coalesce fix (1effe8ca4e34 "skbuff: fix coalescing
 	// for page_pool fragment recycling", "Fixes:" the v5.15 frag support
 	// 53e0961da1c7, so it is in the 5.15.y stable series whose skbuff.c the era
 	// follows): without it, split pages are not safe against coalescing from
 	// clones.
-	{Name: "5.15", Tag: "v5.15", LTS: true, Order: 4, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
+	{Name: "5.15", Tag: "v5.15", LTS: true, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page"},
+		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page",
+		Names: map[Sym]string{SymPutUnrefed: "page_pool_put_page"}},
 	// 6.1 (LTS): the deferred free of 5.19 without NAPI-direct recycling —
 	// the NAPI CPU frees what the reader handed back, but every skb page still
 	// goes through the ptr_ring; page_pool_release_page still exists, the
 	// coalesce rule is 2022's (1effe8ca4e34), CONFIG_PAGE_POOL_STATS (5.18) and the
 	// bulk refill on pool->p.nid (6.0) are in. GRO's pp_recycle guard is
 	// v6.2 (backported to 6.1.y; the era follows the release).
-	{Name: "6.1", Tag: "v6.1", LTS: true, Order: 5, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
+	{Name: "6.1", Tag: "v6.1", LTS: true, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
-		BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page"},
-	{Name: "6.4", Tag: "v6.4", Order: 6, Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
+		BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page",
+		Names: map[Sym]string{SymPutUnrefed: "page_pool_put_defragged_page"}},
+	{Name: "6.4", Tag: "v6.4", Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023, TracePFNHex: true,
-		GROPPRecycleCheck: true, Naming: "page"},
+		GROPPRecycleCheck: true, Naming: "page",
+		Names: map[Sym]string{SymFragUnref: "napi_frag_unref", SymPutUnrefed: "page_pool_put_defragged_page"}},
 	// 6.6 (LTS), read against a 6.6 tree's net/core/page_pool.c
 	// (eclipse-oniro-mirrors/kernel_linux_6.6):
 	// napi_pp_put_page in skbuff.c admits `napi_safe || in_softirq()`
@@ -300,26 +373,32 @@ var Eras = withLater([]Era{
 	// PP_FLAG_PAGE_FRAG and pp_frag_count for split pages only, BIAS_MAX
 	// LONG_MAX, the 2023 coalesce rule (0646dc31ca88 "skbuff: Fix a race
 	// between coalescing and releasing SKBs").
-	{Name: "6.6", Tag: "v6.6", LTS: true, Order: 7, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
+	{Name: "6.6", Tag: "v6.6", LTS: true, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page"},
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page",
+		Names: map[Sym]string{SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "page_pool_return_page", SymFragUnref: "napi_frag_unref", SymPutUnrefed: "page_pool_put_defragged_page"}},
 	// 6.8 keeps 6.6 and adds what the model shows of 6.7 and 6.8: every page
 	// carries pp_ref_count (6.7: 58d53d8f7da6; 6.8: the rename, 0a149ab78ee2)
 	// and PP_FLAG_PAGE_FRAG is gone (09d96ee5674a), BIAS_MAX is halved
 	// (aaf153aecef1), and skb_try_coalesce takes pp refs from cloned sources,
 	// plain inequality again (f7dc3248dcfb "skbuff: Optimization of SKB
 	// coalescing for page pool"; Liang Chen's series, Dec 2023).
-	{Name: "6.8", Tag: "v6.8", Order: 8, Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
+	{Name: "6.8", Tag: "v6.8", Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
-		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, PoolNetlink: true, Naming: "page"},
+		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, PoolNetlink: true, Naming: "page",
+		Names: map[Sym]string{SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "__page_pool_release_page_dma", SymFragUnref: "napi_frag_unref"}},
 }, laterEras)
 
-// eraStep is an era after 6.8 as what it changes in the era before it.
+// eraStep is an era after 6.8 as what it changes in the era before it:
+// its behaviour (change) and its names (names: a symbol's new name in this
+// era; unnamed: a symbol back to Sym.Name).
 type eraStep struct {
 	name, tag, summary string
 	change             func(e *Era)
+	names              map[Sym]string
+	unnamed            []Sym
 }
 
 // laterEras are the eras after 6.8 (docs/eras-after-6.8.md has the
@@ -329,36 +408,124 @@ type eraStep struct {
 // several of these changes back (6.12.y has the DMA tracking, the 16K clamp
 // and the mp_ops hooks), so an LTS kernel of today behaves more like a later
 // era than its tag.
+//
+// Their names (their rows in idents.tsv say where each was read):
+//   - v6.10: the memory allocation profiling series (Suren Baghdasaryan)
+//     renames the allocators the pool calls: __alloc_pages_bulk →
+//     alloc_pages_bulk_noprof, __alloc_pages → __alloc_pages_noprof,
+//     kmem_cache_alloc → kmem_cache_alloc_noprof (the old names become
+//     alloc_hooks() macros).
+//   - v6.12: page_pool_put_unrefed_netmem does the put (the netmem
+//     conversion, v6.11); page_pool_put_unrefed_page is its wrapper (read
+//     in 6.12.y, atmark-techno/linux-6.12-at @0f3f95aa1299).
+//   - v6.12: the dma-buf provider's functions, called directly by the pool
+//     (0f9214046893); from v6.15 the same functions through
+//     pool->mp_ops (57afb4830157). io_uring zero-copy RX's provider is
+//     the other mp_ops of 6.15 on, with symbols of its own
+//     (SymZcAllocNetmems, SymZcReleaseNetmem).
+//   - v6.15: page_pool_put_page_bulk(pool, data, count) is
+//     page_pool_put_netmem_bulk(data, count) (fcc680a647ba, ≈v6.14).
+//   - v6.15: the page allocator frees an order-0 page through
+//     free_frozen_pages (free_unref_page's successor, ≈v6.14, not pinned).
+//   - v6.16: ee62ce7a1d90 does the xa_alloc inline in page_pool_dma_map
+//     and the xa_cmpxchg inline in __page_pool_release_page_dma; "page_pool:
+//     Fix PP_MAGIC_MASK to avoid crashing on some 32-bit arches" (Toke
+//     Høiland-Jørgensen, net, Sep 2025: v1
+//     <20250926113841.376461-1-toke@redhat.com> moves both into
+//     page_pool_register_dma_index / page_pool_release_dma_index, read in
+//     its diff; v2 <20250930114331.675412-1-toke@redhat.com>), so v6.18 has
+//     the helpers; __page_pool_unmap_netmem_dma (the model's name) is a
+//     later fix's (commit not pinned; 7.1-rc1 and 7.1 use it, not verified
+//     per tag).
+//   - v6.18: Byungchul Park's v6.17 renames (61a332475335, 4ad125ae380b,
+//     b56ce8684622): page_pool_return_netmem, __page_pool_release_netmem_dma,
+//     __page_pool_alloc_netmems_slow; and the IOMMU's page mapping is
+//     iommu_dma_map_phys / iommu_dma_unmap_phys (Leon Romanovsky's
+//     dma-mapping series, posted Aug 2025; v6.18 not verified).
 var laterEras = []eraStep{
-	{"6.9", "v6.9", "as 6.8, plus the per-CPU system page_pools (page_pool_create_percpu, pool->cpuid): an skb page of a pool whose cpuid is this CPU recycles directly when freed in softirq; generic XDP copies a frags-capable program's skbs into them",
-		func(e *Era) { e.SystemPool = true }},
-	{"6.10", "v6.10", "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included), direct bulk recycling in page_pool_put_page_bulk, and no DMA sync call at all on an I/O-coherent device (dma_dev_need_sync)",
-		func(e *Era) { e.PoolNapiLocal, e.DMASkipSync = true, true }},
-	{"6.12", "v6.12", "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
-		func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true }},
-	{"6.15", "v6.15", "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV (6.14), which the dma-buf provider turns off (io_uring syncs each niov itself)",
-		func(e *Era) { e.MemProvider, e.RetryStopsNegative, e.BulkStatAfterUnlock = MPOps, true, true }},
-	{"6.16", "v6.16", "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
-		func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier = true, true }},
-	{"6.18", "v6.18", "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768; 6.19 changes no page_pool behaviour the model shows (ynltool page-pool stats is new)",
-		func(e *Era) { e.RingClamp, e.Naming, e.LTS = true, "netmem_desc", true }},
-	{"7.1-rc1", "v7.1-rc1", "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc5)",
-		func(e *Era) { e.PageType = true }},
-	{"7.1", "v7.1", "as 6.18: the page type of 7.1-rc1 was reverted (54cf41c969da), so 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
-		func(e *Era) { e.PageType = false }},
+	{name: "6.9", tag: "v6.9", summary: "as 6.8, plus the per-CPU system page_pools (page_pool_create_percpu, pool->cpuid): an skb page of a pool whose cpuid is this CPU recycles directly when freed in softirq; generic XDP copies a frags-capable program's skbs into them",
+		change: func(e *Era) { e.SystemPool, e.ProfileNames = true, true }},
+	{name: "6.10", tag: "v6.10", summary: "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included), direct bulk recycling in page_pool_put_page_bulk, and no DMA sync call at all on an I/O-coherent device (dma_dev_need_sync)",
+		change: func(e *Era) { e.PoolNapiLocal, e.DMASkipSync = true, true },
+		names:  map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, unnamed: []Sym{SymFragUnref}},
+	{name: "6.12", tag: "v6.12", summary: "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
+		change: func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true },
+		names:  map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page", SymPutUnrefed: "page_pool_put_unrefed_netmem"}},
+	{name: "6.15", tag: "v6.15", summary: "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV (6.14), which the dma-buf provider turns off (io_uring syncs each niov itself)",
+		change: func(e *Era) { e.MemProvider, e.RetryStopsNegative, e.BulkStatAfterUnlock = MPOps, true, true },
+		names:  map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}},
+	{name: "6.16", tag: "v6.16", summary: "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
+		change: func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier = true, true },
+		names:  map[Sym]string{SymDMAIndexAlloc: "page_pool_dma_map", SymDMAIndexRelease: "__page_pool_release_page_dma"}},
+	{name: "6.18", tag: "v6.18", summary: "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768; 6.19 changes no page_pool behaviour the model shows (ynltool page-pool stats is new)",
+		change: func(e *Era) { e.RingClamp, e.Naming, e.LTS = true, "netmem_desc", true },
+		names: map[Sym]string{SymDMAIndexAlloc: "page_pool_register_dma_index", SymDMAIndexRelease: "page_pool_release_dma_index", SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
+			SymIOMMUMap: "iommu_dma_map_phys", SymIOMMUUnmap: "iommu_dma_unmap_phys"}},
+	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc5)",
+		change: func(e *Era) { e.PageType = true }, unnamed: []Sym{SymDMAIndexRelease}},
+	{name: "7.1", tag: "v7.1", summary: "as 6.18: the page type of 7.1-rc1 was reverted (54cf41c969da), so 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
+		change: func(e *Era) { e.PageType = false }},
 }
 
 // withLater appends each step as a copy of the era before it (LTS aside)
-// with the step's change, in order.
+// with the step's change and names, in order, and numbers every era.
 func withLater(eras []Era, steps []eraStep) []Era {
+	for i := range eras {
+		eras[i].Order = i
+	}
 	for _, st := range steps {
 		e := eras[len(eras)-1]
 		e.Name, e.Tag, e.Summary, e.Order = st.name, st.tag, st.summary, len(eras)
 		e.LTS = false // a release's own property, not a behaviour a later era inherits
 		st.change(&e)
+		names := make(map[Sym]string, len(e.Names)+len(st.names))
+		for s, n := range e.Names {
+			names[s] = n
+		}
+		for s, n := range st.names {
+			names[s] = n
+		}
+		for _, s := range st.unnamed {
+			delete(names, s)
+		}
+		e.Names = names
 		eras = append(eras, e)
 	}
 	return eras
+}
+
+// Base is the era a branch era branches off (Branch), nil for an era of
+// the mainline.
+func (e *Era) Base() *Era {
+	if e.base == 0 {
+		return nil
+	}
+	return &Eras[e.base-1]
+}
+
+// FirstEra is the oldest era (by Order) that has, nil if none has: how the
+// engine names "the era from which ..." by a feature, never by a name.
+func FirstEra(has func(e *Era) bool) *Era {
+	for i := range Eras {
+		if has(&Eras[i]) {
+			return &Eras[i]
+		}
+	}
+	return nil
+}
+
+func init() {
+	for i := range Eras {
+		e := &Eras[i]
+		if e.Branch == "" {
+			continue
+		}
+		j, err := indexByName("era", "era", Eras, eraName, e.Branch)
+		if err != nil || j >= i || Eras[j].Branch != "" {
+			panic(fmt.Sprintf("sim: era %s branches off %q, which is no earlier era of the mainline", e.Name, e.Branch))
+		}
+		e.base = j + 1
+	}
 }
 
 // DefaultEra is the era a run uses when none is given.

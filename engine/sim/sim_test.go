@@ -1,23 +1,64 @@
 package sim
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
 
+// The era table is ordered and its names resolve, whatever eras it holds:
+// each era's Order is its index, names are unique, the releases and
+// pre-releases of the mainline follow their kernel versions (a pre-release
+// before its release), a branch follows the tag of the era it branches
+// off, and an unknown name is refused with every accepted one.
 func TestEras_NamesAndOrder(t *testing.T) {
-	want := []string{"5.12", "5.13", "rfc-v1", "5.14", "5.15", "6.1", "6.4", "6.6", "6.8", "6.9", "6.10", "6.12", "6.15", "6.16", "6.18", "7.1-rc1", "7.1"}
-	if got := strings.Join(EraNames(), ","); got != strings.Join(want, ",") {
-		t.Fatalf("eras %s, want %s", got, strings.Join(want, ","))
-	}
-	for i, e := range Eras {
+	seen := map[string]bool{}
+	var prev []int
+	for i := range Eras {
+		e := &Eras[i]
 		if e.Order != i {
 			t.Errorf("%s: order %d, want %d", e.Name, e.Order, i)
 		}
+		if e.Name == "" || seen[e.Name] {
+			t.Errorf("era %d: name %q empty or repeated", i, e.Name)
+		}
+		seen[e.Name] = true
+		if got, err := EraByName(e.Name); err != nil || got != e {
+			t.Errorf("%s: EraByName gives %v, %v", e.Name, got, err)
+		}
+		if b := e.Base(); b != nil {
+			if b.Order >= e.Order || b.Base() != nil || b.Name != e.Branch || b.Tag != e.Tag {
+				t.Errorf("%s: branches off %q (%+v), want an earlier mainline era with its tag %s", e.Name, e.Branch, b, e.Tag)
+			}
+			continue
+		}
+		v := tagVersion(t, e.Tag)
+		if prev != nil && slices.Compare(v, prev) <= 0 {
+			t.Errorf("%s (%s) does not follow the mainline era before it (%v)", e.Name, e.Tag, prev)
+		}
+		prev = v
 	}
-	if _, err := EraByName("5.16"); err == nil || !strings.Contains(err.Error(), "accepted: 5.12, 5.13, rfc-v1, 5.14, 5.15, 6.1, 6.4, 6.6, 6.8") {
+	if _, err := EraByName(DefaultEra); err != nil {
+		t.Errorf("DefaultEra: %v", err)
+	}
+	if _, err := EraByName("5.16"); err == nil || !strings.Contains(err.Error(), "accepted: "+strings.Join(EraNames(), ", ")) {
 		t.Errorf("unknown era error: %v", err)
 	}
+}
+
+// tagVersion orders a kernel tag: v6.18 → [6 18 1 0], v7.1-rc1 → [7 1 0 1]
+// (a pre-release before its release).
+func tagVersion(t *testing.T, tag string) []int {
+	t.Helper()
+	var maj, min, rc int
+	if n, _ := fmt.Sscanf(tag, "v%d.%d-rc%d", &maj, &min, &rc); n == 3 {
+		return []int{maj, min, 0, rc}
+	}
+	if n, _ := fmt.Sscanf(tag, "v%d.%d", &maj, &min); n != 2 {
+		t.Fatalf("tag %q: want vX.Y or vX.Y-rcN", tag)
+	}
+	return []int{maj, min, 1, 0}
 }
 
 // TestEras_Features pins each era's behaviour switches to the kernel releases
@@ -314,7 +355,7 @@ func TestSym_ProfileInEra(t *testing.T) {
 	}
 	for i := range Eras {
 		e := &Eras[i]
-		if e.Order >= profileNamesFrom {
+		if e.ProfileNames {
 			continue
 		}
 		for s := Sym(1); s < NumSyms; s++ {
@@ -322,6 +363,11 @@ func TestSym_ProfileInEra(t *testing.T) {
 				t.Errorf("era %s: %s profiles as %q, want the unchanged %q", e.Name, s.Name(), got, s.Profile())
 			}
 		}
+	}
+	// The shipped profiles' names hold up to 6.8; 6.9 is the first era
+	// whose profiles show its own names.
+	if e := FirstEra(func(e *Era) bool { return e.ProfileNames }); e == nil || e.Name != "6.9" {
+		t.Errorf("the first era with ProfileNames is %v, want 6.9", e)
 	}
 	if got := SymReturnSkbPage.ProfileIn(nil); got != SymReturnSkbPage.Profile() {
 		t.Errorf("nil era: %q", got)

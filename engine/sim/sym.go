@@ -254,129 +254,12 @@ func (s Sym) Name() string {
 	return syms[s].name
 }
 
-// eraNames are the era's own names for the modelled functions whose kernel
-// name changed, or that did not exist yet, in the release the era follows
-// (Era.Tag); a symbol not listed keeps Name. The defining file of every name
-// is in engine/lab's per-era identifier table (kernelsrc/idents.tsv).
-//   - v5.12 (5.12, and rfc-v1 on its v5.12-rc base): __page_pool_alloc_page_order
-//     and page_pool_dma_map were split out of __page_pool_alloc_pages_slow by
-//     the bulk-refill series (be5dba25b4b2 and its "refactor dma_map into own
-//     function", v5.13), so the slow path does both itself; the page
-//     allocator's entry point is __alloc_pages_nodemask (renamed __alloc_pages
-//     in v5.13, include/linux/gfp.h of v5.12 only wraps it).
-//   - up to v5.14 the slow path marks the page itself (5.14: pp_magic |=
-//     PP_SIGNATURE; rfc-v1: page->signature): page_pool_set_pp_info is
-//     v5.15 (57f05bc2ab24).
-//   - v6.6: the skb free path's page_pool_return_skb_page moved to
-//     net/core/skbuff.c as napi_pp_put_page (Lobakin's "don't include
-//     <net/page_pool/types.h> to <linux/skbuff.h>" series); page_pool_release_page
-//     was removed ("net: page_pool: remove page_pool_release_page()"), and the
-//     pool's release of a page is page_pool_return_page, which unmaps the
-//     page itself (net/core/page_pool.c of a 6.6 tree,
-//     eclipse-oniro-mirrors/kernel_linux_6.6).
-//   - v6.8: that DMA half is its own function, __page_pool_release_page_dma.
-//   - the put behind page_pool_put_page (SymPutUnrefed): page_pool_put_page
-//     itself, exported from net/core/page_pool.c, up to v5.17; from v5.18 an
-//     inline over page_pool_put_defragged_page (52cc6ffc0ab2 "page_pool:
-//     Refactor page_pool to enable fragmenting after allocation", Duyck,
-//     net-next 3 Feb 2022, patchwork-bot
-//     <164389020903.26884.1681096827552466800.git-patchwork-notify@kernel.org>);
-//     renamed page_pool_put_unrefed_page by Liang Chen's "page_pool: Rename
-//     pp_frag_count to pp_ref_count" (v4
-//     <20231129031201.32014-2-liangchen.linux@gmail.com>, net-next for v6.8,
-//     its diff read).
-//   - v6.4 to v6.9: a frag's unref is napi_frag_unref(frag, recycle,
-//     napi_safe), an inline of include/linux/skbuff.h: skb_release_data
-//     calls it with its napi_safe, __skb_frag_unref with false (8c48eea3adf3
-//     "page_pool: allow caching from safely localized NAPI", v6.4, its RFC v2
-//     <20230405232100.103392-3-kuba@kernel.org> read). Mina Almasry's "net:
-//     remove napi_frag_unref" (v4 <20240403152844.4061814-4-almasrymina@google.com>,
-//     net-next before 10 Apr 2024, so v6.10) makes skb_release_data call
-//     __skb_frag_unref(frag, recycle) again, which f6d827b180bd moves to
-//     include/linux/skbuff_ref.h (also v6.10).
-var eraNames = map[string]map[Sym]string{
-	"5.12":   {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"},
-	"5.13":   {SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"},
-	"rfc-v1": {SymAllocPageOrder: "__page_pool_alloc_pages_slow", SymPoolDMAMap: "__page_pool_alloc_pages_slow", SymAllocPagesNode: "__alloc_pages_nodemask", SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"},
-	"5.14":   {SymSetPPInfo: "__page_pool_alloc_pages_slow", SymPutUnrefed: "page_pool_put_page"},
-	"5.15":   {SymPutUnrefed: "page_pool_put_page"},
-	"6.1":    {SymPutUnrefed: "page_pool_put_defragged_page"},
-	"6.4":    {SymFragUnref: "napi_frag_unref", SymPutUnrefed: "page_pool_put_defragged_page"},
-	"6.6":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "page_pool_return_page", SymFragUnref: "napi_frag_unref", SymPutUnrefed: "page_pool_put_defragged_page"},
-	"6.8":    {SymReturnSkbPage: "napi_pp_put_page", SymReleasePage: "__page_pool_release_page_dma", SymFragUnref: "napi_frag_unref"},
-}
-
-// The eras after 6.8 (their rows in idents.tsv say where each was read):
-//   - v6.10: the memory allocation profiling series (Suren Baghdasaryan)
-//     renames the allocators the pool calls: __alloc_pages_bulk →
-//     alloc_pages_bulk_noprof, __alloc_pages → __alloc_pages_noprof,
-//     kmem_cache_alloc → kmem_cache_alloc_noprof (the old names become
-//     alloc_hooks() macros).
-//   - v6.12: page_pool_put_unrefed_netmem does the put (the netmem
-//     conversion, v6.11); page_pool_put_unrefed_page is its wrapper (read
-//     in 6.12.y, atmark-techno/linux-6.12-at @0f3f95aa1299).
-//   - v6.12: the dma-buf provider's functions, called directly by the pool
-//     (0f9214046893); from v6.15 the same functions through
-//     pool->mp_ops (57afb4830157). io_uring zero-copy RX's provider is
-//     the other mp_ops of 6.15 on, with symbols of its own
-//     (SymZcAllocNetmems, SymZcReleaseNetmem).
-//   - v6.15: page_pool_put_page_bulk(pool, data, count) is
-//     page_pool_put_netmem_bulk(data, count) (fcc680a647ba, ≈v6.14).
-//   - v6.15: the page allocator frees an order-0 page through
-//     free_frozen_pages (free_unref_page's successor, ≈v6.14, not pinned).
-//   - v6.16: ee62ce7a1d90 does the xa_alloc inline in page_pool_dma_map
-//     and the xa_cmpxchg inline in __page_pool_release_page_dma; "page_pool:
-//     Fix PP_MAGIC_MASK to avoid crashing on some 32-bit arches" (Toke
-//     Høiland-Jørgensen, net, Sep 2025: v1
-//     <20250926113841.376461-1-toke@redhat.com> moves both into
-//     page_pool_register_dma_index / page_pool_release_dma_index, read in
-//     its diff; v2 <20250930114331.675412-1-toke@redhat.com>), so v6.18 has
-//     the helpers; __page_pool_unmap_netmem_dma (the model's name) is a
-//     later fix's (commit not pinned; 7.1-rc1 and 7.1 use it, not verified
-//     per tag).
-//   - v6.18: Byungchul Park's v6.17 renames (61a332475335, 4ad125ae380b,
-//     b56ce8684622): page_pool_return_netmem, __page_pool_release_netmem_dma,
-//     __page_pool_alloc_netmems_slow; and the IOMMU's page mapping is
-//     iommu_dma_map_phys / iommu_dma_unmap_phys (Leon Romanovsky's
-//     dma-mapping series, posted Aug 2025; v6.18 not verified).
-func init() {
-	prev := eraNames["6.8"]
-	for _, st := range []struct {
-		era string
-		set map[Sym]string
-		del []Sym
-	}{
-		{"6.9", nil, nil},
-		{"6.10", map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, []Sym{SymFragUnref}},
-		{"6.12", map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page", SymPutUnrefed: "page_pool_put_unrefed_netmem"}, nil},
-		{"6.15", map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}, nil},
-		{"6.16", map[Sym]string{SymDMAIndexAlloc: "page_pool_dma_map", SymDMAIndexRelease: "__page_pool_release_page_dma"}, nil},
-		{"6.18", map[Sym]string{SymDMAIndexAlloc: "page_pool_register_dma_index", SymDMAIndexRelease: "page_pool_release_dma_index", SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
-			SymIOMMUMap: "iommu_dma_map_phys", SymIOMMUUnmap: "iommu_dma_unmap_phys"}, nil},
-		{"7.1-rc1", nil, []Sym{SymDMAIndexRelease}},
-		{"7.1", nil, nil},
-	} {
-		m := make(map[Sym]string, len(prev)+len(st.set))
-		for s, n := range prev {
-			m[s] = n
-		}
-		for s, n := range st.set {
-			m[s] = n
-		}
-		for _, s := range st.del {
-			delete(m, s)
-		}
-		eraNames[st.era] = m
-		prev = m
-	}
-}
-
 // NameIn is the name the kernel of era e gives the function the symbol
 // models (Name when the era's release uses the model's name; Name for a nil
 // era).
 func (s Sym) NameIn(e *Era) string {
 	if e != nil {
-		if n, ok := eraNames[e.Name][s]; ok {
+		if n, ok := e.Names[s]; ok {
 			return n
 		}
 	}
@@ -395,7 +278,8 @@ func (s Sym) Profile() string {
 
 // ProfileIn is the symbol a perf profile of era e shows for s.
 //
-// Up to 6.8 (and for a nil era) it is Profile, unchanged: engine/perf fits
+// In an era without ProfileNames (up to 6.8) and for a nil era it is
+// Profile, unchanged: engine/perf fits
 // the model to perf-top listings of 5.12–5.14 kernels and predicts into
 // eras up to 6.4 by matching these names, so they stay as the profiles
 // were written — also where the 6.x kernels named the function otherwise
@@ -403,8 +287,8 @@ func (s Sym) Profile() string {
 // in 6.6 and 6.8, whose kernels run page_pool_put_defragged_page /
 // page_pool_put_unrefed_page, napi_pp_put_page and page_pool_return_page).
 //
-// From 6.9 it is the era's own name (NameIn: the one per-era table,
-// eraNames) of the function s runs in: s itself, or, for a function
+// In an era with ProfileNames (from 6.9) it is the era's own name (NameIn:
+// the era's Names) of the function s runs in: s itself, or, for a function
 // inlined into another (Profile names the caller), that caller, followed
 // until an out-of-line one; a Profile that names no modelled function
 // (get_page_from_freelist, _raw_spin_lock, a cache-maintenance routine)
@@ -414,7 +298,7 @@ func (s Sym) ProfileIn(e *Era) string {
 	if s >= NumSyms {
 		return "?"
 	}
-	if e == nil || e.Order < profileNamesFrom {
+	if e == nil || !e.ProfileNames {
 		return syms[s].profile
 	}
 	if t := s.outOfLine(); t != SymNone {
@@ -446,10 +330,6 @@ func (s Sym) outOfLine() Sym {
 	}
 	return SymNone
 }
-
-// profileNamesFrom is the Order of the first era whose profiles show the
-// era's names (6.9).
-var profileNamesFrom int
 
 // symByName: the modelled function of each kernel name (Sym.Name).
 var symByName = map[string]Sym{}
@@ -484,11 +364,6 @@ func init() {
 	for s := Sym(1); s < NumSyms; s++ {
 		if _, dup := symByName[syms[s].name]; !dup {
 			symByName[syms[s].name] = s
-		}
-	}
-	for i := range Eras {
-		if Eras[i].Name == "6.9" {
-			profileNamesFrom = Eras[i].Order
 		}
 	}
 }

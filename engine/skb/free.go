@@ -203,7 +203,7 @@ func (s *Stack) ppRecycle(cpu int, pg *mm.Page, napiSafe bool) bool {
 // Callers that must never recycle (sky2, mlx4, kTLS records) pass false.
 // From v6.4 to v6.9 the unref is napi_frag_unref(frag, recycle, napi_safe)
 // (skb_release_data's call; __skb_frag_unref wraps it with false), which
-// names it there (sim eraNames); v6.10 has __skb_frag_unref again, in
+// names it there (sim Era.Names); v6.10 has __skb_frag_unref again, in
 // include/linux/skbuff_ref.h.
 func (s *Stack) FragUnref(cpu int, f *Frag, recycle, napiSafe bool) {
 	s.fragUnref(cpu, f, recycle, napiSafe, true)

@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"pplab/engine/drivers"
@@ -31,44 +32,295 @@ type IdentDef struct {
 	Why   string // what the row rests on ("-": no move known)
 }
 
-// identTable: era name → identifier → definition.
-var identTable = parseIdents(identsTSV)
+// identTable is idents.tsv read against the model's eras.
+var identTable = mustParse(identsTSV, sim.Eras)
 
-func parseIdents(text string) map[string]map[string]IdentDef {
-	t := map[string]map[string]IdentDef{}
-	for _, e := range sim.Eras {
-		t[e.Name] = map[string]IdentDef{}
+func mustParse(text string, eras []sim.Era) *table {
+	t, err := parseIdents(text, eras)
+	if err != nil {
+		panic(err)
 	}
+	return t
+}
+
+// Status is what the table says of an identifier in an era.
+type Status uint8
+
+const (
+	// Absent: no row defines the identifier in the era, and none that
+	// could has been left unchecked there.
+	Absent Status = iota
+	// Defined: a row checked in the era defines it there.
+	Defined
+	// Unverified: a row not yet checked in the era covers it or lies next
+	// to it (idents.tsv, "checked through"): the era inherits nothing until
+	// someone checks the row there.
+	Unverified
+)
+
+// table is the parsed idents.tsv: per era name and identifier, what the
+// table says.
+type table struct {
+	at map[string]map[string]entry
+	// pending: per line of a row, the eras (names, in the era order) it
+	// was not checked in and could hold in: what TestIdents_EveryEraIsChecked
+	// lists and its -checked flag records.
+	pending map[int][]string
+	// checked is the @checked line's eras, in its order.
+	checked []string
+}
+
+type entry struct {
+	status Status
+	def    IdentDef
+	line   int    // the row that says so
+	thru   string // an Unverified row's checked-through era
+}
+
+// row is one line of idents.tsv.
+type row struct {
+	ident    string
+	line     int
+	def      IdentDef
+	covers   map[int]bool // indices into the era list the row's eras name (checked or not)
+	through  int          // position in @checked of the row's checked-through era
+	thruName string
+}
+
+// parseIdents reads the table against an era list (sim.Eras, or a test's
+// list with an era inserted): ranges along the list's mainline, branches
+// named on their own, each row valid for the eras checked through its
+// third column (idents.tsv's header says how to read it).
+func parseIdents(text string, eras []sim.Era) (*table, error) {
+	index := map[string]int{}
+	for i := range eras {
+		index[eras[i].Name] = i
+	}
+	var mainline []int             // indices of the mainline eras, in order
+	pos := make([]int, len(eras))  // index → position on the mainline (-1 for a branch)
+	base := make([]int, len(eras)) // index → the branch's base index (-1 on the mainline)
+	for i := range eras {
+		pos[i], base[i] = -1, -1
+		if b := eras[i].Branch; b != "" {
+			j, ok := index[b]
+			if !ok {
+				return nil, fmt.Errorf("idents: era %s branches off unknown era %q", eras[i].Name, b)
+			}
+			base[i] = j
+			continue
+		}
+		pos[i] = len(mainline)
+		mainline = append(mainline, i)
+	}
+	checkedAt := map[int]int{} // era index → position in @checked
+	var rows []row
 	for n, line := range strings.Split(text, "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 4 {
-			panic(fmt.Sprintf("idents.tsv:%d: %d fields, want 4", n+1, len(f)))
-		}
-		d := IdentDef{File: f[2], Why: f[3]}
-		if id, ok := strings.CutPrefix(f[2], "RFC:"); ok {
-			d = IdentDef{MsgID: id, Why: f[3]}
-		}
-		for _, era := range strings.Split(f[1], ",") {
-			m, ok := t[era]
-			if !ok {
-				panic(fmt.Sprintf("idents.tsv:%d: unknown era %q", n+1, era))
+		if f[0] == "@checked" {
+			if len(f) != 2 || len(checkedAt) > 0 {
+				return nil, fmt.Errorf("idents.tsv:%d: want one @checked line, tab, the eras separated by spaces", n+1)
 			}
-			if _, dup := m[f[0]]; dup {
-				panic(fmt.Sprintf("idents.tsv:%d: %s listed twice for era %s", n+1, f[0], era))
+			for k, name := range strings.Fields(f[1]) {
+				i, ok := index[name]
+				if _, dup := checkedAt[i]; !ok || dup {
+					return nil, fmt.Errorf("idents.tsv:%d: @checked: era %q unknown or repeated", n+1, name)
+				}
+				checkedAt[i] = k
 			}
-			m[f[0]] = d
+			continue
+		}
+		if len(f) != 5 {
+			return nil, fmt.Errorf("idents.tsv:%d: %d fields, want 5", n+1, len(f))
+		}
+		r := row{ident: f[0], line: n + 1, def: IdentDef{File: f[3], Why: f[4]}, covers: map[int]bool{}, thruName: f[2]}
+		if id, ok := strings.CutPrefix(f[3], "RFC:"); ok {
+			r.def = IdentDef{MsgID: id, Why: f[4]}
+		}
+		ti, ok := index[f[2]]
+		through, checked := checkedAt[ti]
+		if !ok || !checked {
+			return nil, fmt.Errorf("idents.tsv:%d: %s: checked through %q, which is no era of the @checked line (above the rows)", n+1, f[0], f[2])
+		}
+		r.through = through
+		isChecked := func(i int) bool { k, ok := checkedAt[i]; return ok && k <= through }
+		for _, item := range strings.Split(f[1], ",") {
+			named, err := eraItem(item, index, pos, mainline)
+			if err != nil {
+				return nil, fmt.Errorf("idents.tsv:%d: %s: %v", n+1, f[0], err)
+			}
+			for _, i := range named.ends {
+				if !isChecked(i) {
+					return nil, fmt.Errorf("idents.tsv:%d: %s names era %s, in which it was not checked (checked through %s)", n+1, f[0], eras[i].Name, f[2])
+				}
+			}
+			for _, i := range named.all {
+				r.covers[i] = true
+			}
+		}
+		rows = append(rows, r)
+	}
+	if len(checkedAt) == 0 {
+		return nil, fmt.Errorf("idents.tsv: no @checked line")
+	}
+	t := &table{at: map[string]map[string]entry{}, pending: map[int][]string{}, checked: make([]string, len(checkedAt))}
+	for i, k := range checkedAt {
+		t.checked[k] = eras[i].Name
+	}
+	for i := range eras {
+		t.at[eras[i].Name] = map[string]entry{}
+	}
+	for _, r := range rows {
+		isChecked := func(i int) bool { k, ok := checkedAt[i]; return ok && k <= r.through }
+		for i := range eras {
+			m := t.at[eras[i].Name]
+			old, had := m[r.ident]
+			switch {
+			case isChecked(i) && r.covers[i]:
+				if had && old.status == Defined {
+					return nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, eras[i].Name, old.line)
+				}
+				m[r.ident] = entry{status: Defined, def: r.def, line: r.line}
+			case !isChecked(i) && touches(i, r.covers, isChecked, pos, base, mainline):
+				t.pending[r.line] = append(t.pending[r.line], eras[i].Name)
+				if !had || old.status == Absent {
+					m[r.ident] = entry{status: Unverified, line: r.line, thru: r.thruName}
+				}
+			}
 		}
 	}
-	return t
+	return t, nil
 }
 
-// Lookup returns where the era's release defines the identifier.
+// recordChecked is idents.tsv with the check of every row not yet
+// checked in era (and that could hold there) recorded: era at the end of
+// the @checked line if it is not on it, and those rows' checked through
+// set to era; n is how many rows. Their eras columns stay: a row whose
+// identifier moved in era's release is fixed by hand (adding-an-era.md).
+// A row also waiting for an era before era on the @checked line is
+// refused: record that one first.
+func recordChecked(text string, eras []sim.Era, era string) (out string, n int, err error) {
+	t, err := parseIdents(text, eras)
+	if err != nil {
+		return "", 0, err
+	}
+	if !slices.ContainsFunc(eras, func(e sim.Era) bool { return e.Name == era }) {
+		return "", 0, fmt.Errorf("no era %q", era)
+	}
+	order := t.checked
+	if !slices.Contains(order, era) {
+		order = append(slices.Clone(order), era)
+	}
+	at := slices.Index(order, era)
+	lines := strings.Split(text, "\n")
+	for k, line := range lines {
+		if strings.HasPrefix(line, "@checked\t") {
+			lines[k] = "@checked\t" + strings.Join(order, " ")
+		}
+		p := t.pending[k+1]
+		if !slices.Contains(p, era) {
+			continue
+		}
+		for _, o := range p {
+			if j := slices.Index(order, o); j >= 0 && j < at {
+				return "", 0, fmt.Errorf("idents.tsv:%d: not checked in %s either, which comes first on the @checked line: record %s first", k+1, o, o)
+			}
+		}
+		f := strings.Split(line, "\t")
+		f[2] = era
+		lines[k] = strings.Join(f, "\t")
+		n++
+	}
+	return strings.Join(lines, "\n"), n, nil
+}
+
+// touches says whether row coverage covers could hold for era i, which
+// the row was not checked in: it covers i, or i is a branch whose base it
+// covers, or i is on the mainline next to it (the nearest checked era of
+// the mainline before or after i is covered).
+func touches(i int, covers map[int]bool, checked func(int) bool, pos, base, mainline []int) bool {
+	if covers[i] {
+		return true
+	}
+	if base[i] >= 0 {
+		return covers[base[i]]
+	}
+	for k := pos[i] - 1; k >= 0; k-- {
+		if j := mainline[k]; checked(j) {
+			if covers[j] {
+				return true
+			}
+			break
+		}
+	}
+	for k := pos[i] + 1; k < len(mainline); k++ {
+		if j := mainline[k]; checked(j) {
+			return covers[j]
+		}
+	}
+	return false
+}
+
+// eraSet is what one item of a row's eras names: every era it covers
+// (all) and the eras it spells out (ends: its bounds, or the one era).
+type eraSet struct{ all, ends []int }
+
+// eraItem reads one item of the eras column: E, A-B, A- or -B. An era
+// name may itself hold a "-" (7.1-rc1): the item is split where both
+// sides are eras (or empty, for an open end).
+func eraItem(item string, index map[string]int, pos, mainline []int) (eraSet, error) {
+	if i, ok := index[item]; ok {
+		return eraSet{all: []int{i}, ends: []int{i}}, nil
+	}
+	for k := 0; k < len(item); k++ {
+		if item[k] != '-' {
+			continue
+		}
+		a, b := item[:k], item[k+1:]
+		lo, hi := 0, len(mainline)-1
+		var ends []int
+		okA, okB := a == "", b == ""
+		if i, ok := index[a]; ok {
+			if pos[i] < 0 {
+				return eraSet{}, fmt.Errorf("range %q: %s is a branch, not on the mainline (name it on its own)", item, a)
+			}
+			lo, okA, ends = pos[i], true, append(ends, i)
+		}
+		if i, ok := index[b]; ok {
+			if pos[i] < 0 {
+				return eraSet{}, fmt.Errorf("range %q: %s is a branch, not on the mainline (name it on its own)", item, b)
+			}
+			hi, okB, ends = pos[i], true, append(ends, i)
+		}
+		if !okA || !okB || a == b && a == "" {
+			continue
+		}
+		if lo > hi {
+			return eraSet{}, fmt.Errorf("range %q runs backwards", item)
+		}
+		var all []int
+		for p := lo; p <= hi; p++ {
+			all = append(all, mainline[p])
+		}
+		return eraSet{all: all, ends: ends}, nil
+	}
+	return eraSet{}, fmt.Errorf("unknown era or range %q", item)
+}
+
+// Lookup returns where the era's release defines the identifier: ok only
+// for a row checked in the era (Status says why not).
 func Lookup(era, ident string) (IdentDef, bool) {
-	d, ok := identTable[era][ident]
-	return d, ok
+	e := identTable.at[era][ident]
+	return e.def, e.status == Defined
+}
+
+// StatusOf is what the table says of the identifier in the era, and for
+// an Unverified one the era its row was checked through.
+func StatusOf(era, ident string) (Status, string) {
+	e := identTable.at[era][ident]
+	return e.status, e.thru
 }
 
 // RFCNote is the note an rfc-v1 identifier the RFC added carries.
@@ -93,7 +345,15 @@ type SourceRef struct {
 // links it to its definition in the era's release (idents.tsv).
 func Source(era, driver string, s sim.Sym) SourceRef {
 	e, err := sim.EraByName(era)
-	if err != nil || s == sim.SymNone || s >= sim.NumSyms {
+	if err != nil {
+		return SourceRef{Name: s.Name()}
+	}
+	return identTable.source(e, driver, s)
+}
+
+// source is Source against table t.
+func (t *table) source(e *sim.Era, driver string, s sim.Sym) SourceRef {
+	if s == sim.SymNone || s >= sim.NumSyms {
 		return SourceRef{Name: s.Name()}
 	}
 	name := s.NameIn(e)
@@ -105,8 +365,11 @@ func Source(era, driver string, s sim.Sym) SourceRef {
 			}
 		}
 	}
-	d, ok := identTable[e.Name][name]
+	en := t.at[e.Name][name]
+	d, ok := en.def, en.status == Defined
 	switch {
+	case en.status == Unverified:
+		return SourceRef{Name: name, Note: "not verified in " + e.Tag + ": idents.tsv's row for " + name + " was checked through " + en.thru + " only"}
 	case ok && d.MsgID != "":
 		return SourceRef{Name: name, URL: "https://lore.kernel.org/netdev/" + url.PathEscape(d.MsgID) + "/", Note: RFCNote}
 	case ok:
