@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"pplab/engine/drivers"
 	"pplab/engine/sim"
@@ -31,8 +32,9 @@ type IdentDef struct {
 	Why   string // what the row rests on ("-": no move known)
 }
 
-// identTable: era name → identifier → definition.
-var identTable = parseIdents(identsTSV)
+// identTable: era name → identifier → definition, parsed on the first
+// look-up (not at start-up: a batch run names nothing).
+var identTable = sync.OnceValue(func() map[string]map[string]IdentDef { return parseIdents(identsTSV) })
 
 func parseIdents(text string) map[string]map[string]IdentDef {
 	t := map[string]map[string]IdentDef{}
@@ -67,7 +69,7 @@ func parseIdents(text string) map[string]map[string]IdentDef {
 
 // Lookup returns where the era's release defines the identifier.
 func Lookup(era, ident string) (IdentDef, bool) {
-	d, ok := identTable[era][ident]
+	d, ok := identTable()[era][ident]
 	return d, ok
 }
 
@@ -105,7 +107,7 @@ func Source(era, driver string, s sim.Sym) SourceRef {
 			}
 		}
 	}
-	d, ok := identTable[e.Name][name]
+	d, ok := identTable()[e.Name][name]
 	switch {
 	case ok && d.MsgID != "":
 		return SourceRef{Name: name, URL: "https://lore.kernel.org/netdev/" + url.PathEscape(d.MsgID) + "/", Note: RFCNote}
