@@ -10,8 +10,8 @@ import (
 )
 
 // Room is the most frame bytes one RX buffer holds (headroom and the
-// skb_shared_info tail taken off).
-func (d *Driver) Room() int { return d.BufSize() - d.S.Shinfo() - skb.NetSkbPad }
+// skb_shared_info tail taken off; computed at New).
+func (d *Driver) Room() int { return d.room }
 
 func (d *Driver) post(pg *mm.Page, off, size int) { d.postBuffer(pg, off, size, false) }
 
@@ -168,6 +168,9 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 // for a multi-buffer frame (and for a header-splitting driver, one per
 // buffer of frame data).
 func (d *Driver) Need(length int) int {
+	if d.plain && length <= d.room { // every frame of drop, forward, xdp-*: no division
+		return 1
+	}
 	switch room := d.Room(); {
 	case d.agg:
 		return d.needAgg(length)
