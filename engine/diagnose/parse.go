@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"pplab/engine/lab"
 	"pplab/engine/sim"
@@ -194,21 +195,33 @@ const MaxBytes = 1 << 20
 // struct fields and ppsim's JSON keys.
 var statNames = map[string]sim.Stat{}
 
+// lazyRegexp compiles pattern on its first use, not at start-up (a ppsim
+// run or the playground's first load parses no paste).
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
 // ringSuffix maps a per-ring counter's suffix (rx<N>_pp_<suffix>) to it.
 var ringSuffix = map[string]sim.Stat{}
 
-var ringRe = regexp.MustCompile(`^rx(\d+)_pp_(\w+)$`)
+var ringRe = lazyRegexp(`^rx(\d+)_pp_(\w+)$`)
 
-func init() {
+// statNamesOnce builds statNames and ringSuffix on the first look-up, not
+// at start-up: a ppsim run that reads no counters does not pay for them
+// (lab.List describes every scenario in every era).
+var statNamesOnce sync.Once
+
+func buildStatNames() {
+	drivers := lab.List().Drivers
 	for s := sim.Stat(0); s < sim.NumStats; s++ {
 		statNames[s.Ethtool()] = s
 		statNames[s.String()] = s
 		statNames["rx_pp_"+s.String()] = s
 		statNames[lab.YNLStatKey(s)] = s
-		for _, d := range lab.List().Drivers {
+		for _, d := range drivers {
 			statNames[lab.EthtoolName(d, s, -1)] = s
 			if n := lab.EthtoolName(d, s, 0); n != "" {
-				if m := ringRe.FindStringSubmatch(n); m != nil {
+				if m := ringRe().FindStringSubmatch(n); m != nil {
 					ringSuffix[m[2]] = s
 				}
 			}
@@ -222,10 +235,11 @@ func init() {
 // per-ring name (-1: the device's), ok false for a name that is no
 // page_pool counter.
 func StatByName(name string) (s sim.Stat, ring int, ok bool) {
+	statNamesOnce.Do(buildStatNames)
 	if s, ok := statNames[name]; ok {
 		return s, -1, true
 	}
-	if m := ringRe.FindStringSubmatch(name); m != nil {
+	if m := ringRe().FindStringSubmatch(name); m != nil {
 		if s, ok := ringSuffix[m[2]]; ok {
 			r, err := strconv.Atoi(m[1])
 			if err == nil {
@@ -237,10 +251,10 @@ func StatByName(name string) (s sim.Stat, ring int, ok bool) {
 }
 
 var (
-	quoteRe   = regexp.MustCompile(`^[ \t]*(?:[>|][ \t]?)+`)
-	promptRe  = regexp.MustCompile(`^(?:\S*[$#%]\s+|\$)(.*)$`)
-	sleepRe   = regexp.MustCompile(`(?:^|[;&\s])sleep\s+(\d+(?:\.\d+)?)\s*(s|m)?\b`)
-	commandRe = regexp.MustCompile(`(?:^|\s|/)(?:ethtool|ynl|cli\.py|ynltool|sleep|watch|date)\b`)
+	quoteRe   = lazyRegexp(`^[ \t]*(?:[>|][ \t]?)+`)
+	promptRe  = lazyRegexp(`^(?:\S*[$#%]\s+|\$)(.*)$`)
+	sleepRe   = lazyRegexp(`(?:^|[;&\s])sleep\s+(\d+(?:\.\d+)?)\s*(s|m)?\b`)
+	commandRe = lazyRegexp(`(?:^|\s|/)(?:ethtool|ynl|cli\.py|ynltool|sleep|watch|date)\b`)
 )
 
 // Parse reads a paste: it detects the format, normalises the counter
@@ -264,7 +278,7 @@ func Parse(text string) (*Paste, error) {
 	for i, t := range raw {
 		t = strings.TrimRight(t, "\r")
 		p.Lines = append(p.Lines, Line{N: i + 1, Text: t})
-		if q := quoteRe.FindString(t); q != "" {
+		if q := quoteRe().FindString(t); q != "" {
 			quoted = true
 			t = t[len(q):]
 		}
@@ -292,7 +306,7 @@ func Parse(text string) (*Paste, error) {
 	switch {
 	case strings.HasPrefix(first, "[") || strings.HasPrefix(first, "{") || p.literalStarts(body):
 		err = parseLiteral(p, body) // (prose or a comment before a dump is grey)
-	case anyMatch(body, ynltoolDevRe) || anyMatch(body, ynltoolPoolRe):
+	case anyMatch(body, ynltoolDevRe()) || anyMatch(body, ynltoolPoolRe()):
 		err = parseYnltool(p, body)
 	default:
 		err = parseEthtool(p, body)
@@ -322,14 +336,14 @@ func Parse(text string) (*Paste, error) {
 // does not open one.
 func (p *Paste) literalStarts(body []string) bool {
 	for i, t := range body {
-		if p.Lines[i].Use == "" && literalStartRe.MatchString(t) {
+		if p.Lines[i].Use == "" && literalStartRe().MatchString(t) {
 			return true
 		}
 	}
 	return false
 }
 
-var literalStartRe = regexp.MustCompile(`^\s*[\[{]\s*($|[\[{'"])`)
+var literalStartRe = lazyRegexp(`^\s*[\[{]\s*($|[\[{'"])`)
 
 func (p *Paste) anyData() bool {
 	for _, s := range p.Snapshots {
@@ -346,7 +360,7 @@ func (p *Paste) sleeps(body []string) {
 		if p.Lines[i].Use != UseHeader {
 			continue
 		}
-		m := sleepRe.FindStringSubmatch(t)
+		m := sleepRe().FindStringSubmatch(t)
 		if m == nil {
 			continue
 		}
@@ -364,7 +378,7 @@ func (p *Paste) sleeps(body []string) {
 }
 
 func isCommand(s string) bool {
-	if m := promptRe.FindStringSubmatch(s); m != nil && commandRe.MatchString(m[1]) {
+	if m := promptRe().FindStringSubmatch(s); m != nil && commandRe().MatchString(m[1]) {
 		return true
 	}
 	return strings.HasPrefix(s, "sleep ") || strings.HasPrefix(s, "ethtool ") || strings.HasPrefix(s, "ynl ") || strings.HasPrefix(s, "ynltool ") || strings.Contains(s, "cli.py ")
@@ -386,7 +400,7 @@ func parseU64(s string) (uint64, bool) {
 
 // ---- ethtool -S and tables ----
 
-var headerRe = regexp.MustCompile(`^(?i)NIC statistics:?$`)
+var headerRe = lazyRegexp(`^(?i)NIC statistics:?$`)
 
 func parseEthtool(p *Paste, body []string) error {
 	p.Format, p.Variant = FormatEthtool, "generic rx_pp_* names"
@@ -414,7 +428,7 @@ func parseEthtool(p *Paste, body []string) error {
 			p.Lines[i].Use, p.Lines[i].Why = UseHeader, "a note in parentheses"
 			continue
 		}
-		if headerRe.MatchString(s) {
+		if headerRe().MatchString(s) {
 			p.Lines[i].Use = UseHeader
 			if cur < 0 || p.Snapshots[cur].Device.Any() || len(p.Snapshots[cur].Rings) > 0 || len(p.Snapshots[cur].Other) > 0 {
 				newSnap(n)
@@ -614,13 +628,13 @@ func anyNumber(f []string) bool {
 // ---- ynltool page-pool stats, plain ----
 
 var (
-	ynltoolDevRe    = regexp.MustCompile(`^\s*(?:(\S*?)\[(\d+)\]|(<orphan>))\s+page pools: (\d+) \(zombies: (\d+)\)\s*$`)
-	ynltoolRefsRe   = regexp.MustCompile(`^\s*refs: (\d+) bytes: (\d+) \(refs: (\d+) bytes: (\d+)\)\s*$`)
-	ynltoolRecycRe  = regexp.MustCompile(`^\s*recycling: (\d+(?:\.\d+)?)% \(alloc: (\d+):(\d+) recycle: (\d+):(\d+)\)\s*$`)
-	ynltoolPoolRe   = regexp.MustCompile(`^\s*pool id: (\d+)(?:\s+dev: (\S+?))?(?:\[(\d+)\])?(?:\s+napi: (\d+))?\s*$`)
-	ynltoolInfRe    = regexp.MustCompile(`^\s*inflight:(?: (\d+) pages)?(?: (\d+) bytes)?\s*$`)
-	ynltoolDetachRe = regexp.MustCompile(`^\s*detached: (\d+)\s*$`)
-	ynltoolDmabufRe = regexp.MustCompile(`^\s*dmabuf: (\d+)\s*$`)
+	ynltoolDevRe    = lazyRegexp(`^\s*(?:(\S*?)\[(\d+)\]|(<orphan>))\s+page pools: (\d+) \(zombies: (\d+)\)\s*$`)
+	ynltoolRefsRe   = lazyRegexp(`^\s*refs: (\d+) bytes: (\d+) \(refs: (\d+) bytes: (\d+)\)\s*$`)
+	ynltoolRecycRe  = lazyRegexp(`^\s*recycling: (\d+(?:\.\d+)?)% \(alloc: (\d+):(\d+) recycle: (\d+):(\d+)\)\s*$`)
+	ynltoolPoolRe   = lazyRegexp(`^\s*pool id: (\d+)(?:\s+dev: (\S+?))?(?:\[(\d+)\])?(?:\s+napi: (\d+))?\s*$`)
+	ynltoolInfRe    = lazyRegexp(`^\s*inflight:(?: (\d+) pages)?(?: (\d+) bytes)?\s*$`)
+	ynltoolDetachRe = lazyRegexp(`^\s*detached: (\d+)\s*$`)
+	ynltoolDmabufRe = lazyRegexp(`^\s*dmabuf: (\d+)\s*$`)
 )
 
 func u(s string) uint64 { v, _ := strconv.ParseUint(s, 10, 64); return v }
@@ -660,8 +674,8 @@ func parseYnltool(p *Paste, body []string) error {
 		}
 		use := UseKept
 		switch {
-		case ynltoolDevRe.MatchString(t):
-			m := ynltoolDevRe.FindStringSubmatch(t)
+		case ynltoolDevRe().MatchString(t):
+			m := ynltoolDevRe().FindStringSubmatch(t)
 			p.Variant = "plain (group-by device)"
 			d := Device{Line: n, Ifname: m[1], Ifindex: u(m[2]), PagePools: u(m[4]), Zombies: u(m[5])}
 			if m[3] != "" {
@@ -670,33 +684,33 @@ func parseYnltool(p *Paste, body []string) error {
 			sn := snap(n, "dev"+m[2]+m[3])
 			sn.Devices = append(sn.Devices, d)
 			dev, pool = &sn.Devices[len(sn.Devices)-1], nil
-		case ynltoolPoolRe.MatchString(t):
-			m := ynltoolPoolRe.FindStringSubmatch(t)
+		case ynltoolPoolRe().MatchString(t):
+			m := ynltoolPoolRe().FindStringSubmatch(t)
 			p.Variant = "group-by pp"
 			pl := Pool{Line: n, ID: u(m[1]), Ifname: m[2], Ifindex: u(m[3]), HasIfindex: m[3] != "", NapiID: u(m[4]), HasPoolFields: true}
 			sn := snap(n, "pool"+m[1])
 			sn.Pools = append(sn.Pools, pl)
 			pool, dev = &sn.Pools[len(sn.Pools)-1], nil
-		case ynltoolRefsRe.MatchString(t) && dev != nil:
-			m := ynltoolRefsRe.FindStringSubmatch(t)
+		case ynltoolRefsRe().MatchString(t) && dev != nil:
+			m := ynltoolRefsRe().FindStringSubmatch(t)
 			dev.LiveRefs, dev.LiveBytes, dev.ZombieRefs, dev.ZombieBytes = u(m[1]), u(m[2]), u(m[3]), u(m[4])
-		case ynltoolRecycRe.MatchString(t) && (dev != nil || pool != nil):
-			c := ynltoolCounters(ynltoolRecycRe.FindStringSubmatch(t))
+		case ynltoolRecycRe().MatchString(t) && (dev != nil || pool != nil):
+			c := ynltoolCounters(ynltoolRecycRe().FindStringSubmatch(t))
 			use = UseCounter
 			if dev != nil {
 				dev.Stats = c
 			} else {
 				pool.Stats, pool.HasStats = c, true
 			}
-		case ynltoolInfRe.MatchString(t) && pool != nil:
-			m := ynltoolInfRe.FindStringSubmatch(t)
+		case ynltoolInfRe().MatchString(t) && pool != nil:
+			m := ynltoolInfRe().FindStringSubmatch(t)
 			pool.Inflight, pool.HasInflight = u(m[1]), m[1] != ""
 			pool.InflightMem, pool.HasMem = u(m[2]), m[2] != ""
-		case ynltoolDetachRe.MatchString(t) && pool != nil:
-			pool.Detached, pool.DetachTime = true, u(ynltoolDetachRe.FindStringSubmatch(t)[1])
-		case ynltoolDmabufRe.MatchString(t) && pool != nil:
-			pool.Dmabuf, pool.HasDmabuf = u(ynltoolDmabufRe.FindStringSubmatch(t)[1]), true
-		case ynltoolRecycRe.MatchString(t):
+		case ynltoolDetachRe().MatchString(t) && pool != nil:
+			pool.Detached, pool.DetachTime = true, u(ynltoolDetachRe().FindStringSubmatch(t)[1])
+		case ynltoolDmabufRe().MatchString(t) && pool != nil:
+			pool.Dmabuf, pool.HasDmabuf = u(ynltoolDmabufRe().FindStringSubmatch(t)[1]), true
+		case ynltoolRecycRe().MatchString(t):
 			return &ParseError{Line: n, Text: t, Msg: "a recycling line before any device or pool line: want the device line (\"eth0[2]\tpage pools: N (zombies: M)\") or \"pool id: N\" first"}
 		default:
 			continue

@@ -90,6 +90,14 @@ type Driver struct {
 	held   int
 	polled int // frames in the current NAPI poll
 
+	// The RX buffer's geometry, fixed at New (the buffer mode, the pool's
+	// order and the platform's skb_shared_info do not change): BufSize,
+	// Room, and whether a frame that fits Room needs one descriptor
+	// (plain: neither an aggregation ring nor header split). Read per
+	// frame, computed once.
+	bufSize, room int
+	plain         bool
+
 	Received, Dropped, Transmitted int64 `pp:"counter"`
 	// Missed: frames the NIC dropped because too few RX descriptors were
 	// posted (part of Dropped): rtnl_link_stats64.rx_missed_errors, which
@@ -164,6 +172,12 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	}
 	napi.Schedule()
 	d := &Driver{Spec: spec, S: st, Pool: pool, NAPI: napi, Mode: mode, ring: make([]desc, rxDescs), mark: spec.Marks(e), selfMap: selfMap, agg: agg}
+	d.bufSize = mm.PageSize / 2
+	if mode == PagePerFrame {
+		d.bufSize = mm.PageSize << pool.P.Order
+	}
+	d.room = d.bufSize - st.Shinfo() - skb.NetSkbPad
+	d.plain = !agg && spec.HeadSplit == 0
 	if agg {
 		d.tpa.bufs = make([]tpaBuf, 0, skb.MaxSkbFrags)
 	}
@@ -265,13 +279,9 @@ func (d *Driver) evSlow(fn sim.Sym, pg *mm.Page, from, to sim.Place, why string)
 	d.S.M.Emit(sim.Event{CPU: d.CPU(), Func: fn, Pool: d.Pool.ID, Page: pfn, From: from, To: to, Stat: sim.StatNone, Why: why})
 }
 
-// BufSize is the size of one RX buffer.
-func (d *Driver) BufSize() int {
-	if d.Mode == PagePerFrame {
-		return mm.PageSize << d.Pool.P.Order
-	}
-	return mm.PageSize / 2
-}
+// BufSize is the size of one RX buffer: a page of the pool's order per
+// frame, half a page for a split page (computed at New).
+func (d *Driver) BufSize() int { return d.bufSize }
 
 // Unload models the driver's teardown of the queue (ndo_stop) and its
 // remove: the posted RX buffers go back to the pool

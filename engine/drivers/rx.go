@@ -10,8 +10,8 @@ import (
 )
 
 // Room is the most frame bytes one RX buffer holds (headroom and the
-// skb_shared_info tail taken off).
-func (d *Driver) Room() int { return d.BufSize() - d.S.Shinfo() - skb.NetSkbPad }
+// skb_shared_info tail taken off; computed at New).
+func (d *Driver) Room() int { return d.room }
 
 func (d *Driver) post(pg *mm.Page, off, size int) { d.postBuffer(pg, off, size, false) }
 
@@ -168,6 +168,13 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 // for a multi-buffer frame (and for a header-splitting driver, one per
 // buffer of frame data).
 func (d *Driver) Need(length int) int {
+	if d.plain && length <= d.room { // every frame of drop, forward, xdp-*: no division (inlines)
+		return 1
+	}
+	return d.needMore(length)
+}
+
+func (d *Driver) needMore(length int) int {
 	switch room := d.Room(); {
 	case d.agg:
 		return d.needAgg(length)
@@ -391,7 +398,7 @@ func (d *Driver) takeDesc(n int, keepMap, sync bool) (*mm.Page, int, int) {
 	cpu := d.CPU()
 	dd := &d.ring[d.next]
 	pg := dd.pg
-	if pg.Place == sim.PlaceCache || pg.Place == sim.PlaceRing || pg.Place == sim.PlaceBuddy {
+	if pl := pg.Place; pl == sim.PlaceCache || pl == sim.PlaceRing || pl == sim.PlaceBuddy {
 		// The buffer was recycled (or freed) under the NIC's feet: the DMA
 		// lands in a page someone else may already own.
 		pg.ReportOnce(m, sim.KindUseAfterRecycle, m.RuleFor(sim.KindUseAfterRecycle),

@@ -65,7 +65,7 @@ func (p *Pool) refillAllocCache(cpu int) *mm.Page {
 	if prefNid == NumaNoNode {
 		prefNid = p.m.NodeOf(cpu) // numa_mem_id(): softirq pins the CPU, so the node is stable
 	}
-	if p.m.Era.RefillConsumerLock {
+	if p.era.RefillConsumerLock {
 		p.m.Charge(cpu, sim.SymConsumerLock, 0)
 	}
 	moved := 0
@@ -132,7 +132,7 @@ func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 		want = room // alloc_pages_bulk_array fills the cache array itself: it cannot overflow it
 	}
 	nid := p.P.Nid
-	if !p.m.Era.BulkNid {
+	if !p.era.BulkNid {
 		nid = NumaNoNode // alloc_pages_bulk_array: the local node, whatever the pool prefers
 	}
 	nr := p.a.AllocPagesBulk(cpu, nid, p.bulk[:want])
@@ -283,7 +283,7 @@ func (p *Pool) syncForDevice(cpu int, pg *mm.Page, dmaSyncSize int) {
 // signature (page->pp is set by skb_mark_for_recycle); in rfc-v1 the
 // page->signature word; nothing before.
 func (p *Pool) setPPInfo(cpu int, pg *mm.Page) {
-	e := p.m.Era
+	e := p.era
 	switch {
 	case e.SkbRecycle == sim.SkbRecycleRFC:
 		pg.Signature = mm.RFCSignature
@@ -308,7 +308,7 @@ func (p *Pool) setPPInfo(cpu int, pg *mm.Page) {
 // clearPPInfo undoes setPPInfo when the page leaves the pool
 // (page_pool_clear_pp_info; 5.14: pp_magic = 0).
 func (p *Pool) clearPPInfo(pg *mm.Page) {
-	switch e := p.m.Era; e.SkbRecycle {
+	switch e := p.era; e.SkbRecycle {
 	case sim.SkbRecycleRFC:
 		pg.Signature = 0
 	case sim.SkbRecycleMerged:

@@ -42,10 +42,10 @@ func (p *Pool) Destroy(cpu int) {
 // pool->cpuid = -1: the alloc cache is emptied only once at destroy, so no
 // later free may recycle into it by the cpuid test either.
 func (p *Pool) disableDirectRecycling() {
-	if p.m.Era.SystemPool {
+	if p.era.SystemPool {
 		p.cpuid = -1 // WRITE_ONCE(pool->cpuid, -1)
 	}
-	if p.m.Era.NAPIDirect {
+	if p.era.NAPIDirect {
 		p.P.NAPI = nil // no more direct recycling from skb frees
 	}
 }
@@ -87,7 +87,7 @@ func (p *Pool) scrub(cpu int) {
 		}
 	}
 	p.destroyCnt++
-	if first && p.m.Era.DMATracking && p.P.Flags&FlagDMAMap != 0 { // if (!pool->destroy_cnt++ && pool->dma_map)
+	if first && p.era.DMATracking && p.P.Flags&FlagDMAMap != 0 { // if (!pool->destroy_cnt++ && pool->dma_map)
 		p.scrubDMA(cpu)
 	}
 	// No more consumers should exist, but producers could still be in flight.
@@ -110,7 +110,7 @@ func (p *Pool) releaseRetry(cpu int) {
 	p.m.Begin(cpu, sim.SymReleaseRetry)
 	p.m.Charge(cpu, sim.SymReleaseRetry, 0)
 	inflight := p.release(cpu)
-	if inflight == 0 || (inflight < 0 && p.m.Era.RetryStopsNegative) {
+	if inflight == 0 || (inflight < 0 && p.era.RetryStopsNegative) {
 		return
 	}
 	// Periodic warning; from 6.8 only for a pool the user cannot see in
@@ -118,13 +118,13 @@ func (p *Pool) releaseRetry(cpu int) {
 	// pools": `!netdev || netdev == NET_PTR_POISON`; a pool whose netdev
 	// unregistered is on lo, still visible), with its id.
 	now := p.m.NowPS()
-	visible := p.m.Era.PoolNetlink && p.P.Netdev
+	visible := p.era.PoolNetlink && p.P.Netdev
 	if now >= p.deferWarnPS && !visible {
 		sec := (now - p.deferStartPS) / (1_000_000_000 * sim.PSPerNS)
 		p.Warnings++
 		if p.m.Tracing() {
 			msg := fmt.Sprintf("page_pool_release_retry() stalled pool shutdown %d inflight %d sec", inflight, sec)
-			if p.m.Era.PoolNetlink {
+			if p.era.PoolNetlink {
 				msg = fmt.Sprintf("page_pool_release_retry() stalled pool shutdown: id %d, %d inflight %d sec", p.UserID, inflight, sec)
 			}
 			p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvWarn, Func: sim.SymReleaseRetry, Pool: p.ID, Page: -1, Stat: sim.StatNone, Why: msg})

@@ -20,7 +20,7 @@ func (p *Pool) FragmentPage(pg *mm.Page, nr int64) { pg.FragCount = nr }
 // pool's flags have no frag support: a WARN in the kernel).
 func (p *Pool) AllocFrag(cpu int, size int) (*mm.Page, int) {
 	cost := p.m.Charge(cpu, sim.SymAllocFrag, 0)
-	e := p.m.Era
+	e := p.era
 	maxSize := mm.PageSize << p.P.Order
 	if !e.FragAPI || (e.FragFlag && p.P.Flags&FlagPageFrag == 0) || size > maxSize || size <= 0 {
 		if p.m.Tracing() {
@@ -65,7 +65,7 @@ func (p *Pool) AllocFrag(cpu int, size int) (*mm.Page, int) {
 func (p *Pool) fragReset(pg *mm.Page, size int) *mm.Page {
 	p.fragUsers = 1
 	p.fragOffset = size
-	p.FragmentPage(pg, p.m.Era.BiasMax)
+	p.FragmentPage(pg, p.era.BiasMax)
 	return pg
 }
 
@@ -86,7 +86,7 @@ func dmaAlign(m *sim.Machine) int {
 // reused; otherwise it is released.
 func (p *Pool) drainFrag(cpu int, pg *mm.Page) *mm.Page {
 	p.m.Charge(cpu, sim.SymDrainFrag, 0)
-	drainCount := p.m.Era.BiasMax - p.fragUsers
+	drainCount := p.era.BiasMax - p.fragUsers
 	// Some user is still using the page frag.
 	if p.defragPage(pg, drainCount) != 0 {
 		return nil
@@ -104,7 +104,7 @@ func (p *Pool) drainFrag(cpu int, pg *mm.Page) *mm.Page {
 // freeFrag models page_pool_free_frag (from page_pool_destroy): drain the
 // current frag page; release it if no fragment is still in use.
 func (p *Pool) freeFrag(cpu int) {
-	drainCount := p.m.Era.BiasMax - p.fragUsers
+	drainCount := p.era.BiasMax - p.fragUsers
 	pg := p.fragPage
 	p.fragPage = nil
 	if pg == nil || p.defragPage(pg, drainCount) != 0 {

@@ -100,6 +100,7 @@ type Pool struct {
 	reg *Registry
 	a   *mm.Allocator
 	m   *sim.Machine
+	era *sim.Era // m.Era, fixed for the run: one load less per era test on the per-packet paths
 
 	alloc struct {
 		count int
@@ -131,7 +132,7 @@ type Pool struct {
 	nilWithCache int           // pages cached when page_pool_alloc_pages last returned NULL (0: none since the last check)
 	lastProd     int           // CPU of the last ring producer (cacheline bounce cost)
 	bulkRefill   bool          // the slow path uses alloc_pages_bulk (the era's, or the bulk_refill knob)
-	ringWhy      string        // why the last recyclable page went to the ring (narration)
+	ringWhy      string        `pp:"observer"` // why the last recyclable page went to the ring (narration: set only while traced)
 	reported     uint16        // pool-level violation kinds reported while the condition persists
 	memID        int32         // xdp_mem_info id when registered (0 = not)
 	// cpuid is pool->cpuid (v6.9, 2b0cfa6e4956): the CPU a
@@ -160,6 +161,7 @@ type Pool struct {
 type Registry struct {
 	A      *mm.Allocator
 	M      *sim.Machine
+	era    *sim.Era // M.Era, fixed for the run
 	pools  []*Pool
 	users  uint32 // pools other than the system pools created so far (UserID)
 	memIDs []memModel
@@ -185,7 +187,10 @@ const (
 )
 
 // NewRegistry returns an empty pool registry over an allocator.
-func NewRegistry(a *mm.Allocator) *Registry { return &Registry{A: a, M: a.Machine()} }
+func NewRegistry(a *mm.Allocator) *Registry {
+	m := a.Machine()
+	return &Registry{A: a, M: m, era: m.Era}
+}
 
 // Pools returns the pools created so far.
 func (r *Registry) Pools() []*Pool { return r.pools }
@@ -241,7 +246,7 @@ func (r *Registry) initPool(cpu int, p Params, cpuid int) (*Pool, error) {
 	if p.Nid < NumaNoNode || p.Nid >= r.A.Nodes() {
 		return nil, fmt.Errorf("page_pool_create: nid %d is not a node of this machine (-1..%d)", p.Nid, r.A.Nodes()-1)
 	}
-	pool := &Pool{ID: int32(len(r.pools) + 1), P: p, reg: r, a: r.A, m: m, userCnt: 1, consumer: -1, lastProd: -1, bulkRefill: m.Era.BulkAlloc, cpuid: cpuid}
+	pool := &Pool{ID: int32(len(r.pools) + 1), P: p, reg: r, a: r.A, m: m, era: m.Era, userCnt: 1, consumer: -1, lastProd: -1, bulkRefill: m.Era.BulkAlloc, cpuid: cpuid}
 	if k := m.Knobs[sim.KnobBulkRefill]; k >= 0 {
 		pool.bulkRefill = k == 1
 	}

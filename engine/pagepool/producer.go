@@ -149,7 +149,7 @@ func (p *Pool) finishProduce(pr ringProducer) {
 // bdea4980182e fixes in 7.3, §7.2); one stopped inside the lock (up to 6.13:
 // a stable kernel that carries the barrier back) is.
 func (p *Pool) releaseBarrier(cpu int) {
-	if !p.m.Era.ReleaseProducerBarrier {
+	if !p.era.ReleaseProducerBarrier {
 		return
 	}
 	inside := p.producer.active && !p.producer.unlocked

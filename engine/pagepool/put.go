@@ -42,7 +42,7 @@ func (p *Pool) PutPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) 
 // the caller already dropped (PutPage after its frag/ref test; io_uring's
 // io_zcrx_return_niov of another pool's niov).
 func (p *Pool) putUnrefedPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) {
-	if !allowDirect && p.m.Era.PoolNapiLocal {
+	if !allowDirect && p.era.PoolNapiLocal {
 		allowDirect = p.napiLocal(cpu)
 	}
 	pg = p.putPage(cpu, pg, dmaSyncSize, allowDirect)
@@ -70,8 +70,13 @@ func (p *Pool) RecycleDirect(cpu int, pg *mm.Page) { p.PutPage(cpu, pg, -1, true
 // every pool) only the last user of a page goes on; the others just drop their
 // share. Breaking frag-count skips the test: every user recycles the page.
 func (p *Pool) lastUser(cpu int, pg *mm.Page) bool {
-	e := p.m.Era
+	e := p.era
 	if !(e.PPRefCount || (e.FragAPI && p.P.Flags&FlagPageFrag != 0)) {
+		return true
+	}
+	if pg.FragCount == 1 {
+		// The sole user: defragPage would return 0 and leave the count at
+		// 1, and a broken frag-count decides nothing (no other user).
 		return true
 	}
 	if p.m.Rules.Broken(sim.RuleFragCount) {
@@ -95,7 +100,7 @@ func (p *Pool) lastUser(cpu int, pg *mm.Page) bool {
 // v6.7 it then resets the count to 1, the value every page at rest carries.
 func (p *Pool) defragPage(pg *mm.Page, nr int64) int64 {
 	if pg.FragCount == nr {
-		if p.m.Era.PPRefCount {
+		if p.era.PPRefCount {
 			pg.FragCount = 1
 		}
 		return 0
@@ -111,7 +116,7 @@ func (p *Pool) defragPage(pg *mm.Page, nr int64) int64 {
 				Why: "WARN_ON(ret < 0) in page_pool_defrag_page"})
 		}
 	}
-	if ret == 0 && p.m.Era.PPRefCount {
+	if ret == 0 && p.era.PPRefCount {
 		pg.FragCount = 1
 	}
 	return ret
@@ -153,23 +158,35 @@ func (p *Pool) putPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) 
 		// 6.10 (4a96a4e807c3) drops the in_softirq() test here: a caller
 		// passing allow_direct = true vouches for its context, and
 		// page_pool_napi_local tests softirq for the others.
-		if allowDirect && (p.m.Era.PoolNapiLocal || p.softirq(cpu)) && p.recycleInCache(cpu, pg) {
+		if allowDirect && (p.era.PoolNapiLocal || p.softirq(cpu)) && p.recycleInCache(cpu, pg) {
 			return nil
 		}
-		switch {
-		case !allowDirect && p.m.Era.PoolNapiLocal:
-			p.ringWhy = "recyclable, but not NAPI-local (page_pool_napi_local: not in softirq on the pool's cpuid or its NAPI's CPU): into the ptr_ring under the producer spinlock"
-		case !allowDirect:
-			p.ringWhy = "recyclable, but the caller may not touch the lockless alloc cache (allow_direct=false): into the ptr_ring under the producer spinlock"
-		case !p.softirq(cpu):
-			p.ringWhy = "recyclable, but not in softirq, so not the alloc cache: into the ptr_ring under spin_lock_bh"
-		default:
-			p.ringWhy = "recyclable, the alloc cache is full: into the ptr_ring under the producer spinlock"
+		if p.m.Tracing() { // the narration of recycleInRing's event: no stores untraced
+			p.ringWhy = p.ringWhyFor(cpu, allowDirect)
 		}
 		return pg
 	}
 	// Fallback/non-XDP mode: API user has elevated refcnt (or the page is a
 	// reserve page) — it is not recyclable. Unmap and let put_page free it.
+	return p.notRecyclable(cpu, pg)
+}
+
+// ringWhyFor says why a recyclable page goes to the ptr_ring (putPage's
+// narration for recycleInRing's event).
+func (p *Pool) ringWhyFor(cpu int, allowDirect bool) string {
+	switch {
+	case !allowDirect && p.era.PoolNapiLocal:
+		return "recyclable, but not NAPI-local (page_pool_napi_local: not in softirq on the pool's cpuid or its NAPI's CPU): into the ptr_ring under the producer spinlock"
+	case !allowDirect:
+		return "recyclable, but the caller may not touch the lockless alloc cache (allow_direct=false): into the ptr_ring under the producer spinlock"
+	case !p.softirq(cpu):
+		return "recyclable, but not in softirq, so not the alloc cache: into the ptr_ring under spin_lock_bh"
+	}
+	return "recyclable, the alloc cache is full: into the ptr_ring under the producer spinlock"
+}
+
+// notRecyclable is putPage's release of a page canBeRecycled refuses.
+func (p *Pool) notRecyclable(cpu int, pg *mm.Page) *mm.Page {
 	from := pg.Place
 	p.stat(sim.StatRecycleReleasedRefcnt)
 	why := "page_ref_count != 1: someone else holds the page, so the pool unmaps it, stops accounting for it and drops its reference"
@@ -260,7 +277,7 @@ func (p *Pool) lockProducer(cpu int) int64 {
 // unlock (Era.BulkStatAfterUnlock).
 func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 	p.m.Charge(cpu, sim.SymPutPageBulk, len(data))
-	allowDirect := p.m.Era.PoolNapiLocal && p.napiLocal(cpu)
+	allowDirect := p.era.PoolNapiLocal && p.napiLocal(cpu)
 	bulkLen := 0
 	for _, pg := range data {
 		// It is not the last user for the page frag case.
@@ -298,7 +315,7 @@ func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 	// window 271683bb2cf3's barrier closes in 6.16, as for
 	// page_pool_recycle_in_ring — and outside it from 6.14: the race
 	// bdea4980182e fixes in 7.3, after every era.
-	unlocked := p.m.Era.BulkStatAfterUnlock
+	unlocked := p.era.BulkStatAfterUnlock
 	if i > 0 && i == bulkLen && p.stopAfterProduce(cpu, data[i-1], i, true, unlocked) {
 		if p.m.Tracing() {
 			why := "this CPU stops right after its last __ptr_ring_produce, still holding the producer lock: recycle_stat_add(pool, ring, i) and page_pool_producer_unlock are still to come (page_pool_put_page_bulk counts its ring stat inside the lock before 6.14)"
@@ -322,8 +339,8 @@ func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 // built an skb before skb recycling (5.12, 5.13). The API was removed in v6.6
 // (net-next, July 2023): in eras without it this is an error.
 func (p *Pool) ReleasePage(cpu int, pg *mm.Page) error {
-	if p.m.Era.NoReleasePageAPI {
-		return fmt.Errorf("page_pool_release_page: no such function in era %s (removed in v6.6; drivers mark skbs for recycling)", p.m.Era.Name)
+	if p.era.NoReleasePageAPI {
+		return fmt.Errorf("page_pool_release_page: no such function in era %s (removed in v6.6; drivers mark skbs for recycling)", p.era.Name)
 	}
 	p.releasePage(cpu, pg)
 	return nil

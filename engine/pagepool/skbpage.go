@@ -16,7 +16,7 @@ import (
 // this for every frag). From v5.15 page->pp is set at allocation and this is a
 // no-op.
 func (p *Pool) StoreMemInfo(pg *mm.Page) {
-	if p.m.Era.SkbRecycle == sim.SkbRecycleMerged && !p.m.Era.PPSetAtAlloc {
+	if p.era.SkbRecycle == sim.SkbRecycleMerged && !p.era.PPSetAtAlloc {
 		pg.PP = p.ID
 	}
 }
@@ -52,7 +52,7 @@ func (p *Pool) StoreXDPMemInfo(pg *mm.Page) {
 // use or not." — the kernel comment; the frag API (5.15) is the fix.
 func (r *Registry) ReturnSkbPage(cpu int, pg *mm.Page, napiSafe bool) bool {
 	m := r.M
-	e := m.Era
+	e := r.era
 	m.Charge(cpu, sim.SymReturnSkbPage, 0)
 	if pg.Place == sim.PlaceCompound { // compound_head(page)
 		pg = r.A.Page(pg.Holder)

@@ -22,8 +22,8 @@ const SystemPoolSize = (1 << 20) / mm.PageSize
 // straight into the pool's alloc cache. Before 6.9 the function does not
 // exist: a caller asking for it there misuses the API (a panic).
 func (r *Registry) CreatePercpu(cpu int, p Params, cpuid int) (*Pool, error) {
-	if !r.M.Era.SystemPool {
-		panic(fmt.Sprintf("pagepool: page_pool_create_percpu does not exist in era %s (v6.9, 2b0cfa6e4956)", r.M.Era.Name))
+	if !r.era.SystemPool {
+		panic(fmt.Sprintf("pagepool: page_pool_create_percpu does not exist in era %s (v6.9, 2b0cfa6e4956)", r.era.Name))
 	}
 	if cpuid < 0 || cpuid >= len(r.M.CPUs) {
 		panic(fmt.Sprintf("pagepool: page_pool_create_percpu: cpuid %d is not a CPU of this machine (0..%d)", cpuid, len(r.M.CPUs)-1))
@@ -45,7 +45,7 @@ func (r *Registry) CreatePercpu(cpu int, p Params, cpuid int) (*Pool, error) {
 // kernel they are created before any driver's pool). Boot costs are not the
 // run's: nothing is charged.
 func (r *Registry) SystemPool(cpu int) *Pool {
-	if !r.M.Era.SystemPool {
+	if !r.era.SystemPool {
 		return nil
 	}
 	if r.sys == nil {
@@ -111,7 +111,7 @@ func (r *Registry) ringQsize(cpu int, poolSize int) int {
 	if poolSize == 0 {
 		return DefaultRingSize
 	}
-	if !r.M.Era.RingClamp || poolSize <= MaxRingSizeClamp {
+	if !r.era.RingClamp || poolSize <= MaxRingSizeClamp {
 		return poolSize
 	}
 	if r.M.Tracing() {

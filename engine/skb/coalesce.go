@@ -176,7 +176,7 @@ func (s *Stack) SkbTryCoalesce(cpu int, to, from *SKB) (CoalesceResult, error) {
 		for i := start; i < td.NrFrags; i++ {
 			pg := td.Frags[i].Page
 			pg.Users++
-			if s.M.Era.Coalesce == CoalescePlainPPRefs && from.PPRecycle && pagepool.IsPP(s.M.Era, pg) {
+			if s.era.Coalesce == CoalescePlainPPRefs && from.PPRecycle && pagepool.IsPP(s.era, pg) {
 				pg.FragCount++ // skb_pp_frag_ref: a pp_ref_count unit, so the pool's count stays right
 				why = "from is cloned: `to` takes a pp reference (pp_ref_count) on each page_pool frag"
 			} else {

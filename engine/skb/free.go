@@ -8,13 +8,7 @@ import (
 // KfreeSKB models kfree_skb (a drop) / consume_skb (a normal free; the model
 // does not tell them apart): not NAPI-safe, so page_pool pages go back
 // through the ptr_ring.
-func (s *Stack) KfreeSKB(cpu int, sk *SKB) {
-	why := "frees the skb (a plain kfree_skb)"
-	if passesNapiSafe(s.M.Era) {
-		why = "frees the skb (a plain kfree_skb: not a NAPI-safe free, napi_safe = false)"
-	}
-	s.kfreeSKB(cpu, sk, why)
-}
+func (s *Stack) KfreeSKB(cpu int, sk *SKB) { s.kfreeSKB(cpu, sk, whyKfree) }
 
 // passesNapiSafe: the era's skb free functions pass napi_safe down to the
 // page_pool return (skb_release_all → skb_release_data → napi_frag_unref /
@@ -24,12 +18,42 @@ func (s *Stack) KfreeSKB(cpu int, sk *SKB) {
 // page_pool_napi_local). Outside those eras the narration does not name it.
 func passesNapiSafe(e *sim.Era) bool { return e.NAPIDirect && !e.PoolNapiLocal }
 
-func (s *Stack) kfreeSKB(cpu int, sk *SKB, why string) {
-	if !s.alive(cpu, sk, sim.SymKfreeSKB) {
+// freeWhy is the narration of a plain kfree_skb by its caller, worded per
+// era only when an event is built (an untraced free reads no era flag for it).
+type freeWhy uint8
+
+const (
+	whyKfree    freeWhy = iota // KfreeSKB
+	whyDevKfree                // DevKfreeSkbAny
+	whyFragList                // a frag_list member (kfreeSkbList)
+)
+
+func (w freeWhy) text(e *sim.Era) string {
+	napiSafe := passesNapiSafe(e)
+	switch {
+	case w == whyDevKfree && napiSafe:
+		return "dev_kfree_skb_any outside hard IRQ: a plain kfree_skb (napi_safe = false; the struct to its kmem_cache, not the NAPI skb cache)"
+	case w == whyDevKfree:
+		return "dev_kfree_skb_any outside hard IRQ: a plain kfree_skb (the struct to its kmem_cache, not the NAPI skb cache)"
+	case w == whyFragList && napiSafe:
+		return "a frag_list member is freed with its GRO skb (kfree_skb_list: napi_safe = false)"
+	case w == whyFragList:
+		return "a frag_list member is freed with its GRO skb (kfree_skb_list)"
+	case napiSafe:
+		return "frees the skb (a plain kfree_skb: not a NAPI-safe free, napi_safe = false)"
+	}
+	return "frees the skb (a plain kfree_skb)"
+}
+
+func (s *Stack) kfreeSKB(cpu int, sk *SKB, why freeWhy) {
+	if !sk.live {
+		s.freedTwice(sk, sim.SymKfreeSKB)
 		return
 	}
 	cost := s.M.Charge(cpu, sim.SymKfreeSKB, 0)
-	s.ev(cpu, sim.SymKfreeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why)
+	if s.M.Tracing() {
+		s.evSlow(cpu, sim.SymKfreeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why.text(s.era))
+	}
 	s.releaseAll(cpu, sk, false)
 	s.kfreeSkbmem(cpu, sk)
 }
@@ -43,13 +67,7 @@ func (s *Stack) kfreeSKB(cpu int, sk *SKB, why string) {
 // pool has a NAPI on this CPU) and the struct goes back to
 // skbuff_head_cache, not to the NAPI skb cache as napi_consume_skb's does.
 // The model's callers run in softirq, so the hard-IRQ arm is not modelled.
-func (s *Stack) DevKfreeSkbAny(cpu int, sk *SKB) {
-	why := "dev_kfree_skb_any outside hard IRQ: a plain kfree_skb (the struct to its kmem_cache, not the NAPI skb cache)"
-	if passesNapiSafe(s.M.Era) {
-		why = "dev_kfree_skb_any outside hard IRQ: a plain kfree_skb (napi_safe = false; the struct to its kmem_cache, not the NAPI skb cache)"
-	}
-	s.kfreeSKB(cpu, sk, why)
-}
+func (s *Stack) DevKfreeSkbAny(cpu int, sk *SKB) { s.kfreeSKB(cpu, sk, whyDevKfree) }
 
 // NapiConsumeSKB models napi_consume_skb(skb, budget): budget 0 means the
 // caller is not in NAPI context (netpoll) and it is a plain consume; otherwise
@@ -66,7 +84,7 @@ func (s *Stack) NapiConsumeSKB(cpu int, sk *SKB, budget int) {
 	}
 	cost := s.M.Charge(cpu, sim.SymNapiConsumeSKB, 0)
 	why := "frees the skb in NAPI context (the struct goes to the per-CPU NAPI skb cache)"
-	if passesNapiSafe(s.M.Era) {
+	if passesNapiSafe(s.era) {
 		why = "frees the skb in NAPI context (napi_safe)"
 	}
 	s.ev(cpu, sim.SymNapiConsumeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why)
@@ -79,8 +97,14 @@ func (s *Stack) alive(cpu int, sk *SKB, fn sim.Sym) bool {
 	if sk.live {
 		return true
 	}
-	s.M.Report(sim.KindRefcountUnderflow, -1, s.M.RuleFor(sim.KindRefcountUnderflow), "skb#%d freed twice (%s)", sk.ID, fn.Name())
+	s.freedTwice(sk, fn)
 	return false
+}
+
+// freedTwice reports a free of an skb that is no longer live (alive's
+// report, out of line so the guard inlines).
+func (s *Stack) freedTwice(sk *SKB, fn sim.Sym) {
+	s.M.Report(sim.KindRefcountUnderflow, -1, s.M.RuleFor(sim.KindRefcountUnderflow), "skb#%d freed twice (%s)", sk.ID, fn.Name())
 }
 
 // releaseAll models skb_release_all: skb_release_head_state (dst, destructor,
@@ -147,7 +171,7 @@ func (s *Stack) releaseFragsAndHead(cpu int, sk *SKB, napiSafe, user bool) {
 }
 
 func (s *Stack) exitReleaseData(sk *SKB) {
-	if s.M.Era.ReleaseDataClearsPPRecycle {
+	if s.era.ReleaseDataClearsPPRecycle {
 		sk.PPRecycle = false
 	}
 }
@@ -159,7 +183,7 @@ func (s *Stack) exitReleaseData(sk *SKB) {
 func (s *Stack) freeHead(cpu int, sk *SKB, napiSafe, user bool) {
 	d := sk.D
 	cost := s.M.Charge(cpu, sim.SymFreeHead, 0)
-	if !sk.HeadFrag && sk.PPRecycle && s.M.Era.SkbRecycle == sim.SkbRecycleRFC && d.HeadObj.Valid() {
+	if !sk.HeadFrag && sk.PPRecycle && s.era.SkbRecycle == sim.SkbRecycleRFC && d.HeadObj.Valid() {
 		// RFC v1 tests pp_recycle before head_frag (Dumazet's review of v5
 		// moved it under head_frag): a kmalloc'ed head of a marked skb —
 		// pskb_expand_head keeps pp_recycle there — is offered to the pool
@@ -192,7 +216,7 @@ func (s *Stack) freeHead(cpu int, sk *SKB, napiSafe, user bool) {
 // ppRecycle models skb_pp_recycle / napi_pp_put_page: offer the page to its
 // page_pool (page_pool_return_skb_page). False if it is not a pool page.
 func (s *Stack) ppRecycle(cpu int, pg *mm.Page, napiSafe bool) bool {
-	if s.M.Era.SkbRecycle == sim.SkbRecycleNone {
+	if s.era.SkbRecycle == sim.SkbRecycleNone {
 		return false
 	}
 	return s.Reg.ReturnSkbPage(cpu, pg, napiSafe)
@@ -228,12 +252,8 @@ func (s *Stack) fragUnref(cpu int, f *Frag, recycle, napiSafe, user bool) {
 // GRO skb's frag_list pages go through the ptr_ring even when the skb itself
 // is freed NAPI-safe — unless the v6.6 softirq rule recycles them directly.
 func (s *Stack) kfreeSkbList(cpu int, list []*SKB) {
-	why := "a frag_list member is freed with its GRO skb (kfree_skb_list)"
-	if passesNapiSafe(s.M.Era) {
-		why = "a frag_list member is freed with its GRO skb (kfree_skb_list: napi_safe = false)"
-	}
 	for _, m := range list {
-		s.kfreeSKB(cpu, m, why)
+		s.kfreeSKB(cpu, m, whyFragList)
 	}
 }
 

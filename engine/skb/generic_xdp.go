@@ -61,7 +61,7 @@ func (s *Stack) NetifReceiveGenericXDP(cpu int, sk *SKB, hasFrags bool) (*SKB, G
 		s.ev(cpu, sim.SymGenericXDP, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 			fmt.Sprintf("the skb is %s: it must be made XDP-able before the program runs (netif_skb_check_for_xdp)", genericXDPWhy(sk)))
 	}
-	if s.M.Era.SystemPool {
+	if s.era.SystemPool {
 		var pool *pagepool.Pool
 		if hasFrags {
 			pool = s.Reg.SystemPool(cpu) // this_cpu_read(system_page_pool): the model creates the pools on first use

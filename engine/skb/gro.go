@@ -95,7 +95,7 @@ var (
 func (s *Stack) skbGroReceive(cpu int, g *GRO, sk *SKB, offset int) error {
 	p := g.p
 	cost := s.M.Charge(cpu, sim.SymSkbGroReceive, 0)
-	if p.PPRecycle != sk.PPRecycle && s.M.Era.GROPPRecycleCheck {
+	if p.PPRecycle != sk.PPRecycle && s.era.GROPPRecycleCheck {
 		return errGroMixedPool
 	}
 	length := sk.Len - offset // skb_gro_len

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"pplab/engine/drivers"
 	"pplab/engine/sim"
@@ -32,8 +33,9 @@ type IdentDef struct {
 	Why   string // what the row rests on ("-": no move known)
 }
 
-// identTable is idents.tsv read against the model's eras.
-var identTable = mustParse(identsTSV, sim.Eras)
+// identTable is idents.tsv read against the model's eras, parsed on the
+// first look-up (not at start-up: a batch run names no identifier).
+var identTable = sync.OnceValue(func() *table { return mustParse(identsTSV, sim.Eras) })
 
 func mustParse(text string, eras []sim.Era) *table {
 	t, err := parseIdents(text, eras)
@@ -312,14 +314,14 @@ func eraItem(item string, index map[string]int, pos, mainline []int) (eraSet, er
 // Lookup returns where the era's release defines the identifier: ok only
 // for a row checked in the era (Status says why not).
 func Lookup(era, ident string) (IdentDef, bool) {
-	e := identTable.at[era][ident]
+	e := identTable().at[era][ident]
 	return e.def, e.status == Defined
 }
 
 // StatusOf is what the table says of the identifier in the era, and for
 // an Unverified one the era its row was checked through.
 func StatusOf(era, ident string) (Status, string) {
-	e := identTable.at[era][ident]
+	e := identTable().at[era][ident]
 	return e.status, e.thru
 }
 
@@ -348,7 +350,7 @@ func Source(era, driver string, s sim.Sym) SourceRef {
 	if err != nil {
 		return SourceRef{Name: s.Name()}
 	}
-	return identTable.source(e, driver, s)
+	return identTable().source(e, driver, s)
 }
 
 // source is Source against table t.

@@ -69,7 +69,7 @@ func TestIdents_RangesSayWhatTheListsSaid(t *testing.T) {
 			idents[id] = true
 		}
 	}
-	for _, m := range identTable.at {
+	for _, m := range identTable().at {
 		for id := range m {
 			idents[id] = true
 		}
@@ -103,7 +103,7 @@ var checked = flag.String("checked", "", "record in idents.tsv that the rows not
 // it: an era added to engine/sim fails here, naming the rows to read in its
 // release, until each row's "checked through" says it was (adding-an-era.md).
 func TestIdents_EveryEraIsChecked(t *testing.T) {
-	tb, src := identTable, identsTSV
+	tb, src := identTable(), identsTSV
 	if *checked != "" {
 		text, n, err := recordChecked(src, sim.Eras, *checked)
 		if err != nil {
@@ -188,12 +188,12 @@ func TestIdents_AnEraInsertedAnywhereIsNotVerifiedUntilChecked(t *testing.T) {
 		}
 		unverified := 0
 		for _, e := range sim.Eras {
-			if !maps.Equal(tb.at[e.Name], identTable.at[e.Name]) {
+			if !maps.Equal(tb.at[e.Name], identTable().at[e.Name]) {
 				t.Errorf("%s after %s: era %s reads otherwise", x, prev, e.Name)
 			}
 		}
 		idents := map[string]bool{}
-		for _, m := range []map[string]entry{identTable.at[prev], identTable.at[next], tb.at[x]} {
+		for _, m := range []map[string]entry{identTable().at[prev], identTable().at[next], tb.at[x]} {
 			for id := range m {
 				idents[id] = true
 			}
@@ -201,7 +201,7 @@ func TestIdents_AnEraInsertedAnywhereIsNotVerifiedUntilChecked(t *testing.T) {
 		for id := range idents {
 			en := tb.at[x][id]
 			want := Absent
-			if identTable.at[prev][id].status == Defined || identTable.at[next][id].status == Defined {
+			if identTable().at[prev][id].status == Defined || identTable().at[next][id].status == Defined {
 				want = Unverified
 				unverified++
 			}
@@ -220,7 +220,7 @@ func TestIdents_AnEraInsertedAnywhereIsNotVerifiedUntilChecked(t *testing.T) {
 			t.Fatalf("recorded %s after %s: %v, waiting %v", x, prev, err, tb.pending)
 		}
 		for id, en := range tb.at[x] {
-			if en.status == Defined && en.def != identTable.at[prev][id].def && en.def != identTable.at[next][id].def {
+			if en.status == Defined && en.def != identTable().at[prev][id].def && en.def != identTable().at[next][id].def {
 				t.Errorf("recorded %s after %s: %s is %+v, in neither neighbour", x, prev, id, en.def)
 			}
 		}
