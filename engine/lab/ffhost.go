@@ -90,7 +90,7 @@ func (h *ffHost) SeriesVals(dst []int64) []int64 { return h.lab().seriesVals(dst
 // change ahead, and the series' release count (a u32 sum over the pools,
 // seriesVals' next-to-last value) from wrapping inside a skip.
 func (h *ffHost) MaxCycles(dPackets int64, dSeries []int64) int64 {
-	k := (h.Cfg.Packets - h.packets - 1) / dPackets // the last packet runs for real
+	k := (h.cfg.Packets - h.packets - 1) / dPackets // the last packet runs for real
 	if d := dSeries[len(dSeries)-2]; d > 0 {
 		var rel int64
 		for _, p := range h.reg.Pools() {

@@ -25,6 +25,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 
 	"pplab/engine/drivers"
 	"pplab/engine/lab/internal/fastforward"
@@ -46,9 +47,9 @@ import (
 type Lab struct {
 	_ noCopy
 
-	Cfg      Config
-	Scenario *Scenario
-	Spec     *drivers.Spec // the driver model (driver scenarios); shared, read-only
+	cfg      Config
+	scenario *Scenario
+	spec     *drivers.Spec // the driver model (driver scenarios); shared, read-only
 
 	// The engine's objects: the Lab's own. Callers see values (Snapshot,
 	// StepRecord, Results), never these pointers.
@@ -97,7 +98,7 @@ func New(cfg Config) (*Lab, error) {
 	}
 	cfg, era, sc, spec, plat, rules := r.cfg, r.era, r.sc, r.spec, r.plat, r.rules
 	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: r.knobs, Platform: plat, Seed: cfg.Seed})
-	l := &Lab{Cfg: cfg, Scenario: sc, m: m, Spec: spec}
+	l := &Lab{cfg: cfg, scenario: sc, m: m, spec: spec}
 	l.known = sc.KnownFailure(r.known())
 	l.canFail = rules != 0 || len(l.known) > 0
 	l.a = mm.NewAllocator(m)
@@ -168,6 +169,14 @@ func (l *Lab) fail(err error) {
 		l.err = err
 	}
 	l.done = true
+}
+
+// Config is the config the run was made from (a copy: the caller's to
+// change, as New's argument was).
+func (l *Lab) Config() Config {
+	c := l.cfg
+	c.Break = slices.Clone(c.Break)
+	return c
 }
 
 // Err is the error that stopped the run early, if any.
@@ -260,7 +269,7 @@ func (l *Lab) stepOne() bool {
 		if l.packets >= l.series.Next() {
 			l.sample()
 		}
-		if l.packets >= l.Cfg.Packets && !l.ownEnd {
+		if l.packets >= l.cfg.Packets && !l.ownEnd {
 			l.done = true
 		}
 	}

@@ -57,7 +57,7 @@ func measuredRun(cfg Config) (*Lab, error) {
 		return nil, err
 	}
 	if dr, ok := l.run.(*driverRun); ok {
-		l.Cfg.Packets += dr.warm
+		l.cfg.Packets += dr.warm
 	}
 	l.Run()
 	if l.Err() != nil {
