@@ -198,8 +198,23 @@ func (r *driverRun) next() string {
 	return r.w.Next()
 }
 
-func (r *driverRun) finished() bool { return r.ender != nil && r.ender.Finished() }
-func (r *driverRun) ownsEnd() bool  { return r.ender != nil }
+func (r *driverRun) finished() bool  { return r.ender != nil && r.ender.Finished() }
+func (r *driverRun) ownsEnd() bool   { return r.ender != nil }
+func (r *driverRun) warmup() int64   { return r.warm }
+func (r *driverRun) frameBytes() int { return r.env.Frame }
+func (r *driverRun) settling() bool  { return r.settler != nil }
+
+func (r *driverRun) measured(*Lab) (completed, delivered int64) {
+	completed = r.n - r.warm
+	return completed, completed - (r.env.Lost - r.lost0)
+}
+
+func (r *driverRun) changesIn() int64 {
+	if hz, ok := r.w.(workload.Horizon); ok {
+		return hz.ChangesIn()
+	}
+	return -1
+}
 
 func (r *driverRun) step(l *Lab) bool {
 	if !r.opened {

@@ -8,7 +8,6 @@ import (
 	"pplab/engine/lab/internal/state"
 	"pplab/engine/mm"
 	"pplab/engine/sim"
-	"pplab/engine/workload"
 )
 
 // schema is what the state walker (keyframes' copies, the fast-forward's
@@ -60,19 +59,15 @@ func (h *ffHost) Blocked() (never string, wait bool) {
 		never = "the run stopped with an error"
 	}
 	wait = l.m.Tracing() || l.m.Recording() || l.startPS == nil || l.m.PendingTimers() > 0 || l.done
-	if dr, ok := l.run.(*driverRun); ok && dr.settler != nil {
+	if l.run.settling() {
 		wait = true
 	}
 	return never, wait
 }
 
 func (h *ffHost) ChangeAt() int64 {
-	if dr, ok := h.run.(*driverRun); ok {
-		if hz, ok := dr.w.(workload.Horizon); ok {
-			if n := hz.ChangesIn(); n >= 0 {
-				return h.packets + n
-			}
-		}
+	if n := h.run.changesIn(); n >= 0 {
+		return h.packets + n
 	}
 	return -1
 }

@@ -117,9 +117,7 @@ func New(cfg Config) (*Lab, error) {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	l.run = run
-	if f, ok := run.(finisher); ok {
-		l.ownEnd = f.ownsEnd()
-	}
+	l.ownEnd = run.ownsEnd()
 	if run.measuring() { // no set-up phase: measure from the first operation
 		l.markStart()
 	}
@@ -273,7 +271,7 @@ func (l *Lab) stepOne() bool {
 			l.done = true
 		}
 	}
-	if l.ownEnd && l.run.(finisher).finished() {
+	if l.ownEnd && l.run.finished() {
 		l.done = true
 	}
 	l.ops++
@@ -284,12 +282,6 @@ func (l *Lab) stepOne() bool {
 		l.markStart()
 	}
 	return true
-}
-
-// finisher is a runner that ends on its own (destroy).
-type finisher interface {
-	finished() bool
-	ownsEnd() bool
 }
 
 // markStart records the spend so far once set-up is over.

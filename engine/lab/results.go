@@ -125,27 +125,18 @@ func (l *Lab) notes() []string {
 // measuredDelivered is the packets delivered (completed, not lost) in the
 // measured window: what the rate counts.
 func (l *Lab) measuredDelivered() int64 {
-	if dr, ok := l.run.(*driverRun); ok {
-		return dr.n - dr.warm - (dr.env.Lost - dr.lost0)
-	}
-	return l.packets - l.lost
+	_, delivered := l.run.measured(l)
+	return delivered
 }
 
 // measuredPackets is the packets completed in the measured window.
 func (l *Lab) measuredPackets() int64 {
-	if dr, ok := l.run.(*driverRun); ok {
-		return dr.n - dr.warm
-	}
-	return l.packets
+	completed, _ := l.run.measured(l)
+	return completed
 }
 
 // FrameBytes is the frame size of a driver scenario's packets (0 otherwise).
-func (l *Lab) FrameBytes() int {
-	if dr, ok := l.run.(*driverRun); ok {
-		return dr.env.Frame
-	}
-	return 0
-}
+func (l *Lab) FrameBytes() int { return l.run.frameBytes() }
 
 // linkKpps is the link's packet rate for the scenario's frames, 0 without a
 // driver.
