@@ -7,7 +7,7 @@ import (
 	"pplab/engine/sim"
 )
 
-// The eras after 6.8 in the playground (issue 22): the era selector offers
+// The eras after 6.8 in the playground: the era selector offers
 // each with its summary; a link with era=6.8 or with no era opens 6.8 as
 // before; a new era round-trips through the URL; an unknown era falls back
 // with one notice naming the accepted values.

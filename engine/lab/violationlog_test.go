@@ -19,8 +19,9 @@ type logRow struct {
 }
 
 // logRows: every rule in the driver scenario where it shows its violation
-// (RuleDemos), the playground's clone-tap preset of issue 17 (op 137), and
-// a known failure of an era with no rule broken.
+// (RuleDemos), the playground's clone-tap teaching preset with
+// last-dataref broken (compared at op 137, after its first double
+// recycle), and a known failure of an era with no rule broken.
 // A few go past the first keyframes (4096), so that a seek back restores
 // one taken during the run; under -short every row stops at 200, or just
 // after its first violation when that comes later, and the demos run on
