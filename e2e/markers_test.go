@@ -21,7 +21,7 @@ import (
 	"pplab/engine/lab"
 )
 
-// Timeline markers and export (issue 20 §3, §5).
+// Timeline markers and export.
 
 // markerDOM is one marker of the page's list.
 type markerDOM struct {
