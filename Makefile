@@ -41,7 +41,9 @@ test: fmt-check vet imports unit bench-once wasm-engine wasm-test e2e
 
 # The inner loop: what make test checks natively, with go test -short
 # (TestGolden compares every 8th configuration of the corpus, the
-# fast-forward comparisons at 10^5–10^6 packets are skipped) and the test
+# fast-forward comparisons at 10^5–10^6 packets are skipped, the long
+# matrices run a sample that rotates through them, the runs that check
+# every page after every operation run on a smaller machine) and the test
 # cache kept, so a package nothing changed in is not run again.
 check: fmt-check vet imports
 	$(GO) test -short ./...

@@ -11,7 +11,7 @@ import (
 	"pplab/app/session"
 )
 
-// The counter diagnosis page (/diagnose/, issue 21 §2): paste ethtool -S,
+// The counter diagnosis page (/diagnose/): paste ethtool -S,
 // ynl or ynltool output and read what it shows. Everything it says is the
 // session's Diagnosis (plain Go, tested natively); this component wires
 // the text box, the interval and the examples to it, keeps the pasted

@@ -10,7 +10,7 @@ import (
 	"pplab/app/session"
 )
 
-// Export (issue 20 §5): the run as it stands as files — the results as
+// Export: the run as it stands as files — the results as
 // `ppsim run --json` prints them, the series as CSV, the trace as text —
 // downloaded (a Blob behind an a[download]), and the counters as an
 // `ethtool -S` block, copied to paste into a mail or downloaded. The

@@ -10,7 +10,7 @@ import (
 	"pplab/engine/lab"
 )
 
-// Timeline markers (issue 20 §3): the operations the engine marked, as
+// Timeline markers: the operations the engine marked, as
 // ticks on a bar under the scrubber (a click jumps there) and as a list
 // (the keyboard's and a screen reader's way to them, and the way to
 // markers whose ticks overlap); ] and [ go to the next and the previous

@@ -10,9 +10,9 @@ import (
 	"pplab/engine/lab"
 )
 
-// The rules view (/rules) and the playground's "show me" panel (issue 20
-// §2). The texts are the engine's (session.RuleCards, session.ShowView):
-// nothing here knows a rule.
+// The rules view (/rules) and the playground's "show me" panel. The texts
+// are the engine's (session.RuleCards, session.ShowView): nothing here
+// knows a rule.
 
 // Actions of the show-me panel.
 const (

@@ -13,7 +13,7 @@ import (
 	"pplab/engine/sim"
 )
 
-// The what-if page (/whatif/, issue 21 §1): paste a perf top listing and
+// The what-if page (/whatif/): paste a perf top listing and
 // its rate, pick a change, see what the model predicts — session.WhatIf,
 // the same perf.Predict as `ppsim predict`. The form lives in the
 // browser's local storage (every keystroke), so a paste survives a reload

@@ -24,7 +24,7 @@ import (
 	"pplab/app/tour"
 )
 
-// The first load over a slow link (issue 21 §4): the generated site served
+// The first load over a slow link: the generated site served
 // by three kinds of host, with Chromium's network throttled to 10 Mbit/s
 // down and up and 40 ms of latency per request. The figures are printed
 // (t.Logf, and into $PPLAB_FIRSTLOAD, which `make e2e` prints), never
@@ -292,7 +292,7 @@ func (fl firstLoad) String() string {
 // cache, no service worker) at 10 Mbit/s + 40 ms from a brotli host, a gzip
 // host and a plain host, and checks what each load shows on the way: the
 // prerendered text uncovered, the loader's percentage rising to 100, no
-// console error. Budget (issue 21, printed, not asserted): first render ≤ 3 s
+// console error. Budget (printed, not asserted): first render ≤ 3 s
 // from the brotli host.
 func TestThrottle_FirstLoad(t *testing.T) {
 	var lines []string

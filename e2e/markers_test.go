@@ -21,7 +21,7 @@ import (
 	"pplab/engine/lab"
 )
 
-// Timeline markers and export (issue 20 §3, §5).
+// Timeline markers and export.
 
 // markerDOM is one marker of the page's list.
 type markerDOM struct {
@@ -286,7 +286,7 @@ func TestExport_JSONIsWhatPpsimPrints(t *testing.T) {
 	p.keys("\u0303", 300) // →
 	p.waitOp(300)
 	_, mid := p.download(dir, "#export-json")
-	l, _ := lab.New(end.Cfg)
+	l, _ := lab.New(end.Config())
 	l.RunFor(300)
 	l.FinalCheck()
 	want, _ := json.Marshal(l.Results())

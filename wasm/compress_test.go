@@ -139,10 +139,31 @@ func TestPrecompress_TwinsDecompressToTheOriginal(t *testing.T) {
 
 var routesOnce sync.Once
 
+// sites are the sites genSite generated, by prefix: the tests only read
+// them, and a generation costs seconds (brotli at quality 11 on every
+// page), so each prefix is generated once per process. TestMain removes
+// them.
+var sites = map[string]struct {
+	dir      string
+	wasmSize int
+}{}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, s := range sites {
+		os.RemoveAll(s.dir)
+	}
+	os.Exit(code)
+}
+
 // genSite generates the static site from a web directory holding the
-// project's committed web files and a stand-in app.wasm and echarts.min.js.
+// project's committed web files and a stand-in app.wasm and echarts.min.js
+// (once per prefix: sites).
 func genSite(t *testing.T, prefix string) (dir string, wasmSize int) {
 	t.Helper()
+	if s, ok := sites[prefix]; ok {
+		return s.dir, s.wasmSize
+	}
 	routesOnce.Do(registerRoutes)
 	web := t.TempDir()
 	for _, f := range webFiles {
@@ -169,10 +190,18 @@ func genSite(t *testing.T, prefix string) (dir string, wasmSize int) {
 	old := *precompressCache
 	*precompressCache = t.TempDir()
 	defer func() { *precompressCache = old }()
-	dir = t.TempDir()
-	if err := generate(dir, prefix, web); err != nil {
+	dir, err := os.MkdirTemp("", "pplab-site-")
+	if err != nil {
 		t.Fatal(err)
 	}
+	if err := generate(dir, prefix, web); err != nil {
+		os.RemoveAll(dir)
+		t.Fatal(err)
+	}
+	sites[prefix] = struct {
+		dir      string
+		wasmSize int
+	}{dir, wasmSize}
 	return dir, wasmSize
 }
 

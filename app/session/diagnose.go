@@ -8,7 +8,7 @@ import (
 	"pplab/engine/diagnose"
 )
 
-// The counter diagnosis page (/diagnose, issue 21 §2) as plain Go: a
+// The counter diagnosis page (/diagnose/) as plain Go: a
 // Diagnosis holds the pasted text and the interval, parses them at once
 // (engine/diagnose: the format, every line and what it was, the counters,
 // ratios, rates and what to look at next) and finds the nearest model runs

@@ -23,7 +23,7 @@ func TestSession_Markers(t *testing.T) {
 		{"clone-tap last-dataref: a violation", "v=1&scenario=clone-tap&rx_descs=16&pool_size=32&break=last-dataref", 3000, "violation"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := New(query(t, tc.q), nil)
+			s := New(query(t, tc.q+shortPages()), nil)
 			s.Seek(tc.ops)
 			v := verify(t, s, "seek")
 			ms := v.Timeline.Markers
@@ -114,7 +114,7 @@ func TestSession_Markers(t *testing.T) {
 // Markers are bounded and a function of the config and the furthest op:
 // a session seeking around and one stepping straight there agree.
 func TestSession_MarkersDeterministic(t *testing.T) {
-	q := "v=1&scenario=tcp-stream&rx_descs=16&pool_size=32"
+	q := "v=1&scenario=tcp-stream&rx_descs=16&pool_size=32" + shortPages()
 	a := New(query(t, q), nil)
 	a.Seek(5000)
 	a.Seek(10)

@@ -9,7 +9,7 @@ import (
 	"pplab/engine/sim"
 )
 
-// The rules view (issue 20 §2): every breakable rule with what it
+// The rules view (/rules): every breakable rule with what it
 // prevents, the kernel function whose test it is (linked per release), the
 // demo where breaking it shows its failure (lab.RuleDemos, the engine's
 // table) and a "show me": the playground opened at ?show=RULE replays the

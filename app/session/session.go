@@ -471,7 +471,7 @@ func (s *Session) syncCompare() {
 	start := s.now()
 	target := s.lab.Packets()
 	if s.cmp.Packets() > target { // the run went back: start the comparison over
-		c, err := lab.New(s.cmp.Cfg)
+		c, err := lab.New(s.cmp.Config())
 		if err != nil {
 			s.cmpErr, s.cmp = err.Error(), nil
 			return

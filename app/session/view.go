@@ -393,7 +393,7 @@ func (s *Session) chartsView() ChartsView {
 	c.Choices = s.cmpChoices
 	main := "era " + s.snap.Era
 	if s.cmp != nil {
-		c.CmpName = "era " + s.cmp.Cfg.Era + recyclingNote(s.cmp.Cfg.Era)
+		c.CmpName = "era " + s.cmp.Config().Era + recyclingNote(s.cmp.Config().Era)
 	}
 	key := fmt.Sprintf("%d/%d/%s/%d/%d/%s", len(s.series), lastPackets(s.series), c.CmpName, lastPackets(s.cmpSeries), len(s.cmpSeries), main)
 	if key != s.charts.key {

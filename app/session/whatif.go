@@ -17,7 +17,7 @@ import (
 	"pplab/engine/sim"
 )
 
-// The what-if page (/whatif/, issue 21 §1) as plain Go: a pasted `perf top`
+// The what-if page (/whatif/) as plain Go: a pasted `perf top`
 // listing, its measured rate and a change go through the same perf.Predict
 // `ppsim predict` calls, read as the CLI reads a --profile file
 // (perf.ReadProfile), so that the page's numbers are what `ppsim predict

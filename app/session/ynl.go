@@ -6,7 +6,7 @@ import (
 	"pplab/engine/lab"
 )
 
-// The run's pools as ynl would show them (issue 21 §3): the playground's
+// The run's pools as ynl would show them: the playground's
 // pool panel opens a <details> (text table TableYNL) with what `ynl
 // --family netdev --dump page-pool-get` and `page-pool-stats-get` would
 // print for the run now, and what `ynltool page-pool stats` would derive

@@ -197,7 +197,7 @@ func NarrationText(n session.NarrationView) string {
 // every chapter once in order and Prev walks back.
 func TestChapters_PrevNextChainCoversEveryChapter(t *testing.T) {
 	if len(Chapters()) != 8 {
-		t.Errorf("%d chapters, issue 20 names 8", len(Chapters()))
+		t.Errorf("%d chapters, the tour has 8", len(Chapters()))
 	}
 	var walked []string
 	for i := -1; ; {

@@ -13,7 +13,10 @@ type Options struct {
 	// paste does not say (a `sleep N` line does); 0: rates only where the
 	// paste gives the time.
 	Interval float64
-	// Nearest is how many scenario × driver groups to name (0: 5: the sweep holds 14 scenarios; a two-snapshot paste, a steady state, sits farther from every run than a whole run does, warm-up included).
+	// Nearest is how many scenario × driver groups to name (0: 5 of the
+	// sweep's 70 groups, 17 scenarios; a two-snapshot paste, a steady
+	// state, sits farther from every run than a whole run does, warm-up
+	// included).
 	Nearest int
 	// NoModel skips the nearest-scenario search (which runs the model).
 	NoModel bool

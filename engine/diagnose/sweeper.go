@@ -32,8 +32,8 @@ var installed bool
 // (6.12, 6.18, 7.1). Each era after 6.8 is the one before it plus its own
 // change (sim.Era), so a swept era carries the mechanisms of the eras it
 // skips (6.12 has 6.9's system pools and 6.10's locality, 6.18 has 6.16's
-// DMA tracking); the skipped ones would triple the sweep (834 runs
-// instead of 486) for counter shapes their neighbours already show.
+// DMA tracking); the skipped ones would make the sweep 834 runs instead
+// of 486 for counter shapes their neighbours already show.
 func Swept(e *sim.Era) bool {
 	last := &sim.Eras[len(sim.Eras)-1]
 	return e.Stats && (!e.SystemPool || e.LTS || e == last) // !SystemPool: before 6.9

@@ -107,7 +107,7 @@ func BenchmarkSeekCold(b *testing.B) {
 }
 
 // BenchmarkSeekRuleBroken: the playground's clone-tap preset with
-// last-dataref broken (issue 17), where every path checks fully after each
+// last-dataref broken, where every path checks fully after each
 // operation (checkEach): a link's first seek to op 137, 10^4 and 10^5 on a
 // new run, and seeks spread over the first 10^5 operations once the run
 // has been there (scrubbing: a replay from the nearest keyframe).

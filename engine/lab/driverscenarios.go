@@ -149,19 +149,19 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	m := l.m
 	napi := pagepool.NewNAPI(0)
 	st := skb.NewStack(l.reg)
-	mode := bufferMode(l.Spec, name, m.Era)
-	descs := l.Spec.RxDescs
+	mode := bufferMode(l.spec, name, m.Era)
+	descs := l.spec.RxDescs
 	if v := m.Knobs[sim.KnobRxDescs]; v != 0 {
 		if v%2 != 0 && mode != drivers.PagePerFrame {
-			return nil, knobErr(sim.KnobRxDescs, &m.Knobs, "want an even number: %s's %s buffers come two to a page", l.Spec.Name, mode)
+			return nil, knobErr(sim.KnobRxDescs, &m.Knobs, "want an even number: %s's %s buffers come two to a page", l.spec.Name, mode)
 		}
 		descs = int(v)
 	}
-	agg, err := l.Spec.AggMode(m.Era, &m.Knobs, workload.AttachesXDP(name, &m.Knobs))
+	agg, err := l.spec.AggMode(m.Era, &m.Knobs, workload.AttachesXDP(name, &m.Knobs))
 	if err != nil {
 		return nil, knobErr(sim.KnobHWGRO, &m.Knobs, "%v", err)
 	}
-	d, err := drivers.New(st, l.reg, l.Spec, mode, napi, descs, agg)
+	d, err := drivers.New(st, l.reg, l.spec, mode, napi, descs, agg)
 	if err != nil {
 		return nil, err
 	}
@@ -177,14 +177,14 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	r := &driverRun{env: env, w: w, warm: workload.WarmPackets(d)}
 	r.ender, _ = w.(workload.Ender)
 	if name == workload.WDestroy {
-		workload.SetUnloadAt(w, min(l.Cfg.Packets, int64(4*d.RingSize())))
+		workload.SetUnloadAt(w, min(l.cfg.Packets, int64(4*d.RingSize())))
 		r.warm = 0
 	}
 	r.settler, _ = w.(workload.Settler)
-	if r.settler != nil && l.Cfg.Packets < r.warm+2*r.settler.SettleBound() {
+	if r.settler != nil && l.cfg.Packets < r.warm+2*r.settler.SettleBound() {
 		r.settler = nil // too short to wait: measured from the ring's warm-up
 	}
-	if r.warm >= l.Cfg.Packets {
+	if r.warm >= l.cfg.Packets {
 		r.warm, r.settler = 0, nil // a short run (stepping in the UI) measures everything
 	}
 	return r, nil
@@ -198,8 +198,23 @@ func (r *driverRun) next() string {
 	return r.w.Next()
 }
 
-func (r *driverRun) finished() bool { return r.ender != nil && r.ender.Finished() }
-func (r *driverRun) ownsEnd() bool  { return r.ender != nil }
+func (r *driverRun) finished() bool  { return r.ender != nil && r.ender.Finished() }
+func (r *driverRun) ownsEnd() bool   { return r.ender != nil }
+func (r *driverRun) warmup() int64   { return r.warm }
+func (r *driverRun) frameBytes() int { return r.env.Frame }
+func (r *driverRun) settling() bool  { return r.settler != nil }
+
+func (r *driverRun) measured(*Lab) (completed, delivered int64) {
+	completed = r.n - r.warm
+	return completed, completed - (r.env.Lost - r.lost0)
+}
+
+func (r *driverRun) changesIn() int64 {
+	if hz, ok := r.w.(workload.Horizon); ok {
+		return hz.ChangesIn()
+	}
+	return -1
+}
 
 func (r *driverRun) step(l *Lab) bool {
 	if !r.opened {

@@ -16,7 +16,7 @@ import (
 // row), at 10^5 packets and a sample at 10^6.
 func TestFastForward_EveryEra(t *testing.T) {
 	if testing.Short() {
-		t.Skip("about 170 runs of 10^6 packets")
+		t.Skip("about 210 runs of 10^6 packets")
 	}
 	var skipped atomic.Int64
 	t.Run("runs", func(t *testing.T) {

@@ -31,7 +31,8 @@ func ffRun(t *testing.T, cfg Config, on bool) *Lab {
 // series, snapshot and stats are those of the run without it. In the
 // scenarios whose pages rotate through the ring (a page's descriptor moves
 // by one each lap: a cycle up to a renaming of pages, which the walk does
-// not do), it finds no cycle and the run is the plain one.
+// not do), it finds no cycle and the run is the plain one. The rows are
+// independent Labs, run in parallel.
 func TestFastForward_Skips(t *testing.T) {
 	for _, tc := range []struct {
 		scenario, driver string
@@ -56,6 +57,7 @@ func TestFastForward_Skips(t *testing.T) {
 		{"xdp-tx", "mlx5", true, ""}, {"xdp-tx", "bnxt", true, "rx_descs=512"}, {"xdp-tx", "bnxt", false, ""},
 	} {
 		t.Run(tc.scenario+"/"+tc.driver+"/"+tc.set, func(t *testing.T) {
+			t.Parallel()
 			cfg := Config{Scenario: tc.scenario, Driver: tc.driver, Packets: 1_000_000}
 			if tc.set != "" {
 				cfg.Knobs = sim.MustOverrides(tc.set)
@@ -149,10 +151,14 @@ func TestFastForward_RandomSourceIsShape(t *testing.T) {
 
 // TestFastForward_SeekAndSlices: the UI's use: keyframes on, runs in
 // slices with a recorded Step between them, seeks back and forth. Every
-// state reached equals the one a plain run reaches at that operation.
+// state reached equals the one a plain run reaches at that operation: one
+// plain run, stopped at each target in turn and then run to its end (a run
+// in pieces is the run in one: TestRunFor_ChunksEqualOneRun). The scenarios
+// run in parallel.
 func TestFastForward_SeekAndSlices(t *testing.T) {
 	for _, sc := range []string{"xdp-redirect", "drop", "numa-migrate"} {
 		t.Run(sc, func(t *testing.T) {
+			t.Parallel()
 			cfg := Config{Scenario: sc, Packets: 2_000_000}
 			l := mustNew(t, cfg)
 			l.EnableSeek()
@@ -166,20 +172,30 @@ func TestFastForward_SeekAndSlices(t *testing.T) {
 				t.Fatalf("no skip in sliced play (off: %q)", why)
 			}
 			end := l.Ops()
-			for _, n := range []uint64{end, 123_457, end / 2, 900_001, end, 20_000} {
+			targets := []uint64{end, 123_457, end / 2, 900_001, end, 20_000}
+			type state struct {
+				snap Snapshot
+				res  Results
+			}
+			plain := map[uint64]state{}
+			ref := mustNew(t, Config{Scenario: cfg.Scenario, Packets: cfg.Packets, Knobs: sim.MustOverrides("fast_forward=0")})
+			for _, n := range slices.Sorted(slices.Values(targets)) {
+				ref.RunN(int64(n - ref.Ops()))
+				plain[n] = state{ref.Snapshot(), ref.Results()}
+			}
+			for _, n := range targets {
 				l.Seek(n)
-				ref := mustNew(t, Config{Scenario: cfg.Scenario, Packets: cfg.Packets, Knobs: sim.MustOverrides("fast_forward=0")})
-				ref.RunN(int64(n))
-				if a, b := l.Snapshot(), ref.Snapshot(); !reflect.DeepEqual(a, b) {
+				ref := plain[n]
+				if a, b := l.Snapshot(), ref.snap; !reflect.DeepEqual(a, b) {
 					t.Errorf("Seek(%d): the snapshot differs from a plain run's", n)
 				}
-				if a, b := l.Results(), ref.Results(); !reflect.DeepEqual(a.Stats, b.Stats) || a.Rate != b.Rate {
+				if a, b := l.Results(), ref.res; !reflect.DeepEqual(a.Stats, b.Stats) || a.Rate != b.Rate {
 					t.Errorf("Seek(%d): stats %v rate %v, plain %v %v", n, a.Stats, a.Rate, b.Stats, b.Rate)
 				}
 			}
 			l.Seek(end)
 			l.Run()
-			ref := ffRun(t, cfg, false)
+			ref.Run()
 			ffSame(t, l, ref)
 		})
 	}

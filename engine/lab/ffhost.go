@@ -8,7 +8,6 @@ import (
 	"pplab/engine/lab/internal/state"
 	"pplab/engine/mm"
 	"pplab/engine/sim"
-	"pplab/engine/workload"
 )
 
 // schema is what the state walker (keyframes' copies, the fast-forward's
@@ -60,19 +59,15 @@ func (h *ffHost) Blocked() (never string, wait bool) {
 		never = "the run stopped with an error"
 	}
 	wait = l.m.Tracing() || l.m.Recording() || l.startPS == nil || l.m.PendingTimers() > 0 || l.done
-	if dr, ok := l.run.(*driverRun); ok && dr.settler != nil {
+	if l.run.settling() {
 		wait = true
 	}
 	return never, wait
 }
 
 func (h *ffHost) ChangeAt() int64 {
-	if dr, ok := h.run.(*driverRun); ok {
-		if hz, ok := dr.w.(workload.Horizon); ok {
-			if n := hz.ChangesIn(); n >= 0 {
-				return h.packets + n
-			}
-		}
+	if n := h.run.changesIn(); n >= 0 {
+		return h.packets + n
 	}
 	return -1
 }
@@ -90,7 +85,7 @@ func (h *ffHost) SeriesVals(dst []int64) []int64 { return h.lab().seriesVals(dst
 // change ahead, and the series' release count (a u32 sum over the pools,
 // seriesVals' next-to-last value) from wrapping inside a skip.
 func (h *ffHost) MaxCycles(dPackets int64, dSeries []int64) int64 {
-	k := (h.Cfg.Packets - h.packets - 1) / dPackets // the last packet runs for real
+	k := (h.cfg.Packets - h.packets - 1) / dPackets // the last packet runs for real
 	if d := dSeries[len(dSeries)-2]; d > 0 {
 		var rel int64
 		for _, p := range h.reg.Pools() {

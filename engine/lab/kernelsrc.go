@@ -30,4 +30,4 @@ func KernelName(era, driver string, s sim.Sym) string { return Source(era, drive
 
 // Source names s as the kernel of the Lab's era and driver does
 // (the package function Source with the Lab's config).
-func (l *Lab) Source(s sim.Sym) SourceRef { return Source(l.m.Era.Name, l.Cfg.Driver, s) }
+func (l *Lab) Source(s sim.Sym) SourceRef { return Source(l.m.Era.Name, l.cfg.Driver, s) }

@@ -25,6 +25,7 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 
 	"pplab/engine/drivers"
 	"pplab/engine/lab/internal/fastforward"
@@ -46,9 +47,9 @@ import (
 type Lab struct {
 	_ noCopy
 
-	Cfg      Config
-	Scenario *Scenario
-	Spec     *drivers.Spec // the driver model (driver scenarios); shared, read-only
+	cfg      Config
+	scenario *Scenario
+	spec     *drivers.Spec // the driver model (driver scenarios); shared, read-only
 
 	// The engine's objects: the Lab's own. Callers see values (Snapshot,
 	// StepRecord, Results), never these pointers.
@@ -97,7 +98,7 @@ func New(cfg Config) (*Lab, error) {
 	}
 	cfg, era, sc, spec, plat, rules := r.cfg, r.era, r.sc, r.spec, r.plat, r.rules
 	m := sim.NewMachine(sim.Config{Era: era, Rules: rules, Knobs: r.knobs, Platform: plat, Seed: cfg.Seed})
-	l := &Lab{Cfg: cfg, Scenario: sc, m: m, Spec: spec}
+	l := &Lab{cfg: cfg, scenario: sc, m: m, spec: spec}
 	l.known = sc.KnownFailure(r.known())
 	l.canFail = rules != 0 || len(l.known) > 0
 	l.a = mm.NewAllocator(m)
@@ -116,9 +117,7 @@ func New(cfg Config) (*Lab, error) {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	l.run = run
-	if f, ok := run.(finisher); ok {
-		l.ownEnd = f.ownsEnd()
-	}
+	l.ownEnd = run.ownsEnd()
 	if run.measuring() { // no set-up phase: measure from the first operation
 		l.markStart()
 	}
@@ -168,6 +167,14 @@ func (l *Lab) fail(err error) {
 		l.err = err
 	}
 	l.done = true
+}
+
+// Config is the config the run was made from (a copy: the caller's to
+// change, as New's argument was).
+func (l *Lab) Config() Config {
+	c := l.cfg
+	c.Break = slices.Clone(c.Break)
+	return c
 }
 
 // Err is the error that stopped the run early, if any.
@@ -270,11 +277,11 @@ func (l *Lab) stepOne() bool {
 		if l.packets >= l.series.Next() {
 			l.sample()
 		}
-		if l.packets >= l.Cfg.Packets && !l.ownEnd {
+		if l.packets >= l.cfg.Packets && !l.ownEnd {
 			l.done = true
 		}
 	}
-	if l.ownEnd && l.run.(finisher).finished() {
+	if l.ownEnd && l.run.finished() {
 		l.done = true
 	}
 	l.ops++
@@ -285,12 +292,6 @@ func (l *Lab) stepOne() bool {
 		l.markStart()
 	}
 	return true
-}
-
-// finisher is a runner that ends on its own (destroy).
-type finisher interface {
-	finished() bool
-	ownsEnd() bool
 }
 
 // markStart records the spend so far once set-up is over.

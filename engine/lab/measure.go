@@ -56,9 +56,7 @@ func measuredRun(cfg Config) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	if dr, ok := l.run.(*driverRun); ok {
-		l.Cfg.Packets += dr.warm
-	}
+	l.cfg.Packets += l.run.warmup()
 	l.Run()
 	if l.Err() != nil {
 		return nil, l.Err()

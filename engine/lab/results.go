@@ -14,7 +14,7 @@ import (
 // measured packets over the busy time of the bottleneck CPU in the measured
 // window; the profile is each perf symbol's share of all busy time there.
 func (l *Lab) Results() Results {
-	r := Results{Driver: l.Cfg.Driver, Scenario: l.Scenario.Name, Era: l.m.Era.Name, Packets: l.packets, Seed: l.Cfg.Seed,
+	r := Results{Driver: l.cfg.Driver, Scenario: l.scenario.Name, Era: l.m.Era.Name, Packets: l.packets, Seed: l.cfg.Seed,
 		Violations: l.m.Log, Lost: l.lost, Delivered: l.packets - l.lost, RxMissed: l.rxMissed(), AllocFailures: l.allocFailures(), Platform: l.m.Platform.Name}
 	r.Stats = l.stats()
 	r.RingStats = l.RingStats()
@@ -91,10 +91,10 @@ func (l *Lab) notes() []string {
 	}
 	if l.drv != nil && l.drv.RingSize() > l.a.NumPages() {
 		out = append(out, fmt.Sprintf("the machine has %d pages (node_pages × numa_nodes), fewer than %s's %d RX descriptors: the ring never fills, the run measures memory exhaustion",
-			l.a.NumPages(), l.Spec.Name, l.drv.RingSize()))
+			l.a.NumPages(), l.spec.Name, l.drv.RingSize()))
 	}
-	if l.drv != nil && l.Scenario.Name == workload.WTCPStream && !l.Spec.GRO && l.m.Knobs[sim.KnobGRO] != 0 {
-		out = append(out, fmt.Sprintf("%s hands its skbs to netif_receive_skb, not napi_gro_receive: no GRO, every segment goes up the stack alone", l.Spec.Name))
+	if l.drv != nil && l.scenario.Name == workload.WTCPStream && !l.spec.GRO && l.m.Knobs[sim.KnobGRO] != 0 {
+		out = append(out, fmt.Sprintf("%s hands its skbs to netif_receive_skb, not napi_gro_receive: no GRO, every segment goes up the stack alone", l.spec.Name))
 	}
 	if sys := l.reg.SystemPools(); sys != nil {
 		var st sim.Stats
@@ -117,7 +117,7 @@ func (l *Lab) notes() []string {
 			where = strings.Join(sc, ", ")
 		}
 		out = append(out, fmt.Sprintf("rule %s is broken, but it never decided anything in this run: %s in era %s never reaches a state it guards (it decides in: %s)",
-			r, l.Scenario.Name, l.m.Era.Name, where))
+			r, l.scenario.Name, l.m.Era.Name, where))
 	}
 	return out
 }
@@ -125,27 +125,18 @@ func (l *Lab) notes() []string {
 // measuredDelivered is the packets delivered (completed, not lost) in the
 // measured window: what the rate counts.
 func (l *Lab) measuredDelivered() int64 {
-	if dr, ok := l.run.(*driverRun); ok {
-		return dr.n - dr.warm - (dr.env.Lost - dr.lost0)
-	}
-	return l.packets - l.lost
+	_, delivered := l.run.measured(l)
+	return delivered
 }
 
 // measuredPackets is the packets completed in the measured window.
 func (l *Lab) measuredPackets() int64 {
-	if dr, ok := l.run.(*driverRun); ok {
-		return dr.n - dr.warm
-	}
-	return l.packets
+	completed, _ := l.run.measured(l)
+	return completed
 }
 
 // FrameBytes is the frame size of a driver scenario's packets (0 otherwise).
-func (l *Lab) FrameBytes() int {
-	if dr, ok := l.run.(*driverRun); ok {
-		return dr.env.Frame
-	}
-	return 0
-}
+func (l *Lab) FrameBytes() int { return l.run.frameBytes() }
 
 // linkKpps is the link's packet rate for the scenario's frames, 0 without a
 // driver.
@@ -159,8 +150,8 @@ func (l *Lab) linkKpps() float64 {
 // ProfileName is the symbol a profile of this run shows for s: the
 // driver's name, else the platform's, else the era's (sim.Sym.ProfileIn).
 func (l *Lab) ProfileName(s sim.Sym) string {
-	if l.Spec != nil {
-		return l.Spec.ProfileName(l.m.Platform, l.m.Era, s)
+	if l.spec != nil {
+		return l.spec.ProfileName(l.m.Platform, l.m.Era, s)
 	}
 	return l.m.Platform.ProfileNameIn(s, l.m.Era)
 }

@@ -57,6 +57,8 @@ var poolKnobs = []sim.Knob{sim.KnobPoolSize, sim.KnobDMAMap, sim.KnobDMASyncDev,
 
 // runner advances a scenario by one operation. It returns packetDone when the
 // operation completed a packet (one alloc+free pair for the pool scenarios).
+// The Lab asks it everything that differs between the pool micro-benchmarks
+// (poolBench) and the driver scenarios (driverRun) through these methods.
 type runner interface {
 	step(l *Lab) (packetDone bool)
 	// measuring reports whether set-up is over: rate and profile count from
@@ -64,6 +66,24 @@ type runner interface {
 	measuring() bool
 	// next names the next operation (for the UI's step narration).
 	next() string
+	// ownsEnd reports whether the runner, not the packet count, ends the
+	// run (destroy); finished, whether it has ended it.
+	ownsEnd() bool
+	finished() bool
+	// warmup is the packets before the measured window (0: measured from
+	// the first).
+	warmup() int64
+	// measured is the packets completed in the measured window, and of
+	// them the ones delivered (not lost): what the rate counts.
+	measured(l *Lab) (completed, delivered int64)
+	// frameBytes is the size of the packets' frames (0: no driver).
+	frameBytes() int
+	// settling reports that measuring waits for the workload to settle:
+	// the fast-forward must not start before.
+	settling() bool
+	// changesIn is the packets until the workload changes its pattern (a
+	// NAPI that moves to another CPU), -1 if it never will.
+	changesIn() int64
 }
 
 // Scenarios lists every scenario.
@@ -136,6 +156,18 @@ func newPoolBench(l *Lab, kind benchKind) (runner, error) {
 }
 
 func (b *poolBench) measuring() bool { return b.phase == 2 }
+
+// A micro-benchmark ends at its packet count, measures from its first loop
+// (its prefill is not counted in packets), has no frames and never changes.
+func (b *poolBench) ownsEnd() bool  { return false }
+func (b *poolBench) finished() bool { return false }
+func (b *poolBench) warmup() int64  { return 0 }
+func (b *poolBench) measured(l *Lab) (completed, delivered int64) {
+	return l.packets, l.packets - l.lost
+}
+func (b *poolBench) frameBytes() int  { return 0 }
+func (b *poolBench) settling() bool   { return false }
+func (b *poolBench) changesIn() int64 { return -1 }
 
 func (b *poolBench) next() string {
 	switch b.phase {

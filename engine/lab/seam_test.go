@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"maps"
 	"math"
 	"net/url"
 	"reflect"
@@ -25,6 +26,14 @@ func seamConfigs() []Config {
 		Config{Scenario: "tcp-stream", Driver: "hns3", Era: "5.15", Packets: 5000, Break: []string{"coalesce-cloned-guard"}, Knobs: teaching("tcp-stream", "tap_every=2", "gro=0", "read_ns=2000")},
 		Config{Scenario: "forward", Driver: "mvneta", Era: "5.14", Packets: 5000, Knobs: teaching("forward", "tap_every=4")},
 	)
+	if testing.Short() {
+		// 1024 pages per node instead of 16384: a snapshot shows every
+		// page, and a seekable run that can fail checks every page after
+		// every operation.
+		for i := range out {
+			out[i].Knobs = out[i].Knobs.With(sim.KnobNodePages, 1024)
+		}
+	}
 	return out
 }
 
@@ -164,7 +173,7 @@ func TestStepRecord_RecordsEveryPageMove(t *testing.T) {
 			l := mustNew(t, cfg)
 			l.Record(true)
 			where := func(s Snapshot) map[int32][2]string {
-				out := map[int32][2]string{}
+				out := make(map[int32][2]string, len(s.Pages))
 				for _, p := range s.Pages {
 					out[p.PFN] = [2]string{p.Place, p.Holder.Kind + ":" + itoa(p.Holder.ID)}
 				}
@@ -178,10 +187,7 @@ func TestStepRecord_RecordsEveryPageMove(t *testing.T) {
 				if !ok || rec.Op.Index != uint64(i) {
 					t.Fatalf("step %d: record %v index %d", i, ok, rec.Op.Index)
 				}
-				state := map[int32][2]string{}
-				for pfn, w := range before {
-					state[pfn] = w
-				}
+				state := maps.Clone(before)
 				for _, mv := range rec.Moves {
 					cur, ok := state[mv.PFN]
 					if !ok {
@@ -196,7 +202,7 @@ func TestStepRecord_RecordsEveryPageMove(t *testing.T) {
 					}
 					moves++
 				}
-				if !reflect.DeepEqual(state, after) {
+				if !maps.Equal(state, after) {
 					for pfn, w := range after {
 						if state[pfn] != w {
 							t.Fatalf("step %d (%s): page %#x is at %v, the moves say %v", i, rec.Op.Label, pfn, w, state[pfn])
@@ -242,14 +248,19 @@ func TestStepRecord_EventsCarryTheSkbID(t *testing.T) {
 }
 
 // Seek(n) reaches the state a straight run of n steps reaches, forward and
-// backward, across keyframes.
+// backward, across keyframes (taken from op 4096 on; under -short the
+// farthest target is 5000 instead of 9000).
 func TestSeek_EqualsStraightRun(t *testing.T) {
+	far := uint64(9000)
+	if testing.Short() {
+		far = 5000
+	}
 	for _, cfg := range seamConfigs() {
 		t.Run(cfgName(cfg), func(t *testing.T) {
 			straight := mustNew(t, cfg)
 			want := map[uint64]Snapshot{}
 			wantLog := map[uint64][sim.NumKinds]int{}
-			targets := []uint64{0, 1, 7, 300, 4095, 4096, 4097, 9000}
+			targets := []uint64{0, 1, 7, 300, 4095, 4096, 4097, far}
 			for _, n := range targets {
 				for straight.Ops() < n && !straight.Done() {
 					straight.RunN(1)
@@ -258,7 +269,7 @@ func TestSeek_EqualsStraightRun(t *testing.T) {
 			}
 			l := mustNew(t, cfg)
 			l.EnableSeek()
-			for _, n := range []uint64{9000, 300, 4097, 0, 4096, 1, 4095, 7, 9000} {
+			for _, n := range []uint64{far, 300, 4097, 0, 4096, 1, 4095, 7, far} {
 				l.Seek(n)
 				if got := stateOf(l); !reflect.DeepEqual(got, want[n]) {
 					t.Fatalf("Seek(%d): state differs from a straight run (op %d vs %d, packets %d vs %d)", n, got.Op, want[n].Op, got.Packets, want[n].Packets)

@@ -178,7 +178,7 @@ func (l *Lab) Seek(n uint64) {
 	switch kf := l.kf.nearest(last); {
 	case n < l.ops:
 		if kf == nil {
-			start, err := New(l.Cfg)
+			start, err := New(l.cfg)
 			if err != nil {
 				panic("lab: Seek: a config that built once failed to build: " + err.Error()) // cannot happen: New is deterministic
 			}

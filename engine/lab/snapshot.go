@@ -241,7 +241,7 @@ func holderAt(p sim.Place, id int32) Holder {
 func (l *Lab) Snapshot() Snapshot {
 	m := l.m
 	s := Snapshot{Op: l.ops, Packets: l.packets, Done: l.done, Next: l.Next(), TimeNS: m.NowPS() / sim.PSPerNS,
-		Era: m.Era.Name, Scenario: l.Scenario.Name, Driver: l.Cfg.Driver,
+		Era: m.Era.Name, Scenario: l.scenario.Name, Driver: l.cfg.Driver,
 		Lost: l.lost, RxMissed: l.rxMissed(), AllocFailures: l.allocFailures()}
 	for c := range m.CPUs {
 		s.BusyNS = append(s.BusyNS, m.CPUs[c].BusyPS()/sim.PSPerNS)
