@@ -12,6 +12,7 @@ import (
 // prints the diagnosis, as text or JSON; a model run's own ethtool -S block
 // finds that run.
 func TestDiagnose_CLI(t *testing.T) {
+	t.Parallel() // its sweep of model runs (one goroutine) runs beside TestGolden's workers
 	code, out, errOut := ppsim("run", "--scenario", "pfmemalloc", "--packets", "20000")
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errOut)
