@@ -305,7 +305,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else {
-		res.WriteTable(stdout)
+		// One write, not one per line: under Node.js (the wasm build) each
+		// write to stdout is a call into JavaScript and a resume of the Go
+		// scheduler. Write errors are ignored, as WriteTable's are.
+		bw := bufio.NewWriter(stdout)
+		res.WriteTable(bw)
+		bw.Flush()
 	}
 	if interrupted {
 		return errInterrupted
