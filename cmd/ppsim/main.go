@@ -19,6 +19,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -386,7 +387,13 @@ func runWithProgress(l *lab.Lab, packets int64, show func(l *lab.Lab, packets in
 	start := time.Now()
 	last := start
 	interrupted := false
+	// Under js/wasm nothing preempts the run: a GC cycle that set-up began
+	// would keep its mark phase (every pointer store behind a write
+	// barrier) until the run yields. It yields here and after each chunk,
+	// so the collector's worker finishes what it started.
+	runtime.Gosched()
 	for l.RunFor(progressChunk) {
+		runtime.Gosched()
 		select {
 		case <-stop:
 			interrupted = true
