@@ -19,6 +19,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -307,7 +308,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else {
-		res.WriteTable(stdout)
+		// One write, not one per line: under Node.js (the wasm build) each
+		// write to stdout is a call into JavaScript and a resume of the Go
+		// scheduler. Write errors are ignored, as WriteTable's are.
+		bw := bufio.NewWriter(stdout)
+		res.WriteTable(bw)
+		bw.Flush()
 	}
 	if interrupted {
 		return errInterrupted
@@ -383,7 +389,13 @@ func runWithProgress(l *lab.Lab, packets int64, show func(l *lab.Lab, packets in
 	start := time.Now()
 	last := start
 	interrupted := false
+	// Under js/wasm nothing preempts the run: a GC cycle that set-up began
+	// would keep its mark phase (every pointer store behind a write
+	// barrier) until the run yields. It yields here and after each chunk,
+	// so the collector's worker finishes what it started.
+	runtime.Gosched()
 	for l.RunFor(progressChunk) {
+		runtime.Gosched()
 		select {
 		case <-stop:
 			interrupted = true

@@ -335,7 +335,7 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 	for n := range a.nodes {
 		nd := &a.nodes[n]
 		for i, pfn := range nd.free {
-			if nd.listed[i/64]&(1<<(i%64)) != 0 {
+			if nd.listed[uint(i)/64]&(1<<(uint(i)%64)) != 0 { // unsigned: a shift and a mask, no sign fix-up
 				continue // names a free page whose freeIdx is i
 			}
 			p := &a.pages[pfn]
@@ -384,7 +384,7 @@ func (a *Allocator) scan() (marked int) {
 			if p.Nid >= 0 && int(p.Nid) < len(a.nodes) {
 				nd := &a.nodes[p.Nid]
 				if x := p.freeIdx; x >= 0 && int(x) < len(nd.free) && int(nd.free[x]) == i {
-					nd.listed[x/64] |= 1 << (x % 64)
+					nd.listed[uint32(x)/64] |= 1 << (uint32(x) % 64)
 				}
 			}
 		case p.Place == sim.PlaceCompound:

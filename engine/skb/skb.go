@@ -294,15 +294,8 @@ type quarantine[T any] struct {
 const quarantineLen = 64
 
 func (q *quarantine[T]) put(x *T) {
-	if q.q == nil {
-		q.q = make([]*T, 256)
-	}
-	if q.size == len(q.q) { // grow: the quarantine holds the run's peak of freed objects
-		n := make([]*T, 2*len(q.q))
-		for i := 0; i < q.size; i++ {
-			n[i] = q.q[(q.head+i)%len(q.q)]
-		}
-		q.q, q.head = n, 0
+	if q.size == len(q.q) { // full, or not made yet: one test per put
+		q.grow()
 	}
 	i := q.head + q.size
 	if i >= len(q.q) {
@@ -310,6 +303,19 @@ func (q *quarantine[T]) put(x *T) {
 	}
 	q.q[i] = x
 	q.size++
+}
+
+// grow makes room: the quarantine holds the run's peak of freed objects.
+func (q *quarantine[T]) grow() {
+	if q.q == nil {
+		q.q = make([]*T, 256)
+		return
+	}
+	n := make([]*T, 2*len(q.q))
+	for i := 0; i < q.size; i++ {
+		n[i] = q.q[(q.head+i)%len(q.q)]
+	}
+	q.q, q.head = n, 0
 }
 
 func (q *quarantine[T]) get() *T {
