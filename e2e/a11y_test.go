@@ -171,12 +171,10 @@ func TestA11y_OneTabStopPerFigureArrowKeysInside(t *testing.T) {
 	p.noErrors()
 }
 
-// TestA11y_TheLiveRegionIsQuietWhilePlaying: a step by hand is said once;
+// defaultTheLiveRegionIsQuietWhilePlaying: a step by hand is said once;
 // while playing the live region does not change (the narration does, many
 // times a second); pausing says where play stopped.
-func TestA11y_TheLiveRegionIsQuietWhilePlaying(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL)
+func defaultTheLiveRegionIsQuietWhilePlaying(t *testing.T, p *page) {
 	var live string
 	p.eval(`document.querySelector('#narration').getAttribute('aria-live') + '|' + document.querySelector('#live').getAttribute('aria-live')`, &live)
 	if live != "null|polite" {
@@ -260,19 +258,28 @@ func mediaPage(t *testing.T, w, h int, features ...*emulation.MediaFeature) *pag
 	return p
 }
 
-// TestA11y_DarkReducedMotionAndPhone: the playground and the embed, at
-// 1280×800 and 390×844, light and dark (prefers-color-scheme), with
-// prefers-reduced-motion: the page is dark when asked, nothing animates,
-// nothing is wider than the screen, and the embed's narration line is in
-// its flow (not the phone's bottom sheet). PPLAB_SHOTS=DIR keeps the
+// TestA11y_DarkReducedMotionAndPhone: with prefers-reduced-motion, the
+// playground light at 1280×800, and the playground and the embed dark at
+// 390×844: the page is dark when asked, nothing animates, nothing is wider
+// than the screen, and the embed's narration line is in its flow (not the
+// phone's bottom sheet). (The dark page at 1280: TestPlayground_ChartsInDarkMode;
+// the light phone: TestPlayground_Phone.) PPLAB_SHOTS=DIR keeps the
 // screenshots.
 func TestA11y_DarkReducedMotionAndPhone(t *testing.T) {
 	const state = "v=1&scenario=tcp-stream&era=6.4&rx_descs=16&pool_size=32&node_pages=2048&step=137"
-	for _, scheme := range []string{"light", "dark"} {
-		for _, size := range [][2]int{{1280, 800}, {390, 844}} {
-			name := fmt.Sprintf("%s-%d", scheme, size[0])
+	for _, tc := range []struct {
+		scheme string
+		size   [2]int
+		embeds []bool
+	}{
+		{"light", [2]int{1280, 800}, []bool{false}},
+		{"dark", [2]int{390, 844}, []bool{false, true}},
+	} {
+		scheme, size := tc.scheme, tc.size
+		name := fmt.Sprintf("%s-%d", scheme, size[0])
+		t.Run(name, func(t *testing.T) {
 			p := mediaPage(t, size[0], size[1], &emulation.MediaFeature{Name: "prefers-color-scheme", Value: scheme}, &emulation.MediaFeature{Name: "prefers-reduced-motion", Value: "reduce"})
-			for _, embed := range []bool{false, true} {
+			for _, embed := range tc.embeds {
 				u, what := rootURL+"?"+state, "page"
 				if embed {
 					u, what = u+"&embed=1", "embed"
@@ -311,6 +318,6 @@ func TestA11y_DarkReducedMotionAndPhone(t *testing.T) {
 				p.shot(what + "-" + name)
 			}
 			p.noErrors()
-		}
+		})
 	}
 }

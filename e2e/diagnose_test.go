@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -103,26 +102,29 @@ func (p *page) diagShown() pageDiag {
 	return d
 }
 
-// TestDiagnose_EveryFormatShowsItsCounters: each fixture (one per format
-// and variant), pasted, is detected as its format; every line is listed
-// with the grey ones marked by their numbers; every counter it gives is
-// shown with the values the session computes natively; the nearest model
-// runs are listed with their playground links. The first search runs the
-// model in slices in the browser: its time and its longest slice are
-// reported (the typing waits at most one slice).
-func TestDiagnose_EveryFormatShowsItsCounters(t *testing.T) {
+// TestDiagnose_APasteShowsItsCountersAndItsNearestRuns: a fixture, pasted,
+// is detected as its format; every line is listed with the grey ones
+// marked by their numbers; every counter it gives is shown with the values
+// the session computes natively; the nearest model runs are listed with
+// their playground links. In the browser two fixtures (ethtool -S of mlx5,
+// ynl's two dumps); every fixture natively: app/session
+// TestDiagnosis_EveryFixtureShowsEveryCounter. Then the example (a model
+// run's own ethtool -S) finds that run at distance 0, and its "open in the
+// playground" link opens the playground on exactly that config (under
+// /pplab/: TestDiagnose_KeyboardOnly). The first search runs the model in
+// slices in the browser: its time and its longest slice are logged.
+func TestDiagnose_APasteShowsItsCountersAndItsNearestRuns(t *testing.T) {
 	p := newPage(t, 1280, 800)
 	p.openDiagnose(rootURL)
 	p.shot("diagnose-empty-desktop")
 	fx := diagFixtures(t)
-	names := make([]string, 0, len(fx))
-	for n := range fx {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := []string{"ethtool_mlx5", "ynl_both"}
 	first := true
 	for _, name := range names {
-		text := fx[name]
+		text, ok := fx[name]
+		if !ok {
+			t.Fatalf("no fixture %s", name)
+		}
 		start := time.Now()
 		st := p.diagPaste(text, true)
 		if first {
@@ -169,6 +171,61 @@ func TestDiagnose_EveryFormatShowsItsCounters(t *testing.T) {
 		}
 	}
 	p.noErrors()
+
+	// The example: a model run's own ethtool -S.
+	before := p.diag().Applied
+	p.do(chromedp.Click(chromedp.CSS("#example-ethtool")))
+	p.wait(fmt.Sprintf(`window.__pplab.applied > %d && window.__pplab.computing === false`, before), 120*time.Second)
+	var best struct{ Href, Scenario, Distance string }
+	p.eval(`(function(){ const m = document.querySelector('.diag-match'); const a = m.querySelector('a.open-playground');
+		return {Href: a.getAttribute('href'), Scenario: a.dataset.scenario, Distance: m.dataset.distance}; })()`, &best)
+	if best.Scenario != "clone-tap" || best.Distance != "0.0000" {
+		t.Errorf("the example's nearest run is %s at %s", best.Scenario, best.Distance)
+	}
+	if !strings.HasPrefix(best.Href, "/?") {
+		t.Errorf("the link %q is not the playground's at /", best.Href)
+	}
+	p.openNearest(best.Href, "/")
+	p.noErrors()
+}
+
+// openNearest clicks the first nearest run's "open in the playground"
+// link (href) and checks the playground opens at path on that config.
+func (p *page) openNearest(href, path string) {
+	t := p.t
+	t.Helper()
+	want := stateOf(t, href)
+	p.do(chromedp.Click(chromedp.CSS(".diag-match a.open-playground")))
+	p.openedPlayground(want, path)
+}
+
+// openedPlayground waits for the playground at path and checks it shows
+// the state want.
+func (p *page) openedPlayground(want url.Values, path string) {
+	t := p.t
+	t.Helper()
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true && !!document.querySelector('#f-scenario')`, 60*time.Second)
+	var loc string
+	p.eval(`window.__pplab.url`, &loc)
+	got := stateOf(t, loc)
+	for k := range want {
+		if got.Get(k) != want.Get(k) {
+			t.Errorf("the playground's %s is %q, the link's %q (%s)", k, got.Get(k), want.Get(k), loc)
+		}
+	}
+	if u, err := url.Parse(loc); err != nil || u.Path != path {
+		t.Errorf("the playground opened at %s, want the path %s", loc, path)
+	}
+	cfg, err := lab.ParseConfig(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc, banner string
+	p.eval(`document.querySelector('#f-scenario').value`, &sc)
+	p.eval(`(document.querySelector('.banner') || {}).textContent || ''`, &banner)
+	if sc != cfg.Scenario || strings.Contains(banner, "URL:") {
+		t.Errorf("the playground shows scenario %q (want %q), banner %q", sc, cfg.Scenario, banner)
+	}
 }
 
 // TestDiagnose_BadPasteShowsTheLineAndKeepsTheText: a bad paste shows the
@@ -211,61 +268,12 @@ func TestDiagnose_BadPasteShowsTheLineAndKeepsTheText(t *testing.T) {
 	p.noErrors()
 }
 
-// TestDiagnose_OpenInThePlaygroundOpensThatConfig: a model run's own
-// ethtool -S (the example) finds that run at distance 0; its "open in the
-// playground" link opens the playground on exactly that config; under
-// /pplab/ the link keeps the prefix.
-func TestDiagnose_OpenInThePlaygroundOpensThatConfig(t *testing.T) {
-	for _, base := range []string{rootURL, subURL} {
-		p := newPage(t, 1280, 800)
-		p.openDiagnose(base)
-		before := p.diag().Applied
-		p.do(chromedp.Click(chromedp.CSS("#example-ethtool")))
-		p.wait(fmt.Sprintf(`window.__pplab.applied > %d && window.__pplab.computing === false`, before), 120*time.Second)
-		var first struct{ Href, Scenario, Distance string }
-		p.eval(`(function(){ const m = document.querySelector('.diag-match'); const a = m.querySelector('a.open-playground');
-			return {Href: a.getAttribute('href'), Scenario: a.dataset.scenario, Distance: m.dataset.distance}; })()`, &first)
-		if first.Scenario != "clone-tap" || first.Distance != "0.0000" {
-			t.Errorf("%s: the example's nearest run is %s at %s", base, first.Scenario, first.Distance)
-		}
-		prefix := strings.TrimSuffix(strings.TrimPrefix(base, strings.TrimSuffix(rootURL, "/")), "/")
-		if u, _ := url.Parse(base); u != nil {
-			prefix = strings.TrimSuffix(u.Path, "/")
-		}
-		if !strings.HasPrefix(first.Href, prefix+"/?") {
-			t.Errorf("%s: the link %q lacks the prefix %q", base, first.Href, prefix)
-		}
-		want := stateOf(t, first.Href)
-		p.do(chromedp.Click(chromedp.CSS(".diag-match a.open-playground")))
-		p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true && !!document.querySelector('#f-scenario')`, 60*time.Second)
-		var loc string
-		p.eval(`window.__pplab.url`, &loc)
-		got := stateOf(t, loc)
-		for k := range want {
-			if got.Get(k) != want.Get(k) {
-				t.Errorf("%s: the playground's %s is %q, the link's %q (%s)", base, k, got.Get(k), want.Get(k), loc)
-			}
-		}
-		cfg, err := lab.ParseConfig(want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sc, banner string
-		p.eval(`document.querySelector('#f-scenario').value`, &sc)
-		p.eval(`(document.querySelector('.banner') || {}).textContent || ''`, &banner)
-		if sc != cfg.Scenario || strings.Contains(banner, "URL:") {
-			t.Errorf("%s: the playground shows scenario %q (want %q), banner %q", base, sc, cfg.Scenario, banner)
-		}
-		p.noErrors()
-	}
-}
-
 // TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes: in a driver scenario the
-// pool panel's ynl view, opened, shows the run's pool as page-pool-get and
-// page-pool-stats-get print it and ynltool's derivation — the session's
-// own text at that step — and follows a step; closed it costs the step
-// nothing (the step's latency with it open is reported). "diagnose these
-// counters" opens /diagnose with the dumps in the text box.
+// pool panel's ynl view is closed at first; opened, it shows the run's pool
+// as page-pool-get and page-pool-stats-get print it and ynltool's
+// derivation — the session's own text at that step — and follows steps.
+// "diagnose these counters" opens /diagnose with the dumps in the text
+// box. (What the open view costs a step: make bench-ui.)
 func TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes(t *testing.T) {
 	p := newPage(t, 1280, 800)
 	q := "v=1&scenario=tcp-stream&driver=bnxt&era=6.8&rx_descs=16&pool_size=32&step=40"
@@ -275,26 +283,6 @@ func TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes(t *testing.T) {
 	if open {
 		t.Fatal("the ynl view is open at first")
 	}
-	// steps takes n steps with → from op and returns their p50 and max
-	// latency (window.__pplab.stepMS: the session, the view, the render).
-	steps := func(from, n int) (p50, worst float64) {
-		t.Helper()
-		p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
-		var ms []float64
-		for i := 1; i <= n; i++ {
-			p.do(chromedp.KeyEvent("\u0303"))
-			p.wait(fmt.Sprintf(`window.__pplab.op === %d`, from+i), 10*time.Second)
-			time.Sleep(30 * time.Millisecond) // stepMS is set after the render
-			var x float64
-			p.eval(`window.__pplab.stepMS`, &x)
-			ms = append(ms, x)
-		}
-		sort.Float64s(ms)
-		return ms[len(ms)/2], ms[len(ms)-1]
-	}
-	closedP50, closedMax := steps(40, 15)
-	p.do(chromedp.Evaluate[chromedp.Void](`window.location.hash = ''`))
-	p.open(rootURL + "?" + q)
 	p.do(chromedp.Click(chromedp.CSS("#ynl > summary")))
 	p.wait(`!!document.querySelector('#ynl-stats-get')`, 10*time.Second)
 	native := func(op uint64) session.YNLView {
@@ -318,8 +306,8 @@ func TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes(t *testing.T) {
 	}
 	compare(40)
 	p.shot("ynl-desktop")
-	openP50, openMax := steps(40, 15)
-	t.Logf("one UI step (tcp-stream on bnxt, teaching sizes, ops 41–55): the ynl view closed p50 %.1f ms (max %.1f), open p50 %.1f ms (max %.1f)", closedP50, closedMax, openP50, openMax)
+	p.keys("\u0303", 15)
+	p.waitOp(55)
 	time.Sleep(400 * time.Millisecond)
 	compare(55)
 	p.do(chromedp.Click(chromedp.CSS("#ynl-diagnose")))
@@ -332,12 +320,13 @@ func TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes(t *testing.T) {
 	p.noErrors()
 }
 
-// TestDiagnose_KeyboardOnly: from the page's top, Tab reaches an example,
-// Enter loads it; Tab reaches the text box, typing diagnoses it; Tab
-// reaches a nearest run's link, Enter opens the playground.
+// TestDiagnose_KeyboardOnly: under /pplab/, from the page's top, Tab
+// reaches an example, Enter loads it; Tab reaches the text box, typing
+// diagnoses it; Tab reaches a nearest run's link (it keeps the prefix),
+// Enter opens the playground there on that run's config.
 func TestDiagnose_KeyboardOnly(t *testing.T) {
 	p := newPage(t, 1280, 800)
-	p.openDiagnose(rootURL)
+	p.openDiagnose(subURL)
 	tabTo := func(match string) string {
 		t.Helper()
 		for i := 0; i < 120; i++ {
@@ -379,8 +368,13 @@ func TestDiagnose_KeyboardOnly(t *testing.T) {
 		t.Errorf("typed 3 counters, %d shown", n)
 	}
 	tabTo("open-playground")
+	var href string
+	p.eval(`document.activeElement.getAttribute('href')`, &href)
+	if !strings.HasPrefix(href, "/pplab/?") {
+		t.Errorf("under /pplab/ the nearest run's link is %q", href)
+	}
 	p.do(chromedp.KeyEvent("\r"))
-	p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true`, 60*time.Second)
+	p.openedPlayground(stateOf(t, href), "/pplab/")
 	p.noErrors()
 }
 

@@ -116,72 +116,75 @@ func firstOf(ms []markerDOM, kind string) int {
 }
 
 // TestMarkers_NextAndPreviousKeys: ] and [ walk the markers in order (the
-// destroy's retries, the stalled warning, the pool freed; a violation
-// selects its page), and the buttons do the same.
+// destroy's retries, the stalled warning, the pool freed), and the buttons
+// do the same. (With a broken rule, where a violation selects its page:
+// TestPlayground_ABrokenRule.)
 func TestMarkers_NextAndPreviousKeys(t *testing.T) {
-	for _, tc := range []struct{ name, q string }{
-		{"destroy", "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156"},
-		{"a broken rule", "?v=1&scenario=pool-slow&break=refcnt-check&pool_size=128&step=400"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := newPage(t, 1280, 800)
-			p.open(rootURL + tc.q)
-			p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
-			ms := p.markers()
-			var ops []uint64
-			for _, m := range ms {
-				if len(ops) == 0 || ops[len(ops)-1] != m.Op {
-					ops = append(ops, m.Op)
-				}
-			}
-			p.keys("r", 1)
-			p.waitOp(0)
-			for i, want := range ops {
-				if i == 12 {
-					break
-				}
-				p.keys("]", 1)
-				p.waitOp(want)
-				p.wait(fmt.Sprintf(`document.querySelector('#narration-text').textContent.startsWith('op %d ')`, want), 10*time.Second)
-				narr := p.text("#narration")
-				selected := false
-				for _, m := range ms {
-					if m.Op == want && !strings.Contains(narr, narrates[m.Kind]) {
-						t.Errorf("op %d (%s): the narration does not show %q: %s", want, m.Kind, narrates[m.Kind], narr)
-					}
-					// An operation with violations on several pages (destroy
-					// before 6.16: one late return's unmap and the next one's
-					// sync, both after the unbind) selects the first one's page.
-					if m.Op == want && m.Kind == "violation" && !selected {
-						selected = true
-						p.wait(fmt.Sprintf(`document.querySelector('#inspected-pfn') !== null && document.querySelector('#inspected-pfn').textContent === 'pfn %#x'`, m.PFN), 10*time.Second)
-					}
-				}
-			}
-			last := min(len(ops), 12) - 1
-			if last >= 1 {
-				p.keys("[", 1)
-				p.waitOp(ops[last-1])
-				p.do(chromedp.Click(chromedp.CSS("#markers > summary")), chromedp.Click(chromedp.CSS("#btn-next-marker")))
-				p.waitOp(ops[last])
-				p.do(chromedp.Click(chromedp.CSS("#btn-prev-marker")))
-				p.waitOp(ops[last-1])
-			}
-			if tc.name == "destroy" {
-				kinds := map[string]bool{}
-				for _, m := range ms {
-					kinds[m.Kind] = true
-				}
-				if !kinds["retry"] || !kinds["stalled"] || !kinds["freed"] {
-					t.Errorf("destroy's markers %v: want retries, the stalled warning and the pool freed", kinds)
-				}
-			}
-			if foot := p.text(".foot"); !strings.Contains(foot, "] next marker") || !strings.Contains(foot, "[ previous marker") {
-				t.Errorf("the footer does not document the marker keys: %s", foot)
-			}
-			p.noErrors()
-		})
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156")
+	ms := p.walkMarkers()
+	kinds := map[string]bool{}
+	for _, m := range ms {
+		kinds[m.Kind] = true
 	}
+	if !kinds["retry"] || !kinds["stalled"] || !kinds["freed"] {
+		t.Errorf("destroy's markers %v: want retries, the stalled warning and the pool freed", kinds)
+	}
+	p.noErrors()
+}
+
+// walkMarkers: from op 0, ] walks the page's markers in order (up to 12
+// operations), each narrated (a violation selects its page); [ and the
+// buttons go back and forth; the footer documents the keys. It returns
+// the markers.
+func (p *page) walkMarkers() []markerDOM {
+	t := p.t
+	t.Helper()
+	p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
+	ms := p.markers()
+	var ops []uint64
+	for _, m := range ms {
+		if len(ops) == 0 || ops[len(ops)-1] != m.Op {
+			ops = append(ops, m.Op)
+		}
+	}
+	p.keys("r", 1)
+	p.waitOp(0)
+	for i, want := range ops {
+		if i == 12 {
+			break
+		}
+		p.keys("]", 1)
+		p.waitOp(want)
+		p.wait(fmt.Sprintf(`document.querySelector('#narration-text').textContent.startsWith('op %d ')`, want), 10*time.Second)
+		narr := p.text("#narration")
+		selected := false
+		for _, m := range ms {
+			if m.Op == want && !strings.Contains(narr, narrates[m.Kind]) {
+				t.Errorf("op %d (%s): the narration does not show %q: %s", want, m.Kind, narrates[m.Kind], narr)
+			}
+			// An operation with violations on several pages (destroy
+			// before 6.16: one late return's unmap and the next one's
+			// sync, both after the unbind) selects the first one's page.
+			if m.Op == want && m.Kind == "violation" && !selected {
+				selected = true
+				p.wait(fmt.Sprintf(`document.querySelector('#inspected-pfn') !== null && document.querySelector('#inspected-pfn').textContent === 'pfn %#x'`, m.PFN), 10*time.Second)
+			}
+		}
+	}
+	last := min(len(ops), 12) - 1
+	if last >= 1 {
+		p.keys("[", 1)
+		p.waitOp(ops[last-1])
+		p.do(chromedp.Click(chromedp.CSS("#markers > summary")), chromedp.Click(chromedp.CSS("#btn-next-marker")))
+		p.waitOp(ops[last])
+		p.do(chromedp.Click(chromedp.CSS("#btn-prev-marker")))
+		p.waitOp(ops[last-1])
+	}
+	if foot := p.text(".foot"); !strings.Contains(foot, "] next marker") || !strings.Contains(foot, "[ previous marker") {
+		t.Errorf("the footer does not document the marker keys: %s", foot)
+	}
+	return ms
 }
 
 var (
@@ -218,7 +221,7 @@ func ppsim(t *testing.T) string {
 func (p *page) downloads() string {
 	p.t.Helper()
 	dir := p.t.TempDir()
-	if _, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+	if _, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, BrowserContextID: p.browserContextID()}); err != nil {
 		p.t.Fatalf("download behaviour: %v", err)
 	}
 	return dir
@@ -312,7 +315,7 @@ func TestExport_JSONIsWhatPpsimPrints(t *testing.T) {
 	// Copy: with the clipboard granted, the block lands there.
 	origin := strings.TrimSuffix(rootURL, "/")
 	for _, name := range []string{"clipboard-write", "clipboard-read"} {
-		if _, err := chromedp.CallBrowser(p.ctx, browser.SetPermission, browser.SetPermissionParams{Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin}); err != nil {
+		if _, err := chromedp.CallBrowser(p.ctx, browser.SetPermission, browser.SetPermissionParams{Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin, BrowserContextID: p.browserContextID()}); err != nil {
 			t.Fatalf("permission %s: %v", name, err)
 		}
 	}
@@ -352,56 +355,6 @@ func TestMarkers_Phone(t *testing.T) {
 	p.shot("markers-390")
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#export').scrollIntoView({block: 'start'})`))
 	p.shot("export-390")
-	p.noErrors()
-}
-
-// TestMarkers_StepLatency reports (the budgets are reported, not
-// asserted) one step's key → DOM time with the markers drawn and their
-// list open, at teaching and kernel sizes: a step re-renders every tick
-// (the scrubber's range grows with the run).
-func TestMarkers_StepLatency(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	for _, tc := range []struct{ name, q string }{
-		{"teaching sizes (tcp-stream)", "?v=1&scenario=tcp-stream&rx_descs=16&pool_size=32&step=3000"},
-		{"kernel sizes (drop)", "?v=1&scenario=drop&step=3000"},
-	} {
-		p.open(rootURL + tc.q)
-		p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
-		p.do(chromedp.Click(chromedp.CSS("#markers > summary")))
-		var n int
-		p.eval(`document.querySelectorAll('#marker-bar .marker').length`, &n)
-		p.stepLatencies(5)
-		ms, _ := p.stepLatencies(60)
-		if len(ms) != 60 {
-			t.Fatalf("%s: %d steps measured", tc.name, len(ms))
-		}
-		t.Logf("one step with %d markers drawn, key → DOM, %s: p50 %.1f ms, p95 %.1f ms, max %.1f ms", n, tc.name, percentile(ms, 0.5), percentile(ms, 0.95), percentile(ms, 1))
-	}
-	p.noErrors()
-}
-
-// TestExport_JSONWithABrokenRuleIsWhatPpsimPrints: a run with a rule
-// broken is checked after every operation in the page; its JSON export
-// is still the CLI's (the counts of ppsim's own check schedule).
-func TestExport_JSONWithABrokenRuleIsWhatPpsimPrints(t *testing.T) {
-	const q = "v=1&scenario=clone-tap&rx_descs=16&pool_size=32&break=last-dataref&packets=2000"
-	end := ranToEnd(t, q)
-	p := newPage(t, 1280, 800)
-	dir := p.downloads()
-	p.open(rootURL + "?" + q + fmt.Sprintf("&step=%d", end.Ops()))
-	p.wait(`document.querySelector('#next-op') && document.querySelector('#next-op').textContent.includes('complete')`, 30*time.Second)
-	_, got := p.download(dir, "#export-json")
-	cli := p.text("#export-cli")
-	out, err := exec.Command(ppsim(t), strings.Fields(strings.TrimPrefix(cli, "ppsim "))...).Output()
-	if err != nil {
-		t.Fatalf("%s: %v", cli, err)
-	}
-	if string(got) != string(out) {
-		t.Errorf("the JSON export differs from `%s`:\n got %s\nwant %s", cli, got, out)
-	}
-	if !strings.Contains(cli, "--break last-dataref") {
-		t.Errorf("the command line %q does not break the rule", cli)
-	}
 	p.noErrors()
 }
 

@@ -80,55 +80,73 @@ func (p *page) openRules(base string) {
 	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'rules' && document.querySelectorAll('.rule-card').length > 0`, 60*time.Second)
 }
 
-// TestRules_EveryShowMeReachesItsViolation: the rules view lists every
-// breakable rule; each one's "show me" opens the playground on its demo at
-// its first violation (the operation, kind and page the session finds
-// natively), the page's tile selected, the panel naming the violation and
-// what the rule would have done; "all the rules" leads back. Then the same
-// for one rule under a sub-path. No console error.
-func TestRules_EveryShowMeReachesItsViolation(t *testing.T) {
+// TestRules_ShowMeReachesItsViolation: the rules view lists every
+// breakable rule (the engine's list); a rule's "show me" opens the
+// playground on its demo at its first violation (the operation, kind and
+// page the session finds natively), the page's tile selected, the panel
+// naming the violation and what the rule would have done; "all the rules"
+// leads back. In the browser two rules, napi-locality and the first rule
+// whose marked page is on the other side (in a pool or just freed); every
+// rule natively: app/session TestShow_EveryRuleReachesItsViolation (and
+// TestRuleCards_EveryRule for the cards). Then the same for one rule
+// under a sub-path, and its link reopened. No console error.
+func TestRules_ShowMeReachesItsViolation(t *testing.T) {
 	p := newPage(t, 1280, 800)
-	p.openRules(rootURL)
-	var names []string
-	p.eval(`Array.from(document.querySelectorAll('.rule-card h2 code')).map(e => e.textContent)`, &names)
-	if strings.Join(names, ",") != strings.Join(sim.RuleNames(), ",") {
-		t.Fatalf("the rules view lists %v, the engine %v", names, sim.RuleNames())
-	}
-	p.shot("rules-desktop")
-	for _, r := range sim.RuleNames() {
-		w := expectShown(t, r)
-		start := time.Now()
-		p.do(chromedp.Click(chromedp.CSS("#showme-" + r)))
-		p.waitShown(w)
-		t.Logf("%s: show me → op %d (%s on pfn %#x, freed %v) in %v", r, w.op, w.kind, w.pfn, w.free, time.Since(start).Round(time.Millisecond))
-		if r == "napi-locality" {
-			p.shot("rules-showme-desktop")
+	t.Run("root", func(t *testing.T) {
+		p := p.sub(t)
+		p.openRules(rootURL)
+		var names []string
+		p.eval(`Array.from(document.querySelectorAll('.rule-card h2 code')).map(e => e.textContent)`, &names)
+		if strings.Join(names, ",") != strings.Join(sim.RuleNames(), ",") {
+			t.Fatalf("the rules view lists %v, the engine %v", names, sim.RuleNames())
 		}
-		p.do(chromedp.Click(chromedp.CSS("#show-rules")))
-		p.wait(`window.__pplab.page === 'rules' && !!document.querySelector('#showme-`+r+`')`, 30*time.Second)
-	}
+		p.shot("rules-desktop")
+		first := expectShown(t, "napi-locality")
+		ws := []shown{first}
+		for _, r := range sim.RuleNames() {
+			if w := expectShown(t, r); w.free != first.free {
+				ws = append(ws, w)
+				break
+			}
+		}
+		for _, w := range ws {
+			start := time.Now()
+			p.do(chromedp.Click(chromedp.CSS("#showme-" + w.rule)))
+			p.waitShown(w)
+			t.Logf("%s: show me → op %d (%s on pfn %#x, freed %v) in %v", w.rule, w.op, w.kind, w.pfn, w.free, time.Since(start).Round(time.Millisecond))
+			if w.rule == "napi-locality" {
+				p.shot("rules-showme-desktop")
+			}
+			p.do(chromedp.Click(chromedp.CSS("#show-rules")))
+			p.wait(`window.__pplab.page === 'rules' && !!document.querySelector('#showme-`+w.rule+`')`, 30*time.Second)
+		}
+		p.noErrors()
+	})
 	// Under a sub-path: the links keep the prefix.
-	w := expectShown(t, "refcnt-check")
-	p.openRules(subURL)
-	var href string
-	p.eval(`document.querySelector('#showme-refcnt-check').getAttribute('href')`, &href)
-	if href != "/pplab/?show=refcnt-check" {
-		t.Errorf("under /pplab/ the show-me link is %q", href)
-	}
-	p.do(chromedp.Click(chromedp.CSS("#showme-refcnt-check")))
-	p.waitShown(w)
-	var loc string
-	p.eval(`location.pathname`, &loc)
-	if loc != "/pplab/" {
-		t.Errorf("the playground opened at %s", loc)
-	}
-	// The link the address bar keeps reopens the same state.
-	p.wait(`new URLSearchParams(location.search).get('step') === '`+strconv.FormatUint(w.op, 10)+`'`, 5*time.Second)
-	var link string
-	p.eval(`location.href`, &link)
-	p.open(link)
-	p.waitShown(w)
-	p.noErrors()
+	t.Run("sub-path", func(t *testing.T) {
+		p := p.sub(t)
+		w := expectShown(t, "refcnt-check")
+		p.openRules(subURL)
+		var href string
+		p.eval(`document.querySelector('#showme-refcnt-check').getAttribute('href')`, &href)
+		if href != "/pplab/?show=refcnt-check" {
+			t.Errorf("under /pplab/ the show-me link is %q", href)
+		}
+		p.do(chromedp.Click(chromedp.CSS("#showme-refcnt-check")))
+		p.waitShown(w)
+		var loc string
+		p.eval(`location.pathname`, &loc)
+		if loc != "/pplab/" {
+			t.Errorf("the playground opened at %s", loc)
+		}
+		// The link the address bar keeps reopens the same state.
+		p.wait(`new URLSearchParams(location.search).get('step') === '`+strconv.FormatUint(w.op, 10)+`'`, 5*time.Second)
+		var link string
+		p.eval(`location.href`, &link)
+		p.open(link)
+		p.waitShown(w)
+		p.noErrors()
+	})
 }
 
 // TestRules_Keyboard: the rules view by keyboard alone: the skip link
@@ -191,12 +209,10 @@ func TestRules_Keyboard(t *testing.T) {
 	p.noErrors()
 }
 
-// TestRules_ReachLinkAndPhone: beside a rule the chosen scenario never
-// reaches, the playground's controls link the scenario where it does, and
-// the link shows it; on a phone the rules view and the panel fit the width.
-func TestRules_ReachLinkAndPhone(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL) // drop: napi-locality never decides there
+// defaultReachLinkShowsTheDemo: beside a rule the chosen scenario never
+// reaches (drop: napi-locality never decides there), the playground's
+// controls link the scenario where it does, and the link shows it.
+func defaultReachLinkShowsTheDemo(t *testing.T, p *page) {
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('details.rules').open = true`))
 	var href, text string
 	p.eval(`document.querySelector('#reach-show-napi-locality').getAttribute('href')`, &href)
@@ -215,7 +231,11 @@ func TestRules_ReachLinkAndPhone(t *testing.T) {
 	time.Sleep(600 * time.Millisecond)
 	p.waitOp(w.op + 3)
 	p.noErrors()
+}
 
+// TestRules_Phone: on a phone the rules view and the playground with the
+// show-me panel fit the width.
+func TestRules_Phone(t *testing.T) {
 	phone := newPage(t, 390, 844)
 	phone.openRules(rootURL)
 	overflow := `document.documentElement.scrollWidth > window.innerWidth`
@@ -225,7 +245,7 @@ func TestRules_ReachLinkAndPhone(t *testing.T) {
 		t.Errorf("the rules view scrolls sideways on a phone")
 	}
 	phone.shot("rules-phone")
-	w = expectShown(t, "coalesce-pp-guard")
+	w := expectShown(t, "coalesce-pp-guard")
 	phone.do(chromedp.Click(chromedp.CSS("#showme-coalesce-pp-guard")))
 	phone.waitShown(w)
 	phone.eval(overflow, &wide)
