@@ -79,6 +79,7 @@ func (p *page) press(key string, mods ...chromedp.Modifier) focused {
 // Tab and Shift+Tab go from figure to figure, Enter opens the tile's page.
 // The skip link lands the focus on the machine.
 func TestA11y_OneTabStopPerFigureArrowKeysInside(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	for _, q := range []string{"scenario=drop&step=3000", "scenario=tcp-stream&step=20000"} {
 		p.open(rootURL + "?v=1&" + q)
@@ -221,6 +222,7 @@ func defaultTheLiveRegionIsQuietWhilePlaying(t *testing.T, p *page) {
 // places and counts (the numbers the drawing shows), the charts' data as
 // tables (a row per point the chart draws).
 func TestA11y_EveryFigureHasATextEquivalent(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&node_pages=2048&step=3000&cmp=era%3A5.12")
 	p.do(chromedp.Click(chromedp.CSS("#machine-table > summary")))
@@ -266,6 +268,7 @@ func mediaPage(t *testing.T, w, h int, features ...*emulation.MediaFeature) *pag
 // the light phone: TestPlayground_Phone.) PPLAB_SHOTS=DIR keeps the
 // screenshots.
 func TestA11y_DarkReducedMotionAndPhone(t *testing.T) {
+	t.Parallel()
 	const state = "v=1&scenario=tcp-stream&era=6.4&rx_descs=16&pool_size=32&node_pages=2048&step=137"
 	for _, tc := range []struct {
 		scheme string

@@ -154,7 +154,11 @@ func benchStepLatency(t *testing.T, tab *budgetTable) {
 		if tc.p95 > 0 {
 			budget += fmt.Sprintf("; p95 ≤ %.0f ms: %s", tc.p95, verdict(p95, tc.p95, false))
 		}
-		tab.add("one step, key → DOM, "+tc.name, fmt.Sprintf("p50 %.1f, p95 %.1f, max %.1f ms (first 5 after the load: %.0f ms)", p50, p95, worst, first), budget)
+		var firsts []string
+		for _, v := range first {
+			firsts = append(firsts, strconv.FormatFloat(v, 'f', 0, 64))
+		}
+		tab.add("one step, key → DOM, "+tc.name, fmt.Sprintf("p50 %.1f, p95 %.1f, max %.1f ms (the first 5 after the load: %s ms)", p50, p95, worst, strings.Join(firsts, ", ")), budget)
 	}
 	p.noErrors()
 }

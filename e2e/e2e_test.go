@@ -10,7 +10,12 @@
 // One Chromium serves the whole package: TestMain starts it, and each test
 // opens its pages in a BrowserContext of its own (newPage), so each still
 // starts from a clean profile — no storage, cache or service worker from
-// another test. Assertions on one state share one open (t.Run subtests).
+// another test. Assertions on one state share one open (t.Run subtests;
+// a subtest that needs the state again reloads it in the same profile,
+// where the wasm comes from the cache). The tests run side by side
+// (t.Parallel, as many as go test's -parallel: GOMAXPROCS), each page
+// emulating the focused one; the export test, which reads the clipboard,
+// runs alone.
 //
 // The browser proves the wiring: each matrix a user could walk (every
 // rule's show me, every rule demo, every shipped profile, every paste
@@ -44,6 +49,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"pplab/engine/lab"
@@ -92,6 +98,25 @@ func setup(m *testing.M) (int, error) {
 		return 0, err
 	}
 	defer os.RemoveAll(tmp)
+	// Beside the site's generation: ppsim's build (the export and what-if
+	// tests run it) and Chromium's start.
+	start := time.Now()
+	go buildPpsim(repo, tmp)
+	defer func() { <-ppsimBuilt }() // before tmp goes
+	type started struct {
+		stop func()
+		err  error
+	}
+	browser := make(chan started, 1)
+	go func() {
+		stop, err := startBrowser(filepath.Join(tmp, "chromium"))
+		browser <- started{stop, err}
+	}()
+	defer func() {
+		if b := <-browser; b.err == nil {
+			b.stop()
+		}
+	}()
 	bin := filepath.Join(tmp, "pplab")
 	build := exec.Command("go", "build", "-o", bin, "./wasm")
 	build.Dir = repo
@@ -107,6 +132,8 @@ func setup(m *testing.M) (int, error) {
 		return nil
 	}
 	root, sub := filepath.Join(tmp, "root"), filepath.Join(tmp, "sub")
+	// The root site first: it writes the compressed twins into the
+	// generator's cache, which the sub-path site then reads.
 	if err := gen(root, ""); err != nil {
 		return 0, err
 	}
@@ -121,11 +148,12 @@ func setup(m *testing.M) (int, error) {
 	ss := httptest.NewServer(mux)
 	defer ss.Close()
 	rootURL, subURL = rs.URL+"/", ss.URL+"/pplab/"
-	stop, err := startBrowser(filepath.Join(tmp, "chromium"))
-	if err != nil {
-		return 0, err
+	fmt.Fprintf(os.Stderr, "e2e: the site generated (at / and /pplab/) in %v\n", time.Since(start).Round(time.Millisecond))
+	b := <-browser
+	browser <- b // for the deferred stop
+	if b.err != nil {
+		return 0, b.err
 	}
-	defer stop()
 	return m.Run(), nil
 }
 
@@ -182,10 +210,16 @@ type console struct {
 func newPage(t *testing.T, w, h int) *page {
 	t.Helper()
 	tab, cancelC := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
-	// The first action creates the tab: it lives as long as tab.
+	// The first action creates the tab: it lives as long as tab. Tests run
+	// side by side, each tab in a window of its own: each page behaves as
+	// the focused one (focus events, the keyboard's focus, the clipboard).
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
 		cancelC()
 		t.Fatalf("opening a tab: %v", err)
+	}
+	if _, err := chromedp.Call(tab, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		cancelC()
+		t.Fatalf("focus emulation: %v", err)
 	}
 	ctx, cancelT := context.WithTimeout(tab, pageTimeout)
 	p := &page{t: t, tab: tab, ctx: ctx, con: &console{}}
@@ -353,6 +387,7 @@ func (p *page) shot(name string) {
 // profile). The subtest that makes a handler panic comes last (the Go side
 // logs the panic to the console).
 func TestPlayground_FromTheDefaultState(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	took := p.open(rootURL)
 	var first float64
@@ -480,6 +515,7 @@ func teaching(t testing.TB, cfg lab.Config) lab.Config {
 // TestPlayground_URLReproducesTheStep: a URL with state opens at that exact
 // step, with the counters the engine computes natively for it.
 func TestPlayground_URLReproducesTheStep(t *testing.T) {
+	t.Parallel()
 	cfg := teaching(t, lab.Config{Scenario: "tcp-stream", Era: "6.4"})
 	const step = 137
 	want, err := lab.ReplayTo(cfg, step)
@@ -531,6 +567,7 @@ func TestPlayground_URLReproducesTheStep(t *testing.T) {
 // TestPlayground_BadURLFallsBackWithNotice: a bad parameter falls back to
 // its default and the banner names it; the app keeps running.
 func TestPlayground_BadURLFallsBackWithNotice(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=drop&order=9&warp=1&step=abc")
 	banner := p.text("#banner")
@@ -544,9 +581,30 @@ func TestPlayground_BadURLFallsBackWithNotice(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_SubPath: the site generated for /pplab works there.
-func TestPlayground_SubPath(t *testing.T) {
+// TestSubPath: the site generated for /pplab works there, every page of
+// it, in one tab (each page's first open there is a reload of the same
+// wasm): the playground, the rules' show me, the tour, the what-if and the
+// diagnosis keep the prefix in their links.
+func TestSubPath(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
+	for _, st := range []struct {
+		name string
+		run  func(*testing.T, *page)
+	}{
+		{"Playground", subPathPlayground},
+		{"Rules", subPathRules},
+		{"Tour", subPathTour},
+		{"WhatIf", subPathWhatIf},
+		{"Diagnose", subPathDiagnose},
+	} {
+		t.Run(st.name, func(t *testing.T) { st.run(t, p.sub(t)) })
+	}
+}
+
+// subPathPlayground: the playground at /pplab/ steps, and its state link
+// is under /pplab/.
+func subPathPlayground(t *testing.T, p *page) {
 	p.open(subURL + "?v=1&scenario=pool-ring&pool_size=128")
 	p.do(chromedp.Click(chromedp.CSS("#btn-packet")))
 	p.wait(`Number(document.querySelector('#packet-count').textContent) >= 0 && Number(document.querySelector('#op-count').textContent) >= 1`, 10*time.Second)
@@ -562,6 +620,7 @@ func TestPlayground_SubPath(t *testing.T) {
 // and the controls without a console error, nothing wider than the
 // screen, and keeps the narration in view beside the machine.
 func TestPlayground_Phone(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 390, 844)
 	p.open(rootURL + "?v=1&scenario=clone-tap&rx_descs=16&pool_size=32&step=60")
 	t.Run("FitsTheWidth", func(t *testing.T) { phoneFitsTheWidth(t, p.sub(t)) })
@@ -633,6 +692,7 @@ func defaultInvalidCombinationIsExplained(t *testing.T, p *page) {
 // broken, at op 400: the violations jump to their step, the markers walk
 // to them.
 func TestPlayground_ABrokenRule(t *testing.T) {
+	t.Parallel()
 	const state = "?v=1&scenario=pool-slow&break=refcnt-check&pool_size=128&step=400"
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + state)
@@ -687,6 +747,7 @@ func defaultKeyboardOnly(t *testing.T, p *page) {
 // steady-state fast-forward skips the cycles it has verified), the charts
 // cover the whole run and the scrubber ends where the run ends.
 func TestPlayground_PlaysALongRunToItsEnd(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=forward&packets=20000000")
 	p.do(chromedp.SetValue(chromedp.CSS("#f-speed"), "5"),

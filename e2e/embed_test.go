@@ -154,6 +154,7 @@ func stateOf(t *testing.T, link string) url.Values {
 // from it), and its "open in pplab" link opens the same state in the full
 // playground.
 func TestEmbed_InAnIframeOnAnotherOrigin(t *testing.T) {
+	t.Parallel()
 	cfg := teaching(t, lab.Config{Scenario: "tcp-stream", Era: "6.4"})
 	q := cfg.Values()
 	q.Set("step", "137")
@@ -295,6 +296,7 @@ func oldEmbedURLs(t *testing.T) (qs []string, steps []string) {
 // own. In the browser the first two of app/session/testdata/embed-v1.txt;
 // every one natively: app/session TestEmbed_OldVersionURLsKeepTheirState.
 func TestEmbed_AnOldVersionURLStillLoads(t *testing.T) {
+	t.Parallel()
 	qs, steps := oldEmbedURLs(t)
 	p := newPage(t, 1280, 800)
 	src := rootURL + "?" + qs[0]

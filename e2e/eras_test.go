@@ -26,6 +26,7 @@ const teachingQuery = "rx_descs=16&pool_size=32&node_pages=2048"
 // choose it, with no console error. One era per mechanism; every era
 // natively (named at each).
 func TestEras_TheNewErasInThePlayground(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=generic-xdp&era=6.8&" + teachingQuery)
 
@@ -126,7 +127,9 @@ func TestEras_TheNewErasInThePlayground(t *testing.T) {
 	p.shot("eras-6.15-io-uring-ynl")
 	p.noErrors()
 
-	ph := newPage(t, 390, 844)
+	// On a phone.
+	ph := p
+	ph.do(chromedp.EmulateViewport(390, 844))
 	ph.open(rootURL + "?v=1&scenario=devmem-rx&era=6.18&step=60&" + teachingQuery)
 	ph.wait(`document.querySelector('#op-count').textContent === '60'`, 20*time.Second)
 	ph.shot("eras-6.18-devmem-phone")

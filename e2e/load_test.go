@@ -350,6 +350,7 @@ func checkLoad(t *testing.T, fl firstLoad) {
 // (its decoded size is the file's). Its figures are logged; make bench-ui
 // measures every kind of host and prints them with the budget.
 func TestLoad_AThrottledFirstLoadFromABrotliHost(t *testing.T) {
+	t.Parallel()
 	fl := measureFirstLoad(t, hosts[0])
 	t.Logf("%s", fl)
 	t.Logf("loader percentages: %v", fl.Progress)

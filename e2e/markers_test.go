@@ -9,9 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -62,6 +60,7 @@ var narrates = map[string]string{
 // and an entry of the list each jump to the marked operation, and the
 // narration shows the marked event.
 func TestMarkers_ClickJumpsToTheMarkedOperation(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&step=2000")
 	p.wait(`document.querySelectorAll('#marker-bar .marker').length > 0`, 10*time.Second)
@@ -115,13 +114,28 @@ func firstOf(ms []markerDOM, kind string) int {
 	return -1
 }
 
-// TestMarkers_NextAndPreviousKeys: ] and [ walk the markers in order (the
+// TestMarkers_Destroy: a link to destroy at op 156, in one tab: the
+// markers walk with the keys, and fit a phone.
+func TestMarkers_Destroy(t *testing.T) {
+	t.Parallel()
+	const state = "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156"
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + state)
+	t.Run("NextAndPreviousKeys", func(t *testing.T) { markersNextAndPreviousKeys(t, p.sub(t)) })
+	t.Run("Phone", func(t *testing.T) {
+		p := p.sub(t)
+		p.do(chromedp.EmulateViewport(390, 844))
+		t.Cleanup(func() { _ = chromedp.Do(p.tab, chromedp.EmulateViewport(1280, 800)) })
+		p.open(rootURL + state)
+		markersPhone(t, p)
+	})
+}
+
+// markersNextAndPreviousKeys: ] and [ walk the markers in order (the
 // destroy's retries, the stalled warning, the pool freed), and the buttons
 // do the same. (With a broken rule, where a violation selects its page:
 // TestPlayground_ABrokenRule.)
-func TestMarkers_NextAndPreviousKeys(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL + "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156")
+func markersNextAndPreviousKeys(t *testing.T, p *page) {
 	ms := p.walkMarkers()
 	kinds := map[string]bool{}
 	for _, m := range ms {
@@ -188,29 +202,27 @@ func (p *page) walkMarkers() []markerDOM {
 }
 
 var (
-	ppsimOnce sync.Once
-	ppsimBin  string
-	ppsimErr  error
+	ppsimBuilt = make(chan struct{}) // closed when buildPpsim has run
+	ppsimBin   string
+	ppsimErr   error
 )
 
-// ppsim builds cmd/ppsim once.
+// buildPpsim builds cmd/ppsim into dir (TestMain runs it beside the
+// site's generation).
+func buildPpsim(repo, dir string) {
+	defer close(ppsimBuilt)
+	ppsimBin = filepath.Join(dir, "ppsim")
+	cmd := exec.Command("go", "build", "-o", ppsimBin, "./cmd/ppsim")
+	cmd.Dir = repo
+	if out, err := cmd.CombinedOutput(); err != nil {
+		ppsimErr = fmt.Errorf("building ppsim: %v\n%s", err, out)
+	}
+}
+
+// ppsim is the built cmd/ppsim.
 func ppsim(t *testing.T) string {
 	t.Helper()
-	ppsimOnce.Do(func() {
-		_, file, _, _ := runtime.Caller(0)
-		repo := filepath.Dir(filepath.Dir(file))
-		dir, err := os.MkdirTemp("", "pplab-ppsim-")
-		if err != nil {
-			ppsimErr = err
-			return
-		}
-		ppsimBin = filepath.Join(dir, "ppsim")
-		cmd := exec.Command("go", "build", "-o", ppsimBin, "./cmd/ppsim")
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			ppsimErr = fmt.Errorf("building ppsim: %v\n%s", err, out)
-		}
-	})
+	<-ppsimBuilt
 	if ppsimErr != nil {
 		t.Fatal(ppsimErr)
 	}
@@ -335,11 +347,9 @@ func TestExport_JSONIsWhatPpsimPrints(t *testing.T) {
 	p.noErrors()
 }
 
-// TestMarkers_Phone: on a phone the markers bar and list fit the width
-// (no horizontal scroll) and a marker still jumps.
-func TestMarkers_Phone(t *testing.T) {
-	p := newPage(t, 390, 844)
-	p.open(rootURL + "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156")
+// markersPhone: on a phone the markers bar and list fit the width (no
+// horizontal scroll) and a marker still jumps.
+func markersPhone(t *testing.T, p *page) {
 	p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
 	// On a phone the timeline sticks to the top once the page scrolls to it
 	// (the narration is the bottom sheet).

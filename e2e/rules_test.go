@@ -80,19 +80,22 @@ func (p *page) openRules(base string) {
 	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'rules' && document.querySelectorAll('.rule-card').length > 0`, 60*time.Second)
 }
 
-// TestRules_ShowMeReachesItsViolation: the rules view lists every
-// breakable rule (the engine's list); a rule's "show me" opens the
-// playground on its demo at its first violation (the operation, kind and
-// page the session finds natively), the page's tile selected, the panel
-// naming the violation and what the rule would have done; "all the rules"
-// leads back. In the browser two rules, napi-locality and the first rule
-// whose marked page is on the other side (in a pool or just freed); every
-// rule natively: app/session TestShow_EveryRuleReachesItsViolation (and
-// TestRuleCards_EveryRule for the cards). Then the same for one rule
-// under a sub-path, and its link reopened. No console error.
-func TestRules_ShowMeReachesItsViolation(t *testing.T) {
+// TestRules_TheRulesView: the rules view in one tab.
+//
+// ShowMe: the view lists every breakable rule (the engine's list); a
+// rule's "show me" opens the playground on its demo at its first violation
+// (the operation, kind and page the session finds natively), the page's
+// tile selected, the panel naming the violation and what the rule would
+// have done; "all the rules" leads back. In the browser two rules,
+// napi-locality and the first rule whose marked page is on the other side
+// (in a pool or just freed); every rule natively: app/session
+// TestShow_EveryRuleReachesItsViolation (and TestRuleCards_EveryRule for
+// the cards). Keyboard: rulesKeyboard. Phone: rulesPhone. (Under /pplab/:
+// TestSubPath.) No console error.
+func TestRules_TheRulesView(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
-	t.Run("root", func(t *testing.T) {
+	t.Run("ShowMe", func(t *testing.T) {
 		p := p.sub(t)
 		p.openRules(rootURL)
 		var names []string
@@ -122,39 +125,42 @@ func TestRules_ShowMeReachesItsViolation(t *testing.T) {
 		}
 		p.noErrors()
 	})
-	// Under a sub-path: the links keep the prefix.
-	t.Run("sub-path", func(t *testing.T) {
-		p := p.sub(t)
-		w := expectShown(t, "refcnt-check")
-		p.openRules(subURL)
-		var href string
-		p.eval(`document.querySelector('#showme-refcnt-check').getAttribute('href')`, &href)
-		if href != "/pplab/?show=refcnt-check" {
-			t.Errorf("under /pplab/ the show-me link is %q", href)
-		}
-		p.do(chromedp.Click(chromedp.CSS("#showme-refcnt-check")))
-		p.waitShown(w)
-		var loc string
-		p.eval(`location.pathname`, &loc)
-		if loc != "/pplab/" {
-			t.Errorf("the playground opened at %s", loc)
-		}
-		// The link the address bar keeps reopens the same state.
-		p.wait(`new URLSearchParams(location.search).get('step') === '`+strconv.FormatUint(w.op, 10)+`'`, 5*time.Second)
-		var link string
-		p.eval(`location.href`, &link)
-		p.open(link)
-		p.waitShown(w)
-		p.noErrors()
-	})
+	t.Run("Keyboard", func(t *testing.T) { rulesKeyboard(t, p.sub(t)) })
+	t.Run("Phone", func(t *testing.T) { rulesPhone(t, p.sub(t)) })
 }
 
-// TestRules_Keyboard: the rules view by keyboard alone: the skip link
-// comes first, every rule's "show me" is reached with Tab, a details
-// element opens with Enter, Enter on a "show me" opens the playground at
-// the violation, and there Tab reaches the panel's links and close button.
-func TestRules_Keyboard(t *testing.T) {
-	p := newPage(t, 1280, 800)
+// subPathRules: under /pplab/ the show-me links keep the prefix, one
+// opens the playground there at its violation, and the link the address
+// bar keeps reopens it.
+func subPathRules(t *testing.T, p *page) {
+	w := expectShown(t, "refcnt-check")
+	p.openRules(subURL)
+	var href string
+	p.eval(`document.querySelector('#showme-refcnt-check').getAttribute('href')`, &href)
+	if href != "/pplab/?show=refcnt-check" {
+		t.Errorf("under /pplab/ the show-me link is %q", href)
+	}
+	p.do(chromedp.Click(chromedp.CSS("#showme-refcnt-check")))
+	p.waitShown(w)
+	var loc string
+	p.eval(`location.pathname`, &loc)
+	if loc != "/pplab/" {
+		t.Errorf("the playground opened at %s", loc)
+	}
+	// The link the address bar keeps reopens the same state.
+	p.wait(`new URLSearchParams(location.search).get('step') === '`+strconv.FormatUint(w.op, 10)+`'`, 5*time.Second)
+	var link string
+	p.eval(`location.href`, &link)
+	p.open(link)
+	p.waitShown(w)
+	p.noErrors()
+}
+
+// rulesKeyboard: the rules view by keyboard alone: the skip link comes
+// first, every rule's "show me" is reached with Tab, a details element
+// opens with Enter, Enter on a "show me" opens the playground at the
+// violation, and there Tab reaches the panel's links and close button.
+func rulesKeyboard(t *testing.T, p *page) {
 	p.openRules(rootURL)
 	active := `(document.activeElement && (document.activeElement.id || document.activeElement.className || document.activeElement.tagName))`
 	p.do(chromedp.KeyEvent("\t"))
@@ -233,10 +239,11 @@ func defaultReachLinkShowsTheDemo(t *testing.T, p *page) {
 	p.noErrors()
 }
 
-// TestRules_Phone: on a phone the rules view and the playground with the
+// rulesPhone: on a phone the rules view and the playground with the
 // show-me panel fit the width.
-func TestRules_Phone(t *testing.T) {
-	phone := newPage(t, 390, 844)
+func rulesPhone(t *testing.T, phone *page) {
+	phone.do(chromedp.EmulateViewport(390, 844))
+	t.Cleanup(func() { _ = chromedp.Do(phone.tab, chromedp.EmulateViewport(1280, 800)) })
 	phone.openRules(rootURL)
 	overflow := `document.documentElement.scrollWidth > window.innerWidth`
 	var wide bool

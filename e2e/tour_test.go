@@ -109,6 +109,7 @@ func clipText(s string, n int) string {
 // chapter opens at its first preset in the browser in
 // TestTour_KeyboardOnlyFromStartToEnd.
 func TestTour_AChaptersLinksLandOnTheirPresetAndStep(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	c := tour.Chapters()[0]
 	p.openTour(rootURL+strings.TrimPrefix(c.Path(), "/"), c.Slug)
@@ -140,10 +141,9 @@ func TestTour_AChaptersLinksLandOnTheirPresetAndStep(t *testing.T) {
 	p.noErrors()
 }
 
-// TestTour_SubPath: under /pplab/ the tour's pages are served, its links
-// carry the prefix, and a link and "try it" work there.
-func TestTour_SubPath(t *testing.T) {
-	p := newPage(t, 1280, 800)
+// subPathTour: under /pplab/ the tour's pages are served, its links carry
+// the prefix, and a link and "try it" work there.
+func subPathTour(t *testing.T, p *page) {
 	c, _, _ := tour.BySlug("clones")
 	p.openTour(subURL+"tour/clones/", c.Slug)
 	p.checkPreset(c, c.Presets[0], "/pplab")
@@ -176,6 +176,7 @@ func TestTour_SubPath(t *testing.T) {
 // TestTour_KeyboardOnlyFromStartToEnd: from the tour's index to the last
 // chapter with Tab and Enter only; in a chapter → steps the figure.
 func TestTour_KeyboardOnlyFromStartToEnd(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.openTour(rootURL+"tour/", "")
 	tabTo := func(id string) {
@@ -222,6 +223,7 @@ func TestTour_KeyboardOnlyFromStartToEnd(t *testing.T) {
 // has no horizontal scroll, the prose comes first and the figure sticks to
 // the bottom of the screen while the prose scrolls.
 func TestTour_PhoneLayout(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 390, 844)
 	for _, slug := range []string{"drivers", "coalescing"} {
 		p.openTour(rootURL+"tour/"+slug+"/", slug)

@@ -141,12 +141,13 @@ func (p *page) tilesMatchInspector() (clicked int, wrong []string) {
 			const pfn = Number(t.dataset.pfn);
 			const want = 'pfn 0x' + pfn.toString(16);
 			t.click();
-			let got = '';
-			for (let i = 0; i < 100; i++) {
+			// The page renders inside the click's event (go-app's frame
+			// patch): look at once, then for up to 100 frames.
+			const shown = () => { const el = document.querySelector('#inspected-pfn'); return el ? el.textContent : ''; };
+			let got = shown();
+			for (let i = 0; i < 100 && got !== want; i++) {
 				await new Promise(r => requestAnimationFrame(r));
-				const el = document.querySelector('#inspected-pfn');
-				got = el ? el.textContent : '';
-				if (got === want) break;
+				got = shown();
 			}
 			if (got !== want) wrong.push(want + ' opened ' + got);
 		}
@@ -158,6 +159,7 @@ func (p *page) tilesMatchInspector() (clicked int, wrong []string) {
 // TestPlayground_ClickEveryTileOpensThatPage: after steps and after a
 // scenario change (the tiles re-rendered), every tile opens its own page.
 func TestPlayground_ClickEveryTileOpensThatPage(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=forward&rx_descs=16&pool_size=32&step=40")
 	n, wrong := p.tilesMatchInspector()
@@ -286,6 +288,7 @@ func defaultTheFirstStepOpensTheInterface(t *testing.T, p *page) {
 // not run is named in the banner; no cost breakdown before the first
 // measured window.
 func TestPlayground_ACompareThatDoesNotRunIsNamed(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&cmp=era:" + sim.DefaultEra)
 	if b := p.text("#banner"); !strings.Contains(b, "already in era "+sim.DefaultEra) {
@@ -302,6 +305,7 @@ func TestPlayground_ACompareThatDoesNotRunIsNamed(t *testing.T) {
 // contrast is at least 4.5:1; the charts carry zoom buttons and zoom on
 // the wheel only with Ctrl; the cost breakdown is drawn.
 func TestPlayground_ChartsInDarkMode(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
 		t.Fatal(err)
@@ -439,6 +443,7 @@ func firstOpCalling(t *testing.T, cfg lab.Config, fn string) uint64 {
 // TestKernelNames_EveryNarratedNameIsInItsErasTable; the tracepoint
 // formats: engine/sim's tests.
 func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	links := func() [][2]string {
 		var out [][2]string
@@ -498,6 +503,7 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 // TestPlayground_ADegenerateRunSaysSo: a run that loses its packets says so
 // beside the counters, with the packets not delivered.
 func TestPlayground_ADegenerateRunSaysSo(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&alloc_fail_ppm=1000000&step=400")
 	p.wait(`document.querySelector('#degenerate') !== null`, 10*time.Second)
@@ -533,6 +539,7 @@ func TestPlayground_ADegenerateRunSaysSo(t *testing.T) {
 // count on each path) and engine/lab TestViolationLog_SameOnEveryPath (the
 // log itself).
 func TestPlayground_ALinkWithABrokenRuleReproducesItsViolations(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	d, ok := lab.DemoFor("last-dataref")
 	if !ok {
