@@ -77,11 +77,13 @@ func (p *page) press(key string, mods ...chromedp.Modifier) focused {
 // machine; tcp-stream at op 20000 494 and 474); Tab lands on a figure's
 // tile, the arrow keys move between its tiles without stepping the run,
 // Tab and Shift+Tab go from figure to figure, Enter opens the tile's page.
-// The skip link lands the focus on the machine.
+// The skip link lands the focus on the machine. (tcp-stream is looked at
+// op 4000: a link there opens in a fraction of op 20000's time and draws
+// more tiles, 533 against 470.)
 func TestA11y_OneTabStopPerFigureArrowKeysInside(t *testing.T) {
 	t.Parallel()
 	p := newPage(t, 1280, 800)
-	for _, q := range []string{"scenario=drop&step=3000", "scenario=tcp-stream&step=20000"} {
+	for _, q := range []string{"scenario=drop&step=3000", "scenario=tcp-stream&step=4000"} {
 		p.open(rootURL + "?v=1&" + q)
 		n := p.tabStops()
 		var figures, tiles, tabbableTiles int
