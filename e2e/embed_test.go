@@ -244,7 +244,7 @@ func TestEmbed_InAnIframeOnAnotherOrigin(t *testing.T) {
 	if err := chromedp.Do(fctx, chromedp.Click(chromedp.CSS("#btn-step"))); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(fctx, chromedp.Poll[chromedp.Void](`window.__pplab.op === 138`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+	if err := chromedp.Do(fctx, chromedp.Poll[chromedp.Void](`window.__pplab.op === 138`, chromedp.WithPollingTimeout(minWait))); err != nil {
 		t.Fatalf("a step in the embed: %v", err)
 	}
 	if errs := frameErrs(); len(errs) > 0 {

@@ -167,7 +167,7 @@ func (s *precompressedServer) served() []served {
 // the prerendered heading and the tour's chapter links visible, and when
 // the mounted playground (main[data-mounted]) entered the DOM.
 const loadWatch = `(() => {
-  const w = window.__pplabLoad = {progress: [], labels: [], loaderSeen: false, headingVisible: null, chapterLinks: 0, mountedMS: 0};
+  const w = window.__pplabLoad = {progress: [], labels: [], loaderSeen: false, headingVisible: null, headingPending: false, chapterLinks: 0, mountedMS: 0};
   const check = () => {
     const label = document.getElementById('app-wasm-loader-label');
     if (label) {
@@ -179,14 +179,22 @@ const loadWatch = `(() => {
         const v = Number(m[1]);
         if (w.progress[w.progress.length - 1] !== v) w.progress.push(v);
       }
-      if (w.headingVisible === null && document.body) {
-        const h = document.querySelector('#playground h1');
-        if (h) {
-          const r = h.getBoundingClientRect();
-          const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-          w.headingVisible = !!at && h.contains(at);
-          w.chapterLinks = document.querySelectorAll('#intro-tour li a').length;
-        }
+      // What the first frame with the loader shows: a frame waits for the
+      // render-blocking stylesheets (go-app's /app.css draws the loader
+      // over the whole page; the site's /web/app.css, arriving after it,
+      // moves it aside), a mutation during the parse does not.
+      if (w.headingVisible === null && !w.headingPending && document.body) {
+        w.headingPending = true;
+        requestAnimationFrame(() => {
+          w.headingPending = false;
+          const h = document.querySelector('#playground h1');
+          if (h && w.headingVisible === null) {
+            const r = h.getBoundingClientRect();
+            const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            w.headingVisible = !!at && h.contains(at);
+            w.chapterLinks = document.querySelectorAll('#intro-tour li a').length;
+          }
+        });
       }
     }
     if (!w.mountedMS && document.querySelector('main[data-mounted]')) w.mountedMS = performance.now();

@@ -247,9 +247,17 @@ func (p *page) download(dir, button string) (name string, body []byte) {
 	for _, e := range ents {
 		before[e.Name()] = true
 	}
+	// A click that lands while the page is busy can miss the button (the
+	// layout moved under it): after 10 s without a file, click again (a
+	// second file would be the same download; the first is taken).
 	p.do(chromedp.Click(chromedp.CSS(button)))
-	deadline := time.Now().Add(15 * time.Second)
+	deadline, again := time.Now().Add(40*time.Second), time.Now().Add(10*time.Second)
 	for time.Now().Before(deadline) {
+		if time.Now().After(again) {
+			p.t.Logf("%s: no download after 10 s: clicking again", button)
+			p.do(chromedp.Click(chromedp.CSS(button)))
+			again = again.Add(10 * time.Second)
+		}
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			if n := e.Name(); !before[n] && !strings.HasSuffix(n, ".crdownload") {

@@ -493,7 +493,7 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 		p.waitOp(op)
 		// The era's format, in a tracepoint line of the step's trace.
 		if err := chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](fmt.Sprintf(`/page_pool_state_(hold|release): .*%s/.test(document.querySelector('#trace-text').textContent)`, re),
-			chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			chromedp.WithPollingTimeout(minWait))); err != nil {
 			t.Errorf("era %s op %d: no tracepoint line with %s in the trace (%v)", era, op, re, err)
 		}
 	}
