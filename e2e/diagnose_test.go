@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -103,26 +102,44 @@ func (p *page) diagShown() pageDiag {
 	return d
 }
 
-// TestDiagnose_EveryFormatShowsItsCounters: each fixture (one per format
-// and variant), pasted, is detected as its format; every line is listed
-// with the grey ones marked by their numbers; every counter it gives is
-// shown with the values the session computes natively; the nearest model
-// runs are listed with their playground links. The first search runs the
-// model in slices in the browser: its time and its longest slice are
-// reported (the typing waits at most one slice).
-func TestDiagnose_EveryFormatShowsItsCounters(t *testing.T) {
+// TestDiagnose_ThePage: the diagnosis page in one tab (the page makes its
+// model's sweep once per load, in slices, and the nearest-run search waits
+// for it): on a phone, a paste's counters and nearest runs, the example
+// finding its own run, by keyboard alone to the playground, and a bad
+// paste kept across a reload (last: the reload starts the sweep again).
+func TestDiagnose_ThePage(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.openDiagnose(rootURL)
 	p.shot("diagnose-empty-desktop")
+	t.Run("Phone", func(t *testing.T) { diagnosePhone(t, p.sub(t)) })
+	t.Run("APasteShowsItsCountersAndItsNearestRuns", func(t *testing.T) { diagnoseAPaste(t, p.sub(t)) })
+	t.Run("TheExampleFindsItsOwnRun", func(t *testing.T) { diagnoseTheExample(t, p.sub(t)) })
+	t.Run("KeyboardOnly", func(t *testing.T) { diagnoseKeyboardOnly(t, p.sub(t)) })
+	t.Run("BadPasteShowsTheLineAndKeepsTheText", func(t *testing.T) {
+		p := p.sub(t)
+		p.openDiagnose(rootURL)
+		diagnoseBadPaste(t, p)
+	})
+}
+
+// diagnoseAPaste: a fixture, pasted, is detected as its format; every
+// line is listed with the grey ones marked by their numbers; every counter
+// it gives is shown with the values the session computes natively; the
+// nearest model runs are listed with their playground links. In the
+// browser two fixtures (ethtool -S of mlx5, ynl's two dumps); every
+// fixture natively: app/session TestDiagnosis_EveryFixtureShowsEveryCounter.
+// The first search runs the model in slices in the browser: its time and
+// its longest slice are logged.
+func diagnoseAPaste(t *testing.T, p *page) {
 	fx := diagFixtures(t)
-	names := make([]string, 0, len(fx))
-	for n := range fx {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := []string{"ethtool_mlx5", "ynl_both"}
 	first := true
 	for _, name := range names {
-		text := fx[name]
+		text, ok := fx[name]
+		if !ok {
+			t.Fatalf("no fixture %s", name)
+		}
 		start := time.Now()
 		st := p.diagPaste(text, true)
 		if first {
@@ -171,13 +188,62 @@ func TestDiagnose_EveryFormatShowsItsCounters(t *testing.T) {
 	p.noErrors()
 }
 
-// TestDiagnose_BadPasteShowsTheLineAndKeepsTheText: a bad paste shows the
-// offending line's number and text and what was expected beside the text
-// box; the text is kept across a reload and across a trip to the
-// playground and back, and the error with it.
-func TestDiagnose_BadPasteShowsTheLineAndKeepsTheText(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.openDiagnose(rootURL)
+// diagnoseTheExample: the example (a model run's own ethtool -S) finds
+// that run at distance 0; its "open in the playground" link is the
+// playground's at that run's config (where it leads: diagnoseKeyboardOnly).
+func diagnoseTheExample(t *testing.T, p *page) {
+	before := p.diag().Applied
+	p.do(chromedp.Click(chromedp.CSS("#example-ethtool")))
+	p.wait(fmt.Sprintf(`window.__pplab.applied > %d && window.__pplab.computing === false`, before), 120*time.Second)
+	var best struct{ Href, Scenario, Distance string }
+	p.eval(`(function(){ const m = document.querySelector('.diag-match'); const a = m.querySelector('a.open-playground');
+		return {Href: a.getAttribute('href'), Scenario: a.dataset.scenario, Distance: m.dataset.distance}; })()`, &best)
+	if best.Scenario != "clone-tap" || best.Distance != "0.0000" {
+		t.Errorf("the example's nearest run is %s at %s", best.Scenario, best.Distance)
+	}
+	if !strings.HasPrefix(best.Href, "/?") {
+		t.Errorf("the link %q is not the playground's at /", best.Href)
+	}
+	if q := stateOf(t, best.Href); q.Get("scenario") != "clone-tap" {
+		t.Errorf("the link %q does not open clone-tap", best.Href)
+	}
+	p.noErrors()
+}
+
+// openedPlayground waits for the playground at path and checks it shows
+// the state want.
+func (p *page) openedPlayground(want url.Values, path string) {
+	t := p.t
+	t.Helper()
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true && !!document.querySelector('#f-scenario')`, 60*time.Second)
+	var loc string
+	p.eval(`window.__pplab.url`, &loc)
+	got := stateOf(t, loc)
+	for k := range want {
+		if got.Get(k) != want.Get(k) {
+			t.Errorf("the playground's %s is %q, the link's %q (%s)", k, got.Get(k), want.Get(k), loc)
+		}
+	}
+	if u, err := url.Parse(loc); err != nil || u.Path != path {
+		t.Errorf("the playground opened at %s, want the path %s", loc, path)
+	}
+	cfg, err := lab.ParseConfig(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc, banner string
+	p.eval(`document.querySelector('#f-scenario').value`, &sc)
+	p.eval(`(document.querySelector('.banner') || {}).textContent || ''`, &banner)
+	if sc != cfg.Scenario || strings.Contains(banner, "URL:") {
+		t.Errorf("the playground shows scenario %q (want %q), banner %q", sc, cfg.Scenario, banner)
+	}
+}
+
+// diagnoseBadPaste: a bad paste shows the offending line's number and text
+// and what was expected beside the text box; the text is kept across a
+// reload and across a trip to the playground and back, and the error with
+// it.
+func diagnoseBadPaste(t *testing.T, p *page) {
 	bad := "NIC statistics:\n     rx_pp_alloc_fast: 10\n     rx_pp_alloc_slow: -3\n"
 	p.diagPaste(bad, false)
 	check := func(when string) {
@@ -211,62 +277,15 @@ func TestDiagnose_BadPasteShowsTheLineAndKeepsTheText(t *testing.T) {
 	p.noErrors()
 }
 
-// TestDiagnose_OpenInThePlaygroundOpensThatConfig: a model run's own
-// ethtool -S (the example) finds that run at distance 0; its "open in the
-// playground" link opens the playground on exactly that config; under
-// /pplab/ the link keeps the prefix.
-func TestDiagnose_OpenInThePlaygroundOpensThatConfig(t *testing.T) {
-	for _, base := range []string{rootURL, subURL} {
-		p := newPage(t, 1280, 800)
-		p.openDiagnose(base)
-		before := p.diag().Applied
-		p.do(chromedp.Click(chromedp.CSS("#example-ethtool")))
-		p.wait(fmt.Sprintf(`window.__pplab.applied > %d && window.__pplab.computing === false`, before), 120*time.Second)
-		var first struct{ Href, Scenario, Distance string }
-		p.eval(`(function(){ const m = document.querySelector('.diag-match'); const a = m.querySelector('a.open-playground');
-			return {Href: a.getAttribute('href'), Scenario: a.dataset.scenario, Distance: m.dataset.distance}; })()`, &first)
-		if first.Scenario != "clone-tap" || first.Distance != "0.0000" {
-			t.Errorf("%s: the example's nearest run is %s at %s", base, first.Scenario, first.Distance)
-		}
-		prefix := strings.TrimSuffix(strings.TrimPrefix(base, strings.TrimSuffix(rootURL, "/")), "/")
-		if u, _ := url.Parse(base); u != nil {
-			prefix = strings.TrimSuffix(u.Path, "/")
-		}
-		if !strings.HasPrefix(first.Href, prefix+"/?") {
-			t.Errorf("%s: the link %q lacks the prefix %q", base, first.Href, prefix)
-		}
-		want := stateOf(t, first.Href)
-		p.do(chromedp.Click(chromedp.CSS(".diag-match a.open-playground")))
-		p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true && !!document.querySelector('#f-scenario')`, 60*time.Second)
-		var loc string
-		p.eval(`window.__pplab.url`, &loc)
-		got := stateOf(t, loc)
-		for k := range want {
-			if got.Get(k) != want.Get(k) {
-				t.Errorf("%s: the playground's %s is %q, the link's %q (%s)", base, k, got.Get(k), want.Get(k), loc)
-			}
-		}
-		cfg, err := lab.ParseConfig(want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sc, banner string
-		p.eval(`document.querySelector('#f-scenario').value`, &sc)
-		p.eval(`(document.querySelector('.banner') || {}).textContent || ''`, &banner)
-		if sc != cfg.Scenario || strings.Contains(banner, "URL:") {
-			t.Errorf("%s: the playground shows scenario %q (want %q), banner %q", base, sc, cfg.Scenario, banner)
-		}
-		p.noErrors()
-	}
-}
-
 // TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes: in a driver scenario the
-// pool panel's ynl view, opened, shows the run's pool as page-pool-get and
-// page-pool-stats-get print it and ynltool's derivation — the session's
-// own text at that step — and follows a step; closed it costs the step
-// nothing (the step's latency with it open is reported). "diagnose these
-// counters" opens /diagnose with the dumps in the text box.
+// pool panel's ynl view is closed at first; opened, it shows the run's pool
+// as page-pool-get and page-pool-stats-get print it and ynltool's
+// derivation — the session's own text at that step — and follows steps.
+// "diagnose these counters" opens /diagnose with the dumps in the text
+// box. On a phone the open view fits the width. (What the open view costs
+// a step: make bench-ui.)
 func TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	q := "v=1&scenario=tcp-stream&driver=bnxt&era=6.8&rx_descs=16&pool_size=32&step=40"
 	p.open(rootURL + "?" + q)
@@ -275,26 +294,6 @@ func TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes(t *testing.T) {
 	if open {
 		t.Fatal("the ynl view is open at first")
 	}
-	// steps takes n steps with → from op and returns their p50 and max
-	// latency (window.__pplab.stepMS: the session, the view, the render).
-	steps := func(from, n int) (p50, worst float64) {
-		t.Helper()
-		p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
-		var ms []float64
-		for i := 1; i <= n; i++ {
-			p.do(chromedp.KeyEvent("\u0303"))
-			p.wait(fmt.Sprintf(`window.__pplab.op === %d`, from+i), 10*time.Second)
-			time.Sleep(30 * time.Millisecond) // stepMS is set after the render
-			var x float64
-			p.eval(`window.__pplab.stepMS`, &x)
-			ms = append(ms, x)
-		}
-		sort.Float64s(ms)
-		return ms[len(ms)/2], ms[len(ms)-1]
-	}
-	closedP50, closedMax := steps(40, 15)
-	p.do(chromedp.Evaluate[chromedp.Void](`window.location.hash = ''`))
-	p.open(rootURL + "?" + q)
 	p.do(chromedp.Click(chromedp.CSS("#ynl > summary")))
 	p.wait(`!!document.querySelector('#ynl-stats-get')`, 10*time.Second)
 	native := func(op uint64) session.YNLView {
@@ -318,10 +317,16 @@ func TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes(t *testing.T) {
 	}
 	compare(40)
 	p.shot("ynl-desktop")
-	openP50, openMax := steps(40, 15)
-	t.Logf("one UI step (tcp-stream on bnxt, teaching sizes, ops 41–55): the ynl view closed p50 %.1f ms (max %.1f), open p50 %.1f ms (max %.1f)", closedP50, closedMax, openP50, openMax)
+	p.keys("\u0303", 15)
+	p.waitOp(55)
 	time.Sleep(400 * time.Millisecond)
 	compare(55)
+	// On a phone the open view fits the width.
+	p.do(chromedp.EmulateViewport(390, 844))
+	p.noHScroll("the playground's ynl view on a phone", 390)
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#ynl-panel').scrollIntoView()`))
+	p.shot("ynl-phone")
+	p.do(chromedp.EmulateViewport(1280, 800))
 	p.do(chromedp.Click(chromedp.CSS("#ynl-diagnose")))
 	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'diagnose' && window.__pplab.format === 'ynl'`, 60*time.Second)
 	var box string
@@ -332,12 +337,13 @@ func TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes(t *testing.T) {
 	p.noErrors()
 }
 
-// TestDiagnose_KeyboardOnly: from the page's top, Tab reaches an example,
-// Enter loads it; Tab reaches the text box, typing diagnoses it; Tab
-// reaches a nearest run's link, Enter opens the playground.
-func TestDiagnose_KeyboardOnly(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.openDiagnose(rootURL)
+// diagnoseKeyboardOnly: from the page's top, Tab reaches an example,
+// Enter loads it; Shift+Tab reaches the text box, typing diagnoses it; Tab
+// reaches a nearest run's link, Enter opens the playground on that run's
+// config. (The page's links under /pplab/: TestSubPath.)
+func diagnoseKeyboardOnly(t *testing.T, p *page) {
+	// From the top: the skip link is the first tab stop.
+	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.querySelector('a.skip').focus()`))
 	tabTo := func(match string) string {
 		t.Helper()
 		for i := 0; i < 120; i++ {
@@ -379,43 +385,71 @@ func TestDiagnose_KeyboardOnly(t *testing.T) {
 		t.Errorf("typed 3 counters, %d shown", n)
 	}
 	tabTo("open-playground")
+	var href string
+	p.eval(`document.activeElement.getAttribute('href')`, &href)
+	if !strings.HasPrefix(href, "/?") {
+		t.Errorf("the nearest run's link is %q", href)
+	}
 	p.do(chromedp.KeyEvent("\r"))
-	p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true`, 60*time.Second)
+	p.openedPlayground(stateOf(t, href), "/")
 	p.noErrors()
 }
 
-// TestDiagnose_Phone: at 390×844 the page (the text box, a diagnosis with
-// its counters, ratios, nearest runs and advice, the bad-input error) has
-// no horizontal scroll.
-func TestDiagnose_Phone(t *testing.T) {
-	p := newPage(t, 390, 844)
-	p.openDiagnose(rootURL)
-	noHScroll := func(when string) {
-		t.Helper()
-		var width int
-		p.eval(`document.documentElement.scrollWidth`, &width)
-		if width > 390 {
-			var wide []string
-			p.eval(`Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > 391).slice(0, 12).map(e => e.tagName + '#' + e.id + '.' + e.className + ' right ' + Math.round(e.getBoundingClientRect().right))`, &wide)
-			t.Errorf("%s: the page is %d px wide on a 390 px screen; too wide: %q", when, width, wide)
-		}
-	}
-	noHScroll("empty")
+// diagnosePhone: at 390×844 the page (the text box, a diagnosis with its
+// counters, ratios, nearest runs and advice, the bad-input error) has no
+// horizontal scroll. (The playground's ynl view on a phone:
+// TestYNL_ThePlaygroundShowsThePoolsAsYnlDoes.)
+func diagnosePhone(t *testing.T, p *page) {
+	p.do(chromedp.EmulateViewport(390, 844))
+	t.Cleanup(func() { _ = chromedp.Do(p.tab, chromedp.EmulateViewport(1280, 800)) })
+	p.noHScroll("empty", 390)
 	p.shot("diagnose-empty-phone")
 	p.diagPaste(diagFixtures(t)["ethtool_mlx5"], true)
-	noHScroll("mlx5 diagnosed")
+	p.noHScroll("mlx5 diagnosed", 390)
 	p.shot("diagnose-phone")
 	p.diagPaste(diagFixtures(t)["ynl_both"], true)
-	noHScroll("ynl diagnosed")
+	p.noHScroll("ynl diagnosed", 390)
 	p.diagPaste("NIC statistics:\n     rx_pp_alloc_fast: 12abc\n", false)
 	p.wait(`!!document.querySelector('#diag-error-line')`, 10*time.Second)
-	noHScroll("bad input")
+	p.noHScroll("bad input", 390)
 	p.shot("diagnose-bad-phone")
-	p.open(rootURL + "?v=1&scenario=drop&driver=mlx5&era=6.8&rx_descs=16&pool_size=32&step=30")
-	p.do(chromedp.Click(chromedp.CSS("#ynl > summary")))
-	p.wait(`!!document.querySelector('#ynl-stats-get')`, 10*time.Second)
-	noHScroll("the playground's ynl view")
-	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#ynl-panel').scrollIntoView()`))
-	p.shot("ynl-phone")
+	p.noErrors()
+}
+
+// noHScroll: the page is no wider than w (a w px screen).
+func (p *page) noHScroll(when string, w int) {
+	p.t.Helper()
+	var width int
+	p.eval(`document.documentElement.scrollWidth`, &width)
+	if width > w {
+		var wide []string
+		p.eval(fmt.Sprintf(`Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > %d).slice(0, 12).map(e => e.tagName + '#' + e.id + '.' + e.className + ' right ' + Math.round(e.getBoundingClientRect().right))`, w+1), &wide)
+		p.t.Errorf("%s: the page is %d px wide on a %d px screen; too wide: %q", when, width, w, wide)
+	}
+}
+
+// subPathDiagnose: under /pplab/ the diagnosis page mounts, its links keep
+// the prefix (every link of the page is made by one function, sitePath:
+// a nearest run's "open in the playground" too), and "the playground"
+// opens the playground there.
+func subPathDiagnose(t *testing.T, p *page) {
+	p.openDiagnose(subURL)
+	var hrefs []string
+	p.eval(`Array.from(document.querySelectorAll('a.home, #diag-to-playground, #diag-to-playground ~ a')).map(a => a.getAttribute('href'))`, &hrefs)
+	if len(hrefs) < 3 {
+		t.Errorf("the page's links: %q", hrefs)
+	}
+	for _, h := range hrefs {
+		if !strings.HasPrefix(h, "/pplab/") {
+			t.Errorf("under /pplab/ a link goes to %s", h)
+		}
+	}
+	p.do(chromedp.Click(chromedp.CSS("#diag-to-playground")))
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true`, 60*time.Second)
+	var loc string
+	p.eval(`location.pathname`, &loc)
+	if loc != "/pplab/" {
+		t.Errorf("the playground opened at %s", loc)
+	}
 	p.noErrors()
 }

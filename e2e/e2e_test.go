@@ -7,6 +7,28 @@
 // installs Chromium first; the tests fail, never skip, when something is
 // missing.
 //
+// One Chromium serves the whole package: TestMain starts it, and each test
+// opens its pages in a BrowserContext of its own (newPage), so each still
+// starts from a clean profile — no storage, cache or service worker from
+// another test. Assertions on one state share one open (t.Run subtests;
+// a subtest that needs the state again reloads it in the same profile,
+// where the wasm comes from the cache). The tests run side by side
+// (t.Parallel, as many as go test's -parallel: GOMAXPROCS), each page
+// emulating the focused one; the export test, which reads the clipboard,
+// runs alone.
+//
+// The browser proves the wiring: each matrix a user could walk (every
+// rule's show me, every rule demo, every shipped profile, every paste
+// format, every tour preset, every old embed URL) is checked completely
+// natively, on the session (app/session, app/tour) or the engine; the
+// browser keeps one or two representatives of each, and every test names
+// the native test that checks the whole matrix.
+//
+// The latency and throughput measurements (step latency, max-speed play,
+// the throttled first load) are not part of this suite: `make bench-ui`
+// runs them (bench_test.go, build tag benchui) and prints the budgets
+// table, never asserted.
+//
 // PPLAB_SHOTS=DIR also writes screenshots of the page at 1280×800 and
 // 390×844 into DIR.
 package e2e
@@ -26,6 +48,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"pplab/engine/lab"
@@ -38,7 +62,14 @@ var (
 	rootURL string // the site at /
 	subURL  string // the site at /pplab/
 	rootDir string // the generated site served at rootURL (load_test.go serves it again)
+
+	// browserCtx is the one Chromium of the package (TestMain); newPage
+	// opens each page in a new BrowserContext of it.
+	browserCtx context.Context
 )
+
+// pageTimeout bounds a test's (or a subtest's) use of a page.
+const pageTimeout = 5 * time.Minute
 
 func TestMain(m *testing.M) {
 	code, err := setup(m)
@@ -67,6 +98,25 @@ func setup(m *testing.M) (int, error) {
 		return 0, err
 	}
 	defer os.RemoveAll(tmp)
+	// Beside the site's generation: ppsim's build (the export and what-if
+	// tests run it) and Chromium's start.
+	start := time.Now()
+	go buildPpsim(repo, tmp)
+	defer func() { <-ppsimBuilt }() // before tmp goes
+	type started struct {
+		stop func()
+		err  error
+	}
+	browser := make(chan started, 1)
+	go func() {
+		stop, err := startBrowser(filepath.Join(tmp, "chromium"))
+		browser <- started{stop, err}
+	}()
+	defer func() {
+		if b := <-browser; b.err == nil {
+			b.stop()
+		}
+	}()
 	bin := filepath.Join(tmp, "pplab")
 	build := exec.Command("go", "build", "-o", bin, "./wasm")
 	build.Dir = repo
@@ -82,6 +132,8 @@ func setup(m *testing.M) (int, error) {
 		return nil
 	}
 	root, sub := filepath.Join(tmp, "root"), filepath.Join(tmp, "sub")
+	// The root site first: it writes the compressed twins into the
+	// generator's cache, which the sub-path site then reads.
 	if err := gen(root, ""); err != nil {
 		return 0, err
 	}
@@ -96,66 +148,131 @@ func setup(m *testing.M) (int, error) {
 	ss := httptest.NewServer(mux)
 	defer ss.Close()
 	rootURL, subURL = rs.URL+"/", ss.URL+"/pplab/"
+	fmt.Fprintf(os.Stderr, "e2e: the site generated (at / and /pplab/) in %v\n", time.Since(start).Round(time.Millisecond))
+	b := <-browser
+	browser <- b // for the deferred stop
+	if b.err != nil {
+		return 0, b.err
+	}
 	return m.Run(), nil
 }
 
-// page is one browser tab with a fresh profile, its console collected.
-type page struct {
-	t   *testing.T
-	ctx context.Context
-
-	mu   sync.Mutex
-	logs []chromedp.ConsoleMessage
-}
-
-func newPage(t *testing.T, w, h int) *page {
-	t.Helper()
+// startBrowser starts the package's Chromium (its profile in dir) and
+// keeps it in browserCtx.
+func startBrowser(dir string) (stop func(), err error) {
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), // a fresh profile: no stale service-worker cache
-		chromedp.WindowSize(w, h),
+		// Pages in windows the test does not look at still run at full
+		// speed (a test's second page, the embed's host).
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.UserDataDir(dir),
+		chromedp.WindowSize(1280, 800),
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 120*time.Second)
-	p := &page{t: t, ctx: ctx}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
-		t.Fatalf("starting chromium: %v", err)
+	bctx, cancelB := chromedp.NewContext(actx)
+	start := time.Now()
+	if err := chromedp.Do(bctx); err != nil {
+		cancelB()
+		cancelA()
+		return nil, fmt.Errorf("starting chromium: %v", err)
 	}
-	msgs := chromedp.Console(ctx)
+	fmt.Fprintf(os.Stderr, "e2e: chromium started in %v\n", time.Since(start).Round(time.Millisecond))
+	browserCtx = bctx
+	return func() { cancelB(); cancelA() }, nil
+}
+
+// page is one browser tab in a BrowserContext of its own (a fresh
+// profile: no storage, cache or service worker of another page), its
+// console collected.
+type page struct {
+	t     *testing.T
+	tab   context.Context // the tab's, for as long as it is open
+	ctx   context.Context // the tab's, with the (sub)test's deadline
+	con   *console
+	from  int    // the console messages before this are another (sub)test's
+	close func() // closes the tab and its BrowserContext (at the latest when the test ends)
+}
+
+// console is a tab's console messages and exceptions, as they arrive.
+type console struct {
+	mu   sync.Mutex
+	logs []chromedp.ConsoleMessage
+}
+
+// newPage opens a tab of w×h CSS pixels in a new BrowserContext of the
+// package's Chromium; the test's end closes it.
+func newPage(t *testing.T, w, h int) *page {
+	t.Helper()
+	tab, cancelC := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+	// The first action creates the tab: it lives as long as tab. Tests run
+	// side by side, each tab in a window of its own: each page behaves as
+	// the focused one (focus events, the keyboard's focus, the clipboard).
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(w), int64(h))); err != nil {
+		cancelC()
+		t.Fatalf("opening a tab: %v", err)
+	}
+	if _, err := chromedp.Call(tab, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		cancelC()
+		t.Fatalf("focus emulation: %v", err)
+	}
+	ctx, cancelT := context.WithTimeout(tab, pageTimeout)
+	p := &page{t: t, tab: tab, ctx: ctx, con: &console{}}
+	msgs := chromedp.Console(tab)
 	go func() {
 		for m, err := range msgs {
 			if err != nil {
 				return
 			}
-			p.mu.Lock()
-			p.logs = append(p.logs, m)
-			p.mu.Unlock()
+			p.con.mu.Lock()
+			p.con.logs = append(p.con.logs, m)
+			p.con.mu.Unlock()
 		}
 	}()
-	t.Cleanup(func() {
-		p.mu.Lock()
-		for _, m := range p.logs {
-			t.Logf("console %s", m)
-		}
-		p.mu.Unlock()
-		cancelT()
-		cancelC()
-		cancelA()
-	})
+	var once sync.Once
+	p.close = func() {
+		once.Do(func() {
+			cancelT()
+			cancelC()
+			p.con.mu.Lock()
+			for _, m := range p.con.logs {
+				t.Logf("console %s", m)
+			}
+			p.con.mu.Unlock()
+		})
+	}
+	t.Cleanup(p.close)
 	return p
+}
+
+// sub is the page for a subtest: the same tab, the subtest's t (its
+// failures and Fatal are the subtest's own) and deadline, the console
+// errors from now.
+func (p *page) sub(t *testing.T) *page {
+	ctx, cancel := context.WithTimeout(p.tab, pageTimeout)
+	t.Cleanup(cancel)
+	p.con.mu.Lock()
+	defer p.con.mu.Unlock()
+	return &page{t: t, tab: p.tab, ctx: ctx, con: p.con, from: len(p.con.logs), close: p.close}
+}
+
+// browserContextID is the page's BrowserContext (for the browser-wide
+// commands that take one: downloads, permissions).
+func (p *page) browserContextID() cdp.BrowserContextID {
+	return chromedp.FromContext(p.ctx).BrowserContextID
 }
 
 // errors are the console errors and exceptions so far.
 func (p *page) errors() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.con.mu.Lock()
+	defer p.con.mu.Unlock()
 	var out []string
-	for _, m := range p.logs {
+	for _, m := range p.con.logs[p.from:] {
 		if m.Type == chromedp.ConsoleError || m.IsException() {
 			out = append(out, m.String())
 		}
@@ -204,10 +321,16 @@ func (p *page) waitChart(id string) {
 	p.wait(fmt.Sprintf(`window.echarts !== undefined && echarts.getInstanceByDom(document.getElementById(%q)) !== undefined`, id), 20*time.Second)
 }
 
+// wait polls until expr is true, for at least minWait: a machine shared
+// with other work can stall a page for seconds, and a timeout here only
+// bounds how long a failing test takes to say so.
 func (p *page) wait(expr string, timeout time.Duration) {
 	p.t.Helper()
-	p.do(chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(timeout)))
+	p.do(chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(max(timeout, minWait))))
 }
+
+// minWait is the shortest wait for a page's state (wait).
+const minWait = 30 * time.Second
 
 // open navigates and waits for the wasm to mount (a marker OnMount sets:
 // the page is prerendered, so visible elements prove nothing).
@@ -264,14 +387,49 @@ func (p *page) shot(name string) {
 	}
 }
 
-// TestPlayground_StepsNarratesAndPlays: the app mounts; stepping changes the
-// narration and the tiles; play advances the throughput chart.
-func TestPlayground_StepsNarratesAndPlays(t *testing.T) {
+// TestPlayground_FromTheDefaultState: what a user does on the page as it
+// first opens (no query): one tab, one cold open; each subtest after the
+// first starts from the default state again (a reload in the same
+// profile). The subtest that makes a handler panic comes last (the Go side
+// logs the panic to the console).
+func TestPlayground_FromTheDefaultState(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	took := p.open(rootURL)
 	var first float64
 	p.eval(`window.__pplab.firstRenderMS`, &first)
-	t.Logf("navigation → mounted: %v (first render at %.0f ms after navigation start)", took.Round(time.Millisecond), first)
+	t.Logf("navigation → mounted, cold: %v (first render at %.0f ms after navigation start)", took.Round(time.Millisecond), first)
+	for i, st := range []struct {
+		name string
+		run  func(*testing.T, *page)
+	}{
+		{"StepsNarratesAndPlays", defaultStepsNarratesAndPlays},
+		{"TheFirstStepOpensTheInterface", defaultTheFirstStepOpensTheInterface},
+		{"ResetAndStepBackToZeroClearTheNarration", defaultResetAndStepBackToZeroClearTheNarration},
+		{"KeyboardOnly", defaultKeyboardOnly},
+		{"SpaceAfterClickingARuleDoesNotPlay", defaultSpaceAfterClickingARuleDoesNotPlay},
+		{"TheLiveRegionIsQuietWhilePlaying", defaultTheLiveRegionIsQuietWhilePlaying},
+		{"InvalidCombinationIsExplained", defaultInvalidCombinationIsExplained},
+		{"ToggleEveryRuleAfterAScenarioChange", defaultToggleEveryRuleAfterAScenarioChange},
+		{"SwitchScenarioThenSetEveryKnob", defaultSwitchScenarioThenSetEveryKnob},
+		{"ReachLinkShowsTheDemo", defaultReachLinkShowsTheDemo},
+		{"SurvivesAPanicInAHandler", defaultSurvivesAPanicInAHandler},
+	} {
+		t.Run(st.name, func(t *testing.T) {
+			sp := p.sub(t)
+			if i > 0 {
+				took := sp.open(rootURL)
+				t.Logf("navigation → mounted, again in the same profile: %v", took.Round(time.Millisecond))
+			}
+			st.run(t, sp)
+		})
+	}
+}
+
+// defaultStepsNarratesAndPlays: stepping changes the narration and the
+// tiles, each step rendered inside its key event; play advances the
+// throughput chart.
+func defaultStepsNarratesAndPlays(t *testing.T, p *page) {
 	before := p.text("#narration-text")
 	p.do(chromedp.Click(chromedp.CSS("#btn-step")))
 	p.wait(`document.querySelector('#op-count').textContent === '1'`, 10*time.Second)
@@ -299,6 +457,13 @@ func TestPlayground_StepsNarratesAndPlays(t *testing.T) {
 	var stepMS float64
 	p.eval(`window.__pplab.stepMS`, &stepMS)
 	t.Logf("one UI step (→: engine step with the full check, refresh, render): %.1f ms", stepMS)
+	// go-app's frame patch (third_party/go-app) renders inside the event:
+	// the DOM shows the next op when the key's dispatchEvent returns. (How
+	// long a step takes is make bench-ui's.)
+	if ms, sync := p.stepLatencies(5); len(ms) != 5 || sync != 5 {
+		t.Errorf("%d of %d steps rendered inside their key event; go-app's frame patch (third_party/go-app) is not in this build", sync, len(ms))
+	}
+	p.wait(`document.querySelector('#op-count').textContent === '27'`, 10*time.Second)
 	p.shot("desktop-stepped")
 
 	// Play at max speed: the throughput chart fills.
@@ -318,15 +483,13 @@ func TestPlayground_StepsNarratesAndPlays(t *testing.T) {
 	if n1 < 20 || n2 < 20 {
 		t.Errorf("the throughput chart has %d, then %d points while playing", n1, n2)
 	}
-	var t1, t2 float64
+	var t1 float64
 	p.eval(lastX, &t1)
-	time.Sleep(500 * time.Millisecond)
-	p.eval(lastX, &t2)
+	// The last point moves on (the charts redraw about once a second), or
+	// the run reached its last packet and stopped the chart.
+	p.wait(fmt.Sprintf(`window.__pplab.done === true || %s > %v`, lastX, t1), 20*time.Second)
 	var done bool
 	p.eval(`window.__pplab.done === true`, &done)
-	if t2 <= t1 && !done { // a run that reached its last packet stops the chart
-		t.Errorf("the throughput chart's last point did not move while playing: %.0f -> %.0f µs", t1, t2)
-	}
 	if !done {
 		p.do(chromedp.Click(chromedp.CSS("#btn-play")))
 	}
@@ -356,6 +519,7 @@ func teaching(t testing.TB, cfg lab.Config) lab.Config {
 // TestPlayground_URLReproducesTheStep: a URL with state opens at that exact
 // step, with the counters the engine computes natively for it.
 func TestPlayground_URLReproducesTheStep(t *testing.T) {
+	t.Parallel()
 	cfg := teaching(t, lab.Config{Scenario: "tcp-stream", Era: "6.4"})
 	const step = 137
 	want, err := lab.ReplayTo(cfg, step)
@@ -407,6 +571,7 @@ func TestPlayground_URLReproducesTheStep(t *testing.T) {
 // TestPlayground_BadURLFallsBackWithNotice: a bad parameter falls back to
 // its default and the banner names it; the app keeps running.
 func TestPlayground_BadURLFallsBackWithNotice(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=drop&order=9&warp=1&step=abc")
 	banner := p.text("#banner")
@@ -420,9 +585,30 @@ func TestPlayground_BadURLFallsBackWithNotice(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_SubPath: the site generated for /pplab works there.
-func TestPlayground_SubPath(t *testing.T) {
+// TestSubPath: the site generated for /pplab works there, every page of
+// it, in one tab (each page's first open there is a reload of the same
+// wasm): the playground, the rules' show me, the tour, the what-if and the
+// diagnosis keep the prefix in their links.
+func TestSubPath(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
+	for _, st := range []struct {
+		name string
+		run  func(*testing.T, *page)
+	}{
+		{"Playground", subPathPlayground},
+		{"Rules", subPathRules},
+		{"Tour", subPathTour},
+		{"WhatIf", subPathWhatIf},
+		{"Diagnose", subPathDiagnose},
+	} {
+		t.Run(st.name, func(t *testing.T) { st.run(t, p.sub(t)) })
+	}
+}
+
+// subPathPlayground: the playground at /pplab/ steps, and its state link
+// is under /pplab/.
+func subPathPlayground(t *testing.T, p *page) {
 	p.open(subURL + "?v=1&scenario=pool-ring&pool_size=128")
 	p.do(chromedp.Click(chromedp.CSS("#btn-packet")))
 	p.wait(`Number(document.querySelector('#packet-count').textContent) >= 0 && Number(document.querySelector('#op-count').textContent) >= 1`, 10*time.Second)
@@ -435,10 +621,17 @@ func TestPlayground_SubPath(t *testing.T) {
 }
 
 // TestPlayground_Phone: the stacked layout at 390×844 renders the machine
-// and the controls without a console error.
+// and the controls without a console error, nothing wider than the
+// screen, and keeps the narration in view beside the machine.
 func TestPlayground_Phone(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 390, 844)
 	p.open(rootURL + "?v=1&scenario=clone-tap&rx_descs=16&pool_size=32&step=60")
+	t.Run("FitsTheWidth", func(t *testing.T) { phoneFitsTheWidth(t, p.sub(t)) })
+	t.Run("KeepsTheNarrationBesideTheMachine", func(t *testing.T) { phoneKeepsTheNarrationBesideTheMachine(t, p.sub(t)) })
+}
+
+func phoneFitsTheWidth(t *testing.T, p *page) {
 	var width int
 	p.eval(`document.documentElement.scrollWidth`, &width)
 	if width > 390 {
@@ -450,12 +643,10 @@ func TestPlayground_Phone(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_SurvivesAPanicInAHandler: a handler that panics (here:
+// defaultSurvivesAPanicInAHandler: a handler that panics (here:
 // given a value of the wrong type) ends in the banner with the state, and
 // the page keeps working.
-func TestPlayground_SurvivesAPanicInAHandler(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL)
+func defaultSurvivesAPanicInAHandler(t *testing.T, p *page) {
 	p.do(chromedp.Evaluate[chromedp.Void](`window.__pplabAction('pp-select', 'not a page')`))
 	p.wait(`document.querySelector('#banner li.error') !== null`, 10*time.Second)
 	if b := p.text("#banner"); !strings.Contains(b, "internal error in pp-select") || !strings.Contains(b, "scenario=drop") {
@@ -471,12 +662,10 @@ func TestPlayground_SurvivesAPanicInAHandler(t *testing.T) {
 	}
 }
 
-// TestPlayground_InvalidCombinationIsExplained: a scenario the chosen
+// defaultInvalidCombinationIsExplained: a scenario the chosen
 // driver does not run is explained beside the driver, and the run goes on
 // unchanged.
-func TestPlayground_InvalidCombinationIsExplained(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL)
+func defaultInvalidCombinationIsExplained(t *testing.T, p *page) {
 	choose := func(id, value string) {
 		p.do(chromedp.SetValue(chromedp.CSS(id), value),
 			chromedp.Evaluate[chromedp.Void](`document.querySelector('`+id+`').dispatchEvent(new Event('change', {bubbles: true}))`))
@@ -503,11 +692,26 @@ func TestPlayground_InvalidCombinationIsExplained(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_ViolationsJumpToTheirStep: with a rule broken the checker
-// names violations; clicking one shows its step and page.
-func TestPlayground_ViolationsJumpToTheirStep(t *testing.T) {
+// TestPlayground_ABrokenRule: a link to pool-slow with refcnt-check
+// broken, at op 400: the violations jump to their step, the markers walk
+// to them.
+func TestPlayground_ABrokenRule(t *testing.T) {
+	t.Parallel()
+	const state = "?v=1&scenario=pool-slow&break=refcnt-check&pool_size=128&step=400"
 	p := newPage(t, 1280, 800)
-	p.open(rootURL + "?v=1&scenario=pool-slow&break=refcnt-check&pool_size=128&step=400")
+	p.open(rootURL + state)
+	t.Run("ViolationsJumpToTheirStep", func(t *testing.T) { brokenViolationsJumpToTheirStep(t, p.sub(t)) })
+	t.Run("MarkersNextAndPrevious", func(t *testing.T) {
+		p := p.sub(t)
+		p.open(rootURL + state)
+		p.walkMarkers()
+		p.noErrors()
+	})
+}
+
+// brokenViolationsJumpToTheirStep: with a rule broken the checker names
+// violations; clicking one shows its step and page.
+func brokenViolationsJumpToTheirStep(t *testing.T, p *page) {
 	p.wait(`Number(document.querySelector('#violation-total').textContent) > 0`, 10*time.Second)
 	p.do(chromedp.Click(chromedp.CSS(".violation-list button")))
 	p.wait(`document.querySelector('#inspected-pfn') !== null`, 10*time.Second)
@@ -522,11 +726,9 @@ func TestPlayground_ViolationsJumpToTheirStep(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_KeyboardOnly: Space plays and pauses, Shift+→ steps a
+// defaultKeyboardOnly: Space plays and pauses, Shift+→ steps a
 // packet, R resets.
-func TestPlayground_KeyboardOnly(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL)
+func defaultKeyboardOnly(t *testing.T, p *page) {
 	p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
 	p.do(chromedp.KeyEvent("\u0303", chromedp.KeyModifiers(chromedp.ModifierShift))) // Shift+→
 	p.wait(`Number(document.querySelector('#packet-count').textContent) >= 1`, 10*time.Second)
@@ -549,6 +751,7 @@ func TestPlayground_KeyboardOnly(t *testing.T) {
 // steady-state fast-forward skips the cycles it has verified), the charts
 // cover the whole run and the scrubber ends where the run ends.
 func TestPlayground_PlaysALongRunToItsEnd(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=forward&packets=20000000")
 	p.do(chromedp.SetValue(chromedp.CSS("#f-speed"), "5"),

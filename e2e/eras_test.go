@@ -21,9 +21,12 @@ const teachingQuery = "rx_descs=16&pool_size=32&node_pages=2048"
 // era's mechanism where the playground shows it — 6.9's system page_pool
 // in generic-xdp, 6.12's memory-provider pool of net_iovs in devmem-rx with
 // its kernel links into v6.12, 7.1-rc1's page type in the page inspector,
-// 6.16's destroy without the unbound device's DMA calls — chosen with the
-// keyboard where a user would choose it, with no console error.
+// 6.15's destroy with the unbound device's DMA calls and its io-uring
+// provider in ynl's view — chosen with the keyboard where a user would
+// choose it, with no console error. One era per mechanism; every era
+// natively (named at each).
 func TestEras_TheNewErasInThePlayground(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=generic-xdp&era=6.8&" + teachingQuery)
 
@@ -75,9 +78,10 @@ func TestEras_TheNewErasInThePlayground(t *testing.T) {
 	}
 	p.shot("eras-6.12-devmem")
 
-	// 7.1-rc1: the inspector names the page type as the era's test; 7.1
-	// (the revert) names pp_magic again.
-	for _, tc := range []struct{ era, want string }{{"7.1-rc1", "PageNetpp(page)"}, {"7.1", "PP_MAGIC_MASK"}} {
+	// 7.1-rc1: the inspector names the page type as the era's test (every
+	// era's test natively: app/session TestInspector_ShowsTheErasSignatureCheck,
+	// 7.1's revert to pp_magic among them).
+	for _, tc := range []struct{ era, want string }{{"7.1-rc1", "PageNetpp(page)"}} {
 		p.open(rootURL + fmt.Sprintf("?v=1&scenario=drop&era=%s&step=30&%s", tc.era, teachingQuery))
 		p.wait(`document.querySelector('#op-count').textContent === '30'`, 20*time.Second)
 		p.do(chromedp.Focus(chromedp.CSS(".pool .tile[data-pfn]")), chromedp.KeyEvent("\r"))
@@ -91,11 +95,13 @@ func TestEras_TheNewErasInThePlayground(t *testing.T) {
 	}
 
 	// destroy: 6.15's late returns use the unbound device (the kernel's own
-	// failure, named beside the violations); 6.16's scrub leaves none.
+	// failure, named beside the violations). Every era's (6.16's scrub
+	// leaves none) natively: engine/lab
+	// TestDestroy_KnownFailureIsWhatEveryRunShows.
 	for _, tc := range []struct {
 		era        string
 		violations bool
-	}{{"6.15", true}, {"6.16", false}} {
+	}{{"6.15", true}} {
 		p.open(rootURL + fmt.Sprintf("?v=1&scenario=destroy&era=%s&step=100000&%s", tc.era, teachingQuery))
 		p.wait(`window.__pplab.done === true`, 60*time.Second)
 		v := p.text("#violations")
@@ -104,9 +110,10 @@ func TestEras_TheNewErasInThePlayground(t *testing.T) {
 		}
 	}
 	// The provider pools in ynl's view: page-pool-get ends with the
-	// provider's attribute (6.12's dmabuf id, 6.15's empty io-uring nest).
+	// provider's attribute (6.15's empty io-uring nest here; 6.12's dmabuf
+	// id too natively: app/session
+	// TestYNLView_ProviderPoolsEndWithTheirAttribute).
 	for _, tc := range []struct{ q, want string }{
-		{"era=6.12", "'dmabuf': 1"},
 		{"era=6.15&provider=1", "'io-uring': {}"},
 	} {
 		p.open(rootURL + "?v=1&scenario=devmem-rx&step=60&" + tc.q + "&" + teachingQuery)
@@ -120,7 +127,9 @@ func TestEras_TheNewErasInThePlayground(t *testing.T) {
 	p.shot("eras-6.15-io-uring-ynl")
 	p.noErrors()
 
-	ph := newPage(t, 390, 844)
+	// On a phone.
+	ph := p
+	ph.do(chromedp.EmulateViewport(390, 844))
 	ph.open(rootURL + "?v=1&scenario=devmem-rx&era=6.18&step=60&" + teachingQuery)
 	ph.wait(`document.querySelector('#op-count').textContent === '60'`, 20*time.Second)
 	ph.shot("eras-6.18-devmem-phone")

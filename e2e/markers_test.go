@@ -9,9 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -62,6 +60,7 @@ var narrates = map[string]string{
 // and an entry of the list each jump to the marked operation, and the
 // narration shows the marked event.
 func TestMarkers_ClickJumpsToTheMarkedOperation(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&step=2000")
 	p.wait(`document.querySelectorAll('#marker-bar .marker').length > 0`, 10*time.Second)
@@ -115,99 +114,115 @@ func firstOf(ms []markerDOM, kind string) int {
 	return -1
 }
 
-// TestMarkers_NextAndPreviousKeys: ] and [ walk the markers in order (the
-// destroy's retries, the stalled warning, the pool freed; a violation
-// selects its page), and the buttons do the same.
-func TestMarkers_NextAndPreviousKeys(t *testing.T) {
-	for _, tc := range []struct{ name, q string }{
-		{"destroy", "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156"},
-		{"a broken rule", "?v=1&scenario=pool-slow&break=refcnt-check&pool_size=128&step=400"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := newPage(t, 1280, 800)
-			p.open(rootURL + tc.q)
-			p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
-			ms := p.markers()
-			var ops []uint64
-			for _, m := range ms {
-				if len(ops) == 0 || ops[len(ops)-1] != m.Op {
-					ops = append(ops, m.Op)
-				}
-			}
-			p.keys("r", 1)
-			p.waitOp(0)
-			for i, want := range ops {
-				if i == 12 {
-					break
-				}
-				p.keys("]", 1)
-				p.waitOp(want)
-				p.wait(fmt.Sprintf(`document.querySelector('#narration-text').textContent.startsWith('op %d ')`, want), 10*time.Second)
-				narr := p.text("#narration")
-				selected := false
-				for _, m := range ms {
-					if m.Op == want && !strings.Contains(narr, narrates[m.Kind]) {
-						t.Errorf("op %d (%s): the narration does not show %q: %s", want, m.Kind, narrates[m.Kind], narr)
-					}
-					// An operation with violations on several pages (destroy
-					// before 6.16: one late return's unmap and the next one's
-					// sync, both after the unbind) selects the first one's page.
-					if m.Op == want && m.Kind == "violation" && !selected {
-						selected = true
-						p.wait(fmt.Sprintf(`document.querySelector('#inspected-pfn') !== null && document.querySelector('#inspected-pfn').textContent === 'pfn %#x'`, m.PFN), 10*time.Second)
-					}
-				}
-			}
-			last := min(len(ops), 12) - 1
-			if last >= 1 {
-				p.keys("[", 1)
-				p.waitOp(ops[last-1])
-				p.do(chromedp.Click(chromedp.CSS("#markers > summary")), chromedp.Click(chromedp.CSS("#btn-next-marker")))
-				p.waitOp(ops[last])
-				p.do(chromedp.Click(chromedp.CSS("#btn-prev-marker")))
-				p.waitOp(ops[last-1])
-			}
-			if tc.name == "destroy" {
-				kinds := map[string]bool{}
-				for _, m := range ms {
-					kinds[m.Kind] = true
-				}
-				if !kinds["retry"] || !kinds["stalled"] || !kinds["freed"] {
-					t.Errorf("destroy's markers %v: want retries, the stalled warning and the pool freed", kinds)
-				}
-			}
-			if foot := p.text(".foot"); !strings.Contains(foot, "] next marker") || !strings.Contains(foot, "[ previous marker") {
-				t.Errorf("the footer does not document the marker keys: %s", foot)
-			}
-			p.noErrors()
-		})
+// TestMarkers_Destroy: a link to destroy at op 156, in one tab: the
+// markers walk with the keys, and fit a phone.
+func TestMarkers_Destroy(t *testing.T) {
+	t.Parallel()
+	const state = "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156"
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + state)
+	t.Run("NextAndPreviousKeys", func(t *testing.T) { markersNextAndPreviousKeys(t, p.sub(t)) })
+	t.Run("Phone", func(t *testing.T) {
+		p := p.sub(t)
+		p.do(chromedp.EmulateViewport(390, 844))
+		t.Cleanup(func() { _ = chromedp.Do(p.tab, chromedp.EmulateViewport(1280, 800)) })
+		p.open(rootURL + state)
+		markersPhone(t, p)
+	})
+}
+
+// markersNextAndPreviousKeys: ] and [ walk the markers in order (the
+// destroy's retries, the stalled warning, the pool freed), and the buttons
+// do the same. (With a broken rule, where a violation selects its page:
+// TestPlayground_ABrokenRule.)
+func markersNextAndPreviousKeys(t *testing.T, p *page) {
+	ms := p.walkMarkers()
+	kinds := map[string]bool{}
+	for _, m := range ms {
+		kinds[m.Kind] = true
 	}
+	if !kinds["retry"] || !kinds["stalled"] || !kinds["freed"] {
+		t.Errorf("destroy's markers %v: want retries, the stalled warning and the pool freed", kinds)
+	}
+	p.noErrors()
+}
+
+// walkMarkers: from op 0, ] walks the page's markers in order (up to 12
+// operations), each narrated (a violation selects its page); [ and the
+// buttons go back and forth; the footer documents the keys. It returns
+// the markers.
+func (p *page) walkMarkers() []markerDOM {
+	t := p.t
+	t.Helper()
+	p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
+	ms := p.markers()
+	var ops []uint64
+	for _, m := range ms {
+		if len(ops) == 0 || ops[len(ops)-1] != m.Op {
+			ops = append(ops, m.Op)
+		}
+	}
+	p.keys("r", 1)
+	p.waitOp(0)
+	for i, want := range ops {
+		if i == 12 {
+			break
+		}
+		p.keys("]", 1)
+		p.waitOp(want)
+		p.wait(fmt.Sprintf(`document.querySelector('#narration-text').textContent.startsWith('op %d ')`, want), 10*time.Second)
+		narr := p.text("#narration")
+		selected := false
+		for _, m := range ms {
+			if m.Op == want && !strings.Contains(narr, narrates[m.Kind]) {
+				t.Errorf("op %d (%s): the narration does not show %q: %s", want, m.Kind, narrates[m.Kind], narr)
+			}
+			// An operation with violations on several pages (destroy
+			// before 6.16: one late return's unmap and the next one's
+			// sync, both after the unbind) selects the first one's page.
+			if m.Op == want && m.Kind == "violation" && !selected {
+				selected = true
+				p.wait(fmt.Sprintf(`document.querySelector('#inspected-pfn') !== null && document.querySelector('#inspected-pfn').textContent === 'pfn %#x'`, m.PFN), 10*time.Second)
+			}
+		}
+	}
+	last := min(len(ops), 12) - 1
+	if last >= 1 {
+		p.keys("[", 1)
+		p.waitOp(ops[last-1])
+		p.do(chromedp.Click(chromedp.CSS("#markers > summary")), chromedp.Click(chromedp.CSS("#btn-next-marker")))
+		p.waitOp(ops[last])
+		p.do(chromedp.Click(chromedp.CSS("#btn-prev-marker")))
+		p.waitOp(ops[last-1])
+	}
+	if foot := p.text(".foot"); !strings.Contains(foot, "] next marker") || !strings.Contains(foot, "[ previous marker") {
+		t.Errorf("the footer does not document the marker keys: %s", foot)
+	}
+	return ms
 }
 
 var (
-	ppsimOnce sync.Once
-	ppsimBin  string
-	ppsimErr  error
+	ppsimBuilt = make(chan struct{}) // closed when buildPpsim has run
+	ppsimBin   string
+	ppsimErr   error
 )
 
-// ppsim builds cmd/ppsim once.
+// buildPpsim builds cmd/ppsim into dir (TestMain runs it beside the
+// site's generation).
+func buildPpsim(repo, dir string) {
+	defer close(ppsimBuilt)
+	ppsimBin = filepath.Join(dir, "ppsim")
+	cmd := exec.Command("go", "build", "-o", ppsimBin, "./cmd/ppsim")
+	cmd.Dir = repo
+	if out, err := cmd.CombinedOutput(); err != nil {
+		ppsimErr = fmt.Errorf("building ppsim: %v\n%s", err, out)
+	}
+}
+
+// ppsim is the built cmd/ppsim.
 func ppsim(t *testing.T) string {
 	t.Helper()
-	ppsimOnce.Do(func() {
-		_, file, _, _ := runtime.Caller(0)
-		repo := filepath.Dir(filepath.Dir(file))
-		dir, err := os.MkdirTemp("", "pplab-ppsim-")
-		if err != nil {
-			ppsimErr = err
-			return
-		}
-		ppsimBin = filepath.Join(dir, "ppsim")
-		cmd := exec.Command("go", "build", "-o", ppsimBin, "./cmd/ppsim")
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			ppsimErr = fmt.Errorf("building ppsim: %v\n%s", err, out)
-		}
-	})
+	<-ppsimBuilt
 	if ppsimErr != nil {
 		t.Fatal(ppsimErr)
 	}
@@ -218,7 +233,7 @@ func ppsim(t *testing.T) string {
 func (p *page) downloads() string {
 	p.t.Helper()
 	dir := p.t.TempDir()
-	if _, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {
+	if _, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, BrowserContextID: p.browserContextID()}); err != nil {
 		p.t.Fatalf("download behaviour: %v", err)
 	}
 	return dir
@@ -232,9 +247,17 @@ func (p *page) download(dir, button string) (name string, body []byte) {
 	for _, e := range ents {
 		before[e.Name()] = true
 	}
+	// A click that lands while the page is busy can miss the button (the
+	// layout moved under it): after 10 s without a file, click again (a
+	// second file would be the same download; the first is taken).
 	p.do(chromedp.Click(chromedp.CSS(button)))
-	deadline := time.Now().Add(15 * time.Second)
+	deadline, again := time.Now().Add(40*time.Second), time.Now().Add(10*time.Second)
 	for time.Now().Before(deadline) {
+		if time.Now().After(again) {
+			p.t.Logf("%s: no download after 10 s: clicking again", button)
+			p.do(chromedp.Click(chromedp.CSS(button)))
+			again = again.Add(10 * time.Second)
+		}
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			if n := e.Name(); !before[n] && !strings.HasSuffix(n, ".crdownload") {
@@ -312,7 +335,7 @@ func TestExport_JSONIsWhatPpsimPrints(t *testing.T) {
 	// Copy: with the clipboard granted, the block lands there.
 	origin := strings.TrimSuffix(rootURL, "/")
 	for _, name := range []string{"clipboard-write", "clipboard-read"} {
-		if _, err := chromedp.CallBrowser(p.ctx, browser.SetPermission, browser.SetPermissionParams{Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin}); err != nil {
+		if _, err := chromedp.CallBrowser(p.ctx, browser.SetPermission, browser.SetPermissionParams{Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: origin, BrowserContextID: p.browserContextID()}); err != nil {
 			t.Fatalf("permission %s: %v", name, err)
 		}
 	}
@@ -332,11 +355,9 @@ func TestExport_JSONIsWhatPpsimPrints(t *testing.T) {
 	p.noErrors()
 }
 
-// TestMarkers_Phone: on a phone the markers bar and list fit the width
-// (no horizontal scroll) and a marker still jumps.
-func TestMarkers_Phone(t *testing.T) {
-	p := newPage(t, 390, 844)
-	p.open(rootURL + "?v=1&scenario=destroy&rx_descs=16&pool_size=32&step=156")
+// markersPhone: on a phone the markers bar and list fit the width (no
+// horizontal scroll) and a marker still jumps.
+func markersPhone(t *testing.T, p *page) {
 	p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
 	// On a phone the timeline sticks to the top once the page scrolls to it
 	// (the narration is the bottom sheet).
@@ -352,56 +373,6 @@ func TestMarkers_Phone(t *testing.T) {
 	p.shot("markers-390")
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#export').scrollIntoView({block: 'start'})`))
 	p.shot("export-390")
-	p.noErrors()
-}
-
-// TestMarkers_StepLatency reports (the budgets are reported, not
-// asserted) one step's key → DOM time with the markers drawn and their
-// list open, at teaching and kernel sizes: a step re-renders every tick
-// (the scrubber's range grows with the run).
-func TestMarkers_StepLatency(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	for _, tc := range []struct{ name, q string }{
-		{"teaching sizes (tcp-stream)", "?v=1&scenario=tcp-stream&rx_descs=16&pool_size=32&step=3000"},
-		{"kernel sizes (drop)", "?v=1&scenario=drop&step=3000"},
-	} {
-		p.open(rootURL + tc.q)
-		p.wait(`document.querySelectorAll('#markers .marker-item').length > 0`, 10*time.Second)
-		p.do(chromedp.Click(chromedp.CSS("#markers > summary")))
-		var n int
-		p.eval(`document.querySelectorAll('#marker-bar .marker').length`, &n)
-		p.stepLatencies(5)
-		ms, _ := p.stepLatencies(60)
-		if len(ms) != 60 {
-			t.Fatalf("%s: %d steps measured", tc.name, len(ms))
-		}
-		t.Logf("one step with %d markers drawn, key → DOM, %s: p50 %.1f ms, p95 %.1f ms, max %.1f ms", n, tc.name, percentile(ms, 0.5), percentile(ms, 0.95), percentile(ms, 1))
-	}
-	p.noErrors()
-}
-
-// TestExport_JSONWithABrokenRuleIsWhatPpsimPrints: a run with a rule
-// broken is checked after every operation in the page; its JSON export
-// is still the CLI's (the counts of ppsim's own check schedule).
-func TestExport_JSONWithABrokenRuleIsWhatPpsimPrints(t *testing.T) {
-	const q = "v=1&scenario=clone-tap&rx_descs=16&pool_size=32&break=last-dataref&packets=2000"
-	end := ranToEnd(t, q)
-	p := newPage(t, 1280, 800)
-	dir := p.downloads()
-	p.open(rootURL + "?" + q + fmt.Sprintf("&step=%d", end.Ops()))
-	p.wait(`document.querySelector('#next-op') && document.querySelector('#next-op').textContent.includes('complete')`, 30*time.Second)
-	_, got := p.download(dir, "#export-json")
-	cli := p.text("#export-cli")
-	out, err := exec.Command(ppsim(t), strings.Fields(strings.TrimPrefix(cli, "ppsim "))...).Output()
-	if err != nil {
-		t.Fatalf("%s: %v", cli, err)
-	}
-	if string(got) != string(out) {
-		t.Errorf("the JSON export differs from `%s`:\n got %s\nwant %s", cli, got, out)
-	}
-	if !strings.Contains(cli, "--break last-dataref") {
-		t.Errorf("the command line %q does not break the rule", cli)
-	}
 	p.noErrors()
 }
 

@@ -80,34 +80,59 @@ func (p *page) openRules(base string) {
 	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'rules' && document.querySelectorAll('.rule-card').length > 0`, 60*time.Second)
 }
 
-// TestRules_EveryShowMeReachesItsViolation: the rules view lists every
-// breakable rule; each one's "show me" opens the playground on its demo at
-// its first violation (the operation, kind and page the session finds
-// natively), the page's tile selected, the panel naming the violation and
-// what the rule would have done; "all the rules" leads back. Then the same
-// for one rule under a sub-path. No console error.
-func TestRules_EveryShowMeReachesItsViolation(t *testing.T) {
+// TestRules_TheRulesView: the rules view in one tab.
+//
+// ShowMe: the view lists every breakable rule (the engine's list); a
+// rule's "show me" opens the playground on its demo at its first violation
+// (the operation, kind and page the session finds natively), the page's
+// tile selected, the panel naming the violation and what the rule would
+// have done; "all the rules" leads back. In the browser two rules,
+// napi-locality and the first rule whose marked page is on the other side
+// (in a pool or just freed); every rule natively: app/session
+// TestShow_EveryRuleReachesItsViolation (and TestRuleCards_EveryRule for
+// the cards). Keyboard: rulesKeyboard. Phone: rulesPhone. (Under /pplab/:
+// TestSubPath.) No console error.
+func TestRules_TheRulesView(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
-	p.openRules(rootURL)
-	var names []string
-	p.eval(`Array.from(document.querySelectorAll('.rule-card h2 code')).map(e => e.textContent)`, &names)
-	if strings.Join(names, ",") != strings.Join(sim.RuleNames(), ",") {
-		t.Fatalf("the rules view lists %v, the engine %v", names, sim.RuleNames())
-	}
-	p.shot("rules-desktop")
-	for _, r := range sim.RuleNames() {
-		w := expectShown(t, r)
-		start := time.Now()
-		p.do(chromedp.Click(chromedp.CSS("#showme-" + r)))
-		p.waitShown(w)
-		t.Logf("%s: show me → op %d (%s on pfn %#x, freed %v) in %v", r, w.op, w.kind, w.pfn, w.free, time.Since(start).Round(time.Millisecond))
-		if r == "napi-locality" {
-			p.shot("rules-showme-desktop")
+	t.Run("ShowMe", func(t *testing.T) {
+		p := p.sub(t)
+		p.openRules(rootURL)
+		var names []string
+		p.eval(`Array.from(document.querySelectorAll('.rule-card h2 code')).map(e => e.textContent)`, &names)
+		if strings.Join(names, ",") != strings.Join(sim.RuleNames(), ",") {
+			t.Fatalf("the rules view lists %v, the engine %v", names, sim.RuleNames())
 		}
-		p.do(chromedp.Click(chromedp.CSS("#show-rules")))
-		p.wait(`window.__pplab.page === 'rules' && !!document.querySelector('#showme-`+r+`')`, 30*time.Second)
-	}
-	// Under a sub-path: the links keep the prefix.
+		p.shot("rules-desktop")
+		first := expectShown(t, "napi-locality")
+		ws := []shown{first}
+		for _, r := range sim.RuleNames() {
+			if w := expectShown(t, r); w.free != first.free {
+				ws = append(ws, w)
+				break
+			}
+		}
+		for _, w := range ws {
+			start := time.Now()
+			p.do(chromedp.Click(chromedp.CSS("#showme-" + w.rule)))
+			p.waitShown(w)
+			t.Logf("%s: show me → op %d (%s on pfn %#x, freed %v) in %v", w.rule, w.op, w.kind, w.pfn, w.free, time.Since(start).Round(time.Millisecond))
+			if w.rule == "napi-locality" {
+				p.shot("rules-showme-desktop")
+			}
+			p.do(chromedp.Click(chromedp.CSS("#show-rules")))
+			p.wait(`window.__pplab.page === 'rules' && !!document.querySelector('#showme-`+w.rule+`')`, 30*time.Second)
+		}
+		p.noErrors()
+	})
+	t.Run("Keyboard", func(t *testing.T) { rulesKeyboard(t, p.sub(t)) })
+	t.Run("Phone", func(t *testing.T) { rulesPhone(t, p.sub(t)) })
+}
+
+// subPathRules: under /pplab/ the show-me links keep the prefix, one
+// opens the playground there at its violation, and the link the address
+// bar keeps reopens it.
+func subPathRules(t *testing.T, p *page) {
 	w := expectShown(t, "refcnt-check")
 	p.openRules(subURL)
 	var href string
@@ -131,12 +156,11 @@ func TestRules_EveryShowMeReachesItsViolation(t *testing.T) {
 	p.noErrors()
 }
 
-// TestRules_Keyboard: the rules view by keyboard alone: the skip link
-// comes first, every rule's "show me" is reached with Tab, a details
-// element opens with Enter, Enter on a "show me" opens the playground at
-// the violation, and there Tab reaches the panel's links and close button.
-func TestRules_Keyboard(t *testing.T) {
-	p := newPage(t, 1280, 800)
+// rulesKeyboard: the rules view by keyboard alone: the skip link comes
+// first, every rule's "show me" is reached with Tab, a details element
+// opens with Enter, Enter on a "show me" opens the playground at the
+// violation, and there Tab reaches the panel's links and close button.
+func rulesKeyboard(t *testing.T, p *page) {
 	p.openRules(rootURL)
 	active := `(document.activeElement && (document.activeElement.id || document.activeElement.className || document.activeElement.tagName))`
 	p.do(chromedp.KeyEvent("\t"))
@@ -191,12 +215,10 @@ func TestRules_Keyboard(t *testing.T) {
 	p.noErrors()
 }
 
-// TestRules_ReachLinkAndPhone: beside a rule the chosen scenario never
-// reaches, the playground's controls link the scenario where it does, and
-// the link shows it; on a phone the rules view and the panel fit the width.
-func TestRules_ReachLinkAndPhone(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL) // drop: napi-locality never decides there
+// defaultReachLinkShowsTheDemo: beside a rule the chosen scenario never
+// reaches (drop: napi-locality never decides there), the playground's
+// controls link the scenario where it does, and the link shows it.
+func defaultReachLinkShowsTheDemo(t *testing.T, p *page) {
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('details.rules').open = true`))
 	var href, text string
 	p.eval(`document.querySelector('#reach-show-napi-locality').getAttribute('href')`, &href)
@@ -215,8 +237,13 @@ func TestRules_ReachLinkAndPhone(t *testing.T) {
 	time.Sleep(600 * time.Millisecond)
 	p.waitOp(w.op + 3)
 	p.noErrors()
+}
 
-	phone := newPage(t, 390, 844)
+// rulesPhone: on a phone the rules view and the playground with the
+// show-me panel fit the width.
+func rulesPhone(t *testing.T, phone *page) {
+	phone.do(chromedp.EmulateViewport(390, 844))
+	t.Cleanup(func() { _ = chromedp.Do(phone.tab, chromedp.EmulateViewport(1280, 800)) })
 	phone.openRules(rootURL)
 	overflow := `document.documentElement.scrollWidth > window.innerWidth`
 	var wide bool
@@ -225,7 +252,7 @@ func TestRules_ReachLinkAndPhone(t *testing.T) {
 		t.Errorf("the rules view scrolls sideways on a phone")
 	}
 	phone.shot("rules-phone")
-	w = expectShown(t, "coalesce-pp-guard")
+	w := expectShown(t, "coalesce-pp-guard")
 	phone.do(chromedp.Click(chromedp.CSS("#showme-coalesce-pp-guard")))
 	phone.waitShown(w)
 	phone.eval(overflow, &wide)

@@ -98,50 +98,52 @@ func clipText(s string, n int) string {
 	return s
 }
 
-// TestTour_EveryChapterLinkLandsOnItsPresetAndStep: every chapter opens at
-// its first preset; every link in its sentences sets the figure to its
-// preset's config and step (the narration of that step shows the function
-// and the event the sentence names); after stepping away, a link brings the
-// figure back; the page never logs an error.
-func TestTour_EveryChapterLinkLandsOnItsPresetAndStep(t *testing.T) {
+// TestTour_AChaptersLinksLandOnTheirPresetAndStep: the first chapter
+// opens at its first preset; every link in its sentences sets the figure
+// to its preset's config and step (the narration of that step shows the
+// function and the event the sentence names, the caption and "try it"
+// follow); after stepping away, a link brings the figure back; the page
+// never logs an error. Every chapter's every preset natively: app/tour
+// TestPresets_EveryLinkIsAValidStateAtItsStep (its state, step and
+// narration) and TestChapters_MarkupParsesAndEveryLinkResolves; every
+// chapter opens at its first preset in the browser in
+// TestTour_KeyboardOnlyFromStartToEnd.
+func TestTour_AChaptersLinksLandOnTheirPresetAndStep(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
-	for i, c := range tour.Chapters() {
-		p.openTour(rootURL+strings.TrimPrefix(c.Path(), "/"), c.Slug)
-		p.checkPreset(c, c.Presets[0], "")
-		for _, pr := range c.Presets {
-			sel := fmt.Sprintf(`#tour a.preset[data-preset=%q]`, pr.ID)
-			var n int
-			p.eval(fmt.Sprintf(`document.querySelectorAll('%s').length`, sel), &n)
-			if n == 0 {
-				if pr.ID != c.Presets[0].ID {
-					t.Errorf("%s: no link sets preset %s", c.Slug, pr.ID)
-				}
-				continue
+	c := tour.Chapters()[0]
+	p.openTour(rootURL+strings.TrimPrefix(c.Path(), "/"), c.Slug)
+	p.checkPreset(c, c.Presets[0], "")
+	p.shot("tour-desktop")
+	for _, pr := range c.Presets {
+		sel := fmt.Sprintf(`#tour a.preset[data-preset=%q]`, pr.ID)
+		var n int
+		p.eval(fmt.Sprintf(`document.querySelectorAll('%s').length`, sel), &n)
+		if n == 0 {
+			if pr.ID != c.Presets[0].ID {
+				t.Errorf("%s: no link sets preset %s", c.Slug, pr.ID)
 			}
-			p.do(chromedp.Click(chromedp.CSS(sel)))
-			p.checkPreset(c, pr, "")
+			continue
 		}
-		// Step away, then the same link again: back to its state.
-		last := c.Presets[len(c.Presets)-1]
-		_, step, _ := last.Config()
-		p.do(chromedp.Click(chromedp.CSS("#tour-step")))
-		p.waitTour(c.Slug, int64(step+1))
-		if _, active, _ := p.tourState(); active != "" {
-			t.Errorf("%s: a step past the preset still shows preset %q as active", c.Slug, active)
-		}
-		p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tour a.preset[data-preset=%q]`, last.ID))))
-		p.checkPreset(c, last, "")
-		if i == 0 {
-			p.shot("tour-desktop")
-		}
+		p.do(chromedp.Click(chromedp.CSS(sel)))
+		p.checkPreset(c, pr, "")
 	}
+	// Step away, then the same link again: back to its state.
+	last := c.Presets[len(c.Presets)-1]
+	_, step, _ := last.Config()
+	p.do(chromedp.Click(chromedp.CSS("#tour-step")))
+	p.waitTour(c.Slug, int64(step+1))
+	if _, active, _ := p.tourState(); active != "" {
+		t.Errorf("%s: a step past the preset still shows preset %q as active", c.Slug, active)
+	}
+	p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tour a.preset[data-preset=%q]`, last.ID))))
+	p.checkPreset(c, last, "")
 	p.noErrors()
 }
 
-// TestTour_SubPath: under /pplab/ the tour's pages are served, its links
-// carry the prefix, and a link and "try it" work there.
-func TestTour_SubPath(t *testing.T) {
-	p := newPage(t, 1280, 800)
+// subPathTour: under /pplab/ the tour's pages are served, its links carry
+// the prefix, and a link and "try it" work there.
+func subPathTour(t *testing.T, p *page) {
 	c, _, _ := tour.BySlug("clones")
 	p.openTour(subURL+"tour/clones/", c.Slug)
 	p.checkPreset(c, c.Presets[0], "/pplab")
@@ -174,6 +176,7 @@ func TestTour_SubPath(t *testing.T) {
 // TestTour_KeyboardOnlyFromStartToEnd: from the tour's index to the last
 // chapter with Tab and Enter only; in a chapter → steps the figure.
 func TestTour_KeyboardOnlyFromStartToEnd(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.openTour(rootURL+"tour/", "")
 	tabTo := func(id string) {
@@ -220,6 +223,7 @@ func TestTour_KeyboardOnlyFromStartToEnd(t *testing.T) {
 // has no horizontal scroll, the prose comes first and the figure sticks to
 // the bottom of the screen while the prose scrolls.
 func TestTour_PhoneLayout(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 390, 844)
 	for _, slug := range []string{"drivers", "coalescing"} {
 		p.openTour(rootURL+"tour/"+slug+"/", slug)

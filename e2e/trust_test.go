@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,13 +69,11 @@ func (p *page) keys(key string, n int) {
 	}
 }
 
-// TestPlayground_SwitchScenarioThenSetEveryKnob: after a scenario change
+// defaultSwitchScenarioThenSetEveryKnob: after a scenario change
 // every knob input of the new scenario edits its own knob — the link names
 // that knob with the value typed — or, when the value does not fit, says
 // why beside that knob.
-func TestPlayground_SwitchScenarioThenSetEveryKnob(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL)
+func defaultSwitchScenarioThenSetEveryKnob(t *testing.T, p *page) {
 	p.choose("#f-scenario", "tcp-stream")
 	p.wait(`window.__pplab.url.includes('scenario=tcp-stream')`, 20*time.Second)
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#controls details').forEach(d => d.open = true)`))
@@ -144,12 +141,13 @@ func (p *page) tilesMatchInspector() (clicked int, wrong []string) {
 			const pfn = Number(t.dataset.pfn);
 			const want = 'pfn 0x' + pfn.toString(16);
 			t.click();
-			let got = '';
-			for (let i = 0; i < 100; i++) {
+			// The page renders inside the click's event (go-app's frame
+			// patch): look at once, then for up to 100 frames.
+			const shown = () => { const el = document.querySelector('#inspected-pfn'); return el ? el.textContent : ''; };
+			let got = shown();
+			for (let i = 0; i < 100 && got !== want; i++) {
 				await new Promise(r => requestAnimationFrame(r));
-				const el = document.querySelector('#inspected-pfn');
-				got = el ? el.textContent : '';
-				if (got === want) break;
+				got = shown();
 			}
 			if (got !== want) wrong.push(want + ' opened ' + got);
 		}
@@ -161,6 +159,7 @@ func (p *page) tilesMatchInspector() (clicked int, wrong []string) {
 // TestPlayground_ClickEveryTileOpensThatPage: after steps and after a
 // scenario change (the tiles re-rendered), every tile opens its own page.
 func TestPlayground_ClickEveryTileOpensThatPage(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=forward&rx_descs=16&pool_size=32&step=40")
 	n, wrong := p.tilesMatchInspector()
@@ -180,11 +179,9 @@ func TestPlayground_ClickEveryTileOpensThatPage(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_ToggleEveryRuleAfterAScenarioChange: each rule checkbox
+// defaultToggleEveryRuleAfterAScenarioChange: each rule checkbox
 // breaks its own rule, also after the list re-rendered.
-func TestPlayground_ToggleEveryRuleAfterAScenarioChange(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL)
+func defaultToggleEveryRuleAfterAScenarioChange(t *testing.T, p *page) {
 	p.choose("#f-scenario", "clone-tap")
 	p.wait(`window.__pplab.url.includes('scenario=clone-tap')`, 20*time.Second)
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#controls details.rules').open = true`))
@@ -198,12 +195,10 @@ func TestPlayground_ToggleEveryRuleAfterAScenarioChange(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_SpaceAfterClickingARuleDoesNotPlay: a shortcut never fires
+// defaultSpaceAfterClickingARuleDoesNotPlay: a shortcut never fires
 // while a form control has focus (Space there is the checkbox's own);
 // Escape leaves the control and the shortcuts work again.
-func TestPlayground_SpaceAfterClickingARuleDoesNotPlay(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL)
+func defaultSpaceAfterClickingARuleDoesNotPlay(t *testing.T, p *page) {
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#controls details.rules').open = true`))
 	p.do(chromedp.Click(chromedp.CSS("#rule-refcnt-check")))
 	p.wait(`window.__pplab.url.includes('break=refcnt-check')`, 20*time.Second)
@@ -227,11 +222,9 @@ func TestPlayground_SpaceAfterClickingARuleDoesNotPlay(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_ResetAndStepBackToZeroClearTheNarration: at op 0 the page
+// defaultResetAndStepBackToZeroClearTheNarration: at op 0 the page
 // narrates no operation, whichever way it got there.
-func TestPlayground_ResetAndStepBackToZeroClearTheNarration(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL)
+func defaultResetAndStepBackToZeroClearTheNarration(t *testing.T, p *page) {
 	idle := `document.querySelector('#narration-text').textContent.startsWith('Nothing yet')`
 	p.keys("\u0303", 12)
 	p.waitOp(12)
@@ -252,12 +245,10 @@ func TestPlayground_ResetAndStepBackToZeroClearTheNarration(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_TheFirstStepOpensTheInterface: op 1 is the ring fill at
+// defaultTheFirstStepOpensTheInterface: op 1 is the ring fill at
 // interface open, narrated as such, with its many events folded; the
 // first receive is op 2.
-func TestPlayground_TheFirstStepOpensTheInterface(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.open(rootURL)
+func defaultTheFirstStepOpensTheInterface(t *testing.T, p *page) {
 	if next := p.text("#next-op"); !strings.HasPrefix(next, "open: fill the RX ring") {
 		t.Errorf("before op 1 the next operation is %q", next)
 	}
@@ -293,10 +284,11 @@ func TestPlayground_TheFirstStepOpensTheInterface(t *testing.T) {
 	p.noErrors()
 }
 
-// TestPlayground_CompareErrorsAndChartControls: a comparison that does not
-// run is named in the banner; the charts carry zoom buttons and zoom on the
-// wheel only with Ctrl; no cost breakdown before the first measured window.
-func TestPlayground_CompareErrorsAndChartControls(t *testing.T) {
+// TestPlayground_ACompareThatDoesNotRunIsNamed: a comparison that does
+// not run is named in the banner; no cost breakdown before the first
+// measured window.
+func TestPlayground_ACompareThatDoesNotRunIsNamed(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&cmp=era:" + sim.DefaultEra)
 	if b := p.text("#banner"); !strings.Contains(b, "already in era "+sim.DefaultEra) {
@@ -305,60 +297,65 @@ func TestPlayground_CompareErrorsAndChartControls(t *testing.T) {
 	p.keys("\u0303", 1)
 	p.waitOp(1)
 	p.wait(`document.querySelector('#chart-profile-empty') !== null`, 5*time.Second)
-	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&step=3000")
-	var icons map[string]string
-	p.waitChart("chart-throughput")
-	p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().toolbox[0].feature.dataZoom.icon`, &icons)
-	if icons["zoom"] == "" || icons["back"] == "" {
-		t.Errorf("zoom icons %v", icons)
-	}
-	var wheel string
-	p.waitChart("chart-throughput")
-	p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().dataZoom[0].zoomOnMouseWheel`, &wheel)
-	if wheel != "ctrl" {
-		t.Errorf("zoomOnMouseWheel %q", wheel)
-	}
-	p.wait(`document.querySelector('#chart-profile-empty') === null`, 5*time.Second)
 	p.noErrors()
 }
 
-// TestPlayground_DarkModeChartsAndContrast: under prefers-color-scheme:
+// TestPlayground_ChartsInDarkMode: at op 3000 under prefers-color-scheme:
 // dark the charts use ECharts' dark theme and the play button's text
-// contrast is at least 4.5:1.
-func TestPlayground_DarkModeChartsAndContrast(t *testing.T) {
+// contrast is at least 4.5:1; the charts carry zoom buttons and zoom on
+// the wheel only with Ctrl; the cost breakdown is drawn.
+func TestPlayground_ChartsInDarkMode(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
 		t.Fatal(err)
 	}
 	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&step=3000")
-	var ratio float64
-	p.eval(`(function(){
+	t.Run("ContrastAndTheDarkTheme", func(t *testing.T) {
+		p := p.sub(t)
+		var ratio float64
+		p.eval(`(function(){
 		const lum = c => { const v = c.match(/\d+(\.\d+)?/g).slice(0,3).map(Number).map(x => { x /= 255; return x <= 0.03928 ? x/12.92 : Math.pow((x+0.055)/1.055, 2.4) }); return 0.2126*v[0] + 0.7152*v[1] + 0.0722*v[2] };
 		const s = getComputedStyle(document.querySelector('#btn-play'));
 		const a = lum(s.color), b = lum(s.backgroundColor);
 		return (Math.max(a,b) + 0.05) / (Math.min(a,b) + 0.05);
 	})()`, &ratio)
-	if ratio < 4.5 {
-		t.Errorf("play button contrast %.2f:1 in dark mode", ratio)
-	}
-	var bg string
-	p.waitChart("chart-throughput")
-	p.eval(`String(echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().backgroundColor)`, &bg)
-	var light string
-	p.eval(`getComputedStyle(document.body).backgroundColor`, &light)
-	t.Logf("dark mode: play button %.1f:1, chart background %s, page %s", ratio, bg, light)
-	if bg == "" || bg == "#fff" || bg == "#ffffff" || bg == "white" {
-		t.Errorf("the charts are not in the dark theme (background %q)", bg)
-	}
-	p.shot("desktop-dark")
-	p.noErrors()
+		if ratio < 4.5 {
+			t.Errorf("play button contrast %.2f:1 in dark mode", ratio)
+		}
+		var bg string
+		p.waitChart("chart-throughput")
+		p.eval(`String(echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().backgroundColor)`, &bg)
+		var light string
+		p.eval(`getComputedStyle(document.body).backgroundColor`, &light)
+		t.Logf("dark mode: play button %.1f:1, chart background %s, page %s", ratio, bg, light)
+		if bg == "" || bg == "#fff" || bg == "#ffffff" || bg == "white" {
+			t.Errorf("the charts are not in the dark theme (background %q)", bg)
+		}
+		p.shot("desktop-dark")
+		p.noErrors()
+	})
+	t.Run("ZoomControlsAndTheProfile", func(t *testing.T) {
+		p := p.sub(t)
+		var icons map[string]string
+		p.waitChart("chart-throughput")
+		p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().toolbox[0].feature.dataZoom.icon`, &icons)
+		if icons["zoom"] == "" || icons["back"] == "" {
+			t.Errorf("zoom icons %v", icons)
+		}
+		var wheel string
+		p.eval(`echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().dataZoom[0].zoomOnMouseWheel`, &wheel)
+		if wheel != "ctrl" {
+			t.Errorf("zoomOnMouseWheel %q", wheel)
+		}
+		p.wait(`document.querySelector('#chart-profile-empty') === null`, 5*time.Second)
+		p.noErrors()
+	})
 }
 
-// TestPlayground_PhoneKeepsTheNarrationBesideTheMachine: at 390×844 the
-// narration is in view while the machine is.
-func TestPlayground_PhoneKeepsTheNarrationBesideTheMachine(t *testing.T) {
-	p := newPage(t, 390, 844)
-	p.open(rootURL + "?v=1&scenario=tcp-stream&rx_descs=16&pool_size=32&step=40")
+// phoneKeepsTheNarrationBesideTheMachine: at 390×844 the narration is in
+// view while the machine is.
+func phoneKeepsTheNarrationBesideTheMachine(t *testing.T, p *page) {
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#machine').scrollIntoView()`))
 	var both bool
 	p.eval(`(function(){ const m = document.querySelector('#machine').getBoundingClientRect(), n = document.querySelector('#narration').getBoundingClientRect();
@@ -368,15 +365,6 @@ func TestPlayground_PhoneKeepsTheNarrationBesideTheMachine(t *testing.T) {
 	}
 	p.shot("phone-sheet")
 	p.noErrors()
-}
-
-// percentile of ms (sorted in place).
-func percentile(ms []float64, q float64) float64 {
-	sort.Float64s(ms)
-	if len(ms) == 0 {
-		return 0
-	}
-	return ms[min(len(ms)-1, int(q*float64(len(ms))))]
 }
 
 // stepLatencies presses → n times and measures each from the key event to
@@ -417,72 +405,6 @@ func (p *page) stepLatencies(n int) (ms []float64, sync int) {
 	return out.MS, out.Sync
 }
 
-// TestPlayground_StepLatencyAndMaxSpeedPlay measures (and prints, as the
-// budgets are reported, not asserted): one step, key → DOM, at teaching and
-// kernel sizes; max-speed play of drop without the fast-forward and of
-// tcp-stream, in simulated packets/s and drawn frames/s.
-func TestPlayground_StepLatencyAndMaxSpeedPlay(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	for _, tc := range []struct{ name, q string }{
-		{"teaching sizes (tcp-stream)", "?v=1&scenario=tcp-stream&rx_descs=16&pool_size=32&step=200"},
-		{"kernel sizes (tcp-stream)", "?v=1&scenario=tcp-stream&step=200"},
-		{"kernel sizes (drop)", "?v=1&scenario=drop&step=2000"},
-	} {
-		p.open(rootURL + tc.q)
-		// The first steps after a load run code the browser has not yet
-		// optimised (V8 tiers wasm up from its baseline compiler): they
-		// are reported apart.
-		first, _ := p.stepLatencies(5)
-		ms, sync := p.stepLatencies(60)
-		if len(ms) != 60 || len(first) != 5 {
-			t.Fatalf("%s: %d+%d steps measured", tc.name, len(first), len(ms))
-		}
-		if sync != len(ms) {
-			t.Errorf("%s: %d of %d steps rendered inside their key event; go-app's frame patch (third_party/go-app) is not in this build", tc.name, sync, len(ms))
-		}
-		t.Logf("one step, key → DOM, %s: p50 %.1f ms, p95 %.1f ms, max %.1f ms (the first 5 after the load: %.0f ms)", tc.name, percentile(ms, 0.5), percentile(ms, 0.95), percentile(ms, 1), first)
-	}
-	for _, tc := range []struct{ name, q string }{
-		{"drop, fast_forward=0", "?v=1&scenario=drop&fast_forward=0&packets=100000000"},
-		{"tcp-stream", "?v=1&scenario=tcp-stream&packets=100000000"},
-	} {
-		p.open(rootURL + tc.q)
-		p.choose("#f-speed", strconv.Itoa(len(speedsForTest)-1))
-		p.do(chromedp.Click(chromedp.CSS("#btn-play")))
-		p.wait(`window.__pplab.playing === true`, 10*time.Second)
-		// After a second of play (the browser optimising the code), four
-		// seconds measured by the page's clock: the packets the page shows
-		// simulated, the frames the browser drew (a requestAnimationFrame
-		// loop of the test's own, so a frame the page's work delays counts
-		// as the one frame it is), and the view redraws.
-		var m struct {
-			PPS, FPS, Drawn, Slow float64
-		}
-		p.evalAsync(`(async function(){
-			await new Promise(r => setTimeout(r, 1000));
-			const s0 = window.__pplab, t0 = performance.now();
-			let frames = 0, slow = 0, last = 0, run = true;
-			const loop = ts => { if (last) { frames++; if (ts - last > 25) slow++; } last = ts; if (run) requestAnimationFrame(loop); };
-			requestAnimationFrame(loop);
-			await new Promise(r => setTimeout(r, 4000));
-			run = false;
-			const s1 = window.__pplab, dt = (performance.now() - t0) / 1000;
-			return {PPS: (s1.packets - s0.packets) / dt, FPS: frames / dt, Drawn: (s1.drawn - s0.drawn) / dt, Slow: slow / dt};
-		})()`, &m)
-		t.Logf("max-speed play, %s: %.0f simulated packets/s, %.1f frames/s (%.1f/s longer than 25 ms), the view redrawn %.1f times/s",
-			tc.name, m.PPS, m.FPS, m.Slow, m.Drawn)
-		if m.PPS <= 0 {
-			t.Errorf("%s: no packets simulated while playing", tc.name)
-		}
-		p.do(chromedp.Click(chromedp.CSS("#btn-play")))
-		p.wait(`window.__pplab.playing === false`, 10*time.Second)
-	}
-	p.noErrors()
-}
-
-// speedsForTest mirrors the speed select's options (the last is max).
-var speedsForTest = []string{"0", "1", "2", "3", "4", "max"}
-
 // firstOpWith is the first operation of cfg with an event that match
 // reports (found by running the engine).
 func firstOpWith(t *testing.T, cfg lab.Config, match func(sim.Event) bool) uint64 {
@@ -516,8 +438,12 @@ func firstOpCalling(t *testing.T, cfg lab.Config, fn string) uint64 {
 // function as the era's kernel does and links its definition in that
 // release's file (never a search page); rfc-v1's own identifiers link the
 // RFC patch and say it was not merged in this form; tracepoint lines print
-// the pfn as the era's kernel did.
+// the pfn as the era's kernel did (5.12's decimal here). Every era's names
+// and links natively: engine/lab TestKernelNames_PerEra and
+// TestKernelNames_EveryNarratedNameIsInItsErasTable; the tracepoint
+// formats: engine/sim's tests.
 func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	links := func() [][2]string {
 		var out [][2]string
@@ -528,7 +454,6 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 		era, fn, href, note string
 	}{
 		{"6.8", "napi_pp_put_page", "https://elixir.bootlin.com/linux/v6.8/source/net/core/skbuff.c", ""},
-		{"5.14", "page_pool_return_skb_page", "https://elixir.bootlin.com/linux/v5.14/source/net/core/page_pool.c", ""},
 		{"rfc-v1", "skb_mark_for_recycle", "https://lore.kernel.org/", "RFC, not merged in this form"},
 	} {
 		cfg := teaching(t, lab.Config{Scenario: "drop", Era: tc.era})
@@ -556,7 +481,7 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 		}
 	}
 	// Tracepoints: decimal pfn before 53d884a6675b (5.12), hex after.
-	for era, re := range map[string]string{"5.12": `pfn=[0-9]+ `, "6.8": `pfn=0x[0-9a-f]+ `} {
+	for era, re := range map[string]string{"5.12": `pfn=[0-9]+ `} {
 		cfg := teaching(t, lab.Config{Scenario: "pool-slow", Era: era})
 		op := firstOpWith(t, cfg, func(e sim.Event) bool { return e.Kind == sim.EvStateHold || e.Kind == sim.EvStateRelease })
 		q := cfg.Values()
@@ -568,14 +493,9 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 		p.waitOp(op)
 		// The era's format, in a tracepoint line of the step's trace.
 		if err := chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](fmt.Sprintf(`/page_pool_state_(hold|release): .*%s/.test(document.querySelector('#trace-text').textContent)`, re),
-			chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			chromedp.WithPollingTimeout(minWait))); err != nil {
 			t.Errorf("era %s op %d: no tracepoint line with %s in the trace (%v)", era, op, re, err)
 		}
-	}
-	// mlx5 shows its own ethtool -S names.
-	p.open(rootURL + "?v=1&scenario=xdp-redirect&driver=mlx5&rx_descs=16&pool_size=32&step=300")
-	if s := p.text("#stats"); !strings.Contains(s, "rx_pp_alloc_slow_high_order") || !strings.Contains(s, "per-ring counters") {
-		t.Errorf("mlx5 stats %q", s)
 	}
 	p.noErrors()
 }
@@ -583,6 +503,7 @@ func TestPlayground_KernelNamesFollowTheEra(t *testing.T) {
 // TestPlayground_ADegenerateRunSaysSo: a run that loses its packets says so
 // beside the counters, with the packets not delivered.
 func TestPlayground_ADegenerateRunSaysSo(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=drop&rx_descs=16&pool_size=32&alloc_fail_ppm=1000000&step=400")
 	p.wait(`document.querySelector('#degenerate') !== null`, 10*time.Second)
@@ -596,86 +517,78 @@ func TestPlayground_ADegenerateRunSaysSo(t *testing.T) {
 		t.Errorf("lost %q", p.text("#stat-lost"))
 	}
 	// The stalled-ring case of the issue: mlx5 xdp-redirect at teaching
-	// sizes delivers every packet.
+	// sizes delivers every packet; mlx5 shows its own ethtool -S names
+	// (natively: app/session TestSession_CountersUseTheDriversEthtoolNames).
 	p.open(rootURL + "?v=1&scenario=xdp-redirect&driver=mlx5&rx_descs=16&pool_size=32&step=3000")
 	if n := p.text("#stat-lost"); n != "0" {
 		t.Errorf("mlx5 xdp-redirect at teaching sizes lost %s packets", n)
 	}
+	if s := p.text("#stats"); !strings.Contains(s, "rx_pp_alloc_slow_high_order") || !strings.Contains(s, "per-ring counters") {
+		t.Errorf("mlx5 stats %q", s)
+	}
 	p.noErrors()
 }
 
-// TestPlayground_ALinkWithABrokenRuleReproducesItsViolations: for every
-// breakable rule, in the configuration where breaking it shows its failure
-// (lab.RuleDemos), the violation log the page shows at an operation is the
-// same whichever way the page got there — a link opened at that step, a
-// step back and forward, the scrubber — and the same as stepping the engine
-// natively.
+// TestPlayground_ALinkWithABrokenRuleReproducesItsViolations: with a rule
+// broken in the configuration where breaking it shows its failure (here
+// last-dataref's demo, lab.RuleDemos), the violation log the page shows at
+// an operation is the same whichever way the page got there — a link opened
+// at that step, a step back and forward, the scrubber — and the same as
+// stepping the engine natively. Every rule's demo natively: app/session
+// TestViolations_EveryRuleDemoShowsTheSameCountOnEveryPath (the page's
+// count on each path) and engine/lab TestViolationLog_SameOnEveryPath (the
+// log itself).
 func TestPlayground_ALinkWithABrokenRuleReproducesItsViolations(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
-	// firstViolation steps cfg natively, as → does, to 40 operations past
-	// its first violation (nil: none within 20000 operations).
-	firstViolation := func(cfg lab.Config) *lab.Lab {
-		if cfg.Validate() != nil {
-			return nil
-		}
-		l, err := lab.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l.Record(true)
-		var at uint64
-		for i := 0; i < 20000 && l.Step(); i++ {
-			if at == 0 && l.Snapshot().ViolationList != nil {
-				at = l.Ops()
-			}
-			if at > 0 && l.Ops() >= at+40 {
-				return l
-			}
-		}
-		if at > 0 || l.Snapshot().ViolationList != nil {
-			return l // a violation on the run's last operation (Step reports the end with it: destroy's last release retry)
-		}
-		return nil
+	d, ok := lab.DemoFor("last-dataref")
+	if !ok {
+		t.Fatal("no demo of last-dataref")
 	}
-	for _, d := range lab.RuleDemos {
-		cfg := teaching(t, d.Config()) // at teaching sizes when the failure shows there
-		l := firstViolation(cfg)
-		if l == nil {
-			cfg = d.Config()
-			l = firstViolation(cfg)
-		}
-		if l == nil {
-			t.Errorf("%s: no violation within 20000 steps", d.Rules)
-			continue
-		}
-		want := l.Snapshot()
-		total := 0
-		for _, n := range want.Violations {
-			total += n
-		}
-		q := cfg.Values()
-		q.Set("step", strconv.FormatUint(l.Ops(), 10))
-		p.open(rootURL + "?" + q.Encode())
-		name := strings.Join(d.Rules, "+")
-		check := func(how string) {
-			t.Helper()
-			if got := p.text("#violation-total"); got != strconv.Itoa(total) {
-				t.Errorf("%s at op %d (%s): %s violations, stepping natively found %d", name, l.Ops(), how, got, total)
-			}
-		}
-		check("opened the link")
-		p.keys("\u0302", 1)
-		p.waitOp(l.Ops() - 1)
-		p.keys("\u0303", 1)
-		p.waitOp(l.Ops())
-		check("← then →")
-		p.do(chromedp.SetValue(chromedp.CSS("#scrubber"), strconv.FormatUint(l.Ops()/2, 10)),
-			chromedp.Evaluate[chromedp.Void](`document.querySelector('#scrubber').dispatchEvent(new Event('input', {bubbles: true}))`))
-		p.waitOp(l.Ops() / 2)
-		p.do(chromedp.SetValue(chromedp.CSS("#scrubber"), strconv.FormatUint(l.Ops(), 10)),
-			chromedp.Evaluate[chromedp.Void](`document.querySelector('#scrubber').dispatchEvent(new Event('input', {bubbles: true}))`))
-		p.waitOp(l.Ops())
-		check("scrubbed back and forth")
+	// Natively, as → does, to 40 operations past the first violation.
+	cfg := teaching(t, d.Config())
+	l, err := lab.New(cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
+	l.Record(true)
+	var at uint64
+	for i := 0; i < 20000 && l.Step(); i++ {
+		if at == 0 && l.Snapshot().ViolationList != nil {
+			at = l.Ops()
+		}
+		if at > 0 && l.Ops() >= at+40 {
+			break
+		}
+	}
+	if at == 0 {
+		t.Fatalf("%v: no violation within 20000 steps", cfg)
+	}
+	total := 0
+	for _, n := range l.Snapshot().Violations {
+		total += n
+	}
+	q := cfg.Values()
+	q.Set("step", strconv.FormatUint(l.Ops(), 10))
+	p.open(rootURL + "?" + q.Encode())
+	check := func(how string) {
+		t.Helper()
+		if got := p.text("#violation-total"); got != strconv.Itoa(total) {
+			t.Errorf("at op %d (%s): %s violations, stepping natively found %d", l.Ops(), how, got, total)
+		}
+	}
+	check("opened the link")
+	p.keys("\u0302", 1)
+	p.waitOp(l.Ops() - 1)
+	p.keys("\u0303", 1)
+	p.waitOp(l.Ops())
+	check("← then →")
+	p.do(chromedp.SetValue(chromedp.CSS("#scrubber"), strconv.FormatUint(l.Ops()/2, 10)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#scrubber').dispatchEvent(new Event('input', {bubbles: true}))`))
+	p.waitOp(l.Ops() / 2)
+	p.do(chromedp.SetValue(chromedp.CSS("#scrubber"), strconv.FormatUint(l.Ops(), 10)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#scrubber').dispatchEvent(new Event('input', {bubbles: true}))`))
+	p.waitOp(l.Ops())
+	check("scrubbed back and forth")
 	p.noErrors()
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,16 +101,53 @@ func rateText(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-// TestWhatIf_EveryShippedProfileShowsWhatPpsimPredicts: each example's
-// one click fills the form (text, the header's rate and unit, a change
-// that applies) and the page shows exactly what `ppsim predict --json`
-// prints for that form; another change and a platform override, picked in
-// the selects, too. Under /pplab/ the page mounts and its links keep the
-// prefix. No console error.
-func TestWhatIf_EveryShippedProfileShowsWhatPpsimPredicts(t *testing.T) {
+// TestWhatIf_ThePage: the what-if page in one tab; each subtest opens it
+// with the page's storage cleared (what a fresh profile has: the paste is
+// kept in localStorage).
+func TestWhatIf_ThePage(t *testing.T) {
+	t.Parallel()
 	p := newPage(t, 1280, 800)
-	p.openWhatIf(rootURL + "whatif/")
-	for _, name := range perf.ProfileNames() {
+	for _, st := range []struct {
+		name string
+		run  func(*testing.T, *page)
+	}{
+		{"AShippedProfileShowsWhatPpsimPredicts", whatIfAShippedProfile},
+		{"KeyboardOnly", whatIfKeyboardOnly},
+		{"Phone", whatIfPhone},
+		{"BadPasteNamesTheLineAndIsNeverLost", whatIfBadPaste},
+	} {
+		t.Run(st.name, func(t *testing.T) { st.run(t, p.sub(t)) })
+	}
+}
+
+// freshWhatIf opens u (the what-if page) with the site's storage cleared.
+func (p *page) freshWhatIf(u string) {
+	p.t.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](`try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}`))
+	p.openWhatIf(u)
+}
+
+// whatIfAShippedProfile: the page offers every shipped profile as an
+// example; an example's one click fills the form (text, the header's rate
+// and unit, a change that applies) and the page shows exactly what `ppsim
+// predict --json` prints for that form; another change and a platform
+// override, picked in the selects, too; the link alone (the storage
+// cleared) reopens it. No console error. In the browser two profiles
+// (mvpp2-v1-before, and mvneta-v1-before under /pplab/ in TestSubPath);
+// every shipped profile with every change natively: app/session
+// TestWhatIf_EveryShippedProfileIsPerfPredictAndTheCLI and
+// TestWhatIf_ExampleFillsTheFormWithAChangeThatApplies.
+func whatIfAShippedProfile(t *testing.T, p *page) {
+	p.freshWhatIf(rootURL + "whatif/")
+	var examples []string
+	p.eval(`Array.from(document.querySelectorAll('[id^="wi-ex-"]')).map(e => e.id.slice(6))`, &examples)
+	shipped := append([]string(nil), perf.ProfileNames()...)
+	sort.Strings(shipped)
+	sort.Strings(examples)
+	if strings.Join(examples, " ") != strings.Join(shipped, " ") {
+		t.Errorf("the examples offered %v, the shipped profiles %v", examples, perf.ProfileNames())
+	}
+	for _, name := range []string{"mvpp2-v1-before"} {
 		start := time.Now()
 		p.do(chromedp.Click(chromedp.CSS("#wi-ex-" + name)))
 		p.wait(`window.__pplab.example === '`+name+`' && window.__pplab.json !== ''`, 20*time.Second)
@@ -134,9 +172,7 @@ func TestWhatIf_EveryShippedProfileShowsWhatPpsimPredicts(t *testing.T) {
 			t.Errorf("%s: the command is %q, want %q", name, cmd, want)
 		}
 		t.Logf("%s: %s %s, %s: predicted in the page in %.0f ms; click to checked %s", name, rate, unit, change, s.MS, time.Since(start).Round(time.Millisecond))
-		if name == "mvpp2-v1-before" {
-			p.shot("whatif-desktop")
-		}
+		p.shot("whatif-desktop")
 	}
 	// Another change, then a platform override, from the selects.
 	p.do(chromedp.Click(chromedp.CSS("#wi-ex-mvpp2-v1-before")))
@@ -158,12 +194,15 @@ func TestWhatIf_EveryShippedProfileShowsWhatPpsimPredicts(t *testing.T) {
 	if !strings.Contains(link, "profile=mvpp2-v1-before") || strings.Contains(link, "text=") {
 		t.Errorf("the address bar holds %s", link)
 	}
-	p2 := newPage(t, 1280, 800)
-	p2.openWhatIf(link)
-	p2.checkShown("the link", cliPredict(t, "mvpp2-v1-before", "962", "kpps", "bulk", "espressobin"))
-	p2.noErrors()
+	p.noErrors()
+	p.freshWhatIf(link)
+	p.checkShown("the link", cliPredict(t, "mvpp2-v1-before", "962", "kpps", "bulk", "espressobin"))
+	p.noErrors()
+}
 
-	// Under /pplab/.
+// subPathWhatIf: under /pplab/ the what-if page mounts, its links keep the
+// prefix, and an example predicts as ppsim does.
+func subPathWhatIf(t *testing.T, p *page) {
 	p.openWhatIf(subURL + "whatif/")
 	var hrefs []string
 	p.eval(`Array.from(document.querySelectorAll('.wi-nav a, a.home')).map(a => a.getAttribute('href'))`, &hrefs)
@@ -209,14 +248,13 @@ func (p *page) boxText() string {
 	return s
 }
 
-// TestWhatIf_BadPasteNamesTheLineAndIsNeverLost: a paste that is not a
+// whatIfBadPaste: a paste that is not a
 // listing shows the line number, the line and what was expected next to
 // the text box; the paste (too long for the URL) survives a reload, a
 // visit to the playground and back, and an example's click (one click
 // puts it back); "line N" selects the line in the box. No console error.
-func TestWhatIf_BadPasteNamesTheLineAndIsNeverLost(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.openWhatIf(rootURL + "whatif/")
+func whatIfBadPaste(t *testing.T, p *page) {
+	p.freshWhatIf(rootURL + "whatif/")
 	bad := badListing()
 	p.paste(bad)
 	const shown = `window.__pplab.errLine === 43 && window.__pplab.errField === 'text' && !!document.querySelector('#wi-goline')`
@@ -280,12 +318,11 @@ func TestWhatIf_BadPasteNamesTheLineAndIsNeverLost(t *testing.T) {
 	p.noErrors()
 }
 
-// TestWhatIf_KeyboardOnly: the skip link first; Tab reaches every example
+// whatIfKeyboardOnly: the skip link first; Tab reaches every example
 // and the form's fields in order; Enter on an example fills the form;
 // typing a rate and Enter predicts at that rate.
-func TestWhatIf_KeyboardOnly(t *testing.T) {
-	p := newPage(t, 1280, 800)
-	p.openWhatIf(rootURL + "whatif/")
+func whatIfKeyboardOnly(t *testing.T, p *page) {
+	p.freshWhatIf(rootURL + "whatif/")
 	active := `(document.activeElement && (document.activeElement.id || document.activeElement.className || document.activeElement.tagName))`
 	p.do(chromedp.KeyEvent("\t"))
 	var id string
@@ -329,12 +366,13 @@ func TestWhatIf_KeyboardOnly(t *testing.T) {
 	p.noErrors()
 }
 
-// TestWhatIf_Phone: at 390×844 nothing scrolls sideways (the listing
+// whatIfPhone: at 390×844 nothing scrolls sideways (the listing
 // scrolls inside its box), the chart is drawn, and a bad paste's line
 // shows; screenshots.
-func TestWhatIf_Phone(t *testing.T) {
-	p := newPage(t, 390, 844)
-	p.openWhatIf(rootURL + "whatif/?profile=mvpp2-v1-after&rate=2047&unit=kpps&change=bulk")
+func whatIfPhone(t *testing.T, p *page) {
+	p.do(chromedp.EmulateViewport(390, 844))
+	t.Cleanup(func() { _ = chromedp.Do(p.tab, chromedp.EmulateViewport(1280, 800)) })
+	p.freshWhatIf(rootURL + "whatif/?profile=mvpp2-v1-after&rate=2047&unit=kpps&change=bulk")
 	p.wait(`window.__pplab.json !== ''`, 20*time.Second)
 	p.checkShown("phone", cliPredict(t, "mvpp2-v1-after", "2047", "kpps", "bulk", ""))
 	wide := func(what string) {
