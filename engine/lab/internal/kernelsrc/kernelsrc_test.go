@@ -13,7 +13,7 @@ import (
 )
 
 // identsAsLists is idents.tsv as it was before its lists of eras became
-// ranges (issue 30): one comma list of every era per row.
+// ranges: one comma list of every era per row.
 //
 //go:embed testdata/idents-as-lists.tsv
 var identsAsLists string
@@ -54,7 +54,7 @@ func parseLists(t *testing.T, text string) map[string]map[string]IdentDef {
 }
 
 // The conversion of the lists into ranges lost and invented nothing: for
-// every era the lists knew (the 17 of issue 30) and every identifier either
+// every era the lists knew (the 17 eras of the last list form) and every identifier either
 // table names, the lookup gives the same file (or RFC patch) and the same
 // reason, and no lookup is left unverified. (An era added since is not in
 // the lists: TestIdents_EveryEraIsChecked covers it.)
