@@ -61,7 +61,7 @@ func parseLists(t *testing.T, text string) map[string]map[string]IdentDef {
 func TestIdents_RangesSayWhatTheListsSaid(t *testing.T) {
 	lists := parseLists(t, identsAsLists)
 	if len(lists) != 17 {
-		t.Fatalf("the lists name %d eras, want the 17 of issue 30", len(lists))
+		t.Fatalf("the lists name %d eras, want the 17 eras of the list form", len(lists))
 	}
 	idents := map[string]bool{}
 	for _, m := range lists {
