@@ -56,6 +56,7 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./e2e
+	$(GO) vet -tags "e2e benchui" ./e2e
 	GOOS=js GOARCH=wasm $(GO) vet ./app ./wasm
 
 # The engine must never import syscall/js or go-app: no engine package, nor any
