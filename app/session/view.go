@@ -393,7 +393,8 @@ func (s *Session) chartsView() ChartsView {
 	c.Choices = s.cmpChoices
 	main := "era " + s.snap.Era
 	if s.cmp != nil {
-		c.CmpName = "era " + s.cmp.Config().Era + recyclingNote(s.cmp.Config().Era)
+		era := s.cmp.Config().Era
+		c.CmpName = "era " + era + recyclingNote(era)
 	}
 	key := fmt.Sprintf("%d/%d/%s/%d/%d/%s", len(s.series), lastPackets(s.series), c.CmpName, lastPackets(s.cmpSeries), len(s.cmpSeries), main)
 	if key != s.charts.key {
