@@ -24,6 +24,8 @@ const (
 	actCopy    = "pp-copy"    // copy the page's link
 	actDismiss = "pp-dismiss" // value int: a banner entry
 	actTrace   = "pp-trace"   // value bool: the trace panel opened (true) or closed
+	actToEnd   = "pp-to-end"  // play to the run's end at max speed
+	actGoTo    = "pp-goto"    // value goTo: an operation or a packet to go to
 )
 
 // setField is a change of one config field: "scenario", "driver", "era",
@@ -37,4 +39,10 @@ type setField struct {
 type jump struct {
 	Op  uint64
 	PFN int32
+}
+
+// goTo is the timeline's "go to" form: a unit ("op" or "packet") and the
+// number typed.
+type goTo struct {
+	Unit, Value string
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -10,10 +11,10 @@ import (
 	"pplab/engine/lab"
 )
 
-// Controls edits the wanted config: scenario, driver, era, sizes, seed,
-// knobs (the scenario's first) and the rules to break. A value that does not
-// fit is explained beside its control (V.Errs); the run goes on with the
-// last config that built.
+// Controls edits the run's config: scenario, driver, era, sizes, seed,
+// packets, knobs (the scenario's first) and the rules to break. Every
+// control shows the config in use: an edit that is refused puts its
+// control back (reconcileControls) and the reason shows beside it (V.Errs).
 type Controls struct {
 	ga.Compo
 	V session.ControlsView
@@ -53,7 +54,9 @@ func (c *Controls) Render() (ui ga.UI) {
 			c.selectField("era", "kernel era", v.Era, v.Eras),
 			c.selectField("preset", "sizes", v.Preset, v.Presets),
 			c.field("seed", "seed", ga.Input().Type("number").ID("f-seed").DataSet("field", "seed").Min(0).Value(v.Seed).OnChange(onField)),
+			c.field("packets", "packets", ga.Input().Type("number").ID("f-packets").DataSet("field", "packets").Min(1).Max(lab.MaxPackets).Value(v.Packets).OnChange(onField)),
 		),
+		ga.If(v.Note != "", func() ga.UI { return ga.P().ID("controls-note").Class("meta").Role("status").Text(v.Note) }),
 		ga.P().Class("scenario-doc").Text(v.ScenarioDoc),
 		ga.If(v.EraDoc != "", func() ga.UI {
 			return ga.P().ID("era-doc").Class("scenario-doc meta").Text("era " + v.Era + ": " + v.EraDoc)
@@ -87,13 +90,16 @@ func (c *Controls) field(name, label string, control ga.UI) ga.UI {
 func (c *Controls) selectField(name, label, value string, opts []lab.Choice) ga.UI {
 	var os []ga.UI
 	for _, o := range opts {
-		text := o.Label
+		// A choice that does not run carries a short mark; its reason is
+		// the option's title (and, once chosen, the refusal beside the field).
+		text, title := o.Label, o.Doc
 		if o.Why != "" {
-			text += " — " + o.Why
+			text += " " + o.Mark
+			title = strings.TrimPrefix(title+" — ", " — ") + "not run here: " + o.Why
 		}
 		opt := ga.Option().Value(o.Value).Selected(o.Value == value).Text(text)
-		if o.Doc != "" {
-			opt = opt.Title(o.Doc)
+		if title != "" {
+			opt = opt.Title(title)
 		}
 		os = append(os, opt)
 	}
@@ -109,4 +115,34 @@ func (c *Controls) knob(k session.KnobRow) ga.UI {
 		ga.Small().ID("doc-"+k.Name).Class("doc").Text(k.Doc+" (range "+strconv.FormatInt(k.Min, 10)+"…"+strconv.FormatInt(k.Max, 10)+")"),
 		ga.If(err != "", func() ga.UI { return ga.P().Class("field-error").ID("err-" + k.Name).Role("alert").Text(err) }),
 	)
+}
+
+// reconcileControls sets every control of #controls to the value the view
+// shows, where the DOM differs (a refused edit: go-app renders only what
+// changed in the view, and a refused edit changes nothing in it).
+func reconcileControls(v session.ControlsView) {
+	doc := ga.Window().Get("document")
+	if !doc.Truthy() {
+		return
+	}
+	set := func(name, value string) {
+		el := doc.Call("getElementById", "f-"+name)
+		if el.Truthy() && el.Get("value").String() != value {
+			el.Set("value", value)
+		}
+	}
+	set("scenario", v.Scenario)
+	set("driver", v.Driver)
+	set("era", v.Era)
+	set("preset", v.Preset)
+	set("seed", v.Seed)
+	set("packets", v.Packets)
+	for _, k := range v.Knobs {
+		set(k.Name, k.Value)
+	}
+	for _, r := range v.Rules {
+		if el := doc.Call("getElementById", "rule-"+r.Name); el.Truthy() && el.Get("checked").Bool() != r.Broken {
+			el.Set("checked", r.Broken)
+		}
+	}
 }

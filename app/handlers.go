@@ -101,6 +101,31 @@ func onScrub(ctx ga.Context, e ga.Event) {
 	ctx.NewActionWithValue(actSeek, n)
 }
 
+// onGoTo: the timeline's "go to" form submitted (its unit select and
+// number input).
+func onGoTo(ctx ga.Context, e ga.Event) {
+	e.PreventDefault()
+	doc := ga.Window().Get("document")
+	unit := doc.Call("getElementById", "goto-unit")
+	n := doc.Call("getElementById", "goto-n")
+	if !unit.Truthy() || !n.Truthy() {
+		return
+	}
+	ctx.NewActionWithValue(actGoTo, goTo{Unit: unit.Get("value").String(), Value: n.Get("value").String()})
+}
+
+// onRunBar: a click on the run bar goes to the packet under the pointer.
+func onRunBar(ctx ga.Context, e ga.Event) {
+	bar := ctx.JSSrc()
+	r := bar.Call("getBoundingClientRect")
+	w := r.Get("width").Float()
+	if w <= 0 {
+		return
+	}
+	frac := (e.Get("clientX").Float() - r.Get("left").Float()) / w
+	ctx.NewActionWithValue(actGoTo, goTo{Unit: "fraction", Value: strconv.FormatFloat(min(max(frac, 0), 1), 'f', 6, 64)})
+}
+
 // onCompare: the comparison select (its value: "" or "era:NAME").
 func onCompare(ctx ga.Context, e ga.Event) {
 	ctx.NewActionWithValue(actCompare, ctx.JSSrc().Get("value").String())

@@ -26,6 +26,7 @@ type Playground struct {
 	raf, keydown, postFn ga.Func
 	frameQueued          bool
 	urlQueued            bool    // a trailing write is scheduled
+	cmpQueued            bool    // the comparison's next slice is scheduled (queueCompare)
 	idleAt               float64 // when the panels single steps leave stale catch up
 	builtFrom, written   string  // the URL query the session was built from, and the last one written (nav.go)
 	perf                 perfStats
@@ -110,6 +111,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				ga.Label().For("f-compare").Text("compare with"),
 				ga.Select().ID("f-compare").Body(cmpOpts...).OnChange(onCompare),
 				ga.If(c.Err != "", func() ga.UI { return ga.P().Class("field-error").ID("err-compare").Role("alert").Text(c.Err) }),
+				ga.If(c.CmpProgress != "", func() ga.UI { return ga.P().ID("cmp-progress").Class("meta").Text(c.CmpProgress) }),
 			),
 			ga.Div().Class("chart-grid").Body(
 				&Chart{ID: "chart-throughput", Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, Empty: "The throughput appears after the first measured window."},
@@ -119,7 +121,7 @@ func (p *Playground) Render() (ui ga.UI) {
 			&TextTables{ID: "chart-tables", Which: session.TableCharts, Summary: "the charts' data as tables", Tables: v.ChartTables},
 		),
 		&LiveRegion{Text: v.Live},
-		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · ] next marker · [ previous marker · Esc leaves a field so that the keys step again · in the machine, Tab goes from figure to figure and the arrow keys (Home, End) from page to page. Kernel links open elixir.bootlin.com at the era's release.")),
+		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · E run to the end · ] next marker · [ previous marker · Esc leaves a field so that the keys step again · in the machine, Tab goes from figure to figure and the arrow keys (Home, End) from page to page. Kernel links open elixir.bootlin.com at the era's release.")),
 	)
 }
 
@@ -154,6 +156,33 @@ func (p *Playground) sync() {
 	p.perf.viewMS = now() - t0
 	p.writeURL(false)
 	p.publish()
+	p.queueCompare()
+}
+
+// compareEveryMS: the comparison's slices run this often while the page
+// is otherwise idle, compareSliceMS each.
+const (
+	compareEveryMS = 40
+	compareSliceMS = 6
+)
+
+// queueCompare schedules the comparison's next slice: it runs only while
+// the page is idle — not playing, no step in the last idleAfterMS — so it
+// never delays a step (a key waits at most one slice).
+func (p *Playground) queueCompare() {
+	if p.cmpQueued || p.s == nil || !p.s.CompareRunning() {
+		return
+	}
+	p.cmpQueued = true
+	p.ctx.After(compareEveryMS*time.Millisecond, func(ctx ga.Context) {
+		p.cmpQueued = false
+		if p.s.Playing() || now() < p.idleAt {
+			ctx.PreventUpdate()
+			p.queueCompare()
+			return
+		}
+		p.act("comparison", func() { p.s.CompareSlice(compareSliceMS) })
+	})
 }
 
 // handle registers an action handler that runs guarded.
@@ -175,6 +204,11 @@ func (p *Playground) OnMount(ctx ga.Context) {
 		if p.s.Playing() {
 			p.queueFrame()
 		}
+		// A refused edit leaves the view as it was, so the render changes
+		// nothing in the DOM: the control the user changed would go on
+		// showing the refused value. Put every control back to the config
+		// in use once the render is done.
+		ctx.Defer(func(ga.Context) { reconcileControls(p.view.Controls) })
 	})
 	p.handle(ctx, actStep, func(a ga.Action) { p.step(p.s.Step) })
 	p.handle(ctx, actBack, func(a ga.Action) { p.step(p.s.Back) })
@@ -184,6 +218,14 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actReset, func(a ga.Action) { p.step(p.s.Reset) })
 	p.handle(ctx, actSeek, func(a ga.Action) { n := a.Value.(uint64); p.step(func() { p.s.Seek(n) }) })
 	p.handle(ctx, actSelect, func(a ga.Action) { p.s.Select(a.Value.(int32)) })
+	p.handle(ctx, actToEnd, func(a ga.Action) {
+		p.s.RunToEnd(now())
+		if p.s.Playing() {
+			p.perf.lastTS = 0
+			p.queueFrame()
+		}
+	})
+	p.handle(ctx, actGoTo, func(a ga.Action) { g := a.Value.(goTo); p.step(func() { p.s.GoTo(g.Unit, g.Value) }) })
 	p.handle(ctx, actJump, func(a ga.Action) { j := a.Value.(jump); p.s.Jump(j.Op, j.PFN) })
 	p.handle(ctx, actCompare, func(a ga.Action) { p.s.Compare(a.Value.(string)) })
 	p.handle(ctx, actCopy, func(a ga.Action) { p.copyLink() })
@@ -261,7 +303,7 @@ func (p *Playground) OnDismount() {
 	}
 }
 
-// listenKeys: → step, ← back, Shift+→ packet, Space play/pause, R reset,
+// listenKeys: → step, ← back, Shift+→ packet, Space play/pause, R reset, E run to end,
 // ] and [ the next and previous marker.
 // None fires while a form control (input, select, textarea, or a button
 // for Space) has focus: there the keys are the control's (Space toggles a
@@ -304,6 +346,14 @@ func (p *Playground) listenKeys(ctx ga.Context) {
 			act = p.togglePlay
 		case "r", "R":
 			act = func() { p.step(p.s.Reset) }
+		case "e", "E":
+			act = func() {
+				p.s.RunToEnd(now())
+				if p.s.Playing() {
+					p.perf.lastTS = 0
+					p.queueFrame()
+				}
+			}
 		case "]", "[": // markers.go
 			act = func() { p.markerKey(key) }
 		default:

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -20,8 +21,8 @@ type Timeline struct {
 func (c *Timeline) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Timeline")
 	v := c.V
-	btn := func(id, text, key, act string) ga.UI {
-		return ga.Button().ID(id).DataSet("act", act).Title(text+" ("+key+")").Aria("keyshortcuts", key).Text(text).OnClick(onButton)
+	btn := func(id, text, key, act string, disabled bool) ga.UI {
+		return ga.Button().ID(id).DataSet("act", act).Title(text+" ("+key+")").Aria("keyshortcuts", key).Disabled(disabled).Text(text).OnClick(onButton)
 	}
 	play := "play"
 	if v.Playing {
@@ -31,15 +32,36 @@ func (c *Timeline) Render() (ui ga.UI) {
 	for i, s := range session.Speeds {
 		opts = append(opts, ga.Option().Value(strconv.Itoa(i)).Selected(i == v.Speed).Text(s.Label))
 	}
+	// The run in packets: the part computed so far shaded, the position a
+	// mark; a click there goes to that packet.
+	pct := func(n int64) string {
+		if v.Total <= 0 {
+			return "0%"
+		}
+		return strconv.FormatFloat(min(100, float64(n)*100/float64(v.Total)), 'f', 3, 64) + "%"
+	}
+	where := fmt.Sprintf("op %d / %d · packet %s of %s", v.Op, v.Max, group(v.Packets), group(v.Total))
+	if v.MaxPackets > v.Packets {
+		where += fmt.Sprintf(" (computed to packet %s)", group(v.MaxPackets))
+	}
 	return ga.Section().ID("timeline").Class("panel timeline").Aria("label", "stepping").Body(
 		ga.Div().Class("buttons").Body(
-			btn("btn-back", "◀ step back", "ArrowLeft", actBack),
-			btn("btn-step", "step ▶", "ArrowRight", actStep),
-			btn("btn-packet", "packet ▶▶", "Shift+ArrowRight", actPacket),
-			ga.Button().ID("btn-play").Class("primary").DataSet("act", actPlay).Title(play+" (Space)").Aria("keyshortcuts", "Space").Aria("pressed", v.Playing).Text(play).OnClick(onButton),
-			btn("btn-reset", "reset", "R", actReset),
+			btn("btn-back", "◀ step back", "ArrowLeft", actBack, v.Op == 0),
+			btn("btn-step", "step ▶", "ArrowRight", actStep, v.Done),
+			btn("btn-packet", "packet ▶▶", "Shift+ArrowRight", actPacket, v.Done),
+			ga.Button().ID("btn-play").Class("primary").DataSet("act", actPlay).Title(play+" (Space)").Aria("keyshortcuts", "Space").Aria("pressed", v.Playing).Disabled(v.Done).Text(play).OnClick(onButton),
+			btn("btn-end", "run to end ⏭", "E", actToEnd, v.Done || v.ToEnd),
+			btn("btn-reset", "reset", "R", actReset, v.Op == 0),
 			ga.Label().For("f-speed").Text("speed"),
 			ga.Select().ID("f-speed").Body(opts...).OnChange(onSpeed),
+		),
+		ga.If(v.Done, func() ga.UI {
+			return ga.P().ID("run-complete").Class("run-complete").Role("status").Text(fmt.Sprintf("run complete — %s packets in %s operations", group(v.Packets), group(int64(v.Op))))
+		}),
+		ga.Div().ID("run-bar").Class("run-bar").Title("the whole run in packets: the shaded part is computed; click to go to a packet").
+			Aria("hidden", true).OnClick(onRunBar).Body(
+			ga.Div().Class("run-bar-done").Style("width", pct(v.MaxPackets)),
+			ga.Div().Class("run-bar-at").Style("left", pct(v.Packets)),
 		),
 		ga.Div().Class("scrub").Body(
 			ga.Label().For("scrubber").Text("timeline"),
@@ -47,10 +69,38 @@ func (c *Timeline) Render() (ui ga.UI) {
 				ga.Input().Type("range").ID("scrubber").Min(0).Max(v.Max).Value(v.Op).Aria("valuetext", fmt.Sprintf("operation %d of %d", v.Op, v.Max)).OnInput(onScrub),
 				markerBar(v), // markers.go
 			),
-			ga.Span().Class("meta").Text(fmt.Sprintf("op %d / %d", v.Op, v.Max)),
+			ga.Span().ID("timeline-where").Class("meta").Text(where),
+		),
+		ga.Form().ID("goto").Class("goto").OnSubmit(onGoTo).Body(
+			ga.Label().For("goto-n").Text("go to"),
+			ga.Select().ID("goto-unit").Aria("label", "go to an operation or a packet").Body(
+				ga.Option().Value("packet").Text("packet"),
+				ga.Option().Value("op").Text("op"),
+			),
+			ga.Input().Type("number").ID("goto-n").Min(0).Aria("describedby", "goto-err"),
+			ga.Button().Type("submit").ID("btn-goto").Text("go"),
+			ga.If(v.GoToErr != "", func() ga.UI { return ga.P().ID("goto-err").Class("field-error").Role("alert").Text(v.GoToErr) }),
 		),
 		markerList(v),
 	)
+}
+
+// group writes n with thin spaces between groups of three digits.
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteRune('\u2009')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }
 
 // OnUpdate sets the scrubber's max before its value once the render is in

@@ -75,6 +75,7 @@ func TestA11y_TheMachineAsTables(t *testing.T) {
 // the comparison's), the mix per window and the profile's top symbols.
 func TestA11y_TheChartsAsTables(t *testing.T) {
 	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32&node_pages=2048&step=3000&cmp=era%3A5.12"), nil)
+	s.CompareSlice(0) // the comparison runs in the background: one slice
 	s.OpenTable(TableCharts, true)
 	v := s.View()
 	ids := map[string]TextTable{}

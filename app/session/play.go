@@ -46,6 +46,7 @@ type FrameResult struct {
 func (s *Session) Frame(ts float64) FrameResult {
 	var out FrameResult
 	if !s.playing {
+		s.toEnd = false
 		return out
 	}
 	start := s.now()
@@ -57,6 +58,9 @@ func (s *Session) Frame(ts float64) FrameResult {
 	l := s.lab
 	packets0, ops0 := l.Packets(), l.Ops()
 	sp := Speeds[s.speed]
+	if s.toEnd { // RunToEnd: max speed (a pause or a step clears it with playing)
+		sp = Speeds[len(Speeds)-1]
+	}
 	// What this frame redraws is decided before it runs: at max speed only
 	// a redrawing frame ends with a recorded, fully checked step, so that
 	// the state shown is always a recorded and checked one.
@@ -111,7 +115,7 @@ func (s *Session) Frame(ts float64) FrameResult {
 	out.Ran = l.Packets() - packets0
 	out.Engine = s.now() - start
 	if l.Done() {
-		s.playing, out.Heavy, draw = false, true, true
+		s.playing, s.toEnd, out.Heavy, draw = false, false, true, true
 	}
 	out.Again = s.playing
 	if !draw || !out.Heavy && l.Ops() == ops0 {

@@ -15,10 +15,14 @@
 package session
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"net/url"
+	"reflect"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 
 	"pplab/engine/lab"
@@ -63,10 +67,10 @@ type Session struct {
 	list lab.ListJSON
 
 	lab    *lab.Lab
-	cfg    lab.Config // the config the run was built from
-	want   lab.Config // the config the controls show; errs say why it does not build
+	cfg    lab.Config // the config the run was built from, which the controls show
 	preset string
-	errs   map[string]string
+	errs   map[string]string // field -> why its last edit was refused
+	note   string            // what the last edit did besides the change (a kept position)
 	banner []Notice
 
 	snap     lab.Snapshot
@@ -76,7 +80,10 @@ type Session struct {
 	trace    []string
 	selected int32
 	maxOp    uint64
-	scroll   bool // the selection came from a jump: the page scrolls the tile into view
+	// maxPackets: the packets received at maxOp, how far the run has been
+	// computed in packets.
+	maxPackets int64
+	scroll     bool // the selection came from a jump: the page scrolls the tile into view
 
 	traceOpen bool // the trace panel is open (its lines are drawn)
 
@@ -88,6 +95,8 @@ type Session struct {
 	violAt uint64
 
 	playing   bool
+	toEnd     bool   // playing to the end at max speed (RunToEnd), whatever the speed
+	gotoErr   string // why the last "go to" was refused
 	speed     int
 	carry     float64 // operations owed at a slow speed
 	lastFrame float64 // the last frame's timestamp
@@ -97,6 +106,7 @@ type Session struct {
 	cmpMode            string // "" (off), "era:NAME"
 	cmp                *lab.Lab
 	cmpErr             string
+	cmpSynced          float64 // when the charts last took the comparison's series
 	results, cmpResult lab.Results
 	series, cmpSeries  []lab.SeriesPoint
 
@@ -222,9 +232,10 @@ func (s *Session) build(cfg lab.Config) error {
 	l.EnableSeek()
 	l.EnableMarkers()
 	l.Record(true)
-	s.lab, s.cfg, s.want = l, cfg, cfg
+	s.lab, s.cfg = l, cfg
 	s.errs = map[string]string{}
-	s.hasRec, s.rec, s.recent, s.trace, s.maxOp = false, lab.StepRecord{}, nil, nil, 0
+	s.hasRec, s.rec, s.recent, s.trace, s.maxOp, s.maxPackets = false, lab.StepRecord{}, nil, nil, 0, 0
+	s.toEnd = false
 	s.viol, s.violN, s.violAt = nil, [sim.NumKinds]int{}, 0
 	s.degenerateSaid = false
 	s.selected = -1
@@ -243,7 +254,9 @@ func (s *Session) build(cfg lab.Config) error {
 func (s *Session) refresh(heavy bool) {
 	l := s.lab
 	s.snap = l.Snapshot()
-	s.maxOp = max(s.maxOp, s.snap.Op)
+	if s.snap.Op >= s.maxOp {
+		s.maxOp, s.maxPackets = s.snap.Op, s.snap.Packets
+	}
 	if rec, ok := l.StepRecord(); ok && (!s.hasRec || rec.Op.Index != s.rec.Op.Index || rec.Op.Seq != s.rec.Op.Seq) {
 		s.rec, s.hasRec = rec, true
 		s.recent = append(s.recent, rec)
@@ -328,10 +341,61 @@ func (s *Session) Reset() {
 }
 
 // Seek brings the run to op n (pausing play); the step record then
-// describes op n.
+// describes op n. Past the run's end it goes to the end.
 func (s *Session) Seek(n uint64) {
 	s.playing = false
 	s.seek(n)
+}
+
+// GoToPacket brings the run to the first operation at which packet p has
+// been received (pausing play); past the run's end, to the end.
+func (s *Session) GoToPacket(p int64) {
+	s.playing = false
+	op, _ := lab.OpAtPackets(s.cfg, max(p, 0))
+	s.seek(op)
+}
+
+// GoTo brings the run to an operation (unit "op"), to the first operation
+// at which a packet was received (unit "packet"), or to the packet at a
+// fraction of the configured run (unit "fraction", 0 to 1: a click on the
+// run bar), as the timeline gives them. A bad value is explained beside
+// the form (View.Timeline.GoToErr) and nothing moves.
+func (s *Session) GoTo(unit, value string) {
+	s.dirty = true
+	s.gotoErr = ""
+	value = strings.TrimSpace(value)
+	if unit == "fraction" {
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil || !(f >= 0 && f <= 1) {
+			s.gotoErr = fmt.Sprintf("go to %q: want a fraction of the run from 0 to 1", clip(value))
+			return
+		}
+		s.GoToPacket(int64(math.Round(f * float64(cmp.Or(s.cfg.Packets, lab.DefaultPackets)))))
+		return
+	}
+	n, err := strconv.ParseUint(value, 10, 64)
+	switch {
+	case unit != "op" && unit != "packet":
+		s.gotoErr = fmt.Sprintf("go to %q: want op or packet", clip(unit))
+	case err != nil:
+		s.gotoErr = fmt.Sprintf("go to %s %q: want a whole number from 0 to the run's end", unit, clip(value))
+	case unit == "op":
+		s.Seek(n)
+	default:
+		s.GoToPacket(int64(min(n, uint64(lab.MaxPackets))))
+	}
+}
+
+// RunToEnd plays the run to its end at max speed, whatever the speed
+// chosen, drawing as max-speed play does; a pause (or any step) stops it.
+// at is the wall time (ms) it starts at.
+func (s *Session) RunToEnd(at float64) {
+	if s.lab.Done() {
+		return
+	}
+	s.playing, s.toEnd = true, true
+	s.carry, s.lastFrame = 0, at
+	s.dirty = true
 }
 
 func (s *Session) seek(n uint64) {
@@ -372,7 +436,7 @@ func (s *Session) TogglePlay(at float64) {
 		s.playing = false
 		return
 	}
-	s.playing = !s.playing
+	s.playing, s.toEnd = !s.playing, false
 	s.carry, s.lastFrame = 0, at
 	if !s.playing {
 		s.lab.FinalCheck() // the state shown is fully checked (play slices leave it to the batch schedule)
@@ -391,41 +455,78 @@ func (s *Session) SetSpeed(i int) {
 	s.dirty = true
 }
 
-// Set changes one field of the wanted config — "scenario", "driver",
-// "era", "seed", "preset", "break" (value: the rule to toggle) or a knob's
-// name, as lab.Config.With takes them — and builds it; what does not fit is
-// explained beside the field (View.Controls.Errs) and the run goes on
-// unchanged.
+// Set changes one field of the run's config — "scenario", "driver",
+// "era", "platform", "packets", "seed", "preset", "break" (value: the rule
+// to toggle) or a knob's name, as lab.Config.With takes them — and builds
+// it. An edit is taken whole or refused whole: a value that is not
+// accepted, or a config that does not run, leaves the run, its config and
+// every control as they were, and the reason is shown beside the field
+// (View.Controls.Errs). The next edit starts from the config in use, so no
+// edit is ever lost to an earlier refusal. A change of scenario, driver,
+// era or platform keeps the position in packets (View.Controls.Note says
+// so); any other change starts the new run at op 0.
 func (s *Session) Set(field, value string) {
 	s.dirty = true
-	w, err := s.want.With(field, value)
-	if err != nil {
-		s.errs = map[string]string{field: errText(err)}
-		return
-	}
-	switch field {
-	case "preset":
-		s.preset = value
-	case "scenario":
-		// The sizes select says teaching: the new scenario's teaching sizes,
-		// even when a size was edited since (With keeps an edited one).
-		if s.preset == lab.PresetTeaching {
-			w, _ = w.With("preset", lab.PresetTeaching)
-		}
-	}
-	s.want = w
 	s.errs = map[string]string{}
-	if err := w.Validate(); err != nil {
-		s.errs[errField(err, field)] = errText(err)
+	s.note = ""
+	w, err := s.cfg.With(field, value)
+	if err == nil && field == "scenario" && s.preset == lab.PresetTeaching {
+		// The sizes select says teaching: the new scenario's teaching
+		// sizes, even when a size was edited since (With keeps an edited one).
+		w, _ = w.With("preset", lab.PresetTeaching)
+	}
+	if err == nil {
+		err = w.Validate()
+	}
+	if err != nil {
+		s.errs[field] = refusal(field, value, err)
 		return
+	}
+	if reflect.DeepEqual(w, s.cfg) && (field != "preset" || value == s.preset) {
+		return // the value in use: nothing to rebuild
 	}
 	wasPlaying := s.playing
+	packets := s.lab.Packets()
 	if err := s.build(w); err != nil {
-		s.want = w
-		s.errs[errField(err, field)] = errText(err)
+		s.errs[field] = refusal(field, value, err)
 		return
 	}
-	s.playing = wasPlaying
+	if field == "preset" {
+		s.preset = value
+	} else {
+		s.preset = lab.PresetOf(w)
+	}
+	if keepsPosition(field) && packets > 0 {
+		s.keepPosition(packets)
+	}
+	s.playing = wasPlaying && !s.lab.Done()
+}
+
+// keepsPosition: the fields whose change keeps the position in packets.
+func keepsPosition(field string) bool {
+	switch field {
+	case "scenario", "driver", "era", "platform":
+		return true
+	}
+	return false
+}
+
+// keepPosition brings the new run to the first operation at which it has
+// received as many packets as the old run had (or to its end), and says so.
+func (s *Session) keepPosition(packets int64) {
+	op, got := lab.OpAtPackets(s.cfg, packets)
+	s.seek(op)
+	switch {
+	case got < packets:
+		s.note = fmt.Sprintf("kept the position as far as the new run goes: it ends at packet %d (op %d); the old run was at packet %d", got, op, packets)
+	default:
+		s.note = fmt.Sprintf("kept the position: packet %d, op %d of the new run", packets, op)
+	}
+}
+
+// refusal is the reason an edit was refused, as the field shows it.
+func refusal(field, value string, err error) string {
+	return fmt.Sprintf("not changed — %s %s: %s", field, clip(value), errText(err))
 }
 
 // Compare sets the comparison run: the same config in another era ("" for
@@ -462,24 +563,52 @@ func (s *Session) Compare(mode string) {
 	s.syncCompare()
 }
 
-// syncCompare runs the comparison as far as the run (in packets), bounded
-// per call so that a frame stays short; it catches up over later frames.
+// The comparison runs to its end on its own, in slices the page runs
+// while it is otherwise idle (CompareSlice), never inside a step: its
+// progress shows beside the charts (View.Charts.CmpProgress), and a config
+// change starts it over (build calls Compare again).
+
+// cmpSliceOps bounds a slice without a clock (natively, in tests): a
+// slice is then a fixed number of operations, so a run is deterministic.
+const cmpSliceOps = 1 << 16
+
+// CompareRunning reports whether the comparison has more to run.
+func (s *Session) CompareRunning() bool { return s.cmp != nil && !s.cmp.Done() }
+
+// CompareSlice runs the comparison for about ms milliseconds of wall time
+// (without a Clock: cmpSliceOps operations) and reports whether it has
+// more to run. The charts and the progress follow.
+func (s *Session) CompareSlice(ms float64) bool {
+	if !s.CompareRunning() {
+		return false
+	}
+	if s.Clock == nil {
+		s.cmp.RunN(cmpSliceOps)
+	} else {
+		end := s.now() + ms
+		s.cmp.RunWhile(math.MaxInt64, func() bool { return s.now() < end })
+	}
+	// The charts follow at most every heavyEveryMS (a chart's redraw costs
+	// a frame); the progress beside them at every slice.
+	if s.Clock == nil || s.cmp.Done() || s.now()-s.cmpSynced >= heavyEveryMS {
+		s.syncCompare()
+		s.cmpSynced = s.now()
+	}
+	s.dirty = true
+	return !s.cmp.Done()
+}
+
+// CompareToEnd runs the comparison to its end at once (tests, the CLI's
+// view of it).
+func (s *Session) CompareToEnd() {
+	for s.CompareSlice(math.Inf(1)) {
+	}
+}
+
+// syncCompare takes the comparison's series and results as far as it ran.
 func (s *Session) syncCompare() {
-	if s.cmp == nil || s.lab == nil {
+	if s.cmp == nil {
 		return
-	}
-	start := s.now()
-	target := s.lab.Packets()
-	if s.cmp.Packets() > target { // the run went back: start the comparison over
-		c, err := lab.New(s.cmp.Config())
-		if err != nil {
-			s.cmpErr, s.cmp = err.Error(), nil
-			return
-		}
-		s.cmp = c
-	}
-	for s.cmp.Packets() < target && !s.cmp.Done() && (s.Clock == nil || s.now()-start < 6) {
-		s.cmp.RunN(min(4096, 2*(target-s.cmp.Packets())+1))
 	}
 	s.cmpSeries, _ = s.cmp.Series()
 	s.cmpResult = s.cmp.Results()

@@ -142,8 +142,106 @@ func TestSession_ABadValueIsExplainedBesideItsField(t *testing.T) {
 	}
 	s.Set("driver", "lunar")
 	s.Set("scenario", "xdp-redirect")
-	if e := s.View().Controls.Errs["driver"]; !strings.Contains(e, "driver lunar does not run scenario xdp-redirect") {
-		t.Errorf("driver error %q", e)
+	v := s.View().Controls
+	if e := v.Errs["scenario"]; !strings.Contains(e, "driver lunar does not run scenario xdp-redirect") {
+		t.Errorf("scenario error %q", e)
+	}
+	if v.Scenario != "drop" || v.Driver != "lunar" || s.Config().Scenario != "drop" {
+		t.Errorf("after the refused scenario the controls show %s/%s and the run is %s: want drop/lunar", v.Scenario, v.Driver, s.Config().Scenario)
+	}
+}
+
+// A refused edit is refused whole: the run, the controls, the link and the
+// CLI line stay on the config in use, and the next edit applies to it —
+// the walks: devmem-rx in 6.8 then era 5.12; a driver that does not
+// run the scenario; an invalid knob value then valid edits.
+func TestSession_ARefusedEditIsRefusedWhole(t *testing.T) {
+	agree := func(t *testing.T, s *Session, what string) {
+		t.Helper()
+		v := s.View()
+		c := v.Controls
+		cfg := s.Config()
+		if c.Scenario != cfg.Scenario || c.Driver != cfg.Driver || c.Era != cfgEra(cfg) {
+			t.Fatalf("%s: the controls show %s/%s/%s, the run is %s/%s/%s", what, c.Scenario, c.Driver, c.Era, cfg.Scenario, cfg.Driver, cfgEra(cfg))
+		}
+		back, err := lab.ParseConfig(query(t, v.Link))
+		if err != nil || !reflect.DeepEqual(back.Values(), cfg.Values()) {
+			t.Fatalf("%s: the link %q reads back as %v (%v), the run is %v", what, v.Link, back.Values(), err, cfg.Values())
+		}
+		if want := "ppsim " + strings.Join(CLIArgs(cfg), " "); v.CLI != want {
+			t.Fatalf("%s: CLI %q, want %q", what, v.CLI, want)
+		}
+	}
+	t.Run("devmem-rx in 6.8, then 5.12", func(t *testing.T) {
+		s := New(nil, nil)
+		s.Set("era", "6.8")
+		s.Set("scenario", "devmem-rx")
+		if s.Config().Scenario != "drop" || !strings.Contains(s.View().Controls.Errs["scenario"], "memory providers") {
+			t.Fatalf("devmem-rx in 6.8: run %s, errs %v", s.Config().Scenario, s.View().Controls.Errs)
+		}
+		agree(t, s, "devmem-rx refused")
+		s.Set("era", "5.12")
+		if cfgEra(s.Config()) != "5.12" || len(s.View().Controls.Errs) != 0 {
+			t.Fatalf("era 5.12 after the refusal: run in %s, errs %v", cfgEra(s.Config()), s.View().Controls.Errs)
+		}
+		agree(t, s, "then 5.12")
+	})
+	t.Run("cpsw for split-page, then its default driver", func(t *testing.T) {
+		s := New(nil, nil)
+		s.Set("scenario", "split-page")
+		s.Set("driver", "cpsw")
+		if s.Config().Driver != "" || s.View().Controls.Errs["driver"] == "" {
+			t.Fatalf("cpsw for split-page: driver %q, errs %v", s.Config().Driver, s.View().Controls.Errs)
+		}
+		agree(t, s, "cpsw refused")
+		s.Set("driver", "hns3")
+		if s.Config().Driver != "hns3" {
+			t.Fatalf("hns3 after the refusal: driver %q, errs %v", s.Config().Driver, s.View().Controls.Errs)
+		}
+		agree(t, s, "then hns3")
+	})
+	t.Run("frame=20, then pool_size=8 and a rule", func(t *testing.T) {
+		s := New(nil, nil)
+		s.Set("frame", "20")
+		s.Set("pool_size", "-77")
+		if v := s.View().Controls; v.Errs["pool_size"] == "" || len(v.Errs) != 1 {
+			t.Fatalf("errs %v: want pool_size's alone", v.Errs)
+		}
+		s.Set("pool_size", "8")
+		s.Set("rx_descs", "32")
+		s.Set("break", "refcnt-check")
+		q := s.Query()
+		if q.Get("pool_size") != "8" || q.Get("rx_descs") != "32" || q.Get("break") != "refcnt-check" || q.Has("frame") {
+			t.Fatalf("after the refusals the edits that fit must all apply: %s", q.Encode())
+		}
+		agree(t, s, "valid edits after refused ones")
+	})
+}
+
+// A scenario, driver or era change keeps the position in packets.
+func TestSession_AConfigChangeKeepsThePosition(t *testing.T) {
+	s := New(nil, nil)
+	for s.Lab().Ops() < 40 {
+		s.Step()
+	}
+	p := s.Lab().Packets()
+	for _, ch := range [][2]string{{"era", "5.12"}, {"driver", "bnxt"}, {"scenario", "tcp-stream"}} {
+		s.Set(ch[0], ch[1])
+		l := s.Lab()
+		if l.Packets() != p {
+			t.Fatalf("after %s=%s: packet %d, want %d (op %d)", ch[0], ch[1], l.Packets(), p, l.Ops())
+		}
+		// The first such operation: one operation earlier had fewer.
+		if back, err := lab.ReplayTo(s.Config(), l.Ops()-1); err != nil || back.Packets() >= p {
+			t.Fatalf("after %s=%s: op %d is not the first with %d packets", ch[0], ch[1], l.Ops(), p)
+		}
+		if n := s.View().Controls.Note; !strings.Contains(n, fmt.Sprintf("packet %d", p)) {
+			t.Errorf("after %s=%s: note %q", ch[0], ch[1], n)
+		}
+	}
+	s.Set("pool_size", "64")
+	if s.Lab().Ops() != 0 {
+		t.Errorf("a knob change starts at op 0, not %d", s.Lab().Ops())
 	}
 }
 
@@ -299,6 +397,29 @@ func TestSession_CompareWithAnotherEra(t *testing.T) {
 	v := verify(t, s, "compare")
 	if v.Charts.CmpName != "era 5.12 (no skb recycling)" || v.Charts.Compare != "era:5.12" {
 		t.Errorf("comparison %q (%q)", v.Charts.CmpName, v.Charts.Compare)
+	}
+	// The comparison runs to its end on its own, whatever the run does,
+	// with its progress shown; a config change starts it over.
+	if !strings.Contains(v.Charts.CmpProgress, "era 5.12: ") || !strings.Contains(v.Charts.CmpProgress, "of 1000000 packets") {
+		t.Errorf("progress %q", v.Charts.CmpProgress)
+	}
+	s.Set("packets", "20000")
+	s.Compare("era:5.12")
+	for i := 0; s.CompareSlice(5); i++ {
+		if i > 1000 {
+			t.Fatal("the comparison does not end")
+		}
+	}
+	v = s.View()
+	if s.cmp.Packets() != 20000 || v.Charts.CmpProgress != "era 5.12: complete, 20000 packets" {
+		t.Errorf("at its end the comparison is at %d packets, progress %q", s.cmp.Packets(), v.Charts.CmpProgress)
+	}
+	if got, want := s.cmp.Results().Stats, mustRun(t, s.cmp.Config()).Stats; got != want {
+		t.Errorf("the comparison in slices %v, the same config in one run %v", got, want)
+	}
+	s.Set("seed", "7")
+	if s.cmp == nil || s.cmp.Packets() != 0 || s.cmp.Config().Seed != 7 {
+		t.Errorf("a config change must start the comparison over with it")
 	}
 	s.Compare("era:9.9")
 	v = s.View()
@@ -577,4 +698,15 @@ func TestSession_TheTraceDrawsOnlyWhileOpen(t *testing.T) {
 	if !v.TraceOpen || len(v.Trace) == 0 || !strings.Contains(strings.Join(v.Trace, "\n"), "page_pool_alloc_pages") {
 		t.Errorf("open trace: %d lines", len(v.Trace))
 	}
+}
+
+// mustRun is cfg's batch run to its end.
+func mustRun(t *testing.T, cfg lab.Config) lab.Results {
+	t.Helper()
+	l, err := lab.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Run()
+	return l.Results()
 }

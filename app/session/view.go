@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -38,15 +39,17 @@ type View struct {
 	YNL                        YNLView // the pools as ynl shows them (ynl.go), while open
 }
 
-// ControlsView is the config editor: the wanted config (which may not
-// build: Errs says why, beside the field), the choices and the rules.
+// ControlsView is the config editor: the run's config, the choices (each
+// that does not run with its reason and a short mark) and the rules; Errs
+// says why an edit was refused, beside its field.
 type ControlsView struct {
-	Scenario, Driver, Era, Seed, Preset string
-	Scenarios, Drivers, Eras, Presets   []lab.Choice // Why: the engine's reason a value does not run
-	Knobs                               []KnobRow
-	Rules                               []RuleRow
-	Errs                                map[string]string // field -> message
-	ScenarioDoc                         string
+	Scenario, Driver, Era, Seed, Preset, Packets string
+	Scenarios, Drivers, Eras, Presets            []lab.Choice // Why: the engine's reason a value does not run
+	Knobs                                        []KnobRow
+	Rules                                        []RuleRow
+	Errs                                         map[string]string // field -> message
+	Note                                         string            // what the last edit did besides the change ("kept the position …")
+	ScenarioDoc                                  string
 	// EraDoc is the chosen era's summary: what its kernel changes, the
 	// release it follows and its name family.
 	EraDoc string
@@ -77,7 +80,12 @@ type TimelineView struct {
 	Playing bool
 	Speed   int
 	Done    bool
-	Markers []MarkerView // the engine's markers as far as the run went (markers.go)
+	// The run's length in packets: where the run is, how far it has been
+	// computed, and the configured run's end.
+	Packets, MaxPackets, Total int64
+	ToEnd                      bool         // running to the end (RunToEnd)
+	GoToErr                    string       // why the last "go to" was refused
+	Markers                    []MarkerView // the engine's markers as far as the run went (markers.go)
 }
 
 // MachineView is the machine drawing's props.
@@ -171,7 +179,10 @@ type ChartsView struct {
 	Err                      string
 	Throughput, Mix, Profile string // ECharts options (JSON); Profile "" before the first measured window
 	CmpName                  string
-	Points                   int // windows in the run's series
+	// CmpProgress is how far the comparison has run ("era 5.12: 9 400 of
+	// 20 000 packets"; "… complete" at its end); "" without one.
+	CmpProgress string
+	Points      int // windows in the run's series
 }
 
 // chartCache keeps the charts' options between views: they are rebuilt
@@ -192,11 +203,12 @@ func (s *Session) View() View {
 	if s.traceOpen { // a closed trace panel draws no lines (200 lines to the DOM per step)
 		v.Trace = s.trace
 	}
-	if key := fmt.Sprintf("%s|%v|%s", s.want.Values().Encode(), s.errs, s.preset); key != s.ctlKey {
+	if key := fmt.Sprintf("%s|%v|%s|%s", s.cfg.Values().Encode(), s.errs, s.preset, s.note); key != s.ctlKey {
 		s.ctlKey, s.ctl = key, s.controls()
 	}
 	v.Controls = s.ctl
-	v.Timeline = TimelineView{Op: s.snap.Op, Max: max(s.maxOp, s.snap.Op), Playing: s.playing, Speed: s.speed, Done: s.snap.Done}
+	v.Timeline = TimelineView{Op: s.snap.Op, Max: max(s.maxOp, s.snap.Op), Playing: s.playing, Speed: s.speed, Done: s.snap.Done,
+		Packets: s.snap.Packets, MaxPackets: max(s.maxPackets, s.snap.Packets), Total: cmp.Or(s.cfg.Packets, lab.DefaultPackets), ToEnd: s.toEnd && s.playing, GoToErr: s.gotoErr}
 	v.Timeline.Markers = s.markers(v.Timeline.Max)
 	v.Machine = MachineView{Snap: s.snap, Changed: s.changed(), Selected: s.selected, Scroll: s.scroll, SelectedFree: s.selectedFree()}
 	has := s.hasRec && s.snap.Op > 0 && s.rec.Op.Index < s.snap.Op
@@ -223,14 +235,12 @@ func (s *Session) View() View {
 }
 
 func (s *Session) controls() ControlsView {
-	k, err := s.want.EffectiveKnobs()
-	if err != nil {
-		k, _ = s.cfg.EffectiveKnobs()
-	}
-	sc := s.list.Scenario(s.want.Scenario)
-	c := ControlsView{Scenario: s.want.Scenario, Driver: s.want.Driver, Era: cfgEra(s.want), Seed: strconv.FormatUint(s.want.Seed, 10), Preset: s.preset,
-		Scenarios: s.want.Choices("scenario"), Drivers: s.want.Choices("driver"), Eras: s.want.Choices("era"), Presets: s.want.Choices("preset"),
-		Errs: s.errs, ScenarioDoc: sc.Doc}
+	k, _ := s.cfg.EffectiveKnobs()
+	sc := s.list.Scenario(s.cfg.Scenario)
+	c := ControlsView{Scenario: s.cfg.Scenario, Driver: s.cfg.Driver, Era: cfgEra(s.cfg), Seed: strconv.FormatUint(s.cfg.Seed, 10), Preset: s.preset,
+		Packets:   strconv.FormatInt(cmp.Or(s.cfg.Packets, lab.DefaultPackets), 10),
+		Scenarios: s.cfg.Choices("scenario"), Drivers: s.cfg.Choices("driver"), Eras: s.cfg.Choices("era"), Presets: s.cfg.Choices("preset"),
+		Errs: s.errs, Note: s.note, ScenarioDoc: sc.Doc}
 	for _, e := range c.Eras {
 		if e.Value == c.Era {
 			c.EraDoc = e.Doc
@@ -238,8 +248,6 @@ func (s *Session) controls() ControlsView {
 	}
 	add := func(spec sim.KnobSpec, matters bool) {
 		n, _ := sim.KnobByName(spec.Name)
-		// The wanted config's value, also when it does not fit yet: what
-		// the user typed stays on screen beside the reason.
 		val := strconv.FormatInt(k[n], 10)
 		c.Knobs = append(c.Knobs, KnobRow{Name: spec.Name, Value: val, Doc: spec.Doc, Min: spec.Min, Max: spec.Max, Matters: matters})
 	}
@@ -255,7 +263,7 @@ func (s *Session) controls() ControlsView {
 	}
 	for _, r := range s.list.Rules {
 		row := RuleRow{Name: r.Name, Prevents: r.Prevents, Kinds: strings.Join(r.Kinds, " / "),
-			Broken: slices.Contains(s.want.Break, r.Name), Reach: lab.RuleReach(s.want, r.Name)}
+			Broken: slices.Contains(s.cfg.Break, r.Name), Reach: lab.RuleReach(s.cfg, r.Name)}
 		row.ShowMe, row.ShowWhere = reachShowMe(r.Name, row.Reach)
 		c.Rules = append(c.Rules, row)
 	}
@@ -395,6 +403,12 @@ func (s *Session) chartsView() ChartsView {
 	if s.cmp != nil {
 		era := s.cmp.Config().Era
 		c.CmpName = "era " + era + recyclingNote(era)
+		total := cmp.Or(s.cmp.Config().Packets, lab.DefaultPackets)
+		if s.cmp.Done() {
+			c.CmpProgress = fmt.Sprintf("era %s: complete, %d packets", era, s.cmp.Packets())
+		} else {
+			c.CmpProgress = fmt.Sprintf("era %s: %d of %d packets", era, s.cmp.Packets(), total)
+		}
 	}
 	key := fmt.Sprintf("%d/%d/%s/%d/%d/%s", len(s.series), lastPackets(s.series), c.CmpName, lastPackets(s.cmpSeries), len(s.cmpSeries), main)
 	if key != s.charts.key {

@@ -18,12 +18,12 @@ var badInputs = []struct {
 	code int
 	want string
 }{
-	{"no command", "", 2, "ppsim: missing command (accepted: list, run, predict, diagnose); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct [--platform P] [--json]   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]"},
+	{"no command", "", 2, "ppsim: missing command (accepted: list, run, predict, diagnose); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct [--platform P] [--json]   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]"},
 	{"unknown command", "fly", 2, "ppsim: unknown command \"fly\" (accepted: list, run, predict, diagnose)"},
 	{"list: unknown flag", "list --yaml", 2, "ppsim: list: unknown flag --yaml (accepted flags: --json)"},
 	{"list: flag twice", "list --json --json", 2, "ppsim: list: --json is given twice: give it once"},
 	{"list: stray argument", "list extra", 2, "ppsim: list: unexpected argument \"extra\""},
-	{"run: unknown flag", "run --scenario pool-ring --warp", 2, "ppsim: run: unknown flag --warp (accepted flags: --break, --driver, --era, --json, --packets, --scenario, --seed, --set, --trace, --trace-format, --trace-max)"},
+	{"run: unknown flag", "run --scenario pool-ring --warp", 2, "ppsim: run: unknown flag --warp (accepted flags: --break, --driver, --era, --json, --ops, --packets, --scenario, --seed, --set, --trace, --trace-format, --trace-max)"},
 	{"run: no scenario", "run", 2, "ppsim: no scenario given (accepted: pool-direct, pool-ring, pool-slow, drop, tcp-stream, forward, xdp-redirect, xdp-drop, xdp-tx, split-page, clone-tap, coalesce-mixed, destroy, numa-migrate, pfmemalloc, generic-xdp, devmem-rx)"},
 	{"run: unknown scenario", "run --scenario warp", 2, "ppsim: unknown scenario \"warp\" (accepted: pool-direct, pool-ring, pool-slow, drop, tcp-stream, forward, xdp-redirect, xdp-drop, xdp-tx, split-page, clone-tap, coalesce-mixed, destroy, numa-migrate, pfmemalloc, generic-xdp, devmem-rx)"},
 	{"run: empty scenario", "run --scenario ''", 2, "ppsim: run: --scenario is empty: give a value or leave the flag out"},
@@ -43,6 +43,8 @@ var badInputs = []struct {
 	{"run: unknown era", "run --scenario pool-ring --era 3.0", 2, "ppsim: unknown era \"3.0\" (accepted: " + strings.Join(sim.EraNames(), ", ") + ")"},
 	{"run: empty era", "run --scenario pool-ring --era ''", 2, "ppsim: run: --era is empty: give a value or leave the flag out"},
 	{"run: era twice", "run --scenario pool-ring --era 5.14 --era 6.8", 2, "ppsim: run: --era is given twice: give it once"},
+	{"run: ops zero", "run --scenario pool-ring --ops 0", 2, "ppsim: --ops \"0\": want a positive integer (operations)"},
+	{"run: ops a word", "run --scenario pool-ring --ops end", 2, "ppsim: --ops \"end\": want a positive integer (operations)"},
 	{"run: packets zero", "run --scenario pool-ring --packets 0", 2, "ppsim: --packets \"0\": want an integer from 1 to 1099511627776"},
 	{"run: packets a word", "run --scenario pool-ring --packets lots", 2, "ppsim: --packets \"lots\": want an integer from 1 to 1099511627776"},
 	{"run: packets negative", "run --scenario pool-ring --packets -5", 2, "ppsim: --packets \"-5\": want an integer from 1 to 1099511627776"},
@@ -132,7 +134,7 @@ var badInputs = []struct {
 	{"predict: napi-direct without recycling", "predict --profile mvpp2-v1-before --rate 962 --unit kpps --change napi-direct", 2, "ppsim: --change napi-direct: needs a profile with skb recycling on (page_pool_put_page or page_pool_return_skb_page listed)"},
 	{"predict: stray profile name", "predict mvpp2-v1-before --rate 962 --unit kpps --change bulk", 2, "ppsim: predict: unexpected argument \"mvpp2-v1-before\" (did you mean --profile mvpp2-v1-before?)"},
 	{"predict: stray change name", "predict --profile mvpp2-v1-before --rate 962 --unit kpps bulk", 2, "ppsim: predict: unexpected argument \"bulk\" (did you mean --change bulk?)"},
-	{"run: flag without its value", "run --scenario", 2, "ppsim: run: --scenario needs a value (accepted flags: --break, --driver, --era, --json, --packets, --scenario, --seed, --set, --trace, --trace-format, --trace-max)"},
+	{"run: flag without its value", "run --scenario", 2, "ppsim: run: --scenario needs a value (accepted flags: --break, --driver, --era, --json, --ops, --packets, --scenario, --seed, --set, --trace, --trace-format, --trace-max)"},
 	{"diagnose: unknown flag", "diagnose --paste x", 2, "ppsim: diagnose: unknown flag --paste (accepted flags: --file, --interval, --json)"},
 	{"diagnose: flag twice", "diagnose --file a --file b", 2, "ppsim: diagnose: --file is given twice: give it once"},
 	{"diagnose: empty file flag", "diagnose --file ''", 2, "ppsim: diagnose: --file is empty: give a value or leave the flag out"},

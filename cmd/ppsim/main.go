@@ -54,7 +54,7 @@ func main() {
 
 const usage = `usage:
   ppsim list [--json]
-  ppsim run [--driver D] --scenario S [--era E] [--packets N] [--seed N]
+  ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]
             [--set knob=value ...] [--break rule ...] [--json]
             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
@@ -235,9 +235,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	trace := fs.String("trace", "", "write the event trace to FILE")
 	traceFormat := fs.String("trace-format", "all", "all (tracepoints and model events) or tracepoints (the four page_pool tracepoints only)")
 	traceMax := fs.String("trace-max", strconv.FormatInt(defaultTraceMax, 10), "stop writing the trace after this many bytes")
+	opsFlag := fs.String("ops", "", "stop after N operations: the state the playground shows at op N (every operation checked as the page checks it)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
+	}
+	var ops uint64
+	if flagSet(fs, "ops") {
+		o, err := strconv.ParseUint(*opsFlag, 10, 64)
+		if err != nil || o < 1 {
+			return bad("--ops %q: want a positive integer (operations)", *opsFlag)
+		}
+		ops = o
 	}
 	n, err := strconv.ParseInt(*packets, 10, 64)
 	if err != nil || n < 1 || n > lab.MaxPackets {
@@ -279,10 +288,19 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		tw = &traceWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), max: max, onlyTracepoints: *traceFormat == "tracepoints"}
 		l.SetTracer(tw.event)
 	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
-	interrupted := runWithProgress(l, cfg.Packets, progressTo(stderr, *asJSON), sig)
+	interrupted := false
+	if ops > 0 {
+		// The page's run: seekable, so that a run that can fail is
+		// checked fully after every operation, as the playground checks
+		// it; Seek brings it to op N as a link with step=N does.
+		l.EnableSeek()
+		l.Seek(ops)
+	} else {
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt)
+		defer signal.Stop(sig)
+		interrupted = runWithProgress(l, cfg.Packets, progressTo(stderr, *asJSON), sig)
+	}
 	l.SetTracer(nil)
 	if tw != nil {
 		if err := tw.close(); err != nil {
@@ -295,6 +313,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	res := l.Results()
 	if tw != nil && tw.dropped > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the trace stopped at --trace-max %d bytes: %d more events were not written", max, tw.dropped))
+	}
+	if ops > 0 {
+		if l.Ops() < ops {
+			res.Notes = append(res.Notes, fmt.Sprintf("--ops %d: the run ended at op %d (%d packets)", ops, l.Ops(), l.Packets()))
+		} else {
+			res.Notes = append(res.Notes, fmt.Sprintf("--ops %d: stopped after op %d, %d of %d packets: the state the playground shows at step=%d", ops, l.Ops(), l.Packets(), cfg.Packets, ops))
+		}
 	}
 	if interrupted {
 		res.Notes = append(res.Notes, fmt.Sprintf("interrupted (Ctrl-C) after %d of %d packets: the result covers those", l.Packets(), cfg.Packets))

@@ -183,6 +183,10 @@ func (cfg Config) With(field, value string) (Config, error) {
 // with it ("" when it does).
 type Choice struct {
 	Value, Label, Why string
+	// Mark is a short mark for a choice that does not run (Why != ""),
+	// for a select to show instead of the sentence: an era before the
+	// first era that runs the config, "6.12+"; any other, "✕".
+	Mark string
 	// Doc says what the value is (an era: its summary, the release it
 	// follows and the names its narration uses); "" for most fields.
 	Doc string
@@ -263,6 +267,21 @@ func (cfg Config) Choices(field string) []Choice {
 	for i := range out {
 		if why[i] != own || count[why[i]] == 1 {
 			out[i].Why = why[i]
+		}
+		if out[i].Why != "" {
+			out[i].Mark = "✕"
+			if field == "era" {
+				// The first later era that runs it, when every era from
+				// there on does: "from that release on".
+				for j := i + 1; j < len(out); j++ {
+					if why[j] == "" {
+						if !slices.ContainsFunc(why[j:], func(w string) bool { return w != "" }) {
+							out[i].Mark = out[j].Value + "+"
+						}
+						break
+					}
+				}
+			}
 		}
 	}
 	return out

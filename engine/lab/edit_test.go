@@ -302,3 +302,25 @@ func mustKnobs(t *testing.T, cfg Config) sim.Knobs {
 	}
 	return k
 }
+
+// A choice that does not run carries a short mark: an era before the first
+// that runs the config (and every later one does) "<that era>+", any other
+// "✕"; a choice that runs, none.
+func TestChoices_MarkIsShort(t *testing.T) {
+	devmem := Config{Scenario: "devmem-rx"}
+	first := sim.FirstEra(func(e *sim.Era) bool { return e.MemProvider != sim.MPNone })
+	for _, c := range devmem.Choices("era") {
+		e, _ := sim.EraByName(c.Value)
+		switch {
+		case c.Why == "" && c.Mark != "":
+			t.Errorf("era %s runs devmem-rx but is marked %q", c.Value, c.Mark)
+		case c.Why != "" && e.Order < first.Order && c.Mark != first.Name+"+":
+			t.Errorf("era %s: mark %q, want %q (why %q)", c.Value, c.Mark, first.Name+"+", c.Why)
+		}
+	}
+	for _, c := range (Config{Scenario: "split-page"}).Choices("driver") {
+		if (c.Why != "") != (c.Mark == "✕") {
+			t.Errorf("split-page driver %q: why %q, mark %q", c.Value, c.Why, c.Mark)
+		}
+	}
+}

@@ -202,3 +202,23 @@ func (l *Lab) Seek(n uint64) {
 		l.stampLog()
 	}
 }
+
+// OpAtPackets is the first operation count at which the run of cfg has
+// received packets packets (packets 0: op 0), or its last operation when it
+// ends sooner; got is the packets received there. A front end that changes
+// the config mid-run keeps the position in packets with it (Seek to op).
+// The run is a batch run of its own (a run is a pure function of its
+// config, so the count is the one stepping finds); cfg must build.
+func OpAtPackets(cfg Config, packets int64) (op uint64, got int64) {
+	l, err := New(cfg)
+	if err != nil {
+		panic("lab: OpAtPackets: " + err.Error())
+	}
+	// An operation completes at most one packet, a skipped cycle at most
+	// one per operation it skips: running as many operations as packets
+	// are missing never goes past the first operation that completes the
+	// last of them.
+	for l.packets < packets && l.RunFor(packets-l.packets) {
+	}
+	return l.ops, l.packets
+}
