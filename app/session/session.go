@@ -469,7 +469,7 @@ func (s *Session) Set(field, value string) {
 	s.dirty = true
 	s.errs = map[string]string{}
 	s.note = ""
-	w, err := s.cfg.With(field, value)
+	w, err := pinned(s.cfg).With(field, value)
 	if err == nil && field == "scenario" && s.preset == lab.PresetTeaching {
 		// The sizes select says teaching: the new scenario's teaching
 		// sizes, even when a size was edited since (With keeps an edited one).
@@ -477,6 +477,13 @@ func (s *Session) Set(field, value string) {
 	}
 	if err == nil {
 		err = w.Validate()
+	}
+	if err == nil {
+		// The config in the form its link reads back as (a default named
+		// explicitly — the scenario's own driver, the default era, a
+		// knob at its default — is the default): the controls, the link
+		// and the run are then one config.
+		w, err = lab.ParseConfig(w.Values())
 	}
 	if err != nil {
 		s.errs[field] = refusal(field, value, err)
@@ -634,11 +641,17 @@ func (s *Session) selectedFree() bool {
 	return false
 }
 
-func cfgEra(c lab.Config) string {
-	if c.Era == "" {
-		return sim.DefaultEra
-	}
-	return c.Era
+// cfgEra is the era c runs in (lab.Config.EraName): the era the select
+// shows and the CLI line names.
+func cfgEra(c lab.Config) string { return c.EraName() }
+
+// pinned is c with its era named: the era the page shows stays the era
+// an edit of another field runs in (no edit moves the run to another era
+// unseen: devmem-rx chosen while 6.8 is shown is refused, not run in
+// 6.12).
+func pinned(c lab.Config) lab.Config {
+	c.Era = c.EraName()
+	return c
 }
 
 // errField is the field an error is about (the one changed, when the error

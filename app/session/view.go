@@ -239,7 +239,7 @@ func (s *Session) controls() ControlsView {
 	sc := s.list.Scenario(s.cfg.Scenario)
 	c := ControlsView{Scenario: s.cfg.Scenario, Driver: s.cfg.Driver, Era: cfgEra(s.cfg), Seed: strconv.FormatUint(s.cfg.Seed, 10), Preset: s.preset,
 		Packets:   strconv.FormatInt(cmp.Or(s.cfg.Packets, lab.DefaultPackets), 10),
-		Scenarios: s.cfg.Choices("scenario"), Drivers: s.cfg.Choices("driver"), Eras: s.cfg.Choices("era"), Presets: s.cfg.Choices("preset"),
+		Scenarios: pinned(s.cfg).Choices("scenario"), Drivers: pinned(s.cfg).Choices("driver"), Eras: s.cfg.Choices("era"), Presets: pinned(s.cfg).Choices("preset"),
 		Errs: s.errs, Note: s.note, ScenarioDoc: sc.Doc}
 	for _, e := range c.Eras {
 		if e.Value == c.Era {

@@ -56,8 +56,8 @@ func (cfg Config) Values() url.Values {
 	if cfg.Driver != "" && cfg.Driver != sc.DefaultDriver {
 		v.Set("driver", cfg.Driver)
 	}
-	if cfg.Era != "" && cfg.Era != sim.DefaultEra {
-		v.Set("era", cfg.Era)
+	if cfg.Era != "" && cfg.Era != (Config{Scenario: cfg.Scenario}).EraName() {
+		v.Set("era", cfg.Era) // left out only where no era means this one
 	}
 	if cfg.Platform != "" {
 		def := sim.BenchX86.Name
@@ -250,6 +250,19 @@ type resolved struct {
 	spec  *drivers.Spec
 	plat  *sim.Platform
 	rules sim.RuleSet
+}
+
+// EraName is the era cfg runs in: Era when given; else the default era,
+// or the scenario's first era when it does not run in the default one
+// (devmem-rx). For a config that does not resolve, Era or the default.
+func (cfg Config) EraName() string {
+	if r, err := cfg.resolve(); err == nil {
+		return r.era.Name
+	}
+	if cfg.Era != "" {
+		return cfg.Era
+	}
+	return sim.DefaultEra
 }
 
 // Validate checks every field of cfg and their combinations without building
