@@ -16,11 +16,33 @@ import (
 	"pplab/engine/workload"
 )
 
-// ConfigVersion is the version of the URL form of a config (key "v").
-const ConfigVersion = "1"
+// ConfigVersion is the version of the URL form of a config (key "v"). A
+// link keeps its meaning: ParseConfig reads every version there was, each
+// as it was written, and Values writes the current one.
+//
+//   - v=1: a size knob a link leaves out is at the kernel's size.
+//   - v=2: a size knob a link leaves out (rx_descs, pool_size, node_pages)
+//     is at the scenario's teaching size (Preset), the playground's
+//     default whatever the entry URL; "sizes=kernel" puts the ones left
+//     out at the kernel's sizes. A link without v is read as the current
+//     version.
+const ConfigVersion = "2"
+
+// configVersions are the versions ParseConfig reads.
+var configVersions = []string{"1", "2"}
 
 // configKeys are the keys of the URL form besides the knobs' names.
-var configKeys = []string{"v", "scenario", "driver", "era", "platform", "packets", "seed", "break"}
+var configKeys = []string{"v", "scenario", "driver", "era", "platform", "packets", "seed", "break", "sizes"}
+
+// ConfigKeys are the keys of the URL form: the fixed ones, then every
+// knob's name.
+func ConfigKeys() []string {
+	out := slices.Clone(configKeys)
+	for _, k := range sim.AllKnobs() {
+		out = append(out, k.Name)
+	}
+	return out
+}
 
 // IsConfigKey reports whether key belongs to the URL form of a config (a
 // knob's name or one of the fixed keys): a UI keeps its own keys apart.
@@ -76,8 +98,24 @@ func (cfg Config) Values() url.Values {
 	}
 	def := scenarioDefaults(sc)
 	k := cfg.Knobs.Over(def)
+	// The sizes: left out at the teaching size (v=2's default); at the
+	// kernel's sizes all together, sizes=kernel; else each as it is.
+	t := teachingKnobs(sc)
+	kernel := true
+	for _, n := range presetKnobs {
+		if _, ok := t.Get(n); ok && k[n] != def[n] {
+			kernel = false
+		}
+	}
+	if kernel {
+		v.Set("sizes", PresetKernel)
+	}
 	for n := sim.Knob(0); n < sim.NumKnobs; n++ {
-		if k[n] != def[n] {
+		ref := def[n]
+		if tv, ok := t.Get(n); ok && !kernel {
+			ref = tv
+		}
+		if k[n] != ref {
 			v.Set(n.String(), strconv.FormatInt(k[n], 10))
 		}
 	}
@@ -113,8 +151,24 @@ func ParseConfig(v url.Values) (Config, error) {
 		}
 		return vals[len(vals)-1], true
 	}
-	if s, ok := one("v"); ok && s != ConfigVersion {
-		bad("v", s, "unknown version (this pplab reads v=%s)", ConfigVersion)
+	version := ConfigVersion
+	if s, ok := one("v"); ok {
+		if slices.Contains(configVersions, s) {
+			version = s
+		} else {
+			bad("v", s, "unknown version (this pplab reads v=%s)", strings.Join(configVersions, ", v="))
+		}
+	}
+	sizes := PresetTeaching
+	if s, ok := one("sizes"); ok {
+		switch {
+		case version == "1":
+			bad("sizes", s, "not a key of v=1 links (sizes is v=2's)")
+		case s == PresetTeaching || s == PresetKernel:
+			sizes = s
+		default:
+			bad("sizes", s, "want %s or %s", PresetTeaching, PresetKernel)
+		}
 	}
 	keys := make([]string, 0, len(v))
 	for key := range v {
@@ -123,7 +177,7 @@ func ParseConfig(v url.Values) (Config, error) {
 	sort.Strings(keys)
 	for _, key := range keys {
 		if !IsConfigKey(key) {
-			bad(key, strings.Join(v[key], ","), "unknown parameter (accepted: %s, or a knob's name)", strings.Join(configKeys, ", "))
+			bad(key, strings.Join(v[key], ","), "unknown parameter%s (accepted: %s)", DidYouMean(key, ConfigKeys()), strings.Join(ConfigKeys(), ", "))
 		}
 	}
 	s, ok := one("scenario")
@@ -162,6 +216,16 @@ func ParseConfig(v url.Values) (Config, error) {
 	for _, r := range v["break"] {
 		if !slices.Contains(cfg.Break, r) {
 			try("break", r)
+		}
+	}
+	// v=2: the sizes a link leaves out are the teaching sizes (unless
+	// sizes=kernel), set before the knobs it gives.
+	if version != "1" && sizes == PresetTeaching {
+		t := teachingKnobs(sc)
+		for _, n := range presetKnobs {
+			if tv, ok := t.Get(n); ok && !v.Has(n.String()) {
+				try(n.String(), strconv.FormatInt(tv, 10))
+			}
 		}
 	}
 	for _, key := range keys {
@@ -474,4 +538,44 @@ func named(field, value, format string, args ...any) *sim.FieldError {
 // knobErr is a FieldError about knob n's value in k.
 func knobErr(n sim.Knob, k *sim.Knobs, format string, args ...any) *sim.FieldError {
 	return &sim.FieldError{Field: n.String(), Value: fmt.Sprint(k[n]), Msg: fmt.Sprintf(format, args...), Knob: true}
+}
+
+// DidYouMean is " (did you mean X?)" for the accepted key nearest to key —
+// a prefix either way, or at most two edits away — or "".
+func DidYouMean(key string, accepted []string) string {
+	best, bestD := "", 3
+	for _, a := range accepted {
+		d := editDistance(strings.ToLower(key), a)
+		if len(key) >= 3 && (strings.HasPrefix(a, strings.ToLower(key)) || strings.HasPrefix(strings.ToLower(key), a)) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = a, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean " + best + "?)"
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -402,7 +402,7 @@ func TestConfigValues_RoundTrip(t *testing.T) {
 	}
 	// Only non-default knobs, names not indexes, a version.
 	v := Config{Scenario: "drop", Knobs: sim.MustOverrides("rx_descs=16", "bulk=64")}.Values()
-	if v.Encode() != "rx_descs=16&scenario=drop&v=1" {
+	if v.Encode() != "node_pages=16384&pool_size=0&scenario=drop&v=2" { // v=2: rx_descs=16 is the teaching size, the other sizes the kernel's
 		t.Errorf("Values: %s", v.Encode())
 	}
 }
@@ -413,14 +413,19 @@ func TestParseConfig_BadFieldsFallBackAndAreNamed(t *testing.T) {
 		fields []string // the bad fields, in the error
 		want   string   // the config that runs instead (Values)
 	}{
-		{"v=1&scenario=drop&era=4.19", []string{"era"}, "scenario=drop&v=1"},
-		{"v=1&scenario=drop&driver=lunar&rx_descs=16", []string{}, "driver=lunar&rx_descs=16&scenario=drop&v=1"},
-		{"v=1&scenario=xdp-redirect&driver=lunar", []string{"driver"}, "scenario=xdp-redirect&v=1"},
-		{"v=1&scenario=drop&rx_descs=1&pool_size=32", []string{"rx_descs"}, "pool_size=32&scenario=drop&v=1"},
-		{"v=1&scenario=drop&order=9&break=gravity&warp=1", []string{"warp", "break", "order"}, "scenario=drop&v=1"}, // rules are read before knobs
-		{"v=2&scenario=pool-ring&seed=-1", []string{"v", "seed"}, "scenario=pool-ring&v=1"},
-		{"scenario=pool-ring&nid=1", []string{"nid"}, "scenario=pool-ring&v=1"},
-		{"v=1&scenario=pool-ring&scenario=drop", []string{"scenario"}, "scenario=drop&v=1"},
+		{"v=1&scenario=drop&era=4.19", []string{"era"}, "scenario=drop&sizes=kernel&v=2"},
+		{"v=1&scenario=drop&driver=lunar&rx_descs=16", []string{}, "driver=lunar&node_pages=16384&pool_size=0&scenario=drop&v=2"},
+		{"v=1&scenario=xdp-redirect&driver=lunar", []string{"driver"}, "scenario=xdp-redirect&sizes=kernel&v=2"},
+		{"v=1&scenario=drop&rx_descs=1&pool_size=32", []string{"rx_descs"}, "node_pages=16384&rx_descs=0&scenario=drop&v=2"},
+		{"v=1&scenario=drop&order=9&break=gravity&warp=1", []string{"warp", "break", "order"}, "scenario=drop&sizes=kernel&v=2"}, // rules are read before knobs
+		{"v=3&scenario=pool-ring&seed=-1", []string{"v", "seed"}, "scenario=pool-ring&v=2"},
+		{"v=2&scenario=pool-ring&seed=-1", []string{"seed"}, "scenario=pool-ring&v=2"},
+		{"v=1&scenario=pool-ring&sizes=kernel", []string{"sizes"}, "scenario=pool-ring&sizes=kernel&v=2"},
+		{"v=2&scenario=pool-ring&sizes=huge", []string{"sizes"}, "scenario=pool-ring&v=2"},
+		{"v=2&scenario=drop&sizes=kernel&pool_size=32", []string{}, "node_pages=16384&rx_descs=0&scenario=drop&v=2"},
+		{"v=2&scenario=drop&secnario=x", []string{"secnario"}, "scenario=drop&v=2"},
+		{"scenario=pool-ring&nid=1", []string{"nid"}, "scenario=pool-ring&v=2"},
+		{"v=1&scenario=pool-ring&scenario=drop", []string{"scenario"}, "scenario=drop&sizes=kernel&v=2"},
 	} {
 		q, _ := url.ParseQuery(tc.query)
 		cfg, err := ParseConfig(q)
