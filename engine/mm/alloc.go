@@ -334,14 +334,19 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 	marked := a.scan()
 	for n := range a.nodes {
 		nd := &a.nodes[n]
-		for i, pfn := range nd.free {
-			if nd.listed[uint(i)/64]&(1<<(uint(i)%64)) != 0 { // unsigned: a shift and a mask, no sign fix-up
-				continue // names a free page whose freeIdx is i
+		for w, bits := range nd.listed {
+			if bits == ^uint64(0) {
+				continue // 64 entries that name free pages whose freeIdx is their index
 			}
-			p := &a.pages[pfn]
-			if p.Place != sim.PlaceBuddy || p.freeIdx != int32(i) {
-				p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
-					"on node %d's free list but recorded as %s", n, p.Place)
+			for i := w * 64; i < min(w*64+64, len(nd.free)); i++ {
+				if bits&(1<<(uint(i)%64)) != 0 { // unsigned: a shift and a mask, no sign fix-up
+					continue // names a free page whose freeIdx is i
+				}
+				p := &a.pages[nd.free[i]]
+				if p.Place != sim.PlaceBuddy || p.freeIdx != int32(i) {
+					p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
+						"on node %d's free list but recorded as %s", n, p.Place)
+				}
 			}
 		}
 	}
@@ -369,31 +374,38 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 // list); and lists in todo, in PFN order, the pages the page walk reports
 // on: a negative refcount, a free page checkFree names, a compound tail its
 // head no longer covers.
+//
+// It reads the slices' headers once (nothing in the loop changes them but
+// todo, kept in a local) and stays out of line, so that its loop keeps
+// its values in registers: it is the full check's hottest loop.
+//
+//go:noinline
 func (a *Allocator) scan() (marked int) {
-	a.todo = a.todo[:0]
-	for i := range a.pages {
-		p := &a.pages[i]
+	todo, pages, nodes := a.todo[:0], a.pages, a.nodes
+	for i := range pages {
+		p := &pages[i]
 		switch {
 		case p.Ref < 0:
-			a.todo = append(a.todo, int32(i))
+			todo = append(todo, int32(i))
 		case p.Place == sim.PlaceBuddy:
 			marked++
 			if p.Users > 0 || p.Mapped || p.Owner != 0 {
-				a.todo = append(a.todo, int32(i))
+				todo = append(todo, int32(i))
 			}
-			if p.Nid >= 0 && int(p.Nid) < len(a.nodes) {
-				nd := &a.nodes[p.Nid]
-				if x := p.freeIdx; x >= 0 && int(x) < len(nd.free) && int(nd.free[x]) == i {
-					nd.listed[uint32(x)/64] |= 1 << (uint32(x) % 64)
+			if uint(int(p.Nid)) < uint(len(nodes)) { // 0 <= nid < nodes
+				nd := &nodes[p.Nid]
+				if x := uint(int(p.freeIdx)); x < uint(len(nd.free)) && int(nd.free[x]) == i { // 0 <= freeIdx < len
+					nd.listed[x/64] |= 1 << (x % 64)
 				}
 			}
 		case p.Place == sim.PlaceCompound:
-			h := &a.pages[p.Holder]
+			h := &pages[p.Holder]
 			if h.Place == sim.PlaceBuddy || p.PFN-h.PFN >= int32(1)<<h.Order {
-				a.todo = append(a.todo, int32(i))
+				todo = append(todo, int32(i))
 			}
 		}
 	}
+	a.todo = todo
 	return marked
 }
 
