@@ -34,6 +34,12 @@ type Allocator struct {
 
 	todo []int32 `pp:"scratch"` // checker scratch: the pages CheckInvariants' page walk reports on
 
+	// What the scan of a full check read for the checks after it in the
+	// same pass (sim.Machine.CheckPass): ScannedUsers, ScannedOwned.
+	scanPass  uint64       `pp:"scratch"`
+	scanUsers []int32      `pp:"scratch"` // each page's Users, by index
+	scanOwned []OwnedPages `pp:"scratch"` // by pool id
+
 	// Counters.
 	Allocs, Frees, BulkCalls, Failures, PfmemallocAllocs int64 `pp:"counter"`
 }
@@ -322,8 +328,18 @@ func (a *Allocator) checkFree(m *sim.Machine, p *Page) {
 func (a *Allocator) CheckInvariants(m *sim.Machine) {
 	inFree := 0
 	for n := range a.nodes {
+		inFree += len(a.nodes[n].free)
+	}
+	marked, matched := a.scan()
+	if matched == inFree {
+		// Every free-list entry names a free page whose freeIdx is the
+		// entry's index (a page matches one entry at most, an entry one
+		// page): the walk below would report nothing.
+		a.checkPages(m, marked, inFree)
+		return
+	}
+	for n := range a.nodes {
 		nd := &a.nodes[n]
-		inFree += len(nd.free)
 		words := (len(nd.free) + 63) / 64
 		if cap(nd.listed) < words {
 			nd.listed = make([]uint64, words)
@@ -331,7 +347,7 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 		nd.listed = nd.listed[:words]
 		clear(nd.listed)
 	}
-	marked := a.scan()
+	a.markListed()
 	for n := range a.nodes {
 		nd := &a.nodes[n]
 		for w, bits := range nd.listed {
@@ -350,6 +366,12 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 			}
 		}
 	}
+	a.checkPages(m, marked, inFree)
+}
+
+// checkPages is CheckInvariants' page walk over the pages the scan noted
+// (todo), then the count of free pages against the free lists.
+func (a *Allocator) checkPages(m *sim.Machine, marked, inFree int) {
 	for _, pfn := range a.todo {
 		p := &a.pages[pfn]
 		switch {
@@ -368,22 +390,31 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 }
 
 // scan is CheckInvariants' one pass over the page array, in PFN order. It
-// counts the pages marked free; marks each free-list entry that names a
+// counts the pages marked free; counts the free-list entries that name a
 // free page whose freeIdx is the entry's index (looked up from the page's
-// side, on its node's list: an entry left unmarked is looked up from the
-// list); and lists in todo, in PFN order, the pages the page walk reports
-// on: a negative refcount, a free page checkFree names, a compound tail its
-// head no longer covers.
+// side, on its node's list; when some entry is not so named, markListed
+// finds which, and they are looked up from the list); and lists in todo,
+// in PFN order, the pages the page walk reports on: a negative refcount, a
+// free page checkFree names, a compound tail its head no longer covers.
 //
 // It reads the slices' headers once (nothing in the loop changes them but
 // todo, kept in a local) and stays out of line, so that its loop keeps
 // its values in registers: it is the full check's hottest loop.
 //
 //go:noinline
-func (a *Allocator) scan() (marked int) {
+func (a *Allocator) scan() (marked, matched int) {
 	todo, pages, nodes := a.todo[:0], a.pages, a.nodes
+	if len(a.scanUsers) != len(pages) {
+		a.scanUsers = make([]int32, len(pages))
+	}
+	users := a.scanUsers
+	clear(a.scanOwned)
 	for i := range pages {
 		p := &pages[i]
+		users[i] = p.Users
+		if p.Owner > 0 {
+			a.owned(p)
+		}
 		switch {
 		case p.Ref < 0:
 			todo = append(todo, int32(i))
@@ -395,7 +426,7 @@ func (a *Allocator) scan() (marked int) {
 			if uint(int(p.Nid)) < uint(len(nodes)) { // 0 <= nid < nodes
 				nd := &nodes[p.Nid]
 				if x := uint(int(p.freeIdx)); x < uint(len(nd.free)) && int(nd.free[x]) == i { // 0 <= freeIdx < len
-					nd.listed[x/64] |= 1 << (x % 64)
+					matched++
 				}
 			}
 		case p.Place == sim.PlaceCompound:
@@ -406,7 +437,83 @@ func (a *Allocator) scan() (marked int) {
 		}
 	}
 	a.todo = todo
-	return marked
+	a.scanPass = a.m.CheckPass()
+	return marked, matched
+}
+
+// markListed marks each free-list entry that names a free page whose
+// freeIdx is the entry's index (the entries scan counted), for the walk of
+// the free lists when some entry is not so named.
+func (a *Allocator) markListed() {
+	for i := range a.pages {
+		p := &a.pages[i]
+		if p.Place != sim.PlaceBuddy || p.Ref < 0 || p.Nid < 0 || int(p.Nid) >= len(a.nodes) {
+			continue
+		}
+		nd := &a.nodes[p.Nid]
+		if x := uint(int(p.freeIdx)); x < uint(len(nd.free)) && int(nd.free[x]) == i {
+			nd.listed[x/64] |= 1 << (x % 64)
+		}
+	}
+}
+
+// OwnedPages counts the pages a pool owns (Page.Owner: counted in flight,
+// not released) by where they are: in the page allocator (Lost), in the
+// pool's own alloc cache or ptr_ring (Cache, Ring: held there by that
+// pool), anywhere else (Other).
+type OwnedPages struct{ Lost, Cache, Ring, Other int64 }
+
+// owned counts p (Owner > 0) in its pool's OwnedPages (out of line: few
+// pages are owned, and the scan's loop keeps its registers).
+//
+//go:noinline
+func (a *Allocator) owned(p *Page) {
+	o := p.Owner
+	if int(o) >= len(a.scanOwned) {
+		a.scanOwned = append(a.scanOwned, make([]OwnedPages, int(o)+1-len(a.scanOwned))...)
+	}
+	t := &a.scanOwned[o]
+	switch {
+	case p.Place == sim.PlaceBuddy:
+		t.Lost++
+	case p.Place == sim.PlaceCache && p.Holder == o:
+		t.Cache++
+	case p.Place == sim.PlaceRing && p.Holder == o:
+		t.Ring++
+	default:
+		t.Other++
+	}
+}
+
+// scanned reports whether the allocator's scan ran in the full check in
+// progress.
+func (a *Allocator) scanned() bool {
+	return a.scanPass != 0 && a.scanPass == a.m.CheckPass() && len(a.scanUsers) == len(a.pages)
+}
+
+// ScannedUsers is each page's Users by PFN (a page's PFN is its index in
+// the page array: NewAllocator's frames, then the net_iovs) as the full
+// check in progress read them in the allocator's scan (it runs first: the
+// allocator is the machine's first checker), so that a later checker
+// compares them without reading the page array again; ok is false outside
+// a full check or before the scan.
+func (a *Allocator) ScannedUsers() (users []int32, ok bool) {
+	if !a.scanned() {
+		return nil, false
+	}
+	return a.scanUsers, true
+}
+
+// ScannedOwned is pool's OwnedPages as the full check in progress counted
+// them in the allocator's scan (ok false as for ScannedUsers).
+func (a *Allocator) ScannedOwned(pool int32) (t OwnedPages, ok bool) {
+	if !a.scanned() {
+		return t, false
+	}
+	if pool > 0 && int(pool) < len(a.scanOwned) {
+		t = a.scanOwned[pool]
+	}
+	return t, true
 }
 
 // String summarises the allocator.

@@ -101,6 +101,8 @@ type Machine struct {
 	op       Op
 	seq      uint64    `pp:"counter"`
 	checkers []Checker `pp:"observer"`
+	pass     uint64    `pp:"scratch"` // full checks begun (CheckPass)
+	checking bool      `pp:"scratch"` // a full check is running
 	timers   []timer
 	tseq     uint64 `pp:"counter"`
 
@@ -317,9 +319,24 @@ func (m *Machine) AddChecker(c Checker) { m.checkers = append(m.checkers, c) }
 
 // CheckInvariants runs every registered checker.
 func (m *Machine) CheckInvariants() {
+	m.pass++
+	m.checking = true
 	for _, c := range m.checkers {
 		c.CheckInvariants(m)
 	}
+	m.checking = false
+}
+
+// CheckPass numbers the full check in progress (CheckInvariants; 0 outside
+// one). Checkers only read the run's state and report, so within one pass
+// it does not change: a checker may use what an earlier one read in the
+// same pass (the allocator's page scan serves the skb layer's and the
+// pools' checks) instead of reading the page array again.
+func (m *Machine) CheckPass() uint64 {
+	if !m.checking {
+		return 0
+	}
+	return m.pass
 }
 
 // CheckTouched runs every registered checker's light check.
