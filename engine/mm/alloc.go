@@ -32,7 +32,8 @@ type Allocator struct {
 	slabIDs  int32 // slab caches created (their holder ids)
 	bindings int32 // memory-provider bindings created (their ids; netiov.go)
 
-	todo []int32 `pp:"scratch"` // checker scratch: the pages CheckInvariants' page walk reports on
+	todo    []int32 `pp:"scratch"` // checker scratch: the pages CheckInvariants' page walk reports on
+	scanBuf []int32 `pp:"scratch"` // checker scratch: room for todo and the owned pages, one entry per page each
 
 	// What the scan of a full check read for the checks after it in the
 	// same pass (sim.Machine.CheckPass): ScannedUsers, ScannedOwned.
@@ -397,31 +398,37 @@ func (a *Allocator) checkPages(m *sim.Machine, marked, inFree int) {
 // in PFN order, the pages the page walk reports on: a negative refcount, a
 // free page checkFree names, a compound tail its head no longer covers.
 //
-// It reads the slices' headers once (nothing in the loop changes them but
-// todo, kept in a local) and stays out of line, so that its loop keeps
-// its values in registers: it is the full check's hottest loop.
+// It reads the slices' headers once and stays out of line, and its loop
+// calls nothing (todo and the owned pages are written into buffers of one
+// entry per page, which cannot overflow: a call would make the loop save
+// its registers at every page): it is the full check's hottest loop.
 //
 //go:noinline
 func (a *Allocator) scan() (marked, matched int) {
-	todo, pages, nodes := a.todo[:0], a.pages, a.nodes
+	pages, nodes := a.pages, a.nodes
 	if len(a.scanUsers) != len(pages) {
 		a.scanUsers = make([]int32, len(pages))
+		a.scanBuf = make([]int32, 2*len(pages))
 	}
-	users := a.scanUsers
-	clear(a.scanOwned)
+	users := a.scanUsers[:len(pages)]
+	todo, own := a.scanBuf[:len(pages)], a.scanBuf[len(pages):]
+	nt, no := 0, 0
 	for i := range pages {
 		p := &pages[i]
 		users[i] = p.Users
 		if p.Owner > 0 {
-			a.owned(p)
+			own[no] = int32(i)
+			no++
 		}
 		switch {
 		case p.Ref < 0:
-			todo = append(todo, int32(i))
+			todo[nt] = int32(i)
+			nt++
 		case p.Place == sim.PlaceBuddy:
 			marked++
 			if p.Users > 0 || p.Mapped || p.Owner != 0 {
-				todo = append(todo, int32(i))
+				todo[nt] = int32(i)
+				nt++
 			}
 			if uint(int(p.Nid)) < uint(len(nodes)) { // 0 <= nid < nodes
 				nd := &nodes[p.Nid]
@@ -432,11 +439,16 @@ func (a *Allocator) scan() (marked, matched int) {
 		case p.Place == sim.PlaceCompound:
 			h := &pages[p.Holder]
 			if h.Place == sim.PlaceBuddy || p.PFN-h.PFN >= int32(1)<<h.Order {
-				todo = append(todo, int32(i))
+				todo[nt] = int32(i)
+				nt++
 			}
 		}
 	}
-	a.todo = todo
+	a.todo = todo[:nt]
+	clear(a.scanOwned)
+	for _, i := range own[:no] {
+		a.owned(&pages[i])
+	}
 	a.scanPass = a.m.CheckPass()
 	return marked, matched
 }
@@ -463,10 +475,7 @@ func (a *Allocator) markListed() {
 // pool), anywhere else (Other).
 type OwnedPages struct{ Lost, Cache, Ring, Other int64 }
 
-// owned counts p (Owner > 0) in its pool's OwnedPages (out of line: few
-// pages are owned, and the scan's loop keeps its registers).
-//
-//go:noinline
+// owned counts p (Owner > 0) in its pool's OwnedPages.
 func (a *Allocator) owned(p *Page) {
 	o := p.Owner
 	if int(o) >= len(a.scanOwned) {
