@@ -245,6 +245,46 @@ func (r *driverRun) step(l *Lab) bool {
 	return done
 }
 
+// quiet is Lab.runQuiet with step's work inlined: once the interface is
+// open and measuring has started (settled, past the warm-up), step's only
+// effects are the workload's step, an error, the losses and the packet
+// count.
+func (r *driverRun) quiet(l *Lab, k int64) int64 {
+	if !r.opened || r.settler != nil || r.n <= r.warm {
+		return l.runQuiet(k)
+	}
+	m, env, w := l.m, r.env, r.w
+	for j := int64(0); j < k; j++ {
+		if l.done {
+			return j
+		}
+		done := w.Step(env)
+		if env.Err != nil {
+			l.fail(env.Err)
+		}
+		l.lost = env.Lost
+		if done {
+			r.n++
+			l.packets++
+			if l.packets >= l.series.Next() {
+				l.sample()
+			}
+			if l.packets >= l.cfg.Packets {
+				l.done = true
+			}
+		}
+		l.ops++
+		if m.PendingTimers() > 0 {
+			m.RunTimers()
+		}
+		l.sinceCheck++
+		if len(m.Log.List) != l.stamped {
+			l.stampLog()
+		}
+	}
+	return k
+}
+
 // devmemRefuses is devmem-rx's refusal of a driver in an era: the reason
 // its queue cannot be bound to a dma-buf (drivers.Spec.BindRxQueue).
 func devmemRefuses(spec *drivers.Spec, era *sim.Era) *sim.FieldError {

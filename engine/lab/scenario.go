@@ -84,6 +84,10 @@ type runner interface {
 	// changesIn is the packets until the workload changes its pattern (a
 	// NAPI that moves to another CPU), -1 if it never will.
 	changesIn() int64
+	// quiet runs at most k operations between check points (Lab.quietOps)
+	// and returns the operations run: Lab.runQuiet's loop, or the runner's
+	// own with the same effects.
+	quiet(l *Lab, k int64) int64
 }
 
 // Scenarios lists every scenario.
@@ -165,9 +169,10 @@ func (b *poolBench) warmup() int64  { return 0 }
 func (b *poolBench) measured(l *Lab) (completed, delivered int64) {
 	return l.packets, l.packets - l.lost
 }
-func (b *poolBench) frameBytes() int  { return 0 }
-func (b *poolBench) settling() bool   { return false }
-func (b *poolBench) changesIn() int64 { return -1 }
+func (b *poolBench) frameBytes() int             { return 0 }
+func (b *poolBench) settling() bool              { return false }
+func (b *poolBench) changesIn() int64            { return -1 }
+func (b *poolBench) quiet(l *Lab, k int64) int64 { return l.runQuiet(k) }
 
 func (b *poolBench) next() string {
 	switch b.phase {

@@ -32,7 +32,14 @@ type Allocator struct {
 	slabIDs  int32 // slab caches created (their holder ids)
 	bindings int32 // memory-provider bindings created (their ids; netiov.go)
 
-	todo []int32 `pp:"scratch"` // checker scratch: the pages CheckInvariants' page walk reports on
+	todo    []int32 `pp:"scratch"` // checker scratch: the pages CheckInvariants' page walk reports on
+	scanBuf []int32 `pp:"scratch"` // checker scratch: room for todo and the owned pages, one entry per page each
+
+	// What the scan of a full check read for the checks after it in the
+	// same pass (sim.Machine.CheckPass): ScannedUsers, ScannedOwned.
+	scanPass  uint64       `pp:"scratch"`
+	scanUsers []int32      `pp:"scratch"` // each page's Users, by index
+	scanOwned []OwnedPages `pp:"scratch"` // by pool id
 
 	// Counters.
 	Allocs, Frees, BulkCalls, Failures, PfmemallocAllocs int64 `pp:"counter"`
@@ -322,8 +329,18 @@ func (a *Allocator) checkFree(m *sim.Machine, p *Page) {
 func (a *Allocator) CheckInvariants(m *sim.Machine) {
 	inFree := 0
 	for n := range a.nodes {
+		inFree += len(a.nodes[n].free)
+	}
+	marked, matched := a.scan()
+	if matched == inFree {
+		// Every free-list entry names a free page whose freeIdx is the
+		// entry's index (a page matches one entry at most, an entry one
+		// page): the walk below would report nothing.
+		a.checkPages(m, marked, inFree)
+		return
+	}
+	for n := range a.nodes {
 		nd := &a.nodes[n]
-		inFree += len(nd.free)
 		words := (len(nd.free) + 63) / 64
 		if cap(nd.listed) < words {
 			nd.listed = make([]uint64, words)
@@ -331,20 +348,31 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 		nd.listed = nd.listed[:words]
 		clear(nd.listed)
 	}
-	marked := a.scan()
+	a.markListed()
 	for n := range a.nodes {
 		nd := &a.nodes[n]
-		for i, pfn := range nd.free {
-			if nd.listed[uint(i)/64]&(1<<(uint(i)%64)) != 0 { // unsigned: a shift and a mask, no sign fix-up
-				continue // names a free page whose freeIdx is i
+		for w, bits := range nd.listed {
+			if bits == ^uint64(0) {
+				continue // 64 entries that name free pages whose freeIdx is their index
 			}
-			p := &a.pages[pfn]
-			if p.Place != sim.PlaceBuddy || p.freeIdx != int32(i) {
-				p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
-					"on node %d's free list but recorded as %s", n, p.Place)
+			for i := w * 64; i < min(w*64+64, len(nd.free)); i++ {
+				if bits&(1<<(uint(i)%64)) != 0 { // unsigned: a shift and a mask, no sign fix-up
+					continue // names a free page whose freeIdx is i
+				}
+				p := &a.pages[nd.free[i]]
+				if p.Place != sim.PlaceBuddy || p.freeIdx != int32(i) {
+					p.ReportOnce(m, sim.KindPageInTwoPlaces, sim.RuleNone,
+						"on node %d's free list but recorded as %s", n, p.Place)
+				}
 			}
 		}
 	}
+	a.checkPages(m, marked, inFree)
+}
+
+// checkPages is CheckInvariants' page walk over the pages the scan noted
+// (todo), then the count of free pages against the free lists.
+func (a *Allocator) checkPages(m *sim.Machine, marked, inFree int) {
 	for _, pfn := range a.todo {
 		p := &a.pages[pfn]
 		switch {
@@ -363,38 +391,138 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 }
 
 // scan is CheckInvariants' one pass over the page array, in PFN order. It
-// counts the pages marked free; marks each free-list entry that names a
+// counts the pages marked free; counts the free-list entries that name a
 // free page whose freeIdx is the entry's index (looked up from the page's
-// side, on its node's list: an entry left unmarked is looked up from the
-// list); and lists in todo, in PFN order, the pages the page walk reports
-// on: a negative refcount, a free page checkFree names, a compound tail its
-// head no longer covers.
-func (a *Allocator) scan() (marked int) {
-	a.todo = a.todo[:0]
-	for i := range a.pages {
-		p := &a.pages[i]
+// side, on its node's list; when some entry is not so named, markListed
+// finds which, and they are looked up from the list); and lists in todo,
+// in PFN order, the pages the page walk reports on: a negative refcount, a
+// free page checkFree names, a compound tail its head no longer covers.
+//
+// It reads the slices' headers once and stays out of line, and its loop
+// calls nothing (todo and the owned pages are written into buffers of one
+// entry per page, which cannot overflow: a call would make the loop save
+// its registers at every page): it is the full check's hottest loop.
+//
+//go:noinline
+func (a *Allocator) scan() (marked, matched int) {
+	pages, nodes := a.pages, a.nodes
+	if len(a.scanUsers) != len(pages) {
+		a.scanUsers = make([]int32, len(pages))
+		a.scanBuf = make([]int32, 2*len(pages))
+	}
+	users := a.scanUsers[:len(pages)]
+	todo, own := a.scanBuf[:len(pages)], a.scanBuf[len(pages):]
+	nt, no := 0, 0
+	for i := range pages {
+		p := &pages[i]
+		users[i] = p.Users
+		if p.Owner > 0 {
+			own[no] = int32(i)
+			no++
+		}
 		switch {
 		case p.Ref < 0:
-			a.todo = append(a.todo, int32(i))
+			todo[nt] = int32(i)
+			nt++
 		case p.Place == sim.PlaceBuddy:
 			marked++
 			if p.Users > 0 || p.Mapped || p.Owner != 0 {
-				a.todo = append(a.todo, int32(i))
+				todo[nt] = int32(i)
+				nt++
 			}
-			if p.Nid >= 0 && int(p.Nid) < len(a.nodes) {
-				nd := &a.nodes[p.Nid]
-				if x := p.freeIdx; x >= 0 && int(x) < len(nd.free) && int(nd.free[x]) == i {
-					nd.listed[uint32(x)/64] |= 1 << (uint32(x) % 64)
+			if uint(int(p.Nid)) < uint(len(nodes)) { // 0 <= nid < nodes
+				nd := &nodes[p.Nid]
+				if x := uint(int(p.freeIdx)); x < uint(len(nd.free)) && int(nd.free[x]) == i { // 0 <= freeIdx < len
+					matched++
 				}
 			}
 		case p.Place == sim.PlaceCompound:
-			h := &a.pages[p.Holder]
+			h := &pages[p.Holder]
 			if h.Place == sim.PlaceBuddy || p.PFN-h.PFN >= int32(1)<<h.Order {
-				a.todo = append(a.todo, int32(i))
+				todo[nt] = int32(i)
+				nt++
 			}
 		}
 	}
-	return marked
+	a.todo = todo[:nt]
+	clear(a.scanOwned)
+	for _, i := range own[:no] {
+		a.owned(&pages[i])
+	}
+	a.scanPass = a.m.CheckPass()
+	return marked, matched
+}
+
+// markListed marks each free-list entry that names a free page whose
+// freeIdx is the entry's index (the entries scan counted), for the walk of
+// the free lists when some entry is not so named.
+func (a *Allocator) markListed() {
+	for i := range a.pages {
+		p := &a.pages[i]
+		if p.Place != sim.PlaceBuddy || p.Ref < 0 || p.Nid < 0 || int(p.Nid) >= len(a.nodes) {
+			continue
+		}
+		nd := &a.nodes[p.Nid]
+		if x := uint(int(p.freeIdx)); x < uint(len(nd.free)) && int(nd.free[x]) == i {
+			nd.listed[x/64] |= 1 << (x % 64)
+		}
+	}
+}
+
+// OwnedPages counts the pages a pool owns (Page.Owner: counted in flight,
+// not released) by where they are: in the page allocator (Lost), in the
+// pool's own alloc cache or ptr_ring (Cache, Ring: held there by that
+// pool), anywhere else (Other).
+type OwnedPages struct{ Lost, Cache, Ring, Other int64 }
+
+// owned counts p (Owner > 0) in its pool's OwnedPages.
+func (a *Allocator) owned(p *Page) {
+	o := p.Owner
+	if int(o) >= len(a.scanOwned) {
+		a.scanOwned = append(a.scanOwned, make([]OwnedPages, int(o)+1-len(a.scanOwned))...)
+	}
+	t := &a.scanOwned[o]
+	switch {
+	case p.Place == sim.PlaceBuddy:
+		t.Lost++
+	case p.Place == sim.PlaceCache && p.Holder == o:
+		t.Cache++
+	case p.Place == sim.PlaceRing && p.Holder == o:
+		t.Ring++
+	default:
+		t.Other++
+	}
+}
+
+// scanned reports whether the allocator's scan ran in the full check in
+// progress.
+func (a *Allocator) scanned() bool {
+	return a.scanPass != 0 && a.scanPass == a.m.CheckPass() && len(a.scanUsers) == len(a.pages)
+}
+
+// ScannedUsers is each page's Users by PFN (a page's PFN is its index in
+// the page array: NewAllocator's frames, then the net_iovs) as the full
+// check in progress read them in the allocator's scan (it runs first: the
+// allocator is the machine's first checker), so that a later checker
+// compares them without reading the page array again; ok is false outside
+// a full check or before the scan.
+func (a *Allocator) ScannedUsers() (users []int32, ok bool) {
+	if !a.scanned() {
+		return nil, false
+	}
+	return a.scanUsers, true
+}
+
+// ScannedOwned is pool's OwnedPages as the full check in progress counted
+// them in the allocator's scan (ok false as for ScannedUsers).
+func (a *Allocator) ScannedOwned(pool int32) (t OwnedPages, ok bool) {
+	if !a.scanned() {
+		return t, false
+	}
+	if pool > 0 && int(pool) < len(a.scanOwned) {
+		t = a.scanOwned[pool]
+	}
+	return t, true
 }
 
 // String summarises the allocator.

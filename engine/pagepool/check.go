@@ -126,26 +126,15 @@ func (p *Pool) checkContainers(m *sim.Machine) {
 
 func (p *Pool) checkAccounting(m *sim.Machine) {
 	var answered, canReturn, stuck, lost int64
-	pages := p.a.Pages()
-	for i := range pages {
-		pg := &pages[i]
-		if pg.Owner != p.ID {
-			continue
+	if t, ok := p.a.ScannedOwned(p.ID); ok {
+		// The allocator's scan in this full check counted the pool's pages
+		// (walkOwned's counts, without reading the page array again).
+		answered, canReturn, lost = t.Cache+t.Ring+t.Other, t.Ring+t.Other, t.Lost
+		if p.destroyed && p.destroyCnt > 0 {
+			stuck = t.Cache
 		}
-		switch {
-		case pg.Place == sim.PlaceBuddy:
-			lost++ // freed without a release; the allocator's checker names it (inflight-leak)
-		case p.isContainer(pg):
-			answered++
-			if pg.Place == sim.PlaceRing {
-				canReturn++ // the next release retry drains the ring
-			} else if p.destroyed && p.destroyCnt > 0 {
-				stuck++ // the cache is emptied only once: a page recycled into it after destroy never leaves
-			}
-		default:
-			answered++
-			canReturn++
-		}
+	} else {
+		answered, canReturn, stuck, lost = p.walkOwned()
 	}
 	lost += p.a.LeakedFor(p.ID)
 	inflight := int64(p.Inflight())
@@ -170,6 +159,35 @@ func (p *Pool) checkAccounting(m *sim.Machine) {
 				"pool %d is destroyed with %d pages in flight that can never come back (%d lost, %d stuck in the alloc cache)", p.ID, inflight, lost, stuck)
 		}
 	}
+}
+
+// walkOwned counts the pages the pool owns (Page.Owner) in the page
+// array: the ones it answers for, the ones the next release retry can get
+// back, the ones stuck in its alloc cache after destroy, the ones lost to
+// the page allocator.
+func (p *Pool) walkOwned() (answered, canReturn, stuck, lost int64) {
+	pages := p.a.Pages()
+	for i := range pages {
+		pg := &pages[i]
+		if pg.Owner != p.ID {
+			continue
+		}
+		switch {
+		case pg.Place == sim.PlaceBuddy:
+			lost++ // freed without a release; the allocator's checker names it (inflight-leak)
+		case p.isContainer(pg):
+			answered++
+			if pg.Place == sim.PlaceRing {
+				canReturn++ // the next release retry drains the ring
+			} else if p.destroyed && p.destroyCnt > 0 {
+				stuck++ // the cache is emptied only once: a page recycled into it after destroy never leaves
+			}
+		default:
+			answered++
+			canReturn++
+		}
+	}
+	return answered, canReturn, stuck, lost
 }
 
 // checkPage checks one page the pool holds in where.

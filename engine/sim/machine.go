@@ -101,6 +101,8 @@ type Machine struct {
 	op       Op
 	seq      uint64    `pp:"counter"`
 	checkers []Checker `pp:"observer"`
+	pass     uint64    `pp:"scratch"` // full checks begun (CheckPass)
+	checking bool      `pp:"scratch"` // a full check is running
 	timers   []timer
 	tseq     uint64 `pp:"counter"`
 
@@ -185,6 +187,19 @@ func (m *Machine) Charge(cpu int, s Sym, units int) int64 {
 	c.busyPS += ps
 	c.spent[s] += ps
 	return ps
+}
+
+// Charge4 is Charge of four symbols' fixed costs, one after the other, on
+// cpu (the stack's receive path charges four at once): the same sums, the
+// CPU found once.
+func (m *Machine) Charge4(cpu int, a, b, c, d Sym) {
+	pa, pb, pc, pd := m.cost.fixed[a], m.cost.fixed[b], m.cost.fixed[c], m.cost.fixed[d]
+	x := &m.CPUs[cpu]
+	x.busyPS += pa + pb + pc + pd
+	x.spent[a] += pa
+	x.spent[b] += pb
+	x.spent[c] += pc
+	x.spent[d] += pd
 }
 
 // ChargeExtra charges an extra cost in cycles to s on cpu (costs the platform
@@ -304,9 +319,24 @@ func (m *Machine) AddChecker(c Checker) { m.checkers = append(m.checkers, c) }
 
 // CheckInvariants runs every registered checker.
 func (m *Machine) CheckInvariants() {
+	m.pass++
+	m.checking = true
 	for _, c := range m.checkers {
 		c.CheckInvariants(m)
 	}
+	m.checking = false
+}
+
+// CheckPass numbers the full check in progress (CheckInvariants; 0 outside
+// one). Checkers only read the run's state and report, so within one pass
+// it does not change: a checker may use what an earlier one read in the
+// same pass (the allocator's page scan serves the skb layer's and the
+// pools' checks) instead of reading the page array again.
+func (m *Machine) CheckPass() uint64 {
+	if !m.checking {
+		return 0
+	}
+	return m.pass
 }
 
 // CheckTouched runs every registered checker's light check.

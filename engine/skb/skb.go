@@ -297,15 +297,13 @@ func (q *quarantine[T]) put(x *T) {
 	if q.size == len(q.q) { // full, or not made yet: one test per put
 		q.grow()
 	}
-	i := q.head + q.size
-	if i >= len(q.q) {
-		i -= len(q.q)
-	}
-	q.q[i] = x
+	q.q[(q.head+q.size)&(len(q.q)-1)] = x // len is a power of two: no division, no wrap test
 	q.size++
 }
 
 // grow makes room: the quarantine holds the run's peak of freed objects.
+// Its length is a power of two (256, then doubled), which put and get
+// wrap by.
 func (q *quarantine[T]) grow() {
 	if q.q == nil {
 		q.q = make([]*T, 256)
@@ -324,9 +322,7 @@ func (q *quarantine[T]) get() *T {
 	}
 	x := q.q[q.head]
 	q.q[q.head] = nil
-	if q.head++; q.head == len(q.q) {
-		q.head = 0
-	}
+	q.head = (q.head + 1) & (len(q.q) - 1)
 	q.size--
 	return x
 }

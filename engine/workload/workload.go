@@ -210,11 +210,7 @@ func (e *Env) rx(length, hdr int) *skb.SKB {
 // stackRx charges the receive path up to the protocol: eth_type_trans, GRO,
 // __netif_receive_skb_core and the calibrated rest of the stack.
 func (e *Env) stackRx(cpu int) {
-	m := e.M
-	m.Charge(cpu, sim.SymEthTypeTrans, 0)
-	m.Charge(cpu, sim.SymGroReceive, 0)
-	m.Charge(cpu, sim.SymNetifReceive, 0)
-	m.Charge(cpu, sim.SymStackRest, 0)
+	e.M.Charge4(cpu, sim.SymEthTypeTrans, sim.SymGroReceive, sim.SymNetifReceive, sim.SymStackRest)
 }
 
 // NewWorkload returns the named workload on env (the driver must run it).
