@@ -107,6 +107,7 @@ func (p *DiagnosePage) OnMount(ctx ga.Context) {
 			p.seq++ // a pending debounce is for older text
 			p.apply()
 		})
+		bringIntoView(ctx, "#diag-read")
 		p.work(ctx)
 	})
 	p.work(ctx)
@@ -572,6 +573,11 @@ func onDiagText(ctx ga.Context, e ga.Event) {
 	s := ctx.JSSrc().Get("value").String()
 	storageSet(diagStoreText, s)
 	ctx.NewActionWithValue(actDiagText, s)
+	// A paste (or a drop) is a question asked: its answer comes into view
+	// once read; typing leaves the page where it is.
+	if t := e.Get("inputType"); t.Truthy() && (t.String() == "insertFromPaste" || t.String() == "insertFromDrop") {
+		ctx.After((diagDebounceMS+50)*time.Millisecond, func(ctx ga.Context) { scrollToSelector("#diag-read"); ctx.PreventUpdate() })
+	}
 }
 
 func onDiagInterval(ctx ga.Context, e ga.Event) {

@@ -9,6 +9,7 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app/session"
+	"pplab/engine/sim"
 )
 
 // Playground is the page's one stateful component. It holds the Session
@@ -217,7 +218,13 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actSpeed, func(a ga.Action) { p.s.SetSpeed(a.Value.(int)) })
 	p.handle(ctx, actReset, func(a ga.Action) { p.step(p.s.Reset) })
 	p.handle(ctx, actSeek, func(a ga.Action) { n := a.Value.(uint64); p.step(func() { p.s.Seek(n) }) })
-	p.handle(ctx, actSelect, func(a ga.Action) { p.s.Select(a.Value.(int32)) })
+	p.handle(ctx, actSelect, func(a ga.Action) {
+		pfn := a.Value.(int32)
+		p.s.Select(pfn)
+		if pfn >= 0 {
+			bringIntoView(ctx, "#inspector")
+		}
+	})
 	p.handle(ctx, actToEnd, func(a ga.Action) {
 		p.s.RunToEnd(now())
 		if p.s.Playing() {
@@ -231,7 +238,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actCopy, func(a ga.Action) { p.copyLink() })
 	p.handle(ctx, actDismiss, func(a ga.Action) { p.s.Dismiss(a.Value.(int)) })
 	p.handle(ctx, actTrace, func(a ga.Action) { p.s.OpenTrace(a.Value.(bool)) })
-	p.handle(ctx, actShowJump, func(a ga.Action) { p.step(p.s.ShowJump) })
+	p.handle(ctx, actShowJump, func(a ga.Action) { p.step(p.s.ShowJump); bringIntoView(ctx, "#show-panel") })
 	p.handle(ctx, actShowClose, func(a ga.Action) { p.s.Show("") })
 	p.handleMarkers(ctx) // markers.go
 	p.handleExport(ctx)  // export.go
@@ -249,6 +256,9 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	ga.Window().Set("__pplabAction", p.postFn)
 	p.perf.firstRenderMS = now()
 	p.publish()
+	if p.view.Show.Rule != "" {
+		bringIntoView(ctx, "#show-panel") // a "show me" link: its explanation, not the top of the page
+	}
 }
 
 // idleAfterMS: once the user pauses stepping this long, the panels a step
@@ -518,6 +528,9 @@ func (p *Playground) publish() {
 		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "drawnPerSec": fps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": p.view.Charts.Points,
 		"violations": p.view.Violations.Total, "url": u.String(), "gcCycles": float64(cycles), "heapMB": liveMB,
+		// What the counters and violations panels show (the property
+		// walk compares them with an independent run).
+		"stats": statsJS(p.view.Stats.Stats), "violationCounts": countsJS(p.view.Violations.Counts),
 	})
 }
 
@@ -526,4 +539,20 @@ func meanOr0(sum float64, n int) float64 {
 		return 0
 	}
 	return sum / float64(n)
+}
+
+func statsJS(st sim.Stats) []any {
+	out := make([]any, len(st))
+	for i, v := range st {
+		out[i] = float64(v)
+	}
+	return out
+}
+
+func countsJS(c [sim.NumKinds]int) []any {
+	out := make([]any, len(c))
+	for i, v := range c {
+		out[i] = float64(v)
+	}
+	return out
 }

@@ -673,16 +673,21 @@ func defaultInvalidCombinationIsExplained(t *testing.T, p *page) {
 	choose("#f-driver", "lunar")
 	p.wait(`window.__pplab.url.includes('driver=lunar')`, 10*time.Second)
 	choose("#f-scenario", "xdp-redirect")
-	p.wait(`document.querySelector('#err-driver') !== null`, 10*time.Second)
-	if e := p.text("#err-driver"); !strings.Contains(e, "driver lunar does not run scenario xdp-redirect") {
-		t.Errorf("driver error %q", e)
+	// Refused whole: the scenario select goes back to the scenario in use,
+	// the reason beside it, the run and its link unchanged.
+	p.wait(`document.querySelector('#err-scenario') !== null && document.querySelector('#f-scenario').value === 'drop'`, 10*time.Second)
+	if e := p.text("#err-scenario"); !strings.Contains(e, "driver lunar does not run scenario xdp-redirect") {
+		t.Errorf("scenario error %q", e)
 	}
 	var link string
 	p.eval(`window.__pplab.url`, &link)
-	if !strings.Contains(link, "scenario=drop") {
+	if !strings.Contains(link, "scenario=drop") || !strings.Contains(link, "driver=lunar") {
 		t.Errorf("the run changed to %q", link)
 	}
+	// The next edit applies to the config in use.
 	choose("#f-driver", "mlx5")
+	p.wait(`window.__pplab.url.includes('driver=mlx5') && window.__pplab.url.includes('scenario=drop')`, 10*time.Second)
+	choose("#f-scenario", "xdp-redirect")
 	p.wait(`window.__pplab.url.includes('scenario=xdp-redirect')`, 10*time.Second)
 	var errs int
 	p.eval(`document.querySelectorAll('.field-error').length`, &errs)

@@ -69,7 +69,7 @@ func TestEmbed_TheSnippetEmbedsTheState(t *testing.T) {
 	s := New(query(t, "v=1&scenario=tcp-stream&era=6.4&rx_descs=16&pool_size=32&node_pages=2048&step=137"), nil)
 	v := s.View()
 	got := EmbedSnippet("https://docs.example/pplab/", v.Embed)
-	want := `<iframe src="https://docs.example/pplab/?embed=1&amp;era=6.4&amp;node_pages=2048&amp;pool_size=32&amp;rx_descs=16&amp;scenario=tcp-stream&amp;step=137&amp;v=1" title="pplab: tcp-stream on bnxt, kernel 6.4, op 137" width="100%" height="` +
+	want := `<iframe src="https://docs.example/pplab/?embed=1&amp;era=6.4&amp;scenario=tcp-stream&amp;step=137&amp;v=2" title="pplab: tcp-stream on bnxt, kernel 6.4, op 137" width="100%" height="` +
 		strconv.Itoa(v.Embed.Height) + `" style="border:0;max-width:100%" loading="lazy" data-pplab></iframe>` + "\n" +
 		`<script>addEventListener("message",function(e){if(e.origin!=="https://docs.example"||!e.data||e.data.type!=="pplab:height")return;document.querySelectorAll("iframe[data-pplab]").forEach(function(f){if(f.contentWindow===e.source)f.style.height=e.data.height+"px"})})</script>`
 	if got != want {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,7 +275,7 @@ func TestSession_ChoicesSayWhyInTheEnginesWords(t *testing.T) {
 	if p := s.View().Controls.Presets; len(p) != 2 || p[0].Label != "teaching (128-slot ring, 8 MB)" {
 		t.Errorf("pool-ring presets %v", p)
 	}
-	if q := s.Query(); q.Get("pool_size") != "128" || q.Has("rx_descs") {
+	if q := s.Query(); q.Has("pool_size") || q.Has("rx_descs") || q.Has("sizes") || s.Config().Knobs.String() != "pool_size=128 node_pages=2048" { // v=2: the teaching sizes are what a link leaves out
 		t.Errorf("pool-ring at teaching sizes: %s", q.Encode())
 	}
 }
@@ -709,4 +710,32 @@ func mustRun(t *testing.T, cfg lab.Config) lab.Results {
 	}
 	l.Run()
 	return l.Results()
+}
+
+// A key a link may not carry is named with every key it may, the nearest
+// first (the page's own keys too).
+func TestSession_AnUnknownURLKeyListsEveryKey(t *testing.T) {
+	for _, tc := range []struct{ q, mean string }{
+		{"v=2&scenario=drop&compare=6.8", "did you mean cmp?"},
+		{"v=2&scenario=drop&stpe=4", "did you mean step?"},
+		{"v=2&scenario=drop&rxdescs=4", "did you mean rx_descs?"},
+		{"v=2&scenario=drop&zzz=1", ""},
+	} {
+		s := New(query(t, tc.q), nil)
+		var text string
+		for _, n := range s.View().Banner {
+			text += n.Text + "\n"
+		}
+		for _, k := range append(slices.Clone(uiKeys), "scenario", "sizes", "pool_size") {
+			if !strings.Contains(text, k) {
+				t.Errorf("%s: the notice %q does not list %s", tc.q, text, k)
+			}
+		}
+		if tc.mean != "" && !strings.Contains(text, tc.mean) {
+			t.Errorf("%s: %q, want %q", tc.q, text, tc.mean)
+		}
+		if tc.mean == "" && strings.Contains(text, "did you mean") {
+			t.Errorf("%s: %q suggests a key", tc.q, text)
+		}
+	}
 }

@@ -106,6 +106,12 @@ func urlFieldNotice(fe *sim.FieldError, q url.Values) string {
 	if vals := q[fe.Field]; len(vals) > 1 {
 		return dupNotice(fe.Field, vals)
 	}
+	if !lab.IsConfigKey(fe.Field) {
+		// A key neither the config's nor the page's: every key a link
+		// may carry, the nearest first.
+		all := append(slices.Clone(uiKeys), lab.ConfigKeys()...)
+		return fmt.Sprintf("%s=%s: unknown parameter%s — ignored (accepted: %s)", clip(fe.Field), clip(fe.Value), lab.DidYouMean(fe.Field, all), strings.Join(all, ", "))
+	}
 	return errText(fe) + " — using the default instead"
 }
 

@@ -545,9 +545,10 @@ func knobErr(n sim.Knob, k *sim.Knobs, format string, args ...any) *sim.FieldErr
 func DidYouMean(key string, accepted []string) string {
 	best, bestD := "", 3
 	for _, a := range accepted {
-		d := editDistance(strings.ToLower(key), a)
-		if len(key) >= 3 && (strings.HasPrefix(a, strings.ToLower(key)) || strings.HasPrefix(strings.ToLower(key), a)) {
-			d = min(d, 1)
+		k := strings.ToLower(key)
+		d := editDistance(k, a)
+		if len(k) >= 3 && len(a) >= 3 && (strings.HasPrefix(a, k) || strings.HasPrefix(k, a) || subsequence(a, k) || subsequence(k, a)) {
+			d = min(d, 1) // a shortening (cmp for compare) or a lengthening
 		}
 		if d < bestD {
 			best, bestD = a, d
@@ -557,6 +558,21 @@ func DidYouMean(key string, accepted []string) string {
 		return ""
 	}
 	return " (did you mean " + best + "?)"
+}
+
+// subsequence reports whether a's letters appear in b in order, starting
+// with b's first.
+func subsequence(a, b string) bool {
+	if a == "" || b == "" || a[0] != b[0] {
+		return false
+	}
+	i := 0
+	for j := 0; j < len(b) && i < len(a); j++ {
+		if a[i] == b[j] {
+			i++
+		}
+	}
+	return i == len(a)
 }
 
 // editDistance is the Levenshtein distance of a and b.

@@ -1,0 +1,35 @@
+package app
+
+import ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// bringIntoView scrolls the element selector names into view, once the
+// render is in the page, when it is not wholly on screen: the least move
+// (block "nearest"), or its top at the top when it is taller than the
+// window. A result the user asked for — the inspector a tile opened, the
+// rule "show me" explains, the diagnosis of a paste — must not land off
+// screen (on a phone the side column is below the machine).
+func bringIntoView(ctx ga.Context, selector string) {
+	ctx.Defer(func(ga.Context) { scrollToSelector(selector) })
+}
+
+func scrollToSelector(selector string) {
+	doc := ga.Window().Get("document")
+	if !doc.Truthy() {
+		return
+	}
+	el := doc.Call("querySelector", selector)
+	if !el.Truthy() {
+		return
+	}
+	r := el.Call("getBoundingClientRect")
+	h := ga.Window().Get("innerHeight").Float()
+	top, bottom := r.Get("top").Float(), r.Get("bottom").Float()
+	if top >= 0 && bottom <= h {
+		return
+	}
+	block := "nearest"
+	if bottom-top > h {
+		block = "start"
+	}
+	el.Call("scrollIntoView", map[string]any{"block": block, "inline": "nearest"})
+}
