@@ -31,10 +31,13 @@ run: web/echarts.min.js wasm-app
 	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -addr $(ADDR)
 
 # A static site any file server serves: make site, or make site PREFIX=/pplab
-# for hosting under a sub-path.
+# for hosting under a sub-path; BASE=https://example.org/pplab (the site's
+# absolute URL, its path the PREFIX) adds the link-preview tags og:url and
+# og:image, which need it.
+BASE ?=
 site: web/echarts.min.js wasm-app
 	rm -rf site
-	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -gen site -prefix "$(PREFIX)"
+	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -gen site -prefix "$(PREFIX)" -base "$(BASE)"
 
 test: fmt-check vet imports unit bench-once wasm-engine wasm-test e2e
 	@echo "make test: all checks passed"

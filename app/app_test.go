@@ -9,6 +9,7 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app/session"
+	"pplab/engine/sim"
 	"pplab/engine/lab"
 )
 
@@ -136,5 +137,32 @@ func TestControls_EachInputNamesItsOwnField(t *testing.T) {
 	}
 	if fields < 20 || rules != 13 {
 		t.Errorf("%d fields, %d rules rendered", fields, rules)
+	}
+}
+
+// The intro shown while the engine loads names the eras the table has,
+// first to last (it said "5.12 to 6.8" long after 6.8).
+func TestSiteIntro_NamesTheErasOfTheTable(t *testing.T) {
+	html := ga.HTMLString((&SiteIntro{}).Render())
+	want := "from " + sim.Eras[0].Name + " to " + sim.Eras[len(sim.Eras)-1].Name
+	if !strings.Contains(html, want) {
+		t.Errorf("the intro does not say %q: %.300s", want, html)
+	}
+}
+
+// A choice that does not run shows a short mark, never its sentence; the
+// sentence is the option's title.
+func TestControls_ARefusedChoiceIsMarkedShort(t *testing.T) {
+	s := session.New(nil, nil)
+	s.Set("era", "6.8")
+	html := ga.HTMLString((&Controls{V: s.View().Controls}).Render())
+	opt := regexp.MustCompile(`<option [^>]*value="devmem-rx"[^>]*>([^<]*)</option>`).FindStringSubmatch(html)
+	if opt == nil || opt[1] != "devmem-rx ✕" || !strings.Contains(opt[0], "not run here: ") {
+		t.Errorf("devmem-rx in 6.8: %q", opt)
+	}
+	s.Set("scenario", "devmem-rx") // refused
+	html = ga.HTMLString((&Controls{V: s.View().Controls}).Render())
+	if !strings.Contains(html, `id="err-scenario"`) {
+		t.Errorf("the refusal is not beside the scenario select")
 	}
 }

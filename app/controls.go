@@ -97,13 +97,26 @@ func (c *Controls) selectField(name, label, value string, opts []lab.Choice) ga.
 			text += " " + o.Mark
 			title = strings.TrimPrefix(title+" — ", " — ") + "not run here: " + o.Why
 		}
-		opt := ga.Option().Value(o.Value).Selected(o.Value == value).Text(text)
+		opt := ga.Option().Value(optionValue(o.Value)).Selected(o.Value == value).Text(text)
 		if title != "" {
 			opt = opt.Title(title)
 		}
 		os = append(os, opt)
 	}
 	return c.field(name, label, ga.Select().ID("f-"+name).DataSet("field", name).Body(os...).OnChange(onField))
+}
+
+// defaultOption is the value of a select's "default (…)" option: go-app
+// writes no value attribute for "", and an option without one has its
+// text for its value (the driver select read "default (mvpp2)").
+const defaultOption = "(default)"
+
+// optionValue is a choice's value as its option carries it.
+func optionValue(v string) string {
+	if v == "" {
+		return defaultOption
+	}
+	return v
 }
 
 func (c *Controls) knob(k session.KnobRow) ga.UI {
@@ -132,7 +145,7 @@ func reconcileControls(v session.ControlsView) {
 		}
 	}
 	set("scenario", v.Scenario)
-	set("driver", v.Driver)
+	set("driver", optionValue(v.Driver))
 	set("era", v.Era)
 	set("preset", v.Preset)
 	set("seed", v.Seed)

@@ -27,7 +27,11 @@ import (
 // the value is the element's.
 func onField(ctx ga.Context, e ga.Event) {
 	el := ctx.JSSrc()
-	ctx.NewActionWithValue(actSet, setField{Field: dataset(el, "field"), Value: el.Get("value").String()})
+	v := el.Get("value").String()
+	if v == defaultOption {
+		v = ""
+	}
+	ctx.NewActionWithValue(actSet, setField{Field: dataset(el, "field"), Value: v})
 }
 
 // onRule: a rule checkbox toggled (data-rule names the rule).

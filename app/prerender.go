@@ -4,6 +4,7 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app/tour"
+	"pplab/engine/sim"
 )
 
 // SiteIntro is what the playground's page says before the engine runs: go-app
@@ -26,7 +27,7 @@ func (x *SiteIntro) Render() (ui ga.UI) {
 		))
 	}
 	return ga.Section().ID("intro").Class("intro").Aria("label", "about pplab").Body(
-		ga.P().Text("pplab runs a Go model of the kernel's page_pool — the pool's alloc cache and ptr_ring, its slow path, the skb recycling decision, the frag API, destroy and NUMA handling, per kernel era from 5.12 to 6.8 — in the browser as WebAssembly. Pick a driver, a scenario and an era, break a rule, and step through what the kernel does with every page; the counters carry the drivers' own ethtool -S names."),
+		ga.P().Text("pplab runs a Go model of the kernel's page_pool — the pool's alloc cache and ptr_ring, its slow path, the skb recycling decision, the frag API, destroy and NUMA handling, per kernel era from "+sim.Eras[0].Name+" to "+sim.Eras[len(sim.Eras)-1].Name+" — in the browser as WebAssembly. Pick a driver, a scenario and an era, break a rule, and step through what the kernel does with every page; the counters carry the drivers' own ethtool -S names."),
 		ga.Nav().ID("intro-tour").Aria("label", "the guided tour").Body(
 			ga.H2().Body(ga.A().Href(sitePath(tour.IndexPath)).Text("The guided tour")),
 			ga.Ol().Body(items...),

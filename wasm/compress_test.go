@@ -161,7 +161,14 @@ func TestMain(m *testing.M) {
 // (once per prefix: sites).
 func genSite(t *testing.T, prefix string) (dir string, wasmSize int) {
 	t.Helper()
-	if s, ok := sites[prefix]; ok {
+	return genSiteAt(t, prefix, "")
+}
+
+// genSiteAt is genSite with make site's -base (the site's absolute URL).
+func genSiteAt(t *testing.T, prefix, base string) (dir string, wasmSize int) {
+	t.Helper()
+	key := prefix + "|" + base
+	if s, ok := sites[key]; ok {
 		return s.dir, s.wasmSize
 	}
 	routesOnce.Do(registerRoutes)
@@ -194,11 +201,11 @@ func genSite(t *testing.T, prefix string) (dir string, wasmSize int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := generate(dir, prefix, web); err != nil {
+	if err := generate(dir, prefix, base, web); err != nil {
 		os.RemoveAll(dir)
 		t.Fatal(err)
 	}
-	sites[prefix] = struct {
+	sites[key] = struct {
 		dir      string
 		wasmSize int
 	}{dir, wasmSize}

@@ -7,11 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -56,6 +59,7 @@ func serve() {
 	addr := flag.String("addr", "127.0.0.1:8000", "address to serve the playground on (loopback by default)")
 	gen := flag.String("gen", "", "write the static site to this directory instead of serving")
 	prefix := flag.String("prefix", "", "with -gen: the sub-path the site is hosted under, e.g. /pplab")
+	base := flag.String("base", "", "with -gen: the site's absolute https URL (e.g. https://example.org/pplab): the pages then carry og:url and og:image for link previews; without it they carry none")
 	web := flag.String("web", "web", "the directory holding app.wasm, echarts.min.js, app.css and the icons")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -65,7 +69,7 @@ func serve() {
 		fail(err)
 	}
 	if *gen != "" {
-		if err := generate(*gen, *prefix, *web); err != nil {
+		if err := generate(*gen, *prefix, *base, *web); err != nil {
 			fail(err)
 		}
 		fmt.Printf("pplab: static site written to %s (prefix %q)\n", *gen, *prefix)
@@ -100,12 +104,28 @@ func checkWeb(dir string) error {
 
 // generate writes the static site: go-app's pages (index.html, app.js, the
 // worker, the manifest) and a copy of the web files.
-func generate(dir, prefix, web string) error {
+func generate(dir, prefix, base, web string) error {
 	if prefix != "" && (!strings.HasPrefix(prefix, "/") || strings.HasSuffix(prefix, "/")) {
 		return fmt.Errorf("-prefix %q: want a path like /pplab (a leading slash, no trailing one)", prefix)
 	}
-	if err := ga.GenerateStaticWebsite(dir, withLoader(newHandler(prefix), web), sitePages...); err != nil {
+	h := newHandler(prefix)
+	if base != "" {
+		u, err := url.Parse(base)
+		if err != nil || u.Scheme != "https" || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || strings.TrimSuffix(u.Path, "/") != prefix {
+			return fmt.Errorf("-base %q: want the site's absolute https URL, its path the -prefix (%q), e.g. https://example.org%s", base, prefix, prefix)
+		}
+		h.Domain = u.Host // go-app writes og:url and og:image as https://Domain/path
+	}
+	if err := ga.GenerateStaticWebsite(dir, withLoader(h, web), sitePages...); err != nil {
 		return err
+	}
+	if base == "" {
+		// Without the site's address go-app's og:url and og:image read
+		// "https://": a preview that breaks every shared link. No tags
+		// beat broken ones.
+		if err := dropOGURLs(dir); err != nil {
+			return err
+		}
 	}
 	if err := pageDirs(dir); err != nil {
 		return err
@@ -188,4 +208,25 @@ func placeTourPages(dir string) error {
 		}
 	}
 	return nil
+}
+
+// ogURLMeta is go-app's og:url and og:image tags (the ones that need the
+// site's address).
+var ogURLMeta = regexp.MustCompile(`<meta property="og:(?:url|image)" content="[^"]*">\n?`)
+
+// dropOGURLs removes og:url and og:image from every HTML page under dir.
+func dropOGURLs(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".html") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if out := ogURLMeta.ReplaceAll(b, nil); len(out) != len(b) {
+			return os.WriteFile(path, out, 0o644)
+		}
+		return nil
+	})
 }

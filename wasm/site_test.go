@@ -6,6 +6,7 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,6 +57,36 @@ func TestGenerate_PrerenderedText(t *testing.T) {
 		// size, whatever the host's Content-Length.
 		if js := read("app.js"); !strings.Contains(js, `const goappWasmContentLength = "`+strconv.Itoa(wasmSize)+`";`) {
 			t.Errorf("prefix %q: app.js does not carry app.wasm's size %d for the loader's percentage", prefix, wasmSize)
+		}
+	}
+}
+
+// A link preview needs the site's address: without make site's -base the
+// pages carry no og:url or og:image (go-app wrote "https://", which breaks
+// every shared link's preview); with it, both are absolute URLs of the site.
+func TestGenerate_OpenGraphOnlyWithABaseURL(t *testing.T) {
+	dir, _ := genSite(t, "/pplab")
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `property="og:url"`) || strings.Contains(string(b), `property="og:image"`) {
+		t.Errorf("a site without -base carries og:url or og:image")
+	}
+	if !strings.Contains(string(b), `property="og:title"`) {
+		t.Errorf("the title preview went too")
+	}
+	dir, _ = genSiteAt(t, "/pplab", "https://example.org/pplab")
+	b, err = os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `<meta property="og:url" content="https://example.org/pplab">`) {
+		t.Errorf("with -base the og:url is not the site's: %s", regexp.MustCompile(`<meta property="og:url"[^>]*>`).Find(b))
+	}
+	for _, bad := range []string{"http://example.org/pplab", "https://example.org/other", "example.org/pplab", "https://example.org/pplab?x=1"} {
+		if err := generate(t.TempDir(), "/pplab", bad, "../web"); err == nil || !strings.Contains(err.Error(), "-base") {
+			t.Errorf("-base %s: %v", bad, err)
 		}
 	}
 }

@@ -37,10 +37,15 @@ func (p *Pool) AllocFailures() int64 { return p.allocNull }
 // getCached models __page_pool_get_cached.
 func (p *Pool) getCached(cpu int, cost int64) *mm.Page {
 	p.touch(cpu)
+	var from cacheFrom
+	if p.alloc.count > 0 {
+		from = p.alloc.from[p.alloc.count-1]
+	}
 	if pg := p.popCache(); pg != nil {
 		p.stat(sim.StatAllocFast)
-		p.ev(cpu, sim.SymAllocPages, pg, sim.PlaceCache, sim.PlaceDriver, sim.StatAllocFast, cost,
-			"fast path: the alloc cache is not empty, so it pops its most recently recycled page (LIFO, no lock, no atomic)")
+		if p.m.Tracing() {
+			p.ev(cpu, sim.SymAllocPages, pg, sim.PlaceCache, sim.PlaceDriver, sim.StatAllocFast, cost, fastPathWhy[from])
+		}
 		return pg
 	}
 	return p.refillAllocCache(cpu)
@@ -78,6 +83,7 @@ func (p *Pool) refillAllocCache(cpu int) *mm.Page {
 		moved++
 		if pg.IsNetIov() || int(pg.Nid) == prefNid { // netmem_is_pref_nid: a net_iov is on every node (8ab79ed50cf1)
 			p.alloc.cache[p.alloc.count] = pg
+			p.alloc.from[p.alloc.count] = cacheFromRing
 			p.alloc.count++
 			pg.MoveTo(p.m, sim.PlaceCache, p.ID)
 		} else {
@@ -160,6 +166,7 @@ func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 		}
 		p.setPPInfo(cpu, pg)
 		p.alloc.cache[p.alloc.count] = pg
+		p.alloc.from[p.alloc.count] = cacheFromAlloc
 		p.alloc.count++
 		pg.MoveTo(p.m, sim.PlaceCache, p.ID)
 		p.hold(cpu, pg)
@@ -179,6 +186,16 @@ func (p *Pool) allocPagesSlow(cpu int) *mm.Page {
 	p.ev(cpu, sim.SymAllocPagesSlow, first, sim.PlaceBuddy, sim.PlaceDriver, sim.StatAllocSlow, 0,
 		"ring empty: bulk-allocated pages from the page allocator into the alloc cache (one 'slow' per call) and took one")
 	return first
+}
+
+// fastPathWhy narrates the fast path by how the page it pops got onto
+// the cache: the top is the last page put there, which is a recycled one
+// only when a recycle put it there.
+var fastPathWhy = [...]string{
+	cacheFromRecycle: "fast path: the alloc cache is not empty, so it pops its most recently recycled page (LIFO, no lock, no atomic)",
+	cacheFromRing:    "fast path: the alloc cache is not empty, so it pops its top page, one an earlier refill moved there from the ptr_ring (LIFO, no lock, no atomic)",
+	cacheFromAlloc:   "fast path: the alloc cache is not empty, so it pops its top page, one the slow path's bulk allocation left there (LIFO, no lock, no atomic)",
+	cacheFromUser:    "fast path: the alloc cache is not empty, so it pops its top net_iov, one the memory provider placed there (LIFO, no lock, no atomic)",
 }
 
 // popCache takes the top of the alloc cache for the caller (nil if empty).

@@ -3,6 +3,7 @@ package pagepool
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"pplab/engine/mm"
@@ -284,5 +285,34 @@ func TestCreate_RejectsInvalidParamsAsTheKernel(t *testing.T) {
 				t.Fatalf("Create: %v, want %v", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// The fast path says which page it pops: the most recently recycled one
+// only when a recycle put it on top of the cache, else one the slow path's
+// bulk allocation or a refill from the ptr_ring left there.
+func TestFastPath_NarratesWhereItsPageCameFrom(t *testing.T) {
+	e := newEnv(t, "6.8", Params{})
+	var whys []string
+	e.m.SetTracer(func(ev sim.Event) {
+		if ev.Stat == sim.StatAllocFast {
+			whys = append(whys, ev.Why)
+		}
+	})
+	pages := e.alloc(2) // a slow bulk allocation, then a page it left in the cache
+	e.direct(pages...)
+	e.alloc(1) // the last recycled
+	e.toRing(e.alloc(2)...)
+	for e.p.alloc.count > 0 { // empty the cache: the next allocation refills from the ring
+		e.alloc(1)
+	}
+	e.alloc(2) // the refill's page, then one it left on top
+	if len(whys) < 4 {
+		t.Fatalf("%d fast-path events", len(whys))
+	}
+	for i, want := range map[int]string{0: "bulk allocation", 1: "most recently recycled", len(whys) - 1: "refill moved there from the ptr_ring"} {
+		if !strings.Contains(whys[i], want) {
+			t.Errorf("fast path %d: %q, want it to say %q", i, whys[i], want)
+		}
 	}
 }

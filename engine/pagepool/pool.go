@@ -105,6 +105,9 @@ type Pool struct {
 	alloc struct {
 		count int
 		cache [AllocCacheSize]*mm.Page
+		// from is how each cached page got there (the narration of the
+		// fast path says which page it pops); not kernel state.
+		from [AllocCacheSize]cacheFrom
 	}
 	ring ptrRing
 
@@ -356,6 +359,16 @@ func (p *Pool) evSlow(cpu int, fn sim.Sym, pg *mm.Page, from, to sim.Place, st s
 	}
 	p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvCall, Func: fn, Pool: p.ID, Page: pfn, From: from, To: to, Stat: st, CostPS: cost, Why: why})
 }
+
+// cacheFrom is how a page got onto the alloc cache.
+type cacheFrom uint8
+
+const (
+	cacheFromAlloc   cacheFrom = iota // the slow path's bulk allocation
+	cacheFromRecycle                  // a direct recycle (page_pool_recycle_in_cache)
+	cacheFromRing                     // a refill from the ptr_ring
+	cacheFromUser                     // a memory provider placed it (net_mp_netmem_place_in_cache)
+)
 
 // Stats returns a copy of the pool's own counters. A system pool (v6.9) has
 // no recycle counters of its own (they are the registry's shared

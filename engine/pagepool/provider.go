@@ -214,6 +214,7 @@ func (p *Pool) zcrxRingRefill(cpu int) int {
 		}
 		p.zcrxSyncForDevice(cpu, pg)
 		p.alloc.cache[p.alloc.count] = pg // net_mp_netmem_place_in_cache
+		p.alloc.from[p.alloc.count] = cacheFromUser
 		p.alloc.count++
 		p.recycled(pg, sim.PlaceCache)
 		n++
@@ -246,6 +247,7 @@ func (p *Pool) zcrxSyncForDevice(cpu int, pg *mm.Page) {
 // (net_mp_netmem_place_in_cache: pool->alloc.cache[pool->alloc.count++]).
 func (p *Pool) placeInCache(pg *mm.Page) {
 	p.alloc.cache[p.alloc.count] = pg
+	p.alloc.from[p.alloc.count] = cacheFromUser
 	p.alloc.count++
 	pg.MoveTo(p.m, sim.PlaceCache, p.ID)
 }

@@ -213,6 +213,7 @@ func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
 	from := pg.Place
 	// Caller MUST have verified that the page is recyclable (refcnt == 1).
 	p.alloc.cache[p.alloc.count] = pg
+	p.alloc.from[p.alloc.count] = cacheFromRecycle
 	p.alloc.count++
 	p.recycled(pg, sim.PlaceCache)
 	p.stat(sim.StatRecycleCached)
