@@ -9,8 +9,8 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app/session"
-	"pplab/engine/sim"
 	"pplab/engine/lab"
+	"pplab/engine/sim"
 )
 
 // teaching is cfg at the playground's teaching sizes (lab.Preset).
