@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -50,14 +51,12 @@ func TestFastForward_GoldenCorpus(t *testing.T) {
 		probe   bool // left out if the fast-forward is off from the first point
 	}
 	var jobs []job
-	stride := ffLongStride(cases)
-	for i, c := range cases { // the long runs first
-		if i%stride == 0 {
-			jobs = append(jobs, job{c, 1_000_000, true})
-		}
+	long, stride := ffLongSample(cases)
+	for _, i := range long { // the long runs first
+		jobs = append(jobs, job{cases[i], 1_000_000, true})
 	}
 	for i, c := range cases {
-		jobs = append(jobs, job{c, 100_000, i%stride != 0})
+		jobs = append(jobs, job{c, 100_000, !slices.Contains(long, i)})
 	}
 	// The sample's claim, every scenario, driver and era at 10^6, is
 	// TestGolden_SamplesReachEveryEra's to check.
@@ -119,10 +118,10 @@ func TestFastForward_GoldenCorpus(t *testing.T) {
 		len(cases), compared[100_000], compared[1_000_000], stride, strings.Join(why, "; "))
 }
 
-// ffLongStride: TestFastForward_GoldenCorpus compares every ffLongStride()-th
-// configuration of the corpus at 10^6 packets (about an eighth; coprime
-// with the era count, reaching every scenario, driver and era).
-func ffLongStride(cases [][]string) int { return sampleStride(8, cases) }
+// ffLongSample: TestFastForward_GoldenCorpus compares these configurations
+// of the corpus at 10^6 packets (about an eighth: sampleOf, reaching every
+// scenario, driver and era).
+func ffLongSample(cases [][]string) ([]int, int) { return sampleOf(8, cases) }
 
 // ffOffFromTheStart says why the fast-forward of a configuration's run of n
 // packets is off from the run's first point ("" if it is not): the Lab

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -88,41 +89,57 @@ const goldenShortConfigs = 120
 // gives the native build's bytes.
 const goldenWasmConfigs = 90
 
-// sampleStride is the stride of a sample of the corpus cases: the smallest
-// stride at least min that is coprime with the number of eras
-// (len(sim.Eras)) and reaches every scenario, driver and era of the corpus
-// (a smaller one if none above min does; 1 always does). The corpus lists
-// each scenario × driver's eras one after the other, so a stride sharing
-// no factor with the era count shifts the era it lands on from one block
-// to the next and the sample walks across all eras, not the same few.
-func sampleStride(min int, cases [][]string) int {
-	ok := func(s int) bool { return gcd(s, len(sim.Eras)) == 1 && len(sampleMisses(cases, s)) == 0 }
-	for s := max(min, 1); s < len(cases); s++ {
-		if ok(s) {
-			return s
+// sampleOf is a sample of the corpus cases of about len(cases)/min
+// configurations: every stride-th case, at the smallest stride at least
+// min that is coprime with the number of eras (len(sim.Eras)), plus the
+// first case of each scenario, driver and era the stride misses (a
+// scenario with fewer configurations than the stride, devmem-rx's seven).
+// The corpus lists each scenario × driver's eras one after the other, so a
+// stride sharing no factor with the era count shifts the era it lands on
+// from one block to the next and the sample walks across all eras, not the
+// same few; the added cases make sure of every one, whatever the counts.
+func sampleOf(min int, cases [][]string) (idx []int, stride int) {
+	stride = max(min, 1)
+	for gcd(stride, len(sim.Eras)) != 1 {
+		stride++
+	}
+	for i := 0; i < len(cases); i += stride {
+		idx = append(idx, i)
+	}
+	for _, f := range sampleMisses(cases, idx) {
+		for i, c := range cases {
+			if slices.Contains(flagPairs(c), f) {
+				idx = append(idx, i)
+				break
+			}
 		}
 	}
-	for s := min - 1; s > 1; s-- {
-		if ok(s) {
-			return s
-		}
-	}
-	return 1
+	slices.Sort(idx)
+	return slices.Compact(idx), stride
 }
 
-// sampleMisses lists the scenarios, drivers and eras of cases that a
-// sample of every stride-th case misses.
-func sampleMisses(cases [][]string, stride int) []string {
+// flagPairs are a case's "--flag value" pairs.
+func flagPairs(c []string) []string {
+	var out []string
+	for j := 0; j+1 < len(c); j += 2 {
+		out = append(out, c[j]+" "+c[j+1])
+	}
+	return out
+}
+
+// sampleMisses lists the scenarios, drivers and eras of cases that the
+// sample idx misses.
+func sampleMisses(cases [][]string, idx []int) []string {
 	reached := map[string]bool{}
-	for i := 0; i < len(cases); i += stride {
-		for j := 0; j+1 < len(cases[i]); j += 2 {
-			reached[cases[i][j]+" "+cases[i][j+1]] = true
+	for _, i := range idx {
+		for _, f := range flagPairs(cases[i]) {
+			reached[f] = true
 		}
 	}
 	var out []string
 	for _, c := range cases {
-		for j := 0; j+1 < len(c); j += 2 {
-			if f := c[j] + " " + c[j+1]; (c[j] == "--scenario" || c[j] == "--driver" || c[j] == "--era") && !reached[f] {
+		for _, f := range flagPairs(c) {
+			if (strings.HasPrefix(f, "--scenario ") || strings.HasPrefix(f, "--driver ") || strings.HasPrefix(f, "--era ")) && !reached[f] {
 				out = append(out, f)
 				reached[f] = true // listed once
 			}
@@ -138,14 +155,14 @@ func gcd(a, b int) int {
 	return a
 }
 
-// goldenShortStride is -short's stride.
-func goldenShortStride(cases [][]string) int {
-	return sampleStride(len(cases)/goldenShortConfigs, cases)
+// goldenShortSample is -short's sample.
+func goldenShortSample(cases [][]string) ([]int, int) {
+	return sampleOf(len(cases)/goldenShortConfigs, cases)
 }
 
-// goldenWasmStride is the wasm sample's stride.
-func goldenWasmStride(cases [][]string) int {
-	return sampleStride(len(cases)/goldenWasmConfigs, cases)
+// goldenWasmSample is the wasm sample.
+func goldenWasmSample(cases [][]string) ([]int, int) {
+	return sampleOf(len(cases)/goldenWasmConfigs, cases)
 }
 
 // goldenCases: every valid driver × scenario × era; each breakable rule
@@ -485,19 +502,21 @@ func (g *goldenRunner) run(args []string) (goldenEntry, error) {
 	return e, nil
 }
 
-// goldenSample is the stride TestGolden compares the corpus at, and what
-// it is: the whole corpus (make test, and -update), -short's sample (make
-// check), or the wasm sample (GOOS=js: make wasm-test).
-func goldenSample(cases [][]string) (int, string) {
+// goldenSample is the cases TestGolden compares (nil: every one), and what
+// they are: the whole corpus (make test, and -update), -short's sample
+// (make check), or the wasm sample (GOOS=js: make wasm-test).
+func goldenSample(cases [][]string) ([]int, string) {
 	switch {
 	case *updateGolden:
-		return 1, "the whole corpus"
+		return nil, "the whole corpus"
 	case runtime.GOOS == "js":
-		return goldenWasmStride(cases), "the wasm sample"
+		idx, _ := goldenWasmSample(cases)
+		return idx, "the wasm sample"
 	case testing.Short():
-		return goldenShortStride(cases), "-short's sample"
+		idx, _ := goldenShortSample(cases)
+		return idx, "-short's sample"
 	}
-	return 1, "the whole corpus"
+	return nil, "the whole corpus"
 }
 
 // TestGolden: the engine's outputs for the whole corpus are what
@@ -506,7 +525,7 @@ func goldenSample(cases [][]string) (int, string) {
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	cases := goldenCases()
-	stride, what := goldenSample(cases)
+	sample, what := goldenSample(cases)
 	dir := t.TempDir()
 	got := make([]goldenEntry, len(cases))
 	var wg sync.WaitGroup
@@ -524,7 +543,12 @@ func TestGolden(t *testing.T) {
 			}
 		}()
 	}
-	for i := 0; i < len(cases); i += stride {
+	if sample == nil {
+		for i := range cases {
+			next <- i
+		}
+	}
+	for _, i := range sample {
 		next <- i
 	}
 	close(next)
@@ -587,8 +611,8 @@ func TestGolden(t *testing.T) {
 	if diffs > 20 {
 		t.Errorf("... %d configurations changed in all", diffs)
 	}
-	if stride > 1 {
-		t.Logf("%s: compared %d of %d configurations (every %dth)", what, len(compared), len(cases), stride)
+	if sample != nil {
+		t.Logf("%s: compared %d of %d configurations", what, len(compared), len(cases))
 		return // the corpus's missing configurations are the full run's to find
 	}
 	var missing []string
@@ -739,24 +763,36 @@ func TestGolden_SamplesReachEveryEra(t *testing.T) {
 	cases := goldenCases()
 	for _, s := range []struct {
 		name     string
-		stride   int
+		sample   func([][]string) ([]int, int)
 		min, max int // configurations
 	}{
-		{"-short", goldenShortStride(cases), goldenShortConfigs / 2, goldenShortConfigs * 2},
-		{"wasm", goldenWasmStride(cases), 50, 100},
-		{"fast-forward at 10^6", ffLongStride(cases), len(cases) / 10, len(cases) / 6},
+		{"-short", goldenShortSample, goldenShortConfigs / 2, goldenShortConfigs * 2},
+		{"wasm", goldenWasmSample, 50, 100},
+		{"fast-forward at 10^6", ffLongSample, len(cases) / 10, len(cases) / 6},
 	} {
-		n := (len(cases) + s.stride - 1) / s.stride
-		if g := gcd(s.stride, len(sim.Eras)); g != 1 {
-			t.Errorf("%s: stride %d shares the factor %d with the %d eras", s.name, s.stride, g, len(sim.Eras))
+		idx, stride := s.sample(cases)
+		if g := gcd(stride, len(sim.Eras)); g != 1 {
+			t.Errorf("%s: stride %d shares the factor %d with the %d eras", s.name, stride, g, len(sim.Eras))
 		}
-		if m := sampleMisses(cases, s.stride); len(m) > 0 {
-			t.Errorf("%s: the sample of every %dth configuration misses %s", s.name, s.stride, strings.Join(m, ", "))
+		if m := sampleMisses(cases, idx); len(m) > 0 {
+			t.Errorf("%s: the sample misses %s", s.name, strings.Join(m, ", "))
 		}
-		if n < s.min || n > s.max {
-			t.Errorf("%s: every %dth configuration is %d, want %d to %d", s.name, s.stride, n, s.min, s.max)
+		if n := len(idx); n < s.min || n > s.max {
+			t.Errorf("%s: the sample is %d configurations, want %d to %d", s.name, n, s.min, s.max)
 		}
-		t.Logf("%s: every %dth configuration, %d of %d", s.name, s.stride, n, len(cases))
+		t.Logf("%s: every %dth configuration and the first of what it misses, %d of %d", s.name, stride, len(idx), len(cases))
+	}
+	// The sample keeps its size as eras are added: for any era count up to
+	// 40 a stride coprime with it lies within 8 of the minimum (the reach
+	// is sampleOf's added cases, whatever the counts).
+	for n := 2; n <= 40; n++ {
+		st := 8
+		for gcd(st, n) != 1 {
+			st++
+		}
+		if st > 8+8 {
+			t.Errorf("%d eras: the stride grows to %d", n, st)
+		}
 	}
 	// sampleMisses on a made-up corpus of 3 scenarios × 4 eras: a stride of
 	// 4 lands on era 1 only, a stride of 3 (coprime with 4) on every era.
@@ -766,11 +802,17 @@ func TestGolden_SamplesReachEveryEra(t *testing.T) {
 			toy = append(toy, []string{"--scenario", sc, "--era", era})
 		}
 	}
-	if m := sampleMisses(toy, 4); strings.Join(m, ",") != "--era 2,--era 3,--era 4" {
-		t.Errorf("sampleMisses(toy, 4) = %q", m)
+	every := func(stride int) (idx []int) {
+		for i := 0; i < len(toy); i += stride {
+			idx = append(idx, i)
+		}
+		return idx
 	}
-	if m := sampleMisses(toy, 3); len(m) != 0 {
-		t.Errorf("sampleMisses(toy, 3) = %q", m)
+	if m := sampleMisses(toy, every(4)); strings.Join(m, ",") != "--era 2,--era 3,--era 4" {
+		t.Errorf("sampleMisses(toy, every 4th) = %q", m)
+	}
+	if m := sampleMisses(toy, every(3)); len(m) != 0 {
+		t.Errorf("sampleMisses(toy, every 3rd) = %q", m)
 	}
 }
 
