@@ -50,7 +50,7 @@ func (c *Timeline) Render() (ui ga.UI) {
 			btn("btn-step", "step ▶", "ArrowRight", actStep, v.Done),
 			btn("btn-packet", "packet ▶▶", "Shift+ArrowRight", actPacket, v.Done),
 			ga.Button().ID("btn-play").Class("primary").DataSet("act", actPlay).Title(play+" (Space)").Aria("keyshortcuts", "Space").Aria("pressed", v.Playing).Disabled(v.Done).Text(play).OnClick(onButton),
-			btn("btn-end", "run to end ⏭", "E", actToEnd, v.Done || v.ToEnd),
+			btn("btn-end", "run to end", "E", actToEnd, v.Done || v.ToEnd),
 			btn("btn-reset", "reset", "R", actReset, v.Op == 0),
 			ga.Label().For("f-speed").Text("speed"),
 			ga.Select().ID("f-speed").Body(opts...).OnChange(onSpeed),

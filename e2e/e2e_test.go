@@ -666,10 +666,7 @@ func defaultSurvivesAPanicInAHandler(t *testing.T, p *page) {
 // driver does not run is explained beside the driver, and the run goes on
 // unchanged.
 func defaultInvalidCombinationIsExplained(t *testing.T, p *page) {
-	choose := func(id, value string) {
-		p.do(chromedp.SetValue(chromedp.CSS(id), value),
-			chromedp.Evaluate[chromedp.Void](`document.querySelector('`+id+`').dispatchEvent(new Event('change', {bubbles: true}))`))
-	}
+	choose := p.choose
 	choose("#f-driver", "lunar")
 	p.wait(`window.__pplab.url.includes('driver=lunar')`, 10*time.Second)
 	choose("#f-scenario", "xdp-redirect")

@@ -24,10 +24,13 @@ import (
 
 // choose sets a select or input and fires its change event, as a user's
 // edit does.
+//
+// Not chromedp.SetValue: it dispatches the change itself and then reads the
+// value back, and a refused edit has put the control back by then (the
+// page's job), which SetValue reports as "could not set value".
 func (p *page) choose(sel, value string) {
 	p.t.Helper()
-	p.do(chromedp.SetValue(chromedp.CSS(sel), value),
-		chromedp.Evaluate[chromedp.Void](`document.querySelector('`+sel+`').dispatchEvent(new Event('change', {bubbles: true}))`))
+	p.put(sel, value)
 }
 
 // evalAsync evaluates an expression whose value is a promise into out.

@@ -176,7 +176,7 @@ func TestPlayground_RefusedEditsAreRefusedWhole(t *testing.T) {
 			p.shot(size.name + "-refused-knob")
 			p.put("#f-pool_size", "8")
 			p.wait(`window.__pplab.url.includes('pool_size=8')`, 10*time.Second)
-			p.do(chromedp.Click(chromedp.CSS("#rule-refcnt-check")))
+			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('details.rules').open = true`), chromedp.Click(chromedp.CSS("#rule-refcnt-check")))
 			p.wait(`window.__pplab.url.includes('break=refcnt-check')`, 10*time.Second)
 			p.settle()
 			agree(t, p.shown(), "valid edits after refused ones")

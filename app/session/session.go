@@ -533,7 +533,11 @@ func (s *Session) keepPosition(packets int64) {
 
 // refusal is the reason an edit was refused, as the field shows it.
 func refusal(field, value string, err error) string {
-	return fmt.Sprintf("not changed — %s %s: %s", field, clip(value), errText(err))
+	msg := errText(err)
+	if v := clip(value); strings.Contains(msg, field+" "+v) || strings.Contains(msg, field+"="+v) {
+		return "not changed — " + msg // the engine's sentence names the value
+	}
+	return fmt.Sprintf("not changed — %s %s: %s", field, clip(value), msg)
 }
 
 // Compare sets the comparison run: the same config in another era ("" for
