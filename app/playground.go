@@ -163,7 +163,7 @@ func (p *Playground) sync() {
 // compareEveryMS: the comparison's slices run this often while the page
 // is otherwise idle, compareSliceMS each.
 const (
-	compareEveryMS = 40
+	compareEveryMS = 10
 	compareSliceMS = 6
 )
 
@@ -182,7 +182,12 @@ func (p *Playground) queueCompare() {
 			p.queueCompare()
 			return
 		}
-		p.act("comparison", func() { p.s.CompareSlice(compareSliceMS) })
+		changed := false
+		p.act("comparison", func() { p.s.CompareSlice(compareSliceMS); changed = p.s.Changed() })
+		if !changed {
+			ctx.PreventUpdate() // nothing shown changed: no render
+		}
+		p.queueCompare()
 	})
 }
 

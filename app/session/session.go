@@ -107,6 +107,7 @@ type Session struct {
 	cmp                *lab.Lab
 	cmpErr             string
 	cmpSynced          float64 // when the charts last took the comparison's series
+	cmpDrawn           float64 // when the progress line was last redrawn
 	results, cmpResult lab.Results
 	series, cmpSeries  []lab.SeriesPoint
 
@@ -579,6 +580,9 @@ func (s *Session) Compare(mode string) {
 // progress shows beside the charts (View.Charts.CmpProgress), and a config
 // change starts it over (build calls Compare again).
 
+// cmpDrawEveryMS: the comparison's progress line is redrawn this often.
+const cmpDrawEveryMS = 250
+
 // cmpSliceOps bounds a slice without a clock (natively, in tests): a
 // slice is then a fixed number of operations, so a run is deterministic.
 const cmpSliceOps = 1 << 16
@@ -601,11 +605,17 @@ func (s *Session) CompareSlice(ms float64) bool {
 	}
 	// The charts follow at most every heavyEveryMS (a chart's redraw costs
 	// a frame); the progress beside them at every slice.
+	// The page redraws for the progress line at most every cmpDrawEveryMS
+	// (a redraw costs as much as a slice).
 	if s.Clock == nil || s.cmp.Done() || s.now()-s.cmpSynced >= heavyEveryMS {
 		s.syncCompare()
 		s.cmpSynced = s.now()
+		s.dirty = true
 	}
-	s.dirty = true
+	if s.Clock == nil || s.now()-s.cmpDrawn >= cmpDrawEveryMS {
+		s.cmpDrawn = s.now()
+		s.dirty = true
+	}
 	return !s.cmp.Done()
 }
 
