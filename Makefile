@@ -5,7 +5,7 @@
 #               fuzz seed corpora, the engine's wasm build and its tests under
 #               Node.js, and the end-to-end tests in headless Chromium against
 #               the static site (installs nodejs, chromium and ECharts if missing)
-#   make check  the inner loop, about a minute: format, vet, import rules and
+#   make check  the inner loop (42 s warm): format, vet, import rules and
 #               the native tests under -short (a sample of the golden corpus;
 #               no wasm, no browser); make test before a push
 GO ?= go
@@ -43,7 +43,8 @@ test: fmt-check vet imports unit bench-once wasm-engine wasm-test e2e
 	@echo "make test: all checks passed"
 
 # The inner loop: what make test checks natively, with go test -short
-# (TestGolden compares about 120 configurations of the corpus, every 14th,
+# (TestGolden compares a sample of the corpus that reaches every scenario,
+# driver and era,
 # the fast-forward comparisons at 10^5–10^6 packets are skipped, the long
 # matrices run a sample that rotates through them, the runs that check
 # every page after every operation run on a smaller machine) and the test
@@ -93,7 +94,7 @@ node:
 
 # The browser build must behave as the native one, byte for byte. Compiled
 # to WebAssembly and run under Node.js: TestGolden hashes its wasm sample of
-# the golden corpus (about 90 configurations across every scenario, driver
+# the golden corpus (a sample of about 90 configurations across every scenario, driver
 # and era; cmd/ppsim/golden_test.go) and compares them with
 # cmd/ppsim/testdata/golden.txt; and engine/lab's tests (-short) of the
 # paths only the playground takes, which the corpus's batch and traced runs
