@@ -21,6 +21,9 @@ type Chart struct {
 	// an update merges the new data into the chart (cheap, and the user's
 	// zoom stays), when it changes the option replaces the old one.
 	Shape string
+	// File is the saved image's name (without ".png"); "" for no save
+	// button.
+	File string
 
 	inst  ga.Value // the echarts instance (browser only)
 	set   string   // the option last handed to ECharts
@@ -29,9 +32,18 @@ type Chart struct {
 
 func (c *Chart) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Chart")
+	btn := func(act, text string) ga.UI {
+		return ga.Button().Class("link chart-btn").DataSet("chart", c.ID).DataSet("act", act).DataSet("file", c.File).Text(text).OnClick(onChartButton)
+	}
 	return ga.Figure().Class("chart").Body(
 		ga.Div().ID(c.ID).Class("chart-canvas").Role("img").Aria("label", c.Label).Hidden(c.Option == ""),
 		ga.If(c.Option == "", func() ga.UI { return ga.P().ID(c.ID + "-empty").Class("chart-empty meta").Text(c.Empty) }),
+		ga.If(c.Option != "", func() ga.UI {
+			return ga.Div().Class("chart-tools").Role("group").Aria("label", c.Label+": zoom and save").Body(
+				btn("zoom-in", "zoom in"), btn("zoom-out", "zoom out"), btn("zoom-reset", "reset zoom"),
+				ga.If(c.File != "", func() ga.UI { return btn("save", "save PNG") }),
+			)
+		}),
 	)
 }
 
@@ -109,4 +121,58 @@ func loadECharts() {
 	s.Call("setAttribute", "src", ga.Getenv("GOAPP_STATIC_RESOURCES_URL")+"/echarts.min.js")
 	s.Call("setAttribute", "data-echarts", "1")
 	doc.Get("head").Call("appendChild", s)
+}
+
+// onChartButton: a chart's zoom or save button (data-chart: the chart's
+// element, data-act: what to do, data-file: the image's name). The zoom
+// acts on the chart's first dataZoom (its data axis), as the mouse does.
+func onChartButton(ctx ga.Context, e ga.Event) {
+	el := ctx.JSSrc()
+	id, act := dataset(el, "chart"), dataset(el, "act")
+	echarts := ga.Window().Get("echarts")
+	if !echarts.Truthy() {
+		return
+	}
+	inst := echarts.Call("getInstanceByDom", ga.Window().GetElementByID(id))
+	if !inst.Truthy() {
+		return
+	}
+	if act == "save" {
+		url := inst.Call("getDataURL", map[string]any{"type": "png", "pixelRatio": 2, "backgroundColor": chartBackground()})
+		a := ga.Window().Get("document").Call("createElement", "a")
+		a.Set("href", url)
+		a.Set("download", dataset(el, "file")+".png")
+		a.Call("click")
+		return
+	}
+	start, end := 0.0, 100.0
+	if dz := inst.Call("getOption").Get("dataZoom"); dz.Truthy() && dz.Length() > 0 {
+		if s := dz.Index(0).Get("start"); s.Truthy() {
+			start = s.Float()
+		}
+		if v := dz.Index(0).Get("end"); v.Truthy() {
+			end = v.Float()
+		}
+	}
+	mid, half := (start+end)/2, (end-start)/2
+	switch act {
+	case "zoom-in":
+		half = max(half/2, 1)
+	case "zoom-out":
+		half = min(half*2, 50)
+	default:
+		mid, half = 50, 50
+	}
+	mid = min(max(mid, half), 100-half)
+	inst.Call("dispatchAction", map[string]any{"type": "dataZoom", "dataZoomIndex": 0, "start": mid - half, "end": mid + half})
+}
+
+// chartBackground is the page's background colour (a saved image is not
+// transparent).
+func chartBackground() string {
+	bg := ga.Window().Call("getComputedStyle", ga.Window().Get("document").Get("body")).Get("backgroundColor").String()
+	if bg == "" || bg == "rgba(0, 0, 0, 0)" {
+		return "#ffffff"
+	}
+	return bg
 }

@@ -115,9 +115,9 @@ func (p *Playground) Render() (ui ga.UI) {
 				ga.If(c.CmpProgress != "", func() ga.UI { return ga.P().ID("cmp-progress").Class("meta").Text(c.CmpProgress) }),
 			),
 			ga.Div().Class("chart-grid").Body(
-				&Chart{ID: "chart-throughput", Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, Empty: "The throughput appears after the first measured window."},
-				&Chart{ID: "chart-mix", Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", Empty: "The recycle mix appears after the first measured window."},
-				&Chart{ID: "chart-profile", Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, Empty: "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up)."},
+				&Chart{ID: "chart-throughput", Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, File: c.File + "-throughput", Empty: "The throughput appears after the first measured window."},
+				&Chart{ID: "chart-mix", Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", File: c.File + "-mix", Empty: "The recycle mix appears after the first measured window."},
+				&Chart{ID: "chart-profile", Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, File: c.File + "-profile", Empty: "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up)."},
 			),
 			&TextTables{ID: "chart-tables", Which: session.TableCharts, Summary: "the charts' data as tables", Tables: v.ChartTables},
 		),

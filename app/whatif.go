@@ -484,7 +484,7 @@ func (p *WhatIfPage) renderResult() ga.UI {
 			return ga.P().ID("wi-notes").Class("meta").Text("none: the listing, the rate and the change fit the model without assumptions beyond its own.")
 		}),
 		ga.If(len(notes) > 0, func() ga.UI { return ga.Ul().ID("wi-notes").Class("wi-notes").Body(notes...) }),
-		&Chart{ID: "wi-chart", Label: "measured and predicted profile: share of CPU time per symbol, before and after the change", Option: v.Chart, Shape: "whatif", Empty: "no profile to draw"},
+		&Chart{ID: "wi-chart", Label: "measured and predicted profile: share of CPU time per symbol, before and after the change", Option: v.Chart, Shape: "whatif", File: "pplab-whatif-" + pr.Driver + "-" + p.in.Change, Empty: "no profile to draw"},
 		ga.Div().Class("wi-table-wrap").Body(
 			ga.Table().ID("wi-table").Class("wi-table").Body(
 				ga.Caption().Class("meta").Text("every symbol: its share of the CPU time measured and predicted; time is the symbol's time per packet after the change over its time before"),

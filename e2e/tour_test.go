@@ -259,3 +259,39 @@ func TestTour_PhoneLayout(t *testing.T) {
 	}
 	p.noErrors()
 }
+
+// TestTour_TheActiveLinkReadsAtAA: the active preset link's text against
+// its tinted background (blended over the page) is at least 4.5:1 (it was
+// 4.12:1, the accent on its own tint).
+func TestTour_TheActiveLinkReadsAtAA(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 1280, 800)
+	c := tour.Chapters()[0]
+	p.openTour(rootURL+strings.TrimPrefix(c.Path(), "/"), c.Slug)
+	p.wait(`document.querySelector('#tour a.preset.active') !== null`, 10*time.Second)
+	var ratio float64
+	p.eval(`(function(){
+		// A computed colour as [r, g, b, a] in 0..1: rgb()/rgba() or color(srgb …).
+		function parse(s) {
+			const n = (s.match(/[-\d.]+/g) || []).map(Number);
+			if (s.startsWith('color(')) return [n[0], n[1], n[2], n.length > 3 ? n[3] : 1];
+			return [n[0] / 255, n[1] / 255, n[2] / 255, n.length > 3 ? n[3] : 1];
+		}
+		function lum(c) {
+			const f = v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+			return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+		}
+		const a = document.querySelector('#tour a.preset.active');
+		let page = parse(getComputedStyle(document.body).backgroundColor);
+		if (page[3] === 0) page = [1, 1, 1, 1];
+		const bg = parse(getComputedStyle(a).backgroundColor);
+		const mix = [0, 1, 2].map(i => bg[i] * bg[3] + page[i] * (1 - bg[3]));
+		const fg = parse(getComputedStyle(a).color);
+		const l1 = lum(fg), l2 = lum(mix);
+		return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+	})()`, &ratio)
+	if ratio < 4.5 {
+		t.Errorf("the active tour link's contrast is %.2f:1, want at least 4.5:1 (AA)", ratio)
+	}
+	t.Logf("the active tour link: %.2f:1", ratio)
+}

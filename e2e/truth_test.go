@@ -317,3 +317,43 @@ func TestPlayground_PropertyWalk(t *testing.T) {
 	}
 	p.noErrors()
 }
+
+// TestPlayground_ChartButtonsByKeyboard: each chart has HTML buttons for
+// zoom and save; from the keyboard, zoom in narrows the data axis, reset
+// widens it again, and save writes a PNG named as the other exports, drawn
+// at twice the chart's CSS size.
+func TestPlayground_ChartButtonsByKeyboard(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?v=2&scenario=drop&step=3000")
+	p.waitChart("chart-throughput")
+	p.wait(`document.querySelector('.chart-btn[data-chart="chart-throughput"][data-act="zoom-in"]') !== null`, 20*time.Second)
+	press := func(act string) {
+		p.do(chromedp.Focus(chromedp.CSS(`.chart-btn[data-chart="chart-throughput"][data-act="` + act + `"]`)), chromedp.KeyEvent("\r"))
+		p.settle()
+	}
+	zoom := func() (z [2]float64) {
+		p.eval(`(function(){ const dz = echarts.getInstanceByDom(document.getElementById('chart-throughput')).getOption().dataZoom[0]; return [dz.start, dz.end] })()`, &z)
+		return z
+	}
+	press("zoom-in")
+	if z := zoom(); z[1]-z[0] > 50.01 {
+		t.Errorf("after zoom in the data axis shows %v%%", z)
+	}
+	press("zoom-reset")
+	if z := zoom(); z[0] != 0 || z[1] != 100 {
+		t.Errorf("after reset the data axis shows %v%%", z)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`HTMLAnchorElement.prototype.click = function(){ const a = this; const img = new Image(); img.onload = function(){ window.__saved = {name: a.download, w: img.naturalWidth, css: document.getElementById('chart-throughput').clientWidth} }; img.src = a.href }`))
+	press("save")
+	p.wait(`window.__saved !== undefined`, 10*time.Second)
+	var saved struct {
+		Name   string
+		W, CSS float64
+	}
+	p.eval(`window.__saved`, &saved)
+	if saved.Name != "pplab-drop-mvpp2-6.8-op3000-throughput.png" || saved.W < 2*saved.CSS-2 {
+		t.Errorf("saved %q, %v px wide for a %v px chart: want pplab-drop-mvpp2-6.8-op3000-throughput.png at 2×", saved.Name, saved.W, saved.CSS)
+	}
+	p.noErrors()
+}

@@ -17,10 +17,13 @@ import (
 // Okabe–Ito: a palette colour-blind readers can tell apart.
 var palette = []string{"#0072B2", "#E69F00", "#009E73", "#56B4E9", "#D55E00", "#CC79A7", "#F0E442", "#000000"}
 
-// chartTools: save as image and zoom, on every chart.
+// chartTools: zoom by dragging, on every chart. Saving an image and the
+// zoom for the keyboard are HTML buttons under each chart (app/chart.go):
+// ECharts' own toolbox buttons are drawn on the canvas (no focus, no key),
+// and its save names the file by a fixed string at the screen's pixel
+// ratio; the buttons name it as the other exports and draw it at 2×.
 func chartTools() charts.GlobalOpts {
 	return charts.WithToolboxOpts(opts.Toolbox{Show: opts.Bool(true), Right: "2%", Feature: &opts.ToolBoxFeature{
-		SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{Show: opts.Bool(true), Title: "save as image", Name: "pplab"},
 		// go-echarts serialises an unset icon as null, and ECharts draws no
 		// button for a null icon: give both their paths (ECharts' own).
 		DataZoom: &opts.ToolBoxFeatureDataZoom{Show: opts.Bool(true), Title: map[string]string{"zoom": "zoom", "back": "reset zoom"},

@@ -182,6 +182,9 @@ type ChartsView struct {
 	// CmpProgress is how far the comparison has run ("era 5.12: 9 400 of
 	// 20 000 packets"; "… complete" at its end); "" without one.
 	CmpProgress string
+	// File is the charts' image file name stem, as the other exports name
+	// theirs (pplab-SCENARIO[-DRIVER]-ERA-opN); a chart adds its own name.
+	File string
 	Points      int // windows in the run's series
 }
 
@@ -387,7 +390,7 @@ func (s *Session) violations() ViolationsView {
 }
 
 func (s *Session) chartsView() ChartsView {
-	c := ChartsView{Compare: s.cmpMode, Err: s.cmpErr}
+	c := ChartsView{Compare: s.cmpMode, Err: s.cmpErr, File: s.exportBase()}
 	if key := s.cfg.Values().Encode(); key != s.cmpChoicesKey {
 		s.cmpChoicesKey = key
 		s.cmpChoices = []lab.Choice{{Value: "", Label: "no comparison"}}
