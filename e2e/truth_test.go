@@ -329,7 +329,7 @@ func TestPlayground_ChartButtonsByKeyboard(t *testing.T) {
 	p.waitChart("chart-throughput")
 	p.wait(`document.querySelector('.chart-btn[data-chart="chart-throughput"][data-act="zoom-in"]') !== null`, 20*time.Second)
 	press := func(act string) {
-		p.do(chromedp.Focus(chromedp.CSS(`.chart-btn[data-chart="chart-throughput"][data-act="` + act + `"]`)), chromedp.KeyEvent("\r"))
+		p.do(chromedp.Focus(chromedp.CSS(`.chart-btn[data-chart="chart-throughput"][data-act="`+act+`"]`)), chromedp.KeyEvent("\r"))
 		p.settle()
 	}
 	zoom := func() (z [2]float64) {

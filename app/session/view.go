@@ -184,8 +184,8 @@ type ChartsView struct {
 	CmpProgress string
 	// File is the charts' image file name stem, as the other exports name
 	// theirs (pplab-SCENARIO[-DRIVER]-ERA-opN); a chart adds its own name.
-	File string
-	Points      int // windows in the run's series
+	File   string
+	Points int // windows in the run's series
 }
 
 // chartCache keeps the charts' options between views: they are rebuilt
