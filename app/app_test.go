@@ -166,3 +166,26 @@ func TestControls_ARefusedChoiceIsMarkedShort(t *testing.T) {
 		t.Errorf("the refusal is not beside the scenario select")
 	}
 }
+
+// Booleans are checkboxes, tri-states and two-way choices selects in
+// words; only counts and sizes are number inputs.
+func TestControls_BooleansAndTriStatesInWords(t *testing.T) {
+	s := session.New(nil, nil)
+	html := ga.HTMLString((&Controls{V: s.View().Controls}).Render())
+	for name, want := range map[string]string{
+		"fast_forward": `<input type="checkbox"`,
+		"gro":          `<input type="checkbox"`,
+		"coherent":     `<select`,
+		"provider":     `<select`,
+		"pool_size":    `<input type="number"`,
+	} {
+		got := regexp.MustCompile(`<(input|select)[^>]* id="f-` + name + `"[^>]*>`).FindString(html)
+		tag, typ, _ := strings.Cut(want, " ")
+		if !strings.HasPrefix(got, tag) || !strings.Contains(got, typ) {
+			t.Errorf("%s: %q, want %s", name, got, want)
+		}
+	}
+	if !strings.Contains(html, ">off (0)</option>") || !strings.Contains(html, ">1: io_uring zero-copy RX</option>") {
+		t.Errorf("the selects do not say their values in words")
+	}
+}

@@ -121,13 +121,43 @@ func optionValue(v string) string {
 
 func (c *Controls) knob(k session.KnobRow) ga.UI {
 	err := c.V.Errs[k.Name]
+	var input ga.UI
+	switch words := knobWords[k.Name]; {
+	case words != nil:
+		// A choice between two behaviours, not on/off: a select in words.
+		var opts []ga.UI
+		for i, w := range words {
+			v := strconv.FormatInt(k.Min+int64(i), 10)
+			opts = append(opts, ga.Option().Value(v).Selected(k.Value == v).Text(w))
+		}
+		input = ga.Select().ID("f-"+k.Name).DataSet("field", k.Name).Title(k.Doc).Aria("describedby", "doc-"+k.Name).Body(opts...).OnChange(onField)
+	case k.Min == 0 && k.Max == 1:
+		// A boolean: a checkbox (its change posts 1 or 0).
+		input = ga.Input().Type("checkbox").ID("f-"+k.Name).DataSet("field", k.Name).Checked(k.Value == "1").Title(k.Doc).
+			Aria("describedby", "doc-"+k.Name).OnChange(onKnobCheck)
+	case k.Min == -1 && k.Max == 1:
+		// A tri-state: -1 leaves it to the model (the platform's, the
+		// driver's, the era's), 0 off, 1 on.
+		opt := func(v, text string) ga.UI { return ga.Option().Value(v).Selected(k.Value == v).Text(text) }
+		input = ga.Select().ID("f-"+k.Name).DataSet("field", k.Name).Title(k.Doc).Aria("describedby", "doc-"+k.Name).
+			Body(opt("-1", "default (-1)"), opt("0", "off (0)"), opt("1", "on (1)")).OnChange(onField)
+	default:
+		input = ga.Input().Type("number").ID("f-"+k.Name).DataSet("field", k.Name).Min(k.Min).Max(k.Max).Value(k.Value).Title(k.Doc).
+			Aria("describedby", "doc-"+k.Name).OnChange(onField)
+	}
 	return ga.Div().Class("field knob").Body(
 		ga.Label().For("f-"+k.Name).Title(k.Doc).Body(ga.Code().Text(k.Name)),
-		ga.Input().Type("number").ID("f-"+k.Name).DataSet("field", k.Name).Min(k.Min).Max(k.Max).Value(k.Value).Title(k.Doc).
-			Aria("describedby", "doc-"+k.Name).OnChange(onField),
+		input,
 		ga.Small().ID("doc-"+k.Name).Class("doc").Text(k.Doc+" (range "+strconv.FormatInt(k.Min, 10)+"…"+strconv.FormatInt(k.Max, 10)+")"),
 		ga.If(err != "", func() ga.UI { return ga.P().Class("field-error").ID("err-" + k.Name).Role("alert").Text(err) }),
 	)
+}
+
+// knobWords are the knobs whose values pick one of two behaviours (not
+// off/on): each value's words, from Min up.
+var knobWords = map[string][]string{
+	"provider":    {"0: a dma-buf (devmem TCP)", "1: io_uring zero-copy RX"},
+	"redirect_to": {"0: a veth", "1: a second port of the driver"},
 }
 
 // reconcileControls sets every control of #controls to the value the view
@@ -140,7 +170,13 @@ func reconcileControls(v session.ControlsView) {
 	}
 	set := func(name, value string) {
 		el := doc.Call("getElementById", "f-"+name)
-		if el.Truthy() && el.Get("value").String() != value {
+		switch {
+		case !el.Truthy():
+		case el.Get("type").String() == "checkbox":
+			if on := value == "1"; el.Get("checked").Bool() != on {
+				el.Set("checked", on)
+			}
+		case el.Get("value").String() != value:
 			el.Set("value", value)
 		}
 	}

@@ -34,6 +34,16 @@ func onField(ctx ga.Context, e ga.Event) {
 	ctx.NewActionWithValue(actSet, setField{Field: dataset(el, "field"), Value: v})
 }
 
+// onKnobCheck: a boolean knob's checkbox (data-field names the knob).
+func onKnobCheck(ctx ga.Context, e ga.Event) {
+	el := ctx.JSSrc()
+	v := "0"
+	if el.Get("checked").Bool() {
+		v = "1"
+	}
+	ctx.NewActionWithValue(actSet, setField{Field: dataset(el, "field"), Value: v})
+}
+
 // onRule: a rule checkbox toggled (data-rule names the rule).
 func onRule(ctx ga.Context, e ga.Event) {
 	ctx.NewActionWithValue(actSet, setField{Field: "break", Value: dataset(ctx.JSSrc(), "rule")})

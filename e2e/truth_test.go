@@ -59,7 +59,7 @@ func (p *page) shown() controlsShown {
 	p.eval(`(function(){
 		const v = id => { const el = document.getElementById(id); return el ? el.value : null };
 		const knobs = {}, rules = {};
-		document.querySelectorAll('#controls .knob input[data-field]').forEach(el => knobs[el.dataset.field] = el.value);
+		document.querySelectorAll('#controls .knob [data-field]').forEach(el => knobs[el.dataset.field] = el.type === 'checkbox' ? (el.checked ? '1' : '0') : el.value);
 		document.querySelectorAll('#controls input[type=checkbox][data-rule]').forEach(el => rules[el.dataset.rule] = el.checked);
 		const cli = document.getElementById('export-cli');
 		return {Scenario: v('f-scenario'), Driver: v('f-driver'), Era: v('f-era'), Preset: v('f-preset'), Seed: v('f-seed'), Packets: v('f-packets'),
