@@ -189,3 +189,37 @@ func TestControls_BooleansAndTriStatesInWords(t *testing.T) {
 		t.Errorf("the selects do not say their values in words")
 	}
 }
+
+// A net_iov inspected shows struct net_iov's fields — pp_ref_count, its
+// binding and the binding's DMA address — and none a net_iov lacks
+// (_refcount, a NUMA node, pfmemalloc).
+func TestInspector_ANetIovShowsItsOwnFields(t *testing.T) {
+	s := session.New(nil, nil)
+	s.Set("era", "6.12")
+	s.Set("scenario", "devmem-rx")
+	var pfn int32 = -1
+	for i := 0; i < 400 && pfn < 0; i++ {
+		s.Step()
+		for _, pg := range s.View().Machine.Snap.Pages {
+			if pg.NetIov {
+				pfn = pg.PFN
+				break
+			}
+		}
+	}
+	if pfn < 0 {
+		t.Fatal("no net_iov in 400 operations of devmem-rx")
+	}
+	s.Select(pfn)
+	html := ga.HTMLString((&Inspector{V: s.View().Inspector}).Render())
+	for _, want := range []string{"net_iov ", "pp_ref_count", "dma-buf binding #1", "the binding&#39;s 0x"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the net_iov's inspector lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"_refcount<", "NUMA node", "pfmemalloc"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the net_iov's inspector shows %q", bad)
+		}
+	}
+}

@@ -26,9 +26,26 @@ func (c *Inspector) Render() (ui ga.UI) {
 	}
 	p := v.Page
 	rows := [][2]string{}
-	if v.Free {
+	switch {
+	case v.Free:
 		rows = append(rows, [2]string{"place", "buddy (free in the page allocator)"})
-	} else {
+	case p.NetIov:
+		// struct net_iov: no struct page, no _refcount, no NUMA node, no
+		// pfmemalloc; its DMA address is its binding's, set once at bind.
+		rows = append(rows,
+			[2]string{"place", p.Place},
+			[2]string{"holder", fmt.Sprintf("%s %d", p.Holder.Kind, p.Holder.ID)},
+			[2]string{"pp_ref_count", fmt.Sprint(p.FragCount)},
+			[2]string{"pp_magic", fmt.Sprintf("%#x", p.Magic)},
+			markRow(p.Signature, v.SignatureCheck, v.PageType),
+			[2]string{"net_iov->pp", poolName(p.PP)},
+			[2]string{"counted in flight by", poolName(p.Owner)},
+			[2]string{"binding (owner)", fmt.Sprintf("%s #%d", p.BindingKind, p.Binding)},
+			[2]string{"dma_addr", fmt.Sprintf("%#x (the binding's %#x + %d × PAGE_SIZE)", p.DMAAddr, p.BindingDMA, (p.DMAAddr-p.BindingDMA)/4096)},
+			[2]string{"users (skbs, the application)", fmt.Sprint(p.Users)},
+			[2]string{"recycled", fmt.Sprintf("%d times", p.Recycles)},
+		)
+	default:
 		rows = append(rows,
 			[2]string{"place", p.Place},
 			[2]string{"holder", fmt.Sprintf("%s %d", p.Holder.Kind, p.Holder.ID)},
@@ -56,8 +73,12 @@ func (c *Inspector) Render() (ui ga.UI) {
 	for _, m := range v.Moves {
 		moves = append(moves, ga.Li().Text(fmt.Sprintf("op %d (%s): %s → %s", m.Op+1, m.Label, m.From, m.To)))
 	}
+	title, id := "Page ", fmt.Sprintf("pfn %#x", v.PFN)
+	if p.NetIov && !v.Free {
+		title, id = "net_iov ", fmt.Sprintf("#%d", v.PFN) // the model's index: a net_iov has no frame number
+	}
 	return ga.Section().ID("inspector").Class("panel inspector").Aria("label", "page inspector").Body(
-		ga.H2().Body(ga.Text("Page "), ga.Code().ID("inspected-pfn").Text(fmt.Sprintf("pfn %#x", v.PFN)),
+		ga.H2().Body(ga.Text(title), ga.Code().ID("inspected-pfn").Text(id),
 			ga.Button().Class("link").Aria("label", "close the inspector").Text("×").OnClick(onCloseInspector)),
 		ga.Table().Class("fields").Body(ga.TBody().Body(trs...)),
 		ga.H3().Text("moves in the recent steps"),

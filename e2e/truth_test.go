@@ -29,10 +29,13 @@ import (
 // the user changed, put back when the edit is refused).
 
 // put sets a control's value as typing or choosing does (a number input
-// given letters reads ""), and fires its change event.
+// given letters reads ""; a checkbox is ticked for "1"), and fires its
+// change event.
 func (p *page) put(sel, value string) {
 	p.t.Helper()
-	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(function(){ const el = document.querySelector(%q); el.value = %q; el.dispatchEvent(new Event('change', {bubbles: true})) })()`, sel, value)))
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(function(){ const el = document.querySelector(%q); const v = %q;
+		if (el.type === 'checkbox') el.checked = v === '1'; else el.value = v;
+		el.dispatchEvent(new Event('change', {bubbles: true})) })()`, sel, value)))
 }
 
 // settle waits until the page has taken the last action: the Go side's

@@ -90,6 +90,12 @@ type PageView struct {
 	Users      int32 // live users: skb heads/frags, NIC descriptors
 	Order      uint8
 	NetIov     bool // a net_iov of a memory provider, not a struct page (its PFN is the model's index)
+	// A net_iov's binding: its ID, what it is ("dma-buf binding", "io_uring
+	// zcrx area") and its base DMA address (the net_iov's dma_addr is that
+	// plus its index × PAGE_SIZE).
+	Binding     int32
+	BindingKind string
+	BindingDMA  uint64
 }
 
 // PoolView is one page_pool: its alloc cache (a stack, bottom first), its
@@ -264,6 +270,13 @@ func (l *Lab) Snapshot() Snapshot {
 			Ref: pg.Ref, FragCount: pg.FragCount, Mapped: pg.Mapped, DMAAddr: pg.DMAAddr, Pfmemalloc: pg.Pfmemalloc(),
 			Magic: pg.PPMagic, Signature: pg.HasPPSignature() || pg.Signature != 0 || pg.PageNetpp(), PP: pg.PP, Owner: pg.Owner,
 			Recycles: pg.Recycles, Users: pg.Users, Order: pg.Order, NetIov: pg.NetIov})
+		if id, base, ok := mm.NetIovBinding(pg); ok {
+			v := &s.Pages[len(s.Pages)-1]
+			v.Binding, v.BindingDMA, v.BindingKind = id, base, "dma-buf binding"
+			if l.m.Knobs[sim.KnobProvider] == 1 {
+				v.BindingKind = "io_uring zcrx area"
+			}
+		}
 	}
 	for _, p := range l.reg.Pools() {
 		pv := PoolView{ID: p.ID, RingBatch: p.RingBatch(), RingCount: p.RingCount(), Hold: p.Hold(), Release: p.Release(),

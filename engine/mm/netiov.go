@@ -71,7 +71,7 @@ func (a *Allocator) BindDmabuf(chunks int, ioUring bool) (*Binding, error) {
 	a.bindings++
 	b := &Binding{ID: a.bindings, IOUring: ioUring, a: a, first: int32(len(a.pages)), n: int32(chunks), free: make([]int32, 0, chunks)}
 	a.pages = a.pages[:len(a.pages)+chunks]
-	base := uint64(0x8_0000_0000) + uint64(b.ID)<<32 // the dma-buf's device address range, the model's choice
+	base := netIovBase + uint64(b.ID)<<32 // the dma-buf's device address range, the model's choice
 	for i := int32(chunks) - 1; i >= 0; i-- {        // the lowest chunk is handed out first
 		pfn := b.first + i
 		p := &a.pages[pfn]
@@ -80,6 +80,21 @@ func (a *Allocator) BindDmabuf(chunks int, ioUring bool) (*Binding, error) {
 	}
 	a.m.AddChecker(b)
 	return b, nil
+}
+
+// netIovBase: binding n's device addresses start at netIovBase + n<<32.
+const netIovBase = 0x8_0000_0000
+
+// NetIovBinding is the binding net_iov p belongs to (its ID) and the
+// binding's base DMA address, read off the net_iov's own dma_addr (each
+// binding's chunks are mapped at netIovBase + ID<<32 up); ok is false for
+// a page that is not a net_iov.
+func NetIovBinding(p *Page) (id int32, base uint64, ok bool) {
+	if !p.NetIov || p.DMAAddr < netIovBase {
+		return 0, 0, false
+	}
+	id = int32((p.DMAAddr - netIovBase) >> 32)
+	return id, netIovBase + uint64(id)<<32, true
 }
 
 // Size is the binding's chunk count; FreeCount the chunks in its genpool
