@@ -71,8 +71,8 @@ func (a *Allocator) BindDmabuf(chunks int, ioUring bool) (*Binding, error) {
 	a.bindings++
 	b := &Binding{ID: a.bindings, IOUring: ioUring, a: a, first: int32(len(a.pages)), n: int32(chunks), free: make([]int32, 0, chunks)}
 	a.pages = a.pages[:len(a.pages)+chunks]
-	base := netIovBase + uint64(b.ID)<<32 // the dma-buf's device address range, the model's choice
-	for i := int32(chunks) - 1; i >= 0; i-- {        // the lowest chunk is handed out first
+	base := netIovBase + uint64(b.ID)<<32     // the dma-buf's device address range, the model's choice
+	for i := int32(chunks) - 1; i >= 0; i-- { // the lowest chunk is handed out first
 		pfn := b.first + i
 		p := &a.pages[pfn]
 		*p = Page{PFN: pfn, Nid: -1, Ref: 1, NetIov: true, DMAAddr: base + uint64(i)<<PageShift, Place: sim.PlaceGenpool, Holder: b.ID, freeIdx: -1}
