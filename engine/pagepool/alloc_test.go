@@ -316,3 +316,31 @@ func TestFastPath_NarratesWhereItsPageCameFrom(t *testing.T) {
 		}
 	}
 }
+
+// trace_page_pool_state_release fires in page_pool_release_page while it
+// exists (to 6.5) and in page_pool_return_page from 6.6 (its name in the
+// era: page_pool_return_netmem from 6.17), not in the release helper.
+func TestStateReleaseTracepoint_InTheErasReturnFunction(t *testing.T) {
+	for i := range sim.Eras {
+		era := &sim.Eras[i]
+		t.Run(era.Name, func(t *testing.T) {
+			e := newEnvEra(t, era, Params{})
+			var got []sim.Sym
+			e.m.SetTracer(func(ev sim.Event) {
+				if ev.Kind == sim.EvStateRelease {
+					got = append(got, ev.Func)
+				}
+			})
+			pg := e.alloc(1)[0]
+			e.m.Begin(0, sim.SymPutPage)
+			e.p.returnPage(0, pg)
+			want := sim.SymReleasePage
+			if era.NoReleasePageAPI {
+				want = sim.SymReturnPage
+			}
+			if len(got) != 1 || got[0] != want {
+				t.Fatalf("the release tracepoint fired in %v, want %v (%s in %s)", got, want, want.NameIn(era), era.Name)
+			}
+		})
+	}
+}

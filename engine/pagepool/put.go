@@ -364,8 +364,19 @@ func (p *Pool) releasePage(cpu int, pg *mm.Page) {
 		pg.Owner = 0
 	}
 	if p.m.Tracing() {
-		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateRelease, Func: sim.SymReleasePage, Pool: p.ID, Page: pg.PFN, Release: p.releaseCnt, Stat: sim.StatNone})
+		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateRelease, Func: p.releaseTraceFunc(), Pool: p.ID, Page: pg.PFN, Release: p.releaseCnt, Stat: sim.StatNone})
 	}
+}
+
+// releaseTraceFunc is the function trace_page_pool_state_release fires in:
+// page_pool_release_page while that function exists (up to v6.5); from
+// v6.6, where the release is an inline helper (__page_pool_release_page_dma),
+// page_pool_return_page, named page_pool_return_netmem from v6.17.
+func (p *Pool) releaseTraceFunc() sim.Sym {
+	if p.era.NoReleasePageAPI {
+		return sim.SymReturnPage
+	}
+	return sim.SymReleasePage
 }
 
 // returnPage models page_pool_return_page: release and drop the pool's
