@@ -56,7 +56,9 @@ func (c *Controls) Render() (ui ga.UI) {
 			c.field("seed", "seed", ga.Input().Type("number").ID("f-seed").DataSet("field", "seed").Min(0).Value(v.Seed).OnChange(onField)),
 			c.field("packets", "packets", ga.Input().Type("number").ID("f-packets").DataSet("field", "packets").Min(1).Max(lab.MaxPackets).Value(v.Packets).OnChange(onField)),
 		),
-		ga.If(v.Note != "", func() ga.UI { return ga.P().ID("controls-note").Class("meta").Role("status").Text(v.Note) }),
+		// Always in the DOM (empty when there is nothing to say): the knobs'
+		// and rules' <details> below keep their open state.
+		ga.P().ID("controls-note").Class("meta").Role("status").Hidden(v.Note == "").Text(v.Note),
 		ga.P().Class("scenario-doc").Text(v.ScenarioDoc),
 		ga.If(v.EraDoc != "", func() ga.UI {
 			return ga.P().ID("era-doc").Class("scenario-doc meta").Text("era " + v.Era + ": " + v.EraDoc)

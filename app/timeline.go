@@ -55,9 +55,10 @@ func (c *Timeline) Render() (ui ga.UI) {
 			ga.Label().For("f-speed").Text("speed"),
 			ga.Select().ID("f-speed").Body(opts...).OnChange(onSpeed),
 		),
-		ga.If(v.Done, func() ga.UI {
-			return ga.P().ID("run-complete").Class("run-complete").Role("status").Text(fmt.Sprintf("run complete — %s packets in %s operations", group(v.Packets), group(int64(v.Op))))
-		}),
+		// Always in the DOM (hidden until the end): an element that comes
+		// and goes would shift its siblings, and go-app would re-create the
+		// markers' <details> below it, closing it.
+		ga.P().ID("run-complete").Class("run-complete").Role("status").Hidden(!v.Done).Text(completeText(v)),
 		ga.Div().ID("run-bar").Class("run-bar").Title("the whole run in packets: the shaded part is computed; click to go to a packet").
 			Aria("hidden", true).OnClick(onRunBar).Body(
 			ga.Div().Class("run-bar-done").Style("width", pct(v.MaxPackets)),
@@ -83,6 +84,13 @@ func (c *Timeline) Render() (ui ga.UI) {
 		),
 		markerList(v),
 	)
+}
+
+func completeText(v session.TimelineView) string {
+	if !v.Done {
+		return ""
+	}
+	return fmt.Sprintf("run complete — %s packets in %s operations", group(v.Packets), group(int64(v.Op)))
 }
 
 // group writes n with thin spaces between groups of three digits.
