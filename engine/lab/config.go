@@ -24,9 +24,16 @@ import (
 //   - v=2: a size knob a link leaves out (rx_descs, pool_size, node_pages)
 //     is at the scenario's teaching size (Preset), the playground's
 //     default whatever the entry URL; "sizes=kernel" puts the ones left
-//     out at the kernel's sizes. A link without v is read as the current
-//     version.
+//     out at the kernel's sizes. Values always writes the era. A link
+//     without v is read as the current version, a link without an era in
+//     the default era of its version.
+//   - v=1 links name no era when it was the default of the day (v1Era).
 const ConfigVersion = "2"
+
+// v1Era is the default era when v=1 was the current form: a v=1 link
+// without an era means it (or the scenario's first era, where the
+// scenario does not run in it), whatever the default is now.
+const v1Era = "6.8"
 
 // configVersions are the versions ParseConfig reads.
 var configVersions = []string{"1", "2"}
@@ -78,9 +85,9 @@ func (cfg Config) Values() url.Values {
 	if cfg.Driver != "" && cfg.Driver != sc.DefaultDriver {
 		v.Set("driver", cfg.Driver)
 	}
-	if cfg.Era != "" && cfg.Era != (Config{Scenario: cfg.Scenario}).EraName() {
-		v.Set("era", cfg.Era) // left out only where no era means this one
-	}
+	// The era always (v=2): a link keeps its era when the default era
+	// changes.
+	v.Set("era", cfg.EraName())
 	if cfg.Platform != "" {
 		def := sim.BenchX86.Name
 		if r, err := cfg.resolve(); err == nil && r.spec != nil {
@@ -203,6 +210,13 @@ func ParseConfig(v url.Values) (Config, error) {
 			return
 		}
 		cfg = next
+	}
+	if version == "1" && !v.Has("era") {
+		era := v1Era
+		if len(sc.Eras) > 0 && !slices.Contains(sc.Eras, era) {
+			era = sc.Eras[0]
+		}
+		try("era", era)
 	}
 	for _, field := range []string{"driver", "era", "platform", "packets", "seed"} {
 		if s, ok := one(field); ok {

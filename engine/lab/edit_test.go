@@ -32,33 +32,33 @@ func TestConfigWith(t *testing.T) {
 		want         string // the edited config's URL form, when the value is good
 		err          string // the error, when it is not (Error(), in full or its start)
 	}{
-		{"scenario", drop, "scenario", "tcp-stream", "scenario=tcp-stream&v=2", ""},
-		{"scenario: the teaching sizes follow", drop, "scenario", "pool-ring", "scenario=pool-ring&v=2", ""},
-		{"scenario: kernel sizes stay", Config{Scenario: "drop", Knobs: sim.MustOverrides("bulk=8")}, "scenario", "pool-ring", "bulk=8&scenario=pool-ring&sizes=kernel&v=2", ""},
+		{"scenario", drop, "scenario", "tcp-stream", "era=6.8&scenario=tcp-stream&v=2", ""},
+		{"scenario: the teaching sizes follow", drop, "scenario", "pool-ring", "era=6.8&scenario=pool-ring&v=2", ""},
+		{"scenario: kernel sizes stay", Config{Scenario: "drop", Knobs: sim.MustOverrides("bulk=8")}, "scenario", "pool-ring", "bulk=8&era=6.8&scenario=pool-ring&sizes=kernel&v=2", ""},
 		{"scenario: unknown", drop, "scenario", "warp", "", `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow, drop,`},
-		{"driver", drop, "driver", "mlx5", "driver=mlx5&scenario=drop&v=2", ""},
-		{"driver: the default", Config{Scenario: "drop", Driver: "mlx5"}, "driver", "", "scenario=drop&sizes=kernel&v=2", ""},
-		{"driver: one that does not fit is Validate's", drop, "driver", "lunar", "driver=lunar&scenario=drop&v=2", ""},
+		{"driver", drop, "driver", "mlx5", "driver=mlx5&era=6.8&scenario=drop&v=2", ""},
+		{"driver: the default", Config{Scenario: "drop", Driver: "mlx5"}, "driver", "", "era=6.8&scenario=drop&sizes=kernel&v=2", ""},
+		{"driver: one that does not fit is Validate's", drop, "driver", "lunar", "driver=lunar&era=6.8&scenario=drop&v=2", ""},
 		{"driver: unknown", drop, "driver", "e1000", "", `unknown driver "e1000" (accepted: mvpp2, mvneta, cpsw, lunar, mlx5, bnxt, hns3)`},
 		{"era", drop, "era", "5.12", "era=5.12&scenario=drop&v=2", ""},
 		{"era: unknown", drop, "era", "4.19", "", `unknown era "4.19" (accepted: ` + strings.Join(sim.EraNames(), ", ") + `)`},
-		{"platform", Config{Scenario: "drop"}, "platform", "x86-server", "platform=x86-server&scenario=drop&sizes=kernel&v=2", ""},
+		{"platform", Config{Scenario: "drop"}, "platform", "x86-server", "era=6.8&platform=x86-server&scenario=drop&sizes=kernel&v=2", ""},
 		{"platform: unknown", drop, "platform", "vax", "", `unknown platform "vax" (accepted: `},
-		{"packets", Config{Scenario: "drop"}, "packets", "5000", "packets=5000&scenario=drop&sizes=kernel&v=2", ""},
+		{"packets", Config{Scenario: "drop"}, "packets", "5000", "era=6.8&packets=5000&scenario=drop&sizes=kernel&v=2", ""},
 		{"packets: zero", drop, "packets", "0", "", "packets 0: want an integer from 1 to 1099511627776"},
 		{"packets: not a number", drop, "packets", "many", "", "packets many: want an integer from 1 to 1099511627776"},
-		{"seed", Config{Scenario: "drop"}, "seed", "7", "scenario=drop&seed=7&sizes=kernel&v=2", ""},
+		{"seed", Config{Scenario: "drop"}, "seed", "7", "era=6.8&scenario=drop&seed=7&sizes=kernel&v=2", ""},
 		{"seed: negative", drop, "seed", "-3", "", "seed -3: want a non-negative integer"},
-		{"preset: kernel", drop, "preset", PresetKernel, "scenario=drop&sizes=kernel&v=2", ""},
-		{"preset: kernel keeps the other knobs", Config{Scenario: "drop", Knobs: teaching("drop", "bulk=8")}, "preset", PresetKernel, "bulk=8&scenario=drop&sizes=kernel&v=2", ""},
-		{"preset: teaching", Config{Scenario: "pool-slow", Knobs: sim.MustOverrides("pool_size=64")}, "preset", PresetTeaching, "scenario=pool-slow&v=2", ""},
+		{"preset: kernel", drop, "preset", PresetKernel, "era=6.8&scenario=drop&sizes=kernel&v=2", ""},
+		{"preset: kernel keeps the other knobs", Config{Scenario: "drop", Knobs: teaching("drop", "bulk=8")}, "preset", PresetKernel, "bulk=8&era=6.8&scenario=drop&sizes=kernel&v=2", ""},
+		{"preset: teaching", Config{Scenario: "pool-slow", Knobs: sim.MustOverrides("pool_size=64")}, "preset", PresetTeaching, "era=6.8&scenario=pool-slow&v=2", ""},
 		{"preset: unknown", drop, "preset", "huge", "", "preset huge: want teaching or kernel"},
-		{"break: breaks an intact rule", drop, "break", "refcnt-check", "break=refcnt-check&scenario=drop&v=2", ""},
-		{"break: mends a broken one", Config{Scenario: "drop", Break: []string{"last-dataref", "refcnt-check"}}, "break", "refcnt-check", "break=last-dataref&scenario=drop&sizes=kernel&v=2", ""},
+		{"break: breaks an intact rule", drop, "break", "refcnt-check", "break=refcnt-check&era=6.8&scenario=drop&v=2", ""},
+		{"break: mends a broken one", Config{Scenario: "drop", Break: []string{"last-dataref", "refcnt-check"}}, "break", "refcnt-check", "break=last-dataref&era=6.8&scenario=drop&sizes=kernel&v=2", ""},
 		{"break: unknown", drop, "break", "gravity", "", `unknown rule "gravity" (accepted: `},
-		{"knob", drop, "bulk", "16", "bulk=16&scenario=drop&v=2", ""},
-		{"knob: replaces its value", drop, "rx_descs", "64", "rx_descs=64&scenario=drop&v=2", ""},
-		{"knob: one that does not fit is Validate's", drop, "frame", "59", "frame=59&scenario=drop&v=2", ""},
+		{"knob", drop, "bulk", "16", "bulk=16&era=6.8&scenario=drop&v=2", ""},
+		{"knob: replaces its value", drop, "rx_descs", "64", "era=6.8&rx_descs=64&scenario=drop&v=2", ""},
+		{"knob: one that does not fit is Validate's", drop, "frame", "59", "era=6.8&frame=59&scenario=drop&v=2", ""},
 		{"knob: out of range", drop, "order", "9", "", "order=9: want an integer from 0 to 4"},
 		{"knob: not a number", drop, "rx_descs", "many", "", "rx_descs=many: want an integer from 0 to 4096"},
 		{"unknown field", drop, "warp", "9", "", "warp 9: unknown field (accepted: scenario, driver, era, platform, packets, seed, preset, break, or a knob's name)"},
@@ -197,9 +197,9 @@ func TestPreset(t *testing.T) {
 		want                   string // the config's URL form
 		err                    string
 	}{
-		{"teaching, a driver scenario", PresetTeaching, "drop", "scenario=drop&v=2", ""}, // v=2: the teaching sizes are what a link leaves out
-		{"teaching, a pool micro-benchmark", PresetTeaching, "pool-direct", "scenario=pool-direct&v=2", ""},
-		{"kernel", PresetKernel, "tcp-stream", "scenario=tcp-stream&sizes=kernel&v=2", ""},
+		{"teaching, a driver scenario", PresetTeaching, "drop", "era=6.8&scenario=drop&v=2", ""}, // v=2: the teaching sizes are what a link leaves out
+		{"teaching, a pool micro-benchmark", PresetTeaching, "pool-direct", "era=6.8&scenario=pool-direct&v=2", ""},
+		{"kernel", PresetKernel, "tcp-stream", "era=6.8&scenario=tcp-stream&sizes=kernel&v=2", ""},
 		{"unknown preset", "huge", "drop", "", "preset huge: want teaching or kernel"},
 		{"unknown scenario", PresetTeaching, "warp", "", `unknown scenario "warp"`},
 	} {
@@ -275,6 +275,12 @@ func TestConfig_URLAndSetParseToOneConfig(t *testing.T) {
 			fromFlags, err := tc.cfg()
 			if err != nil {
 				t.Fatal(err)
+			}
+			// A v=1 link without an era meant v1Era (the default of its
+			// day: ParseConfig names it); flags without --era mean the
+			// default of today, the same era while it is v1Era.
+			if fromFlags.Era == "" && sim.DefaultEra == v1Era {
+				fromFlags.Era = fromFlags.EraName()
 			}
 			if !reflect.DeepEqual(fromURL, fromFlags) {
 				t.Errorf("the URL gives %+v, the flags %+v", fromURL, fromFlags)

@@ -402,7 +402,7 @@ func TestConfigValues_RoundTrip(t *testing.T) {
 	}
 	// Only non-default knobs, names not indexes, a version.
 	v := Config{Scenario: "drop", Knobs: sim.MustOverrides("rx_descs=16", "bulk=64")}.Values()
-	if v.Encode() != "node_pages=16384&pool_size=0&scenario=drop&v=2" { // v=2: rx_descs=16 is the teaching size, the other sizes the kernel's
+	if v.Encode() != "era=6.8&node_pages=16384&pool_size=0&scenario=drop&v=2" { // v=2: rx_descs=16 is the teaching size, the other sizes the kernel's
 		t.Errorf("Values: %s", v.Encode())
 	}
 }
@@ -413,19 +413,19 @@ func TestParseConfig_BadFieldsFallBackAndAreNamed(t *testing.T) {
 		fields []string // the bad fields, in the error
 		want   string   // the config that runs instead (Values)
 	}{
-		{"v=1&scenario=drop&era=4.19", []string{"era"}, "scenario=drop&sizes=kernel&v=2"},
-		{"v=1&scenario=drop&driver=lunar&rx_descs=16", []string{}, "driver=lunar&node_pages=16384&pool_size=0&scenario=drop&v=2"},
-		{"v=1&scenario=xdp-redirect&driver=lunar", []string{"driver"}, "scenario=xdp-redirect&sizes=kernel&v=2"},
-		{"v=1&scenario=drop&rx_descs=1&pool_size=32", []string{"rx_descs"}, "node_pages=16384&rx_descs=0&scenario=drop&v=2"},
-		{"v=1&scenario=drop&order=9&break=gravity&warp=1", []string{"warp", "break", "order"}, "scenario=drop&sizes=kernel&v=2"}, // rules are read before knobs
-		{"v=3&scenario=pool-ring&seed=-1", []string{"v", "seed"}, "scenario=pool-ring&v=2"},
-		{"v=2&scenario=pool-ring&seed=-1", []string{"seed"}, "scenario=pool-ring&v=2"},
-		{"v=1&scenario=pool-ring&sizes=kernel", []string{"sizes"}, "scenario=pool-ring&sizes=kernel&v=2"},
-		{"v=2&scenario=pool-ring&sizes=huge", []string{"sizes"}, "scenario=pool-ring&v=2"},
-		{"v=2&scenario=drop&sizes=kernel&pool_size=32", []string{}, "node_pages=16384&rx_descs=0&scenario=drop&v=2"},
-		{"v=2&scenario=drop&secnario=x", []string{"secnario"}, "scenario=drop&v=2"},
-		{"scenario=pool-ring&nid=1", []string{"nid"}, "scenario=pool-ring&v=2"},
-		{"v=1&scenario=pool-ring&scenario=drop", []string{"scenario"}, "scenario=drop&sizes=kernel&v=2"},
+		{"v=1&scenario=drop&era=4.19", []string{"era"}, "era=6.8&scenario=drop&sizes=kernel&v=2"},
+		{"v=1&scenario=drop&driver=lunar&rx_descs=16", []string{}, "driver=lunar&era=6.8&node_pages=16384&pool_size=0&scenario=drop&v=2"},
+		{"v=1&scenario=xdp-redirect&driver=lunar", []string{"driver"}, "era=6.8&scenario=xdp-redirect&sizes=kernel&v=2"},
+		{"v=1&scenario=drop&rx_descs=1&pool_size=32", []string{"rx_descs"}, "era=6.8&node_pages=16384&rx_descs=0&scenario=drop&v=2"},
+		{"v=1&scenario=drop&order=9&break=gravity&warp=1", []string{"warp", "break", "order"}, "era=6.8&scenario=drop&sizes=kernel&v=2"}, // rules are read before knobs
+		{"v=3&scenario=pool-ring&seed=-1", []string{"v", "seed"}, "era=6.8&scenario=pool-ring&v=2"},
+		{"v=2&scenario=pool-ring&seed=-1", []string{"seed"}, "era=6.8&scenario=pool-ring&v=2"},
+		{"v=1&scenario=pool-ring&sizes=kernel", []string{"sizes"}, "era=6.8&scenario=pool-ring&sizes=kernel&v=2"},
+		{"v=2&scenario=pool-ring&sizes=huge", []string{"sizes"}, "era=6.8&scenario=pool-ring&v=2"},
+		{"v=2&scenario=drop&sizes=kernel&pool_size=32", []string{}, "era=6.8&node_pages=16384&rx_descs=0&scenario=drop&v=2"},
+		{"v=2&scenario=drop&secnario=x", []string{"secnario"}, "era=6.8&scenario=drop&v=2"},
+		{"scenario=pool-ring&nid=1", []string{"nid"}, "era=6.8&scenario=pool-ring&v=2"},
+		{"v=1&scenario=pool-ring&scenario=drop", []string{"scenario"}, "era=6.8&scenario=drop&sizes=kernel&v=2"},
 	} {
 		q, _ := url.ParseQuery(tc.query)
 		cfg, err := ParseConfig(q)
@@ -682,5 +682,25 @@ func TestParseConfig_ARuleBrokenBeforeTheKnobsItAllows(t *testing.T) {
 	got, err := ParseConfig(cfg.Values())
 	if err != nil || got.Values().Encode() != cfg.Values().Encode() {
 		t.Errorf("%s opens as %s (%v)", cfg.Values().Encode(), got.Values().Encode(), err)
+	}
+}
+
+// A link keeps its era when the default era changes: a v=1 link without
+// an era is read in the default of its day (v1Era, or the scenario's first
+// era where it does not run in it), and v=2 always writes the era.
+func TestParseConfig_AnEraLessLinkKeepsItsEra(t *testing.T) {
+	for q, want := range map[string]string{
+		"v=1&scenario=drop":          v1Era,
+		"v=1&scenario=devmem-rx":     "6.12",
+		"v=1&scenario=drop&era=5.12": "5.12",
+	} {
+		v, _ := url.ParseQuery(q)
+		cfg, err := ParseConfig(v)
+		if err != nil || cfg.Era != want {
+			t.Errorf("%s: era %q (%v), want %q named", q, cfg.Era, err, want)
+		}
+		if got := cfg.Values().Get("era"); got != want {
+			t.Errorf("%s: its v=2 link says era %q, want %q", q, got, want)
+		}
 	}
 }
