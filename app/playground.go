@@ -262,7 +262,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.perf.firstRenderMS = now()
 	p.publish()
 	if p.view.Show.Rule != "" {
-		bringIntoView(ctx, "#show-panel") // a "show me" link: its explanation, not the top of the page
+		bringIntoViewOnOpen(ctx, "#show-panel") // a "show me" link: its explanation, not the top of the page
 	}
 }
 

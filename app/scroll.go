@@ -1,6 +1,10 @@
 package app
 
-import ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"time"
+
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // bringIntoView scrolls the element selector names into view, once the
 // render is in the page, when it is not wholly on screen: the least move
@@ -10,6 +14,24 @@ import ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 // screen (on a phone the side column is below the machine).
 func bringIntoView(ctx ga.Context, selector string) {
 	ctx.Defer(func(ga.Context) { scrollToSelector(selector) })
+}
+
+// bringIntoViewOnOpen is bringIntoView for a page that just opened: the
+// layout still moves as the charts and fonts arrive, so it scrolls once
+// the first frames are in and again a moment later, unless the user has
+// scrolled since.
+func bringIntoViewOnOpen(ctx ga.Context, selector string) {
+	ctx.After(300*time.Millisecond, func(ctx ga.Context) {
+		scrollToSelector(selector)
+		y := ga.Window().Get("scrollY").Float()
+		ctx.After(900*time.Millisecond, func(ctx ga.Context) {
+			if ga.Window().Get("scrollY").Float() == y {
+				scrollToSelector(selector)
+			}
+			ctx.PreventUpdate()
+		})
+		ctx.PreventUpdate()
+	})
 }
 
 func scrollToSelector(selector string) {

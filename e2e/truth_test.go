@@ -360,3 +360,35 @@ func TestPlayground_ChartButtonsByKeyboard(t *testing.T) {
 	}
 	p.noErrors()
 }
+
+// TestPlayground_ResultsComeIntoView: on a phone, what the user asked for
+// lands on screen — the inspector a tile opens, the rule a show-me link
+// explains, the diagnosis of an example.
+func TestPlayground_ResultsComeIntoView(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 390, 844)
+	inView := func(sel string) bool {
+		var ok bool
+		p.eval(`(function(){ const el = document.querySelector('`+sel+`'); if (!el) return false; const r = el.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0 })()`, &ok)
+		return ok
+	}
+	p.open(rootURL + "?v=2&scenario=drop&step=40")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.querySelector('#machine button.tile[data-pfn]').click()`))
+	p.wait(`document.querySelector('#inspected-pfn') !== null`, 10*time.Second)
+	p.settle()
+	if !inView("#inspector") {
+		t.Errorf("a tile clicked on a phone: the inspector is off screen")
+	}
+	p.open(rootURL + "?show=refcnt-check")
+	p.wait(`document.querySelector('#show-panel') !== null`, 20*time.Second)
+	// The page scrolls to it once its first frames are in (300 ms).
+	p.wait(`(function(){ const r = document.querySelector('#show-panel').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0 })()`, 5*time.Second)
+	p.open(rootURL + "diagnose/")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.querySelector('.diag-examples button[data-example]').click()`))
+	p.wait(`document.querySelector('#diag-read h2') !== null && document.querySelector('#diag-empty') === null`, 30*time.Second)
+	p.settle()
+	if !inView("#diag-read") {
+		t.Errorf("an example chosen on a phone: the diagnosis is off screen")
+	}
+	p.noErrors()
+}
