@@ -116,6 +116,20 @@ func (p *Playground) copyEmbed() {
 type heightReporter struct {
 	observe ga.Func
 	last    int
+	// playing: while the embed plays its height only grows (a narration
+	// line that wraps or not made it jitter 1306↔1338 px and the host page
+	// jump); at a pause it follows the content again.
+	playing bool
+}
+
+// setPlaying tells the reporter whether the embed plays; at a pause it
+// reports the height the content has.
+func (h *heightReporter) setPlaying(on bool) {
+	was := h.playing
+	h.playing = on
+	if was && !on && h.observe != nil {
+		h.report()
+	}
 }
 
 var embedHeight heightReporter
@@ -161,7 +175,7 @@ func (h *heightReporter) report() {
 	}
 	r := el.Call("getBoundingClientRect")
 	n := int(math.Ceil(r.Get("bottom").Float() + w.Get("scrollY").Float()))
-	if n == h.last || n <= 0 {
+	if n == h.last || n <= 0 || h.playing && n < h.last {
 		return
 	}
 	h.last = n

@@ -158,6 +158,10 @@ func (p *Playground) sync() {
 	p.writeURL(false)
 	p.publish()
 	p.queueCompare()
+	if p.s.Embedded() {
+		playing := p.s.Playing()
+		p.ctx.Defer(func(ga.Context) { embedHeight.setPlaying(playing) })
+	}
 }
 
 // compareEveryMS: the comparison's slices run this often while the page

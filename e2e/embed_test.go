@@ -251,6 +251,27 @@ func TestEmbed_InAnIframeOnAnotherOrigin(t *testing.T) {
 		t.Errorf("console errors in the embed: %q", errs)
 	}
 
+	// Playing, the embed's height only grows (the narration's line count
+	// changes from step to step: its height jittered 1306↔1338 px and the
+	// host page jumped at every step).
+	var before int
+	p.eval(`window.__heights.length`, &before)
+	if err := chromedp.Do(fctx, chromedp.Click(chromedp.CSS("#btn-play"))); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	var during []msg
+	p.eval(`window.__heights`, &during)
+	if err := chromedp.Do(fctx, chromedp.Click(chromedp.CSS("#btn-play"))); err != nil {
+		t.Fatal(err)
+	}
+	for i := before + 1; i < len(during); i++ {
+		if during[i].Height < during[i-1].Height {
+			t.Errorf("while playing the embed's height went %d → %d (messages %+v)", during[i-1].Height, during[i].Height, during[before:])
+			break
+		}
+	}
+
 	// Open in pplab: the full playground at the same state.
 	p.open(shown.Href)
 	var full string
