@@ -352,7 +352,12 @@ func (s *Session) Seek(n uint64) {
 // been received (pausing play); past the run's end, to the end.
 func (s *Session) GoToPacket(p int64) {
 	s.playing = false
-	op, _ := lab.OpAtPackets(s.cfg, max(p, 0))
+	if p = max(p, 0); p > s.lab.Packets() {
+		s.lab.RunToPackets(p) // forward: on from here, no replay
+		s.refresh(false)
+		return
+	}
+	op, _ := lab.OpAtPackets(s.cfg, p)
 	s.seek(op)
 }
 
@@ -522,8 +527,9 @@ func keepsPosition(field string) bool {
 // keepPosition brings the new run to the first operation at which it has
 // received as many packets as the old run had (or to its end), and says so.
 func (s *Session) keepPosition(packets int64) {
-	op, got := lab.OpAtPackets(s.cfg, packets)
-	s.seek(op)
+	got := s.lab.RunToPackets(packets) // the new run is at op 0: forward once, no replay
+	op := s.lab.Ops()
+	s.refresh(true)
 	switch {
 	case got < packets:
 		s.note = fmt.Sprintf("kept the position as far as the new run goes: it ends at packet %d (op %d); the old run was at packet %d", got, op, packets)

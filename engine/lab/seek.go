@@ -203,6 +203,23 @@ func (l *Lab) Seek(n uint64) {
 	}
 }
 
+// RunToPackets runs l forward in batch to the first operation at which it
+// has received packets packets (or to its end), as Seek would bring a run
+// there: fully checked at the end (every operation on the way, for a run
+// that checks each). A run already past it stays where it is. It returns
+// the packets received.
+func (l *Lab) RunToPackets(packets int64) int64 {
+	// An operation completes at most one packet, a skipped cycle at most one
+	// per operation it skips (OpAtPackets).
+	for l.packets < packets && l.runBatch(packets-l.packets, nil) {
+	}
+	if !l.checkEach() {
+		l.fullCheck()
+		l.stampLog()
+	}
+	return l.packets
+}
+
 // OpAtPackets is the first operation count at which the run of cfg has
 // received packets packets (packets 0: op 0), or its last operation when it
 // ends sooner; got is the packets received there. A front end that changes
