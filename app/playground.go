@@ -28,6 +28,7 @@ type Playground struct {
 	frameQueued          bool
 	urlQueued            bool    // a trailing write is scheduled
 	cmpQueued            bool    // the comparison's next slice is scheduled (queueCompare)
+	posQueued            bool    // the next slice of the way to a kept position is scheduled
 	idleAt               float64 // when the panels single steps leave stale catch up
 	builtFrom, written   string  // the URL query the session was built from, and the last one written (nav.go)
 	perf                 perfStats
@@ -158,11 +159,28 @@ func (p *Playground) sync() {
 	p.writeURL(false)
 	p.publish()
 	p.queueCompare()
+	p.queuePosition()
 	if p.s.Embedded() {
 		playing := p.s.Playing()
 		p.ctx.Defer(func(ga.Context) { embedHeight.setPlaying(playing) })
 	}
 }
+
+// queuePosition runs the way to a kept position (a config change far into
+// a run) in slices of a frame, its progress drawn between them.
+func (p *Playground) queuePosition() {
+	if p.posQueued || p.s == nil || !p.s.PositionPending() {
+		return
+	}
+	p.posQueued = true
+	p.ctx.After(time.Millisecond, func(ctx ga.Context) {
+		p.posQueued = false
+		p.act("position", func() { p.s.PositionSlice(maxSliceMS) })
+	})
+}
+
+// maxSliceMS: a slice of a long way within one frame.
+const maxSliceMS = 12
 
 // compareEveryMS: the comparison's slices run this often while the page
 // is otherwise idle, compareSliceMS each.

@@ -96,6 +96,7 @@ type Session struct {
 
 	playing   bool
 	toEnd     bool   // playing to the end at max speed (RunToEnd), whatever the speed
+	posTarget int64  // a kept position still being reached, in packets (0: none)
 	gotoErr   string // why the last "go to" was refused
 	speed     int
 	carry     float64 // operations owed at a slow speed
@@ -312,6 +313,7 @@ func (s *Session) Playing() bool { return s.playing }
 
 // Step runs one operation (recorded, full check) and pauses play.
 func (s *Session) Step() {
+	s.stopPosition()
 	s.playing = false
 	if s.lab.Done() {
 		return
@@ -322,6 +324,7 @@ func (s *Session) Step() {
 
 // Back goes one operation back (a replay from the nearest keyframe).
 func (s *Session) Back() {
+	s.stopPosition()
 	s.playing = false
 	if op := s.lab.Ops(); op > 0 {
 		s.seek(op - 1)
@@ -330,6 +333,7 @@ func (s *Session) Back() {
 
 // Packet steps until an operation completes a packet.
 func (s *Session) Packet() {
+	s.stopPosition()
 	s.playing = false
 	s.lab.StepPacket(packetLimit)
 	s.refresh(false)
@@ -337,6 +341,7 @@ func (s *Session) Packet() {
 
 // Reset goes back to operation 0.
 func (s *Session) Reset() {
+	s.stopPosition()
 	s.playing = false
 	s.seek(0)
 }
@@ -344,6 +349,7 @@ func (s *Session) Reset() {
 // Seek brings the run to op n (pausing play); the step record then
 // describes op n. Past the run's end it goes to the end.
 func (s *Session) Seek(n uint64) {
+	s.stopPosition()
 	s.playing = false
 	s.seek(n)
 }
@@ -351,6 +357,7 @@ func (s *Session) Seek(n uint64) {
 // GoToPacket brings the run to the first operation at which packet p has
 // been received (pausing play); past the run's end, to the end.
 func (s *Session) GoToPacket(p int64) {
+	s.stopPosition()
 	s.playing = false
 	if p = max(p, 0); p > s.lab.Packets() {
 		s.lab.RunToPackets(p) // forward: on from here, no replay
@@ -396,6 +403,7 @@ func (s *Session) GoTo(unit, value string) {
 // chosen, drawing as max-speed play does; a pause (or any step) stops it.
 // at is the wall time (ms) it starts at.
 func (s *Session) RunToEnd(at float64) {
+	s.stopPosition()
 	if s.lab.Done() {
 		return
 	}
@@ -429,6 +437,7 @@ func (s *Session) Select(pfn int32) {
 // Jump shows a violation: the run at the operation from which the log
 // lists it (op), its page selected and brought into view.
 func (s *Session) Jump(op uint64, pfn int32) {
+	s.stopPosition()
 	s.playing = false
 	s.lab.Seek(op)
 	s.selected, s.scroll = pfn, true
@@ -438,6 +447,7 @@ func (s *Session) Jump(op uint64, pfn int32) {
 // TogglePlay starts or pauses play at the current speed. at is the wall
 // time (ms) it happens at.
 func (s *Session) TogglePlay(at float64) {
+	s.stopPosition()
 	if s.lab.Done() {
 		s.playing = false
 		return
@@ -472,6 +482,8 @@ func (s *Session) SetSpeed(i int) {
 // era or platform keeps the position in packets (View.Controls.Note says
 // so); any other change starts the new run at op 0.
 func (s *Session) Set(field, value string) {
+	pending := s.posTarget // a position still being reached is the one to keep
+	s.stopPosition()
 	s.dirty = true
 	s.errs = map[string]string{}
 	s.note = ""
@@ -499,7 +511,7 @@ func (s *Session) Set(field, value string) {
 		return // the value in use: nothing to rebuild
 	}
 	wasPlaying := s.playing
-	packets := s.lab.Packets()
+	packets := max(s.lab.Packets(), pending)
 	if err := s.build(w); err != nil {
 		s.errs[field] = refusal(field, value, err)
 		return
@@ -527,8 +539,65 @@ func keepsPosition(field string) bool {
 // keepPosition brings the new run to the first operation at which it has
 // received as many packets as the old run had (or to its end), and says so.
 func (s *Session) keepPosition(packets int64) {
-	got := s.lab.RunToPackets(packets) // the new run is at op 0: forward once, no replay
-	op := s.lab.Ops()
+	if s.Clock != nil && packets > posSyncPackets {
+		// A long way: in slices the page runs frame by frame
+		// (PositionSlice), its progress in the note.
+		s.posTarget = packets
+		s.note = fmt.Sprintf("keeping the position: packet 0 of %d…", packets)
+		return
+	}
+	s.lab.RunToPackets(packets) // the new run is at op 0: forward once, no replay
+	s.positionKept(packets)
+}
+
+// posSyncPackets: a kept position up to this many packets is reached at
+// once; a longer way runs in slices with its progress shown.
+const posSyncPackets = 20_000
+
+// PositionPending reports whether a kept position is still being reached
+// (PositionSlice runs it).
+func (s *Session) PositionPending() bool { return s.posTarget > 0 }
+
+// PositionSlice runs the way to a kept position for about ms milliseconds
+// and reports whether more remains. Any action that moves the run stops
+// it where it got (stopPosition).
+func (s *Session) PositionSlice(ms float64) bool {
+	if s.posTarget <= 0 {
+		return false
+	}
+	end := s.now() + ms
+	l := s.lab
+	for l.Packets() < s.posTarget && !l.Done() && s.now() < end {
+		l.RunSlice(min(s.posTarget-l.Packets(), 1<<11), nil) // ~0.2 ms natively, ~3 ms as wasm
+	}
+	s.dirty = true
+	if l.Packets() < s.posTarget && !l.Done() {
+		s.note = fmt.Sprintf("keeping the position: packet %d of %d…", l.Packets(), s.posTarget)
+		return true
+	}
+	target := s.posTarget
+	s.posTarget = 0
+	l.RunToPackets(target) // the closing check, as Seek's
+	s.positionKept(target)
+	return false
+}
+
+// stopPosition stops the way to a kept position where it got (an action
+// that moves the run came first).
+func (s *Session) stopPosition() {
+	if s.posTarget <= 0 {
+		return
+	}
+	target := s.posTarget
+	s.posTarget = 0
+	s.lab.FinalCheck()
+	s.note = fmt.Sprintf("stopped keeping the position at packet %d (op %d) of %d", s.lab.Packets(), s.lab.Ops(), target)
+	s.refresh(true)
+}
+
+// positionKept says where a kept position landed.
+func (s *Session) positionKept(packets int64) {
+	got, op := s.lab.Packets(), s.lab.Ops()
 	s.refresh(true)
 	switch {
 	case got < packets:

@@ -739,3 +739,38 @@ func TestSession_AnUnknownURLKeyListsEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// A position far into the run is kept in slices, its progress in the note;
+// an action that moves the run stops it where it got.
+func TestSession_ALongPositionIsKeptInSlices(t *testing.T) {
+	var now float64
+	s := New(nil, func() float64 { now += 0.5; return now })
+	s.GoToPacket(30_000)
+	p := s.Lab().Packets()
+	if p != 30_000 {
+		t.Fatalf("go to packet 30000: at %d", p)
+	}
+	s.Set("era", "6.4")
+	if !s.PositionPending() || !strings.Contains(s.View().Controls.Note, "keeping the position: packet 0 of 30000") {
+		t.Fatalf("pending %v, note %q", s.PositionPending(), s.View().Controls.Note)
+	}
+	slices := 0
+	for s.PositionSlice(5) {
+		slices++
+		if n := s.View().Controls.Note; !strings.HasPrefix(n, "keeping the position: packet ") {
+			t.Fatalf("progress %q", n)
+		}
+	}
+	if s.Lab().Packets() != p || slices < 2 || !strings.Contains(s.View().Controls.Note, "kept the position: packet 30000") {
+		t.Fatalf("after %d slices: packet %d, note %q", slices, s.Lab().Packets(), s.View().Controls.Note)
+	}
+	if back, _ := lab.ReplayTo(s.Config(), s.Lab().Ops()-1); back.Packets() >= p {
+		t.Errorf("op %d is not the first with %d packets", s.Lab().Ops(), p)
+	}
+	s.Set("era", "6.8")
+	s.PositionSlice(5)
+	s.Step()
+	if s.PositionPending() || !strings.Contains(s.View().Controls.Note, "stopped keeping the position") {
+		t.Errorf("a step during the way: pending %v, note %q", s.PositionPending(), s.View().Controls.Note)
+	}
+}
