@@ -443,6 +443,8 @@ func (p *Playground) frame(ctx ga.Context, ts float64) {
 	p.perf.frames++
 	if r.Again {
 		p.queueFrame()
+	} else if p.s.Lab().Done() {
+		bringIntoView(ctx, "#run-complete") // play reached the end: say so where it is seen
 	}
 	if !r.Draw {
 		ctx.PreventUpdate()

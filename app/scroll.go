@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"time"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -35,7 +36,8 @@ func bringIntoViewOnOpen(ctx ga.Context, selector string) {
 }
 
 func scrollToSelector(selector string) {
-	doc := ga.Window().Get("document")
+	w := ga.Window()
+	doc := w.Get("document")
 	if !doc.Truthy() {
 		return
 	}
@@ -43,14 +45,26 @@ func scrollToSelector(selector string) {
 	if !el.Truthy() {
 		return
 	}
+	// The part of the window the page's own fixed and sticky panels leave
+	// (on a phone: the sticky timeline above, the narration's bottom
+	// sheet below).
+	top, bottom := 0.0, w.Get("innerHeight").Float()
+	if tl := doc.Call("querySelector", "#timeline"); tl.Truthy() && w.Call("getComputedStyle", tl).Get("position").String() == "sticky" {
+		top = max(top, tl.Call("getBoundingClientRect").Get("bottom").Float())
+	}
+	if nr := doc.Call("querySelector", "#narration"); nr.Truthy() && w.Call("getComputedStyle", nr).Get("position").String() == "fixed" {
+		bottom = min(bottom, nr.Call("getBoundingClientRect").Get("top").Float())
+	}
 	r := el.Call("getBoundingClientRect")
-	h := ga.Window().Get("innerHeight").Float()
-	top, bottom := r.Get("top").Float(), r.Get("bottom").Float()
-	if top >= 0 && bottom <= h {
+	et, eb := r.Get("top").Float(), r.Get("bottom").Float()
+	if et >= top && eb <= bottom {
 		return
 	}
+	root := doc.Get("documentElement").Get("style")
+	root.Set("scrollPaddingTop", fmt.Sprintf("%.0fpx", top))
+	root.Set("scrollPaddingBottom", fmt.Sprintf("%.0fpx", w.Get("innerHeight").Float()-bottom))
 	block := "nearest"
-	if bottom-top > h {
+	if eb-et > bottom-top {
 		block = "start"
 	}
 	el.Call("scrollIntoView", map[string]any{"block": block, "inline": "nearest"})

@@ -72,7 +72,9 @@ func (c *Timeline) Render() (ui ga.UI) {
 			),
 			ga.Span().ID("timeline-where").Class("meta").Text(where),
 		),
-		ga.Form().ID("goto").Class("goto").OnSubmit(onGoTo).Body(
+		// Folded (the timeline is sticky on a phone, where every line of
+		// it hides the machine); open while it has something to say.
+		ga.Details().Class("goto-wrap").Open(v.GoToErr != "").Body(ga.Summary().Text("go to an op or a packet"), ga.Form().ID("goto").Class("goto").Attr("novalidate", true).OnSubmit(onGoTo).Body(
 			ga.Label().For("goto-n").Text("go to"),
 			ga.Select().ID("goto-unit").Aria("label", "go to an operation or a packet").Body(
 				ga.Option().Value("packet").Text("packet"),
@@ -81,7 +83,7 @@ func (c *Timeline) Render() (ui ga.UI) {
 			ga.Input().Type("number").ID("goto-n").Min(0).Aria("describedby", "goto-err"),
 			ga.Button().Type("submit").ID("btn-goto").Text("go"),
 			ga.If(v.GoToErr != "", func() ga.UI { return ga.P().ID("goto-err").Class("field-error").Role("alert").Text(v.GoToErr) }),
-		),
+		)),
 		markerList(v),
 	)
 }

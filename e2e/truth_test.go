@@ -194,7 +194,15 @@ func TestPlayground_TheRunEnds(t *testing.T) {
 	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=2&scenario=drop&packets=300")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('.goto-wrap').open = true`))
 	p.put("#goto-unit", "packet")
+	// A bad number is refused beside the form (the form does not let the
+	// browser swallow it), then a good one goes there.
+	p.do(chromedp.SetValue(chromedp.CSS("#goto-n"), "-5"), chromedp.Click(chromedp.CSS("#btn-goto")))
+	p.wait(`document.querySelector('#goto-err') !== null`, 10*time.Second)
+	if e := p.text("#goto-err"); !strings.Contains(e, "want a whole number") {
+		t.Errorf("go to packet -5: %q", e)
+	}
 	p.do(chromedp.SetValue(chromedp.CSS("#goto-n"), "120"), chromedp.Click(chromedp.CSS("#btn-goto")))
 	p.wait(`window.__pplab.packets === 120`, 10*time.Second)
 	p.settle()

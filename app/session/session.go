@@ -170,6 +170,7 @@ func New(q url.Values, clock func() float64) *Session {
 	for _, n := range ui.notices {
 		s.Notify("notice", "URL: "+n)
 	}
+
 	s.preset = lab.PresetOf(cfg)
 	if err := s.build(cfg); err != nil {
 		s.Notify("notice", "URL: the configuration does not build ("+clip(err.Error())+") — using the default instead")
@@ -192,6 +193,10 @@ func New(q url.Values, clock func() float64) *Session {
 		}
 	}
 	s.refresh(true)
+	if cfgQ.Get("v") == "1" && lab.PresetOf(s.cfg) == lab.PresetKernel {
+		// Not an error: said beside the controls, where the sizes are.
+		s.note = "a v=1 link, read as it was written: the sizes it leaves out are the kernel's (the default of v=1 links; the page's default is the teaching sizes), and so is the era (6.8); the address bar has its v=2 form"
+	}
 	if ui.show != "" {
 		s.showFromURL(ui.show, len(cfgQ) > 0)
 	}
@@ -392,10 +397,19 @@ func (s *Session) GoTo(unit, value string) {
 		s.gotoErr = fmt.Sprintf("go to %q: want op or packet", clip(unit))
 	case err != nil:
 		s.gotoErr = fmt.Sprintf("go to %s %q: want a whole number from 0 to the run's end", unit, clip(value))
+		if value == "" {
+			s.gotoErr = fmt.Sprintf("go to %s: no number (letters and signs read as nothing): want a whole number from 0 to the run's end", unit)
+		}
 	case unit == "op":
 		s.Seek(n)
+		if s.lab.Ops() < n {
+			s.gotoErr = fmt.Sprintf("go to op %d: the run ends at op %d (packet %d): at its end", n, s.lab.Ops(), s.lab.Packets())
+		}
 	default:
 		s.GoToPacket(int64(min(n, uint64(lab.MaxPackets))))
+		if uint64(s.lab.Packets()) < n {
+			s.gotoErr = fmt.Sprintf("go to packet %d: the run has %d packets: at its end", n, s.lab.Packets())
+		}
 	}
 }
 
@@ -610,6 +624,10 @@ func (s *Session) positionKept(packets int64) {
 // refusal is the reason an edit was refused, as the field shows it.
 func refusal(field, value string, err error) string {
 	msg := errText(err)
+	if strings.TrimSpace(value) == "" {
+		// A number input given letters reads "": say so, not "field=".
+		return fmt.Sprintf("not changed — %s: no number (letters read as nothing): %s", field, strings.TrimPrefix(msg, field+"=: "))
+	}
 	if v := clip(value); strings.Contains(msg, field+" "+v) || strings.Contains(msg, field+"="+v) {
 		return "not changed — " + msg // the engine's sentence names the value
 	}

@@ -774,3 +774,26 @@ func TestSession_ALongPositionIsKeptInSlices(t *testing.T) {
 		t.Errorf("a step during the way: pending %v, note %q", s.PositionPending(), s.View().Controls.Note)
 	}
 }
+
+// Go to refuses what is not a number beside the form, and says when the
+// run ends before the place asked for.
+func TestSession_GoToSaysWhatItDid(t *testing.T) {
+	s := New(query(t, "v=2&scenario=drop&packets=300"), nil)
+	for _, tc := range []struct{ unit, value, want string }{
+		{"packet", "-5", "want a whole number"},
+		{"packet", "", "no number"},
+		{"op", "x", "want a whole number"},
+		{"packet", "99999999", "the run has 300 packets: at its end"},
+		{"op", "99999999", "the run ends at op"},
+		{"packet", "120", ""},
+	} {
+		s.GoTo(tc.unit, tc.value)
+		got := s.View().Timeline.GoToErr
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("go to %s %q: %q, want %q", tc.unit, tc.value, got, tc.want)
+		}
+	}
+	if s.Lab().Packets() != 120 {
+		t.Errorf("go to packet 120: at packet %d", s.Lab().Packets())
+	}
+}

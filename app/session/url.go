@@ -106,6 +106,9 @@ func urlFieldNotice(fe *sim.FieldError, q url.Values) string {
 	if vals := q[fe.Field]; len(vals) > 1 {
 		return dupNotice(fe.Field, vals)
 	}
+	if fe.Field == "v" {
+		return fmt.Sprintf("v=%s: %s — read as v=%s", clip(fe.Value), fe.Msg, lab.ConfigVersion)
+	}
 	if !lab.IsConfigKey(fe.Field) {
 		// A key neither the config's nor the page's: every key a link
 		// may carry, the nearest first.
