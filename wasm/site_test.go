@@ -82,7 +82,11 @@ func TestGenerate_OpenGraphOnlyWithABaseURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), `<meta property="og:url" content="https://example.org/pplab">`) {
-		t.Errorf("with -base the og:url is not the site's: %s", regexp.MustCompile(`<meta property="og:url"[^>]*>`).Find(b))
+		head := string(b)
+		if i := strings.Index(head, "</head>"); i > 0 {
+			head = head[:i]
+		}
+		t.Errorf("with -base the og:url is not the site's: %s\n(the page's head: %.3000s)", regexp.MustCompile(`<meta property="og:[^>]*>`).FindAll(b, -1), head)
 	}
 	for _, bad := range []string{"http://example.org/pplab", "https://example.org/other", "example.org/pplab", "https://example.org/pplab?x=1"} {
 		if err := generate(t.TempDir(), "/pplab", bad, "../web"); err == nil || !strings.Contains(err.Error(), "-base") {
