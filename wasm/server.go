@@ -115,6 +115,7 @@ func generate(dir, prefix, base, web string) error {
 			return fmt.Errorf("-base %q: want the site's absolute https URL, its path the -prefix (%q), e.g. https://example.org%s", base, prefix, prefix)
 		}
 		h.Domain = u.Host // go-app writes og:url and og:image as https://Domain/path
+		h.Image = "/web/icon-512.png"
 	}
 	if err := ga.GenerateStaticWebsite(dir, withLoader(h, web), sitePages...); err != nil {
 		return err
@@ -212,7 +213,7 @@ func placeTourPages(dir string) error {
 
 // ogURLMeta is go-app's og:url and og:image tags (the ones that need the
 // site's address).
-var ogURLMeta = regexp.MustCompile(`<meta property="og:(?:url|image)" content="[^"]*">\n?`)
+var ogURLMeta = regexp.MustCompile(`[ \t]*<meta [^>]*property="og:(?:url|image)"[^>]*>\n?`) // go-app writes the attributes in any order
 
 // dropOGURLs removes og:url and og:image from every HTML page under dir.
 func dropOGURLs(dir string) error {
