@@ -50,7 +50,10 @@ func scrollToSelector(selector string) {
 	// sheet below).
 	top, bottom := 0.0, w.Get("innerHeight").Float()
 	if tl := doc.Call("querySelector", "#timeline"); tl.Truthy() && w.Call("getComputedStyle", tl).Get("position").String() == "sticky" {
-		top = max(top, tl.Call("getBoundingClientRect").Get("bottom").Float())
+		// It covers the top only once stuck there (and will be, once the
+		// page scrolls down to the element): its height, not its place.
+		r := tl.Call("getBoundingClientRect")
+		top = max(top, r.Get("bottom").Float()-r.Get("top").Float())
 	}
 	if nr := doc.Call("querySelector", "#narration"); nr.Truthy() && w.Call("getComputedStyle", nr).Get("position").String() == "fixed" {
 		bottom = min(bottom, nr.Call("getBoundingClientRect").Get("top").Float())
