@@ -5,7 +5,7 @@
 #               fuzz seed corpora, the engine's wasm build and its tests under
 #               Node.js, and the end-to-end tests in headless Chromium against
 #               the static site (installs nodejs, chromium and ECharts if missing)
-#   make check  the inner loop (42 s warm): format, vet, import rules and
+#   make check  the inner loop (under a minute warm): format, vet, import rules and
 #               the native tests under -short (a sample of the golden corpus;
 #               no wasm, no browser); make test before a push
 GO ?= go
