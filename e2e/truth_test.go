@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -248,10 +247,7 @@ func TestPlayground_PropertyWalk(t *testing.T) {
 	}
 	drvs := append([]string{""}, list.Drivers...)
 	knobs := []string{"pool_size", "rx_descs", "frame", "bulk", "tap_every", "gro", "alloc_fail_ppm"}
-	bin := filepath.Join(t.TempDir(), "ppsim")
-	if out, err := exec.Command("go", "build", "-o", bin, "pplab/cmd/ppsim").CombinedOutput(); err != nil {
-		t.Fatalf("building ppsim: %v\n%s", err, out)
-	}
+	bin := ppsim(t) // built once for the package (TestMain)
 	var log []string
 	for i := 0; i < 220; i++ {
 		var what string

@@ -712,13 +712,6 @@ func (s *Session) CompareSlice(ms float64) bool {
 	return !s.cmp.Done()
 }
 
-// CompareToEnd runs the comparison to its end at once (tests, the CLI's
-// view of it).
-func (s *Session) CompareToEnd() {
-	for s.CompareSlice(math.Inf(1)) {
-	}
-}
-
 // syncCompare takes the comparison's series and results as far as it ran.
 func (s *Session) syncCompare() {
 	if s.cmp == nil {

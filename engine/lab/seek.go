@@ -209,10 +209,7 @@ func (l *Lab) Seek(n uint64) {
 // that checks each). A run already past it stays where it is. It returns
 // the packets received.
 func (l *Lab) RunToPackets(packets int64) int64 {
-	// An operation completes at most one packet, a skipped cycle at most one
-	// per operation it skips (OpAtPackets).
-	for l.packets < packets && l.runBatch(packets-l.packets, nil) {
-	}
+	l.runToPackets(packets)
 	if !l.checkEach() {
 		l.fullCheck()
 		l.stampLog()
@@ -220,22 +217,26 @@ func (l *Lab) RunToPackets(packets int64) int64 {
 	return l.packets
 }
 
+// runToPackets is RunToPackets without the closing check. An operation
+// completes at most one packet, a skipped cycle at most one per operation
+// it skips: running as many operations as packets are missing never goes
+// past the first operation that completes the last of them.
+func (l *Lab) runToPackets(packets int64) {
+	for l.packets < packets && l.runBatch(packets-l.packets, nil) {
+	}
+}
+
 // OpAtPackets is the first operation count at which the run of cfg has
 // received packets packets (packets 0: op 0), or its last operation when it
-// ends sooner; got is the packets received there. A front end that changes
-// the config mid-run keeps the position in packets with it (Seek to op).
-// The run is a batch run of its own (a run is a pure function of its
-// config, so the count is the one stepping finds); cfg must build.
+// ends sooner; got is the packets received there. A front end that goes
+// back to a packet Seeks to op. The run is a batch run of its own (a run
+// is a pure function of its config, so the count is the one stepping
+// finds); cfg must build.
 func OpAtPackets(cfg Config, packets int64) (op uint64, got int64) {
 	l, err := New(cfg)
 	if err != nil {
 		panic("lab: OpAtPackets: " + err.Error())
 	}
-	// An operation completes at most one packet, a skipped cycle at most
-	// one per operation it skips: running as many operations as packets
-	// are missing never goes past the first operation that completes the
-	// last of them.
-	for l.packets < packets && l.RunFor(packets-l.packets) {
-	}
+	l.runToPackets(packets)
 	return l.ops, l.packets
 }

@@ -43,9 +43,7 @@ func (p *Pool) getCached(cpu int, cost int64) *mm.Page {
 	}
 	if pg := p.popCache(); pg != nil {
 		p.stat(sim.StatAllocFast)
-		if p.m.Tracing() {
-			p.ev(cpu, sim.SymAllocPages, pg, sim.PlaceCache, sim.PlaceDriver, sim.StatAllocFast, cost, fastPathWhy[from])
-		}
+		p.ev(cpu, sim.SymAllocPages, pg, sim.PlaceCache, sim.PlaceDriver, sim.StatAllocFast, cost, fastPathWhy[from])
 		return pg
 	}
 	return p.refillAllocCache(cpu)
