@@ -148,6 +148,7 @@ var figureNav = &figureKeys{last: map[string]int{}}
 type figureKeys struct {
 	keydown, focusin ga.Func
 	last             map[string]int
+	tileFig          string // the figure whose tile has the focus, "" when none has
 }
 
 func (f *figureKeys) listen() {
@@ -193,6 +194,7 @@ func figureOf(el ga.Value) (fig ga.Value, tile bool) {
 func (f *figureKeys) onFocus(e ga.Value) {
 	t := e.Get("target")
 	fig, tile := figureOf(t)
+	f.tileFig = ""
 	if !fig.Truthy() {
 		return
 	}
@@ -200,6 +202,7 @@ func (f *figureKeys) onFocus(e ga.Value) {
 	tiles := fig.Call("querySelectorAll", "button.tile")
 	n := tiles.Length()
 	if tile {
+		f.tileFig = name
 		for i := 0; i < n; i++ {
 			if tiles.Index(i).Equal(t) {
 				f.last[name] = i
@@ -216,6 +219,33 @@ func (f *figureKeys) onFocus(e ga.Value) {
 		return // Shift+Tab from one of its tiles: stay, the browser moves on
 	}
 	tiles.Index(min(f.last[name], n-1)).Call("focus")
+}
+
+// restore gives the focus back to the tile at the place last focused in
+// its figure when a redraw replaced the row under it (a row is one piece
+// of HTML, tile.go: the focused button went with it and the focus fell to
+// the body). Called after every update of the machine.
+func (f *figureKeys) restore() {
+	if f.tileFig == "" || !ga.IsClient {
+		return
+	}
+	doc := ga.Window().Get("document")
+	if a := doc.Get("activeElement"); a.Truthy() && !a.Equal(doc.Get("body")) {
+		return // still on its tile, or the user moved on
+	}
+	name := f.tileFig
+	fig := doc.Call("querySelector", `[data-figure="`+name+`"]`)
+	if !fig.Truthy() {
+		f.tileFig = ""
+		return
+	}
+	opt := map[string]any{"preventScroll": true}
+	tiles := fig.Call("querySelectorAll", "button.tile")
+	if n := tiles.Length(); n > 0 {
+		tiles.Index(min(f.last[name], n-1)).Call("focus", opt)
+		return
+	}
+	fig.Call("focus", opt)
 }
 
 func (f *figureKeys) onKey(e ga.Value) {

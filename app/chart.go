@@ -24,10 +24,18 @@ type Chart struct {
 	// File is the saved image's name (without ".png"); "" for no save
 	// button.
 	File string
+	// Lazy: while the page plays, a chart off screen is not redrawn (a
+	// setOption costs tens of milliseconds, every second of max-speed
+	// play); it draws its latest option when it comes into view or when
+	// play stops.
+	Lazy bool
 
-	inst  ga.Value // the echarts instance (browser only)
-	set   string   // the option last handed to ECharts
-	shape string   // the shape of that option
+	inst    ga.Value // the echarts instance (browser only)
+	set     string   // the option last handed to ECharts
+	shape   string   // the shape of that option
+	seen    ga.Value // the IntersectionObserver that says whether the chart is on screen
+	onSeen  ga.Func
+	visible bool
 }
 
 func (c *Chart) Render() (ui ga.UI) {
@@ -75,13 +83,43 @@ func (c *Chart) mount(ctx ga.Context, tries int) {
 	if mq := ga.Window().Call("matchMedia", "(prefers-color-scheme: dark)"); mq.Truthy() && mq.Get("matches").Bool() {
 		theme = "dark"
 	}
-	c.inst = echarts.Call("init", ga.Window().GetElementByID(c.ID), theme, map[string]any{"renderer": "canvas"})
+	el := ga.Window().GetElementByID(c.ID)
+	c.inst = echarts.Call("init", el, theme, map[string]any{"renderer": "canvas"})
+	c.watch(ctx, el)
 	c.draw()
+}
+
+// watch keeps c.visible: whether the chart is on screen (or near it), for
+// Lazy.
+func (c *Chart) watch(ctx ga.Context, el ga.Value) {
+	io := ga.Window().Get("IntersectionObserver")
+	if !io.Truthy() {
+		c.visible = true
+		return
+	}
+	c.onSeen = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		entries := args[0]
+		if n := entries.Length(); n > 0 {
+			visible := entries.Index(n - 1).Get("isIntersecting").Bool()
+			ctx.Dispatch(func(ga.Context) {
+				c.visible = visible
+				c.draw()
+			})
+		}
+		return nil
+	})
+	c.seen = io.New(c.onSeen, map[string]any{"rootMargin": "200px"})
+	c.seen.Call("observe", el)
 }
 
 func (c *Chart) OnUpdate(ctx ga.Context) { ctx.Defer(func(ga.Context) { c.draw() }) }
 
 func (c *Chart) OnDismount() {
+	if c.seen != nil && c.seen.Truthy() {
+		c.seen.Call("disconnect")
+		c.onSeen.Release()
+	}
+	c.seen, c.onSeen, c.visible = nil, nil, false
 	if c.inst != nil && c.inst.Truthy() {
 		c.inst.Call("dispose")
 	}
@@ -95,9 +133,10 @@ func (c *Chart) OnResize(ctx ga.Context) {
 }
 
 // draw hands the option to ECharts, replacing the series but keeping what
-// the user did (zoom), and only when it changed.
+// the user did (zoom), and only when it changed (and, Lazy, when the chart
+// is on screen; its first option always: a chart is never blank).
 func (c *Chart) draw() {
-	if c.inst == nil || !c.inst.Truthy() || c.Option == c.set || c.Option == "" {
+	if c.inst == nil || !c.inst.Truthy() || c.Option == c.set || c.Option == "" || c.Lazy && !c.visible && c.set != "" {
 		return
 	}
 	start := now()

@@ -66,8 +66,11 @@ func (m *Machine) Render() (ui ga.UI) {
 	)
 }
 
-// OnUpdate brings the selected tile into view after a jump to a violation.
+// OnUpdate gives the focus back to a tile whose row the update replaced
+// (figureKeys.restore) and brings the selected tile into view after a
+// jump to a violation.
 func (m *Machine) OnUpdate(ctx ga.Context) {
+	ctx.Defer(func(ga.Context) { figureNav.restore() })
 	if !m.V.Scroll || m.V.Selected < 0 {
 		return
 	}

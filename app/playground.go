@@ -49,6 +49,7 @@ type perfStats struct {
 	sumInterval   float64
 	intervals     int
 	drawn         int     // frames that redrew the view while playing
+	drewAt        float64 // the timestamp of the frame that last redrew the view (light), until the next frame
 	playPackets   int64   // packets simulated while playing
 	playMS        float64 // wall time spent playing
 	lastTS        float64
@@ -83,6 +84,7 @@ func (p *Playground) Render() (ui ga.UI) {
 		return p.renderEmbed()
 	}
 	c := &v.Charts
+	lazy := v.Timeline.Playing // Chart.Lazy
 	var cmpOpts []ga.UI
 	for _, o := range c.Choices {
 		cmpOpts = append(cmpOpts, ga.Option().Value(o.Value).Selected(o.Value == c.Compare).Text(o.Label))
@@ -116,9 +118,9 @@ func (p *Playground) Render() (ui ga.UI) {
 				ga.If(c.CmpProgress != "", func() ga.UI { return ga.P().ID("cmp-progress").Class("meta").Text(c.CmpProgress) }),
 			),
 			ga.Div().Class("chart-grid").Body(
-				&Chart{ID: "chart-throughput", Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, File: c.File + "-throughput", Empty: "The throughput appears after the first measured window."},
-				&Chart{ID: "chart-mix", Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", File: c.File + "-mix", Empty: "The recycle mix appears after the first measured window."},
-				&Chart{ID: "chart-profile", Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, File: c.File + "-profile", Empty: "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up)."},
+				&Chart{ID: "chart-throughput", Lazy: lazy, Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, File: c.File + "-throughput", Empty: "The throughput appears after the first measured window."},
+				&Chart{ID: "chart-mix", Lazy: lazy, Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", File: c.File + "-mix", Empty: "The recycle mix appears after the first measured window."},
+				&Chart{ID: "chart-profile", Lazy: lazy, Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, File: c.File + "-profile", Empty: "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up)."},
 			),
 			&TextTables{ID: "chart-tables", Which: session.TableCharts, Summary: "the charts' data as tables", Tables: v.ChartTables},
 		),
@@ -438,6 +440,10 @@ func (p *Playground) frame(ctx ga.Context, ts float64) {
 		p.perf.playMS += p.perf.intervalMS
 	}
 	p.perf.lastTS = ts
+	if p.perf.drewAt > 0 && ts > p.perf.drewAt {
+		p.s.DrawCost(ts - p.perf.drewAt) // the last frame redrew: its cost, style, layout and paint included
+	}
+	p.perf.drewAt = 0
 	p.perf.playPackets += r.Ran
 	p.perf.engineMS = r.Engine
 	p.perf.frames++
@@ -457,6 +463,9 @@ func (p *Playground) frame(ctx ga.Context, ts float64) {
 	p.publish() // with this frame's counts (act published before they were added)
 	rendered := now()
 	heavy := r.Heavy
+	if !heavy {
+		p.perf.drewAt = ts
+	}
 	ctx.Defer(func(ga.Context) {
 		p.perf.renderMS = now() - rendered
 		if !heavy {

@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"html"
+	"strconv"
 	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -12,8 +14,9 @@ import (
 // SkbCard draws one live sk_buff: its id, length and flags, its head page
 // and its frag pages. It is a component so that go-app skips a card whose
 // skb and pages did not change (an RX step adds one card to a group of a
-// dozen; the others are not redrawn). Cards are matched by position, so a
-// queue that loses its first skb redraws the cards after it.
+// dozen; the others are not redrawn), and it is drawn as a TileRow is
+// (morph.go). Cards are matched by position, so a queue that loses its
+// first skb redraws the cards after it.
 type SkbCard struct {
 	ga.Compo
 	SKB   lab.SKBView
@@ -23,6 +26,17 @@ type SkbCard struct {
 
 func (k *SkbCard) Render() (ui ga.UI) {
 	defer guardRender(&ui, "SkbCard")
+	if ga.IsClient {
+		return ga.Div().Class("skb") // its children: OnMount, OnUpdate
+	}
+	return ga.Raw(k.html())
+}
+
+func (k *SkbCard) OnMount(ga.Context)  { morphRow(k.JSValue(), k.html()) }
+func (k *SkbCard) OnUpdate(ga.Context) { morphRow(k.JSValue(), k.html()) }
+
+// html is the card's markup (drawn as a TileRow is: tile.go).
+func (k *SkbCard) html() string {
 	s := &k.SKB
 	flags := fmt.Sprintf("len %d", s.Len)
 	if s.PPRecycle {
@@ -41,24 +55,32 @@ func (k *SkbCard) Render() (ui ga.UI) {
 	if s.InList != 0 {
 		flags += fmt.Sprintf(" · on skb#%d's frag_list (GRO)", s.InList)
 	}
-	var head ga.UI
+	var b strings.Builder
+	b.Grow(256 + 200*len(k.Frags))
+	b.WriteString(`<div class="skb" data-skb="`)
+	b.WriteString(strconv.Itoa(int(s.ID)))
+	b.WriteString(`"><div class="skb-title">skb#`)
+	b.WriteString(strconv.Itoa(int(s.ID)))
+	b.WriteString(`</div><div class="meta">`)
+	b.WriteString(html.EscapeString(flags))
+	b.WriteString(`</div><div class="skb-pages"><span class="lbl">head</span>`)
 	switch {
 	case s.HeadPFN < 0:
-		head = ga.Span().Class("meta").Text("head stolen")
+		b.WriteString(`<span class="meta">head stolen</span>`)
 	case s.SlabHead:
-		head = ga.Span().Class("slab-head").Title(fmt.Sprintf("a kmalloc'ed head in slab page pfn %#x: never a page_pool page", s.HeadPFN)).Text("kmalloc head")
+		attr(&b, "<span", "class", "slab-head")
+		attr(&b, "", "title", fmt.Sprintf("a kmalloc'ed head in slab page pfn %#x: never a page_pool page", s.HeadPFN))
+		b.WriteString(`>kmalloc head</span>`)
 	default:
-		head = renderCell(&k.Head)
+		writeCell(&b, &k.Head)
 	}
-	frags := make([]ga.UI, len(k.Frags))
-	for i := range k.Frags {
-		frags[i] = renderCell(&k.Frags[i])
+	if len(k.Frags) > 0 {
+		b.WriteString(`<span class="lbl">frags</span><span class="skb-frags">`)
+		for i := range k.Frags {
+			writeCell(&b, &k.Frags[i])
+		}
+		b.WriteString(`</span>`)
 	}
-	return ga.Div().Class("skb").DataSet("skb", s.ID).Body(
-		ga.Div().Class("skb-title").Text(fmt.Sprintf("skb#%d", s.ID)),
-		ga.Div().Class("meta").Text(flags),
-		ga.Div().Class("skb-pages").Body(ga.Span().Class("lbl").Text("head"), head,
-			ga.If(len(frags) > 0, func() ga.UI { return ga.Span().Class("lbl").Text("frags") }),
-			ga.If(len(frags) > 0, func() ga.UI { return ga.Span().Class("skb-frags").Body(frags...) })),
-	)
+	b.WriteString(`</div></div>`)
+	return b.String()
 }

@@ -2,7 +2,9 @@ package app
 
 import (
 	"fmt"
+	"html"
 	"strconv"
+	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -72,8 +74,10 @@ const (
 )
 
 // TileRow draws a row of cells. It is a component of its own so that
-// go-app re-renders (and diffs) only the rows whose cells changed: a step
-// moves a few pages, and the others' rows are skipped whole.
+// go-app re-renders only the rows whose cells changed (a step moves a few
+// pages, and the others' rows are skipped whole); in the browser its
+// tiles are drawn by morphRow (morph.go says why), and a server-side
+// render writes the same markup.
 type TileRow struct {
 	ga.Compo
 	Class string
@@ -82,34 +86,81 @@ type TileRow struct {
 
 func (c *TileRow) Render() (ui ga.UI) {
 	defer guardRender(&ui, "TileRow")
-	kids := make([]ga.UI, len(c.Cells))
-	for i := range c.Cells {
-		kids[i] = renderCell(&c.Cells[i])
+	if ga.IsClient {
+		return ga.Div().Class(c.Class) // its children: OnMount, OnUpdate
 	}
-	return ga.Div().Class(c.Class).Body(kids...)
+	return ga.Raw(c.html())
 }
 
-func renderCell(c *Cell) ga.UI {
-	var el ga.UI
+func (c *TileRow) OnMount(ga.Context)  { morphRow(c.JSValue(), c.html()) }
+func (c *TileRow) OnUpdate(ga.Context) { morphRow(c.JSValue(), c.html()) }
+
+// html is the row's markup.
+func (c *TileRow) html() string {
+	var b strings.Builder
+	b.Grow(64 + 200*len(c.Cells))
+	b.WriteString(`<div class="`)
+	b.WriteString(html.EscapeString(c.Class))
+	b.WriteString(`">`)
+	for i := range c.Cells {
+		writeCell(&b, &c.Cells[i])
+	}
+	b.WriteString(`</div>`)
+	return b.String()
+}
+
+// writeCell writes cell c's markup: a tile is a button (tabindex -1: its
+// figure is the tab stop, the arrow keys move between its tiles, a11y.go;
+// clicks: onTile, on the machine's body), an empty or stale slot a span.
+func writeCell(b *strings.Builder, c *Cell) {
+	if c.Mark != "" {
+		b.WriteString(`<span class="ring-cell">`)
+	}
 	switch c.Kind {
 	case cellTile:
 		label, cls, fc := c.tileText()
-		kids := []ga.UI{ga.Span().Class("ref").Text(strconv.Itoa(int(c.Face.Ref)))}
+		// The label is the tooltip too: tileTitle sets title from it
+		// when the pointer is over the tile (a second copy of each label
+		// in every redraw cost a fifth of it).
+		attr(b, "<button", "class", cls)
+		b.WriteString(` tabindex="-1"`)
+		attr(b, "", "aria-label", label)
+		b.WriteString(` data-pfn="`)
+		b.WriteString(strconv.Itoa(int(c.PFN)))
+		b.WriteString(`">`)
+		b.WriteString(strconv.Itoa(int(c.Face.Ref)))
 		if fc != "" && c.Face.FragCount != 1 {
-			kids = append(kids, ga.Span().Class("frag").Text(fc))
+			b.WriteString(`<span class="frag">`)
+			b.WriteString(html.EscapeString(fc))
+			b.WriteString(`</span>`)
 		}
-		// tabindex -1: its figure is the tab stop, the arrow keys move
-		// between its tiles (a11y.go); clicks: onTile, on the machine's body.
-		el = ga.Button().Class(cls).TabIndex(-1).Title(label).Aria("label", label).DataSet("pfn", c.PFN).Body(kids...)
+		b.WriteString(`</button>`)
 	case cellStale:
-		el = ga.Span().Class("slot stale").Title(fmt.Sprintf("stale slot: still points at pfn %#x, consumed, not yet zeroed (ptr_ring zeroes in batches)", c.PFN))
+		attr(b, "<span", "class", "slot stale")
+		attr(b, "", "title", fmt.Sprintf("stale slot: still points at pfn %#x, consumed, not yet zeroed (ptr_ring zeroes in batches)", c.PFN))
+		b.WriteString(`></span>`)
 	default:
-		el = ga.Span().Class("slot").Title(c.Note.String()).Aria("hidden", "true")
+		attr(b, "<span", "class", "slot")
+		attr(b, "", "title", c.Note.String())
+		b.WriteString(` aria-hidden="true"></span>`)
 	}
-	if c.Mark == "" {
-		return el
+	if c.Mark != "" {
+		attr(b, "<span", "class", "mark")
+		attr(b, "", "title", c.MarkTitle)
+		b.WriteString(`>`)
+		b.WriteString(html.EscapeString(c.Mark))
+		b.WriteString(`</span></span>`)
 	}
-	return ga.Span().Class("ring-cell").Body(el, ga.Span().Class("mark").Title(c.MarkTitle).Text(c.Mark))
+}
+
+// attr writes prefix and then the attribute name="value", escaped.
+func attr(b *strings.Builder, prefix, name, value string) {
+	b.WriteString(prefix)
+	b.WriteByte(' ')
+	b.WriteString(name)
+	b.WriteString(`="`)
+	b.WriteString(html.EscapeString(value))
+	b.WriteByte('"')
 }
 
 // tileText is a tile's label (what a screen reader says and the tooltip

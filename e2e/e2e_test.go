@@ -466,7 +466,10 @@ func defaultStepsNarratesAndPlays(t *testing.T, p *page) {
 	p.wait(`document.querySelector('#op-count').textContent === '27'`, 10*time.Second)
 	p.shot("desktop-stepped")
 
-	// Play at max speed: the throughput chart fills.
+	// Play at max speed with the charts in view (off screen they wait:
+	// Chart.Lazy, TestPlayground_PlaysALongRunToItsEnd): the throughput
+	// chart fills.
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('chart-throughput').scrollIntoView({block: 'center'})`))
 	p.do(chromedp.SetValue(chromedp.CSS("#f-speed"), "5"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#f-speed').dispatchEvent(new Event('change', {bubbles: true}))`),
 		chromedp.Click(chromedp.CSS("#btn-play")))
@@ -756,9 +759,22 @@ func TestPlayground_PlaysALongRunToItsEnd(t *testing.T) {
 	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL + "?v=1&scenario=forward&packets=20000000")
+	p.waitChart("chart-mix")
+	mixLen := `(function(){ const o = echarts.getInstanceByDom(document.getElementById('chart-mix')).getOption(); return o && o.xAxis ? o.xAxis[0].data.length : 0 })()`
+	var n0, nOff int
+	p.eval(mixLen, &n0)
 	p.do(chromedp.SetValue(chromedp.CSS("#f-speed"), "5"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#f-speed').dispatchEvent(new Event('change', {bubbles: true}))`),
 		chromedp.Click(chromedp.CSS("#btn-play")))
+	// Off screen (the charts are below the fold), a chart waits while the
+	// page plays (Chart.Lazy): a setOption a second is tens of
+	// milliseconds of max-speed play.
+	time.Sleep(1500 * time.Millisecond)
+	var playing bool
+	p.eval(`window.__pplab.playing === true`, &playing)
+	if p.eval(mixLen, &nOff); playing && nOff != n0 {
+		t.Errorf("the recycle-mix chart, off screen, went from %d to %d windows while playing: want it left alone until seen or stopped", n0, nOff)
+	}
 	p.wait(`window.__pplab.done === true && window.__pplab.playing === false`, 60*time.Second)
 	st := p.state()
 	t.Logf("played 2·10^7 packets at max: %.0f packets/s simulated (%v frames, mean interval %.1f ms)", st["playPacketsPerSec"], st["frames"], st["meanIntervalMS"])
@@ -768,7 +784,13 @@ func TestPlayground_PlaysALongRunToItsEnd(t *testing.T) {
 	p.wait(`document.querySelector('#scrubber').value === String(window.__pplab.op) && document.querySelector('#scrubber').max === String(window.__pplab.op)`, 5*time.Second)
 	var lastX float64
 	p.waitChart("chart-mix")
-	p.eval(`Number(echarts.getInstanceByDom(document.getElementById('chart-mix')).getOption().xAxis[0].data.slice(-1)[0])`, &lastX)
+	mixEnd := `Number(echarts.getInstanceByDom(document.getElementById('chart-mix')).getOption().xAxis[0].data.slice(-1)[0])`
+	for i := 0; i < 100; i++ { // drawn once play stopped (Chart.Lazy)
+		if p.eval(mixEnd, &lastX); lastX >= 19_900_000 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	if lastX < 19_900_000 {
 		t.Errorf("the recycle-mix chart ends at packet %.0f: want the run's last window (≥ 19 900 000)", lastX)
 	}

@@ -23,15 +23,41 @@ const (
 	minSliceMS = 2
 )
 
-// At max speed the view is redrawn at most every maxViewEveryMS, and the
-// series, results and charts refreshed every maxHeavyEveryMS (at the other
-// speeds heavyEveryMS): a redraw of a kernel-size machine costs two to
-// three frames, a chart's setOption one, and a narration changing faster
-// than this is not read.
+// At max speed the view is redrawn every drawShare redraws' worth of time
+// (DrawCost: what the last redraws cost the browser, frame to frame), but
+// never more often than every minViewEveryMS (~16 a second: more is not
+// seen) nor less often than every maxViewEveryMS; the series, results and
+// charts are refreshed every maxHeavyEveryMS (at the other speeds
+// heavyEveryMS). So a cheap redraw (the teaching sizes) is frequent, and an
+// expensive one (a kernel-size machine: two to three frames) leaves the
+// engine three quarters of the time.
 const (
+	minViewEveryMS  = 60
 	maxViewEveryMS  = 250
+	drawShare       = 4
 	maxHeavyEveryMS = 1000
 )
+
+// DrawCost tells the session what a redraw while playing cost (ms, from
+// the redrawing frame's start to the next frame's): the redraw interval at
+// max speed follows it (a moving average of the last few).
+func (s *Session) DrawCost(ms float64) {
+	if !(ms > 0) {
+		return
+	}
+	if s.drawCost == 0 {
+		s.drawCost = ms
+	}
+	s.drawCost += (ms - s.drawCost) / 4
+}
+
+// viewEveryMS is the redraw interval at max speed.
+func (s *Session) viewEveryMS() float64 {
+	if s.drawCost == 0 {
+		return maxViewEveryMS
+	}
+	return min(max(drawShare*s.drawCost, minViewEveryMS), maxViewEveryMS)
+}
 
 // FrameResult says what a frame did.
 type FrameResult struct {
@@ -69,7 +95,7 @@ func (s *Session) Frame(ts float64) FrameResult {
 		heavyEvery = maxHeavyEveryMS
 	}
 	out.Heavy = start-s.lastHeavy > heavyEvery
-	draw := out.Heavy || sp.OpsPS != 0 || start-s.lastView >= maxViewEveryMS
+	draw := out.Heavy || sp.OpsPS != 0 || start-s.lastView >= s.viewEveryMS()
 	if sp.OpsPS == 0 {
 		// max: a frame that does not redraw runs the engine for a slice
 		// (whole verified cycles the fast-forward skips included), leaving

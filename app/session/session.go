@@ -103,6 +103,7 @@ type Session struct {
 	lastFrame float64 // the last frame's timestamp
 	lastHeavy float64 // when series, results and charts were last refreshed
 	lastView  float64 // when the view was last redrawn at max speed
+	drawCost  float64 // what a redraw costs the browser (ms, a moving average: DrawCost)
 
 	cmpMode            string // "" (off), "era:NAME"
 	cmp                *lab.Lab
