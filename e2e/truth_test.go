@@ -396,3 +396,43 @@ func TestPlayground_ResultsComeIntoView(t *testing.T) {
 	}
 	p.noErrors()
 }
+
+// TestPlayground_MorphedMachineIsAFreshOne: the machine's rows are brought
+// to each step's markup in place (app/morph.go); after steps taken one by
+// one and a stretch of max-speed play, the drawing is the one a fresh page
+// opened at the same operation draws.
+func TestPlayground_MorphedMachineIsAFreshOne(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 1280, 800)
+	const q = "?v=2&scenario=tcp-stream&step=300"
+	p.open(rootURL + q)
+	// The drawing as text, attributes sorted (go-app writes them in any
+	// order).
+	machine := `(function ser(n) {
+		if (n.nodeType !== 1) return n.nodeType === 3 ? n.nodeValue : '';
+		const at = [...n.attributes].map(a => a.name + '="' + a.value + '"').sort().join(' ');
+		return '<' + n.nodeName + (at ? ' ' + at : '') + '>' + [...n.childNodes].map(ser).join('') + '</' + n.nodeName + '>';
+	})(document.querySelector('#machine .machine-body'))`
+	p.keys("\u0303", 40)
+	p.waitOp(340)
+	p.choose("#f-speed", "5")
+	p.do(chromedp.Click(chromedp.CSS("#btn-play")))
+	p.wait(`window.__pplab.op > 3000`, 30*time.Second)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__pplab.playing && document.querySelector('#btn-play').click()`))
+	p.wait(`window.__pplab.playing === false`, 10*time.Second)
+	p.keys("\u0303", 3) // the last operations by hand: their moves are marked
+	var op float64
+	p.eval(`window.__pplab.op`, &op)
+	p.waitOp(uint64(op))
+	var morphed, fresh string
+	p.eval(machine, &morphed)
+	p.open(rootURL + strings.Replace(q, "step=300", fmt.Sprintf("step=%d", int(op)), 1))
+	p.eval(machine, &fresh)
+	if morphed != fresh {
+		i := 0
+		for i < min(len(morphed), len(fresh)) && morphed[i] == fresh[i] {
+			i++
+		}
+		t.Errorf("the machine at op %d, stepped and played to, differs from a fresh page's at %d:\n morphed …%s…\n fresh   …%s…", int(op), i, morphed[max(0, i-200):min(len(morphed), i+200)], fresh[max(0, i-200):min(len(fresh), i+200)])
+	}
+}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"reflect"
 	"slices"
@@ -553,6 +554,54 @@ func TestSession_AMaxSpeedFrameRunsASliceOrRedrawsOneStep(t *testing.T) {
 		}
 	}
 	verify(t, s, "after max-speed frames")
+}
+
+// At max speed the redraw interval follows what a redraw costs the
+// browser (DrawCost): a cheap one redraws often, but not more often than
+// minViewEveryMS; a dear one leaves the engine three quarters of the time,
+// but the view is redrawn at least every maxViewEveryMS.
+func TestSession_MaxSpeedRedrawsFollowTheirCost(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		costs     []float64
+		wantEvery float64
+	}{
+		{"no measure yet", nil, maxViewEveryMS},
+		{"a frame each", []float64{16.7, 16.7, 16.7}, drawShare * 16.7},
+		{"cheaper than a frame", []float64{5, 5, 5}, minViewEveryMS},
+		{"three frames each", []float64{50, 50, 50}, 200},
+		{"very dear", []float64{400}, maxViewEveryMS},
+		{"a nonsense measure ignored", []float64{16.7, -3, 0}, drawShare * 16.7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32"), nil)
+			for _, c := range tc.costs {
+				s.DrawCost(c)
+			}
+			if got := s.viewEveryMS(); math.Abs(got-tc.wantEvery) > 1e-9 {
+				t.Errorf("redraw every %.2f ms, want %.2f", got, tc.wantEvery)
+			}
+		})
+	}
+	// The frames obey it: with redraws of 50 ms, none 60 ms after the last.
+	clock := 0.0
+	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32"), func() float64 { clock += 0.1; return clock })
+	s.SetSpeed(len(Speeds) - 1)
+	s.DrawCost(50)
+	s.TogglePlay(clock)
+	s.Frame(clock)
+	clock += maxHeavyEveryMS + 1
+	if r := s.Frame(clock); !r.Draw {
+		t.Fatalf("no redraw after %v ms", maxHeavyEveryMS+1)
+	}
+	clock += 60
+	if r := s.Frame(clock); r.Draw {
+		t.Error("redrew 60 ms after the last redraw, when a redraw costs 50 ms")
+	}
+	clock += 150
+	if r := s.Frame(clock); !r.Draw {
+		t.Error("no redraw 210 ms after the last, when a redraw costs 50 ms (every 200 ms)")
+	}
 }
 
 // Before the first measured window there is no cost breakdown to show (the
