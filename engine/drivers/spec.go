@@ -389,7 +389,11 @@ var Specs = []*Spec{
 		// unified RX page pool buffers for XDP and non-XDP", 86b05508f775):
 		// the model's bnxt runs that path from 6.6 (agg.go, below) and
 		// page mode before it, and in its XDP scenarios.
-		MaxLen: mm.PageSize, Offset: 0, RefillEach: true, NapiBuildSkb: true, HeadSplit: 256, ReuseAlways: true, XDPPass: true,
+		// 578fcfd26e2a "bnxt_en: Let the page pool manage the DMA mapping"
+		// (v6.6, with PoolDMAFrom): pp.flags = PP_FLAG_DMA_MAP |
+		// PP_FLAG_DMA_SYNC_DEV, pp.max_len = PAGE_SIZE, pp.offset unset
+		// (0); DeviceSyncIn keeps the sync off before it.
+		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, RefillEach: true, NapiBuildSkb: true, HeadSplit: 256, ReuseAlways: true, XDPPass: true,
 		// The normal RX path from 6.6 (hw_gro=1, GRO_HW on by default:
 		// bnxt_init_one adds NETIF_F_GRO_HW to dev->features when
 		// BNXT_SUPPORTS_TPA): BNXT_FLAG_AGG_RINGS with TPA, so the head
@@ -401,7 +405,11 @@ var Specs = []*Spec{
 		// bnxt_deliver_skb marks every skb. TPA: bnxt_hwrm_vnic_set_tpa
 		// lets the chip place BNXT_RX_PAGE_SIZE / mss = 2 segments of 1448
 		// bytes per 4 KB buffer and aggregate (MAX_SKB_FRAGS - 1) × 2 = 32
-		// segments after the first (ilog2 units): 33 per aggregate;
+		// segments after the first (ilog2 units): 33 per aggregate (the
+		// pre-P5 chips' computation; a P5+ chip is asked for
+		// MAX_TPA_SEGS_P5 = 0x3f, and there the driver's own ceiling is
+		// MAX_SKB_FRAGS aggregation buffers, bnxt_tpa_agg's BUG_ON: 17 × 2
+		// ≈ 34 segments, so 33 stands for both);
 		// bnxt_tpa_end builds the skb from the head buffer and adds the
 		// buffers as frags (bnxt_rx_agg_pages_skb).
 		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256, TPAMaxSegs: 33, TPASegsPerBuf: 2,

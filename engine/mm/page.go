@@ -32,7 +32,7 @@ const (
 	pfmemallocBit = uint64(1) << 1
 	// PGTYNetpp is PGTY_netpp, the page type of a page_pool page
 	// (db359fccf212 "mm: introduce a new page type for page pool in page
-	// type", v7.1-rc1; reverted in 7.1-rc5 by 54cf41c969da): the top byte
+	// type", v7.1-rc1; reverted in 7.1-rc6 by 54cf41c969da): the top byte
 	// of page->page_type (include/linux/page-flags.h).
 	PGTYNetpp uint8 = 0xf9
 	// PPDMAIndexShift is PP_DMA_INDEX_SHIFT = 1 + __fls(PP_SIGNATURE -

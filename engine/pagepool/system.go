@@ -193,7 +193,7 @@ func (p *Pool) Alloc(cpu int, size int) (pg *mm.Page, off, truesize int) {
 // skb_pp_frag_ref): (pp_magic & ~0x3) == PP_SIGNATURE from 5.14-rc6
 // (0fa32ca438b4), the plain comparison before; in 7.1-rc1 PageNetpp(page)
 // (db359fccf212, v4 <20260224051347.19621-1-byungchul@sk.com>, which stops
-// writing the signature into pp_magic; reverted in 7.1-rc5, 54cf41c969da).
+// writing the signature into pp_magic; reverted in 7.1-rc6, 54cf41c969da).
 func IsPP(e *sim.Era, pg *mm.Page) bool {
 	switch {
 	case e.PageType:

@@ -216,7 +216,7 @@ type Era struct {
 	// PageType: the pool marks its pages with the PGTY_netpp page type and
 	// the signature check is PageNetpp() (db359fccf212 "mm: introduce a new
 	// page type for page pool in page type", v7.1-rc1), instead of
-	// (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE. Reverted in 7.1-rc5
+	// (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE. Reverted in 7.1-rc6
 	// (54cf41c969da): v7.1 checks pp_magic again.
 	PageType bool
 	// LTS: the release is a longterm kernel (kernel.org's releases page:
@@ -373,7 +373,7 @@ var Eras = withLater([]Era{
 	// PP_FLAG_PAGE_FRAG and pp_frag_count for split pages only, BIAS_MAX
 	// LONG_MAX, the 2023 coalesce rule (0646dc31ca88 "skbuff: Fix a race
 	// between coalescing and releasing SKBs").
-	{Name: "6.6", Tag: "v6.6", LTS: true, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds every RX buffer and maps it",
+	{Name: "6.6", Tag: "v6.6", LTS: true, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds its aggregation ring (and every buffer in XDP page mode) and maps and syncs its pages",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023,
 		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page",
@@ -461,7 +461,7 @@ var laterEras = []eraStep{
 		change: func(e *Era) { e.RingClamp, e.Naming, e.LTS = true, "netmem_desc", true },
 		names: map[Sym]string{SymDMAIndexAlloc: "page_pool_register_dma_index", SymDMAIndexRelease: "page_pool_release_dma_index", SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
 			SymIOMMUMap: "iommu_dma_map_phys", SymIOMMUUnmap: "iommu_dma_unmap_phys"}},
-	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc5)",
+	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc6)",
 		change: func(e *Era) { e.PageType = true }, unnamed: []Sym{SymDMAIndexRelease}},
 	{name: "7.1", tag: "v7.1", summary: "as 6.18: the page type of 7.1-rc1 was reverted (54cf41c969da), so 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
 		change: func(e *Era) { e.PageType = false }},

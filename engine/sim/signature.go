@@ -16,7 +16,7 @@ package sim
 //     "page_pool: Move pp_magic check into helper functions" (v6.16) put
 //     the test into netmem_is_pp()/page_pool_page_is_pp().
 //   - 7.1-rc1: the page type, PageNetpp() (PGTY_netpp, db359fccf212);
-//     reverted in 7.1-rc5 (54cf41c969da), so 7.1 tests pp_magic again.
+//     reverted in 7.1-rc6 (54cf41c969da), so 7.1 tests pp_magic again.
 func (e *Era) SignatureCheck() string {
 	switch {
 	case e.SkbRecycle == SkbRecycleNone:
