@@ -371,7 +371,8 @@ var Specs = []*Spec{
 		// = &bnapi->napi from 6.4 (294e39e0d034 "bnxt: hook NAPIs to page
 		// pools", the patch that made the field). bnxt_tx_int frees skbs
 		// with dev_kfree_skb_any (dev_consume_skb_any in later releases:
-		// the same free, counted as consumed).
+		// the same free, counted as consumed); 6.19 frees with
+		// napi_consume_skb (362a161b2582), an era the model lacks yet.
 		//
 		// Page mode (bnxt_set_rx_skb_mode(bp, true), set by bnxt_xdp_set
 		// when a program is attached, at MTU <= BNXT_MAX_PAGE_MODE_MTU):

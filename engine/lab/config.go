@@ -60,13 +60,33 @@ func IsConfigKey(key string) bool {
 	return slices.Contains(configKeys, key)
 }
 
-// scenarioDefaults is the knobs' defaults with the scenario's own applied.
-func scenarioDefaults(sc *Scenario) sim.Knobs {
+// scenarioDefaults is the knobs' defaults in era e (a sysctl whose default
+// a release changed: Era.SkbDeferMaxDefault) with the scenario's own
+// applied. A knob a config does not set has its era's default: a link
+// without skb_defer_max runs 64 in 6.18 and 128 in 6.19.
+func scenarioDefaults(sc *Scenario, e *sim.Era) sim.Knobs {
 	k := sim.DefaultKnobs()
+	if e != nil {
+		k[sim.KnobSkbDeferMax] = e.SkbDeferMaxDefault
+	}
 	for n, v := range sc.Knobs {
 		k[n] = v
 	}
 	return k
+}
+
+// era is the era cfg names (the default when it names none), nil when it
+// names no era.
+func (cfg Config) era() *sim.Era {
+	name := cfg.Era
+	if name == "" {
+		name = sim.DefaultEra
+	}
+	e, err := sim.EraByName(name)
+	if err != nil {
+		return nil
+	}
+	return e
 }
 
 // Values is the URL form of the config: names, not enum indexes; only what
@@ -103,7 +123,7 @@ func (cfg Config) Values() url.Values {
 	if cfg.Seed != 0 {
 		v.Set("seed", strconv.FormatUint(cfg.Seed, 10))
 	}
-	def := scenarioDefaults(sc)
+	def := scenarioDefaults(sc, cfg.era())
 	k := cfg.Knobs.Over(def)
 	// The sizes: left out at the teaching size (v=2's default); at the
 	// kernel's sizes all together, sizes=kernel; else each as it is.
@@ -270,7 +290,7 @@ func (cfg Config) EffectiveKnobs() (sim.Knobs, error) {
 	if err != nil {
 		return sim.Knobs{}, err
 	}
-	return cfg.Knobs.Over(scenarioDefaults(sc)), nil
+	return cfg.Knobs.Over(scenarioDefaults(sc, cfg.era())), nil
 }
 
 // FieldErrors splits an error of ParseConfig (or New) into its field
@@ -426,7 +446,7 @@ func (cfg Config) resolve() (resolved, error) {
 	if err := cfg.Knobs.Check(); err != nil {
 		return r, err
 	}
-	knobs := cfg.Knobs.Over(scenarioDefaults(sc))
+	knobs := cfg.Knobs.Over(scenarioDefaults(sc, era))
 	var rules sim.RuleSet
 	for _, name := range cfg.Break {
 		rule, err := sim.RuleByName(name)

@@ -330,3 +330,29 @@ func TestChoices_MarkIsShort(t *testing.T) {
 		}
 	}
 }
+
+// A knob a config does not set has its era's default (a sysctl whose
+// default a release changed: Era.SkbDeferMaxDefault, 64, 128 from 6.19),
+// and the scenario's own value wins over it.
+func TestScenarioDefaults_FollowTheEra(t *testing.T) {
+	sc, err := ScenarioByName("tcp-stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e618, err := sim.EraByName("6.18")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := *e618
+	if got := scenarioDefaults(sc, &e)[sim.KnobSkbDeferMax]; got != 64 {
+		t.Errorf("6.18: skb_defer_max %d, want 64", got)
+	}
+	e.SkbDeferMaxDefault = 128 // 6.19's (b61785852ed0), on 6.18
+	if got := scenarioDefaults(sc, &e)[sim.KnobSkbDeferMax]; got != 128 {
+		t.Errorf("with 6.19's default: skb_defer_max %d, want 128", got)
+	}
+	own := &Scenario{Name: "own", Knobs: map[sim.Knob]int64{sim.KnobSkbDeferMax: 8}}
+	if got := scenarioDefaults(own, &e)[sim.KnobSkbDeferMax]; got != 8 {
+		t.Errorf("a scenario's own skb_defer_max: %d, want 8", got)
+	}
+}

@@ -16,6 +16,9 @@ func (p *Pool) FragmentPage(pg *mm.Page, nr int64) { pg.FragCount = nr }
 // count then equals the users still holding fragments and only the last one's
 // put recycles the page.
 //
+// Stats: every fragment counts alloc_fast up to 6.12 (0f6deac3a079, v5.19);
+// from 6.13 only pages count (Era.FragStatPerPage, ef04d290c013).
+//
 // Returns the page and the fragment's offset, or nil (also when the era or the
 // pool's flags have no frag support: a WARN in the kernel).
 func (p *Pool) AllocFrag(cpu int, size int) (*mm.Page, int) {
@@ -37,9 +40,13 @@ func (p *Pool) AllocFrag(cpu int, size int) (*mm.Page, int) {
 	if pg != nil && offset+size > maxSize {
 		pg = p.drainFrag(cpu, pg)
 		if pg != nil {
+			why := "frag page full and every fragment already returned: reuse the same page from offset 0"
+			if e.FragStatPerPage {
+				p.stat(sim.StatRecycleCached) // ef04d290c013: the page came back, as a cache hit would
+				why += " (counted as a recycle into the cache too)"
+			}
 			p.stat(sim.StatAllocFast)
-			p.ev(cpu, sim.SymAllocFrag, pg, pg.Place, pg.Place, sim.StatAllocFast, cost,
-				"frag page full and every fragment already returned: reuse the same page from offset 0")
+			p.ev(cpu, sim.SymAllocFrag, pg, pg.Place, pg.Place, sim.StatAllocFast, cost, why)
 			return p.fragReset(pg, size), 0
 		}
 	}
@@ -56,6 +63,11 @@ func (p *Pool) AllocFrag(cpu int, size int) (*mm.Page, int) {
 	}
 	p.fragUsers++
 	p.fragOffset = offset + size
+	if e.FragStatPerPage {
+		p.ev(cpu, sim.SymAllocFrag, pg, pg.Place, pg.Place, sim.StatNone, cost,
+			"next fragment of the current frag page (frag_users++); not counted: the stats count pages (6.13)")
+		return pg, offset
+	}
 	p.stat(sim.StatAllocFast)
 	p.ev(cpu, sim.SymAllocFrag, pg, pg.Place, pg.Place, sim.StatAllocFast, cost,
 		"next fragment of the current frag page (frag_users++)")

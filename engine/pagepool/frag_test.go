@@ -209,3 +209,52 @@ func TestAllocFrag_AlignsToArchDMAMinalign(t *testing.T) {
 		})
 	}
 }
+
+// ef04d290c013 (v6.13): page_pool_alloc_frag counts pages, not fragments.
+// A further fragment of the current frag page counted alloc_fast up to
+// 6.12 and counts nothing after; a drained page reused from offset 0
+// counts alloc_fast in both, and recycle_cached too after. The 6.13 rule is
+// tested on 6.12 with the flag set (Era.FragStatPerPage).
+func TestAllocFrag_CountsPagesNotFragments(t *testing.T) {
+	e612, err := sim.EraByName("6.12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e613 := *e612
+	e613.FragStatPerPage = true
+	for _, tc := range []struct {
+		name                string
+		era                 *sim.Era
+		fastNext, fastReuse uint64 // alloc_fast for two further fragments, for a drained page reused
+		cachedReuse         uint64
+	}{
+		{"6.12 counts every fragment", e612, 2, 1, 0},
+		{"6.13 counts pages", &e613, 0, 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnvEra(t, tc.era, Params{Flags: FlagDMAMap | FlagDMASyncDev, MaxLen: mm.PageSize})
+			a, _ := e.frag(2048)
+			fast := e.stat(sim.StatAllocFast)
+			b, _ := e.frag(1024)
+			c, _ := e.frag(1024)
+			if a != b || b != c {
+				t.Fatal("the fragments are not on one page")
+			}
+			if got := e.stat(sim.StatAllocFast) - fast; got != tc.fastNext {
+				t.Errorf("two further fragments counted alloc_fast %d times, want %d", got, tc.fastNext)
+			}
+			for _, pg := range []*mm.Page{a, b, c} {
+				e.toRing(pg)
+			}
+			fast, cached := e.stat(sim.StatAllocFast), e.stat(sim.StatRecycleCached)
+			d, off := e.frag(2048) // does not fit: drained with no users left, reused from 0
+			if d != a || off != 0 {
+				t.Fatalf("got pfn %#x at %d, want the drained page reused from 0", d.PFN, off)
+			}
+			if gf, gc := e.stat(sim.StatAllocFast)-fast, e.stat(sim.StatRecycleCached)-cached; gf != tc.fastReuse || gc != tc.cachedReuse {
+				t.Errorf("the reuse counted alloc_fast %d, recycle_cached %d; want %d, %d", gf, gc, tc.fastReuse, tc.cachedReuse)
+			}
+			e.clean()
+		})
+	}
+}

@@ -205,9 +205,41 @@ type Era struct {
 	// v6.14) moved the produce loop into page_pool_recycle_ring_bulk, whose
 	// recycle_stat_add follows the unlock: a CPU there has left the lock
 	// but still writes into the pool, the window page_pool_release's 6.16
-	// barrier does not cover (bdea4980182e fixes it in 7.3, after every era;
-	// docs/eras-after-6.8.md §7.2). The model's first era with it is 6.15.
+	// barrier does not cover, until "net: page_pool: fix use-after-free in
+	// page_pool_recycle_ring_bulk()" (bdea4980182e, net 29 Sep 2026,
+	// v7.3-rc6; its diff not read: docs/eras-after-6.8.md §7.2). The
+	// model's eras with it are 6.15 to 7.1.
 	BulkStatAfterUnlock bool
+	// FragStatPerPage: page_pool_alloc_frag counts alloc_fast only for a
+	// frag page it takes (the page allocation's own count) and for the
+	// current page it drains and reuses from offset 0, which it also counts
+	// as recycle_cached; a further fragment of the current page counts
+	// nothing ("net: page_pool: do not count normal frag allocation in
+	// stats", ef04d290c013, <20241109023303.3366500-1-kuba@kernel.org>,
+	// v6.13: the return stats count pages, not frags, so a frag driver's
+	// recycling rate read wrong). Before it every fragment counted
+	// alloc_fast (0f6deac3a079, v5.19).
+	FragStatPerPage bool
+	// DeferCountFirst: skb_attempt_defer_free increments the owner's
+	// defer_count before it compares it with skb_defer_max (an atomic
+	// count on a lockless list, per owner CPU and NUMA node: 9c94ae6bb0b2,
+	// 844c9db7f7f5, 5628f3fe3b16, v6.18), so a list holds at most
+	// skb_defer_max − 1 skbs; before, the count was compared first and a
+	// list held skb_defer_max. The kick is at the same point (the list
+	// reaching half).
+	DeferCountFirst bool
+	// ConsumeAlienDefers: napi_consume_skb (with a budget) hands an skb
+	// allocated on another CPU, and not shared, to skb_attempt_defer_free
+	// after skb_release_head_state, so a TX completion returns the RX
+	// pages to the CPU that received them ("net: fix napi_consume_skb()
+	// with alien skbs", e20dfbad8aab,
+	// <20251106202935.1776179-3-edumazet@google.com>, v6.19).
+	ConsumeAlienDefers bool
+	// SkbDeferMaxDefault is net.core.skb_defer_max's default (the
+	// skb_defer_max knob when a run does not set it): 64 from 5.19
+	// (39564c3fdc66), 128 from 6.19 ("net: increase skb_defer_max default
+	// to 128", b61785852ed0, <20251106202935.1776179-4-edumazet@google.com>).
+	SkbDeferMaxDefault int64
 	// RingClamp: page_pool_init clamps pool_size to 16384
 	// (min(pool->p.pool_size, 16384), "page_pool: Clamp pool size to max 16K
 	// pages", <20250926131605.2276734-2-dtatulea@nvidia.com>, v6.18); before,
@@ -457,8 +489,8 @@ var laterEras = []eraStep{
 	{name: "6.16", tag: "v6.16", summary: "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
 		change: func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier = true, true },
 		names:  map[Sym]string{SymDMAIndexAlloc: "page_pool_dma_map", SymDMAIndexRelease: "__page_pool_release_page_dma"}},
-	{name: "6.18", tag: "v6.18", summary: "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768; 6.19 changes no page_pool behaviour the model shows (ynltool page-pool stats is new)",
-		change: func(e *Era) { e.RingClamp, e.Naming, e.LTS = true, "netmem_desc", true },
+	{name: "6.18", tag: "v6.18", summary: "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768, and the defer lists lockless with the count taken first (a list holds skb_defer_max − 1 skbs)",
+		change: func(e *Era) { e.RingClamp, e.DeferCountFirst, e.Naming, e.LTS = true, true, "netmem_desc", true },
 		names: map[Sym]string{SymDMAIndexAlloc: "page_pool_register_dma_index", SymDMAIndexRelease: "page_pool_release_dma_index", SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
 			SymIOMMUMap: "iommu_dma_map_phys", SymIOMMUUnmap: "iommu_dma_unmap_phys"}},
 	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc6)",
@@ -517,6 +549,9 @@ func FirstEra(has func(e *Era) bool) *Era {
 func init() {
 	for i := range Eras {
 		e := &Eras[i]
+		if e.SkbDeferMaxDefault == 0 {
+			e.SkbDeferMaxDefault = 64 // 39564c3fdc66 (5.19), until 6.19's step
+		}
 		if e.Branch == "" {
 			continue
 		}

@@ -49,7 +49,8 @@ const (
 // SkbAttemptDeferFree models skb_attempt_defer_free(skb) (net/core/skbuff.c,
 // v6.4): an skb allocated on another CPU goes onto that CPU's defer list;
 // one allocated here, or any skb when the list already holds
-// sysctl_skb_defer_max (the skb_defer_max knob), is freed here with
+// sysctl_skb_defer_max (the skb_defer_max knob; from 6.18 one less:
+// Era.DeferCountFirst), is freed here with
 // __kfree_skb — not a NAPI-safe free, so its page_pool pages go through the
 // ptr_ring. When the list reaches half of the maximum, an IPI
 // (smp_call_function_single_async, once until the owner runs) raises
@@ -63,7 +64,11 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	owner := sk.AllocCPU
 	cost := s.M.Charge(cpu, sim.SymDeferFree, 0)
 	limit := int(s.M.Knobs[sim.KnobSkbDeferMax])
-	if owner == cpu || owner < 0 || owner >= len(s.defers) || len(s.defers[owner].skbs) >= limit {
+	holds := limit // the most skbs a list holds
+	if s.era.DeferCountFirst {
+		holds = limit - 1 // 6.18: defer_count incremented, then compared
+	}
+	if owner == cpu || owner < 0 || owner >= len(s.defers) || len(s.defers[owner].skbs) >= holds {
 		why := "allocated on this CPU: freed here (__kfree_skb, not NAPI-safe)"
 		if owner != cpu {
 			why = "the owner's defer list is full (defer_count >= skb_defer_max): freed here (__kfree_skb, not NAPI-safe)"

@@ -133,3 +133,71 @@ func TestSkbAttemptDeferFree_DeferMaxZeroNeverDefers(t *testing.T) {
 	}
 	e.clean()
 }
+
+// 6.18's lockless defer lists (5628f3fe3b16 and its series) increment
+// defer_count before comparing it with skb_defer_max: a list holds one skb
+// less than before. The kick comes at the same point, the list reaching
+// half.
+func TestSkbAttemptDeferFree_HoldsOneLessFrom6_18(t *testing.T) {
+	for _, tc := range []struct {
+		era  string
+		want []DeferOutcome
+	}{
+		{"6.16", []DeferOutcome{DeferQueued, DeferQueued, DeferKicked, DeferQueued, FreedLocal, FreedLocal}},
+		{"6.18", []DeferOutcome{DeferQueued, DeferQueued, DeferKicked, FreedLocal, FreedLocal, FreedLocal}},
+	} {
+		t.Run(tc.era, func(t *testing.T) {
+			e := newEnv(t, tc.era, "skb_defer_max=4")
+			_, outs := e.deferFrom(len(tc.want))
+			for i := range tc.want {
+				if outs[i] != tc.want[i] {
+					t.Errorf("skb %d: outcome %d, want %d", i, outs[i], tc.want[i])
+				}
+			}
+			e.s.SkbDeferFreeFlush(0)
+			e.clean()
+		})
+	}
+}
+
+// e20dfbad8aab (v6.19): napi_consume_skb on a CPU that did not allocate
+// the skb hands it back to the allocating CPU's defer list; its flush there
+// (the pool's NAPI CPU) recycles the page into the alloc cache, where
+// before the TX CPU freed it and the page went to the ptr_ring. Tested on
+// 6.18 with the rule set (Era.ConsumeAlienDefers).
+func TestNapiConsumeSKB_HandsAnAlienSkbBack(t *testing.T) {
+	e618, err := sim.EraByName("6.18")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e619 := *e618
+	e619.ConsumeAlienDefers = true
+	for _, tc := range []struct {
+		name         string
+		era          *sim.Era
+		deferred     int
+		ring, cached uint64
+	}{
+		{"6.18 frees on the TX CPU", e618, 0, 1, 0},
+		{"6.19 defers to the RX CPU", &e619, 1, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnvEra(t, tc.era)
+			sk, pg := e.rx(1000)       // built on cpu0, the pool's NAPI CPU
+			e.m.CPUs[1].Softirq = true // cpu1's TX completion (a NAPI poll)
+			e.m.Begin(1, sim.SymNapiConsumeSKB)
+			e.s.NapiConsumeSKB(1, sk, 64)
+			e.check()
+			if got := e.s.DeferCount(0); got != tc.deferred {
+				t.Fatalf("cpu0's defer list holds %d skbs, want %d", got, tc.deferred)
+			}
+			e.s.SkbDeferFreeFlush(0)
+			e.check()
+			st := e.p.Stats()
+			if st[sim.StatRecycleRing] != tc.ring || st[sim.StatRecycleCached] != tc.cached || sk.Live() {
+				t.Errorf("page %#x: ring %d, cached %d, skb live %v; want %d, %d, freed", pg.PFN, st[sim.StatRecycleRing], st[sim.StatRecycleCached], sk.Live(), tc.ring, tc.cached)
+			}
+			e.clean()
+		})
+	}
+}

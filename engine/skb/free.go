@@ -1,6 +1,8 @@
 package skb
 
 import (
+	"fmt"
+
 	"pplab/engine/mm"
 	"pplab/engine/sim"
 )
@@ -73,7 +75,8 @@ func (s *Stack) DevKfreeSkbAny(cpu int, sk *SKB) { s.kfreeSKB(cpu, sk, whyDevKfr
 // caller is not in NAPI context (netpoll) and it is a plain consume; otherwise
 // the free is NAPI-safe (page_pool pages may go straight into the alloc cache
 // from 6.4 when this is the pool's NAPI CPU) and the struct goes to the per-CPU
-// NAPI skb cache.
+// NAPI skb cache. From 6.19 an skb allocated on another CPU is deferred to
+// that CPU instead (Era.ConsumeAlienDefers; the model has no shared skbs).
 func (s *Stack) NapiConsumeSKB(cpu int, sk *SKB, budget int) {
 	if budget == 0 {
 		s.KfreeSKB(cpu, sk) // dev_consume_skb_any
@@ -83,6 +86,18 @@ func (s *Stack) NapiConsumeSKB(cpu int, sk *SKB, budget int) {
 		return
 	}
 	cost := s.M.Charge(cpu, sim.SymNapiConsumeSKB, 0)
+	if s.era.ConsumeAlienDefers && sk.AllocCPU >= 0 && sk.AllocCPU != cpu {
+		// e20dfbad8aab (6.19): an skb another CPU allocated goes back to
+		// it, its head state released here (1fcf572211da lets the owner's
+		// free release it again, a no-op).
+		if s.M.Tracing() {
+			s.ev(cpu, sim.SymNapiConsumeSKB, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
+				fmt.Sprintf("allocated on cpu%d: skb_release_head_state, then skb_attempt_defer_free hands it back to cpu%d", sk.AllocCPU, sk.AllocCPU))
+		}
+		s.M.Charge(cpu, sim.SymReleaseHeadState, 0)
+		s.SkbAttemptDeferFree(cpu, sk)
+		return
+	}
 	why := "frees the skb in NAPI context (the struct goes to the per-CPU NAPI skb cache)"
 	if passesNapiSafe(s.era) {
 		why = "frees the skb in NAPI context (napi_safe)"

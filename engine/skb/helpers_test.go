@@ -27,6 +27,13 @@ func newEnv(t testing.TB, era string, opts ...string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newEnvEra(t, e, opts...)
+}
+
+// newEnvEra is newEnv for an era value (a named era with a later rule set:
+// the rule tested before its era is in the table).
+func newEnvEra(t testing.TB, e *sim.Era, opts ...string) *env {
+	t.Helper()
 	k, rules, _ := simtest.Options(t, opts...)
 	m := sim.NewMachine(sim.Config{Era: e, Rules: rules, Knobs: k, Seed: 1})
 	a := mm.NewAllocator(m)

@@ -150,9 +150,9 @@ func TestReleaseProducerBarrier_DestroyRacingRecycleInRing(t *testing.T) {
 // from its own device and a put into the destroyed pool (a one-frame
 // page_pool_put_page_bulk for mvpp2, xdp_return_frame for bnxt), and the
 // next retry on cpu1 returns the page. Before 6.16 that return unmaps it
-// on the unbound device — and before 6.10 a pool that syncs (mvpp2) has
-// synced it for that device at the put: dma-unmap-after-unbind, no rule
-// broken, as for skbs; from 6.16 page_pool_scrub unmapped the 32 at
+// on the unbound device — and before 6.10 a pool that syncs (mvpp2, and
+// bnxt from 6.6) has synced it for that device at the put:
+// dma-unmap-after-unbind, no rule broken, as for skbs; from 6.16 page_pool_scrub unmapped the 32 at
 // destroy.
 func TestDestroyXDP_StalledPortReturnsOneFramePerSecondThenThePoolGoes(t *testing.T) {
 	for _, tc := range []struct {
@@ -163,7 +163,7 @@ func TestDestroyXDP_StalledPortReturnsOneFramePerSecondThenThePoolGoes(t *testin
 		{"mvpp2-6.9-sync-and-unmap-on-the-gone-device", "mvpp2", "6.9", 64, 32},
 		{"mvpp2-6.10-unmap-on-the-gone-device", "mvpp2", "6.10", 32, 32},
 		{"mvpp2-6.16-scrubbed-at-destroy", "mvpp2", "6.16", 0, 0},
-		{"bnxt-6.9-unmap-on-the-gone-device", "bnxt", "6.9", 32, 32},
+		{"bnxt-6.9-sync-and-unmap-on-the-gone-device", "bnxt", "6.9", 64, 32}, // bnxt syncs from 6.6 (578fcfd26e2a)
 		{"bnxt-7.1-scrubbed-at-destroy", "bnxt", "7.1", 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
