@@ -267,8 +267,11 @@ var whereOrder = session.SKBGroups
 
 // skbsDrawn bounds the skb cards drawn per group: a kernel-size receive
 // window queues a hundred skbs and over a thousand frag pages, more than a
-// person reads and more than the page can redraw while playing.
-const skbsDrawn = 12
+// person reads and more than the page can redraw while playing (at
+// teaching sizes 12 cards a group were two thirds of the machine's tiles
+// and of a max-speed redraw's cost; the group's "… and N more" line counts
+// the rest).
+const skbsDrawn = 6
 
 func (c cells) skbs() ga.UI {
 	var groups []ga.UI

@@ -785,11 +785,13 @@ func TestPlayground_PlaysALongRunToItsEnd(t *testing.T) {
 	var lastX float64
 	p.waitChart("chart-mix")
 	mixEnd := `Number(echarts.getInstanceByDom(document.getElementById('chart-mix')).getOption().xAxis[0].data.slice(-1)[0])`
-	for i := 0; i < 100; i++ { // drawn once play stopped (Chart.Lazy)
+	// Drawn once play stopped (Chart.Lazy): the last refresh of a 2·10^7-
+	// packet run's series and its setOption take seconds on a loaded
+	// machine.
+	for deadline := time.Now().Add(minWait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if p.eval(mixEnd, &lastX); lastX >= 19_900_000 {
 			break
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	if lastX < 19_900_000 {
 		t.Errorf("the recycle-mix chart ends at packet %.0f: want the run's last window (≥ 19 900 000)", lastX)
