@@ -518,6 +518,13 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 			return knobErr(sim.KnobTxCPU, k, "with held=1 the unload, and so the pool's release work, runs on cpu1, where the port's TX completion (a softirq) cannot be preempted by it: release_race=1 wants tx_cpu other than 1")
 		}
 	}
+	if k[sim.KnobPreemptRT] == 1 && !era.NapiLocalRT {
+		first := "6.16"
+		if e := sim.FirstEra(func(e *sim.Era) bool { return e.NapiLocalRT }); e != nil {
+			first = e.Name
+		}
+		return knobErr(sim.KnobPreemptRT, k, "no release before %s tests PREEMPT_RT in page_pool (32471b2f481d added the test to page_pool_napi_local): an RT kernel of era %s recycles directly like any other; want 0 here, or era %s or later", first, era.Name, first)
+	}
 	if v := k[sim.KnobFrame]; v > 0 && v < minFrame {
 		return knobErr(sim.KnobFrame, k, "below the Ethernet minimum: want 0 (the workload's size) or %d to %d bytes", minFrame, sim.KnobFrame.Spec().Max)
 	}

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"strings"
 	"testing"
 
 	"pplab/engine/sim"
@@ -129,4 +130,24 @@ func TestTCPStream_514RecyclesThroughTheRing(t *testing.T) {
 		t.Errorf("cached %d ring %d deferred %d", x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing), x.l.stack.Deferred)
 	}
 	exactStats(t, "mvpp2 tcp-stream 5.14", x.r.Stats, sim.Stats{sim.StatAllocFast: 99101, sim.StatAllocSlow: 40, sim.StatAllocEmpty: 40, sim.StatAllocRefill: 1883, sim.StatRecycleRing: 98508})
+}
+
+// 32471b2f481d (v6.16): on a PREEMPT_RT kernel page_pool_napi_local
+// answers never local, so the reader's deferred frees, flushed in softirq
+// on the NAPI's CPU, go through the ptr_ring instead of the alloc cache.
+// Before 6.16 no release has the test: the knob is refused there, naming
+// the first era that has it.
+func TestPreemptRT_NoNAPILocalRecyclingFrom6_16(t *testing.T) {
+	plain := tcpStream(t, "bnxt", "6.16", 100_000, "gro=0")
+	rt := tcpStream(t, "bnxt", "6.16", 100_000, "gro=0", "preempt_rt=1")
+	if plain.st(sim.StatRecycleCached) == 0 || plain.st(sim.StatRecycleRing) != 0 {
+		t.Errorf("6.16: cached %d, ring %d; want all cached (a reader faster than the NIC)", plain.st(sim.StatRecycleCached), plain.st(sim.StatRecycleRing))
+	}
+	if rt.st(sim.StatRecycleCached) != 0 || rt.st(sim.StatRecycleRing) == 0 {
+		t.Errorf("6.16 with PREEMPT_RT: cached %d, ring %d; want none cached, all through the ring", rt.st(sim.StatRecycleCached), rt.st(sim.StatRecycleRing))
+	}
+	_, err := New(Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "6.15", Knobs: sim.MustOverrides("preempt_rt=1")})
+	if err == nil || !strings.Contains(err.Error(), "preempt_rt") || !strings.Contains(err.Error(), "6.16") {
+		t.Errorf("preempt_rt=1 in 6.15: %v; want refused, naming the knob and 6.16", err)
+	}
 }

@@ -101,6 +101,7 @@ type Pool struct {
 	a   *mm.Allocator
 	m   *sim.Machine
 	era *sim.Era // m.Era, fixed for the run: one load less per era test on the per-packet paths
+	rt  bool     // a PREEMPT_RT kernel whose page_pool_napi_local says never (Era.NapiLocalRT and the preempt_rt knob)
 
 	alloc struct {
 		count int
@@ -249,7 +250,8 @@ func (r *Registry) initPool(cpu int, p Params, cpuid int) (*Pool, error) {
 	if p.Nid < NumaNoNode || p.Nid >= r.A.Nodes() {
 		return nil, fmt.Errorf("page_pool_create: nid %d is not a node of this machine (-1..%d)", p.Nid, r.A.Nodes()-1)
 	}
-	pool := &Pool{ID: int32(len(r.pools) + 1), P: p, reg: r, a: r.A, m: m, era: m.Era, userCnt: 1, consumer: -1, lastProd: -1, bulkRefill: m.Era.BulkAlloc, cpuid: cpuid}
+	pool := &Pool{ID: int32(len(r.pools) + 1), P: p, reg: r, a: r.A, m: m, era: m.Era, userCnt: 1, consumer: -1, lastProd: -1, bulkRefill: m.Era.BulkAlloc, cpuid: cpuid,
+		rt: m.Era.NapiLocalRT && m.Knobs[sim.KnobPreemptRT] == 1}
 	if k := m.Knobs[sim.KnobBulkRefill]; k >= 0 {
 		pool.bulkRefill = k == 1
 	}

@@ -125,9 +125,17 @@ func (r *Registry) ringQsize(cpu int, poolSize int) int {
 // PP direct cache locality later", v6.10): a put may use the lockless alloc
 // cache when it runs in softirq on the pool's CPU (pool->cpuid) or on the
 // CPU that owns the pool's NAPI (napi->list_owner). Breaking napi-locality
-// lets the list_owner test pass on any CPU.
+// lets the list_owner test pass on any CPU. On PREEMPT_RT (the preempt_rt
+// knob) from 6.16 it is never local (Era.NapiLocalRT, 32471b2f481d).
 func (p *Pool) napiLocal(cpu int) bool {
 	cost := p.m.Charge(cpu, sim.SymNapiLocal, 0)
+	if p.rt {
+		if p.m.Tracing() {
+			p.evSlow(cpu, sim.SymNapiLocal, nil, sim.PlaceNone, sim.PlaceNone, sim.StatNone, cost,
+				"page_pool_napi_local: a PREEMPT_RT kernel (6.16, 32471b2f481d): never local, the softirq could be preempted by the pool's consumer")
+		}
+		return false
+	}
 	napi := p.P.NAPI
 	soft := p.softirq(cpu)
 	local := soft && (p.cpuid == cpu || (napi != nil && (napi.ListOwner == cpu || p.m.Broken(sim.RuleNAPILocality))))

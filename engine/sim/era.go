@@ -210,6 +210,14 @@ type Era struct {
 	// v7.3-rc6; its diff not read: docs/eras-after-6.8.md §7.2). The
 	// model's eras with it are 6.15 to 7.1.
 	BulkStatAfterUnlock bool
+	// NapiLocalRT: page_pool_napi_local returns false on a PREEMPT_RT
+	// kernel ("net: page_pool: Don't recycle into cache on PREEMPT_RT",
+	// 32471b2f481d, <20250512092736.229935-2-bigeasy@linutronix.de>,
+	// v6.16): with preemptible softirqs the consumer can be preempted while
+	// an skb is returned. Only the puts the pool decides about change;
+	// callers that pass allow_direct themselves keep the cache. Before it
+	// no release tests RT (the preempt_rt knob is refused there).
+	NapiLocalRT bool
 	// FragStatPerPage: page_pool_alloc_frag counts alloc_fast only for a
 	// frag page it takes (the page allocation's own count) and for the
 	// current page it drains and reuses from offset 0, which it also counts
@@ -486,8 +494,8 @@ var laterEras = []eraStep{
 	{name: "6.15", tag: "v6.15", summary: "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV (6.14), which the dma-buf provider turns off (io_uring syncs each niov itself)",
 		change: func(e *Era) { e.MemProvider, e.RetryStopsNegative, e.BulkStatAfterUnlock = MPOps, true, true },
 		names:  map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}},
-	{name: "6.16", tag: "v6.16", summary: "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), and page_pool_release waiting for ring producers",
-		change: func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier = true, true },
+	{name: "6.16", tag: "v6.16", summary: "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), page_pool_release waiting for ring producers, and no NAPI-local recycling on PREEMPT_RT (32471b2f481d)",
+		change: func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier, e.NapiLocalRT = true, true, true },
 		names:  map[Sym]string{SymDMAIndexAlloc: "page_pool_dma_map", SymDMAIndexRelease: "__page_pool_release_page_dma"}},
 	{name: "6.18", tag: "v6.18", summary: "LTS: as 6.16 (struct netmem_desc from 6.17), plus pool_size clamped to 16384 instead of refused above 32768, and the defer lists lockless with the count taken first (a list holds skb_defer_max − 1 skbs)",
 		change: func(e *Era) { e.RingClamp, e.DeferCountFirst, e.Naming, e.LTS = true, true, "netmem_desc", true },
