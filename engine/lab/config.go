@@ -461,6 +461,9 @@ func (cfg Config) resolve() (resolved, error) {
 	if err := checkKnobsFor(&knobs, sc, spec, era, rules); err != nil {
 		return r, err
 	}
+	if knobs[sim.KnobSRSO] != 0 && !plat.X86() {
+		return r, knobErr(sim.KnobSRSO, &knobs, "SRSO is an AMD Zen mitigation and its measurement an x86 machine's: the platform here is %s; want 0, or platform %s or %s", plat.Name, sim.X86Server.Name, sim.BenchX86.Name)
+	}
 	r = resolved{cfg: cfg, knobs: knobs, era: era, sc: sc, spec: spec, plat: plat, rules: rules}
 	return r, nil
 }

@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"fmt"
+	"math"
+)
+
 // Cost is what one call of a symbol costs on a platform, in CPU cycles: a fixed
 // part per call and a part per unit (bytes for copies and cache maintenance,
 // pages for bulk operations). PerUnitMilli is in thousandths of a cycle.
@@ -94,6 +99,82 @@ func (p *Platform) compile() costPS {
 		c.perUnit[s] = p.Cycles[s].PerUnitMilli * 1_000_000 / p.MHz
 	}
 	return c
+}
+
+// SRSO is the srso knob's measurement: bench_page_pool_simple's three sums
+// (tasklet_page_pool01_fast_path, 02_ptr_ring, 03_slow) on an AMD EPYC
+// 9684X, kernel 6.13.0-rc6, in ns (the bench's TSC cycles at its 2.55 GHz
+// TSC: 54 / 118 / 354 cycles with the default SRSO mitigation, 14 / 31 / 95
+// booted with spec_rstack_overflow=ibpb), from Jesper Brouer's notes
+// "Benchmark page_pool on AMD CPU" (xdp-project,
+// areas/mem/page_pool08_bench_AMD.org, read at commit 0102598d3df7). The
+// same notes give the Intel E5-1650 baseline as 19 / 54 / 238 cycles: the
+// gap is the mitigation's (docs.kernel.org admin-guide/hw-vuln/srso).
+var SRSO = [3]struct{ Fast, Ring, Slow float64 }{
+	{},
+	{Fast: 21.256, Ring: 46.668, Slow: 139.400},
+	{Fast: 5.555, Ring: 12.389, Slow: 37.607},
+}
+
+// X86 reports whether the platform is an x86 machine (the srso knob's).
+func (p *Platform) X86() bool { return p.Name == BenchX86.Name || p.Name == X86Server.Name }
+
+// The symbols of bench_page_pool_simple's three loops (BenchX86's doc):
+// the fast path's, what the ptr_ring loop adds, what the slow loop adds.
+var (
+	srsoFast = []Sym{SymAllocPages, SymPutPage, SymRecycleInCache}
+	srsoRing = []Sym{SymRefillAllocCache, SymRecycleInRing, SymProducerLock, SymPtrRingProduce}
+	srsoSlow = []Sym{SymGetPage, SymReleasePage, SymReturnPage, SymPutPageRef, SymFreePage, SymAllocPagesSlow, SymAllocPagesBulk, SymSetPPInfo}
+)
+
+// benchSums are the three loops' cycles on a cost table, as
+// TestBenchX86_ReproducesKernelBenchmark sums them (a refill of 64 pages
+// per 64 loops).
+func benchSums(c *[NumSyms]Cost) (fast, ring, slow float64) {
+	perPage := func(s Sym) float64 { return float64(c[s].PerUnitMilli) / 1000 }
+	fast = float64(c[SymAllocPages].Fixed + c[SymPutPage].Fixed + c[SymRecycleInCache].Fixed)
+	ring = float64(c[SymAllocPages].Fixed) + (float64(c[SymRefillAllocCache].Fixed)+64*perPage(SymRefillAllocCache))/64 +
+		float64(c[SymPutPage].Fixed+c[SymRecycleInRing].Fixed+c[SymProducerLock].Fixed+c[SymPtrRingProduce].Fixed)
+	slow = float64(c[SymAllocPages].Fixed+c[SymGetPage].Fixed+c[SymPutPage].Fixed+c[SymReleasePage].Fixed+c[SymReturnPage].Fixed+
+		c[SymPutPageRef].Fixed+c[SymFreePage].Fixed) +
+		float64(2+c[SymAllocPagesSlow].Fixed+c[SymAllocPagesBulk].Fixed+c[SymSetPPInfo].Fixed*64)/64 + perPage(SymAllocPagesBulk)
+	return fast, ring, slow
+}
+
+// WithSRSO is the platform with the page_pool's costs of srso mode (1 or
+// 2, the srso knob): each loop's own symbols scaled so that the three sums
+// are SRSO[mode]'s, in this platform's cycles; every other cost kept.
+// Mode 0 is the platform itself. Misuse (another mode, a platform not x86)
+// panics: the lab refuses the knob there.
+func (p *Platform) WithSRSO(mode int64) *Platform {
+	if mode == 0 {
+		return p
+	}
+	if mode < 0 || mode >= int64(len(SRSO)) || !p.X86() {
+		panic(fmt.Sprintf("sim: WithSRSO(%d) on platform %s: want 1 or 2 on an x86 platform", mode, p.Name))
+	}
+	q := *p
+	c := &q.Cycles
+	want := SRSO[mode]
+	cyc := func(ns float64) float64 { return ns * float64(p.MHz) / 1000 }
+	scale := func(syms []Sym, f float64) {
+		for _, s := range syms {
+			c[s].Fixed = int64(math.Round(float64(c[s].Fixed) * f))
+			c[s].PerUnitMilli = int64(math.Round(float64(c[s].PerUnitMilli) * f))
+		}
+	}
+	// The loops share AllocPages and PutPage: the fast loop's symbols
+	// first, then what the ring and slow loops add on top of the shared
+	// pair (the slow loop's 2 cycles per 64 of the refill's empty check
+	// are a constant of the sum).
+	fast, _, _ := benchSums(c)
+	scale(srsoFast, cyc(want.Fast)/fast)
+	shared := float64(c[SymAllocPages].Fixed + c[SymPutPage].Fixed)
+	_, ring, slow := benchSums(c)
+	scale(srsoRing, (cyc(want.Ring)-shared)/(ring-shared))
+	scale(srsoSlow, (cyc(want.Slow)-shared-2.0/64)/(slow-shared-2.0/64))
+	q.Source = fmt.Sprintf("%s; the page_pool's fast, ptr_ring and slow loops set to an AMD EPYC 9684X's with SRSO mode %d (%.1f / %.1f / %.1f ns: xdp-project areas/mem/page_pool08_bench_AMD.org)", p.Source, mode, want.Fast, want.Ring, want.Slow)
+	return &q
 }
 
 // Platforms known to the engine: the kernel bench machine and the driver

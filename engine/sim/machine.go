@@ -140,6 +140,9 @@ func NewMachine(c Config) *Machine {
 	if nodes < 1 {
 		nodes = 1
 	}
+	if mode := c.Knobs[KnobSRSO]; mode != 0 {
+		c.Platform = c.Platform.WithSRSO(mode) // the lab refuses it off x86
+	}
 	m := &Machine{Era: c.Era, Rules: c.Rules, Knobs: c.Knobs, Platform: c.Platform, Rand: NewRand(c.Seed)}
 	m.CPUs = make([]CPU, ncpu)
 	for i := range m.CPUs {

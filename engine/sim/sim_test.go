@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -240,18 +241,11 @@ func TestStats_NamesAndEthtool(t *testing.T) {
 // bench_page_pool_simple (Brouer's 2023 figures, BenchX86's doc) from the per-function costs,
 // so the split cannot drift away from the measurement.
 func TestBenchX86_ReproducesKernelBenchmark(t *testing.T) {
-	c := BenchX86.Cycles
-	perPage := func(s Sym) float64 { return float64(c[s].PerUnitMilli) / 1000 }
-	fast := c[SymAllocPages].Fixed + c[SymPutPage].Fixed + c[SymRecycleInCache].Fixed
-	ring := float64(c[SymAllocPages].Fixed) + (float64(c[SymRefillAllocCache].Fixed)+64*perPage(SymRefillAllocCache))/64 +
-		float64(c[SymPutPage].Fixed+c[SymRecycleInRing].Fixed+c[SymProducerLock].Fixed+c[SymPtrRingProduce].Fixed)
-	slow := float64(c[SymAllocPages].Fixed+c[SymGetPage].Fixed+c[SymPutPage].Fixed+c[SymReleasePage].Fixed+c[SymReturnPage].Fixed+
-		c[SymPutPageRef].Fixed+c[SymFreePage].Fixed) +
-		float64(2+c[SymAllocPagesSlow].Fixed+c[SymAllocPagesBulk].Fixed+c[SymSetPPInfo].Fixed*64)/64 + perPage(SymAllocPagesBulk)
+	fast, ring, slow := benchSums(&BenchX86.Cycles)
 	for _, tc := range []struct {
 		name      string
 		got, want float64
-	}{{"01_fast_path", float64(fast), 14}, {"02_ptr_ring", ring, 49}, {"03_slow", slow, 162}} {
+	}{{"01_fast_path", fast, 14}, {"02_ptr_ring", ring, 49}, {"03_slow", slow, 162}} {
 		if tc.got != tc.want {
 			t.Errorf("%s: the split sums to %.2f cycles, measured %v", tc.name, tc.got, tc.want)
 		}
@@ -378,5 +372,40 @@ func TestSym_ProfileInEra(t *testing.T) {
 	}
 	if got := X86Server.ProfileNameIn(SymProducerLock, e); got != "_raw_spin_lock" {
 		t.Errorf("x86 producer lock: %q", got)
+	}
+}
+
+// The srso knob's platforms: bench_page_pool_simple's three loops sum to
+// what the EPYC 9684X measured in each SRSO mode (to a cycle: the costs are
+// whole cycles), and every cost outside the loops is the platform's own.
+func TestWithSRSO_ThePoolLoopsAsMeasured(t *testing.T) {
+	for _, p := range []*Platform{&BenchX86, &X86Server} {
+		for mode := int64(1); mode < int64(len(SRSO)); mode++ {
+			q := p.WithSRSO(mode)
+			fast, ring, slow := benchSums(&q.Cycles)
+			want := SRSO[mode]
+			for _, tc := range []struct {
+				name    string
+				got, ns float64
+			}{{"fast", fast, want.Fast}, {"ptr_ring", ring, want.Ring}, {"slow", slow, want.Slow}} {
+				if w := tc.ns * float64(p.MHz) / 1000; math.Abs(tc.got-w) > 1.5 {
+					t.Errorf("%s srso=%d: the %s loop sums to %.1f cycles, want %.1f (%.3f ns)", p.Name, mode, tc.name, tc.got, w, tc.ns)
+				}
+			}
+			loops := map[Sym]bool{}
+			for _, s := range append(append(append([]Sym{}, srsoFast...), srsoRing...), srsoSlow...) {
+				loops[s] = true
+			}
+			for s := Sym(0); s < NumSyms; s++ {
+				if !loops[s] && q.Cycles[s] != p.Cycles[s] {
+					t.Errorf("%s srso=%d: %s changed (%v → %v)", p.Name, mode, s.Name(), p.Cycles[s], q.Cycles[s])
+				}
+			}
+		}
+	}
+	// The measured gap: the default mitigation costs the fast path almost
+	// four times the ibpb boot's.
+	if r := SRSO[1].Fast / SRSO[2].Fast; r < 3.5 || r > 4.0 {
+		t.Errorf("fast path default/ibpb %.2f", r)
 	}
 }
