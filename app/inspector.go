@@ -34,7 +34,7 @@ func (c *Inspector) Render() (ui ga.UI) {
 		// pfmemalloc; its DMA address is its binding's, set once at bind.
 		rows = append(rows,
 			[2]string{"place", p.Place},
-			[2]string{"holder", fmt.Sprintf("%s %d", p.Holder.Kind, p.Holder.ID)},
+			[2]string{"holder", holderText(p.Holder)},
 			[2]string{"pp_ref_count", fmt.Sprint(p.FragCount)},
 			[2]string{"pp_magic", fmt.Sprintf("%#x", p.Magic)},
 			markRow(p.Signature, v.SignatureCheck, v.PageType),
@@ -48,7 +48,7 @@ func (c *Inspector) Render() (ui ga.UI) {
 	default:
 		rows = append(rows,
 			[2]string{"place", p.Place},
-			[2]string{"holder", fmt.Sprintf("%s %d", p.Holder.Kind, p.Holder.ID)},
+			[2]string{"holder", holderText(p.Holder)},
 			[2]string{"NUMA node", fmt.Sprint(p.Node)},
 			[2]string{"_refcount", fmt.Sprint(p.Ref)},
 			[2]string{"pp_frag_count / pp_ref_count", fragOrZero(p.FragCount)},

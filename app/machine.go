@@ -222,6 +222,10 @@ func (c cells) nic(n *lab.NICView) ga.UI {
 	// The window starts before the next descriptor the driver refills and
 	// runs to the next the NIC fills (the posted part ahead of it).
 	lo, hi := window(size, n.Fill, (n.Next-n.Fill+size)%size)
+	desc := "RX descriptor"
+	if n.Agg {
+		desc = "aggregation buffer"
+	}
 	row := make([]Cell, 0, hi-lo)
 	for k := lo; k < hi; k++ {
 		i := ((k % size) + size) % size
@@ -229,17 +233,21 @@ func (c cells) nic(n *lab.NICView) ga.UI {
 		var cell Cell
 		if d.Posted || d.Reuse {
 			if d.Reuse {
-				cell = c.page(d.PFN, noteOf("RX descriptor %d, bytes %d…%d, kept for reuse", i, d.Off, d.Off+d.Size))
+				cell = c.page(d.PFN, noteOf(desc+" %d, bytes %d…%d, kept for reuse", i, d.Off, d.Off+d.Size))
 			} else {
-				cell = c.page(d.PFN, noteOf("RX descriptor %d, bytes %d…%d", i, d.Off, d.Off+d.Size))
+				cell = c.page(d.PFN, noteOf(desc+" %d, bytes %d…%d", i, d.Off, d.Off+d.Size))
 			}
 		} else {
-			cell = emptyCell(noteOf("RX descriptor %d: no buffer posted", i))
+			cell = emptyCell(noteOf(desc+" %d: no buffer posted", i))
 		}
 		row = append(row, marked(cell, i, n.Next, "N", n.Fill, "F", "N: the NIC fills next · F: the driver refills next"))
 	}
+	heading := fmt.Sprintf("NIC RX ring (%s, %d descriptors)", n.Driver, size)
+	if n.Agg {
+		heading = fmt.Sprintf("NIC aggregation ring (%s, %d buffers; the RX ring's head buffers are not drawn)", n.Driver, size)
+	}
 	return ga.Div().Class("box nic").Body(
-		ga.H3().Text(fmt.Sprintf("NIC RX ring (%s, %d descriptors)", n.Driver, size)),
+		ga.H3().Text(heading),
 		ga.P().Class("meta").Body(ga.Strong().ID("nic-posted").Text(fmt.Sprint(n.Posted)), ga.Text(fmt.Sprintf(" posted · NAPI on cpu%d · ", n.CPU)),
 			gloss("N = next the NIC fills, F = next the driver refills", glossMarks)),
 		figureAttrs(ga.Div().Class("nic-slots"), "nic", "NIC RX ring").Body(&TileRow{Class: "ring-slots", Cells: row}),

@@ -177,7 +177,7 @@ func (c *Cell) tileText() (label, cls, fc string) {
 	if f.Pfmemalloc {
 		cls += " pfmemalloc"
 	}
-	label = fmt.Sprintf("page pfn %#x: %s (%s %d), refcount %d", c.PFN, f.Place, f.Holder.Kind, f.Holder.ID, f.Ref)
+	label = fmt.Sprintf("page pfn %#x: %s (%s), refcount %d", c.PFN, f.Place, holderText(f.Holder), f.Ref)
 	fc = lab.FragText(f.FragCount)
 	if fc != "" {
 		label += ", frag count " + fc
@@ -189,6 +189,16 @@ func (c *Cell) tileText() (label, cls, fc string) {
 		label += " — moved in the last step"
 	}
 	return label, cls, fc
+}
+
+// holderText is who holds a page, in words: the holder's kind and its id
+// ("skb 12", "pool 1"), the kind alone when it has none (a page the
+// driver or the caller holds, or the page allocator's).
+func holderText(h lab.Holder) string {
+	if h.ID < 0 {
+		return h.Kind
+	}
+	return fmt.Sprintf("%s %d", h.Kind, h.ID)
 }
 
 // tileCell is page p as a tile.

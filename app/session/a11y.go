@@ -124,8 +124,12 @@ func MachineTables(snap *lab.Snapshot) []TextTable {
 		add(fmt.Sprintf("page_pool #%d in flight", p.ID), int(p.Inflight), fmt.Sprintf("hold %d − release %d", p.Hold, p.Release))
 	}
 	if n := snap.NIC; n != nil {
-		add(fmt.Sprintf("NIC RX ring (%s): descriptors posted", n.Driver), n.Posted,
-			fmt.Sprintf("%d descriptors; the NIC fills %d next, the driver refills %d next", len(n.Descs), n.Next, n.Fill))
+		ring, slots := "RX ring", "descriptors"
+		if n.Agg {
+			ring, slots = "aggregation ring", "buffers"
+		}
+		add(fmt.Sprintf("NIC %s (%s): %s posted", ring, n.Driver, slots), n.Posted,
+			fmt.Sprintf("%d %s; the NIC fills %d next, the driver refills %d next", len(n.Descs), slots, n.Next, n.Fill))
 	}
 	if c := snap.RxCache; c != nil {
 		add("the driver's RX page cache: pages", len(c.Pages), fmt.Sprintf("%d slots", c.Size-1))

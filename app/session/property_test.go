@@ -316,7 +316,10 @@ func boolInt(b bool) int64 {
 
 // sameButEra: a and b are the same config but for the era.
 func sameButEra(a, b lab.Config) bool {
-	a.Era, b.Era = "", ""
+	// Both in b's era, not in none: a config resolves in its era (a knob
+	// only some eras take, preempt_rt, would not resolve in the default
+	// one, and its URL form would then spell out its platform).
+	a.Era = b.Era
 	return a.Values().Encode() == b.Values().Encode()
 }
 

@@ -266,6 +266,12 @@ func (s *Session) refresh(heavy bool) {
 		s.maxOp, s.maxPackets = s.snap.Op, s.snap.Packets
 	}
 	if rec, ok := l.StepRecord(); ok && (!s.hasRec || rec.Op.Index != s.rec.Op.Index || rec.Op.Seq != s.rec.Op.Seq) {
+		if s.hasRec && rec.Op.Index != s.rec.Op.Index+1 {
+			// The run moved by more than one recorded step (play, a seek,
+			// a step back): the moves kept are not the recent steps' any
+			// more, and the inspector lists only these.
+			s.recent = s.recent[:0]
+		}
 		s.rec, s.hasRec = rec, true
 		s.recent = append(s.recent, rec)
 		if len(s.recent) > recentSteps {

@@ -462,7 +462,13 @@ func (cfg Config) resolve() (resolved, error) {
 		return r, err
 	}
 	if knobs[sim.KnobSRSO] != 0 && !plat.X86() {
-		return r, knobErr(sim.KnobSRSO, &knobs, "SRSO is an AMD Zen mitigation and its measurement an x86 machine's: the platform here is %s; want 0, or platform %s or %s", plat.Name, sim.X86Server.Name, sim.BenchX86.Name)
+		var x86 []string
+		for _, d := range drivers.Specs {
+			if d.Platform == sim.X86Server.Name && d.Runs(sc.Name) {
+				x86 = append(x86, d.Name)
+			}
+		}
+		return r, knobErr(sim.KnobSRSO, &knobs, "SRSO is an AMD Zen mitigation, measured on an x86 machine, and this run's platform is %s: want 0, or a driver on %s (for %s: %s)", plat.Name, sim.X86Server.Name, sc.Name, strings.Join(x86, ", "))
 	}
 	r = resolved{cfg: cfg, knobs: knobs, era: era, sc: sc, spec: spec, plat: plat, rules: rules}
 	return r, nil

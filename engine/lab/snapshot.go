@@ -148,7 +148,8 @@ type NICView struct {
 	Descs      []DescView
 	Next, Fill int // the next descriptor the NIC fills, the next one the driver refills
 	Posted     int
-	CPU        int // the NAPI's CPU
+	CPU        int  // the NAPI's CPU
+	Agg        bool // the ring is bnxt's aggregation ring (its normal RX path from 6.6), not the RX ring
 }
 
 // RxCacheView is the driver's RX page cache (struct mlx5e_page_cache): a
@@ -315,7 +316,7 @@ func (l *Lab) Snapshot() Snapshot {
 	s.RingStats = l.RingStats()
 	s.DriverStats = l.DriverStats()
 	if d := l.drv; d != nil {
-		nv := &NICView{Driver: d.Spec.Name, Posted: d.Posted(), CPU: d.CPU()}
+		nv := &NICView{Driver: d.Spec.Name, Posted: d.Posted(), CPU: d.CPU(), Agg: d.Agg()}
 		nv.Next, nv.Fill = d.RingIndexes()
 		d.Descs(func(i int, pg *mm.Page, off, size int, posted, reuse bool) {
 			dv := DescView{PFN: -1, Off: off, Size: size, Posted: posted, Reuse: reuse}
