@@ -65,10 +65,7 @@ func IsConfigKey(key string) bool {
 // applied. A knob a config does not set has its era's default: a link
 // without skb_defer_max runs 64 in 6.18 and 128 in 6.19.
 func scenarioDefaults(sc *Scenario, e *sim.Era) sim.Knobs {
-	k := sim.DefaultKnobs()
-	if e != nil {
-		k[sim.KnobSkbDeferMax] = e.SkbDeferMaxDefault
-	}
+	k := sim.DefaultKnobsIn(e)
 	for n, v := range sc.Knobs {
 		k[n] = v
 	}
@@ -458,17 +455,8 @@ func (cfg Config) resolve() (resolved, error) {
 	if err := checkKnobs(&knobs); err != nil {
 		return r, err
 	}
-	if err := checkKnobsFor(&knobs, sc, spec, era, rules); err != nil {
+	if err := checkKnobsFor(&knobs, sc, spec, era, plat, rules); err != nil {
 		return r, err
-	}
-	if knobs[sim.KnobSRSO] != 0 && !plat.X86() {
-		var x86 []string
-		for _, d := range drivers.Specs {
-			if d.Platform == sim.X86Server.Name && d.Runs(sc.Name) {
-				x86 = append(x86, d.Name)
-			}
-		}
-		return r, knobErr(sim.KnobSRSO, &knobs, "SRSO is an AMD Zen mitigation, measured on an x86 machine, and this run's platform is %s: want 0, or a driver on %s (for %s: %s)", plat.Name, sim.X86Server.Name, sc.Name, strings.Join(x86, ", "))
 	}
 	r = resolved{cfg: cfg, knobs: knobs, era: era, sc: sc, spec: spec, plat: plat, rules: rules}
 	return r, nil
@@ -500,7 +488,7 @@ const minFrame = 60
 // checkKnobsFor rejects knob values that do nothing in this run, or that
 // the run's scenario, driver, machine or broken rules contradict: a knob's
 // accepted range is the range that changes something.
-func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era, rules sim.RuleSet) error {
+func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era, plat *sim.Platform, rules sim.RuleSet) error {
 	if v := k[sim.KnobVethCPU]; v >= k[sim.KnobCPUs] {
 		return knobErr(sim.KnobVethCPU, k, "the machine has %d CPUs (cpus=%d): want -1 (the redirecting CPU) or 0 to %d", k[sim.KnobCPUs], k[sim.KnobCPUs], k[sim.KnobCPUs]-1)
 	}
@@ -533,6 +521,15 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 			first = e.Name
 		}
 		return knobErr(sim.KnobPreemptRT, k, "no release before %s tests PREEMPT_RT in page_pool (32471b2f481d added the test to page_pool_napi_local): an RT kernel of era %s recycles directly like any other; want 0 here, or era %s or later", first, era.Name, first)
+	}
+	if k[sim.KnobSRSO] != 0 && !plat.X86() {
+		var x86 []string
+		for _, d := range drivers.Specs {
+			if d.Platform == sim.X86Server.Name && d.Runs(sc.Name) {
+				x86 = append(x86, d.Name)
+			}
+		}
+		return knobErr(sim.KnobSRSO, k, "SRSO is an AMD Zen mitigation, measured on an x86 machine, and this run's platform is %s: want 0, or a driver on %s (for %s: %s)", plat.Name, sim.X86Server.Name, sc.Name, strings.Join(x86, ", "))
 	}
 	if v := k[sim.KnobFrame]; v > 0 && v < minFrame {
 		return knobErr(sim.KnobFrame, k, "below the Ethernet minimum: want 0 (the workload's size) or %d to %d bytes", minFrame, sim.KnobFrame.Spec().Max)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pplab/engine/sim"
+	"pplab/engine/sim/simtest"
 )
 
 // teaching is the teaching preset's knobs for scenario with the
@@ -339,20 +340,15 @@ func TestScenarioDefaults_FollowTheEra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e618, err := sim.EraByName("6.18")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := *e618
-	if got := scenarioDefaults(sc, &e)[sim.KnobSkbDeferMax]; got != 64 {
+	if got := scenarioDefaults(sc, simtest.EraWith(t, "6.18", func(*sim.Era) {}))[sim.KnobSkbDeferMax]; got != 64 {
 		t.Errorf("6.18: skb_defer_max %d, want 64", got)
 	}
-	e.SkbDeferMaxDefault = 128 // 6.19's (b61785852ed0), on 6.18
-	if got := scenarioDefaults(sc, &e)[sim.KnobSkbDeferMax]; got != 128 {
+	e := simtest.EraWith(t, "6.18", func(e *sim.Era) { e.SkbDeferMaxDefault = 128 }) // 6.19's (b61785852ed0)
+	if got := scenarioDefaults(sc, e)[sim.KnobSkbDeferMax]; got != 128 {
 		t.Errorf("with 6.19's default: skb_defer_max %d, want 128", got)
 	}
 	own := &Scenario{Name: "own", Knobs: map[sim.Knob]int64{sim.KnobSkbDeferMax: 8}}
-	if got := scenarioDefaults(own, &e)[sim.KnobSkbDeferMax]; got != 8 {
+	if got := scenarioDefaults(own, e)[sim.KnobSkbDeferMax]; got != 8 {
 		t.Errorf("a scenario's own skb_defer_max: %d, want 8", got)
 	}
 }

@@ -216,12 +216,8 @@ func TestAllocFrag_AlignsToArchDMAMinalign(t *testing.T) {
 // counts alloc_fast in both, and recycle_cached too after. The 6.13 rule is
 // tested on 6.12 with the flag set (Era.FragStatPerPage).
 func TestAllocFrag_CountsPagesNotFragments(t *testing.T) {
-	e612, err := sim.EraByName("6.12")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e613 := *e612
-	e613.FragStatPerPage = true
+	e612 := simtest.EraWith(t, "6.12", func(*sim.Era) {})
+	e613 := simtest.EraWith(t, "6.12", func(e *sim.Era) { e.FragStatPerPage = true })
 	for _, tc := range []struct {
 		name                string
 		era                 *sim.Era
@@ -229,7 +225,7 @@ func TestAllocFrag_CountsPagesNotFragments(t *testing.T) {
 		cachedReuse         uint64
 	}{
 		{"6.12 counts every fragment", e612, 2, 1, 0},
-		{"6.13 counts pages", &e613, 0, 1, 1},
+		{"6.13 counts pages", e613, 0, 1, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnvEra(t, tc.era, Params{Flags: FlagDMAMap | FlagDMASyncDev, MaxLen: mm.PageSize})

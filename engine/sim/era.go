@@ -558,7 +558,7 @@ func init() {
 	for i := range Eras {
 		e := &Eras[i]
 		if e.SkbDeferMaxDefault == 0 {
-			e.SkbDeferMaxDefault = 64 // 39564c3fdc66 (5.19), until 6.19's step
+			e.SkbDeferMaxDefault = knobSpecs[KnobSkbDeferMax].Default // 39564c3fdc66 (5.19): 64
 		}
 		if e.Branch == "" {
 			continue

@@ -122,6 +122,17 @@ func DefaultKnobs() Knobs {
 	return k
 }
 
+// DefaultKnobsIn returns every knob at its default in era e: a sysctl
+// whose default a release changed has that era's (Era.SkbDeferMaxDefault).
+// A nil era is DefaultKnobs.
+func DefaultKnobsIn(e *Era) Knobs {
+	k := DefaultKnobs()
+	if e != nil {
+		k[KnobSkbDeferMax] = e.SkbDeferMaxDefault
+	}
+	return k
+}
+
 // Get returns a knob's value.
 func (k *Knobs) Get(n Knob) int64 { return k[n] }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"pplab/engine/sim"
+	"pplab/engine/sim/simtest"
 )
 
 // deferFrom builds n marked skbs on cpu0 (the NAPI CPU) and has cpu1 (the
@@ -166,12 +167,8 @@ func TestSkbAttemptDeferFree_HoldsOneLessFrom6_18(t *testing.T) {
 // before the TX CPU freed it and the page went to the ptr_ring. Tested on
 // 6.18 with the rule set (Era.ConsumeAlienDefers).
 func TestNapiConsumeSKB_HandsAnAlienSkbBack(t *testing.T) {
-	e618, err := sim.EraByName("6.18")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e619 := *e618
-	e619.ConsumeAlienDefers = true
+	e618 := simtest.EraWith(t, "6.18", func(*sim.Era) {})
+	e619 := simtest.EraWith(t, "6.18", func(e *sim.Era) { e.ConsumeAlienDefers = true })
 	for _, tc := range []struct {
 		name         string
 		era          *sim.Era
@@ -179,7 +176,7 @@ func TestNapiConsumeSKB_HandsAnAlienSkbBack(t *testing.T) {
 		ring, cached uint64
 	}{
 		{"6.18 frees on the TX CPU", e618, 0, 1, 0},
-		{"6.19 defers to the RX CPU", &e619, 1, 0, 1},
+		{"6.19 defers to the RX CPU", e619, 1, 0, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnvEra(t, tc.era)

@@ -106,3 +106,17 @@ func WantStats(t testing.TB, got *sim.Stats, want map[sim.Stat]uint64) {
 		}
 	}
 }
+
+// EraWith is a copy of the named era with change applied: a rule of a
+// later release tested on an era the model has, before the release's own
+// era is in the table.
+func EraWith(t testing.TB, name string, change func(e *sim.Era)) *sim.Era {
+	t.Helper()
+	e, err := sim.EraByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := *e
+	change(&c)
+	return &c
+}
