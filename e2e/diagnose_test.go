@@ -22,8 +22,7 @@ import (
 // openDiagnose opens the diagnosis page and waits for it to mount.
 func (p *page) openDiagnose(base string) {
 	p.t.Helper()
-	p.do(chromedp.Navigate(base + "diagnose/"))
-	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'diagnose' && window.__pplab.mounted === true`, 60*time.Second)
+	p.navigate(chromedp.Navigate(base+"diagnose/"), `window.__pplab !== undefined && window.__pplab.page === 'diagnose' && window.__pplab.mounted === true`)
 }
 
 // diagState is the page's window.__pplab.
@@ -271,8 +270,7 @@ func diagnoseBadPaste(t *testing.T, p *page) {
 	check("after a reload")
 	p.do(chromedp.Click(chromedp.CSS("#diag-to-playground")))
 	p.wait(`window.__pplab !== undefined && window.__pplab.page === undefined && window.__pplab.mounted === true`, 60*time.Second)
-	p.do(chromedp.NavigateBack())
-	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'diagnose'`, 60*time.Second)
+	p.navigate(chromedp.NavigateBack(), `window.__pplab !== undefined && window.__pplab.page === 'diagnose'`)
 	check("after the playground and back")
 	p.noErrors()
 }

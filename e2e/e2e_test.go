@@ -329,6 +329,33 @@ func (p *page) wait(expr string, timeout time.Duration) {
 	p.do(chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(max(timeout, minWait))))
 }
 
+// navigate runs nav (a navigation) and waits up to a minute for cond on
+// the page it leads to (pollNavigated).
+func (p *page) navigate(nav chromedp.Action[chromedp.Void], cond string) {
+	p.t.Helper()
+	p.do(nav)
+	if err := p.pollNavigated(cond, 60*time.Second); err != nil {
+		p.t.Fatalf("after %T, waiting for %s: %v (console errors: %q)", nav, cond, err, p.errors())
+	}
+}
+
+// pollNavigated polls cond right after a navigation. Chromedp may still
+// hold the old page's execution context id then, and the first evaluation
+// fails with "Cannot find context with specified id" (CI saw it about once
+// in 40 opens of one origin, after open and after openRules). That is the
+// harness racing Chrome's executionContextCreated event, not the page: the
+// poll is retried a few times on exactly that error. Every wait that
+// follows a navigation goes through here.
+func (p *page) pollNavigated(cond string, timeout time.Duration) error {
+	for try := 0; ; try++ {
+		err := chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(timeout)))
+		if err == nil || try >= 10 || !strings.Contains(err.Error(), "Cannot find context with specified id") {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // minWait is the shortest wait for a page's state (wait).
 const minWait = 30 * time.Second
 
@@ -337,24 +364,7 @@ const minWait = 30 * time.Second
 func (p *page) open(url string) time.Duration {
 	p.t.Helper()
 	start := time.Now()
-	p.do(chromedp.Navigate(url))
-	// Right after a navigation chromedp may still hold the old page's
-	// execution context id, and the first evaluation fails with "Cannot find
-	// context with specified id" (CI saw it once in ~40 opens of the same
-	// origin). That is the harness racing Chrome's executionContextCreated
-	// event, not the page: retry the poll a few times on exactly that error.
-	const mounted = `window.__pplab !== undefined && window.__pplab.mounted === true`
-	for try := 0; ; try++ {
-		err := chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](mounted, chromedp.WithPollingTimeout(60*time.Second)))
-		if err == nil {
-			break
-		}
-		if try < 10 && strings.Contains(err.Error(), "Cannot find context with specified id") {
-			time.Sleep(100 * time.Millisecond)
-			continue
-		}
-		p.t.Fatalf("open %s: %v (console errors: %q)", url, err, p.errors())
-	}
+	p.navigate(chromedp.Navigate(url), `window.__pplab !== undefined && window.__pplab.mounted === true`)
 	return time.Since(start)
 }
 

@@ -76,8 +76,7 @@ func (p *page) waitShown(w shown) {
 // openRules opens the rules view and waits for it to mount.
 func (p *page) openRules(base string) {
 	p.t.Helper()
-	p.do(chromedp.Navigate(base + "rules/"))
-	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'rules' && document.querySelectorAll('.rule-card').length > 0`, 60*time.Second)
+	p.navigate(chromedp.Navigate(base+"rules/"), `window.__pplab !== undefined && window.__pplab.page === 'rules' && document.querySelectorAll('.rule-card').length > 0`)
 }
 
 // TestRules_TheRulesView: the rules view in one tab.

@@ -31,15 +31,7 @@ func (p *page) waitTour(slug string, op int64) {
 	if op >= 0 {
 		cond += fmt.Sprintf(` && window.__pplabTour.op === %d`, op)
 	}
-	for try := 0; ; try++ {
-		err := chromedp.Do(p.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(60*time.Second)))
-		if err == nil {
-			return
-		}
-		if try < 10 && strings.Contains(err.Error(), "Cannot find context with specified id") {
-			time.Sleep(100 * time.Millisecond)
-			continue
-		}
+	if err := p.pollNavigated(cond, 60*time.Second); err != nil {
 		var st any
 		p.eval(`window.__pplabTour || null`, &st)
 		p.t.Fatalf("waiting for chapter %q at op %d: %v (state %v; console errors: %q)", slug, op, err, st, p.errors())

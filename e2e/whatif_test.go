@@ -20,8 +20,7 @@ import (
 // openWhatIf opens the what-if page and waits for the wasm to mount it.
 func (p *page) openWhatIf(u string) {
 	p.t.Helper()
-	p.do(chromedp.Navigate(u))
-	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'whatif' && window.__pplab.mounted === true`, 60*time.Second)
+	p.navigate(chromedp.Navigate(u), `window.__pplab !== undefined && window.__pplab.page === 'whatif' && window.__pplab.mounted === true`)
 }
 
 // whatIfState is window.__pplab on the what-if page.
