@@ -24,6 +24,19 @@ type Allocator struct {
 	nodes []node
 	DMA   DMA
 
+	// ready is how many frames at the start of pages are written out. A
+	// frame past it has never left the page allocator since NewAllocator:
+	// it is the pristine free frame NewAllocator describes (pristine), and
+	// its memory is the zeroed memory the array was made with, never
+	// touched. A run that uses a thousand of a node's 16 384 frames thus
+	// never faults in the rest of the array (at kernel sizes most of a
+	// short run's start-up was those page faults), and the full check
+	// reads only the frames written out (Ready). Every access by PFN goes
+	// through page or Page, which write frames out up to the one asked
+	// for; Pages writes out all of them. It is only the model's memory
+	// layout: the run is the same whatever its value (scratch).
+	ready int32 `pp:"scratch"`
+
 	// leaked counts, per pool id, pages the pool still counted in flight that
 	// were put_page'd into the allocator and handed out again: the pool can never
 	// get them back (an inflight leak).
@@ -55,15 +68,11 @@ func NewAllocator(m *sim.Machine) *Allocator {
 	for n := range a.nodes {
 		nd := &a.nodes[n]
 		nd.first, nd.n = int32(n)*per, per
-		nd.free = make([]int32, 0, per)
-		// Push in reverse so the lowest PFN is handed out first.
-		for i := per - 1; i >= 0; i-- {
-			pfn := nd.first + i
-			p := &a.pages[pfn]
-			p.PFN, p.Nid, p.Holder = pfn, int8(n), -1
-			p.Place = sim.PlaceBuddy
-			p.freeIdx = int32(len(nd.free))
-			nd.free = append(nd.free, pfn)
+		nd.free = make([]int32, per)
+		// In reverse so the lowest PFN is handed out first: entry i names
+		// frame first+per-1-i (pristine's freeIdx).
+		for i := range per {
+			nd.free[i] = nd.first + per - 1 - i
 		}
 	}
 	m.AddChecker(a)
@@ -92,10 +101,61 @@ func (a *Allocator) Machine() *sim.Machine { return a.m }
 func (a *Allocator) NumPages() int { return len(a.pages) }
 
 // Page returns the page with the given PFN.
-func (a *Allocator) Page(pfn int32) *Page { return &a.pages[pfn] }
+func (a *Allocator) Page(pfn int32) *Page { return a.page(pfn) }
 
-// Pages returns every page frame (for checkers and renderers; do not append).
-func (a *Allocator) Pages() []Page { return a.pages }
+// page is &a.pages[pfn], the frame written out first if it was not yet
+// (ready). The check inlines; the write-out does not.
+func (a *Allocator) page(pfn int32) *Page {
+	if pfn >= a.ready {
+		a.writeOut(pfn + 1)
+	}
+	return &a.pages[pfn]
+}
+
+// Pages returns every page frame (for renderers, copies and walks of the
+// whole run; do not append), every frame written out first. A checker
+// reads Ready instead.
+func (a *Allocator) Pages() []Page {
+	a.writeOut(int32(len(a.pages)))
+	return a.pages
+}
+
+// Ready returns the frames written out so far, a prefix of Pages: every
+// frame past it is pristine (a free frame of the page allocator that
+// never left it, its free-list entry where NewAllocator put it), which no
+// check has anything to say about. For the full checks, which would
+// otherwise read (and, on the first read, fault in) the whole array.
+func (a *Allocator) Ready() []Page { return a.pages[:a.ready] }
+
+// writeOutChunk is how many frames writeOut writes at least (a few pages
+// of memory): a run hands frames out in PFN order, one at a time.
+const writeOutChunk = 256
+
+// writeOut writes frames out up to (not including) PFN end, rounded up to
+// writeOutChunk within the nodes' frames. A net_iov is written by the
+// binding that makes it (BindDmabuf writes every frame out first).
+func (a *Allocator) writeOut(end int32) {
+	if end <= a.ready {
+		return
+	}
+	frames := int32(0)
+	if len(a.nodes) > 0 {
+		frames = int32(len(a.nodes)) * a.nodes[0].n
+	}
+	end = min(max(end, a.ready+writeOutChunk), frames)
+	for pfn := a.ready; pfn < end; pfn++ {
+		a.pristine(pfn)
+	}
+	a.ready = max(a.ready, end)
+}
+
+// pristine writes frame pfn as NewAllocator leaves it: free in the page
+// allocator, on its node's free list at the entry that names it.
+func (a *Allocator) pristine(pfn int32) {
+	per := a.nodes[0].n
+	n := pfn / per
+	a.pages[pfn] = Page{PFN: pfn, Nid: int8(n), Holder: -1, Place: sim.PlaceBuddy, freeIdx: per - 1 - (pfn - n*per)}
+}
 
 // Nodes is the number of NUMA nodes.
 func (a *Allocator) Nodes() int { return len(a.nodes) }
@@ -114,16 +174,16 @@ func (a *Allocator) nidFor(cpu, nid int) int {
 }
 
 // takeFree removes the frame at index i of node nd's free list.
-func (nd *node) takeFree(pages []Page, i int32) *Page {
+func (a *Allocator) takeFree(nd *node, i int32) *Page {
 	last := int32(len(nd.free) - 1)
 	pfn := nd.free[i]
 	if i != last {
 		moved := nd.free[last]
 		nd.free[i] = moved
-		pages[moved].freeIdx = i
+		a.page(moved).freeIdx = i
 	}
 	nd.free = nd.free[:last]
-	p := &pages[pfn]
+	p := a.page(pfn)
 	p.freeIdx = -1
 	return p
 }
@@ -158,7 +218,7 @@ func (a *Allocator) allocOne(nid int) *Page {
 	for i := 0; i < len(a.nodes); i++ {
 		nd := &a.nodes[(nid+i)%len(a.nodes)]
 		if len(nd.free) > 0 {
-			return nd.takeFree(a.pages, int32(len(nd.free)-1))
+			return a.takeFree(nd, int32(len(nd.free)-1))
 		}
 	}
 	return nil
@@ -170,6 +230,7 @@ func (a *Allocator) allocBlock(nid int, order uint8) *Page {
 	for i := 0; i < len(a.nodes); i++ {
 		nd := &a.nodes[(nid+i)%len(a.nodes)]
 		for start := nd.first; start+size <= nd.first+nd.n; start += size {
+			a.writeOut(start + size)
 			ok := true
 			for j := int32(0); j < size; j++ {
 				if a.pages[start+j].Place != sim.PlaceBuddy {
@@ -181,7 +242,7 @@ func (a *Allocator) allocBlock(nid int, order uint8) *Page {
 				continue
 			}
 			for j := size - 1; j >= 0; j-- {
-				nd.takeFree(a.pages, a.pages[start+j].freeIdx)
+				a.takeFree(nd, a.pages[start+j].freeIdx)
 			}
 			for j := int32(1); j < size; j++ {
 				t := &a.pages[start+j]
@@ -339,6 +400,14 @@ func (a *Allocator) CheckInvariants(m *sim.Machine) {
 		a.checkPages(m, marked, inFree)
 		return
 	}
+	// Some entry does not name its page: the walk below looks entries up
+	// from the lists, which name frames of any PFN, and markListed reads
+	// every frame. (Rare: a broken free list.) Write every frame out and
+	// scan again, so that the walk and its counts see the whole array.
+	if int(a.ready) < len(a.pages) {
+		a.Pages()
+		marked, _ = a.scan()
+	}
 	for n := range a.nodes {
 		nd := &a.nodes[n]
 		words := (len(nd.free) + 63) / 64
@@ -403,15 +472,19 @@ func (a *Allocator) checkPages(m *sim.Machine, marked, inFree int) {
 // entry per page, which cannot overflow: a call would make the loop save
 // its registers at every page): it is the full check's hottest loop.
 //
+// It reads the frames written out (Ready); each pristine frame past them is
+// a free page its list's entry names, marked and matched without a read.
+//
 //go:noinline
 func (a *Allocator) scan() (marked, matched int) {
-	pages, nodes := a.pages, a.nodes
-	if len(a.scanUsers) != len(pages) {
-		a.scanUsers = make([]int32, len(pages))
-		a.scanBuf = make([]int32, 2*len(pages))
+	pages, nodes := a.Ready(), a.nodes
+	if cap(a.scanUsers) < len(pages) || len(a.scanBuf) < 2*len(a.pages) {
+		a.scanUsers = make([]int32, len(pages), len(a.pages))
+		a.scanBuf = make([]int32, 2*len(a.pages))
 	}
-	users := a.scanUsers[:len(pages)]
-	todo, own := a.scanBuf[:len(pages)], a.scanBuf[len(pages):]
+	a.scanUsers = a.scanUsers[:len(pages)]
+	users := a.scanUsers
+	todo, own := a.scanBuf[:len(pages)], a.scanBuf[len(a.pages):]
 	nt, no := 0, 0
 	for i := range pages {
 		p := &pages[i]
@@ -444,6 +517,10 @@ func (a *Allocator) scan() (marked, matched int) {
 			}
 		}
 	}
+	if pristine := len(a.pages) - len(pages); pristine > 0 { // only before a binding: it writes every frame out
+		marked += pristine
+		matched += pristine
+	}
 	a.todo = todo[:nt]
 	clear(a.scanOwned)
 	for _, i := range own[:no] {
@@ -457,6 +534,7 @@ func (a *Allocator) scan() (marked, matched int) {
 // freeIdx is the entry's index (the entries scan counted), for the walk of
 // the free lists when some entry is not so named.
 func (a *Allocator) markListed() {
+	a.Pages() // CheckInvariants wrote every frame out already
 	for i := range a.pages {
 		p := &a.pages[i]
 		if p.Place != sim.PlaceBuddy || p.Ref < 0 || p.Nid < 0 || int(p.Nid) >= len(a.nodes) {
@@ -497,11 +575,12 @@ func (a *Allocator) owned(p *Page) {
 // scanned reports whether the allocator's scan ran in the full check in
 // progress.
 func (a *Allocator) scanned() bool {
-	return a.scanPass != 0 && a.scanPass == a.m.CheckPass() && len(a.scanUsers) == len(a.pages)
+	return a.scanPass != 0 && a.scanPass == a.m.CheckPass() && len(a.scanUsers) == int(a.ready)
 }
 
-// ScannedUsers is each page's Users by PFN (a page's PFN is its index in
-// the page array: NewAllocator's frames, then the net_iovs) as the full
+// ScannedUsers is each written-out page's Users by PFN (a page's PFN is its
+// index in the page array: NewAllocator's frames, then the net_iovs; the
+// frames past it are pristine and have none: Ready) as the full
 // check in progress read them in the allocator's scan (it runs first: the
 // allocator is the machine's first checker), so that a later checker
 // compares them without reading the page array again; ok is false outside

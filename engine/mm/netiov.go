@@ -68,6 +68,7 @@ func (a *Allocator) BindDmabuf(chunks int, ioUring bool) (*Binding, error) {
 	if chunks <= 0 || len(a.pages)+chunks > cap(a.pages) {
 		return nil, fmt.Errorf("net_devmem_bind_dmabuf: %d chunks do not fit the %d net_iovs the machine has room for (dmabuf_pages)", chunks, cap(a.pages)-len(a.pages))
 	}
+	a.Pages() // the net_iovs follow the frames: every frame written out first (ready)
 	a.bindings++
 	b := &Binding{ID: a.bindings, IOUring: ioUring, a: a, first: int32(len(a.pages)), n: int32(chunks), free: make([]int32, 0, chunks)}
 	a.pages = a.pages[:len(a.pages)+chunks]
@@ -78,6 +79,7 @@ func (a *Allocator) BindDmabuf(chunks int, ioUring bool) (*Binding, error) {
 		*p = Page{PFN: pfn, Nid: -1, Ref: 1, NetIov: true, DMAAddr: base + uint64(i)<<PageShift, Place: sim.PlaceGenpool, Holder: b.ID, freeIdx: -1}
 		b.free = append(b.free, pfn)
 	}
+	a.ready = int32(len(a.pages))
 	a.m.AddChecker(b)
 	return b, nil
 }

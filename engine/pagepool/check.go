@@ -162,11 +162,11 @@ func (p *Pool) checkAccounting(m *sim.Machine) {
 }
 
 // walkOwned counts the pages the pool owns (Page.Owner) in the page
-// array: the ones it answers for, the ones the next release retry can get
+// array (the pages written out: mm.Allocator.Ready): the ones it answers for, the ones the next release retry can get
 // back, the ones stuck in its alloc cache after destroy, the ones lost to
 // the page allocator.
 func (p *Pool) walkOwned() (answered, canReturn, stuck, lost int64) {
-	pages := p.a.Pages()
+	pages := p.a.Ready() // a page past them never left the page allocator: no pool owns it
 	for i := range pages {
 		pg := &pages[i]
 		if pg.Owner != p.ID {
