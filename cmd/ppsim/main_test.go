@@ -177,7 +177,7 @@ func TestList(t *testing.T) {
 	}
 	code, out, _ = ppsim("list")
 	if code != 0 || !strings.Contains(out, "scenarios:") || !strings.Contains(out, "knobs (--set name=value):") ||
-		!strings.Contains(out, "  7.1      as 6.18: the page type of 7.1-rc1 was reverted") || !strings.Contains(out, "follows v6.12; names: netmem;") {
+		!strings.Contains(out, "  7.1      as 7.1-rc1 without its page type") || !strings.Contains(out, "follows v6.12; names: netmem;") {
 		t.Fatalf("list table: %s", out)
 	}
 }

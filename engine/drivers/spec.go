@@ -39,6 +39,10 @@ type Spec struct {
 	// the NAPI poll (softirq, interrupts on) is a plain kfree_skb:
 	// napi_safe = false, the struct back to its kmem_cache (Stack.DevKfreeSkbAny).
 	TxNapiConsume bool
+	// TxNapiConsumeFrom is the first era from which a driver that freed
+	// with dev_kfree_skb_any frees with napi_consume_skb ("" = never; see
+	// TxConsumes).
+	TxNapiConsumeFrom string
 	// PPNapiFrom is the first era in which the driver sets
 	// page_pool_params.napi ("" = never). The field is opt-in (8c48eea3adf3,
 	// v6.4, whose page_pool.rst hunk says `pp_params.napi = napi; /* only if
@@ -366,13 +370,15 @@ var Specs = []*Spec{
 		QueueMgmtFrom: "6.18", UnreadableFrom: "6.18",
 		DevmemUnmodelled: "devmem needs mlx5's SHAMPO RQ (hardware GRO with header-data split: ethtool -K rx-gro-hw on and -G tcp-data-split on), the only RQ db3010bb5a01 creates with PP_FLAG_ALLOW_UNREADABLE_NETMEM (v6.17); the model's mlx5 runs the legacy RQ (a page per packet)"},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
-		Doc: "Broadcom NetXtreme (x86-64). Before 6.6 (and with hw_gro=0) in XDP page mode, the only mode whose RX buffers come from page_pool then: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO off; marks skbs from 5.19. From 6.6 the normal path with hardware GRO (TPA, on by default): 256-byte head buffers that are not pool pages, payload in a page_pool-fed aggregation ring (4 × the RX ring), 33 segments per aggregate, 2 to a 4 KB buffer, every skb marked. TX completion with dev_kfree_skb_any; pp.napi from 6.4, so NAPI-local direct recycling",
+		Doc: "Broadcom NetXtreme (x86-64). Before 6.6 (and with hw_gro=0) in XDP page mode, the only mode whose RX buffers come from page_pool then: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO off; marks skbs from 5.19. From 6.6 the normal path with hardware GRO (TPA, on by default): 256-byte head buffers that are not pool pages, payload in a page_pool-fed aggregation ring (4 × the RX ring), 33 segments per aggregate, 2 to a 4 KB buffer, every skb marked. TX completion with dev_kfree_skb_any, napi_consume_skb from 6.19 (362a161b2582: the model's 7.1-rc1 on); pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP from 6.6 (below); pp.napi
 		// = &bnapi->napi from 6.4 (294e39e0d034 "bnxt: hook NAPIs to page
 		// pools", the patch that made the field). bnxt_tx_int frees skbs
 		// with dev_kfree_skb_any (dev_consume_skb_any in later releases:
-		// the same free, counted as consumed); 6.19 frees with
-		// napi_consume_skb (362a161b2582), an era the model lacks yet.
+		// the same free, counted as consumed) until "eth: bnxt: make use of
+		// napi_consume_skb()" (362a161b2582, v6.19; docs/kernel-review-
+		// 6.13-7.3.md §3.2) passes the poll's budget to napi_consume_skb:
+		// TxNapiConsumeFrom is the model's first era after it, 7.1-rc1.
 		//
 		// Page mode (bnxt_set_rx_skb_mode(bp, true), set by bnxt_xdp_set
 		// when a program is attached, at MTU <= BNXT_MAX_PAGE_MODE_MTU):
@@ -428,9 +434,10 @@ var Specs = []*Spec{
 		// v6.6): before it bnxt_alloc_rx_page dma_map_page_attrs each page
 		// and bnxt_rx_page_skb / bnxt_rx_skb unmapped it (578fcfd26e2a,
 		// merged for v6.6).
-		PoolDMAFrom: "6.6",
-		Names:       map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
-		Scenarios:   []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"},
+		PoolDMAFrom:       "6.6",
+		TxNapiConsumeFrom: "7.1-rc1",
+		Names:             map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
+		Scenarios:         []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"},
 		// bnxt_queue_mgmt_ops (David Wei, 2024; release not pinned, before
 		// 6.12); rx devmem with its separate head pool: Taehee Yoo,
 		// <20250408043545.2179381-1-ap420073@gmail.com>, net-next April
@@ -494,6 +501,11 @@ func (s *Spec) Marks(e *sim.Era) bool {
 	}
 	return since(s.RecycleFrom, e)
 }
+
+// TxConsumes reports whether the driver's TX completion frees skbs with
+// napi_consume_skb in era e (TxNapiConsume, or from TxNapiConsumeFrom);
+// otherwise with dev_kfree_skb_any.
+func (s *Spec) TxConsumes(e *sim.Era) bool { return s.TxNapiConsume || since(s.TxNapiConsumeFrom, e) }
 
 // LinksNAPI reports whether the driver sets page_pool_params.napi in era e
 // (PPNapiFrom; the field exists from 6.4).

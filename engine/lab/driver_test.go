@@ -616,3 +616,27 @@ func TestBnxt_MapsAndUnmapsEachBufferBefore66(t *testing.T) {
 		t.Errorf("dma_sync_dev=1 accepted on bnxt 6.4, whose pool does not map")
 	}
 }
+
+// TestBnxtTxInt_NapiConsumeSkbFrom6_19: bnxt's TX completion frees the
+// forwarded skbs with dev_kfree_skb_any until "eth: bnxt: make use of
+// napi_consume_skb()" (362a161b2582, v6.19), with napi_consume_skb after
+// it: 6.18 (the model's last era before 6.19) names the one, 7.1-rc1 and
+// 7.1 (its first eras after) the other, and never both in one run.
+func TestBnxtTxInt_NapiConsumeSkbFrom6_19(t *testing.T) {
+	for _, tc := range []struct {
+		era     string
+		consume bool
+	}{{"6.18", false}, {"7.1-rc1", true}, {"7.1", true}} {
+		l := mustNew(t, Config{Driver: "bnxt", Scenario: "forward", Era: tc.era, Packets: 400})
+		frees := map[sim.Sym]int{}
+		l.SetTracer(func(e sim.Event) {
+			if e.Func == sim.SymNapiConsumeSKB || e.Func == sim.SymKfreeSKB {
+				frees[e.Func]++
+			}
+		})
+		l.Run()
+		if got := frees[sim.SymNapiConsumeSKB] > 0; got != tc.consume || len(frees) != 1 {
+			t.Errorf("%s: bnxt's TX completion frees %v, want napi_consume_skb %v only", tc.era, frees, tc.consume)
+		}
+	}
+}

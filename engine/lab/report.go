@@ -58,7 +58,7 @@ func List() ListJSON {
 			tx = "napi_consume_skb"
 		}
 		l.DriverModels = append(l.DriverModels, DriverJSON{Name: d.Name, Platform: d.Platform, Doc: d.Doc, Eras: eras, RecycleFrom: d.RecycleFrom,
-			PPNapiFrom: d.PPNapiFrom, NetdevFrom: d.NetdevFrom, TxFree: tx, RxCacheUntil: d.RxCacheUntil, AggFrom: d.AggFrom, Scenarios: d.Scenarios})
+			PPNapiFrom: d.PPNapiFrom, NetdevFrom: d.NetdevFrom, TxFree: tx, TxNapiConsumeFrom: d.TxNapiConsumeFrom, RxCacheUntil: d.RxCacheUntil, AggFrom: d.AggFrom, Scenarios: d.Scenarios})
 	}
 	for _, s := range Scenarios {
 		eras := s.Eras

@@ -43,7 +43,7 @@ func (p *Pool) AllocFrag(cpu int, size int) (*mm.Page, int) {
 			why := "frag page full and every fragment already returned: reuse the same page from offset 0"
 			if e.FragStatPerPage {
 				p.stat(sim.StatRecycleCached) // ef04d290c013: the page came back, as a cache hit would
-				why += " (counted as a recycle into the cache too)"
+				why = "frag page full and every fragment already returned: reuse the same page from offset 0 (counted as a recycle into the cache too)"
 			}
 			p.stat(sim.StatAllocFast)
 			p.ev(cpu, sim.SymAllocFrag, pg, pg.Place, pg.Place, sim.StatAllocFast, cost, why)

@@ -491,9 +491,12 @@ var laterEras = []eraStep{
 	{name: "6.12", tag: "v6.12", summary: "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
 		change: func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true },
 		names:  map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page", SymPutUnrefed: "page_pool_put_unrefed_netmem"}},
-	{name: "6.15", tag: "v6.15", summary: "as 6.12, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV (6.14), which the dma-buf provider turns off (io_uring syncs each niov itself)",
-		change: func(e *Era) { e.MemProvider, e.RetryStopsNegative, e.BulkStatAfterUnlock = MPOps, true, true },
-		names:  map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}},
+	{name: "6.15", tag: "v6.15", summary: "as 6.12, plus frag allocations counted per page, not per fragment (6.13), the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV (6.14), which the dma-buf provider turns off (io_uring syncs each niov itself)",
+		change: func(e *Era) {
+			e.MemProvider, e.RetryStopsNegative, e.BulkStatAfterUnlock = MPOps, true, true
+			e.FragStatPerPage = true // ef04d290c013, v6.13
+		},
+		names: map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}},
 	{name: "6.16", tag: "v6.16", summary: "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), page_pool_release waiting for ring producers, and no NAPI-local recycling on PREEMPT_RT (32471b2f481d)",
 		change: func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier, e.NapiLocalRT = true, true, true },
 		names:  map[Sym]string{SymDMAIndexAlloc: "page_pool_dma_map", SymDMAIndexRelease: "__page_pool_release_page_dma"}},
@@ -501,9 +504,12 @@ var laterEras = []eraStep{
 		change: func(e *Era) { e.RingClamp, e.DeferCountFirst, e.Naming, e.LTS = true, true, "netmem_desc", true },
 		names: map[Sym]string{SymDMAIndexAlloc: "page_pool_register_dma_index", SymDMAIndexRelease: "page_pool_release_dma_index", SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
 			SymIOMMUMap: "iommu_dma_map_phys", SymIOMMUUnmap: "iommu_dma_unmap_phys"}},
-	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.18, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc6)",
-		change: func(e *Era) { e.PageType = true }, unnamed: []Sym{SymDMAIndexRelease}},
-	{name: "7.1", tag: "v7.1", summary: "as 6.18: the page type of 7.1-rc1 was reverted (54cf41c969da), so 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
+	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.18, plus 6.19's free path (napi_consume_skb hands an skb allocated on another CPU back to it through the defer list; skb_defer_max 128 by default) and the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc6)",
+		change: func(e *Era) {
+			e.ConsumeAlienDefers, e.SkbDeferMaxDefault = true, 128 // e20dfbad8aab, b61785852ed0: v6.19
+			e.PageType = true
+		}, unnamed: []Sym{SymDMAIndexRelease}},
+	{name: "7.1", tag: "v7.1", summary: "as 7.1-rc1 without its page type, which 7.1-rc6 reverted (54cf41c969da): 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
 		change: func(e *Era) { e.PageType = false }},
 }
 

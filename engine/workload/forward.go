@@ -44,7 +44,7 @@ func (w *forward) complete(e *Env) {
 		e.M.Begin(cpu, sim.SymDrvTxClean)
 		e.M.Charge(cpu, sim.SymDrvTxClean, 0)
 		e.Drv.UnmapTX(cpu, sk)
-		if e.Drv.Spec.TxNapiConsume {
+		if e.Drv.Spec.TxConsumes(e.M.Era) {
 			e.S.NapiConsumeSKB(cpu, sk, drivers.Budget)
 		} else {
 			e.S.DevKfreeSkbAny(cpu, sk)

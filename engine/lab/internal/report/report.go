@@ -261,6 +261,10 @@ type DriverJSON struct {
 	// TxFree is how its TX completion frees an skb: "napi_consume_skb" or
 	// "dev_kfree_skb_any".
 	TxFree string `json:"tx_free"`
+	// TxNapiConsumeFrom is the first era from which a driver whose TxFree
+	// is "dev_kfree_skb_any" frees with napi_consume_skb instead (omitted
+	// for none; an added key).
+	TxNapiConsumeFrom string `json:"tx_napi_consume_from,omitempty"`
 	// RxCacheUntil is the first era without the driver's own RX page cache
 	// (Spec.RxCacheUntil; omitted for a driver that never has one).
 	RxCacheUntil string `json:"rx_cache_until,omitempty"`
@@ -344,8 +348,12 @@ func WriteList(w io.Writer, l ListJSON) {
 		if d.AggFrom != "" {
 			cache += "; RX path: hardware GRO (TPA) over a page_pool-fed aggregation ring from " + d.AggFrom + " (hw_gro=1, the default there), XDP page mode before it and with hw_gro=0; hw_gro=1 on 6.4 is the 6.4 core with the " + d.AggFrom + " RX path, as the 6.4 NAPI-local patches were measured"
 		}
+		tx := d.TxFree
+		if d.TxNapiConsumeFrom != "" {
+			tx += ", napi_consume_skb from " + d.TxNapiConsumeFrom
+		}
 		fmt.Fprintf(w, "  %-7s %s (platform %s; marks skbs for recycling from %s%s; %s; TX completion frees with %s; eras: %s)\n",
-			d.Name, d.Doc, d.Platform, d.RecycleFrom, cache, napi, d.TxFree, strings.Join(d.Eras, ", "))
+			d.Name, d.Doc, d.Platform, d.RecycleFrom, cache, napi, tx, strings.Join(d.Eras, ", "))
 	}
 	fmt.Fprintf(w, "\nscenarios:\n")
 	for _, s := range l.Scenarios {
