@@ -69,7 +69,9 @@ func Counter(s sim.Stat) CounterInfo {
 	ci.EraNotes = append(ci.EraNotes, "eras "+strings.Join(without, ", ")+": the kernel has no page_pool stats; the model counts what a stats-enabled pool would")
 	switch s {
 	case sim.StatAllocFast:
-		ci.EraNotes = append(ci.EraNotes, "with the frag API (5.15 on): a frag pool (hns3, split-page) counts fast per fragment, so alloc_fast exceeds the pages handed out (v6.6's page_pool_alloc_frag; the model counts it so in every frag era)")
+		per, pages := fragStatEras()
+		ci.EraNotes = append(ci.EraNotes, "with the frag API (5.15 on) up to 6.12 (eras "+per+"): a frag pool (hns3, split-page, the system pools' copies) counts fast per fragment, so alloc_fast exceeds the pages handed out (0f6deac3a079, v5.19)",
+			"from 6.13 (eras "+pages+"): only pages count: a further fragment of the current frag page counts nothing, and a drained frag page reused from offset 0 counts alloc_fast and recycle_cached (ef04d290c013)")
 	case sim.StatAllocSlow:
 		ci.EraNotes = append(ci.EraNotes, "every era with stats refills in bulk (be5dba25b4b2, v5.13): pages from the page allocator ≈ up to 64 × alloc_slow")
 	case sim.StatRecycleCached:
@@ -78,6 +80,22 @@ func Counter(s sim.Stat) CounterInfo {
 		ci.EraNotes = append(ci.EraNotes, "6.1: drivers that still call page_pool_release_page let pages go without counting them here (it is not a put)")
 	}
 	return ci
+}
+
+// fragStatEras lists the eras with the frag API whose stats count each
+// fragment, and those that count pages (sim.Era.FragStatPerPage).
+func fragStatEras() (perFrag, perPage string) {
+	var a, b []string
+	for _, e := range sim.Eras {
+		switch {
+		case !e.FragAPI:
+		case e.FragStatPerPage:
+			b = append(b, e.Name)
+		default:
+			a = append(a, e.Name)
+		}
+	}
+	return strings.Join(a, ", "), strings.Join(b, ", ")
 }
 
 func ynlKey(s sim.Stat) string {

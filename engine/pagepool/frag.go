@@ -40,13 +40,17 @@ func (p *Pool) AllocFrag(cpu int, size int) (*mm.Page, int) {
 	if pg != nil && offset+size > maxSize {
 		pg = p.drainFrag(cpu, pg)
 		if pg != nil {
-			why := "frag page full and every fragment already returned: reuse the same page from offset 0"
 			if e.FragStatPerPage {
-				p.stat(sim.StatRecycleCached) // ef04d290c013: the page came back, as a cache hit would
-				why = "frag page full and every fragment already returned: reuse the same page from offset 0 (counted as a recycle into the cache too)"
+				// ef04d290c013: the page came back, as a recycle into the
+				// cache would, and is taken again (two stats, two events:
+				// each event carries the one stat it counts).
+				p.stat(sim.StatRecycleCached)
+				p.ev(cpu, sim.SymAllocFrag, pg, pg.Place, pg.Place, sim.StatRecycleCached, 0,
+					"frag page full and every fragment already returned: counted as a recycle into the cache (6.13)")
 			}
 			p.stat(sim.StatAllocFast)
-			p.ev(cpu, sim.SymAllocFrag, pg, pg.Place, pg.Place, sim.StatAllocFast, cost, why)
+			p.ev(cpu, sim.SymAllocFrag, pg, pg.Place, pg.Place, sim.StatAllocFast, cost,
+				"frag page full and every fragment already returned: reuse the same page from offset 0")
 			return p.fragReset(pg, size), 0
 		}
 	}
