@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pplab/engine/sim"
 )
 
 // TestDiagnose_CLI: ppsim diagnose reads a paste from --file or stdin and
@@ -23,13 +25,14 @@ func TestDiagnose_CLI(t *testing.T) {
 	if err := os.WriteFile(file, []byte("> "+strings.ReplaceAll(block, "\n", "\n> ")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	last := sim.Eras[len(sim.Eras)-1].Name // the sweep's last era (diagnose.Swept)
 	for _, tc := range []struct {
 		name  string
 		args  []string
 		stdin string
 		want  []string
 	}{
-		{"file, text", []string{"diagnose", "--file", file}, "", []string{"format: ethtool -S (generic rx_pp_* names, mail-quoted)", "released_refcnt share", "pfmemalloc on mvpp2, era 6.1, 6.4, 6.6, 6.8, 6.12, 6.18, 7.1  /?era=7.1&packets=20000&scenario=pfmemalloc&sizes=kernel&v=2", "next: recycle_released_refcnt is 0.10 %"}},
+		{"file, text", []string{"diagnose", "--file", file}, "", []string{"format: ethtool -S (generic rx_pp_* names, mail-quoted)", "released_refcnt share", "pfmemalloc on mvpp2, era 6.1, 6.4, 6.6, 6.8, 6.12, 6.18, " + last + "  /?era=" + last + "&packets=20000&scenario=pfmemalloc&sizes=kernel&v=2", "next: recycle_released_refcnt is 0.10 %"}},
 		{"stdin by default", []string{"diagnose"}, block, []string{"format: ethtool -S", "pfmemalloc on mvpp2"}},
 		{"stdin as -", []string{"diagnose", "--file", "-", "--interval", "2s"}, block, []string{"format: ethtool -S"}},
 		{"json", []string{"diagnose", "--file", file, "--json"}, "", []string{`"format":"ethtool -S"`, `"scenario":"pfmemalloc"`, `"distance":0.0053`}},

@@ -99,9 +99,16 @@ const goldenWasmConfigs = 90
 // from one block to the next and the sample walks across all eras, not the
 // same few; the added cases make sure of every one, whatever the counts.
 func sampleOf(min int, cases [][]string) (idx []int, stride int) {
-	stride = max(min, 1)
-	for gcd(stride, len(sim.Eras)) != 1 {
-		stride++
+	// The stride nearest min that shares no factor with the era count (the
+	// larger of two as near), so that the sample's size follows min
+	// whatever the count.
+	for d := 0; ; d++ {
+		if stride = max(min, 1) + d; gcd(stride, len(sim.Eras)) == 1 {
+			break
+		}
+		if stride = min - d; stride >= 1 && gcd(stride, len(sim.Eras)) == 1 {
+			break
+		}
 	}
 	for i := 0; i < len(cases); i += stride {
 		idx = append(idx, i)

@@ -23,7 +23,8 @@ import (
 //     page_pool_recycle_ring_bulk (fcc680a647ba), whose recycle_stat_add
 //     follows page_pool_producer_unlock: a CPU stopped between the two is
 //     out of the lock, the 6.16 barrier does not wait for it, and its stat
-//     lands in freed memory until bdea4980182e (7.3, after every era).
+//     lands in freed memory until bdea4980182e (the 7.3 era: the stat
+//     before the unlock again).
 //
 // The model runs one operation at a time, so the window is explicit: a
 // caller arms it (PreemptRecycleInRing), the next ring produce on the pool
@@ -96,7 +97,7 @@ func (p *Pool) ResumeRecycleInRing() {
 		why := "the producer leaves its critical section, but page_pool_release freed the pool while it was inside: the unlock and the ring stat write into freed memory (the use-after-free 271683bb2cf3 fixed in 6.16 for page_pool_recycle_in_ring)"
 		switch {
 		case pr.unlocked:
-			what, fn = "recycle_stat_add(pool, ring, i) after page_pool_producer_unlock (page_pool_recycle_ring_bulk; unfixed until bdea4980182e, 7.3)", sim.SymPutPageBulk
+			what, fn = "recycle_stat_add(pool, ring, i) after page_pool_producer_unlock (page_pool_recycle_ring_bulk from 6.14 to 7.2; bdea4980182e, 7.3, counts it before the unlock)", sim.SymPutPageBulk
 			why = "the bulk producer, already out of the producer lock, counts its ring stat, but page_pool_release freed the pool meanwhile: the stat writes into freed memory; 6.16's barrier only waits for a producer that still holds the lock (bdea4980182e fixes page_pool_recycle_ring_bulk in 7.3)"
 		case pr.bulk:
 			what, fn = "recycle_stat_add(pool, ring, i) and page_pool_producer_unlock (page_pool_put_page_bulk counts inside the lock before 6.14)", sim.SymPutPageBulk

@@ -207,8 +207,9 @@ type Era struct {
 	// but still writes into the pool, the window page_pool_release's 6.16
 	// barrier does not cover, until "net: page_pool: fix use-after-free in
 	// page_pool_recycle_ring_bulk()" (bdea4980182e, net 29 Sep 2026,
-	// v7.3-rc6; its diff not read: docs/eras-after-6.8.md §7.2). The
-	// model's eras with it are 6.15 to 7.1.
+	// v7.3-rc6, backported to 7.2.10), which counts the stat before the
+	// unlock again (read in Debian's 7.3.4 and 7.2.13 source,
+	// docs/era-7.3.md). The model's eras with it are 6.15 to 7.1.
 	BulkStatAfterUnlock bool
 	// NapiLocalRT: page_pool_napi_local returns false on a PREEMPT_RT
 	// kernel ("net: page_pool: Don't recycle into cache on PREEMPT_RT",
@@ -511,6 +512,11 @@ var laterEras = []eraStep{
 		}, unnamed: []Sym{SymDMAIndexRelease}},
 	{name: "7.1", tag: "v7.1", summary: "as 7.1-rc1 without its page type, which 7.1-rc6 reverted (54cf41c969da): 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
 		change: func(e *Era) { e.PageType = false }},
+	{name: "7.3", tag: "v7.3", summary: "as 7.1, plus the bulk put's ring stat counted inside the producer lock (bdea4980182e, 7.3-rc6): a pool destroyed while an XDP bulk return is in flight is no longer used after its free",
+		// Read in Debian's 7.3.4 source (docs/era-7.3.md): page_pool.c's
+		// page_pool_recycle_ring_bulk does recycle_stat_add(pool, ring, i)
+		// before page_pool_producer_unlock. Every other flag as 7.1's.
+		change: func(e *Era) { e.BulkStatAfterUnlock = false }},
 }
 
 // withLater appends each step as a copy of the era before it (LTS aside)

@@ -13,6 +13,7 @@ func TestSignatureCheck_PerEra(t *testing.T) {
 		"6.16": magicMask, "6.18": magicMask,
 		"7.1-rc1": "PageNetpp(page)",
 		"7.1":     magicMask,
+		"7.3":     magicMask, // include/linux/mm.h and net/core/netmem_priv.h in 7.3.4: no PGTY_netpp
 	}
 	for i := range Eras {
 		e := &Eras[i]
