@@ -43,6 +43,10 @@ type Spec struct {
 	// with dev_kfree_skb_any frees with napi_consume_skb ("" = never; see
 	// TxConsumes).
 	TxNapiConsumeFrom string
+	// XDPDropRefillFrom is the first era in which a driver whose XDP_DROP
+	// reuses the buffer (XDPDropReuse) releases it to the pool at the
+	// refill instead (XDPDropAtRefill; "" = never).
+	XDPDropRefillFrom string
 	// PPNapiFrom is the first era in which the driver sets
 	// page_pool_params.napi ("" = never). The field is opt-in (8c48eea3adf3,
 	// v6.4, whose page_pool.rst hunk says `pp_params.napi = napi; /* only if
@@ -169,10 +173,27 @@ const (
 	XDPDropRecycleDirect
 	// XDPDropReuse: the driver gives the buffer back to the NIC at once,
 	// without the pool: bnxt_rx_xdp → bnxt_reuse_rx_data; mlx5e_xdp_handle
-	// keeps the page on its RQ (modelled as the same reuse; the RQ's frag
-	// accounting is not).
+	// keeps the page on its RQ before Spec.XDPDropRefillFrom (modelled as
+	// the same reuse; the RQ's frag accounting is not).
 	XDPDropReuse
+	// XDPDropAtRefill: the driver leaves the dropped page's fragment
+	// count where it was and the WQE refill releases it to the pool's
+	// alloc cache and takes it out again (mlx5 in 7.3:
+	// mlx5e_free_rx_wqes → mlx5e_page_release_fragmented →
+	// page_pool_put_unrefed_netmem(pp, netmem, -1, true), then
+	// mlx5e_page_alloc_fragmented; docs/era-7.3.md part 2 §k). The model
+	// releases it at the drop, a full page's direct put as
+	// page_pool_recycle_direct's: the same counters per poll.
+	XDPDropAtRefill
 )
+
+// XDPDropIn is the driver's XDP_DROP path in era e.
+func (s *Spec) XDPDropIn(e *sim.Era) XDPDropPath {
+	if s.XDPDrop == XDPDropReuse && since(s.XDPDropRefillFrom, e) {
+		return XDPDropAtRefill
+	}
+	return s.XDPDrop
+}
 
 // XDPTxPath is a driver's XDP_TX: the frame goes out on the same NIC from
 // the page it arrived in (already mapped by the pool, so the driver only
@@ -356,8 +377,13 @@ var Specs = []*Spec{
 		// marked an skb: its skb pages came back through the cache, or left
 		// the pool when the cache refused them.
 		RecycleFrom: "6.4", PoolDMAFrom: "6.4", RxCacheUntil: "6.4",
-		Names:     map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
-		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"},
+		// XDP_DROP: read in 7.3's en_rx.c (docs/era-7.3.md part 2 §k), the
+		// dropped page's fragment goes back at the WQE refill, through the
+		// pool's alloc cache. When mlx5 came to that (its frag_page
+		// counting) is not pinned: 6.4 to 7.1 keep the reuse in place.
+		XDPDropRefillFrom: "7.3",
+		Names:             map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
+		Scenarios:         []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"},
 		// mlx5's queue API and unreadable pools are v6.17 (the first
 		// modelled era after it is 6.18): b2588ea40ec9 "net/mlx5e:
 		// Implement queue mgmt ops and single channel swap" and

@@ -74,7 +74,7 @@ func (d *Driver) ReceiveXDPDrop(length int) bool {
 		d.Dropped++
 		return false
 	}
-	path := d.Spec.XDPDrop
+	path := d.Spec.XDPDropIn(m.Era)
 	if d.cache != nil {
 		// mlx5e_xdp_handle returns true for XDP_DROP and
 		// mlx5e_handle_rx_cqe goes to free_wqe: mlx5e_free_rx_wqe(rq, wi,
@@ -106,6 +106,12 @@ func (d *Driver) ReceiveXDPDrop(length int) bool {
 			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, fmt.Sprintf("XDP_DROP (%s): page_pool_put_page(pool, page, sync_len, true): straight back into the alloc cache, synced for the device for the frame's length only", d.Spec.XDPDropFn))
 		}
 		d.Pool.PutPage(cpu, pg, length, true)
+	case XDPDropAtRefill:
+		pg.MoveTo(m, sim.PlaceDriver, -1)
+		if m.Tracing() {
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, fmt.Sprintf("XDP_DROP (%s): the page's fragment is not taken back, so the WQE refill releases it (mlx5e_page_release_fragmented → page_pool_put_unrefed_netmem(pp, netmem, -1, true)): into the alloc cache, and the refill takes it out again", d.Spec.XDPDropFn))
+		}
+		d.Pool.RecycleDirect(cpu, pg)
 	case XDPDropRecycleDirect:
 		pg.MoveTo(m, sim.PlaceDriver, -1)
 		if m.Tracing() {

@@ -640,3 +640,26 @@ func TestBnxtTxInt_NapiConsumeSkbFrom6_19(t *testing.T) {
 		}
 	}
 }
+
+// TestMlx5XDPDrop_ThroughThePoolIn7_3: mlx5's XDP_DROP leaves the page's
+// fragment where it was, and the WQE refill releases it into the pool's
+// alloc cache and takes it again (7.3's en_rx.c, docs/era-7.3.md part 2
+// §k): one recycle_cached and one alloc_fast per dropped frame after the
+// fill. 7.1 keeps the page on the RQ (not pinned otherwise): the pool idles.
+func TestMlx5XDPDrop_ThroughThePoolIn7_3(t *testing.T) {
+	const n = 3000
+	for _, tc := range []struct {
+		era  string
+		pool bool
+	}{{"7.1", false}, {"7.3", true}} {
+		l := mustNew(t, Config{Driver: "mlx5", Scenario: "xdp-drop", Era: tc.era, Packets: n})
+		l.Run()
+		st := l.Results().Stats
+		if got := st[sim.StatRecycleCached] >= n-64 && st[sim.StatAllocFast] >= n-64; got != tc.pool {
+			t.Errorf("%s: %d frames dropped, recycle_cached %d, alloc_fast %d: through the pool %v, want %v", tc.era, n, st[sim.StatRecycleCached], st[sim.StatAllocFast], got, tc.pool)
+		}
+		if !tc.pool && st[sim.StatRecycleCached] != 0 {
+			t.Errorf("%s: recycle_cached %d, want 0 (the page stays on the RQ)", tc.era, st[sim.StatRecycleCached])
+		}
+	}
+}
