@@ -13,8 +13,9 @@ import (
 // 86b05508f775, and "Let the page pool manage the DMA mapping",
 // 578fcfd26e2a): no XDP program, GRO_HW on (the hw_gro knob), so the RX ring's
 // head buffers hold rx_copy_thresh bytes and are napi_alloc_frag'd by
-// bnxt_alloc_rx_data — not page_pool pages — and what a frame carries beyond
-// them lands in the aggregation ring's buffers, which the pool feeds. The
+// bnxt_alloc_rx_data — not page_pool pages until 6.13, which takes them from
+// the pool (aggHeadSKB) — and what a frame carries beyond them lands in the
+// aggregation ring's buffers, which the pool feeds. The
 // ring the model keeps (Driver.ring) is that aggregation ring; the head ring
 // is not modelled buffer by buffer: each frame's head is a page_frag buffer
 // of its own, allocated where the driver replaces the consumed one.
@@ -87,15 +88,75 @@ func (s *Spec) AggMode(e *sim.Era, k *sim.Knobs, xdp bool) (bool, error) {
 	return v == 1, nil
 }
 
-// aggHeadSKB is bnxt_alloc_rx_data's head buffer for a frame of length
-// bytes, built into an skb (napi_build_skb over a napi_alloc_frag buffer —
-// a page_frag page, not a pool page): the first min(length, AggHead)
-// bytes. The skb is marked for recycling as bnxt_deliver_skb marks every
-// skb from 6.6 (its frags are pool pages; the head is not, and goes back to
-// the page allocator when freed).
-func (d *Driver) aggHeadSKB(length int) (*skb.SKB, error) {
+// HeadPool reports whether the normal path's head buffers are fragments
+// of the pool in era e (Spec.HeadPoolFrom).
+func (s *Spec) HeadPool(e *sim.Era) bool { return since(s.HeadPoolFrom, e) }
+
+// Copybreak is the head bytes up to which the normal path copies a frame
+// into a new skb (bnxt_copy_skb) in era e: AggHead (rx_copy_thresh, then
+// rx_copybreak's default), 0 from CopybreakZeroFrom.
+func (s *Spec) Copybreak(e *sim.Era) int {
+	if since(s.CopybreakZeroFrom, e) {
+		return 0
+	}
+	return s.AggHead
+}
+
+// aggHeadSKB is the skb of a frame whose first head bytes sit in its head
+// buffer (the rest, if any, in aggregation buffers the caller adds):
+//   - before the heads come from the pool (Spec.HeadPool): napi_build_skb
+//     over the head buffer, a napi_alloc_frag'd one — a page_frag page,
+//     not a pool page;
+//   - from then (7ed816be35ab, v6.13), a head of at most the copybreak is
+//     copied into a new skb (bnxt_copy_skb: napi_alloc_skb, a sync for the
+//     CPU, memcpy) and its buffer reused in place (bnxt_reuse_rx_data):
+//     the pool is not touched; a larger one is built over its head
+//     fragment (bnxt_rx_skb / bnxt_tpa_end: napi_build_skb,
+//     dma_sync_single_for_cpu of rx_buf_use_size, skb_mark_for_recycle)
+//     and the slot refilled with a new fragment (__bnxt_alloc_rx_frag:
+//     page_pool_alloc_frag of rx_buf_size). The model's head ring is not
+//     kept buffer by buffer: the fragment it takes here stands for the
+//     consumed head, and its replacement is not drawn.
+//
+// The skb is marked for recycling, as bnxt_deliver_skb marks every skb
+// from 6.6 (its frags are pool pages).
+func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
+	m := d.S.M
 	cpu := d.CPU()
-	sk, err := d.S.AllocPageFragSKB(cpu, min(length, d.Spec.AggHead))
+	var sk *skb.SKB
+	var err error
+	switch {
+	case !d.Spec.HeadPool(m.Era):
+		sk, err = d.S.AllocPageFragSKB(cpu, min(head, d.Spec.AggHead))
+	case head <= d.Spec.Copybreak(m.Era):
+		if sk, err = d.S.NapiAllocSKB(cpu, head); err == nil {
+			err = d.S.Put(sk, head)
+		}
+		if err == nil {
+			m.Charge(cpu, sim.SymMemcpy, head)
+			if m.Tracing() {
+				d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head (copybreak %d): copied into a new skb (bnxt_copy_skb); its head buffer, a page_pool fragment since 6.13, stays on the ring (bnxt_reuse_rx_data): the pool is not touched", head, d.Spec.Copybreak(m.Era)))
+			}
+		}
+	default:
+		pg, off := d.Pool.AllocFrag(cpu, d.Spec.HeadPoolBuf)
+		if pg == nil {
+			return nil, fmt.Errorf("__bnxt_alloc_rx_frag: page_pool_alloc_frag: %w", skb.ErrNoMem)
+		}
+		if pg.Mapped {
+			d.S.A.DMA.SyncForCPU(cpu, pg, off, min(head, d.Spec.AggHead), mm.DMAFromDevice)
+		}
+		if sk, err = d.S.BuildSKB(cpu, pg, off, d.Spec.HeadPoolBuf, min(head, d.Spec.AggHead), true); err != nil {
+			return nil, err
+		}
+		if m.Tracing() {
+			d.ev(sim.SymDrvRx, pg, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, over the copybreak (%d): the skb is built over its head buffer, a %d-byte page_pool fragment (bnxt_rx_skb: napi_build_skb, dma_sync_single_for_cpu), and the slot gets a new fragment (__bnxt_alloc_rx_frag)", head, d.Spec.Copybreak(m.Era), d.Spec.HeadPoolBuf))
+		}
+		if d.mark {
+			return sk, d.S.MarkForRecycle(cpu, sk, pg, d.Pool)
+		}
+		return sk, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +176,7 @@ func (d *Driver) aggHeadSKB(length int) (*skb.SKB, error) {
 func (d *Driver) receiveAgg(length int) (*skb.SKB, error) {
 	m := d.S.M
 	cpu := d.CPU()
-	if length <= d.Spec.AggHead {
+	if length <= d.Spec.Copybreak(m.Era) {
 		sk, err := d.S.NapiAllocSKB(cpu, length)
 		if err != nil {
 			return nil, err
@@ -129,11 +190,11 @@ func (d *Driver) receiveAgg(length int) (*skb.SKB, error) {
 		}
 		return sk, nil
 	}
-	sk, err := d.aggHeadSKB(length)
+	sk, err := d.aggHeadSKB(min(length, d.Spec.AggHead))
 	if err != nil {
 		return nil, err
 	}
-	for rest := length - d.Spec.AggHead; rest > 0; {
+	for rest := length - min(length, d.Spec.AggHead); rest > 0; {
 		n := min(rest, d.BufSize())
 		pg, off, size := d.take(n)
 		if err := d.addRxBuffer(sk, pg, off, n, size); err != nil {
@@ -232,7 +293,14 @@ func (d *Driver) TPAEnd() (*skb.SKB, error) {
 		d.putBuffer(b.pg)
 	}
 	if m.Tracing() && err == nil {
-		d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("TPA_END: bnxt_tpa_end builds one skb of %d segments (%d bytes): the head buffer (not a page_pool page) and %d aggregation buffers as frags, marked for recycling", t.segs, sk.Len, len(t.bufs)))
+		head := "the head buffer (not a page_pool page)"
+		switch {
+		case d.Spec.HeadPool(m.Era) && t.head <= d.Spec.Copybreak(m.Era):
+			head = "the head copied (bnxt_copy_skb; the head fragment stays in tpa_info)"
+		case d.Spec.HeadPool(m.Era):
+			head = "the head buffer (a page_pool fragment; tpa_info gets a new one)"
+		}
+		d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("TPA_END: bnxt_tpa_end builds one skb of %d segments (%d bytes): %s and %d aggregation buffers as frags, marked for recycling", t.segs, sk.Len, head, len(t.bufs)))
 	}
 	for i := range t.bufs {
 		t.bufs[i] = tpaBuf{}

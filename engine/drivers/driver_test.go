@@ -205,7 +205,7 @@ func TestPoll_EndsShortWhenTheRingRunsDry(t *testing.T) {
 func TestSpecs_EraNamesResolve(t *testing.T) {
 	for _, s := range Specs {
 		for field, name := range map[string]string{"RecycleFrom": s.RecycleFrom, "PPNapiFrom": s.PPNapiFrom, "NetdevFrom": s.NetdevFrom, "AggFrom": s.AggFrom,
-			"PoolDMAFrom": s.PoolDMAFrom, "RxCacheUntil": s.RxCacheUntil, "QueueMgmtFrom": s.QueueMgmtFrom, "UnreadableFrom": s.UnreadableFrom, "TxNapiConsumeFrom": s.TxNapiConsumeFrom, "XDPDropRefillFrom": s.XDPDropRefillFrom} {
+			"PoolDMAFrom": s.PoolDMAFrom, "RxCacheUntil": s.RxCacheUntil, "QueueMgmtFrom": s.QueueMgmtFrom, "UnreadableFrom": s.UnreadableFrom, "TxNapiConsumeFrom": s.TxNapiConsumeFrom, "XDPDropRefillFrom": s.XDPDropRefillFrom, "HeadPoolFrom": s.HeadPoolFrom, "CopybreakZeroFrom": s.CopybreakZeroFrom} {
 			if name == "" {
 				continue
 			}
