@@ -11,7 +11,7 @@ var RuleExercisedIn = map[string][]string{
 	"signature-check":          {"clone-tap", "coalesce-mixed", "generic-xdp", "split-page", "split-page (hns3)", "tcp-stream"},
 	"last-dataref":             {"clone-tap", "forward (mvneta, tap_every=4, frame=6000)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"refcnt-check":             {"forward (mvneta, tap_every=4, frame=6000)", "pool-slow", "split-page"},
-	"frag-count":               {"devmem-rx", "devmem-rx (tap_every=4)", "generic-xdp", "split-page", "split-page (hns3)", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
+	"frag-count":               {"clone-tap", "devmem-rx", "devmem-rx (tap_every=4)", "generic-xdp", "split-page", "split-page (hns3)", "tcp-stream", "tcp-stream (hns3, tap_every=2, gro=0, read_ns=2000)"},
 	"napi-locality":            {"forward (mlx5, tx_cpu=1)"},
 	"pfmemalloc-check":         {"pfmemalloc", "pool-slow"},
 	"bulk-map-error":           {"drop (dma_map_fail_ppm=200000)", "pool-direct", "pool-ring", "pool-slow"},
