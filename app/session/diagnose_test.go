@@ -334,7 +334,7 @@ func TestDiagnosis_Examples(t *testing.T) {
 // follows the steps; a micro-benchmark's pool has no netdev and netlink
 // lists none, which the note says.
 func TestYNLView(t *testing.T) {
-	s := New(nil, nil)
+	s := New(query(t, "scenario=drop&era=6.8"), nil)
 	s.Set("driver", "bnxt")
 	s.Step()
 	if v := s.View().YNL; v.Open || v.StatsGet != "" {
@@ -365,7 +365,7 @@ func TestYNLView(t *testing.T) {
 	if v := s.View().YNL; v.Open || v.PoolGet != "" {
 		t.Errorf("closed again: %+v", v)
 	}
-	m := New(nil, nil) // drop on mvpp2: no pp_params.netdev
+	m := New(query(t, "scenario=drop&era=6.8"), nil) // drop on mvpp2: no pp_params.netdev
 	m.OpenTable(TableYNL, true)
 	m.Step()
 	if v := m.View().YNL; v.Pools != 0 || !strings.Contains(v.Note, "mvpp2 creates its page_pools without pp_params.netdev") {
@@ -376,7 +376,7 @@ func TestYNLView(t *testing.T) {
 // From 6.9 the view numbers the driver's pool after the per-CPU system
 // pools and says why; it always shows ynltool's formula.
 func TestYNLView_SystemPoolIDsAndFormula(t *testing.T) {
-	s := New(nil, nil)
+	s := New(query(t, "scenario=drop&era=6.8"), nil)
 	s.Set("driver", "bnxt")
 	s.OpenTable(TableYNL, true)
 	s.Step()

@@ -26,18 +26,24 @@ func TestSession_EraSelectorOffersTheNewErasWithTheirSummaries(t *testing.T) {
 			t.Errorf("era %s: offered %v, doc %q", name, ok, doc)
 		}
 	}
-	if !strings.Contains(c.EraDoc, "follows v6.8; page names") {
+	if !strings.Contains(c.EraDoc, "follows "+sim.NewestStableEra().Tag+"; ") { // a visit without a link: the newest stable era
 		t.Errorf("the chosen era's doc %q", c.EraDoc)
 	}
 }
 
 func TestSession_OldLinksOpenAsBefore(t *testing.T) {
-	for _, q := range []string{"v=1&scenario=drop", "v=1&scenario=drop&era=6.8", ""} {
+	for _, q := range []string{"v=1&scenario=drop", "v=1&scenario=drop&era=6.8", "scenario=drop", "v=2&scenario=drop"} {
 		s := New(query(t, q), nil)
 		v := verify(t, s, q)
 		if cfgEra(s.Config()) != "6.8" || len(v.Banner) != 0 {
 			t.Errorf("%q: era %s, banner %+v", q, cfgEra(s.Config()), v.Banner)
 		}
+	}
+	// A visit without a link is no old link: today's kernel, and its
+	// link says so.
+	s := New(query(t, ""), nil)
+	if v := verify(t, s, ""); cfgEra(s.Config()) != sim.NewestStableEra().Name || !strings.Contains(v.Link, "era="+sim.NewestStableEra().Name) {
+		t.Errorf("no link: era %s, link %q", cfgEra(s.Config()), v.Link)
 	}
 }
 

@@ -134,12 +134,14 @@ type Session struct {
 }
 
 // DefaultConfig is what the playground runs without a URL: drop traffic on
-// the scenario's default driver, at teaching sizes.
+// the scenario's default driver, at teaching sizes, in the newest stable
+// era (sim.NewestStableEra; a link without an era keeps sim.DefaultEra).
 func DefaultConfig() lab.Config {
 	cfg, err := lab.Preset(lab.PresetTeaching, "drop")
 	if err != nil {
 		panic("the default configuration: " + err.Error())
 	}
+	cfg.Era = sim.NewestStableEra().Name // a visit without a link: today's kernel (its links say so: Values writes the era)
 	return cfg
 }
 
@@ -166,6 +168,8 @@ func New(q url.Values, clock func() float64) *Session {
 		}
 		if c.Scenario != "" {
 			cfg = c
+		} else {
+			cfg.Era = "" // a link without a scenario: the default run in its version's default era, not today's
 		}
 	}
 	for _, n := range ui.notices {

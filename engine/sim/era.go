@@ -263,6 +263,9 @@ type Era struct {
 	// LTS: the release is a longterm kernel (kernel.org's releases page:
 	// 5.15, 6.1, 6.6, 6.12, 6.18).
 	LTS bool
+	// PreRelease: the era follows a release candidate (7.1-rc1), not a
+	// release: never the newest stable era (NewestStableEra).
+	PreRelease bool
 	// ProfileNames: a perf profile of the era shows the era's own names
 	// of the functions the work runs in (Sym.ProfileIn), not the names of
 	// the model's first profiles (Sym.Profile), which engine/perf's
@@ -508,7 +511,7 @@ var laterEras = []eraStep{
 	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.18, plus 6.19's free path (napi_consume_skb hands an skb allocated on another CPU back to it through the defer list; skb_defer_max 128 by default) and the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc6)",
 		change: func(e *Era) {
 			e.ConsumeAlienDefers, e.SkbDeferMaxDefault = true, 128 // e20dfbad8aab, b61785852ed0: v6.19
-			e.PageType = true
+			e.PageType, e.PreRelease = true, true
 		}, unnamed: []Sym{SymDMAIndexRelease}},
 	{name: "7.1", tag: "v7.1", summary: "as 7.1-rc1 without its page type, which 7.1-rc6 reverted (54cf41c969da): 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
 		change: func(e *Era) { e.PageType = false }},
@@ -528,7 +531,7 @@ func withLater(eras []Era, steps []eraStep) []Era {
 	for _, st := range steps {
 		e := eras[len(eras)-1]
 		e.Name, e.Tag, e.Summary, e.Order = st.name, st.tag, st.summary, len(eras)
-		e.LTS = false // a release's own property, not a behaviour a later era inherits
+		e.LTS, e.PreRelease = false, false // a release's own properties, not behaviours a later era inherits
 		st.change(&e)
 		names := make(map[Sym]string, len(e.Names)+len(st.names))
 		for s, n := range e.Names {
@@ -583,7 +586,22 @@ func init() {
 	}
 }
 
-// DefaultEra is the era a run uses when none is given.
+// NewestStableEra is the newest era that follows a release of the
+// mainline (not a branch, not a pre-release): the playground's era for a
+// visit without a link (session.DefaultConfig). A link or a CLI run that
+// names no era keeps DefaultEra.
+func NewestStableEra() *Era {
+	for i := len(Eras) - 1; i >= 0; i-- {
+		if e := &Eras[i]; e.Branch == "" && !e.PreRelease {
+			return e
+		}
+	}
+	panic("sim: no era follows a release")
+}
+
+// DefaultEra is the era a run uses when none is given: a link without an
+// era (its meaning does not change when a newer era is added) and ppsim
+// without --era (its contract).
 const DefaultEra = "6.8"
 
 // EraNames returns the era names, oldest first.

@@ -28,3 +28,16 @@ func TestEras_CarryTheReleasesBetweenThem(t *testing.T) {
 		}
 	}
 }
+
+// TestNewestStableEra: the last era of the table that follows a release
+// (7.1-rc1 is a pre-release, rfc-v1 a branch); it is not DefaultEra, which
+// links and the CLI keep.
+func TestNewestStableEra(t *testing.T) {
+	e := NewestStableEra()
+	if e.Name != "7.3" || e.PreRelease || e.Branch != "" {
+		t.Errorf("newest stable era %s (pre-release %v, branch %q)", e.Name, e.PreRelease, e.Branch)
+	}
+	if rc, _ := EraByName("7.1-rc1"); !rc.PreRelease {
+		t.Error("7.1-rc1 is not marked a pre-release")
+	}
+}
