@@ -84,7 +84,9 @@ func defaultSwitchScenarioThenSetEveryKnob(t *testing.T, p *page) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := teaching(t, lab.Config{Scenario: "tcp-stream"})
+	// The page opened without a link: the newest stable era (a scenario
+	// change keeps it).
+	cfg := teaching(t, lab.Config{Scenario: "tcp-stream", Era: sim.NewestStableEra().Name})
 	for _, k := range sc.Matters {
 		spec := k.Spec()
 		cur, _ := cfg.EffectiveKnobs()
