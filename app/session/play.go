@@ -95,7 +95,11 @@ func (s *Session) Frame(ts float64) FrameResult {
 		heavyEvery = maxHeavyEveryMS
 	}
 	out.Heavy = start-s.lastHeavy > heavyEvery
-	draw := out.Heavy || sp.OpsPS != 0 || start-s.lastView >= s.viewEveryMS()
+	// Frames come at vsync, so the interval is met to within half a frame:
+	// a redraw that costs one frame redraws every drawShare-th frame (15 a
+	// second at 60 Hz), not every (drawShare+1)-th, which a strict
+	// comparison with drawShare × 16.7 ms would wait for.
+	draw := out.Heavy || sp.OpsPS != 0 || start-s.lastView >= s.viewEveryMS()-frameMS/2
 	if sp.OpsPS == 0 {
 		// max: a frame that does not redraw runs the engine for a slice
 		// (whole verified cycles the fast-forward skips included), leaving

@@ -604,6 +604,38 @@ func TestSession_MaxSpeedRedrawsFollowTheirCost(t *testing.T) {
 	}
 }
 
+// TestSession_AOneFrameRedrawIsEveryFourthFrame: at 60 Hz, with redraws
+// that cost one frame (the next frame comes on time), max-speed play
+// redraws every drawShare-th frame: 15 a second, the budget — not every
+// fifth (12) because the interval, drawShare frames, is only met to within
+// vsync's jitter.
+func TestSession_AOneFrameRedrawIsEveryFourthFrame(t *testing.T) {
+	// The page's clock within a frame: each read a millisecond on (the
+	// engine's slice reads it to stop before the frame ends).
+	clock, inFrame := 0.0, 0.0
+	now := func() float64 { inFrame++; return clock + inFrame }
+	s := New(query(t, "v=1&scenario=drop&rx_descs=16&pool_size=32&packets=100000000&fast_forward=0"), now)
+	s.SetSpeed(len(Speeds) - 1)
+	s.TogglePlay(clock)
+	drawn, lastDraw := 0, -1.0
+	for f := 0; f < 240; f++ {
+		clock, inFrame = float64(f)*1000/60+0.05*float64(f%3), 0 // vsync, a little jitter
+		if lastDraw >= 0 {
+			s.DrawCost(clock - lastDraw) // the redrawing frame to this one: one frame
+			lastDraw = -1
+		}
+		if r := s.Frame(clock); r.Draw {
+			lastDraw = clock
+			if f >= 120 {
+				drawn++
+			}
+		}
+	}
+	if drawn < 30 || drawn > 32 { // two seconds: 15 a second, and the once-a-second heavy refresh may fall between
+		t.Errorf("%d redraws in 2 s of one-frame redraws, want 30 (every 4th frame)", drawn)
+	}
+}
+
 // Before the first measured window there is no cost breakdown to show (the
 // set-up alone would read as "page_pool_create 100 %").
 func TestSession_NoProfileBeforeTheFirstWindow(t *testing.T) {
