@@ -76,6 +76,18 @@ func (p *Profile) Share(symbol string) float64 {
 	return p.shares[symbol]
 }
 
+// Floor is the smallest share the listing shows (0 for an empty one): a
+// symbol it does not list took less (a perf listing is sorted and cut).
+func (p *Profile) Floor() float64 {
+	f := 0.0
+	for _, l := range p.Lines {
+		if l.Pct > 0 && (f == 0 || l.Pct < f) {
+			f = l.Pct
+		}
+	}
+	return f
+}
+
 // MaxProfileBytes bounds what ReadProfile reads: a real `perf top` listing
 // is a few KiB.
 const MaxProfileBytes = 1 << 20
