@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -90,6 +91,31 @@ func TestInspector_ShowsTheErasSignatureCheck(t *testing.T) {
 		s := New(query(t, "v=1&scenario=drop&era="+era), nil)
 		if got := s.View().Inspector.SignatureCheck; got != want {
 			t.Errorf("era %s: inspector's check %q, want %q", era, got, want)
+		}
+	}
+}
+
+// A link that names no (valid) scenario opens the default scenario in the
+// era and on the driver it names, and says so; a v=1 link without a
+// scenario keeps v=1's era.
+func TestSession_ALinkWithoutAScenarioKeepsItsEraAndDriver(t *testing.T) {
+	for _, tc := range []struct {
+		q, era, driver string
+	}{
+		{"era=7.1&driver=bnxt", "7.1", "bnxt"},
+		{"scenario=DROP&era=7.1&v=2", "7.1", ""},
+		{"era=5.12&driver=hns3", "5.12", ""}, // hns3 runs from 5.15: the driver dropped, said
+		{"v=1", "6.8", ""},
+		{"seed=3", sim.NewestStableEra().Name, ""},
+	} {
+		s := New(query(t, tc.q), nil)
+		cfg := s.Config()
+		if cfgEra(cfg) != tc.era || cfg.Driver != tc.driver || cfg.Scenario != "drop" {
+			t.Errorf("%q: %s on %q in %s, want drop on %q in %s", tc.q, cfg.Scenario, cfg.Driver, cfgEra(cfg), tc.driver, tc.era)
+		}
+		b := fmt.Sprint(s.View().Banner)
+		if tc.driver != "" && !strings.Contains(b, "driver="+tc.driver) || tc.q == "era=5.12&driver=hns3" && !strings.Contains(b, "not driver=hns3") {
+			t.Errorf("%q: banner %s", tc.q, b)
 		}
 	}
 }

@@ -169,7 +169,7 @@ func New(q url.Values, clock func() float64) *Session {
 		if c.Scenario != "" {
 			cfg = c
 		} else {
-			cfg.Era = "" // a link without a scenario: the default run in its version's default era, not today's
+			cfg = linkWithoutScenario(cfg, lab.Config{Era: cfgQ.Get("era"), Driver: cfgQ.Get("driver")}, cfgQ.Get("v"), s)
 		}
 	}
 	for _, n := range ui.notices {
@@ -206,6 +206,48 @@ func New(q url.Values, clock func() float64) *Session {
 		s.showFromURL(ui.show, len(cfgQ) > 0)
 	}
 	return s
+}
+
+// linkWithoutScenario is the run a link that names no valid scenario opens:
+// the default run (def), in the era and on the driver the link names where
+// they are valid for it (else the newest stable era — a v=1 link's default
+// was 6.8 — and the scenario's driver), said in a notice so that nothing
+// the link named is dropped silently.
+func linkWithoutScenario(def, c lab.Config, version string, s *Session) lab.Config {
+	if version == "1" {
+		def.Era = "" // v=1's default era, sim.DefaultEra
+	}
+	var kept, dropped []string
+	for _, f := range []struct {
+		name, val string
+		set       func(*lab.Config, string)
+	}{
+		{"era", c.Era, func(x *lab.Config, v string) { x.Era = v }},
+		{"driver", c.Driver, func(x *lab.Config, v string) { x.Driver = v }},
+	} {
+		if f.val == "" {
+			continue
+		}
+		try := def
+		f.set(&try, f.val)
+		if try.Validate() == nil {
+			def = try
+			kept = append(kept, f.name+"="+f.val)
+		} else {
+			dropped = append(dropped, f.name+"="+f.val)
+		}
+	}
+	if len(kept) > 0 || len(dropped) > 0 {
+		msg := "URL: the default scenario (" + def.Scenario + ")"
+		if len(kept) > 0 {
+			msg += " with the link's " + strings.Join(kept, " and ")
+		}
+		if len(dropped) > 0 {
+			msg += "; not " + strings.Join(dropped, " or ") + ", which it does not run with"
+		}
+		s.Notify("notice", msg)
+	}
+	return def
 }
 
 // Notify adds a banner entry.

@@ -146,7 +146,7 @@ func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
 		if pg.Mapped {
 			d.S.A.DMA.SyncForCPU(cpu, pg, off, min(head, d.Spec.AggHead), mm.DMAFromDevice)
 		}
-		if sk, err = d.S.BuildSKB(cpu, pg, off, d.Spec.HeadPoolBuf, min(head, d.Spec.AggHead), true); err != nil {
+		if sk, err = d.S.NapiBuildSKB(cpu, pg, off, d.Spec.HeadPoolBuf, min(head, d.Spec.AggHead)); err != nil {
 			return nil, err
 		}
 		if m.Tracing() {
@@ -186,7 +186,11 @@ func (d *Driver) receiveAgg(length int) (*skb.SKB, error) {
 		}
 		m.Charge(cpu, sim.SymMemcpy, length)
 		if m.Tracing() {
-			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte frame fits the %d-byte head buffer: copied into a new skb (bnxt_copy_skb), the head buffer reused; no aggregation buffer, no page_pool page", length, d.Spec.AggHead))
+			if d.Spec.HeadPool(m.Era) {
+				d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte frame, within the copybreak (%d): copied into a new skb (bnxt_copy_skb); its head buffer, a %d-byte page_pool fragment since 6.13, stays on the ring (bnxt_reuse_rx_data): no aggregation buffer, the pool not touched", length, d.Spec.Copybreak(m.Era), d.Spec.HeadPoolBuf))
+			} else {
+				d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte frame fits the %d-byte head buffer: copied into a new skb (bnxt_copy_skb), the head buffer reused; no aggregation buffer, no page_pool page", length, d.Spec.AggHead))
+			}
 		}
 		return sk, nil
 	}

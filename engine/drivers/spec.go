@@ -396,9 +396,14 @@ var Specs = []*Spec{
 		RecycleFrom: "6.4", PoolDMAFrom: "6.4", RxCacheUntil: "6.4",
 		// XDP_DROP: read in 7.3's en_rx.c (docs/era-7.3.md part 2 §k), the
 		// dropped page's fragment goes back at the WQE refill, through the
-		// pool's alloc cache. When mlx5 came to that (its frag_page
-		// counting) is not pinned: 6.4 to 7.1 keep the reuse in place.
-		XDPDropRefillFrom: "7.3",
+		// pool's alloc cache. The frag_page counting it rests on is in
+		// 6.6.y: a netdev report on 6.6.12 (Jan 2024,
+		// <CAA85sZtZ9cL4g-SFSS-pTL11JocoOc4BAU7b4uj26MNckp41wQ@mail.gmail.com>)
+		// shows mlx5e_post_rx_mpwqes → mlx5e_free_rx_mpwqe →
+		// mlx5e_page_release_fragmented, and its older form puts the page
+		// with page_pool_put_defragged_page(pool, page, -1, true), a 6.6
+		// name. The commit is not pinned: 6.4 keeps the reuse in place.
+		XDPDropRefillFrom: "6.6",
 		Names:             map[sim.Sym]string{sim.SymDrvRx: "mlx5e_poll_rx_cq", sim.SymDrvXmit: "mlx5e_xmit", sim.SymDrvTxClean: "mlx5e_poll_tx_cq"},
 		Scenarios:         []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "split-page", "clone-tap", "numa-migrate", "destroy", "pfmemalloc"},
 		// mlx5's queue API and unreadable pools are v6.17 (the first

@@ -109,7 +109,7 @@ func (d *Driver) ReceiveXDPDrop(length int) bool {
 	case XDPDropAtRefill:
 		pg.MoveTo(m, sim.PlaceDriver, -1)
 		if m.Tracing() {
-			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, fmt.Sprintf("XDP_DROP (%s): the page's fragment is not taken back, so the WQE refill releases it (mlx5e_page_release_fragmented → page_pool_put_unrefed_netmem(pp, netmem, -1, true)): into the alloc cache, and the refill takes it out again", d.Spec.XDPDropFn))
+			d.ev(sim.SymXDPRun, pg, sim.PlaceNICRing, sim.PlaceDriver, fmt.Sprintf("XDP_DROP (%s): the page's fragment is not taken back, so the WQE refill releases it (mlx5e_page_release_fragmented: a direct put into the alloc cache) and takes it out again; the model releases it here, at the drop, for the same counters per poll", d.Spec.XDPDropFn))
 		}
 		d.Pool.RecycleDirect(cpu, pg)
 	case XDPDropRecycleDirect:

@@ -299,8 +299,10 @@ func TestCpsw_PoolMapsOnlyAndTheSubmitSyncs(t *testing.T) {
 // TestXDPDrop_EachDriverGivesTheBufferBackItsWay: XDP_DROP builds no skb;
 // mvpp2 and mvneta put the page into the alloc cache synced for the frame
 // (page_pool_put_page(..., sync_len, true)), cpsw recycles the full page
-// directly, bnxt and mlx5 repost the buffer without the pool: after the
-// ring's first fill it allocates nothing and recycles nothing.
+// directly, bnxt reposts the buffer without the pool (after the ring's
+// first fill it allocates nothing and recycles nothing), mlx5 from 6.6
+// releases the page into the alloc cache at the refill and takes it again
+// (one recycle_cached per drop).
 func TestXDPDrop_EachDriverGivesTheBufferBackItsWay(t *testing.T) {
 	const n = 5000
 	for _, tc := range []struct {
@@ -311,7 +313,7 @@ func TestXDPDrop_EachDriverGivesTheBufferBackItsWay(t *testing.T) {
 		{"mvneta", sim.Stats{sim.StatAllocFast: 5496, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8, sim.StatRecycleCached: n}},
 		{"cpsw", sim.Stats{sim.StatAllocFast: 5244, sim.StatAllocSlow: 4, sim.StatAllocEmpty: 4, sim.StatRecycleCached: n}},
 		{"bnxt", sim.Stats{sim.StatAllocFast: 503, sim.StatAllocSlow: 8, sim.StatAllocEmpty: 8}},
-		{"mlx5", sim.Stats{sim.StatAllocFast: 1008, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16}},
+		{"mlx5", sim.Stats{sim.StatAllocFast: 6000, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatRecycleCached: n}},
 	} {
 		l, r := run(t, Config{Driver: tc.driver, Scenario: "xdp-drop", Era: "6.8", Packets: n})
 		exactStats(t, tc.driver+" xdp-drop", r.Stats, tc.want)
@@ -641,17 +643,18 @@ func TestBnxtTxInt_NapiConsumeSkbFrom6_19(t *testing.T) {
 	}
 }
 
-// TestMlx5XDPDrop_ThroughThePoolIn7_3: mlx5's XDP_DROP leaves the page's
+// TestMlx5XDPDrop_ThroughThePoolFrom6_6: mlx5's XDP_DROP leaves the page's
 // fragment where it was, and the WQE refill releases it into the pool's
-// alloc cache and takes it again (7.3's en_rx.c, docs/era-7.3.md part 2
-// §k): one recycle_cached and one alloc_fast per dropped frame after the
-// fill. 7.1 keeps the page on the RQ (not pinned otherwise): the pool idles.
-func TestMlx5XDPDrop_ThroughThePoolIn7_3(t *testing.T) {
+// alloc cache and takes it again (read in 7.3's en_rx.c, docs/era-7.3.md
+// part 2 §k; the frag_page release is in 6.6.y, Spec.XDPDropRefillFrom):
+// one recycle_cached and one alloc_fast per dropped frame after the fill.
+// 6.4 keeps the page on the RQ (not pinned otherwise): the pool idles.
+func TestMlx5XDPDrop_ThroughThePoolFrom6_6(t *testing.T) {
 	const n = 3000
 	for _, tc := range []struct {
 		era  string
 		pool bool
-	}{{"7.1", false}, {"7.3", true}} {
+	}{{"6.4", false}, {"6.6", true}, {"7.1", true}, {"7.3", true}} {
 		l := mustNew(t, Config{Driver: "mlx5", Scenario: "xdp-drop", Era: tc.era, Packets: n})
 		l.Run()
 		st := l.Results().Stats

@@ -249,6 +249,14 @@ type Era struct {
 	// (39564c3fdc66), 128 from 6.19 ("net: increase skb_defer_max default
 	// to 128", b61785852ed0, <20251106202935.1776179-4-edumazet@google.com>).
 	SkbDeferMaxDefault int64
+	// DeferRefusedNapiCache: skb_attempt_defer_free frees an skb it does
+	// not defer (this CPU allocated it, or the owner's list is full) with
+	// kfree_skb_napi_cache: local_bh_disable, __napi_kfree_skb (a NAPI-safe
+	// release in softirq, the struct to the NAPI skb cache), where before
+	// it was __kfree_skb. Read in Debian's 7.3.4 net/core/skbuff.c
+	// (docs/era-7.3.md part 2 §e); the commit and its release are not
+	// pinned (7.2.13 has it too), so the model gives it to 7.3 only.
+	DeferRefusedNapiCache bool
 	// RingClamp: page_pool_init clamps pool_size to 16384
 	// (min(pool->p.pool_size, 16384), "page_pool: Clamp pool size to max 16K
 	// pages", <20250926131605.2276734-2-dtatulea@nvidia.com>, v6.18); before,
@@ -519,7 +527,7 @@ var laterEras = []eraStep{
 		// Read in Debian's 7.3.4 source (docs/era-7.3.md): page_pool.c's
 		// page_pool_recycle_ring_bulk does recycle_stat_add(pool, ring, i)
 		// before page_pool_producer_unlock. Every other flag as 7.1's.
-		change: func(e *Era) { e.BulkStatAfterUnlock = false }},
+		change: func(e *Era) { e.BulkStatAfterUnlock, e.DeferRefusedNapiCache = false, true }},
 }
 
 // withLater appends each step as a copy of the era before it (LTS aside)

@@ -69,6 +69,15 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 		holds = limit - 1 // 6.18: defer_count incremented, then compared
 	}
 	if owner == cpu || owner < 0 || owner >= len(s.defers) || len(s.defers[owner].skbs) >= holds {
+		if s.era.DeferRefusedNapiCache {
+			why := "allocated on this CPU: freed here NAPI-safe (kfree_skb_napi_cache)"
+			if owner != cpu {
+				why = "the owner's defer list is full (defer_count >= skb_defer_max): freed here NAPI-safe (kfree_skb_napi_cache)"
+			}
+			s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why)
+			s.kfreeSkbNapiCache(cpu, sk)
+			return FreedLocal
+		}
 		why := "allocated on this CPU: freed here (__kfree_skb, not NAPI-safe)"
 		if owner != cpu {
 			why = "the owner's defer list is full (defer_count >= skb_defer_max): freed here (__kfree_skb, not NAPI-safe)"
@@ -94,6 +103,22 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 		"queued on the allocating CPU's defer list: that CPU frees it from net_rx_action")
 	return DeferQueued
+}
+
+// kfreeSkbNapiCache models kfree_skb_napi_cache (net/core/skbuff.c, read
+// in 7.3.4; Era.DeferRefusedNapiCache): local_bh_disable, then
+// __napi_kfree_skb — skb_release_all and napi_skb_cache_put — so the free
+// runs in softirq: on the CPU of a pool's NAPI its pages may go straight
+// into the alloc cache, and the struct goes to the NAPI skb cache. (The
+// model has no fclones, which it would free with __kfree_skb.)
+func (s *Stack) kfreeSkbNapiCache(cpu int, sk *SKB) {
+	c := &s.M.CPUs[cpu]
+	was := c.Softirq
+	c.Softirq = true // local_bh_disable
+	s.M.Charge(cpu, sim.SymKfreeSKB, 0)
+	s.releaseAll(cpu, sk, true)
+	s.napiSkbCachePut(cpu, sk)
+	c.Softirq = was // local_bh_enable
 }
 
 // triggerRxSoftirq models trigger_rx_softirq (net/core/dev.c), the defer

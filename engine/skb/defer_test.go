@@ -198,3 +198,32 @@ func TestNapiConsumeSKB_HandsAnAlienSkbBack(t *testing.T) {
 		})
 	}
 }
+
+// skb_attempt_defer_free's refused skb (here: freed by the CPU that
+// allocated it, the pool's NAPI CPU, from process context) is freed with
+// kfree_skb_napi_cache in 7.3 (read in its skbuff.c): under
+// local_bh_disable, so in softirq on the pool's NAPI CPU, and its page goes
+// straight into the alloc cache; 7.1's __kfree_skb in process context puts
+// it in the ptr_ring.
+func TestSkbAttemptDeferFree_RefusedFreesNapiSafeIn7_3(t *testing.T) {
+	for _, tc := range []struct {
+		era          string
+		ring, cached uint64
+	}{{"7.1", 1, 0}, {"7.3", 0, 1}} {
+		t.Run(tc.era, func(t *testing.T) {
+			e := newEnv(t, tc.era)
+			sk, pg := e.rx(1000)        // built on cpu0, the pool's NAPI CPU
+			e.m.CPUs[0].Softirq = false // the reader, in process context on cpu0
+			e.m.Begin(0, sim.SymDeferFree)
+			if out := e.s.SkbAttemptDeferFree(0, sk); out != FreedLocal {
+				t.Fatalf("outcome %d, want FreedLocal", out)
+			}
+			e.check()
+			st := e.p.Stats()
+			if st[sim.StatRecycleRing] != tc.ring || st[sim.StatRecycleCached] != tc.cached || sk.Live() || e.m.CPUs[0].Softirq {
+				t.Errorf("page %#x: ring %d, cached %d, skb live %v, softirq left %v; want %d, %d, freed, false", pg.PFN, st[sim.StatRecycleRing], st[sim.StatRecycleCached], sk.Live(), e.m.CPUs[0].Softirq, tc.ring, tc.cached)
+			}
+			e.clean()
+		})
+	}
+}

@@ -406,6 +406,13 @@ func (s *Stack) BuildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi b
 	return s.buildSKB(cpu, pg, off, fragSize, length, napi, sim.SymBuildSKB)
 }
 
+// NapiBuildSKB is BuildSKB from the NAPI skb cache, for a caller that
+// calls napi_build_skb by name (bnxt_rx_skb, bnxt_tpa_end): its event and
+// profile symbol are napi_build_skb's.
+func (s *Stack) NapiBuildSKB(cpu int, pg *mm.Page, off, fragSize, length int) (*SKB, error) {
+	return s.buildSKB(cpu, pg, off, fragSize, length, true, sim.SymNapiBuildSKB)
+}
+
 // buildSKB is BuildSKB with the function its narration names (fn):
 // SymNapiBuildSKB where the kernel's caller is napi_build_skb by name.
 func (s *Stack) buildSKB(cpu int, pg *mm.Page, off, fragSize, length int, napi bool, fn sim.Sym) (*SKB, error) {
