@@ -224,6 +224,9 @@ func (cfg Config) Choices(field string) []Choice {
 	case "era":
 		for _, e := range sim.Eras {
 			c := Choice{Value: e.Name, Label: e.Name, Doc: e.Summary + " (follows " + e.Tag + "; " + e.Naming + " names)"}
+			if e.PreRelease {
+				c.Label += " (pre-release)"
+			}
 			ec := cfg
 			ec.Era = e.Name
 			if ks := ec.KnownFailure(); len(ks) > 0 {

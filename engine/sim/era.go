@@ -523,7 +523,7 @@ var laterEras = []eraStep{
 		}, unnamed: []Sym{SymDMAIndexRelease}},
 	{name: "7.1", tag: "v7.1", summary: "as 7.1-rc1 without its page type, which 7.1-rc6 reverted (54cf41c969da): 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
 		change: func(e *Era) { e.PageType = false }},
-	{name: "7.3", tag: "v7.3", summary: "as 7.1, plus the bulk put's ring stat counted inside the producer lock (bdea4980182e, 7.3-rc6): a pool destroyed while an XDP bulk return is in flight is no longer used after its free",
+	{name: "7.3", tag: "v7.3", summary: "as 7.1, plus the bulk put's ring stat counted inside the producer lock (bdea4980182e, 7.3-rc6): a pool destroyed while an XDP bulk return is in flight is no longer used after its free; and, read in its source, an skb the defer list refuses freed NAPI-safe (kfree_skb_napi_cache) and bnxt copying no frame (rx_copybreak 0: every head a pool fragment)",
 		// Read in Debian's 7.3.4 source (docs/era-7.3.md): page_pool.c's
 		// page_pool_recycle_ring_bulk does recycle_stat_add(pool, ring, i)
 		// before page_pool_producer_unlock. Every other flag as 7.1's.
