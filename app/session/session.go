@@ -169,7 +169,7 @@ func New(q url.Values, clock func() float64) *Session {
 		if c.Scenario != "" {
 			cfg = c
 		} else {
-			cfg = linkWithoutScenario(cfg, lab.Config{Era: cfgQ.Get("era"), Driver: cfgQ.Get("driver")}, cfgQ.Get("v"), s)
+			cfg = s.linkWithoutScenario(cfg, cfgQ)
 		}
 	}
 	for _, n := range ui.notices {
@@ -213,8 +213,8 @@ func New(q url.Values, clock func() float64) *Session {
 // they are valid for it (else the newest stable era — a v=1 link's default
 // was 6.8 — and the scenario's driver), said in a notice so that nothing
 // the link named is dropped silently.
-func linkWithoutScenario(def, c lab.Config, version string, s *Session) lab.Config {
-	if version == "1" {
+func (s *Session) linkWithoutScenario(def lab.Config, q url.Values) lab.Config {
+	if q.Get("v") == "1" {
 		def.Era = "" // v=1's default era, sim.DefaultEra
 	}
 	var kept, dropped []string
@@ -222,8 +222,8 @@ func linkWithoutScenario(def, c lab.Config, version string, s *Session) lab.Conf
 		name, val string
 		set       func(*lab.Config, string)
 	}{
-		{"era", c.Era, func(x *lab.Config, v string) { x.Era = v }},
-		{"driver", c.Driver, func(x *lab.Config, v string) { x.Driver = v }},
+		{"era", q.Get("era"), func(x *lab.Config, v string) { x.Era = v }},
+		{"driver", q.Get("driver"), func(x *lab.Config, v string) { x.Driver = v }},
 	} {
 		if f.val == "" {
 			continue

@@ -123,42 +123,62 @@ func (s *Spec) Copybreak(e *sim.Era) int {
 func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
 	m := d.S.M
 	cpu := d.CPU()
+	n := min(head, d.Spec.AggHead)
+	if d.Spec.HeadPool(m.Era) && head <= d.Spec.Copybreak(m.Era) {
+		return d.copyHead(head)
+	}
 	var sk *skb.SKB
+	var pg *mm.Page // the head's pool page (nil: a page_frag page)
 	var err error
-	switch {
-	case !d.Spec.HeadPool(m.Era):
-		sk, err = d.S.AllocPageFragSKB(cpu, min(head, d.Spec.AggHead))
-	case head <= d.Spec.Copybreak(m.Era):
-		if sk, err = d.S.NapiAllocSKB(cpu, head); err == nil {
-			err = d.S.Put(sk, head)
-		}
-		if err == nil {
-			m.Charge(cpu, sim.SymMemcpy, head)
-			if m.Tracing() {
-				d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head (copybreak %d): copied into a new skb (bnxt_copy_skb); its head buffer, a page_pool fragment since 6.13, stays on the ring (bnxt_reuse_rx_data): the pool is not touched", head, d.Spec.Copybreak(m.Era)))
-			}
-		}
-	default:
-		pg, off := d.Pool.AllocFrag(cpu, d.Spec.HeadPoolBuf)
-		if pg == nil {
+	if !d.Spec.HeadPool(m.Era) {
+		sk, err = d.S.AllocPageFragSKB(cpu, n)
+	} else {
+		var off int
+		if pg, off = d.Pool.AllocFrag(cpu, d.Spec.HeadPoolBuf); pg == nil {
 			return nil, fmt.Errorf("__bnxt_alloc_rx_frag: page_pool_alloc_frag: %w", skb.ErrNoMem)
 		}
 		if pg.Mapped {
-			d.S.A.DMA.SyncForCPU(cpu, pg, off, min(head, d.Spec.AggHead), mm.DMAFromDevice)
+			d.S.A.DMA.SyncForCPU(cpu, pg, off, n, mm.DMAFromDevice)
 		}
-		if sk, err = d.S.NapiBuildSKB(cpu, pg, off, d.Spec.HeadPoolBuf, min(head, d.Spec.AggHead)); err != nil {
-			return nil, err
-		}
-		if m.Tracing() {
+		sk, err = d.S.NapiBuildSKB(cpu, pg, off, d.Spec.HeadPoolBuf, n)
+		if err == nil && m.Tracing() {
 			d.ev(sim.SymDrvRx, pg, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, over the copybreak (%d): the skb is built over its head buffer, a %d-byte page_pool fragment (bnxt_rx_skb: napi_build_skb, dma_sync_single_for_cpu), and the slot gets a new fragment (__bnxt_alloc_rx_frag)", head, d.Spec.Copybreak(m.Era), d.Spec.HeadPoolBuf))
 		}
-		if d.mark {
-			return sk, d.S.MarkForRecycle(cpu, sk, pg, d.Pool)
-		}
-		return sk, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	if d.mark {
+		if err := d.S.MarkForRecycle(cpu, sk, pg, d.Pool); err != nil {
+			return nil, err
+		}
+	}
+	return sk, nil
+}
+
+// copyHead models bnxt_copy_skb for a head of n bytes within the
+// copybreak: napi_alloc_skb(n) and a memcpy; the head buffer stays on the
+// ring (bnxt_reuse_rx_data), a napi_alloc_frag'd buffer before 6.13 and a
+// pool fragment from then, so the pool is not touched. The skb is marked
+// as bnxt_deliver_skb marks every skb from 6.6 (a copy holds no pool page,
+// but its frags may).
+func (d *Driver) copyHead(n int) (*skb.SKB, error) {
+	m := d.S.M
+	cpu := d.CPU()
+	sk, err := d.S.NapiAllocSKB(cpu, n)
+	if err == nil {
+		err = d.S.Put(sk, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.Charge(cpu, sim.SymMemcpy, n)
+	if m.Tracing() {
+		if d.Spec.HeadPool(m.Era) {
+			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, within the copybreak (%d): copied into a new skb (bnxt_copy_skb); its head buffer, a %d-byte page_pool fragment since 6.13, stays on the ring (bnxt_reuse_rx_data): the pool is not touched", n, d.Spec.Copybreak(m.Era), d.Spec.HeadPoolBuf))
+		} else {
+			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head fits the %d-byte head buffer: copied into a new skb (bnxt_copy_skb), the head buffer reused; no page_pool page", n, d.Spec.AggHead))
+		}
 	}
 	if d.mark {
 		if err := d.S.MarkForRecycle(cpu, sk, nil, nil); err != nil {
@@ -174,25 +194,8 @@ func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
 // built over its head buffer with the rest in aggregation buffers as frags
 // (bnxt_rx_agg_pages_skb).
 func (d *Driver) receiveAgg(length int) (*skb.SKB, error) {
-	m := d.S.M
-	cpu := d.CPU()
-	if length <= d.Spec.Copybreak(m.Era) {
-		sk, err := d.S.NapiAllocSKB(cpu, length)
-		if err != nil {
-			return nil, err
-		}
-		if err := d.S.Put(sk, length); err != nil {
-			return nil, err
-		}
-		m.Charge(cpu, sim.SymMemcpy, length)
-		if m.Tracing() {
-			if d.Spec.HeadPool(m.Era) {
-				d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte frame, within the copybreak (%d): copied into a new skb (bnxt_copy_skb); its head buffer, a %d-byte page_pool fragment since 6.13, stays on the ring (bnxt_reuse_rx_data): no aggregation buffer, the pool not touched", length, d.Spec.Copybreak(m.Era), d.Spec.HeadPoolBuf))
-			} else {
-				d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte frame fits the %d-byte head buffer: copied into a new skb (bnxt_copy_skb), the head buffer reused; no aggregation buffer, no page_pool page", length, d.Spec.AggHead))
-			}
-		}
-		return sk, nil
+	if length <= d.Spec.Copybreak(d.S.M.Era) {
+		return d.copyHead(length)
 	}
 	sk, err := d.aggHeadSKB(min(length, d.Spec.AggHead))
 	if err != nil {

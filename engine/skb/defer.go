@@ -69,21 +69,13 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 		holds = limit - 1 // 6.18: defer_count incremented, then compared
 	}
 	if owner == cpu || owner < 0 || owner >= len(s.defers) || len(s.defers[owner].skbs) >= holds {
-		if s.era.DeferRefusedNapiCache {
-			why := "allocated on this CPU: freed here NAPI-safe (kfree_skb_napi_cache)"
-			if owner != cpu {
-				why = "the owner's defer list is full (defer_count >= skb_defer_max): freed here NAPI-safe (kfree_skb_napi_cache)"
-			}
-			s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why)
+		napiCache := s.era.DeferRefusedNapiCache
+		s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, refusedWhy[boolIdx(owner != cpu)][boolIdx(napiCache)])
+		if napiCache {
 			s.kfreeSkbNapiCache(cpu, sk)
-			return FreedLocal
+		} else {
+			s.KfreeSKB(cpu, sk)
 		}
-		why := "allocated on this CPU: freed here (__kfree_skb, not NAPI-safe)"
-		if owner != cpu {
-			why = "the owner's defer list is full (defer_count >= skb_defer_max): freed here (__kfree_skb, not NAPI-safe)"
-		}
-		s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why)
-		s.KfreeSKB(cpu, sk)
 		return FreedLocal
 	}
 	d := &s.defers[owner]
@@ -103,6 +95,23 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost,
 		"queued on the allocating CPU's defer list: that CPU frees it from net_rx_action")
 	return DeferQueued
+}
+
+// refusedWhy narrates a free skb_attempt_defer_free does not defer, by
+// [the owner's list is full][the free is kfree_skb_napi_cache] (constant
+// strings: the untraced path builds none).
+var refusedWhy = [2][2]string{
+	{"allocated on this CPU: freed here (__kfree_skb, not NAPI-safe)",
+		"allocated on this CPU: freed here NAPI-safe (kfree_skb_napi_cache)"},
+	{"the owner's defer list is full (defer_count >= skb_defer_max): freed here (__kfree_skb, not NAPI-safe)",
+		"the owner's defer list is full (defer_count >= skb_defer_max): freed here NAPI-safe (kfree_skb_napi_cache)"},
+}
+
+func boolIdx(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // kfreeSkbNapiCache models kfree_skb_napi_cache (net/core/skbuff.c, read
