@@ -195,7 +195,7 @@ const (
 	XDPDropReuse
 	// XDPDropAtRefill: the driver leaves the dropped page's fragment
 	// count where it was and the WQE refill releases it to the pool's
-	// alloc cache and takes it out again (mlx5 in 7.3:
+	// alloc cache and takes it out again (mlx5 from 6.6, read in 7.3:
 	// mlx5e_free_rx_wqes → mlx5e_page_release_fragmented →
 	// page_pool_put_unrefed_netmem(pp, netmem, -1, true), then
 	// mlx5e_page_alloc_fragmented; docs/era-7.3.md part 2 §k). The model
