@@ -58,8 +58,11 @@ const (
 )
 
 // EnableSeek makes Seek cheap: the Lab keeps keyframes from now on (the
-// first one is the current state). Without it Seek replays from a fresh
-// copy of the run's start. The CLI's batch runs do not need it. In a run
+// first one is the current state, unless that is the run's start: Seek
+// rebuilds the start with New, as a config that built once builds the same
+// again, and a copy of it would cost the page's first view a copy of the
+// whole run, 70 ms in a browser that has not compiled the copier yet).
+// Without it Seek replays from a fresh copy of the run's start. The CLI's batch runs do not need it. In a run
 // that can report violations (a rule broken, or the era's known failure of
 // the scenario) it also makes every path check fully after each operation
 // (checkEach), so it must come before the first operation then: the log so
@@ -72,7 +75,9 @@ func (l *Lab) EnableSeek() {
 		panic(fmt.Sprintf("lab: EnableSeek after %d operations of a run that can report violations (a rule broken, or a known failure of the era): the log so far comes from batch mode's sampled checks, not the full check after every operation a seekable run makes; enable seeking before the first operation", l.ops))
 	}
 	l.kf = keyframes{on: true, every: firstKeyframes}
-	l.kf.capture(l)
+	if l.ops > 0 {
+		l.kf.capture(l)
+	}
 }
 
 // capture adds a copy of l as a keyframe (unless one exists at l.ops).

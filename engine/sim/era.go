@@ -617,11 +617,15 @@ func EraNames() []string { return Names(Eras, eraName) }
 
 // EraByName returns the named era, or an error naming the accepted values.
 func EraByName(name string) (*Era, error) {
-	i, err := indexByName("era", "era", Eras, eraName, name)
-	if err != nil {
-		return nil, err
+	// By index, not through indexByName's copy of each Era: the drivers
+	// ask by name on their per-packet paths (drivers.since).
+	for i := range Eras {
+		if Eras[i].Name == name {
+			return &Eras[i], nil
+		}
 	}
-	return &Eras[i], nil
+	_, err := indexByName("era", "era", Eras, eraName, name) // its error names the accepted values
+	return nil, err
 }
 
 func eraName(e Era) string { return e.Name }
