@@ -24,9 +24,17 @@ const (
 	actCopy    = "pp-copy"    // copy the page's link
 	actDismiss = "pp-dismiss" // value int: a banner entry
 	actTrace   = "pp-trace"   // value bool: the trace panel opened (true) or closed
+	actFold    = "pp-fold"    // value foldState: one of the controls' folds opened or closed
 	actToEnd   = "pp-to-end"  // play to the run's end at max speed
 	actGoTo    = "pp-goto"    // value goTo: an operation or a packet to go to
 )
+
+// foldState is one of the controls' folds (session.FoldKnobs, …) opened or
+// closed.
+type foldState struct {
+	Name string
+	Open bool
+}
 
 // setField is a change of one config field: "scenario", "driver", "era",
 // "seed", "preset", a knob's name, or "break" (Value "rule" toggles it).

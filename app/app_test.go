@@ -114,6 +114,7 @@ func TestGuardRender_TurnsAPanicIntoAnErrorBox(t *testing.T) {
 func TestControls_EachInputNamesItsOwnField(t *testing.T) {
 	s := session.New(nil, nil)
 	s.Set("scenario", "tcp-stream")
+	openFolds(s)
 	html := ga.HTMLString((&Controls{V: s.View().Controls}).Render())
 	inputs := regexp.MustCompile(`<(?:input|select) [^>]*>`).FindAllString(html, -1)
 	idRE, fieldRE, ruleRE := regexp.MustCompile(` id="f-([^"]+)"`), regexp.MustCompile(` data-field="([^"]+)"`), regexp.MustCompile(` data-rule="([^"]+)"`)
@@ -171,6 +172,7 @@ func TestControls_ARefusedChoiceIsMarkedShort(t *testing.T) {
 // words; only counts and sizes are number inputs.
 func TestControls_BooleansAndTriStatesInWords(t *testing.T) {
 	s := session.New(nil, nil)
+	openFolds(s)
 	html := ga.HTMLString((&Controls{V: s.View().Controls}).Render())
 	for name, want := range map[string]string{
 		"fast_forward": `<input type="checkbox"`,
@@ -222,4 +224,65 @@ func TestInspector_ANetIovShowsItsOwnFields(t *testing.T) {
 			t.Errorf("the net_iov's inspector shows %q", bad)
 		}
 	}
+}
+
+// openFolds opens every fold of the controls (closed, they draw their
+// summaries only).
+func openFolds(s *session.Session) {
+	for _, f := range []string{session.FoldKnobs, session.FoldOtherKnobs, session.FoldRules} {
+		s.Fold(f, true)
+	}
+}
+
+// A closed fold draws its summary alone, an open one its body; the nested
+// fold of the other knobs draws only inside an open knobs fold. Each fold
+// names itself (data-fold), which its toggle posts.
+func TestControls_AClosedFoldDrawsOnlyItsSummary(t *testing.T) {
+	s := session.New(nil, nil)
+	count := func() (knobs, rules int, html string) {
+		html = ga.HTMLString((&Controls{V: s.View().Controls}).Render())
+		return strings.Count(html, `data-field="`), strings.Count(html, `data-rule="`), html
+	}
+	k0, r0, html := count()
+	for _, f := range []string{"knobs", "other-knobs", "rules"} {
+		if f != "other-knobs" && !strings.Contains(html, `data-fold="`+f+`"`) {
+			t.Errorf("fold %s is not named on its element", f)
+		}
+	}
+	if r0 != 0 || k0 != 6 { // the six fields above the folds
+		t.Errorf("all folds closed: %d fields, %d rules drawn", k0, r0)
+	}
+	// A run that breaks a rule opens the rules fold (its box shows ticked)
+	// until the user closes it; the summary names the rule either way.
+	s.Set("break", "refcnt-check")
+	if _, r, html := count(); r != 13 || !strings.Contains(html, "broken: refcnt-check") {
+		t.Errorf("a run breaking refcnt-check: %d rules drawn, summary names it %v", r, strings.Contains(html, "broken: refcnt-check"))
+	}
+	s.Fold(session.FoldRules, false)
+	if _, r, html := count(); r != 0 || !strings.Contains(html, "broken: refcnt-check") {
+		t.Errorf("the rules fold closed by the user: %d rules drawn, summary names it %v", r, strings.Contains(html, "broken: refcnt-check"))
+	}
+	s.Set("break", "refcnt-check") // a second toggle mends it
+	s.Fold(session.FoldRules, false)
+	s.Fold(session.FoldOtherKnobs, true) // inside a closed fold: still nothing
+	if k, _, _ := count(); k != k0 {
+		t.Errorf("the other knobs drew %d fields inside the closed knobs fold", k-k0)
+	}
+	s.Fold(session.FoldKnobs, true)
+	k1, _, _ := count()
+	s.Fold(session.FoldOtherKnobs, false)
+	k2, _, _ := count()
+	if !(k1 > k2 && k2 > k0) {
+		t.Errorf("fields drawn: closed %d, knobs and other knobs open %d, knobs only %d", k0, k1, k2)
+	}
+	s.Fold(session.FoldRules, true)
+	if _, r, _ := count(); r != 13 {
+		t.Errorf("rules fold open: %d rules drawn", r)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("an unknown fold was taken")
+		}
+	}()
+	s.Fold("glossary", true)
 }

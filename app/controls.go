@@ -63,17 +63,55 @@ func (c *Controls) Render() (ui ga.UI) {
 		ga.If(v.EraDoc != "", func() ga.UI {
 			return ga.P().ID("era-doc").Class("scenario-doc meta").Text("era " + v.Era + ": " + v.EraDoc)
 		}),
-		ga.Details().Class("knobs").Body(
-			ga.Summary().Text(fmt.Sprintf("knobs (%d that matter for this scenario)", len(first))),
-			ga.Div().Class("knob-grid").Body(first...),
-			ga.Details().Body(ga.Summary().Text(fmt.Sprintf("all other knobs (%d)", len(rest))), ga.Div().Class("knob-grid").Body(rest...)),
-		),
-		ga.Details().Class("rules").Body(
-			ga.Summary().Text("break a rule (see what it prevents)"),
-			ga.Ul().Class("plain").Body(rules...),
-			ga.If(v.Errs["break"] != "", func() ga.UI { return ga.P().Class("field-error").Role("alert").Text(v.Errs["break"]) }),
-		),
+		fold(v, session.FoldKnobs, "knobs", fmt.Sprintf("knobs (%d that matter for this scenario)", len(first)), func() []ga.UI {
+			return []ga.UI{
+				ga.Div().Class("knob-grid").Body(first...),
+				fold(v, session.FoldOtherKnobs, "other-knobs", fmt.Sprintf("all other knobs (%d)", len(rest)), func() []ga.UI {
+					return []ga.UI{ga.Div().Class("knob-grid").Body(rest...)}
+				}),
+			}
+		}),
+		fold(v, session.FoldRules, "rules", "break a rule (see what it prevents)"+brokenNote(v.Rules), func() []ga.UI {
+			return []ga.UI{
+				ga.Ul().Class("plain").Body(rules...),
+				ga.If(v.Errs["break"] != "", func() ga.UI { return ga.P().Class("field-error").Role("alert").Text(v.Errs["break"]) }),
+			}
+		}),
 	)
+}
+
+// brokenNote names the rules the run breaks, for the rules fold's summary
+// ("" when none).
+func brokenNote(rules []session.RuleRow) string {
+	var names []string
+	for _, r := range rules {
+		if r.Broken {
+			names = append(names, r.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " — broken: " + strings.Join(names, ", ")
+}
+
+// fold is one of the controls' <details>: its body is drawn only while the
+// session has it open (the user's toggle posts actFold), so the page's
+// first render mounts the summaries alone — the knobs and rules are a
+// third of the page's elements.
+func fold(v session.ControlsView, name, class, summary string, body func() []ga.UI) ga.UI {
+	open, set := v.Open[name]
+	if !set && name == session.FoldRules {
+		// Until the user opens or closes it, the rules fold is open when
+		// the run breaks a rule (a show me, a link with break=): its box
+		// shows ticked.
+		open = brokenNote(v.Rules) != ""
+	}
+	kids := []ga.UI{ga.Summary().Text(summary)}
+	if open {
+		kids = append(kids, body()...)
+	}
+	return ga.Details().Class(class).DataSet("fold", name).Open(open).OnToggle(onFoldToggle).Body(kids...)
 }
 
 // field wraps a control with its label and, when the value does not fit,

@@ -151,6 +151,17 @@ func onTraceToggle(ctx ga.Context, e ga.Event) {
 	ctx.NewActionWithValue(actTrace, ctx.JSSrc().Get("open").Truthy())
 }
 
+// onFoldToggle: one of the controls' folds opened or closed (data-fold:
+// which). A toggle bubbles from a nested fold to its parent's handler too:
+// only the fold's own counts.
+func onFoldToggle(ctx ga.Context, e ga.Event) {
+	el := ctx.JSSrc()
+	if t := e.Get("target"); t.Truthy() && !t.Equal(el) {
+		return
+	}
+	ctx.NewActionWithValue(actFold, foldState{Name: dataset(el, "fold"), Open: el.Get("open").Truthy()})
+}
+
 // onCopy: the copy-link button.
 func onCopy(ctx ga.Context, e ga.Event) { ctx.NewAction(actCopy) }
 

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"cmp"
+	"fmt"
 	"net/url"
 	"runtime"
 	"strings"
@@ -32,6 +34,7 @@ type Playground struct {
 	idleAt               float64 // when the panels single steps leave stale catch up
 	builtFrom, written   string  // the URL query the session was built from, and the last one written (nav.go)
 	perf                 perfStats
+	rest                 bool // the panels below the first screen are drawn (drawRest)
 }
 
 // perfStats are the page's own measurements (window.__pplab).
@@ -97,35 +100,48 @@ func (p *Playground) Render() (ui ga.UI) {
 			ga.Div().Class("col-main").Body(
 				&Timeline{V: v.Timeline},
 				&Machine{V: v.Machine},
-				&TextTables{ID: "machine-table", Which: session.TableMachine, Summary: "the machine as a table (places and counts)", Tables: v.MachineTables},
+				ga.If(p.rest, func() ga.UI {
+					return &TextTables{ID: "machine-table", Which: session.TableMachine, Summary: "the machine as a table (places and counts)", Tables: v.MachineTables}
+				}),
 			),
 			ga.Div().Class("col-side").Body(
 				&RulePanel{V: v.Show},
 				&Narration{V: v.Narration},
 				&Inspector{V: v.Inspector},
-				&StatsPanel{V: v.Stats},
-				&YNLPanel{V: v.YNL}, // ynlpanel.go
-				&Violations{V: v.Violations},
-				&Trace{Lines: v.Trace, Open: v.TraceOpen},
-				&ExportPanel{CLI: v.CLI}, // export.go
+				ga.If(p.rest, func() ga.UI {
+					return ga.Div().Class("col-rest").Body(
+						&StatsPanel{V: v.Stats},
+						&YNLPanel{V: v.YNL}, // ynlpanel.go
+						&Violations{V: v.Violations},
+						&Trace{Lines: v.Trace, Open: v.TraceOpen},
+						&ExportPanel{CLI: v.CLI}, // export.go
+					)
+				}),
 			),
 		),
-		ga.Section().ID("charts").Class("panel charts").Aria("label", "charts").Body(
-			ga.Div().Class("field").Body(
-				ga.Label().For("f-compare").Text("compare with"),
-				ga.Select().ID("f-compare").Body(cmpOpts...).OnChange(onCompare),
-				ga.If(c.Err != "", func() ga.UI { return ga.P().Class("field-error").ID("err-compare").Role("alert").Text(c.Err) }),
-				ga.If(c.CmpProgress != "", func() ga.UI { return ga.P().ID("cmp-progress").Class("meta").Text(c.CmpProgress) }),
-			),
-			ga.Div().Class("chart-grid").Body(
-				&Chart{ID: "chart-throughput", Lazy: lazy, Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, File: c.File + "-throughput", Empty: "The throughput appears after the first measured window."},
-				&Chart{ID: "chart-mix", Lazy: lazy, Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", File: c.File + "-mix", Empty: "The recycle mix appears after the first measured window."},
-				&Chart{ID: "chart-profile", Lazy: lazy, Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, File: c.File + "-profile", Empty: "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up)."},
-			),
-			&TextTables{ID: "chart-tables", Which: session.TableCharts, Summary: "the charts' data as tables", Tables: v.ChartTables},
-		),
+		ga.If(p.rest, func() ga.UI { return p.renderCharts(v, cmpOpts, lazy) }),
 		&LiveRegion{Text: v.Live},
 		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · E run to the end · ] next marker · [ previous marker · Esc leaves a field so that the keys step again · in the machine, Tab goes from figure to figure and the arrow keys (Home, End) from page to page. Kernel links open elixir.bootlin.com at the era's release.")),
+	)
+}
+
+// renderCharts is the charts' section: the comparison's choice and progress,
+// the three charts and their data as tables.
+func (p *Playground) renderCharts(v *session.View, cmpOpts []ga.UI, lazy bool) ga.UI {
+	c := &v.Charts
+	return ga.Section().ID("charts").Class("panel charts").Aria("label", "charts").Body(
+		ga.Div().Class("field").Body(
+			ga.Label().For("f-compare").Text("compare with"),
+			ga.Select().ID("f-compare").Body(cmpOpts...).OnChange(onCompare),
+			ga.If(c.Err != "", func() ga.UI { return ga.P().Class("field-error").ID("err-compare").Role("alert").Text(c.Err) }),
+			ga.If(c.CmpProgress != "", func() ga.UI { return ga.P().ID("cmp-progress").Class("meta").Text(c.CmpProgress) }),
+		),
+		ga.Div().Class("chart-grid").Body(
+			&Chart{ID: "chart-throughput", Lazy: lazy, Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, File: c.File + "-throughput", Empty: cmp.Or(c.Held, "The throughput appears after the first measured window.")},
+			&Chart{ID: "chart-mix", Lazy: lazy, Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", File: c.File + "-mix", Empty: cmp.Or(c.Held, "The recycle mix appears after the first measured window.")},
+			&Chart{ID: "chart-profile", Lazy: lazy, Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, File: c.File + "-profile", Empty: cmp.Or(c.Held, "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up).")},
+		),
+		&TextTables{ID: "chart-tables", Which: session.TableCharts, Summary: "the charts' data as tables", Tables: v.ChartTables},
 	)
 }
 
@@ -227,7 +243,9 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.act("start-up", func() {
 		p.builtFrom = ctx.Page().URL().RawQuery
 		p.s = session.New(ctx.Page().URL().Query(), now)
+		p.s.HoldCharts("The charts draw once ECharts (echarts.min.js) has loaded.")
 	})
+	p.waitECharts(ctx, 0)
 	p.handle(ctx, actSet, func(a ga.Action) {
 		f := a.Value.(setField)
 		p.s.Set(f.Field, f.Value)
@@ -267,6 +285,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handle(ctx, actCopy, func(a ga.Action) { p.copyLink() })
 	p.handle(ctx, actDismiss, func(a ga.Action) { p.s.Dismiss(a.Value.(int)) })
 	p.handle(ctx, actTrace, func(a ga.Action) { p.s.OpenTrace(a.Value.(bool)) })
+	p.handle(ctx, actFold, func(a ga.Action) { f := a.Value.(foldState); p.s.Fold(f.Name, f.Open) })
 	p.handle(ctx, actShowJump, func(a ga.Action) { p.step(p.s.ShowJump); bringIntoView(ctx, "#show-panel") })
 	p.handle(ctx, actShowClose, func(a ga.Action) { p.s.Show("") })
 	p.handleMarkers(ctx) // markers.go
@@ -285,9 +304,47 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	ga.Window().Set("__pplabAction", p.postFn)
 	p.perf.firstRenderMS = now()
 	p.publish()
+	p.drawRest(ctx)
 	if p.view.Show.Rule != "" {
 		bringIntoViewOnOpen(ctx, "#show-panel") // a "show me" link: its explanation, not the top of the page
 	}
+}
+
+// waitECharts lets the session build the charts' options once ECharts has
+// run (the charts' first mount loads it: chart.go): until then they are
+// held, and the first view, before the first step is possible, does not
+// build options nothing can draw yet.
+func (p *Playground) waitECharts(ctx ga.Context, tries int) {
+	switch {
+	case ga.Window().Get("echarts").Truthy():
+		p.act("charts", p.s.ReleaseCharts)
+	case tries >= echartsWait:
+		p.act("charts", func() {
+			p.s.HoldCharts(fmt.Sprintf("ECharts (echarts.min.js) did not load in %d s: the charts' data is in the tables below.", echartsWait/20))
+		})
+	default:
+		ctx.After(50*time.Millisecond, func(ctx ga.Context) { p.waitECharts(ctx, tries+1) })
+	}
+}
+
+// drawRest draws the panels below the first screen (the counters, the ynl
+// view, the violations, the trace, the export, the charts and the tables)
+// once the browser has painted the first screen: the step is possible as
+// soon as the controls, the timeline, the machine and the narration are
+// there, and the first render, its layout and the code the browser
+// compiles for it as it first runs are the page's cold start (about a
+// quarter of the page's elements wait for the second task).
+func (p *Playground) drawRest(ctx ga.Context) {
+	var raf ga.Func
+	raf = ga.FuncOf(func(ga.Value, []ga.Value) any {
+		raf.Release()
+		ctx.After(0, func(ctx ga.Context) {
+			p.rest = true
+			p.publish()
+		})
+		return nil
+	})
+	ga.Window().Call("requestAnimationFrame", raf)
 }
 
 // idleAfterMS: once the user pauses stepping this long, the panels a step
@@ -559,9 +616,13 @@ func (p *Playground) publish() {
 	}
 	l := p.s.Lab()
 	u := p.linkURL()
-	cycles, liveMB := heapState()
+	var cycles uint64
+	var liveMB float64
+	if p.rest { // the first screen's publish skips it: its first call costs the cold start tens of milliseconds
+		cycles, liveMB = heapState()
+	}
 	ga.Window().Set("__pplab", map[string]any{
-		"mounted": true, "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
+		"mounted": true, "full": p.rest, "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
 		"frames": p.perf.frames, "drawn": p.perf.drawn, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
 		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "drawnPerSec": fps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": p.view.Charts.Points,

@@ -321,6 +321,19 @@ func (p *page) waitChart(id string) {
 	p.wait(fmt.Sprintf(`window.echarts !== undefined && echarts.getInstanceByDom(document.getElementById(%q)) !== undefined`, id), 20*time.Second)
 }
 
+// openFold opens the controls' folds named (data-fold: knobs,
+// other-knobs, rules), each after the one before it has drawn its body: a
+// closed fold draws only its summary (app/controls.go), and other-knobs
+// lies inside knobs.
+func (p *page) openFold(names ...string) {
+	p.t.Helper()
+	for _, n := range names {
+		sel := fmt.Sprintf(`details[data-fold=%q]`, n)
+		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector('%s').open = true`, sel)))
+		p.wait(fmt.Sprintf(`document.querySelector('%s > :not(summary)') !== null`, sel), 10*time.Second)
+	}
+}
+
 // wait polls until expr is true, for at least minWait: a machine shared
 // with other work can stall a page for seconds, and a timeout here only
 // bounds how long a failing test takes to say so.
@@ -364,8 +377,21 @@ const minWait = 30 * time.Second
 func (p *page) open(url string) time.Duration {
 	p.t.Helper()
 	start := time.Now()
-	p.navigate(chromedp.Navigate(url), `window.__pplab !== undefined && window.__pplab.mounted === true`)
+	p.navigate(chromedp.Navigate(url), `window.__pplab !== undefined && window.__pplab.mounted === true && window.__pplab.full !== false`)
 	return time.Since(start)
+}
+
+// openFirstStep opens url and returns when the first step is possible:
+// the playground has mounted its first screen (the panels below it come
+// in a later task: app/playground.go drawRest), and the time to the whole
+// page.
+func (p *page) openFirstStep(url string) (first, full time.Duration) {
+	p.t.Helper()
+	start := time.Now()
+	p.navigate(chromedp.Navigate(url), `window.__pplab !== undefined && window.__pplab.mounted === true`)
+	first = time.Since(start)
+	p.wait(`window.__pplab.full !== false`, time.Minute)
+	return first, time.Since(start)
 }
 
 func (p *page) state() map[string]any {

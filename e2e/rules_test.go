@@ -218,7 +218,7 @@ func rulesKeyboard(t *testing.T, p *page) {
 // reaches (drop: napi-locality never decides there), the playground's
 // controls link the scenario where it does, and the link shows it.
 func defaultReachLinkShowsTheDemo(t *testing.T, p *page) {
-	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('details.rules').open = true`))
+	p.openFold("rules")
 	var href, text string
 	p.eval(`document.querySelector('#reach-show-napi-locality').getAttribute('href')`, &href)
 	p.eval(`document.querySelector('#reach-napi-locality').textContent`, &text)

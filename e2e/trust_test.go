@@ -79,7 +79,7 @@ func (p *page) keys(key string, n int) {
 func defaultSwitchScenarioThenSetEveryKnob(t *testing.T, p *page) {
 	p.choose("#f-scenario", "tcp-stream")
 	p.wait(`window.__pplab.url.includes('scenario=tcp-stream')`, 20*time.Second)
-	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#controls details').forEach(d => d.open = true)`))
+	p.openFold("knobs", "other-knobs", "rules")
 	sc, err := lab.ScenarioByName("tcp-stream")
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +191,7 @@ func TestPlayground_ClickEveryTileOpensThatPage(t *testing.T) {
 func defaultToggleEveryRuleAfterAScenarioChange(t *testing.T, p *page) {
 	p.choose("#f-scenario", "clone-tap")
 	p.wait(`window.__pplab.url.includes('scenario=clone-tap')`, 20*time.Second)
-	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#controls details.rules').open = true`))
+	p.openFold("rules")
 	for _, r := range sim.AllRules() {
 		name := r.String()
 		p.do(chromedp.Click(chromedp.CSS("#rule-" + name)))
@@ -206,7 +206,7 @@ func defaultToggleEveryRuleAfterAScenarioChange(t *testing.T, p *page) {
 // while a form control has focus (Space there is the checkbox's own);
 // Escape leaves the control and the shortcuts work again.
 func defaultSpaceAfterClickingARuleDoesNotPlay(t *testing.T, p *page) {
-	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#controls details.rules').open = true`))
+	p.openFold("rules")
 	p.do(chromedp.Click(chromedp.CSS("#rule-refcnt-check")))
 	p.wait(`window.__pplab.url.includes('break=refcnt-check')`, 20*time.Second)
 	p.do(chromedp.KeyEvent(" "))
@@ -279,7 +279,8 @@ func defaultTheFirstStepOpensTheInterface(t *testing.T, p *page) {
 	if g := p.text("#glossary"); !strings.Contains(g, "what the marks mean") {
 		t.Errorf("glossary %q", g)
 	}
-	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#glossary').open = true; document.querySelector('#controls details.rules').open = true`))
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('#glossary').open = true`))
+	p.openFold("rules")
 	for _, term := range []string{"nid -1", "inflight", "P C N F", "B−n", "stale slot", "users"} {
 		if g := p.text("#glossary"); !strings.Contains(g, term) {
 			t.Errorf("the glossary does not explain %q", term)

@@ -165,7 +165,7 @@ func TestPlayground_RefusedEditsAreRefusedWhole(t *testing.T) {
 			p.settle()
 			agree(t, p.shown(), "then 5.12")
 
-			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('details.knobs').open = true`))
+			p.openFold("knobs")
 			p.put("#f-frame", "20")
 			p.wait(`document.querySelector('#err-frame') !== null`, 10*time.Second)
 			p.settle()
@@ -178,7 +178,8 @@ func TestPlayground_RefusedEditsAreRefusedWhole(t *testing.T) {
 			p.shot(size.name + "-refused-knob")
 			p.put("#f-pool_size", "8")
 			p.wait(`window.__pplab.url.includes('pool_size=8')`, 10*time.Second)
-			p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('details.rules').open = true`), chromedp.Click(chromedp.CSS("#rule-refcnt-check")))
+			p.openFold("rules")
+			p.do(chromedp.Click(chromedp.CSS("#rule-refcnt-check")))
 			p.wait(`window.__pplab.url.includes('break=refcnt-check')`, 10*time.Second)
 			p.settle()
 			agree(t, p.shown(), "valid edits after refused ones")
@@ -231,7 +232,7 @@ func TestPlayground_PropertyWalk(t *testing.T) {
 	t.Parallel()
 	p := newPage(t, 1280, 800)
 	p.open(rootURL)
-	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('details.knobs').open = true; document.querySelectorAll('details.knobs details, details.rules').forEach(d => d.open = true)`))
+	p.openFold("knobs", "other-knobs", "rules")
 	r := rand.New(rand.NewPCG(31, 7))
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	list := lab.List()

@@ -17,6 +17,7 @@ package session
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"reflect"
@@ -85,7 +86,8 @@ type Session struct {
 	maxPackets int64
 	scroll     bool // the selection came from a jump: the page scrolls the tile into view
 
-	traceOpen bool // the trace panel is open (its lines are drawn)
+	traceOpen bool            // the trace panel is open (its lines are drawn)
+	folds     map[string]bool // the controls' open folds (Fold); never changed in place
 
 	// The violation log as far as the run went (maxOp): a step back or a
 	// jump keeps listing what comes later (the log is a pure function of
@@ -113,8 +115,9 @@ type Session struct {
 	results, cmpResult lab.Results
 	series, cmpSeries  []lab.SeriesPoint
 
-	charts chartCache
-	mk     markerCache // the timeline markers' labels (markers.go)
+	charts     chartCache
+	chartsHeld string      // HoldCharts' reason; "" when the charts are drawn
+	mk         markerCache // the timeline markers' labels (markers.go)
 	// Views that change only with the wanted config, kept by what they
 	// were built from.
 	ctlKey, cmpChoicesKey string
@@ -485,6 +488,35 @@ func (s *Session) seek(n uint64) {
 		s.hasRec, s.rec = false, lab.StepRecord{}
 	}
 	s.refresh(n == 0 || s.lastHeavy == 0)
+}
+
+// The controls' folds: the knobs, the knobs that do not matter for the
+// scenario (inside the first), and the rules to break.
+const (
+	FoldKnobs      = "knobs"
+	FoldOtherKnobs = "other-knobs"
+	FoldRules      = "rules"
+)
+
+// Fold opens or closes one of the controls' folds. A closed fold draws only
+// its summary: the knobs and rules are a third of the page's elements, and
+// the page's first render, before the first step is possible, draws what
+// shows. An unknown fold is the caller's mistake (a precondition panic).
+func (s *Session) Fold(name string, open bool) {
+	switch name {
+	case FoldKnobs, FoldOtherKnobs, FoldRules:
+	default:
+		panic(fmt.Sprintf("session: Fold(%q): the folds are %s, %s and %s", name, FoldKnobs, FoldOtherKnobs, FoldRules))
+	}
+	if was, set := s.folds[name]; set && was == open {
+		return
+	}
+	folds := maps.Clone(s.folds) // the views handed out keep theirs
+	if folds == nil {
+		folds = map[string]bool{}
+	}
+	folds[name] = open
+	s.folds, s.dirty = folds, true
 }
 
 // OpenTrace opens or closes the trace panel: the lines are kept either

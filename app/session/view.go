@@ -53,6 +53,11 @@ type ControlsView struct {
 	// EraDoc is the chosen era's summary: what its kernel changes, the
 	// release it follows and its name family.
 	EraDoc string
+	// Open is which of the folds (FoldKnobs, FoldOtherKnobs, FoldRules) the
+	// user opened (true) or closed (false): a closed fold draws only its
+	// summary (Fold). A fold not in it is closed, except the rules fold of
+	// a run that breaks a rule.
+	Open map[string]bool
 }
 
 // KnobRow is one knob as the controls show it.
@@ -186,6 +191,10 @@ type ChartsView struct {
 	// theirs (pplab-SCENARIO[-DRIVER]-ERA-opN); a chart adds its own name.
 	File   string
 	Points int // windows in the run's series
+	// Held, when not "", says why the charts are not drawn yet (the page
+	// holds them until ECharts has loaded: HoldCharts); their options are
+	// then "".
+	Held string
 }
 
 // chartCache keeps the charts' options between views: they are rebuilt
@@ -194,6 +203,26 @@ type chartCache struct {
 	key                      string
 	n                        int // throughput refreshes
 	throughput, mix, profile string
+}
+
+// HoldCharts leaves the charts' options out of the views until
+// ReleaseCharts, saying why (why is shown in their place). The page holds
+// them while ECharts loads: nothing can draw them before, and the first
+// options (go-echarts, encoding/json: code the browser compiles when it
+// first runs) cost the first view a seventh of a second on a slow machine,
+// before the first step is possible.
+func (s *Session) HoldCharts(why string) {
+	if why == "" {
+		panic("session: HoldCharts needs the reason it shows")
+	}
+	s.chartsHeld, s.dirty = why, true
+}
+
+// ReleaseCharts puts the charts' options back into the views.
+func (s *Session) ReleaseCharts() {
+	if s.chartsHeld != "" {
+		s.chartsHeld, s.dirty = "", true
+	}
 }
 
 // Changed reports whether anything shown changed since the last View.
@@ -210,6 +239,7 @@ func (s *Session) View() View {
 		s.ctlKey, s.ctl = key, s.controls()
 	}
 	v.Controls = s.ctl
+	v.Controls.Open = s.folds
 	v.Timeline = TimelineView{Op: s.snap.Op, Max: max(s.maxOp, s.snap.Op), Playing: s.playing, Speed: s.speed, Done: s.snap.Done,
 		Packets: s.snap.Packets, MaxPackets: max(s.maxPackets, s.snap.Packets), Total: cmp.Or(s.cfg.Packets, lab.DefaultPackets), ToEnd: s.toEnd && s.playing, GoToErr: s.gotoErr}
 	v.Timeline.Markers = s.markers(v.Timeline.Max)
@@ -402,6 +432,10 @@ func (s *Session) chartsView() ChartsView {
 		}
 	}
 	c.Choices = s.cmpChoices
+	if c.Held = s.chartsHeld; c.Held != "" {
+		c.Points = len(s.series)
+		return c
+	}
 	main := "era " + s.snap.Era
 	if s.cmp != nil {
 		era := s.cmp.Config().Era
