@@ -29,6 +29,10 @@ type Chart struct {
 	// play); it draws its latest option when it comes into view or when
 	// play stops.
 	Lazy bool
+	// Wait: the page loads ECharts itself (the playground, once the user
+	// pauses: waitECharts) and the chart starts at its first update after
+	// ECharts has run, instead of loading it when mounted.
+	Wait bool
 
 	inst    ga.Value // the echarts instance (browser only)
 	set     string   // the option last handed to ECharts
@@ -55,7 +59,13 @@ func (c *Chart) Render() (ui ga.UI) {
 	)
 }
 
-func (c *Chart) OnMount(ctx ga.Context) { c.mount(ctx, 0) }
+func (c *Chart) OnMount(ctx ga.Context) {
+	if c.Wait {
+		c.start(ctx)
+		return
+	}
+	c.mount(ctx, 0)
+}
 
 // echartsWait bounds how long a chart waits for echarts.min.js (tries of
 // 50 ms).
@@ -77,6 +87,19 @@ func (c *Chart) mount(ctx ga.Context, tries int) {
 		} else {
 			ga.Logf("pplab: echarts.min.js did not load in %d s; chart %s stays empty", echartsWait/20, c.ID)
 		}
+		return
+	}
+	c.start(ctx)
+}
+
+// start initialises the chart if ECharts has run (a Wait chart: at its
+// mount and at each update until then).
+func (c *Chart) start(ctx ga.Context) {
+	if !c.Mounted() || c.inst != nil && c.inst.Truthy() {
+		return
+	}
+	echarts := ga.Window().Get("echarts")
+	if !echarts.Truthy() {
 		return
 	}
 	var theme any
@@ -112,7 +135,12 @@ func (c *Chart) watch(ctx ga.Context, el ga.Value) {
 	c.seen.Call("observe", el)
 }
 
-func (c *Chart) OnUpdate(ctx ga.Context) { ctx.Defer(func(ga.Context) { c.draw() }) }
+func (c *Chart) OnUpdate(ctx ga.Context) {
+	if c.Wait {
+		c.start(ctx)
+	}
+	ctx.Defer(func(ga.Context) { c.draw() })
+}
 
 func (c *Chart) OnDismount() {
 	if c.seen != nil && c.seen.Truthy() {

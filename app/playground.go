@@ -137,9 +137,9 @@ func (p *Playground) renderCharts(v *session.View, cmpOpts []ga.UI, lazy bool) g
 			ga.If(c.CmpProgress != "", func() ga.UI { return ga.P().ID("cmp-progress").Class("meta").Text(c.CmpProgress) }),
 		),
 		ga.Div().Class("chart-grid").Body(
-			&Chart{ID: "chart-throughput", Lazy: lazy, Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, File: c.File + "-throughput", Empty: cmp.Or(c.Held, "The throughput appears after the first measured window.")},
-			&Chart{ID: "chart-mix", Lazy: lazy, Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", File: c.File + "-mix", Empty: cmp.Or(c.Held, "The recycle mix appears after the first measured window.")},
-			&Chart{ID: "chart-profile", Lazy: lazy, Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, File: c.File + "-profile", Empty: cmp.Or(c.Held, "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up).")},
+			&Chart{ID: "chart-throughput", Wait: true, Lazy: lazy, Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, File: c.File + "-throughput", Empty: cmp.Or(c.Held, "The throughput appears after the first measured window.")},
+			&Chart{ID: "chart-mix", Wait: true, Lazy: lazy, Label: "recycle-path mix per window", Option: c.Mix, Shape: "mix", File: c.File + "-mix", Empty: cmp.Or(c.Held, "The recycle mix appears after the first measured window.")},
+			&Chart{ID: "chart-profile", Wait: true, Lazy: lazy, Label: "perf-top cost breakdown", Option: c.Profile, Shape: c.CmpName, File: c.File + "-profile", Empty: cmp.Or(c.Held, "The cost breakdown appears after the first measured window (before it, the run has only spent its set-up).")},
 		),
 		&TextTables{ID: "chart-tables", Which: session.TableCharts, Summary: "the charts' data as tables", Tables: v.ChartTables},
 	)
@@ -243,8 +243,9 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.act("start-up", func() {
 		p.builtFrom = ctx.Page().URL().RawQuery
 		p.s = session.New(ctx.Page().URL().Query(), now)
-		p.s.HoldCharts("The charts draw once ECharts (echarts.min.js) has loaded.")
+		p.s.HoldCharts("The charts appear once ECharts (echarts.min.js) has loaded: when the page is left alone for a moment.")
 	})
+	p.idleAt = now() + idleAfterMS // the charts load once the page has been left alone that long
 	p.waitECharts(ctx, 0)
 	p.handle(ctx, actSet, func(a ga.Action) {
 		f := a.Value.(setField)
@@ -310,21 +311,31 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	}
 }
 
-// waitECharts lets the session build the charts' options once ECharts has
-// run (the charts' first mount loads it: chart.go): until then they are
-// held, and the first view, before the first step is possible, does not
-// build options nothing can draw yet.
+// waitECharts loads ECharts once the user pauses (no step for
+// idleAfterMS: running echarts.min.js and the charts' first options take
+// a task of a few hundred milliseconds that a step would wait behind) and
+// then lets the session build the charts' options: until then they are
+// held (HoldCharts), and the first view, before the first step is
+// possible, builds no options nothing could draw yet. The charts start at
+// their next update (Chart.Wait).
 func (p *Playground) waitECharts(ctx ga.Context, tries int) {
+	if t := now(); t < p.idleAt { // a step came: wait for the pause
+		ctx.After(time.Duration((p.idleAt-t)*float64(time.Millisecond)), func(ctx ga.Context) { p.waitECharts(ctx, tries) })
+		return
+	}
 	switch {
 	case ga.Window().Get("echarts").Truthy():
 		p.act("charts", p.s.ReleaseCharts)
+		return
 	case tries >= echartsWait:
 		p.act("charts", func() {
 			p.s.HoldCharts(fmt.Sprintf("ECharts (echarts.min.js) did not load in %d s: the charts' data is in the tables below.", echartsWait/20))
 		})
-	default:
-		ctx.After(50*time.Millisecond, func(ctx ga.Context) { p.waitECharts(ctx, tries+1) })
+		return
+	case tries == 0:
+		loadECharts()
 	}
+	ctx.After(50*time.Millisecond, func(ctx ga.Context) { p.waitECharts(ctx, tries+1) })
 }
 
 // drawRest draws the panels below the first screen (the counters, the ynl
@@ -622,7 +633,7 @@ func (p *Playground) publish() {
 		cycles, liveMB = heapState()
 	}
 	ga.Window().Set("__pplab", map[string]any{
-		"mounted": true, "full": p.rest, "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
+		"mounted": true, "full": p.rest, "chartsHeld": p.view.Charts.Held != "", "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
 		"frames": p.perf.frames, "drawn": p.perf.drawn, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
 		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "drawnPerSec": fps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": p.view.Charts.Points,

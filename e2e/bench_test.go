@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // budgetRow is one line of the table.
@@ -149,25 +150,60 @@ func benchStepLatency(t *testing.T, tab *budgetTable) {
 	} {
 		p.open(rootURL + tc.q)
 		first, _ := p.stepLatencies(5)
+		// The steps after the load's own work (the charts wait for a
+		// pause of the steps: app/playground.go waitECharts): the first
+		// five above are the load's.
+		p.wait(`window.__pplab.chartsHeld === false`, time.Minute)
 		ms, sync := p.stepLatencies(60)
 		if len(ms) != 60 || len(first) != 5 {
 			t.Fatalf("%s: %d+%d steps measured", tc.name, len(first), len(ms))
+		}
+		if tc.p95 > 0 {
+			keys := p.stepLatenciesKeys(60)
+			if len(keys) != 60 {
+				t.Fatalf("%s: %d steps by key events measured", tc.name, len(keys))
+			}
+			k50, k95 := percentile(keys, 0.5), percentile(keys, 0.95)
+			tab.add("one step, a key event (CDP Input.dispatchKeyEvent) → DOM, "+tc.name, fmt.Sprintf("p50 %.1f, p95 %.1f, max %.1f ms", k50, k95, percentile(keys, 1)),
+				fmt.Sprintf("p95 ≤ %.0f ms: %s", tc.p95, verdict(k95, tc.p95, false)))
 		}
 		if sync != len(ms) {
 			t.Errorf("%s: %d of %d steps rendered inside their key event; go-app's frame patch (third_party/go-app) is not in this build", tc.name, sync, len(ms))
 		}
 		p50, p95, worst := percentile(ms, 0.5), percentile(ms, 0.95), percentile(ms, 1)
+		// (p95's budget is the key events' row: the issue's measure)
 		budget := fmt.Sprintf("p50 ≤ %.0f ms: %s", tc.p50, verdict(p50, tc.p50, false))
-		if tc.p95 > 0 {
-			budget += fmt.Sprintf("; p95 ≤ %.0f ms: %s", tc.p95, verdict(p95, tc.p95, false))
-		}
 		var firsts []string
 		for _, v := range first {
 			firsts = append(firsts, strconv.FormatFloat(v, 'f', 0, 64))
 		}
-		tab.add("one step, key → DOM, "+tc.name, fmt.Sprintf("p50 %.1f, p95 %.1f, max %.1f ms (the first 5 after the load: %s ms)", p50, p95, worst, strings.Join(firsts, ", ")), budget)
+		tab.add("one step, a synthetic keydown (dispatchEvent) → DOM, "+tc.name, fmt.Sprintf("p50 %.1f, p95 %.1f, max %.1f ms (the first 5 after the load: %s ms)", p50, p95, worst, strings.Join(firsts, ", ")), budget)
 	}
 	p.noErrors()
+}
+
+// stepLatenciesKeys steps n times with real key events (CDP
+// Input.dispatchKeyEvent: the browser's input path, as a keyboard's) and
+// returns each step's time from the event's timestamp to the DOM showing
+// the new operation (a MutationObserver on the counters).
+func (p *page) stepLatenciesKeys(n int) []float64 {
+	p.t.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur();
+		window.__keyLat = []; window.__keyT0 = 0;
+		if (!window.__keyLatOn) {
+			window.__keyLatOn = true;
+			document.addEventListener('keydown', e => { if (e.key === 'ArrowRight') window.__keyT0 = e.timeStamp; }, {capture: true});
+			new MutationObserver(() => { if (window.__keyT0) { window.__keyLat.push(performance.now() - window.__keyT0); window.__keyT0 = 0; } })
+				.observe(document.querySelector('#stats'), {subtree: true, childList: true, characterData: true});
+		}`))
+	for i := range n {
+		p.do(chromedp.KeyEvent(kb.ArrowRight))
+		p.wait(fmt.Sprintf(`window.__keyLat.length > %d`, i), 10*time.Second)
+		time.Sleep(30 * time.Millisecond)
+	}
+	var ms []float64
+	p.eval(`window.__keyLat`, &ms)
+	return ms
 }
 
 // benchStepLatencyWithMarkers: one step with the markers drawn and their
