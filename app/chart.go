@@ -136,10 +136,15 @@ func (c *Chart) watch(ctx ga.Context, el ga.Value) {
 }
 
 func (c *Chart) OnUpdate(ctx ga.Context) {
-	if c.Wait {
-		c.start(ctx)
-	}
-	ctx.Defer(func(ga.Context) { c.draw() })
+	// After the render: the element is shown (not hidden) by then, and
+	// ECharts takes its size at init and at the first option's resize (a
+	// chart started on the hidden element drew 100 px wide).
+	ctx.Defer(func(ctx ga.Context) {
+		if c.Wait {
+			c.start(ctx)
+		}
+		c.draw()
+	})
 }
 
 func (c *Chart) OnDismount() {

@@ -34,7 +34,7 @@ type Playground struct {
 	idleAt               float64 // when the panels single steps leave stale catch up
 	builtFrom, written   string  // the URL query the session was built from, and the last one written (nav.go)
 	perf                 perfStats
-	rest                 bool // the panels below the first screen are drawn (drawRest)
+	rest                 int // how many of the restStages below the first screen are drawn (drawRest)
 }
 
 // perfStats are the page's own measurements (window.__pplab).
@@ -100,7 +100,7 @@ func (p *Playground) Render() (ui ga.UI) {
 			ga.Div().Class("col-main").Body(
 				&Timeline{V: v.Timeline},
 				&Machine{V: v.Machine},
-				ga.If(p.rest, func() ga.UI {
+				ga.If(p.rest >= 2, func() ga.UI {
 					return &TextTables{ID: "machine-table", Which: session.TableMachine, Summary: "the machine as a table (places and counts)", Tables: v.MachineTables}
 				}),
 			),
@@ -108,7 +108,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				&RulePanel{V: v.Show},
 				&Narration{V: v.Narration},
 				&Inspector{V: v.Inspector},
-				ga.If(p.rest, func() ga.UI {
+				ga.If(p.rest >= 1, func() ga.UI {
 					return ga.Div().Class("col-rest").Body(
 						&StatsPanel{V: v.Stats},
 						&YNLPanel{V: v.YNL}, // ynlpanel.go
@@ -119,7 +119,7 @@ func (p *Playground) Render() (ui ga.UI) {
 				}),
 			),
 		),
-		ga.If(p.rest, func() ga.UI { return p.renderCharts(v, cmpOpts, lazy) }),
+		ga.If(p.rest >= 2, func() ga.UI { return p.renderCharts(v, cmpOpts, lazy) }),
 		&LiveRegion{Text: v.Live},
 		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · E run to the end · ] next marker · [ previous marker · Esc leaves a field so that the keys step again · in the machine, Tab goes from figure to figure and the arrow keys (Home, End) from page to page. Kernel links open elixir.bootlin.com at the era's release.")),
 	)
@@ -338,24 +338,35 @@ func (p *Playground) waitECharts(ctx ga.Context, tries int) {
 	ctx.After(50*time.Millisecond, func(ctx ga.Context) { p.waitECharts(ctx, tries+1) })
 }
 
-// drawRest draws the panels below the first screen (the counters, the ynl
-// view, the violations, the trace, the export, the charts and the tables)
-// once the browser has painted the first screen: the step is possible as
-// soon as the controls, the timeline, the machine and the narration are
-// there, and the first render, its layout and the code the browser
-// compiles for it as it first runs are the page's cold start (about a
-// quarter of the page's elements wait for the second task).
+// drawRest draws the panels below the first screen once the browser has
+// painted the first screen, in restStages tasks: the side panels (the
+// counters, the ynl view, the violations, the trace, the export), then the
+// machine's table and the charts. The step is possible as soon as the
+// controls, the timeline, the machine and the narration are there; the
+// first render, its layout and the code the browser compiles as it first
+// runs are the page's cold start, and a key pressed meanwhile waits for
+// one stage at most, not for the whole page.
 func (p *Playground) drawRest(ctx ga.Context) {
 	var raf ga.Func
 	raf = ga.FuncOf(func(ga.Value, []ga.Value) any {
 		raf.Release()
-		ctx.After(0, func(ctx ga.Context) {
-			p.rest = true
-			p.publish()
-		})
+		p.nextStage(ctx)
 		return nil
 	})
 	ga.Window().Call("requestAnimationFrame", raf)
+}
+
+// restStages: drawRest's stages.
+const restStages = 2
+
+func (p *Playground) nextStage(ctx ga.Context) {
+	ctx.After(0, func(ctx ga.Context) {
+		p.rest++
+		p.publish()
+		if p.rest < restStages {
+			p.nextStage(ctx)
+		}
+	})
 }
 
 // idleAfterMS: once the user pauses stepping this long, the panels a step
@@ -629,11 +640,11 @@ func (p *Playground) publish() {
 	u := p.linkURL()
 	var cycles uint64
 	var liveMB float64
-	if p.rest { // the first screen's publish skips it: its first call costs the cold start tens of milliseconds
+	if p.rest > 0 { // the first screen's publish skips it: its first call costs the cold start tens of milliseconds
 		cycles, liveMB = heapState()
 	}
 	ga.Window().Set("__pplab", map[string]any{
-		"mounted": true, "full": p.rest, "chartsHeld": p.view.Charts.Held != "", "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
+		"mounted": true, "full": p.rest == restStages, "chartsHeld": p.view.Charts.Held != "", "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
 		"frames": p.perf.frames, "drawn": p.perf.drawn, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
 		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "drawnPerSec": fps, "firstRenderMS": p.perf.firstRenderMS, "seriesPoints": p.view.Charts.Points,

@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"pplab/engine/lab"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,18 +106,34 @@ func TestSession_ALinkWithoutAScenarioKeepsItsEraAndDriver(t *testing.T) {
 	}{
 		{"era=7.1&driver=bnxt", "7.1", "bnxt"},
 		{"scenario=DROP&era=7.1&v=2", "7.1", ""},
-		{"era=5.12&driver=hns3", "5.12", ""}, // hns3 runs from 5.15: the driver dropped, said
+		{"era=5.12&driver=hns3", "6.8", "hns3"}, // hns3 runs from 5.15: read as a link with a scenario is (the driver, then the era), the era dropped, said
 		{"v=1", "6.8", ""},
 		{"seed=3", sim.NewestStableEra().Name, ""},
+		{"break=refcnt-check", sim.NewestStableEra().Name, ""},
+		{"pool_size=64&driver=mlx5", sim.NewestStableEra().Name, "mlx5"},
 	} {
 		s := New(query(t, tc.q), nil)
 		cfg := s.Config()
 		if cfgEra(cfg) != tc.era || cfg.Driver != tc.driver || cfg.Scenario != "drop" {
 			t.Errorf("%q: %s on %q in %s, want drop on %q in %s", tc.q, cfg.Scenario, cfg.Driver, cfgEra(cfg), tc.driver, tc.era)
 		}
+		// Every other field the link names is kept where it fits, and said.
 		b := fmt.Sprint(s.View().Banner)
-		if tc.driver != "" && !strings.Contains(b, "driver="+tc.driver) || tc.q == "era=5.12&driver=hns3" && !strings.Contains(b, "not driver=hns3") {
+		for _, kv := range strings.Split(tc.q, "&") {
+			if k, v, _ := strings.Cut(kv, "="); k == "seed" && cfg.Seed != 3 || k == "break" && !slices.Contains(cfg.Break, v) || k == "pool_size" && !hasKnob(cfg, sim.KnobPoolSize, 64) {
+				t.Errorf("%q: %s=%s dropped: %+v", tc.q, k, v, cfg)
+			}
+		}
+		if strings.Contains(tc.q, "break=") && !strings.Contains(b, "with the link's break=refcnt-check") {
+			t.Errorf("%q: banner %s", tc.q, b)
+		}
+		if tc.driver != "" && !strings.Contains(b, "driver="+tc.driver) || tc.q == "era=5.12&driver=hns3" && !strings.Contains(b, "not era=5.12") {
 			t.Errorf("%q: banner %s", tc.q, b)
 		}
 	}
+}
+
+func hasKnob(cfg lab.Config, k sim.Knob, want int64) bool {
+	v, ok := cfg.Knobs.Get(k)
+	return ok && v == want
 }

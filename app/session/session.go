@@ -201,7 +201,7 @@ func New(q url.Values, clock func() float64) *Session {
 		}
 	}
 	s.refresh(true)
-	if cfgQ.Get("v") == "1" && lab.PresetOf(s.cfg) == lab.PresetKernel {
+	if cfgQ.Get("v") == "1" && lab.PresetOf(s.cfg) != lab.PresetTeaching {
 		// Not an error: said beside the controls, where the sizes are.
 		s.note = "a v=1 link, read as it was written: the sizes it leaves out are the kernel's (the default of v=1 links; the page's default is the teaching sizes), and so is the era (6.8); the address bar has its v=2 form"
 	}
@@ -212,49 +212,69 @@ func New(q url.Values, clock func() float64) *Session {
 }
 
 // linkWithoutScenario is the run a link that names no valid scenario opens:
-// the default run (def), in the era and on the driver the link names where
-// they are valid for it (else the newest stable era — a v=1 link's default
-// was 6.8 — and the scenario's driver), said in a notice so that nothing
-// the link named is dropped silently.
+// the default run's scenario (def's) with every other field the link
+// names, read as a link with that scenario is (its era where it names one,
+// else def's — a v=1 link's default was 6.8 —, its driver, sizes, knobs,
+// broken rules, seed, packets), each one that does not fit it dropped with
+// its notice; one notice says what was kept and what was not, so that
+// nothing the link named is dropped silently (break= and the knobs were).
 func (s *Session) linkWithoutScenario(def lab.Config, q url.Values) lab.Config {
 	if q.Get("v") == "1" {
 		def.Era = "" // v=1's default era, sim.DefaultEra
 	}
+	q2 := url.Values{}
+	var given []string
+	for k, v := range q {
+		if lab.IsConfigKey(k) && k != "scenario" {
+			q2[k] = v
+			if k != "v" {
+				given = append(given, k)
+			}
+		}
+	}
+	if len(given) == 0 {
+		return def
+	}
+	slices.Sort(given)
+	q2.Set("scenario", def.Scenario)
+	if q2.Get("v") != "1" && !q2.Has("era") {
+		q2.Set("era", cfgEra(def))
+	}
+	c, err := lab.ParseConfig(q2)
+	if c.Scenario == "" {
+		return def // cannot happen: def's scenario is valid
+	}
+	bad := map[string]bool{}
+	for _, e := range lab.FieldErrors(err) {
+		bad[e.Field] = true
+		s.Notify("notice", "URL: "+urlFieldNotice(e, q2))
+	}
 	var kept, dropped []string
-	for _, f := range []struct {
-		name, val string
-		set       func(*lab.Config, string)
-	}{
-		{"era", q.Get("era"), func(x *lab.Config, v string) { x.Era = v }},
-		{"driver", q.Get("driver"), func(x *lab.Config, v string) { x.Driver = v }},
-	} {
-		if f.val == "" {
-			continue
-		}
-		try := def
-		f.set(&try, f.val)
-		if try.Validate() == nil {
-			def = try
-			kept = append(kept, f.name+"="+f.val)
-		} else {
-			dropped = append(dropped, f.name+"="+f.val)
+	for _, k := range given {
+		for _, v := range q[k] {
+			if bad[k] {
+				dropped = append(dropped, k+"="+v)
+			} else {
+				kept = append(kept, k+"="+v)
+			}
 		}
 	}
-	if len(kept) > 0 || len(dropped) > 0 {
-		msg := "URL: the default scenario (" + def.Scenario + ")"
-		if len(kept) > 0 {
-			msg += " with the link's " + strings.Join(kept, " and ")
-		}
-		if len(dropped) > 0 {
-			msg += "; not " + strings.Join(dropped, " or ") + ", which it does not run with"
-		}
-		s.Notify("notice", msg)
+	msg := "URL: the default scenario (" + c.Scenario + ")"
+	if len(kept) > 0 {
+		msg += " with the link's " + strings.Join(kept, ", ")
 	}
-	return def
+	if len(dropped) > 0 {
+		msg += "; not " + strings.Join(dropped, " or ") + ", which it does not run with"
+	}
+	s.Notify("notice", msg)
+	return c
 }
 
 // Notify adds a banner entry.
 func (s *Session) Notify(kind, text string) {
+	if slices.Contains(s.banner, Notice{kind, text}) {
+		return // said already (a link read twice: linkWithoutScenario)
+	}
 	s.banner = append(s.banner, Notice{kind, text})
 	s.dirty = true
 }

@@ -216,17 +216,18 @@ func ParseConfig(v url.Values) (Config, error) {
 	cfg.Scenario = sc.Name
 	// Each field alone, on top of what was accepted so far, read by With as
 	// a UI's edit is.
-	try := func(field, value string) {
+	try := func(field, value string) bool {
 		next, err := cfg.With(field, value)
 		if err != nil {
 			errs = append(errs, err)
-			return
+			return false
 		}
 		if err := next.Validate(); err != nil {
 			errs = append(errs, fitErr(field, err))
-			return
+			return false
 		}
 		cfg = next
+		return true
 	}
 	if version == "1" && !v.Has("era") {
 		era := v1Era
@@ -260,9 +261,16 @@ func ParseConfig(v url.Values) (Config, error) {
 		}
 	}
 	for _, key := range keys {
-		if _, ok := sim.KnobByName(key); ok {
+		if n, ok := sim.KnobByName(key); ok {
 			val, _ := one(key)
-			try(key, val)
+			if !try(key, val) && version != "1" && sizes == PresetTeaching {
+				// A size that does not fit falls back to the link's
+				// default for it, the teaching size (not the kernel's,
+				// which the other sizes are not at).
+				if tv, ok := teachingKnobs(sc).Get(n); ok {
+					try(key, strconv.FormatInt(tv, 10))
+				}
+			}
 		}
 	}
 	sort.Strings(cfg.Break)

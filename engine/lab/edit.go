@@ -18,10 +18,14 @@ import (
 // in Validate (the engine's), so that a UI never repeats them.
 
 // Presets of sizes: "teaching" (small rings a person can read) and
-// "kernel" (the drivers' own defaults).
+// "kernel" (the drivers' own defaults). A config at neither (a size's knob
+// edited) is "custom": PresetOf says so, and the sizes' select shows it
+// as it is, but it is no preset to choose (With takes it only as a
+// config's own).
 const (
 	PresetTeaching = "teaching"
 	PresetKernel   = "kernel"
+	PresetCustom   = "custom"
 )
 
 // presetKnobs are the knobs a preset of sizes sets.
@@ -65,21 +69,52 @@ func teachingKnobs(sc *Scenario) sim.KnobOverrides {
 }
 
 // PresetOf names the preset of sizes cfg uses: teaching when it sets every
-// knob of its scenario's teaching preset to that value, else kernel (also
-// for a config without a known scenario).
+// knob of its scenario's teaching preset to that value, kernel when each
+// of them is at the kernel's size (also for a config without a known
+// scenario), else custom (a size edited: the sizes' select said "kernel
+// defaults" of a run on 16 descriptors with a 64-slot ring).
 func PresetOf(cfg Config) string {
 	sc, err := ScenarioByName(cfg.Scenario)
 	if err != nil {
 		return PresetKernel
 	}
 	t := teachingKnobs(sc)
+	def := scenarioDefaults(sc, cfg.era())
+	k := cfg.Knobs.Over(def)
+	teaching, kernel := true, true
 	for _, n := range presetKnobs {
 		tv, ok := t.Get(n)
-		if v, set := cfg.Knobs.Get(n); ok && (!set || v != tv) {
-			return PresetKernel
+		if !ok {
+			continue
+		}
+		if v, set := cfg.Knobs.Get(n); !set || v != tv {
+			teaching = false
+		}
+		if k[n] != def[n] {
+			kernel = false
 		}
 	}
-	return PresetTeaching
+	switch {
+	case teaching:
+		return PresetTeaching
+	case kernel:
+		return PresetKernel
+	}
+	return PresetCustom
+}
+
+// sizesLabel says cfg's sizes as the sizes' select does ("16 RX
+// descriptors, 64-slot ring, 8 MB").
+func sizesLabel(cfg Config, sc *Scenario) string {
+	k := cfg.Knobs.Over(scenarioDefaults(sc, cfg.era()))
+	t := teachingKnobs(sc)
+	var parts []string
+	if _, ok := t.Get(sim.KnobRxDescs); ok {
+		parts = append(parts, fmt.Sprintf("%d RX descriptors", k[sim.KnobRxDescs]))
+	}
+	parts = append(parts, fmt.Sprintf("%d-slot ring", k[sim.KnobPoolSize]))
+	parts = append(parts, fmt.Sprintf("%d MB", k[sim.KnobNodePages]*mm.PageSize>>20))
+	return strings.Join(parts, ", ")
 }
 
 // editFields are the fields With takes besides the knobs' names.
@@ -152,6 +187,12 @@ func (cfg Config) With(field, value string) (Config, error) {
 		}
 		next.Seed = n
 	case "preset":
+		if value == PresetCustom {
+			if PresetOf(cfg) == PresetCustom {
+				return cfg, nil // the config's own sizes, chosen again
+			}
+			return cfg, &sim.FieldError{Field: "preset", Value: value, Msg: "custom sizes are made by editing a size's knob (rx_descs, pool_size, node_pages); choose teaching or kernel"}
+		}
 		p, err := Preset(value, cfg.Scenario)
 		if err != nil {
 			return cfg, err
@@ -248,6 +289,9 @@ func (cfg Config) Choices(field string) []Choice {
 		}
 	case "preset":
 		out = []Choice{{Value: PresetTeaching, Label: "teaching (" + teachingLabel(sc) + ")"}, {Value: PresetKernel, Label: "kernel defaults"}}
+		if PresetOf(cfg) == PresetCustom {
+			out = append(out, Choice{Value: PresetCustom, Label: "custom (" + sizesLabel(cfg, sc) + ")"})
+		}
 	default:
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -226,10 +227,35 @@ func TestPreset(t *testing.T) {
 			}
 		})
 	}
-	// A size edited away from the preset is no longer the preset.
+	// A size edited away from the preset is no longer the preset: custom,
+	// and the sizes' select says so with the sizes in use; the choice of
+	// custom keeps them, from any other config it is refused.
 	cfg, _ := Preset(PresetTeaching, "drop")
-	if cfg, _ = cfg.With("rx_descs", "64"); PresetOf(cfg) != PresetKernel {
-		t.Error("rx_descs=64 is still teaching")
+	if cfg, _ = cfg.With("rx_descs", "64"); PresetOf(cfg) != PresetCustom {
+		t.Errorf("rx_descs=64 on the teaching sizes: %s, want custom", PresetOf(cfg))
+	}
+	ch := cfg.Choices("preset")
+	if len(ch) != 3 || ch[2].Value != PresetCustom || ch[2].Label != "custom (64 RX descriptors, 32-slot ring, 8 MB)" || ch[2].Why != "" {
+		t.Errorf("the sizes' choices of a custom config: %+v", ch)
+	}
+	if again, err := cfg.With("preset", PresetCustom); err != nil || again.Values().Encode() != cfg.Values().Encode() {
+		t.Errorf("custom chosen again: %v, %v", again.Values(), err)
+	}
+	if _, err := Preset(PresetTeaching, "drop"); err != nil {
+		t.Fatal(err)
+	}
+	teach, _ := Preset(PresetTeaching, "drop")
+	if _, err := teach.With("preset", PresetCustom); err == nil {
+		t.Error("custom chosen from the teaching sizes was taken")
+	}
+	if len(teach.Choices("preset")) != 2 {
+		t.Error("a teaching config offers custom")
+	}
+	// Each size back at the kernel's is kernel again, whatever the knobs
+	// name explicitly.
+	def, _ := Preset(PresetKernel, "drop")
+	if k, _ := def.With("pool_size", strconv.FormatInt(scenarioDefaults(mustScenario(t, "drop"), def.era())[sim.KnobPoolSize], 10)); PresetOf(k) != PresetKernel {
+		t.Errorf("the kernel's pool_size named explicitly: %s", PresetOf(k))
 	}
 	if PresetOf(Config{}) != PresetKernel {
 		t.Error("no scenario: not kernel")
@@ -350,5 +376,34 @@ func TestScenarioDefaults_FollowTheEra(t *testing.T) {
 	own := &Scenario{Name: "own", Knobs: map[sim.Knob]int64{sim.KnobSkbDeferMax: 8}}
 	if got := scenarioDefaults(own, e)[sim.KnobSkbDeferMax]; got != 8 {
 		t.Errorf("a scenario's own skb_defer_max: %d, want 8", got)
+	}
+}
+
+func mustScenario(t *testing.T, name string) *Scenario {
+	t.Helper()
+	sc, err := ScenarioByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// A v=2 link's size that does not fit falls back to the link's default
+// for it, the teaching size, as the notice says ("using the default
+// instead"); it fell back to the kernel's, a config at no preset.
+func TestParseConfig_ABadSizeFallsBackToTheTeachingSize(t *testing.T) {
+	for _, bad := range []string{"abc", "-77", "99999999999"} {
+		cfg, err := ParseConfig(url.Values{"v": {"2"}, "scenario": {"drop"}, "pool_size": {bad}})
+		if err == nil || !strings.Contains(err.Error(), "pool_size") {
+			t.Errorf("pool_size=%s: error %v, want one naming pool_size", bad, err)
+		}
+		if PresetOf(cfg) != PresetTeaching {
+			t.Errorf("pool_size=%s: sizes %s (%s), want teaching", bad, PresetOf(cfg), cfg.Values().Encode())
+		}
+	}
+	// A v=1 link's default is the kernel's: so is its fallback.
+	cfg, _ := ParseConfig(url.Values{"v": {"1"}, "scenario": {"drop"}, "pool_size": {"abc"}})
+	if PresetOf(cfg) != PresetKernel {
+		t.Errorf("v=1 pool_size=abc: sizes %s, want kernel", PresetOf(cfg))
 	}
 }
