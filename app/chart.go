@@ -64,7 +64,7 @@ func (c *Chart) OnMount(ctx ga.Context) {
 		c.start(ctx)
 		return
 	}
-	c.mount(ctx, 0)
+	c.mount(ctx)
 }
 
 // echartsWait bounds how long a chart waits for echarts.min.js (tries of
@@ -75,21 +75,25 @@ const echartsWait = 600
 // load echarts.min.js as a script of its own (it is 0.3 MB of brotli the
 // first render does not need: wasm/server.go), the first chart to mount
 // adds it to the head and every chart retries until it has run.
-func (c *Chart) mount(ctx ga.Context, tries int) {
-	if !c.Mounted() {
-		return
-	}
-	echarts := ga.Window().Get("echarts")
-	if !echarts.Truthy() {
+func (c *Chart) mount(ctx ga.Context) {
+	awaitECharts(ctx, 0, c.start, func(ga.Context) {
+		ga.Logf("pplab: echarts.min.js did not load in %d s; chart %s stays empty", echartsWait/20, c.ID)
+	})
+}
+
+// awaitECharts calls ready once echarts.min.js has run, adding it to the
+// page first (loadECharts) and looking again every 50 ms; after
+// echartsWait tries it calls gaveUp instead.
+func awaitECharts(ctx ga.Context, tries int, ready, gaveUp func(ga.Context)) {
+	switch {
+	case ga.Window().Get("echarts").Truthy():
+		ready(ctx)
+	case tries >= echartsWait:
+		gaveUp(ctx)
+	default:
 		loadECharts()
-		if tries < echartsWait {
-			ctx.After(50*time.Millisecond, func(ctx ga.Context) { c.mount(ctx, tries+1) })
-		} else {
-			ga.Logf("pplab: echarts.min.js did not load in %d s; chart %s stays empty", echartsWait/20, c.ID)
-		}
-		return
+		ctx.After(50*time.Millisecond, func(ctx ga.Context) { awaitECharts(ctx, tries+1, ready, gaveUp) })
 	}
-	c.start(ctx)
 }
 
 // start initialises the chart if ECharts has run (a Wait chart: at its

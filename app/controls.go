@@ -47,6 +47,7 @@ func (c *Controls) Render() (ui ga.UI) {
 			}),
 		))
 	}
+	broken := brokenNote(v.Rules)
 	return ga.Section().ID("controls").Class("panel controls").Aria("label", "configuration").Body(
 		ga.Div().Class("control-row").Body(
 			c.selectField("scenario", "scenario", v.Scenario, v.Scenarios),
@@ -63,15 +64,18 @@ func (c *Controls) Render() (ui ga.UI) {
 		ga.If(v.EraDoc != "", func() ga.UI {
 			return ga.P().ID("era-doc").Class("scenario-doc meta").Text("era " + v.Era + ": " + v.EraDoc)
 		}),
-		fold(v, session.FoldKnobs, "knobs", fmt.Sprintf("knobs (%d that matter for this scenario)", len(first)), func() []ga.UI {
+		fold(v, session.FoldKnobs, "knobs", fmt.Sprintf("knobs (%d that matter for this scenario)", len(first)), false, func() []ga.UI {
 			return []ga.UI{
 				ga.Div().Class("knob-grid").Body(first...),
-				fold(v, session.FoldOtherKnobs, "other-knobs", fmt.Sprintf("all other knobs (%d)", len(rest)), func() []ga.UI {
+				fold(v, session.FoldOtherKnobs, "other-knobs", fmt.Sprintf("all other knobs (%d)", len(rest)), false, func() []ga.UI {
 					return []ga.UI{ga.Div().Class("knob-grid").Body(rest...)}
 				}),
 			}
 		}),
-		fold(v, session.FoldRules, "rules", "break a rule (see what it prevents)"+brokenNote(v.Rules), func() []ga.UI {
+		// Until the user opens or closes it, the rules fold is open when
+		// the run breaks a rule (a show me, a link with break=): its box
+		// shows ticked.
+		fold(v, session.FoldRules, "rules", "break a rule (see what it prevents)"+broken, broken != "", func() []ga.UI {
 			return []ga.UI{
 				ga.Ul().Class("plain").Body(rules...),
 				ga.If(v.Errs["break"] != "", func() ga.UI { return ga.P().Class("field-error").Role("alert").Text(v.Errs["break"]) }),
@@ -99,13 +103,10 @@ func brokenNote(rules []session.RuleRow) string {
 // session has it open (the user's toggle posts actFold), so the page's
 // first render mounts the summaries alone — the knobs and rules are a
 // third of the page's elements.
-func fold(v session.ControlsView, name, class, summary string, body func() []ga.UI) ga.UI {
-	open, set := v.Open[name]
-	if !set && name == session.FoldRules {
-		// Until the user opens or closes it, the rules fold is open when
-		// the run breaks a rule (a show me, a link with break=): its box
-		// shows ticked.
-		open = brokenNote(v.Rules) != ""
+// open is the fold's state until the user opens or closes it.
+func fold(v session.ControlsView, name, class, summary string, open bool, body func() []ga.UI) ga.UI {
+	if o, set := v.Open[name]; set {
+		open = o
 	}
 	kids := []ga.UI{ga.Summary().Text(summary)}
 	if open {

@@ -152,13 +152,9 @@ func onTraceToggle(ctx ga.Context, e ga.Event) {
 }
 
 // onFoldToggle: one of the controls' folds opened or closed (data-fold:
-// which). A toggle bubbles from a nested fold to its parent's handler too:
-// only the fold's own counts.
+// which; toggle does not bubble, so it is the fold's own).
 func onFoldToggle(ctx ga.Context, e ga.Event) {
 	el := ctx.JSSrc()
-	if t := e.Get("target"); t.Truthy() && !t.Equal(el) {
-		return
-	}
 	ctx.NewActionWithValue(actFold, foldState{Name: dataset(el, "fold"), Open: el.Get("open").Truthy()})
 }
 

@@ -248,7 +248,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 		p.s.HoldCharts("The charts appear once ECharts (echarts.min.js) has loaded: when the page is left alone for a moment.")
 	})
 	p.idleAt = now() + idleAfterMS // the charts load once the page has been left alone that long
-	p.waitECharts(ctx, 0)
+	p.waitECharts(ctx)
 	p.handle(ctx, actSet, func(a ga.Action) {
 		f := a.Value.(setField)
 		p.s.Set(f.Field, f.Value)
@@ -316,28 +316,29 @@ func (p *Playground) OnMount(ctx ga.Context) {
 // waitECharts loads ECharts once the user pauses (no step for
 // idleAfterMS: running echarts.min.js and the charts' first options take
 // a task of a few hundred milliseconds that a step would wait behind) and
-// then lets the session build the charts' options: until then they are
-// held (HoldCharts), and the first view, before the first step is
-// possible, builds no options nothing could draw yet. The charts start at
-// their next update (Chart.Wait).
-func (p *Playground) waitECharts(ctx ga.Context, tries int) {
-	if t := now(); t < p.idleAt { // a step came: wait for the pause
-		ctx.After(time.Duration((p.idleAt-t)*float64(time.Millisecond)), func(ctx ga.Context) { p.waitECharts(ctx, tries) })
+// then, at the next pause, lets the session build the charts' options:
+// until then they are held (HoldCharts), and the first view, before the
+// first step is possible, builds no options nothing could draw yet. The
+// charts start at their next update (Chart.Wait).
+func (p *Playground) waitECharts(ctx ga.Context) {
+	p.whenIdle(ctx, func(ctx ga.Context) {
+		awaitECharts(ctx, 0,
+			func(ctx ga.Context) { p.whenIdle(ctx, func(ga.Context) { p.act("charts", p.s.ReleaseCharts) }) },
+			func(ga.Context) {
+				p.act("charts", func() {
+					p.s.HoldCharts(fmt.Sprintf("ECharts (echarts.min.js) did not load in %d s: the charts' data is in the tables below.", echartsWait/20))
+				})
+			})
+	})
+}
+
+// whenIdle runs fn once no step has come for idleAfterMS (p.idleAt).
+func (p *Playground) whenIdle(ctx ga.Context, fn func(ga.Context)) {
+	if t := now(); t < p.idleAt {
+		ctx.After(time.Duration((p.idleAt-t)*float64(time.Millisecond)), func(ctx ga.Context) { p.whenIdle(ctx, fn) })
 		return
 	}
-	switch {
-	case ga.Window().Get("echarts").Truthy():
-		p.act("charts", p.s.ReleaseCharts)
-		return
-	case tries >= echartsWait:
-		p.act("charts", func() {
-			p.s.HoldCharts(fmt.Sprintf("ECharts (echarts.min.js) did not load in %d s: the charts' data is in the tables below.", echartsWait/20))
-		})
-		return
-	case tries == 0:
-		loadECharts()
-	}
-	ctx.After(50*time.Millisecond, func(ctx ga.Context) { p.waitECharts(ctx, tries+1) })
+	fn(ctx)
 }
 
 // drawRest draws the panels below the first screen once the browser has
@@ -364,10 +365,12 @@ const restStages = 2
 func (p *Playground) nextStage(ctx ga.Context) {
 	ctx.After(0, func(ctx ga.Context) {
 		p.rest++
-		if p.rest == restStages {
-			ctx.Defer(func(ga.Context) { p.perf.fullMS = now(); p.publish() })
-		}
-		p.publish()
+		ctx.Defer(func(ga.Context) { // once the stage has rendered
+			if p.rest == restStages {
+				p.perf.fullMS = now()
+			}
+			p.publish()
+		})
 		if p.rest < restStages {
 			p.nextStage(ctx)
 		}

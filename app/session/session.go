@@ -270,10 +270,10 @@ func (s *Session) linkWithoutScenario(def lab.Config, q url.Values) lab.Config {
 	return c
 }
 
-// Notify adds a banner entry.
+// Notify adds a banner entry (an entry the banner already has is not added again).
 func (s *Session) Notify(kind, text string) {
 	if slices.Contains(s.banner, Notice{kind, text}) {
-		return // said already (a link read twice: linkWithoutScenario)
+		return // said already, once is enough (linkWithoutScenario reads a link's fields a second time)
 	}
 	s.banner = append(s.banner, Notice{kind, text})
 	s.dirty = true

@@ -104,16 +104,25 @@ func PresetOf(cfg Config) string {
 }
 
 // sizesLabel says cfg's sizes as the sizes' select does ("16 RX
-// descriptors, 64-slot ring, 8 MB").
+// descriptors, 32-slot ring, 8 MB"): each size sc's teaching preset sets,
+// at cfg's value.
 func sizesLabel(cfg Config, sc *Scenario) string {
 	k := cfg.Knobs.Over(scenarioDefaults(sc, cfg.era()))
 	t := teachingKnobs(sc)
 	var parts []string
-	if _, ok := t.Get(sim.KnobRxDescs); ok {
-		parts = append(parts, fmt.Sprintf("%d RX descriptors", k[sim.KnobRxDescs]))
+	for _, n := range presetKnobs {
+		if _, ok := t.Get(n); !ok {
+			continue
+		}
+		switch n {
+		case sim.KnobRxDescs:
+			parts = append(parts, fmt.Sprintf("%d RX descriptors", k[n]))
+		case sim.KnobPoolSize:
+			parts = append(parts, fmt.Sprintf("%d-slot ring", k[n]))
+		case sim.KnobNodePages:
+			parts = append(parts, fmt.Sprintf("%d MB", k[n]*mm.PageSize>>20))
+		}
 	}
-	parts = append(parts, fmt.Sprintf("%d-slot ring", k[sim.KnobPoolSize]))
-	parts = append(parts, fmt.Sprintf("%d MB", k[sim.KnobNodePages]*mm.PageSize>>20))
 	return strings.Join(parts, ", ")
 }
 
@@ -288,7 +297,7 @@ func (cfg Config) Choices(field string) []Choice {
 			out = append(out, Choice{Value: p.Name, Label: p.Name})
 		}
 	case "preset":
-		out = []Choice{{Value: PresetTeaching, Label: "teaching (" + teachingLabel(sc) + ")"}, {Value: PresetKernel, Label: "kernel defaults"}}
+		out = []Choice{{Value: PresetTeaching, Label: "teaching (" + sizesLabel(Config{Scenario: sc.Name, Knobs: teachingKnobs(sc)}, sc) + ")"}, {Value: PresetKernel, Label: "kernel defaults"}}
 		if PresetOf(cfg) == PresetCustom {
 			out = append(out, Choice{Value: PresetCustom, Label: "custom (" + sizesLabel(cfg, sc) + ")"})
 		}
@@ -332,22 +341,6 @@ func (cfg Config) Choices(field string) []Choice {
 		}
 	}
 	return out
-}
-
-// teachingLabel says what PresetTeaching sizes for sc.
-func teachingLabel(sc *Scenario) string {
-	t := teachingKnobs(sc)
-	var parts []string
-	if v, ok := t.Get(sim.KnobRxDescs); ok {
-		parts = append(parts, fmt.Sprintf("%d RX descriptors", v))
-	}
-	if v, ok := t.Get(sim.KnobPoolSize); ok {
-		parts = append(parts, fmt.Sprintf("%d-slot ring", v))
-	}
-	if v, ok := t.Get(sim.KnobNodePages); ok {
-		parts = append(parts, fmt.Sprintf("%d MB", v*mm.PageSize>>20))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // NoSkbRecycling reports whether era has no skb recycling (its skb frees

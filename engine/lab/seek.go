@@ -62,11 +62,12 @@ const (
 // rebuilds the start with New, as a config that built once builds the same
 // again, and a copy of it would cost the page's first view a copy of the
 // whole run, 70 ms in a browser that has not compiled the copier yet).
-// Without it Seek replays from a fresh copy of the run's start. The CLI's batch runs do not need it. In a run
-// that can report violations (a rule broken, or the era's known failure of
-// the scenario) it also makes every path check fully after each operation
-// (checkEach), so it must come before the first operation then: the log so
-// far would have been checked otherwise (a precondition panic).
+// Without it Seek replays from a fresh copy of the run's start. The CLI's
+// batch runs do not need it. In a run that can report violations (a rule
+// broken, or the era's known failure of the scenario) it also makes every
+// path check fully after each operation (checkEach), so it must come
+// before the first operation then: the log so far would have been checked
+// otherwise (a precondition panic).
 func (l *Lab) EnableSeek() {
 	if l.kf.on {
 		return
