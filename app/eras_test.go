@@ -17,7 +17,7 @@ func TestControls_EraSelectorShowsTheErasSummaries(t *testing.T) {
 	s := session.New(nil, nil)
 	s.Set("era", "7.1-rc1")
 	html := ga.HTMLString((&Controls{V: s.View().Controls}).Render())
-	for _, want := range []string{`value="6.16"`, `title="as 6.15, plus DMA-mapped pages tracked`, `id="era-doc"`, "era 7.1-rc1: as 6.18, plus 6.19"} {
+	for _, want := range []string{`value="6.16"`, `title="as 6.15, plus DMA-mapped pages tracked`, `id="era-doc"`, "era 7.1-rc1: as 6.19, plus the page type"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the controls lack %q", want)
 		}

@@ -418,7 +418,7 @@ var Specs = []*Spec{
 		QueueMgmtFrom: "6.18", UnreadableFrom: "6.18",
 		DevmemUnmodelled: "devmem needs mlx5's SHAMPO RQ (hardware GRO with header-data split: ethtool -K rx-gro-hw on and -G tcp-data-split on), the only RQ db3010bb5a01 creates with PP_FLAG_ALLOW_UNREADABLE_NETMEM (v6.17); the model's mlx5 runs the legacy RQ (a page per packet)"},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
-		Doc: "Broadcom NetXtreme (x86-64). Before 6.6 (and with hw_gro=0) in XDP page mode, the only mode whose RX buffers come from page_pool then: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO off; marks skbs from 5.19. From 6.6 the normal path with hardware GRO (TPA, on by default): 256-byte head buffers that are not pool pages, payload in a page_pool-fed aggregation ring (4 × the RX ring), 33 segments per aggregate, 2 to a 4 KB buffer, every skb marked. From 6.13 (the model's 6.15) the head buffers are pool fragments, four to a page, but a head of up to 256 bytes is copied and its buffer reused, so the pool is not touched per frame; 7.3 copies nothing (rx_copybreak 0) and builds every skb over a head fragment. TX completion with dev_kfree_skb_any, napi_consume_skb from 6.19 (362a161b2582: the model's 7.1-rc1 on); pp.napi from 6.4, so NAPI-local direct recycling",
+		Doc: "Broadcom NetXtreme (x86-64). Before 6.6 (and with hw_gro=0) in XDP page mode, the only mode whose RX buffers come from page_pool then: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO off; marks skbs from 5.19. From 6.6 the normal path with hardware GRO (TPA, on by default): 256-byte head buffers that are not pool pages, payload in a page_pool-fed aggregation ring (4 × the RX ring), 33 segments per aggregate, 2 to a 4 KB buffer, every skb marked. From 6.13 the head buffers are pool fragments, four to a page, but a head of up to 256 bytes is copied and its buffer reused, so the pool is not touched per frame; 7.3 copies nothing (rx_copybreak 0) and builds every skb over a head fragment. TX completion with dev_kfree_skb_any, napi_consume_skb from 6.19 (362a161b2582); pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP from 6.6 (below); pp.napi
 		// = &bnapi->napi from 6.4 (294e39e0d034 "bnxt: hook NAPIs to page
 		// pools", the patch that made the field). bnxt_tx_int frees skbs
@@ -426,7 +426,7 @@ var Specs = []*Spec{
 		// the same free, counted as consumed) until "eth: bnxt: make use of
 		// napi_consume_skb()" (362a161b2582, v6.19; docs/kernel-review-
 		// 6.13-7.3.md §3.2) passes the poll's budget to napi_consume_skb:
-		// TxNapiConsumeFrom is the model's first era after it, 7.1-rc1.
+		// TxNapiConsumeFrom is that era.
 		//
 		// Page mode (bnxt_set_rx_skb_mode(bp, true), set by bnxt_xdp_set
 		// when a program is attached, at MTU <= BNXT_MAX_PAGE_MODE_MTU):
@@ -468,14 +468,14 @@ var Specs = []*Spec{
 		// bnxt_tpa_end builds the skb from the head buffer and adds the
 		// buffers as frags (bnxt_rx_agg_pages_skb).
 		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256, TPAMaxSegs: 33, TPASegsPerBuf: 2,
-		// Heads from the pool from 6.13 (the model's 6.15 on); the head
+		// Heads from the pool from 6.13 (7ed816be35ab); the head
 		// ring itself is not modelled buffer by buffer (agg.go), so its
 		// fill at open is not either: a head fragment is taken where a
 		// built head is replaced. With the copybreak at 256 (6.13 to at
 		// least 7.1, not re-read per release) a head of up to 256 bytes
 		// is copied and the pool is not touched per frame; 7.3 copies
 		// none, and every head is a pool fragment.
-		HeadPoolFrom: "6.15", HeadPoolBuf: 1024, CopybreakZeroFrom: "7.3",
+		HeadPoolFrom: "6.13", HeadPoolBuf: 1024, CopybreakZeroFrom: "7.3",
 		PPNapiFrom: "6.4", NetdevFrom: "6.8", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
 		XDPTx: XDPTxReuse, XDPTxFn: "bnxt_rx_xdp → __bnxt_xmit_xdp", XDPTxDoneFn: "bnxt_tx_int_xdp",
 		XDPNdo: XDPNdoReturnFrame, XDPNdoFn: "bnxt_xdp_xmit → __bnxt_xmit_xdp_redirect", XDPNdoDoneFn: "bnxt_tx_int_xdp → xdp_return_frame",
@@ -491,7 +491,7 @@ var Specs = []*Spec{
 		// and bnxt_rx_page_skb / bnxt_rx_skb unmapped it (578fcfd26e2a,
 		// merged for v6.6).
 		PoolDMAFrom:       "6.6",
-		TxNapiConsumeFrom: "7.1-rc1",
+		TxNapiConsumeFrom: "6.19",
 		Names:             map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
 		Scenarios:         []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"},
 		// bnxt_queue_mgmt_ops (David Wei, 2024; release not pinned, before

@@ -159,7 +159,7 @@ func TestCounterShape_Hns3HeadSplit(t *testing.T) {
 	// hns3 sets no pp.napi (hns3_alloc_page_pool), so even in 6.4 none of
 	// those frees recycles into the alloc cache: every page goes to the ring.
 	lt, tcp := run(t, Config{Driver: "hns3", Scenario: "tcp-stream", Era: "6.4", Packets: 5000})
-	exactStats(t, "hns3 tcp-stream", tcp.Stats, sim.Stats{sim.StatAllocFast: 5931, sim.StatAllocSlow: 9, sim.StatAllocEmpty: 9, sim.StatAllocRefill: 76, sim.StatRecycleRing: 2475})
+	exactStats(t, "hns3 tcp-stream", tcp.Stats, sim.Stats{sim.StatAllocFast: 5967, sim.StatAllocSlow: 10, sim.StatAllocEmpty: 10, sim.StatAllocRefill: 39, sim.StatRecycleRing: 2475})
 	if c, r := tcp.Stats[sim.StatRecycleCached], tcp.Stats[sim.StatRecycleRing]; c != 0 || r == 0 || lt.stack.Coalesced != 0 {
 		t.Errorf("tcp-stream: cached %d ring %d (want none cached: no pp.napi), coalesced %d", c, r, lt.stack.Coalesced)
 	}
@@ -622,13 +622,13 @@ func TestBnxt_MapsAndUnmapsEachBufferBefore66(t *testing.T) {
 // TestBnxtTxInt_NapiConsumeSkbFrom6_19: bnxt's TX completion frees the
 // forwarded skbs with dev_kfree_skb_any until "eth: bnxt: make use of
 // napi_consume_skb()" (362a161b2582, v6.19), with napi_consume_skb after
-// it: 6.18 (the model's last era before 6.19) names the one, 7.1-rc1 and
-// 7.1 (its first eras after) the other, and never both in one run.
+// it: 6.18 names the one, 6.19 and the eras after it the other, and never
+// both in one run.
 func TestBnxtTxInt_NapiConsumeSkbFrom6_19(t *testing.T) {
 	for _, tc := range []struct {
 		era     string
 		consume bool
-	}{{"6.18", false}, {"7.1-rc1", true}, {"7.1", true}} {
+	}{{"6.18", false}, {"6.19", true}, {"7.1-rc1", true}, {"7.1", true}} {
 		l := mustNew(t, Config{Driver: "bnxt", Scenario: "forward", Era: tc.era, Packets: 400})
 		frees := map[sim.Sym]int{}
 		l.SetTracer(func(e sim.Event) {
@@ -669,7 +669,7 @@ func TestMlx5XDPDrop_ThroughThePoolFrom6_6(t *testing.T) {
 
 // TestBnxtHeadFrags_FromThePool: bnxt's head buffers are page_pool
 // fragments from 6.13 ("eth: bnxt: use page pool for head frags",
-// 7ed816be35ab; the model's 6.15 on), four to a page (1024-byte rx_buf_size),
+// 7ed816be35ab), four to a page (1024-byte rx_buf_size),
 // but a head of up to the copybreak (256) is copied and its buffer reused:
 // drop's 64-byte frames leave the pool to the aggregation ring's fill
 // (2012 fast allocations) in 6.12 and in 7.1 alike. 7.3 copies nothing
@@ -681,7 +681,7 @@ func TestBnxtHeadFrags_FromThePool(t *testing.T) {
 	for _, tc := range []struct {
 		era                 string
 		allocFast, recycled uint64
-	}{{"6.12", 2012, 0}, {"7.1", 2012, 0}, {"7.3", 2012 + n/4, n/4 - 1}} {
+	}{{"6.12", 2012, 0}, {"6.13", 2012, 0}, {"7.1", 2012, 0}, {"7.3", 2012 + n/4, n/4 - 1}} {
 		l := mustNew(t, Config{Driver: "bnxt", Scenario: "drop", Era: tc.era, Packets: n})
 		l.Run()
 		st := l.Results().Stats

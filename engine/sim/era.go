@@ -253,9 +253,12 @@ type Era struct {
 	// not defer (this CPU allocated it, or the owner's list is full) with
 	// kfree_skb_napi_cache: local_bh_disable, __napi_kfree_skb (a NAPI-safe
 	// release in softirq, the struct to the NAPI skb cache), where before
-	// it was __kfree_skb. Read in Debian's 7.3.4 net/core/skbuff.c
-	// (docs/era-7.3.md part 2 §e); the commit and its release are not
-	// pinned (7.2.13 has it too), so the model gives it to 7.3 only.
+	// it was __kfree_skb: 7cb31c46b9cc "net: cache for same cpu
+	// skb_attempt_defer_free" (Pavel Begunkov, net-next v4
+	// <a887463fb219d973ec5ad275e31194812571f1f5.1712711977.git.asml.silence@gmail.com>,
+	// pushed to net-next in April 2024, so v6.10 by its date; the 6.10
+	// pull was not read). Read in Debian's 6.12.118, 7.2.13 and 7.3.4
+	// net/core/skbuff.c and the 6.19 cycle's (docs/era-6.13-6.19.md M1).
 	DeferRefusedNapiCache bool
 	// RingClamp: page_pool_init clamps pool_size to 16384
 	// (min(pool->p.pool_size, 16384), "page_pool: Clamp pool size to max 16K
@@ -497,18 +500,17 @@ type eraStep struct {
 var laterEras = []eraStep{
 	{name: "6.9", tag: "v6.9", summary: "as 6.8, plus the per-CPU system page_pools (page_pool_create_percpu, pool->cpuid): an skb page of a pool whose cpuid is this CPU recycles directly when freed in softirq; generic XDP copies a frags-capable program's skbs into them",
 		change: func(e *Era) { e.SystemPool, e.ProfileNames = true, true }},
-	{name: "6.10", tag: "v6.10", summary: "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included), direct bulk recycling in page_pool_put_page_bulk, and no DMA sync call at all on an I/O-coherent device (dma_dev_need_sync)",
-		change: func(e *Era) { e.PoolNapiLocal, e.DMASkipSync = true, true },
+	{name: "6.10", tag: "v6.10", summary: "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included), direct bulk recycling in page_pool_put_page_bulk, no DMA sync call at all on an I/O-coherent device (dma_dev_need_sync), and an skb the defer list refuses freed NAPI-safe (kfree_skb_napi_cache, 7cb31c46b9cc)",
+		change: func(e *Era) { e.PoolNapiLocal, e.DMASkipSync, e.DeferRefusedNapiCache = true, true, true },
 		names:  map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, unnamed: []Sym{SymFragUnref}},
 	{name: "6.12", tag: "v6.12", summary: "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
 		change: func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true },
 		names:  map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page", SymPutUnrefed: "page_pool_put_unrefed_netmem"}},
-	{name: "6.15", tag: "v6.15", summary: "as 6.12, plus frag allocations counted per page, not per fragment (6.13), the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV (6.14), which the dma-buf provider turns off (io_uring syncs each niov itself)",
-		change: func(e *Era) {
-			e.MemProvider, e.RetryStopsNegative, e.BulkStatAfterUnlock = MPOps, true, true
-			e.FragStatPerPage = true // ef04d290c013, v6.13
-		},
-		names: map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}},
+	{name: "6.13", tag: "v6.13", summary: "as 6.12, plus frag allocations counted per page, not per fragment (ef04d290c013: a further fragment of the current frag page is no alloc_fast), and bnxt's RX heads taken from its page_pool (7ed816be35ab)",
+		change: func(e *Era) { e.FragStatPerPage = true }},
+	{name: "6.15", tag: "v6.15", summary: "as 6.13, plus the generic memory_provider_ops and io_uring zero-copy RX (its refill queue); provider pools must ask for PP_FLAG_DMA_SYNC_DEV (6.14), which the dma-buf provider turns off (io_uring syncs each niov itself)",
+		change: func(e *Era) { e.MemProvider, e.RetryStopsNegative, e.BulkStatAfterUnlock = MPOps, true, true },
+		names:  map[Sym]string{SymPutPageBulk: "page_pool_put_netmem_bulk", SymFreePage: "free_frozen_pages"}},
 	{name: "6.16", tag: "v6.16", summary: "as 6.15, plus DMA-mapped pages tracked in an xarray and unmapped at destroy (a page returned after the driver unbound skips the unmap), page_pool_release waiting for ring producers, and no NAPI-local recycling on PREEMPT_RT (32471b2f481d)",
 		change: func(e *Era) { e.DMATracking, e.ReleaseProducerBarrier, e.NapiLocalRT = true, true, true },
 		names:  map[Sym]string{SymDMAIndexAlloc: "page_pool_dma_map", SymDMAIndexRelease: "__page_pool_release_page_dma"}},
@@ -516,18 +518,18 @@ var laterEras = []eraStep{
 		change: func(e *Era) { e.RingClamp, e.DeferCountFirst, e.Naming, e.LTS = true, true, "netmem_desc", true },
 		names: map[Sym]string{SymDMAIndexAlloc: "page_pool_register_dma_index", SymDMAIndexRelease: "page_pool_release_dma_index", SymAllocPagesSlow: "__page_pool_alloc_netmems_slow", SymReturnPage: "page_pool_return_netmem", SymReleasePage: "__page_pool_release_netmem_dma",
 			SymIOMMUMap: "iommu_dma_map_phys", SymIOMMUUnmap: "iommu_dma_unmap_phys"}},
-	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.18, plus 6.19's free path (napi_consume_skb hands an skb allocated on another CPU back to it through the defer list; skb_defer_max 128 by default) and the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc6)",
-		change: func(e *Era) {
-			e.ConsumeAlienDefers, e.SkbDeferMaxDefault = true, 128 // e20dfbad8aab, b61785852ed0: v6.19
-			e.PageType, e.PreRelease = true, true
-		}, unnamed: []Sym{SymDMAIndexRelease}},
+	{name: "6.19", tag: "v6.19", summary: "as 6.18, plus the free path of alien skbs (e20dfbad8aab: napi_consume_skb hands an skb allocated on another CPU back to it through the defer list), skb_defer_max 128 by default (b61785852ed0) and bnxt's TX completion through napi_consume_skb (362a161b2582)",
+		change: func(e *Era) { e.ConsumeAlienDefers, e.SkbDeferMaxDefault = true, 128 }},
+	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.19, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc6)",
+		change:  func(e *Era) { e.PageType, e.PreRelease = true, true },
+		unnamed: []Sym{SymDMAIndexRelease}},
 	{name: "7.1", tag: "v7.1", summary: "as 7.1-rc1 without its page type, which 7.1-rc6 reverted (54cf41c969da): 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
 		change: func(e *Era) { e.PageType = false }},
-	{name: "7.3", tag: "v7.3", summary: "as 7.1, plus the bulk put's ring stat counted inside the producer lock (bdea4980182e, 7.3-rc6): a pool destroyed while an XDP bulk return is in flight is no longer used after its free; and, read in its source, an skb the defer list refuses freed NAPI-safe (kfree_skb_napi_cache) and bnxt copying no frame (rx_copybreak 0: every head a pool fragment)",
+	{name: "7.3", tag: "v7.3", summary: "as 7.1, plus the bulk put's ring stat counted inside the producer lock (bdea4980182e, 7.3-rc6): a pool destroyed while an XDP bulk return is in flight is no longer used after its free; and, read in its source, bnxt copying no frame (rx_copybreak 0: every head a pool fragment)",
 		// Read in Debian's 7.3.4 source (docs/era-7.3.md): page_pool.c's
 		// page_pool_recycle_ring_bulk does recycle_stat_add(pool, ring, i)
 		// before page_pool_producer_unlock. Every other flag as 7.1's.
-		change: func(e *Era) { e.BulkStatAfterUnlock, e.DeferRefusedNapiCache = false, true }},
+		change: func(e *Era) { e.BulkStatAfterUnlock = false }},
 }
 
 // withLater appends each step as a copy of the era before it (LTS aside)

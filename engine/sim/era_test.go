@@ -2,19 +2,20 @@ package sim
 
 import "testing"
 
-// TestEras_CarryTheReleasesBetweenThem: an era step carries the changes of
-// the releases the model has no era for, from the first era after them:
-// 6.13's frag stats (ef04d290c013) from 6.15, 6.19's free path
-// (e20dfbad8aab, b61785852ed0) from 7.1-rc1.
-func TestEras_CarryTheReleasesBetweenThem(t *testing.T) {
+// TestEras_FragStatsFrom6_13_AlienSkbsAndDeferMaxFrom6_19: 6.13's frag
+// stats (ef04d290c013) and 6.19's free path (e20dfbad8aab, b61785852ed0)
+// start in their own eras and every later era keeps them.
+func TestEras_FragStatsFrom6_13_AlienSkbsAndDeferMaxFrom6_19(t *testing.T) {
 	for _, tc := range []struct {
 		era                    string
 		fragStatPerPage, alien bool
 		deferMax               int64
 	}{
 		{"6.12", false, false, 64},
+		{"6.13", true, false, 64},
 		{"6.15", true, false, 64},
 		{"6.18", true, false, 64},
+		{"6.19", true, true, 128},
 		{"7.1-rc1", true, true, 128},
 		{"7.1", true, true, 128},
 	} {

@@ -114,8 +114,8 @@ func boolIdx(b bool) int {
 	return 0
 }
 
-// kfreeSkbNapiCache models kfree_skb_napi_cache (net/core/skbuff.c, read
-// in 7.3.4; Era.DeferRefusedNapiCache): local_bh_disable, then
+// kfreeSkbNapiCache models kfree_skb_napi_cache (net/core/skbuff.c, from
+// 7cb31c46b9cc, v6.10; Era.DeferRefusedNapiCache): local_bh_disable, then
 // __napi_kfree_skb — skb_release_all and napi_skb_cache_put — so the free
 // runs in softirq: on the CPU of a pool's NAPI its pages may go straight
 // into the alloc cache, and the struct goes to the NAPI skb cache. (The

@@ -201,15 +201,15 @@ func TestNapiConsumeSKB_HandsAnAlienSkbBack(t *testing.T) {
 
 // skb_attempt_defer_free's refused skb (here: freed by the CPU that
 // allocated it, the pool's NAPI CPU, from process context) is freed with
-// kfree_skb_napi_cache in 7.3 (read in its skbuff.c): under
-// local_bh_disable, so in softirq on the pool's NAPI CPU, and its page goes
-// straight into the alloc cache; 7.1's __kfree_skb in process context puts
-// it in the ptr_ring.
-func TestSkbAttemptDeferFree_RefusedFreesNapiSafeIn7_3(t *testing.T) {
+// kfree_skb_napi_cache from 6.10 (7cb31c46b9cc; read in 6.12.118's,
+// the 6.19 cycle's and 7.3.4's skbuff.c): under local_bh_disable, so in
+// softirq on the pool's NAPI CPU, and its page goes straight into the alloc
+// cache; 6.9's __kfree_skb in process context puts it in the ptr_ring.
+func TestSkbAttemptDeferFree_RefusedFreesNapiSafeFrom6_10(t *testing.T) {
 	for _, tc := range []struct {
 		era          string
 		ring, cached uint64
-	}{{"7.1", 1, 0}, {"7.3", 0, 1}} {
+	}{{"6.9", 1, 0}, {"6.10", 0, 1}, {"6.19", 0, 1}, {"7.3", 0, 1}} {
 		t.Run(tc.era, func(t *testing.T) {
 			e := newEnv(t, tc.era)
 			sk, pg := e.rx(1000)        // built on cpu0, the pool's NAPI CPU

@@ -58,6 +58,11 @@ const (
 	// to it (idents.tsv, "checked through"): the era inherits nothing until
 	// someone checks the row there.
 	Unverified
+	// Inferred: the era's release could not be read (idents.tsv's @unread
+	// line) and the row, not checked there, defines the identifier in the
+	// same file in the checked eras on both sides of it: the lookup gives
+	// that file and says it was not read.
+	Inferred
 )
 
 // table is the parsed idents.tsv: per era name and identifier, what the
@@ -70,13 +75,16 @@ type table struct {
 	pending map[int][]string
 	// checked is the @checked line's eras, in its order.
 	checked []string
+	// unread is the @unread line's eras.
+	unread []string
 }
 
 type entry struct {
 	status Status
 	def    IdentDef
-	line   int    // the row that says so
-	thru   string // an Unverified row's checked-through era
+	line   int       // the row that says so
+	thru   string    // an Unverified row's checked-through era
+	sides  [2]string // an Inferred entry's checked eras before and after it
 }
 
 // row is one line of idents.tsv.
@@ -115,12 +123,26 @@ func parseIdents(text string, eras []sim.Era) (*table, error) {
 		mainline = append(mainline, i)
 	}
 	checkedAt := map[int]int{} // era index → position in @checked
+	unread := map[int]bool{}   // the @unread eras
 	var rows []row
 	for n, line := range strings.Split(text, "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		f := strings.Split(line, "\t")
+		if f[0] == "@unread" {
+			if len(f) != 2 || len(unread) > 0 {
+				return nil, fmt.Errorf("idents.tsv:%d: want one @unread line, tab, the eras separated by spaces", n+1)
+			}
+			for _, name := range strings.Fields(f[1]) {
+				i, ok := index[name]
+				if !ok || unread[i] || pos[i] < 0 {
+					return nil, fmt.Errorf("idents.tsv:%d: @unread: era %q unknown, repeated or a branch", n+1, name)
+				}
+				unread[i] = true
+			}
+			continue
+		}
 		if f[0] == "@checked" {
 			if len(f) != 2 || len(checkedAt) > 0 {
 				return nil, fmt.Errorf("idents.tsv:%d: want one @checked line, tab, the eras separated by spaces", n+1)
@@ -173,6 +195,9 @@ func parseIdents(text string, eras []sim.Era) (*table, error) {
 	}
 	for i := range eras {
 		t.at[eras[i].Name] = map[string]entry{}
+		if unread[i] {
+			t.unread = append(t.unread, eras[i].Name)
+		}
 	}
 	for _, r := range rows {
 		isChecked := func(i int) bool { k, ok := checkedAt[i]; return ok && k <= r.through }
@@ -185,6 +210,12 @@ func parseIdents(text string, eras []sim.Era) (*table, error) {
 					return nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, eras[i].Name, old.line)
 				}
 				m[r.ident] = entry{status: Defined, def: r.def, line: r.line}
+			case !isChecked(i) && unread[i] && r.covers[i] && sidesCovered(i, r.covers, isChecked, pos, mainline):
+				if had && old.status == Defined {
+					return nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, eras[i].Name, old.line)
+				}
+				lo, hi := checkedSides(i, isChecked, pos, mainline)
+				m[r.ident] = entry{status: Inferred, def: r.def, line: r.line, sides: [2]string{eras[lo].Name, eras[hi].Name}}
 			case !isChecked(i) && touches(i, r.covers, isChecked, pos, base, mainline):
 				t.pending[r.line] = append(t.pending[r.line], eras[i].Name)
 				if !had || old.status == Absent {
@@ -265,6 +296,33 @@ func touches(i int, covers map[int]bool, checked func(int) bool, pos, base, main
 	return false
 }
 
+// checkedSides are the nearest eras of the mainline before and after
+// mainline era i that the row was checked in (-1 where there is none).
+func checkedSides(i int, checked func(int) bool, pos, mainline []int) (lo, hi int) {
+	lo, hi = -1, -1
+	for k := pos[i] - 1; k >= 0; k-- {
+		if j := mainline[k]; checked(j) {
+			lo = j
+			break
+		}
+	}
+	for k := pos[i] + 1; k < len(mainline); k++ {
+		if j := mainline[k]; checked(j) {
+			hi = j
+			break
+		}
+	}
+	return lo, hi
+}
+
+// sidesCovered says whether the row covers the checked eras on both sides
+// of mainline era i: an @unread era between them is inferred to define the
+// identifier as they do.
+func sidesCovered(i int, covers map[int]bool, checked func(int) bool, pos, mainline []int) bool {
+	lo, hi := checkedSides(i, checked, pos, mainline)
+	return lo >= 0 && hi >= 0 && covers[lo] && covers[hi]
+}
+
 // eraSet is what one item of a row's eras names: every era it covers
 // (all) and the eras it spells out (ends: its bounds, or the one era).
 type eraSet struct{ all, ends []int }
@@ -311,11 +369,12 @@ func eraItem(item string, index map[string]int, pos, mainline []int) (eraSet, er
 	return eraSet{}, fmt.Errorf("unknown era or range %q", item)
 }
 
-// Lookup returns where the era's release defines the identifier: ok only
-// for a row checked in the era (Status says why not).
+// Lookup returns where the era's release defines the identifier: ok for a
+// row checked in the era, and for one Inferred there (StatusOf tells them
+// apart).
 func Lookup(era, ident string) (IdentDef, bool) {
 	e := identTable().at[era][ident]
-	return e.def, e.status == Defined
+	return e.def, e.status == Defined || e.status == Inferred
 }
 
 // StatusOf is what the table says of the identifier in the era, and for
@@ -370,6 +429,9 @@ func (t *table) source(e *sim.Era, driver string, s sim.Sym) SourceRef {
 	en := t.at[e.Name][name]
 	d, ok := en.def, en.status == Defined
 	switch {
+	case en.status == Inferred:
+		return SourceRef{Name: name, URL: "https://elixir.bootlin.com/linux/" + e.Tag + "/source/" + d.File, File: d.File,
+			Note: "not read in " + e.Tag + " (no tree of that release here): defined in this file in " + en.sides[0] + " and in " + en.sides[1]}
 	case en.status == Unverified:
 		return SourceRef{Name: name, Note: "not verified in " + e.Tag + ": idents.tsv's row for " + name + " was checked through " + en.thru + " only"}
 	case ok && d.MsgID != "":

@@ -376,3 +376,43 @@ func TestIdents_BadRowsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// An era whose release could not be read (@unread) inherits a row it was
+// not checked in only where the checked eras on both sides hold it in the
+// same file: the lookup links that file and says it was not read there.
+// Where the sides differ (a move or a rename at the era) it stays
+// unverified until someone settles it.
+func TestIdents_AnUnreadEraInfersOnlyWhatBothSidesSay(t *testing.T) {
+	eras := withEra(t, sim.Eras, "x-mid", "6.12", "")
+	text := "@checked\t5.12 5.13 rfc-v1 5.14 5.15 6.1 6.4 6.6 6.8 6.9 6.10 6.12 6.15\n@unread\tx-mid\n" +
+		"both\t5.12-6.15\t6.15\tf.c\t-\n" +
+		"ends\t5.12-6.12\t6.15\tf.c\t-\n" +
+		"starts\t6.15\t6.15\tg.c\t-\n"
+	tb, err := parseIdents(text, eras)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if en := tb.at["x-mid"]["both"]; en.status != Inferred || en.def.File != "f.c" || en.sides != [2]string{"6.12", "6.15"} {
+		t.Errorf("both in x-mid: %+v, want inferred from 6.12 and 6.15", en)
+	}
+	for _, id := range []string{"ends", "starts"} {
+		if got := status(t, tb, "x-mid", id); got != Unverified {
+			t.Errorf("%s in x-mid: status %d, want unverified", id, got)
+		}
+	}
+	if slices.Contains(tb.pending[3], "x-mid") {
+		t.Errorf("the inferred row is listed as waiting in x-mid: %v", tb.pending[3])
+	}
+	mid := &eras[slices.IndexFunc(eras, func(e sim.Era) bool { return e.Name == "x-mid" })]
+	text = strings.Replace(text, "both\t", "page_pool_create\t", 1)
+	if tb, err = parseIdents(text, eras); err != nil {
+		t.Fatal(err)
+	}
+	got := tb.source(mid, "", sim.SymPoolCreate)
+	if got.URL != "https://elixir.bootlin.com/linux/vx-mid/source/f.c" || !strings.Contains(got.Note, "not read in vx-mid") || !strings.Contains(got.Note, "in 6.12 and in 6.15") {
+		t.Errorf("inferred source: %+v", got)
+	}
+	if _, err := parseIdents(strings.Replace(text, "@unread\tx-mid", "@unread\trfc-v1", 1), eras); err == nil || !strings.Contains(err.Error(), "a branch") {
+		t.Errorf("@unread naming a branch: %v", err)
+	}
+}
