@@ -18,7 +18,7 @@ func TestBnxtHWGRO_NoFragListToLose(t *testing.T) {
 	const n = 100_000
 	tpa := tcpStream(t, "bnxt", "6.4", n, "hw_gro=1")
 	page := tcpStream(t, "bnxt", "6.4", n, "hw_gro=0")
-	exactStats(t, "bnxt tcp-stream 6.4 hw_gro=1", tpa.r.Stats, sim.Stats{sim.StatAllocFast: 53490, sim.StatAllocSlow: 59, sim.StatAllocEmpty: 59, sim.StatAllocRefill: 5, sim.StatRecycleCached: 49598, sim.StatRecycleCacheFull: 212, sim.StatRecycleRing: 450})
+	exactStats(t, "bnxt tcp-stream 6.4 hw_gro=1", tpa.r.Stats, sim.Stats{sim.StatAllocFast: 53491, sim.StatAllocSlow: 59, sim.StatAllocEmpty: 59, sim.StatAllocRefill: 4, sim.StatRecycleCached: 49615, sim.StatRecycleCacheFull: 195, sim.StatRecycleRing: 416})
 	share := func(x tcpRun) float64 {
 		c, r := x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing)
 		return float64(c) / float64(c+r)
@@ -86,5 +86,37 @@ func TestHWGRO_NoDriverNoRXPath(t *testing.T) {
 	var fe *sim.FieldError
 	if !errors.As(err, &fe) || fe.Field != "hw_gro" || !strings.Contains(err.Error(), "no driver") {
 		t.Errorf("%v: want an hw_gro error saying the scenario has no driver", err)
+	}
+}
+
+// tcp-stream at its default operating point, bnxt with hardware GRO (one
+// 100G flow, 1500-byte MTU, the reader's copy and tcp_recvmsg costs from
+// Dumazet's measured profile, engine/perf x86Receive): every era from 6.4
+// (the core the NAPI-local series was measured on, hw_gro=1) to 7.3
+// recycles nine pages in ten or more through the alloc cache — the series'
+// author reported "90+%", 93 % of his HW-GRO counters — and refills the
+// cache from the ring for fewer than one page in a hundred (his 0.1 %).
+// 6.4 and 6.6 agree: the gap a review found between them (99 % and 66 %
+// cached) came from the model running the reader's copy and its free as one
+// operation at the copy's start, so the NAPI CPU saw, and flushed after
+// napi_complete_done into the ring, frees that in time came later; the
+// free is its own operation now (tcpStream's eat). The reader's CPU is the
+// busier one, short of line rate: a mlx5 with hardware GRO took one such
+// flow to 102–104 Gbit/s with the application on its own CPU (Tatulea,
+// <20260204200345.1724098-1-tariqt@nvidia.com>).
+func TestTCPStream_BnxtHWGROAtTheOperatingPoint_NineInTenCached(t *testing.T) {
+	for _, era := range []string{"6.4", "6.6", "6.13", "6.19", "7.3"} {
+		x := tcpStream(t, "bnxt", era, 200_000, "hw_gro=1")
+		c, r := x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing)
+		fast := x.st(sim.StatAllocFast)
+		if share := float64(c) / float64(c+r); share < 0.9 {
+			t.Errorf("%s: cached %d ring %d (%.3f): want nine in ten or more", era, c, r, share)
+		}
+		if refill := x.st(sim.StatAllocRefill); refill*100 > fast {
+			t.Errorf("%s: %d refills for %d fast allocations: want under one in a hundred", era, refill, fast)
+		}
+		if x.r.Bottleneck != 1 || !x.r.LinkBound {
+			t.Errorf("%s: bottleneck cpu%d, link-bound %v: want the reader's cpu1, short of line rate", era, x.r.Bottleneck, x.r.LinkBound)
+		}
 	}
 }

@@ -44,9 +44,9 @@ func TestMlx5eRxCache_DropAndTCPStreamCounters(t *testing.T) {
 		{"drop", "5.15", sim.Stats{sim.StatAllocFast: 1008, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16},
 			&drivers.RxCacheStats{drivers.RxCacheReuse: 4992, drivers.RxCacheEmpty: 1024}},
 		{"drop", "6.4", sim.Stats{sim.StatAllocFast: 5922, sim.StatAllocSlow: 16, sim.StatAllocEmpty: 16, sim.StatAllocRefill: 78, sim.StatRecycleRing: 5000}, nil},
-		{"tcp-stream", "5.15", sim.Stats{sim.StatAllocFast: 2400, sim.StatAllocSlow: 39, sim.StatAllocEmpty: 39, sim.StatRecycleReleasedRefcnt: 1212},
-			&drivers.RxCacheStats{drivers.RxCacheReuse: 3577, drivers.RxCacheFull: 1212, drivers.RxCacheEmpty: 1024, drivers.RxCacheBusy: 1415}},
-		{"tcp-stream", "6.4", sim.Stats{sim.StatAllocFast: 5928, sim.StatAllocSlow: 18, sim.StatAllocEmpty: 18, sim.StatAllocRefill: 70, sim.StatRecycleCached: 1980, sim.StatRecycleRing: 2970}, nil},
+		{"tcp-stream", "5.15", sim.Stats{sim.StatAllocFast: 2785, sim.StatAllocSlow: 45, sim.StatAllocEmpty: 45, sim.StatRecycleReleasedRefcnt: 1571},
+			&drivers.RxCacheStats{drivers.RxCacheReuse: 3186, drivers.RxCacheFull: 1571, drivers.RxCacheEmpty: 1024, drivers.RxCacheBusy: 1806}},
+		{"tcp-stream", "6.4", sim.Stats{sim.StatAllocFast: 5940, sim.StatAllocSlow: 21, sim.StatAllocEmpty: 21, sim.StatAllocRefill: 55, sim.StatRecycleCached: 1926, sim.StatRecycleRing: 2889}, nil},
 	} {
 		what := "mlx5 " + tc.scenario + " " + tc.era
 		_, r := run(t, Config{Driver: "mlx5", Scenario: tc.scenario, Era: tc.era, Packets: 5000})

@@ -44,7 +44,7 @@ func TestTCPStream_GRODeferredFlush64CachesTheAggregateNotItsFragList(t *testing
 	if x.l.stack.Deferred == 0 {
 		t.Errorf("no skb_attempt_defer_free")
 	}
-	exactStats(t, "bnxt tcp-stream 6.4", x.r.Stats, sim.Stats{sim.StatAllocFast: 296856, sim.StatAllocSlow: 10, sim.StatAllocEmpty: 10, sim.StatAllocRefill: 3645, sim.StatRecycleCached: 113305, sim.StatRecycleRing: 186620})
+	exactStats(t, "bnxt tcp-stream 6.4", x.r.Stats, sim.Stats{sim.StatAllocFast: 297584, sim.StatAllocSlow: 11, sim.StatAllocEmpty: 11, sim.StatAllocRefill: 2916, sim.StatRecycleCached: 113305, sim.StatRecycleRing: 186620})
 }
 
 // 6.8 (v6.6's `napi_safe || in_softirq()`): the frag_list members, freed in
@@ -56,15 +56,20 @@ func TestTCPStream_GRODeferredFlush64CachesTheAggregateNotItsFragList(t *testing
 // would otherwise outrun a reader that only copies; hw_gro=0: page mode,
 // whose software GRO builds the frag_list this test is about). The counts
 // are with bnxt's pool syncing for the device from 6.6 (578fcfd26e2a).
+// The reader frees each skb at the end of its copy, in time (tcpStream's
+// eat operation): what it frees while the NAPI runs its last poll goes to
+// the ring, about a third here; the rest, freed while the NAPI is idle or
+// before an earlier poll, is flushed NAPI-safe (it was nearly all before
+// the free came at the copy's start, 95 %: an artefact).
 func TestTCPStream_SoftirqDirect68AndTheIdleNAPIsFlush(t *testing.T) {
 	x := tcpStream(t, "bnxt", "6.8", 300_000, "read_ns=50", "hw_gro=0")
 	if x.l.drv.Completions == 0 || x.st(sim.StatRecycleRing) == 0 {
 		t.Errorf("completions %d, ring %d: want the completing NAPI's flush in the ring", x.l.drv.Completions, x.st(sim.StatRecycleRing))
 	}
-	if c, r := x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing); c < 10*r {
-		t.Errorf("cached %d ring %d: want nearly all direct", c, r)
+	if c, r := x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing); c < 2*r {
+		t.Errorf("cached %d ring %d: want most direct", c, r)
 	}
-	exactStats(t, "bnxt tcp-stream 6.8", x.r.Stats, sim.Stats{sim.StatAllocFast: 300241, sim.StatAllocSlow: 33, sim.StatAllocEmpty: 33, sim.StatAllocRefill: 237, sim.StatRecycleCached: 284732, sim.StatRecycleCacheFull: 4896, sim.StatRecycleRing: 13806})
+	exactStats(t, "bnxt tcp-stream 6.8", x.r.Stats, sim.Stats{sim.StatAllocFast: 299019, sim.StatAllocSlow: 33, sim.StatAllocEmpty: 33, sim.StatAllocRefill: 1459, sim.StatRecycleCached: 206069, sim.StatRecycleCacheFull: 1124, sim.StatRecycleRing: 92410})
 }
 
 // A reader faster than the NIC (GRO off: the NAPI does the per-segment
@@ -129,7 +134,7 @@ func TestTCPStream_514RecyclesThroughTheRing(t *testing.T) {
 	if x.st(sim.StatRecycleCached) != 0 || x.st(sim.StatRecycleRing) < 90_000 || x.l.stack.Deferred != 0 {
 		t.Errorf("cached %d ring %d deferred %d", x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing), x.l.stack.Deferred)
 	}
-	exactStats(t, "mvpp2 tcp-stream 5.14", x.r.Stats, sim.Stats{sim.StatAllocFast: 99101, sim.StatAllocSlow: 40, sim.StatAllocEmpty: 40, sim.StatAllocRefill: 1883, sim.StatRecycleRing: 98508})
+	exactStats(t, "mvpp2 tcp-stream 5.14", x.r.Stats, sim.Stats{sim.StatAllocFast: 99319, sim.StatAllocSlow: 41, sim.StatAllocEmpty: 41, sim.StatAllocRefill: 1664, sim.StatRecycleRing: 98463})
 }
 
 // 32471b2f481d (v6.16): on a PREEMPT_RT kernel page_pool_napi_local

@@ -47,6 +47,37 @@ type calibSpec struct {
 	Rate             string  // the profile rate label to use ("" = the first)
 	Ref              string  // reference platform (same CPU class) for F and the tail
 	RefScale         float64 // cycles = ref cycles × RefScale / F(ref) (0: keep ref's cycles, same class)
+	// Cited are costs measured on the platform's class of machine and
+	// published, which replace whatever the steps above derive.
+	Cited []citedCost
+}
+
+// citedCost is one symbol's cost from a published measurement: the cycles
+// and where they come from (the measurement and the arithmetic).
+type citedCost struct {
+	Sym    sim.Sym
+	Cost   sim.Cost
+	Source string
+}
+
+// x86Receive are a TCP receiver's costs on an x86 server, from Eric
+// Dumazet's perf top of the CPU that runs recvmsg() for one flow at
+// 96 Gbit/s (12 GB/s of payload on one saturated core; "Re: [PATCH
+// net-next 17/20] tcp: defer skb freeing after socket lock is released",
+// 16 Nov 2021, <CANn89iJ5kWdq+agqif+72mrvkBSyHovphrHOUxb2rj-vg5EL8w@mail.gmail.com>):
+// copy_user_enhanced_fast_string 81.06 %, __skb_datagram_iter 2.50 %,
+// _copy_to_iter 2.25 %, tcp_recvmsg_locked 1.45 %. A share × 1 s / 12 GB is
+// the time per byte, in cycles at the model's 3.6 GHz; tcp_recvmsg_locked
+// per ~64 KB GRO skb (183 k skbs/s). The copy agrees with two other
+// measurements (68822bdf76f1's profile, 81.35 % at 73 Gbit/s, ~11 GB/s per
+// core; 93ab6cc69162's mmap before/after, 13–15 GB/s). The rest of that core
+// (about 10 %: tcp_rcv_established, skb_try_coalesce, tcp_queue_rcv and
+// __release_sock, the socket backlog the reader processes while it owns
+// the socket; sock_rfree) is work the model does on the NAPI CPU (it has
+// no socket backlog) or not at all.
+var x86Receive = []citedCost{
+	{sim.SymCopyToUser, sim.Cost{Fixed: 20, PerUnitMilli: 243}, "measured: 81.06 % of the recvmsg() CPU at 12 GB/s (Dumazet, <CANn89iJ5kWdq+agqif+72mrvkBSyHovphrHOUxb2rj-vg5EL8w@mail.gmail.com>): 67.5 ps per byte; the per-call part an x86 default"},
+	{sim.SymTCPRecvmsg, sim.Cost{Fixed: 285, PerUnitMilli: 14}, "measured: tcp_recvmsg_locked 1.45 % (79 ns per 64 KB skb) and __skb_datagram_iter + _copy_to_iter 4.75 % (4.0 ps per byte) of the recvmsg() CPU at 12 GB/s (Dumazet, <CANn89iJ5kWdq+agqif+72mrvkBSyHovphrHOUxb2rj-vg5EL8w@mail.gmail.com>)"},
 }
 
 var calibSpecs = []calibSpec{
@@ -58,7 +89,7 @@ var calibSpecs = []calibSpec{
 	{Platform: "lunar-mips", Driver: "lunar", Scenario: workload.WForward, Before: "lunar-baseline", BeforeEra: "5.12", Rate: "UDP", Ref: "espressobin"},
 	// no profiles: the bench machine's cycles (F = 1), the A72 calibration
 	// of what the bench does not measure brought back to bench cycles.
-	{Platform: "x86-server", Ref: "macchiatobin", RefScale: 1},
+	{Platform: "x86-server", Ref: "macchiatobin", RefScale: 1, Cited: x86Receive},
 	{Platform: "arm64-server", Ref: "macchiatobin"},
 }
 
@@ -195,6 +226,12 @@ func calibrate(cs calibSpec, done map[string]Calibrated) (Calibrated, error) {
 			c.Prov[s] = benchProv(sim.Sym(s)) + " × F"
 		}
 		src = append(src, fmt.Sprintf("cycle factor %.3f = page_pool_put_page in %s (%.1f ns) / the bench's 41 cycles", c.F, cs.After, putNS))
+	}
+	for _, ct := range cs.Cited {
+		p.Cycles[ct.Sym], c.Prov[ct.Sym] = ct.Cost, ct.Source
+	}
+	if len(cs.Cited) > 0 {
+		src = append(src, fmt.Sprintf("%d receive costs measured on x86 (cited per symbol)", len(cs.Cited)))
 	}
 	if cs.Before == "" {
 		c.Cycles = p.Cycles

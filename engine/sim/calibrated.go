@@ -454,8 +454,8 @@ var calibratedCycles = map[string][NumSyms]Cost{
 		SymIPForward:        {Fixed: 400, PerUnitMilli: 0},
 		SymDevQueueXmit:     {Fixed: 250, PerUnitMilli: 0},
 		SymTCPRcv:           {Fixed: 600, PerUnitMilli: 0},
-		SymTCPRecvmsg:       {Fixed: 300, PerUnitMilli: 0},
-		SymCopyToUser:       {Fixed: 20, PerUnitMilli: 250},
+		SymTCPRecvmsg:       {Fixed: 285, PerUnitMilli: 14},
+		SymCopyToUser:       {Fixed: 20, PerUnitMilli: 243},
 		SymXDPRun:           {Fixed: 30, PerUnitMilli: 0},
 		SymXDPRedirect:      {Fixed: 80, PerUnitMilli: 0},
 		SymVethXDPRcv:       {Fixed: 100, PerUnitMilli: 0},
@@ -587,6 +587,6 @@ var calibratedSource = map[string]string{
 	"espressobin":  "cycle factor 2.398 = page_pool_put_page in mvneta-v1-after (98.3 ns) / the bench's 41 cycles; 10 listed symbols of mvneta-v1-before (era 5.12); 3 symbols only mvneta-v1-after lists (era rfc-v1); __alloc_pages_bulk from the measured get_page_from_freelist (the bench's per-call and per-page ratios); the page allocator path's unlisted functions × 0.515 (163.5 ns per packet in 5.12) and the rest of the stack solved from both rates",
 	"ti-cpsw":      "cycle factor 1.754 and the CPU work the bench does not measure from macchiatobin; DMA and cache work from the bench's x86 figures; 11 listed symbols of cpsw-before (era 5.13); the rest of the stack solved from the rate",
 	"lunar-mips":   "cycle factor 2.398 and the CPU work the bench does not measure from espressobin; DMA and cache work from the bench's x86 figures; 8 listed symbols of lunar-baseline (era 5.12); r4k_dma_cache_inv capped at lunar-baseline's smallest listed share (1.17 %; the model gave 16.7 %); __alloc_pages_bulk from the measured get_page_from_freelist (the bench's per-call and per-page ratios); the rest of the stack solved from the rate",
-	"x86-server":   "cycle factor 1.000 and the CPU work the bench does not measure from macchiatobin; DMA and cache work from the bench's x86 figures, the pool's operations from the bench's measured sums",
+	"x86-server":   "cycle factor 1.000 and the CPU work the bench does not measure from macchiatobin; DMA and cache work from the bench's x86 figures, the pool's operations from the bench's measured sums; 2 receive costs measured on x86 (cited per symbol)",
 	"arm64-server": "cycle factor 1.754 and the CPU work the bench does not measure from macchiatobin; DMA and cache work from the bench's x86 figures",
 }

@@ -78,7 +78,7 @@ const (
 	SymIPForward        // ip_forward + NAT (nf_conntrack, nf_nat) + ip_output
 	SymDevQueueXmit     // __dev_queue_xmit + qdisc
 	SymTCPRcv           // tcp_v4_rcv + tcp_rcv_established + tcp_queue_rcv
-	SymTCPRecvmsg       // tcp_recvmsg (the application's read, per skb)
+	SymTCPRecvmsg       // tcp_recvmsg (the application's read: per skb, and per byte its datagram iteration)
 	SymCopyToUser       // skb_copy_datagram_iter → copy to user (per byte)
 	SymXDPRun           // bpf_prog_run_xdp (the driver's XDP program)
 	SymXDPRedirect      // xdp_do_redirect + xdp_do_flush (to a veth)

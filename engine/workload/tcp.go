@@ -28,23 +28,25 @@ import (
 // is flushed, napi_complete_done, and the next frame finds the ring the
 // driver refilled. With one CPU the reader runs between polls.
 type tcpStream struct {
-	next   tcpOp
-	gro    skb.GRO
-	useGRO bool
-	tpa    bool           // the NIC aggregates (hardware GRO: Driver.TPA)
-	frame  *skb.SKB       // received by the driver, not yet through GRO
-	up     fifo[*skb.SKB] // left GRO, awaiting tcp_v4_rcv, oldest first
-	queue  fifo[queued]   // the socket's receive queue
-	rmem   int            // sk_rmem_alloc: the truesize the receive queue holds
-	openAt int64          `pp:"time"` // when the reader last reopened a closed window (ps)
-	kickAt int64          `pp:"time"` // when the reader's IPI kicked the NAPI CPU (ps)
-	ending bool           // the poll found no frame: GRO flushed, napi_complete_done next
-	idle   bool           // the NAPI completed and waits for an IRQ
-	closed bool           // the window has closed at least once (the reader is the slower side)
-	frames int64          `pp:"counter"` // frames received
-	rcvbuf int
-	readNS int64
-	tap    tapper
+	next      tcpOp
+	gro       skb.GRO
+	useGRO    bool
+	tpa       bool           // the NIC aggregates (hardware GRO: Driver.TPA)
+	frame     *skb.SKB       // received by the driver, not yet through GRO
+	up        fifo[*skb.SKB] // left GRO, awaiting tcp_v4_rcv, oldest first
+	queue     fifo[queued]   // the socket's receive queue
+	read      *skb.SKB       // copied to user, not yet eaten (tcp_eat_recv_skb is the reader's next operation)
+	rmem      int            // sk_rmem_alloc: the truesize the receive queue holds
+	openAt    int64          `pp:"time"` // when the reader last reopened a closed window (ps)
+	kickAt    int64          `pp:"time"` // when the reader's IPI kicked the NAPI CPU (ps)
+	ending    bool           // the poll found no frame: GRO flushed, napi_complete_done next
+	idle      bool           // the NAPI completed and waits for an IRQ
+	closed    bool           // the window has closed at least once (the reader is the slower side)
+	frames    int64          `pp:"counter"` // frames received
+	rcvbuf    int
+	readNS    int64
+	deferFree bool // the era frees with skb_attempt_defer_free (5.19)
+	tap       tapper
 }
 
 // queued is an skb in the receive queue and when it became readable (the
@@ -63,12 +65,13 @@ const (
 	tcpPollEnd               // no frame: the poll ends short, GRO is flushed
 	tcpComplete              // napi_complete_done, then net_rx_action's last defer flush
 	tcpKick                  // the reader's IPI: net_rx_action on an idle NAPI CPU (defer flush only)
-	tcpRead                  // tcp_recvmsg consumes one skb
+	tcpRead                  // tcp_recvmsg copies one skb to user space
+	tcpEat                   // tcp_eat_recv_skb: the copied skb leaves the queue and is freed
 )
 
 func newTCPStream(e *Env) *tcpStream {
 	return &tcpStream{useGRO: e.M.Knobs[sim.KnobGRO] != 0 && e.Drv.Spec.GRO, tpa: e.Drv.TPA(), rcvbuf: int(e.M.Knobs[sim.KnobRcvbuf]),
-		readNS: e.M.Knobs[sim.KnobReadNS], tap: tapper{every: e.M.Knobs[sim.KnobTapEvery]}}
+		readNS: e.M.Knobs[sim.KnobReadNS], tap: tapper{every: e.M.Knobs[sim.KnobTapEvery]}, deferFree: e.M.Era.DeferFree}
 }
 
 func (w *tcpStream) Next() string {
@@ -92,7 +95,13 @@ func (w *tcpStream) Next() string {
 	case tcpKick:
 		return "the reader's IPI: net_rx_action runs on the idle NAPI CPU and flushes its defer list"
 	}
-	return "tcp_recvmsg: the application copies one skb and frees it (tcp_eat_recv_skb)"
+	if w.next == tcpEat {
+		if w.deferFree {
+			return "tcp_eat_recv_skb: sock_rfree, then skb_attempt_defer_free hands the skb back to the CPU that built it; the window update lets the sender go on"
+		}
+		return "tcp_eat_recv_skb: sock_rfree and __kfree_skb; the window update lets the sender go on"
+	}
+	return "tcp_recvmsg: the application copies one skb to user space"
 }
 
 func (w *tcpStream) Step(e *Env) bool {
@@ -176,7 +185,11 @@ func (w *tcpStream) step(e *Env) bool {
 		e.S.SkbDeferFreeFlush(cpu) // net_rx_action with nothing to poll
 		return false
 	}
-	w.read(e, e.inProcess(app))
+	if w.next == tcpEat {
+		w.eat(e, e.inProcess(app))
+		return false
+	}
+	w.copy(e, e.inProcess(app))
 	return false
 }
 
@@ -231,23 +244,38 @@ func (w *tcpStream) deliver(e *Env, cpu int, sk *skb.SKB) {
 	w.rmem += sk.Truesize
 }
 
-// read is tcp_recvmsg consuming the queue's first skb on the application's
-// CPU: the copy, the application's own work, then tcp_eat_recv_skb — from
-// 5.19 skb_attempt_defer_free, before it __kfree_skb.
-func (w *tcpStream) read(e *Env, app int) {
+// copy is tcp_recvmsg on the application's CPU: it waits for the queue's
+// first skb, copies it to user space and does the application's own work.
+// The skb stays in the queue until tcp_eat_recv_skb (eat), the reader's next
+// operation: the model runs an operation whole at its start time, so the
+// free at the end of the copy is an operation of its own, at the time it
+// happens — the NAPI CPU's operations before that time run first and do not
+// see it on their defer list.
+func (w *tcpStream) copy(e *Env, app int) {
 	q := w.queue.Pop()
 	sk := q.sk
 	e.M.IdleUntil(app, q.at) // waiting for data
-	closed := w.rmem >= w.rcvbuf
 	e.M.Begin(app, sim.SymTCPRecvmsg)
-	e.M.Charge(app, sim.SymTCPRecvmsg, 0)
+	e.M.Charge(app, sim.SymTCPRecvmsg, sk.Len) // per call, and its datagram iteration per byte
 	e.M.Charge(app, sim.SymCopyToUser, sk.Len)
 	if w.readNS > 0 {
 		segs := (sk.Len + PayloadTCP - 1) / PayloadTCP
 		e.M.ChargeNS(app, sim.SymAppWork, w.readNS*int64(segs))
 	}
+	w.read = sk
+}
+
+// eat is tcp_eat_recv_skb for the skb just copied: sock_rfree (the receive
+// queue shrinks by its truesize), then from 5.19 skb_attempt_defer_free,
+// before it __kfree_skb; then the window update (tcp_cleanup_rbuf) that
+// lets the sender go on if the window was closed.
+func (w *tcpStream) eat(e *Env, app int) {
+	sk := w.read
+	w.read = nil
+	closed := w.rmem >= w.rcvbuf
 	w.rmem -= sk.Truesize
 	if e.M.Era.DeferFree {
+		e.M.Begin(app, sim.SymDeferFree)
 		if e.S.SkbAttemptDeferFree(app, sk) == skb.DeferKicked {
 			w.kickAt = e.M.CPUs[app].NowPS()
 		}
@@ -288,9 +316,15 @@ func (w *tcpStream) choose(e *Env) tcpOp {
 	case e.Drv.EndsShort(e.Frame): // the RX ring ran dry: the CQ is empty
 		nOp = tcpPollEnd
 	}
-	rOK := w.queue.Len() > 0
+	rOp, rOK := tcpRead, w.queue.Len() > 0
 	var rAt int64
-	if rOK {
+	switch {
+	case w.read != nil: // the copy is done: tcp_eat_recv_skb at its end
+		rOp, rOK, rAt = tcpEat, true, appT
+		if app == cpu {
+			rAt = 0 // one CPU: right after the copy
+		}
+	case rOK:
 		rAt = max(appT, w.queue.At(0).at)
 		if app == cpu { // one CPU: the reader runs between polls
 			rOK = nOp == tcpRx && (w.idle || e.Drv.AtPollBoundary(e.Frame)) || nOp == tcpPollEnd || !nOK
@@ -299,9 +333,9 @@ func (w *tcpStream) choose(e *Env) tcpOp {
 	}
 	switch {
 	case rOK && !nOK:
-		return tcpRead
+		return rOp
 	case rOK && (rAt < nAt || rAt == nAt && nOp == tcpPollEnd):
-		return tcpRead
+		return rOp
 	case nOK:
 		return nOp
 	}
