@@ -74,8 +74,9 @@ func (s *Spec) AggMode(e *sim.Era, k *sim.Knobs, xdp bool) (bool, error) {
 		return false, nil
 	case k[sim.KnobGRO] == 0:
 		// ethtool -K gro off clears GRO_HW too (bnxt_fix_features); without
-		// TPA at MTU 1500 bnxt has no aggregation ring and its RX buffers
-		// are not page_pool pages: page mode is the pool's only path.
+		// TPA at MTU 1500 bnxt has no aggregation ring, and its RX buffers
+		// are not page_pool pages before 6.13 (page mode is the pool's only
+		// path there) and pool fragments from it (HeadRing).
 		if v == 1 {
 			return false, fmt.Errorf("gro=0 turns GRO_HW off too (bnxt_fix_features: no NETIF_F_GRO, no NETIF_F_GRO_HW): accepted -1 or 0 with gro=0")
 		}
@@ -91,6 +92,29 @@ func (s *Spec) AggMode(e *sim.Era, k *sim.Knobs, xdp bool) (bool, error) {
 // HeadPool reports whether the normal path's head buffers are fragments
 // of the pool in era e (Spec.HeadPoolFrom).
 func (s *Spec) HeadPool(e *sim.Era) bool { return since(s.HeadPoolFrom, e) }
+
+// HeadBuf is a head fragment's size in era e on the path with an
+// aggregation ring (Spec.HeadPoolBuf, HeadPoolBufWide).
+func (s *Spec) HeadBuf(e *sim.Era) int {
+	if since(s.HeadPoolBufWideFrom, e) {
+		return s.HeadPoolBufWide
+	}
+	return s.HeadPoolBuf
+}
+
+// HeadRing reports whether the driver runs its normal RX path without an
+// aggregation ring over a head ring of page_pool fragments (BufferMode
+// HeadFrags) for knobs k: the driver has one (Spec.HeadRingBuf), from
+// HeadPoolFrom, with hardware GRO off (hw_gro=0, or gro=0) and no XDP
+// program. Before HeadPoolFrom that path's buffers are page_frag memory
+// the pool never sees, and the model runs page mode instead (AggMode).
+func (s *Spec) HeadRing(e *sim.Era, k *sim.Knobs, xdp bool) bool {
+	if s.HeadRingBuf == 0 || xdp || !s.HeadPool(e) {
+		return false
+	}
+	agg, err := s.AggMode(e, k, xdp)
+	return err == nil && !agg
+}
 
 // Copybreak is the head bytes up to which the normal path copies a frame
 // into a new skb (bnxt_copy_skb) in era e: AggHead (rx_copy_thresh, then
@@ -134,15 +158,15 @@ func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
 		sk, err = d.S.AllocPageFragSKB(cpu, n)
 	} else {
 		var off int
-		if pg, off = d.Pool.AllocFrag(cpu, d.Spec.HeadPoolBuf); pg == nil {
+		if pg, off = d.Pool.AllocFrag(cpu, d.Spec.HeadBuf(m.Era)); pg == nil {
 			return nil, fmt.Errorf("__bnxt_alloc_rx_frag: page_pool_alloc_frag: %w", skb.ErrNoMem)
 		}
 		if pg.Mapped {
 			d.S.A.DMA.SyncForCPU(cpu, pg, off, n, mm.DMAFromDevice)
 		}
-		sk, err = d.S.NapiBuildSKB(cpu, pg, off, d.Spec.HeadPoolBuf, n)
+		sk, err = d.S.NapiBuildSKB(cpu, pg, off, d.Spec.HeadBuf(m.Era), n)
 		if err == nil && m.Tracing() {
-			d.ev(sim.SymDrvRx, pg, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, over the copybreak (%d): the skb is built over its head buffer, a %d-byte page_pool fragment (bnxt_rx_skb: napi_build_skb, dma_sync_single_for_cpu), and the slot gets a new fragment (__bnxt_alloc_rx_frag)", head, d.Spec.Copybreak(m.Era), d.Spec.HeadPoolBuf))
+			d.ev(sim.SymDrvRx, pg, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, over the copybreak (%d): the skb is built over its head buffer, a %d-byte page_pool fragment (bnxt_rx_skb: napi_build_skb, dma_sync_single_for_cpu), and the slot gets a new fragment (__bnxt_alloc_rx_frag)", head, d.Spec.Copybreak(m.Era), d.Spec.HeadBuf(m.Era)))
 		}
 	}
 	if err != nil {
@@ -175,7 +199,7 @@ func (d *Driver) copyHead(n int) (*skb.SKB, error) {
 	m.Charge(cpu, sim.SymMemcpy, n)
 	if m.Tracing() {
 		if d.Spec.HeadPool(m.Era) {
-			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, within the copybreak (%d): copied into a new skb (bnxt_copy_skb); its head buffer, a %d-byte page_pool fragment since 6.13, stays on the ring (bnxt_reuse_rx_data): the pool is not touched", n, d.Spec.Copybreak(m.Era), d.Spec.HeadPoolBuf))
+			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, within the copybreak (%d): copied into a new skb (bnxt_copy_skb); its head buffer, a %d-byte page_pool fragment since 6.13, stays on the ring (bnxt_reuse_rx_data): the pool is not touched", n, d.Spec.Copybreak(m.Era), d.Spec.HeadBuf(m.Era)))
 		} else {
 			d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head fits the %d-byte head buffer: copied into a new skb (bnxt_copy_skb), the head buffer reused; no page_pool page", n, d.Spec.AggHead))
 		}

@@ -29,11 +29,21 @@ const (
 	// FragAPI: each descriptor gets a half-page fragment from
 	// page_pool_alloc_frag (v5.15 hns3 style): pp_frag_count counts them.
 	FragAPI
+	// HeadFrags: each descriptor gets a fragment of Spec.HeadRingBuf bytes
+	// from page_pool_alloc_frag, a frame over the copybreak is built over
+	// it and the slot gets a new one, one under it is copied and the buffer
+	// reused (bnxt's normal RX path without an aggregation ring from 6.13,
+	// 7ed816be35ab: Spec.HeadRing).
+	HeadFrags
 )
 
 func (b BufferMode) String() string {
-	return [...]string{"page-per-frame", "half-page-flip", "frag-api"}[b]
+	return [...]string{"page-per-frame", "half-page-flip", "frag-api", "head-frags"}[b]
 }
+
+// frags reports whether the mode's buffers are page_pool fragments
+// (page_pool_alloc_frag): a buffer given back is one fragment's share.
+func (b BufferMode) frags() bool { return b == FragAPI || b == HeadFrags }
 
 type desc struct {
 	pg     *mm.Page
@@ -121,10 +131,13 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	}
 	m := st.M
 	e := m.Era
-	if rxDescs < 2 || (mode != PagePerFrame && rxDescs%2 != 0) {
+	if mode == HeadFrags && (spec.HeadRingBuf == 0 || !since(spec.HeadPoolFrom, e)) {
+		return nil, fmt.Errorf("%s: no head ring of page_pool fragments in era %s (buffer mode %s)", spec.Name, e.Name, mode)
+	}
+	if rxDescs < 2 || (mode != PagePerFrame && mode != HeadFrags && rxDescs%2 != 0) {
 		return nil, fmt.Errorf("%s: RX ring size %d: want an even number >= 2 (the %s buffers come two to a page)", spec.Name, rxDescs, mode)
 	}
-	if mode == FragAPI && !e.FragAPI {
+	if mode.frags() && !e.FragAPI {
 		return nil, fmt.Errorf("%s: the frag API needs era 5.15 or later (era %s)", spec.Name, e.Name)
 	}
 	k := &m.Knobs
@@ -160,7 +173,7 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	if sync {
 		p.Flags |= pagepool.FlagDMASyncDev
 	}
-	if mode == FragAPI && e.FragFlag {
+	if mode.frags() && e.FragFlag {
 		p.Flags |= pagepool.FlagPageFrag
 	}
 	pool, err := reg.Create(napi.CPU, p)
@@ -178,6 +191,9 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	}
 	d.room = d.bufSize - st.Shinfo() - skb.NetSkbPad
 	d.plain = !agg && spec.HeadSplit == 0
+	if mode == HeadFrags {
+		d.bufSize, d.room, d.plain = spec.HeadRingBuf, spec.HeadRingRoom, true
+	}
 	if agg {
 		d.tpa.bufs = make([]tpaBuf, 0, skb.MaxSkbFrags)
 	}

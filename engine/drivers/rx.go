@@ -117,6 +117,13 @@ func (d *Driver) refill(upTo int) int {
 			}
 			d.post(pg, off, half)
 			n++
+		case HeadFrags: // __bnxt_alloc_rx_frag: page_pool_alloc_frag(head_pool, &offset, rx_buf_size)
+			pg, off := d.Pool.AllocFrag(cpu, d.bufSize)
+			if pg == nil {
+				return n
+			}
+			d.post(pg, off, d.bufSize)
+			n++
 		}
 	}
 	return n
@@ -140,13 +147,15 @@ func (d *Driver) Receive(length, hdr int) (*skb.SKB, error) {
 	}
 	m.Charge(cpu, sim.SymDrvRx, 0)
 	d.polled++
-	if d.Spec.XDPPass && !d.agg { // page mode: bnxt_rx_xdp → bpf_prog_run_xdp, XDP_PASS
+	if d.Spec.XDPPass && !d.agg && d.Mode != HeadFrags { // page mode: bnxt_rx_xdp → bpf_prog_run_xdp, XDP_PASS
 		m.Charge(cpu, sim.SymXDPRun, 0)
 	}
 	var sk *skb.SKB
 	var err error
 	if d.agg {
 		sk, err = d.receiveAgg(length)
+	} else if d.Mode == HeadFrags {
+		sk, err = d.receiveHeadFrag(length, hdr)
 	} else if d.Spec.HeadSplit > 0 {
 		sk, err = d.receiveHeadSplit(length, hdr)
 	} else {
@@ -178,7 +187,7 @@ func (d *Driver) needMore(length int) int {
 	switch room := d.Room(); {
 	case d.agg:
 		return d.needAgg(length)
-	case d.Spec.HeadSplit > 0: // no build_skb: a buffer is all frame data
+	case d.Spec.HeadSplit > 0 && d.Mode != HeadFrags: // no build_skb: a buffer is all frame data
 		return max(1, (length+d.BufSize()-1)/d.BufSize())
 	case length > room:
 		return 1 + (length-room+d.BufSize()-1)/d.BufSize()
@@ -274,6 +283,25 @@ func (d *Driver) addRxBuffer(sk *skb.SKB, pg *mm.Page, off, size, truesize int) 
 	return d.S.AddRxFrag(cpu, sk, pg, off, size, truesize)
 }
 
+// receiveHeadFrag is bnxt_rx_pkt on the normal RX path without an
+// aggregation ring from 6.13 (7ed816be35ab; read in Debian's 6.12.118,
+// which carries it as fc12ae86adb6): a frame of at most the copybreak is
+// copied into a new skb and its buffer reused (bnxt_copy_skb,
+// bnxt_reuse_rx_data: receiveHeadSplit's copy, the pool untouched); a
+// larger one is built over its head fragment (bnxt_rx_skb: the slot gets a
+// new fragment, bnxt_alloc_rx_data, then napi_build_skb over rx_buf_size,
+// dma_sync_single_for_cpu, skb_mark_for_recycle).
+func (d *Driver) receiveHeadFrag(length, hdr int) (*skb.SKB, error) {
+	if length <= d.Spec.Copybreak(d.S.M.Era) {
+		return d.receiveHeadSplit(length, hdr)
+	}
+	sk, err := d.receiveBuild(length)
+	if err == nil && d.S.M.Tracing() {
+		d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte frame, over the copybreak (%d): the skb is built over its %d-byte head buffer, a page_pool fragment (bnxt_rx_skb: napi_build_skb, dma_sync_single_for_cpu, skb_mark_for_recycle), and the slot gets a new fragment (__bnxt_alloc_rx_frag)", length, d.Spec.Copybreak(d.S.M.Era), d.bufSize))
+	}
+	return sk, err
+}
+
 // receiveHeadSplit models hns3_alloc_skb and hns3_add_frag (hns3_enet.c),
 // and bnxt's page mode (bnxt_copy_skb, bnxt_rx_page_skb in bnxt.c): the
 // driver allocates a small linear skb, napi_alloc_skb(HNS3_RX_HEAD_SIZE;
@@ -360,7 +388,7 @@ func (d *Driver) putBuffer(pg *mm.Page) { d.putBufferOn(d.CPU(), pg) }
 // putBufferOn is putBuffer on cpu (the queue's teardown, from the CPU that
 // runs it).
 func (d *Driver) putBufferOn(cpu int, pg *mm.Page) {
-	if d.Mode == FragAPI {
+	if d.Mode.frags() {
 		d.Pool.PutPage(cpu, pg, -1, false)
 	} else {
 		d.Pool.PutFullPage(cpu, pg, false)

@@ -103,12 +103,29 @@ type Spec struct {
 	// for head frags", 7ed816be35ab, v6.13: __bnxt_alloc_rx_frag takes
 	// page_pool_alloc_frag(rxr->head_pool, ...), the same pool on a 4 KB
 	// page; the skb is napi_build_skb over it and marked), HeadPoolBuf a
-	// head fragment's size there (rx_buf_size: 1024, four to a page, from
-	// "eth: bnxt: update header sizing defaults",
-	// <20250119020518.1962249-8-kuba@kernel.org>, v6.14 or v6.15; 704 in
-	// 6.13). Before it they are napi_alloc_frag'd (page_frag) buffers.
-	HeadPoolFrom string
-	HeadPoolBuf  int
+	// head fragment's size there in that era (rx_buf_size with TPA:
+	// SKB_DATA_ALIGN(rx_copy_thresh 256) + NET_SKB_PAD 64 + the shared
+	// info's 320 = 640, six to a page, read in bnxt_set_ring_params of
+	// Debian's 6.12.118, which carries 7ed816be35ab as fc12ae86adb6), and
+	// HeadPoolBufWide the size from HeadPoolBufWideFrom (1024, four to a
+	// page, "eth: bnxt: update header sizing defaults",
+	// <20250119020518.1962249-8-kuba@kernel.org>, net-next January 2025, so
+	// v6.14: the model's 6.15; read in 7.3.4). Before HeadPoolFrom they are
+	// napi_alloc_frag'd (page_frag) buffers.
+	HeadPoolFrom        string
+	HeadPoolBuf         int
+	HeadPoolBufWide     int
+	HeadPoolBufWideFrom string
+	// HeadRingBuf and HeadRingRoom are rx_buf_size and rx_buf_use_size on
+	// the same normal path without an aggregation ring (hardware GRO off,
+	// no XDP program, MTU 1500: no BNXT_FLAG_TPA, so no agg_factor):
+	// SKB_DATA_ALIGN(1500 + ETH_HLEN + NET_IP_ALIGN + 8) = 1536 bytes of
+	// frame, plus ALIGN(max(NET_SKB_PAD, XDP_PACKET_HEADROOM), 8) = 256
+	// and the shared info's 320: 2112, one to a 4 KB page (read in
+	// 6.12.118's bnxt_set_ring_params). From HeadPoolFrom every RX buffer
+	// there is such a fragment of the pool (Spec.HeadRing, BufferMode
+	// HeadFrags).
+	HeadRingBuf, HeadRingRoom int
 	// CopybreakZeroFrom is the first era in which that path copies no
 	// frame (rx_copybreak 0: "rx-copybreak disabled by default", read in
 	// 7.3's bnxt_init_ring_params; the commit is not pinned); before it
@@ -418,7 +435,7 @@ var Specs = []*Spec{
 		QueueMgmtFrom: "6.18", UnreadableFrom: "6.18",
 		DevmemUnmodelled: "devmem needs mlx5's SHAMPO RQ (hardware GRO with header-data split: ethtool -K rx-gro-hw on and -G tcp-data-split on), the only RQ db3010bb5a01 creates with PP_FLAG_ALLOW_UNREADABLE_NETMEM (v6.17); the model's mlx5 runs the legacy RQ (a page per packet)"},
 	{Name: "bnxt", Platform: "x86-server", Buffer: PagePerFrame, RxDescs: 511, // BNXT_DEFAULT_RX_RING_SIZE
-		Doc: "Broadcom NetXtreme (x86-64). Before 6.6 (and with hw_gro=0) in XDP page mode, the only mode whose RX buffers come from page_pool then: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO off; marks skbs from 5.19. From 6.6 the normal path with hardware GRO (TPA, on by default): 256-byte head buffers that are not pool pages, payload in a page_pool-fed aggregation ring (4 × the RX ring), 33 segments per aggregate, 2 to a 4 KB buffer, every skb marked. From 6.13 the head buffers are pool fragments, four to a page, but a head of up to 256 bytes is copied and its buffer reused, so the pool is not touched per frame; 7.3 copies nothing (rx_copybreak 0) and builds every skb over a head fragment. TX completion with dev_kfree_skb_any, napi_consume_skb from 6.19 (362a161b2582); pp.napi from 6.4, so NAPI-local direct recycling",
+		Doc: "Broadcom NetXtreme (x86-64). Before 6.6 (and with hw_gro=0 before 6.13) in XDP page mode, the only mode whose RX buffers come from page_pool then: a page per buffer, each consumed buffer replaced at once; an XDP program (XDP_PASS) runs on every frame; frames up to 256 bytes are copied and the buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data), larger ones get napi_alloc_skb, a copy of their headers and the page as frags[0] (bnxt_rx_page_skb); hardware GRO off; marks skbs from 5.19. From 6.6 the normal path with hardware GRO (TPA, on by default): 256-byte head buffers that are not pool pages, payload in a page_pool-fed aggregation ring (4 × the RX ring), 33 segments per aggregate, 2 to a 4 KB buffer, every skb marked. From 6.13 the head buffers are pool fragments (640 bytes, six to a page; 1024, four to a page, from 6.15), but a head of up to 256 bytes is copied and its buffer reused, so the pool is not touched per frame; 7.3 copies nothing (rx_copybreak 0) and builds every skb over a head fragment. From 6.13 with hardware GRO off (hw_gro=0 or gro=0) and no XDP program, the normal path without an aggregation ring: every RX buffer a 2112-byte pool fragment (one to a page), a frame over the copybreak built over it (bnxt_rx_skb), one under it copied and its buffer reused. TX completion with dev_kfree_skb_any, napi_consume_skb from 6.19 (362a161b2582); pp.napi from 6.4, so NAPI-local direct recycling",
 		// bnxt_alloc_rx_page_pool: PP_FLAG_DMA_MAP from 6.6 (below); pp.napi
 		// = &bnapi->napi from 6.4 (294e39e0d034 "bnxt: hook NAPIs to page
 		// pools", the patch that made the field). bnxt_tx_int frees skbs
@@ -475,7 +492,8 @@ var Specs = []*Spec{
 		// least 7.1, not re-read per release) a head of up to 256 bytes
 		// is copied and the pool is not touched per frame; 7.3 copies
 		// none, and every head is a pool fragment.
-		HeadPoolFrom: "6.13", HeadPoolBuf: 1024, CopybreakZeroFrom: "7.3",
+		HeadPoolFrom: "6.13", HeadPoolBuf: 640, HeadPoolBufWide: 1024, HeadPoolBufWideFrom: "6.15", CopybreakZeroFrom: "7.3",
+		HeadRingBuf: 2112, HeadRingRoom: 1536,
 		PPNapiFrom: "6.4", NetdevFrom: "6.8", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
 		XDPTx: XDPTxReuse, XDPTxFn: "bnxt_rx_xdp → __bnxt_xmit_xdp", XDPTxDoneFn: "bnxt_tx_int_xdp",
 		XDPNdo: XDPNdoReturnFrame, XDPNdoFn: "bnxt_xdp_xmit → __bnxt_xmit_xdp_redirect", XDPNdoDoneFn: "bnxt_tx_int_xdp → xdp_return_frame",

@@ -563,7 +563,7 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 			maxLen = v
 		}
 		if spec != nil {
-			s, _, ml := spec.DeviceSyncIn(era, bufferMode(spec, sc.Name, era), k)
+			s, _, ml := spec.DeviceSyncIn(era, bufferMode(spec, sc.Name, era, k), k)
 			sync, maxLen = s, int64(ml)
 		}
 		if !sync {

@@ -690,3 +690,41 @@ func TestBnxtHeadFrags_FromThePool(t *testing.T) {
 		}
 	}
 }
+
+// TestBnxtHeadRing_From6_13: with hardware GRO off (hw_gro=0) and no XDP
+// program, bnxt from 6.13 (7ed816be35ab) runs its normal path without an
+// aggregation ring: every RX buffer a 2112-byte page_pool fragment
+// (rx_buf_size at MTU 1500, one to a page), a frame over the copybreak
+// built over it (bnxt_rx_skb), one under it copied and its buffer reused
+// (bnxt_copy_skb). 6.12 runs page mode there (its normal path's buffers are
+// page_frag memory the pool never sees), with its XDP program per frame.
+func TestBnxtHeadRing_From6_13(t *testing.T) {
+	const n = 20_000
+	for _, tc := range []struct {
+		era, scenario string
+		mode          drivers.BufferMode
+		xdpRuns       bool
+		perFrame      bool // a pool allocation per frame
+	}{
+		{"6.12", "drop", drivers.PagePerFrame, true, false},    // page mode: 64-byte frames copied, buffer reused
+		{"6.13", "drop", drivers.HeadFrags, false, false},      // copybreak 256: copied, buffer reused
+		{"7.3", "drop", drivers.HeadFrags, false, true},        // copybreak 0: every frame built over its fragment
+		{"6.13", "tcp-stream", drivers.HeadFrags, false, true}, // 1514-byte frames built over their fragments
+		{"6.13", "xdp-drop", drivers.PagePerFrame, true, false},
+	} {
+		l, r := run(t, Config{Driver: "bnxt", Scenario: tc.scenario, Era: tc.era, Packets: n, Knobs: sim.MustOverrides("hw_gro=0")})
+		if l.drv.Mode != tc.mode {
+			t.Errorf("%s %s: buffer mode %s, want %s", tc.scenario, tc.era, l.drv.Mode, tc.mode)
+		}
+		if ran := l.spentBySymbol()["bpf_prog_run_xdp"] > 0; ran != tc.xdpRuns {
+			t.Errorf("%s %s: an XDP program ran %v, want %v", tc.scenario, tc.era, ran, tc.xdpRuns)
+		}
+		allocs := r.Stats[sim.StatAllocFast] + r.Stats[sim.StatAllocSlow] + r.Stats[sim.StatAllocRefill]
+		if perFrame := allocs >= n; perFrame != tc.perFrame {
+			t.Errorf("%s %s: %d pool allocations for %d frames: per frame %v, want %v", tc.scenario, tc.era, allocs, n, perFrame, tc.perFrame)
+		}
+		if r.Violations.Total() != 0 {
+			t.Errorf("%s %s: %v", tc.scenario, tc.era, first(r.Violations.List))
+		}
+	}
+}

@@ -123,8 +123,11 @@ func erasWhere(keep func(*sim.Era) bool) []string {
 // bufferMode is how the driver carves RX buffers in a scenario: its own
 // model, except split-page, which splits pages the era's way (the half-page
 // flip before 5.15, the frag API from 5.15).
-func bufferMode(spec *drivers.Spec, scenario string, era *sim.Era) drivers.BufferMode {
+func bufferMode(spec *drivers.Spec, scenario string, era *sim.Era, k *sim.Knobs) drivers.BufferMode {
 	if scenario != workload.WSplitPage {
+		if spec.HeadRing(era, k, workload.AttachesXDP(scenario, k)) {
+			return drivers.HeadFrags // bnxt from 6.13 with hardware GRO off
+		}
 		return spec.Buffer
 	}
 	if era.FragAPI {
@@ -149,10 +152,10 @@ func newDriverRun(l *Lab, name string) (runner, error) {
 	m := l.m
 	napi := pagepool.NewNAPI(0)
 	st := skb.NewStack(l.reg)
-	mode := bufferMode(l.spec, name, m.Era)
+	mode := bufferMode(l.spec, name, m.Era, &m.Knobs)
 	descs := l.spec.RxDescs
 	if v := m.Knobs[sim.KnobRxDescs]; v != 0 {
-		if v%2 != 0 && mode != drivers.PagePerFrame {
+		if v%2 != 0 && mode != drivers.PagePerFrame && mode != drivers.HeadFrags {
 			return nil, knobErr(sim.KnobRxDescs, &m.Knobs, "want an even number: %s's %s buffers come two to a page", l.spec.Name, mode)
 		}
 		descs = int(v)
