@@ -148,7 +148,7 @@ var chapters = []Chapter{
 		Presets: []Preset{
 			{ID: "ring64", Q: "scenario=drop&driver=mlx5&era=6.4&step=3", Caption: "mlx5, 6.4, op 3: kfree_skb in the poll is not NAPI-safe: the page takes the ring", Expect: "not NAPI-safe"},
 			{ID: "complete", Q: "scenario=tcp-stream&driver=mlx5&era=6.4&step=109", Caption: "mlx5 TCP, 6.4, op 109: the flush after napi_complete_done (list_owner = -1): 16 pages into the ring", Expect: "napi->list_owner is -1"},
-			{ID: "local", Q: "scenario=tcp-stream&driver=mlx5&era=6.4&step=186", Caption: "op 186: the IRQ schedules the NAPI again, and the flush before its first poll runs on the NAPI's CPU: 16 pages into the cache", Expect: "rx_pp_recycle_cached"},
+			{ID: "local", Q: "scenario=tcp-stream&driver=mlx5&era=6.4&step=149", Caption: "op 149: the IRQ schedules the NAPI again, and the flush before its first poll runs on the NAPI's CPU: 16 pages into the cache", Expect: "rx_pp_recycle_cached"},
 			{ID: "nonapi", Q: "scenario=drop&era=6.6&step=3", Caption: "mvpp2, 6.6, op 3: no pp.napi: the page takes the ring", Expect: "into the ptr_ring under the producer spinlock"},
 			{ID: "cache66", Q: "scenario=drop&driver=mlx5&era=6.6&step=3", Caption: "mlx5, 6.6, op 3: a free in softirq on the NAPI's CPU: into the alloc cache", Expect: "in_softirq"},
 			{ID: "txcpu", Q: "scenario=forward&driver=mlx5&era=6.4&tx_cpu=1&step=34", Caption: "mlx5 forwarding, TX completion on cpu1, op 34: not the pool's CPU: the ring", Expect: "rx_pp_recycle_ring"},

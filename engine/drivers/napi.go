@@ -127,7 +127,16 @@ func (d *Driver) MoveNAPI(cpu int) {
 // IRQ schedules it, no free on this CPU is NAPI-local). The next frame
 // starts a new poll. The caller flushes GRO first (napi_gro_flush, in
 // napi_complete_done before list_owner is cleared).
+//
+// The poll refills its ring before it completes (mlx5e_post_rx_wqes,
+// bnxt's and mvpp2's per-frame refill, mvneta's at the poll's end: all
+// inside the poll, before napi_complete_done), so the next IRQ's
+// net_rx_action flushes its defer list onto a posted ring.
 func (d *Driver) CompleteDone() {
+	if d.posted+d.held < len(d.ring) {
+		d.S.M.Begin(d.CPU(), sim.SymAllocPages)
+		d.Refill()
+	}
 	d.NAPI.Complete()
 	d.polled = 0
 	d.Completions++

@@ -293,7 +293,11 @@ func (d *Driver) addRxBuffer(sk *skb.SKB, pg *mm.Page, off, size, truesize int) 
 // dma_sync_single_for_cpu, skb_mark_for_recycle).
 func (d *Driver) receiveHeadFrag(length, hdr int) (*skb.SKB, error) {
 	if length <= d.Spec.Copybreak(d.S.M.Era) {
-		return d.receiveHeadSplit(length, hdr)
+		sk, err := d.receiveHeadSplit(length, hdr)
+		if err == nil && d.mark { // bnxt_deliver_skb marks every skb (its copy holds no pool page)
+			err = d.S.MarkForRecycle(d.CPU(), sk, nil, nil)
+		}
+		return sk, err
 	}
 	sk, err := d.receiveBuild(length)
 	if err == nil && d.S.M.Tracing() {

@@ -267,9 +267,15 @@ func (cfg Config) Choices(field string) []Choice {
 		if !sc.NeedsDriver {
 			return []Choice{{Value: "", Label: "none (a pool micro-benchmark)"}}
 		}
+		// The scenario's own driver is its "default" option alone: named
+		// explicitly it is the same config (ParseConfig writes it as the
+		// default), and a second option for it would snap back to the
+		// first when chosen — a keyboard walk through the list stops there.
 		out = append(out, Choice{Value: "", Label: "default (" + sc.DefaultDriver + ")"})
 		for _, d := range drivers.Specs {
-			out = append(out, Choice{Value: d.Name, Label: d.Name + " (" + d.Platform + ")"})
+			if d.Name != sc.DefaultDriver {
+				out = append(out, Choice{Value: d.Name, Label: d.Name + " (" + d.Platform + ")"})
+			}
 		}
 	case "era":
 		for _, e := range sim.Eras {
@@ -294,7 +300,9 @@ func (cfg Config) Choices(field string) []Choice {
 		}
 		out = append(out, Choice{Value: "", Label: "default (" + def + ")"})
 		for _, p := range sim.Platforms {
-			out = append(out, Choice{Value: p.Name, Label: p.Name})
+			if p.Name != def { // as the driver's: its default option alone
+				out = append(out, Choice{Value: p.Name, Label: p.Name})
+			}
 		}
 	case "preset":
 		out = []Choice{{Value: PresetTeaching, Label: "teaching (" + sizesLabel(Config{Scenario: sc.Name, Knobs: teachingKnobs(sc)}, sc) + ")"}, {Value: PresetKernel, Label: "kernel defaults"}}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"pplab/engine/drivers"
 	"pplab/engine/lab/internal/report"
 	"pplab/engine/sim"
 	"pplab/engine/workload"
@@ -92,6 +93,19 @@ func (l *Lab) notes() []string {
 	if l.drv != nil && l.drv.RingSize() > l.a.NumPages() {
 		out = append(out, fmt.Sprintf("the machine has %d pages (node_pages × numa_nodes), fewer than %s's %d RX descriptors: the ring never fills, the run measures memory exhaustion",
 			l.a.NumPages(), l.spec.Name, l.drv.RingSize()))
+	}
+	if l.drv != nil && l.spec.TPA { // bnxt: which of its RX paths ran
+		switch {
+		case l.drv.Agg():
+			// its default from 6.6 (hardware GRO): said by the driver's doc
+		case l.drv.Mode == drivers.HeadFrags:
+			out = append(out, fmt.Sprintf("%s ran its normal RX path without an aggregation ring (hardware GRO off, from 6.13): every RX buffer a %d-byte page_pool fragment, a frame over the copybreak (%d bytes) built over it, one under it copied and its buffer reused; no XDP program",
+				l.spec.Name, l.drv.BufSize(), l.spec.Copybreak(l.m.Era)))
+		case workload.AttachesXDP(l.scenario.Name, &l.m.Knobs):
+			out = append(out, fmt.Sprintf("%s ran XDP page mode: the scenario's XDP program puts it there (GRO_HW off, a page_pool page per buffer)", l.spec.Name))
+		default:
+			out = append(out, fmt.Sprintf("%s ran XDP page mode, with an XDP_PASS program on every frame (a page_pool page per buffer): in %s the RX buffers of its normal path here are memory the pool never sees (the pool feeds that path from 6.6 with hardware GRO, from 6.13 without), so page mode stands for it", l.spec.Name, l.m.Era.Name))
+		}
 	}
 	if l.drv != nil && l.scenario.Name == workload.WTCPStream && !l.spec.GRO && l.m.Knobs[sim.KnobGRO] != 0 {
 		out = append(out, fmt.Sprintf("%s hands its skbs to netif_receive_skb, not napi_gro_receive: no GRO, every segment goes up the stack alone", l.spec.Name))

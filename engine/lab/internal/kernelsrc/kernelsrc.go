@@ -61,7 +61,7 @@ const (
 	// Inferred: the era's release could not be read (idents.tsv's @unread
 	// line) and the row, not checked there, defines the identifier in the
 	// same file in the checked eras on both sides of it: the lookup gives
-	// that file and says it was not read.
+	// that file and says it was not read, and from which eras it is assumed.
 	Inferred
 )
 
@@ -431,7 +431,7 @@ func (t *table) source(e *sim.Era, driver string, s sim.Sym) SourceRef {
 	switch {
 	case en.status == Inferred:
 		return SourceRef{Name: name, URL: "https://elixir.bootlin.com/linux/" + e.Tag + "/source/" + d.File, File: d.File,
-			Note: "not read in " + e.Tag + " (no tree of that release here): defined in this file in " + en.sides[0] + " and in " + en.sides[1]}
+			Note: "not read in " + e.Tag + ": assumed from " + en.sides[0] + " and " + en.sides[1] + ", which define it in this file (no " + e.Tag + " source was readable where pplab was checked)"}
 	case en.status == Unverified:
 		return SourceRef{Name: name, Note: "not verified in " + e.Tag + ": idents.tsv's row for " + name + " was checked through " + en.thru + " only"}
 	case ok && d.MsgID != "":

@@ -409,7 +409,7 @@ func TestIdents_AnUnreadEraInfersOnlyWhatBothSidesSay(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := tb.source(mid, "", sim.SymPoolCreate)
-	if got.URL != "https://elixir.bootlin.com/linux/vx-mid/source/f.c" || !strings.Contains(got.Note, "not read in vx-mid") || !strings.Contains(got.Note, "in 6.12 and in 6.15") {
+	if got.URL != "https://elixir.bootlin.com/linux/vx-mid/source/f.c" || !strings.Contains(got.Note, "not read in vx-mid") || !strings.Contains(got.Note, "assumed from 6.12 and 6.15") {
 		t.Errorf("inferred source: %+v", got)
 	}
 	if _, err := parseIdents(strings.Replace(text, "@unread\tx-mid", "@unread\trfc-v1", 1), eras); err == nil || !strings.Contains(err.Error(), "a branch") {

@@ -147,7 +147,7 @@ func (r Results) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	str := func(s string) string { q, _ := json.Marshal(s); return string(q) }
 	fmt.Fprintf(&b, `{"driver":%s,"scenario":%s,"era":%s,"packets":%d,"seed":%d,`, str(r.Driver), str(r.Scenario), str(r.Era), r.Packets, r.Seed)
-	fmt.Fprintf(&b, `"rate":{"value":%s,"unit":%s},"stats":{`, strconv.FormatFloat(Round2(r.Rate.Value), 'f', -1, 64), str(r.Rate.Unit))
+	fmt.Fprintf(&b, `"rate":{"value":%s,"unit":%s,"link_bound":%t},"stats":{`, strconv.FormatFloat(Round2(r.Rate.Value), 'f', -1, 64), str(r.Rate.Unit), r.LinkBound)
 	for i := sim.Stat(0); i < sim.NumStats; i++ {
 		if i > 0 {
 			b.WriteByte(',')
@@ -203,7 +203,12 @@ func (r Results) WriteTable(w io.Writer) {
 		drv = "-"
 	}
 	fmt.Fprintf(w, "scenario %s  driver %s  era %s  packets %d  seed %d\n", r.Scenario, drv, r.Era, r.Packets, r.Seed)
-	fmt.Fprintf(w, "rate: %.1f %s  (%.2f ns per packet on cpu%d)\n", r.Rate.Value, r.Rate.Unit, r.NsPerPacket, r.Bottleneck)
+	if r.LinkBound {
+		// The CPUs have time to spare: the NIC's line rate is the rate.
+		fmt.Fprintf(w, "rate: %.1f %s  (the link's line rate; the busiest CPU, cpu%d, spends %.2f ns per packet)\n", r.Rate.Value, r.Rate.Unit, r.Bottleneck, r.NsPerPacket)
+	} else {
+		fmt.Fprintf(w, "rate: %.1f %s  (%.2f ns per packet on cpu%d)\n", r.Rate.Value, r.Rate.Unit, r.NsPerPacket, r.Bottleneck)
+	}
 	if r.Lost > 0 || r.RxMissed > 0 || r.AllocFailures > 0 {
 		fmt.Fprintf(w, "delivered: %d of %d packets (lost %d; rx_missed_errors %d: no RX buffer posted; rx_buff_alloc_err %d: page_pool_alloc_pages returned NULL)\n",
 			r.Delivered, r.Packets, r.Lost, r.RxMissed, r.AllocFailures)

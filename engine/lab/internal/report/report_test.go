@@ -56,7 +56,7 @@ func TestMarshalJSON_FixedKeyOrder(t *testing.T) {
 		}
 		last = at
 	}
-	if !strings.Contains(s, `"rate":{"value":12.35,"unit":"kpps"}`) {
+	if !strings.Contains(s, `"rate":{"value":12.35,"unit":"kpps","link_bound":false}`) {
 		t.Errorf("rate not rounded to two decimals: %s", s)
 	}
 }
