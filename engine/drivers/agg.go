@@ -16,9 +16,11 @@ import (
 // bnxt_alloc_rx_data — not page_pool pages until 6.13, which takes them from
 // the pool (aggHeadSKB) — and what a frame carries beyond them lands in the
 // aggregation ring's buffers, which the pool feeds. The
-// ring the model keeps (Driver.ring) is that aggregation ring; the head ring
-// is not modelled buffer by buffer: each frame's head is a page_frag buffer
-// of its own, allocated where the driver replaces the consumed one.
+// ring the model keeps (Driver.ring) is that aggregation ring. The head ring
+// is kept buffer by buffer from 6.13 only (Driver.heads: pool fragments,
+// filled at open, a slot per frame or TPA aggregation); before, each
+// frame's head is a page_frag buffer of its own, allocated where the
+// driver replaces the consumed one.
 //
 // With TPA (hardware GRO) the NIC aggregates a TCP flow itself: it starts an
 // aggregation with the first segment (its first rx_copy_thresh bytes in the
@@ -31,6 +33,52 @@ import (
 // marks it for recycling and hands it to napi_gro_receive, where it is too big
 // to merge with the next one (skb_gro_receive's 64 KB limit) and, with no
 // frag_list, every page it holds is freed with its skb.
+
+// headSlot is one head buffer of the RX ring (Driver.heads).
+type headSlot struct {
+	pg  *mm.Page
+	off int
+}
+
+// fillHeads posts a page_pool fragment on every empty head slot
+// (bnxt_alloc_rx_data per slot at open: __bnxt_alloc_rx_frag); false when
+// the pool fails.
+func (d *Driver) fillHeads() bool {
+	m := d.S.M
+	cpu := d.CPU()
+	size := d.Spec.HeadBuf(m.Era)
+	for i := range d.heads {
+		if d.heads[i].pg != nil {
+			continue
+		}
+		pg, off := d.Pool.AllocFrag(cpu, size)
+		if pg == nil {
+			return false
+		}
+		d.postHead(i, pg, off)
+	}
+	return true
+}
+
+// postHead puts a head fragment on slot i: the NIC holds it.
+func (d *Driver) postHead(i int, pg *mm.Page, off int) {
+	d.heads[i] = headSlot{pg: pg, off: off}
+	pg.MoveTo(d.S.M, sim.PlaceNICRing, -1)
+	pg.Users++
+	if d.S.M.Tracing() {
+		d.ev(sim.SymAllocPages, pg, sim.PlaceNone, sim.PlaceNICRing, fmt.Sprintf("RX head buffer %d: a %d-byte page_pool fragment at offset %d (__bnxt_alloc_rx_frag: page_pool_alloc_frag from the head pool)", i, d.Spec.HeadBuf(d.S.M.Era), off))
+	}
+}
+
+// takeHead is the head slot the frame fills: its fragment, and the slot's
+// next (the ring moves on whether the head is copied or built over).
+func (d *Driver) takeHead() (*headSlot, int) {
+	i := d.headNext
+	if d.headNext++; d.headNext == len(d.heads) {
+		d.headNext = 0
+	}
+	return &d.heads[i], i
+}
 
 // tpaBuf is an aggregation buffer the NIC is filling for the aggregation in
 // progress.
@@ -138,9 +186,10 @@ func (s *Spec) Copybreak(e *sim.Era) int {
 //     fragment (bnxt_rx_skb / bnxt_tpa_end: napi_build_skb,
 //     dma_sync_single_for_cpu of rx_buf_use_size, skb_mark_for_recycle)
 //     and the slot refilled with a new fragment (__bnxt_alloc_rx_frag:
-//     page_pool_alloc_frag of rx_buf_size). The model's head ring is not
-//     kept buffer by buffer: the fragment it takes here stands for the
-//     consumed head, and its replacement is not drawn.
+//     page_pool_alloc_frag of rx_buf_size). The head ring is kept
+//     buffer by buffer (Driver.heads, filled at open); a TPA aggregation
+//     takes the slot of its first segment (the kernel swaps that buffer
+//     into tpa_info and gives the slot tpa_info's spare: the same count).
 //
 // The skb is marked for recycling, as bnxt_deliver_skb marks every skb
 // from 6.6 (its frags are pool pages).
@@ -149,6 +198,9 @@ func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
 	cpu := d.CPU()
 	n := min(head, d.Spec.AggHead)
 	if d.Spec.HeadPool(m.Era) && head <= d.Spec.Copybreak(m.Era) {
+		if d.heads != nil {
+			d.takeHead() // copied: the fragment stays on its slot (bnxt_reuse_rx_data)
+		}
 		return d.copyHead(head)
 	}
 	var sk *skb.SKB
@@ -158,7 +210,18 @@ func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
 		sk, err = d.S.AllocPageFragSKB(cpu, n)
 	} else {
 		var off int
-		if pg, off = d.Pool.AllocFrag(cpu, d.Spec.HeadBuf(m.Era)); pg == nil {
+		if d.heads != nil {
+			// bnxt_rx_skb / bnxt_tpa_end: the slot gets a new fragment
+			// (bnxt_alloc_rx_data) before the skb is built over the old.
+			slot, i := d.takeHead()
+			npg, noff := d.Pool.AllocFrag(cpu, d.Spec.HeadBuf(m.Era))
+			if npg == nil {
+				return nil, fmt.Errorf("__bnxt_alloc_rx_frag: page_pool_alloc_frag: %w", skb.ErrNoMem) // the old fragment stays (bnxt_reuse_rx_data)
+			}
+			pg, off = slot.pg, slot.off
+			pg.Users-- // the NIC's hold becomes the skb's
+			d.postHead(i, npg, noff)
+		} else if pg, off = d.Pool.AllocFrag(cpu, d.Spec.HeadBuf(m.Era)); pg == nil {
 			return nil, fmt.Errorf("__bnxt_alloc_rx_frag: page_pool_alloc_frag: %w", skb.ErrNoMem)
 		}
 		if pg.Mapped {

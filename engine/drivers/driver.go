@@ -73,10 +73,16 @@ type Driver struct {
 	NAPI *pagepool.NAPI
 	Mode BufferMode
 
-	mark    bool // skb_mark_for_recycle (else page_pool_release_page), fixed per era
-	agg     bool // the normal RX path with a page_pool-fed aggregation ring (Spec.AggMode); the ring is that ring
-	tpa     tpaState
-	selfMap bool // the driver maps and unmaps each RX buffer (its pool has no PP_FLAG_DMA_MAP)
+	mark bool // skb_mark_for_recycle (else page_pool_release_page), fixed per era
+	agg  bool // the normal RX path with a page_pool-fed aggregation ring (Spec.AggMode); the ring is that ring
+	tpa  tpaState
+	// heads is the RX ring's head buffers on the path with an aggregation
+	// ring from HeadPoolFrom (7ed816be35ab): each a page_pool fragment of
+	// Spec.HeadBuf bytes, filled at open; headNext the slot the next frame
+	// (or TPA aggregation) takes. nil when the heads are not pool memory.
+	heads    []headSlot
+	headNext int
+	selfMap  bool // the driver maps and unmaps each RX buffer (its pool has no PP_FLAG_DMA_MAP)
 
 	// cache is the driver's own RX page cache (Spec.RxCacheUntil; nil in
 	// eras without it, and for split pages); pending are the pages of the
@@ -123,6 +129,7 @@ type Driver struct {
 // (Spec.AggMode): the ring the model keeps is the aggregation ring,
 // rxDescs × Spec.AggFactor buffers, and the pool is sized for it.
 func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, napi *pagepool.NAPI, rxDescs int, agg bool) (*Driver, error) {
+	headSlots := rxDescs // the RX ring (its head buffers); the model's ring is the aggregation ring below
 	if agg {
 		if !spec.TPA || mode != PagePerFrame {
 			return nil, fmt.Errorf("%s: no aggregation-ring RX path in the model (buffer mode %s)", spec.Name, mode)
@@ -196,6 +203,9 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	}
 	if agg {
 		d.tpa.bufs = make([]tpaBuf, 0, skb.MaxSkbFrags)
+		if spec.HeadPool(e) {
+			d.heads = make([]headSlot, headSlots)
+		}
 	}
 	if useCache {
 		d.cache = &rxCache{}
@@ -271,6 +281,11 @@ func (d *Driver) HeldPages(v skb.PageVisitor) {
 		b := &d.tpa.bufs[i]
 		v.HeldPage(b.pg, b.off, b.size, "an aggregation buffer the NIC fills for the TPA aggregation in progress")
 	}
+	for i := range d.heads {
+		if h := &d.heads[i]; h.pg != nil {
+			v.HeldPage(h.pg, h.off, d.Spec.HeadBuf(d.S.M.Era), "a posted RX head buffer (a page_pool fragment)")
+		}
+	}
 }
 
 // Posted is the number of descriptors the NIC may fill.
@@ -322,6 +337,16 @@ func (d *Driver) UnloadOn(cpu int) {
 		d.tpa.bufs[i] = tpaBuf{}
 	}
 	d.tpa.bufs, d.tpa.segs = d.tpa.bufs[:0], 0
+	for i := range d.heads { // the head ring's fragments (bnxt_free_rx_skbs: page_pool_free_va)
+		h := &d.heads[i]
+		if h.pg == nil {
+			continue
+		}
+		h.pg.Users--
+		m.Begin(cpu, sim.SymPutPage)
+		d.Pool.PutPage(cpu, h.pg, -1, false)
+		*h = headSlot{}
+	}
 	for i := range d.ring {
 		dd := &d.ring[i]
 		if !dd.posted && !dd.reuse && !dd.held {

@@ -157,10 +157,18 @@ func (d *Driver) Schedule() { d.NAPI.Schedule() }
 // page_pool_alloc_pages per buffer on the queue's CPU, the first one the
 // slow path. It reports the buffers posted. Calling it on a filled ring
 // posts nothing.
+//
+// bnxt from 6.13 on its path with an aggregation ring fills its RX ring's
+// head buffers too, each a page_pool fragment (Driver.heads), after the
+// aggregation ring.
 func (d *Driver) Open() int {
 	if d.posted >= len(d.ring) {
 		return 0
 	}
 	d.S.M.Begin(d.CPU(), sim.SymAllocPages)
-	return d.Refill()
+	n := d.Refill()
+	if d.heads != nil {
+		d.fillHeads()
+	}
+	return n
 }

@@ -485,10 +485,9 @@ var Specs = []*Spec{
 		// bnxt_tpa_end builds the skb from the head buffer and adds the
 		// buffers as frags (bnxt_rx_agg_pages_skb).
 		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256, TPAMaxSegs: 33, TPASegsPerBuf: 2,
-		// Heads from the pool from 6.13 (7ed816be35ab); the head
-		// ring itself is not modelled buffer by buffer (agg.go), so its
-		// fill at open is not either: a head fragment is taken where a
-		// built head is replaced. With the copybreak at 256 (6.13 to at
+		// Heads from the pool from 6.13 (7ed816be35ab): the RX ring's
+		// head buffers are pool fragments, filled at open (Driver.heads,
+		// agg.go), a built head's slot refilled. With the copybreak at 256 (6.13 to at
 		// least 7.1, not re-read per release) a head of up to 256 bytes
 		// is copied and the pool is not touched per frame; 7.3 copies
 		// none, and every head is a pool fragment.
