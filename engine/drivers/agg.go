@@ -41,9 +41,9 @@ type headSlot struct {
 }
 
 // fillHeads posts a page_pool fragment on every empty head slot
-// (bnxt_alloc_rx_data per slot at open: __bnxt_alloc_rx_frag); false when
-// the pool fails.
-func (d *Driver) fillHeads() bool {
+// (bnxt_alloc_rx_data per slot at open: __bnxt_alloc_rx_frag); it stops
+// where the pool fails.
+func (d *Driver) fillHeads() {
 	m := d.S.M
 	cpu := d.CPU()
 	size := d.Spec.HeadBuf(m.Era)
@@ -53,11 +53,10 @@ func (d *Driver) fillHeads() bool {
 		}
 		pg, off := d.Pool.AllocFrag(cpu, size)
 		if pg == nil {
-			return false
+			return
 		}
 		d.postHead(i, pg, off)
 	}
-	return true
 }
 
 // postHead puts a head fragment on slot i: the NIC holds it.

@@ -48,11 +48,18 @@ func (d *Driver) Poll(length int) bool {
 	}
 	d.polled = 0
 	d.NidChanged()
+	d.refillRing()
+	return true
+}
+
+// refillRing is the poll's refill of every empty descriptor, as its own
+// operation step (named after the pool's allocation); nothing when the ring
+// is full.
+func (d *Driver) refillRing() {
 	if d.posted+d.held < len(d.ring) {
 		d.S.M.Begin(d.CPU(), sim.SymAllocPages)
 		d.Refill()
 	}
-	return true
 }
 
 // EndPoll models the end of the NAPI poll in progress, when the next frame
@@ -133,10 +140,7 @@ func (d *Driver) MoveNAPI(cpu int) {
 // inside the poll, before napi_complete_done), so the next IRQ's
 // net_rx_action flushes its defer list onto a posted ring.
 func (d *Driver) CompleteDone() {
-	if d.posted+d.held < len(d.ring) {
-		d.S.M.Begin(d.CPU(), sim.SymAllocPages)
-		d.Refill()
-	}
+	d.refillRing()
 	d.NAPI.Complete()
 	d.polled = 0
 	d.Completions++

@@ -204,17 +204,23 @@ func parseIdents(text string, eras []sim.Era) (*table, error) {
 		for i := range eras {
 			m := t.at[eras[i].Name]
 			old, had := m[r.ident]
+			// An @unread era between two checked eras that both hold the
+			// row is inferred to define the identifier as they do.
+			lo, hi, inferred := -1, -1, false
+			if unread[i] && r.covers[i] && !isChecked(i) {
+				lo, hi = checkedSides(i, isChecked, pos, mainline)
+				inferred = lo >= 0 && hi >= 0 && r.covers[lo] && r.covers[hi]
+			}
 			switch {
 			case isChecked(i) && r.covers[i]:
 				if had && old.status == Defined {
 					return nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, eras[i].Name, old.line)
 				}
 				m[r.ident] = entry{status: Defined, def: r.def, line: r.line}
-			case !isChecked(i) && unread[i] && r.covers[i] && sidesCovered(i, r.covers, isChecked, pos, mainline):
+			case inferred:
 				if had && old.status == Defined {
 					return nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, eras[i].Name, old.line)
 				}
-				lo, hi := checkedSides(i, isChecked, pos, mainline)
 				m[r.ident] = entry{status: Inferred, def: r.def, line: r.line, sides: [2]string{eras[lo].Name, eras[hi].Name}}
 			case !isChecked(i) && touches(i, r.covers, isChecked, pos, base, mainline):
 				t.pending[r.line] = append(t.pending[r.line], eras[i].Name)
@@ -280,20 +286,8 @@ func touches(i int, covers map[int]bool, checked func(int) bool, pos, base, main
 	if base[i] >= 0 {
 		return covers[base[i]]
 	}
-	for k := pos[i] - 1; k >= 0; k-- {
-		if j := mainline[k]; checked(j) {
-			if covers[j] {
-				return true
-			}
-			break
-		}
-	}
-	for k := pos[i] + 1; k < len(mainline); k++ {
-		if j := mainline[k]; checked(j) {
-			return covers[j]
-		}
-	}
-	return false
+	lo, hi := checkedSides(i, checked, pos, mainline)
+	return lo >= 0 && covers[lo] || hi >= 0 && covers[hi]
 }
 
 // checkedSides are the nearest eras of the mainline before and after
@@ -313,14 +307,6 @@ func checkedSides(i int, checked func(int) bool, pos, mainline []int) (lo, hi in
 		}
 	}
 	return lo, hi
-}
-
-// sidesCovered says whether the row covers the checked eras on both sides
-// of mainline era i: an @unread era between them is inferred to define the
-// identifier as they do.
-func sidesCovered(i int, covers map[int]bool, checked func(int) bool, pos, mainline []int) bool {
-	lo, hi := checkedSides(i, checked, pos, mainline)
-	return lo >= 0 && hi >= 0 && covers[lo] && covers[hi]
 }
 
 // eraSet is what one item of a row's eras names: every era it covers
