@@ -33,17 +33,19 @@ type IdentDef struct {
 	Why   string // what the row rests on ("-": no move known)
 }
 
-// identTable is idents.tsv read against the model's eras, parsed on the
-// first look-up (not at start-up: a batch run names no identifier).
-var identTable = sync.OnceValue(func() *table { return mustParse(identsTSV, sim.Eras) })
-
-func mustParse(text string, eras []sim.Era) *table {
-	t, err := parseIdents(text, eras)
+// identTable is idents.tsv read against the model's eras on the first
+// look-up (not at start-up: a batch run names no identifier), each era's
+// entries built on the first look-up in that era: the browser's first
+// step names one era, and building all twenty cost it 60–90 ms of its
+// cold start (parseIdents builds every era, with the checks;
+// TestIdents_TheLookupsTableIsTheParsedOne holds the two equal).
+var identTable = sync.OnceValue(func() *table {
+	t, err := readIdents(identsTSV, sim.Eras)
 	if err != nil {
 		panic(err)
 	}
 	return t
-}
+})
 
 // Status is what the table says of an identifier in an era.
 type Status uint8
@@ -68,6 +70,7 @@ const (
 // table is the parsed idents.tsv: per era name and identifier, what the
 // table says.
 type table struct {
+	mu sync.Mutex // guards at while eras are built on their first look-up
 	at map[string]map[string]entry
 	// pending: per line of a row, the eras (names, in the era order) it
 	// was not checked in and could hold in: what TestIdents_EveryEraIsChecked
@@ -77,6 +80,14 @@ type table struct {
 	checked []string
 	// unread is the @unread line's eras.
 	unread []string
+
+	// What the entries are built from (readIdents).
+	eras      []sim.Era
+	rows      []row
+	pos, base []int        // per era index: position on the mainline, a branch's base (-1: none)
+	mainline  []int        // the mainline's era indices, in order
+	checkedAt map[int]int  // era index → position in @checked
+	unreadAt  map[int]bool // the @unread eras
 }
 
 type entry struct {
@@ -92,16 +103,37 @@ type row struct {
 	ident    string
 	line     int
 	def      IdentDef
-	covers   map[int]bool // indices into the era list the row's eras name (checked or not)
-	through  int          // position in @checked of the row's checked-through era
+	covers   []bool // per index into the era list: whether the row's eras name it (checked or not)
+	through  int    // position in @checked of the row's checked-through era
 	thruName string
 }
 
 // parseIdents reads the table against an era list (sim.Eras, or a test's
 // list with an era inserted): ranges along the list's mainline, branches
 // named on their own, each row valid for the eras checked through its
-// third column (idents.tsv's header says how to read it).
+// third column (idents.tsv's header says how to read it). Every era's
+// entries are built, and the rows still to check in each (pending).
 func parseIdents(text string, eras []sim.Era) (*table, error) {
+	t, err := readIdents(text, eras)
+	if err != nil {
+		return nil, err
+	}
+	for i := range eras {
+		m, lines, err := t.build(i)
+		if err != nil {
+			return nil, err
+		}
+		t.at[eras[i].Name] = m
+		for _, l := range lines {
+			t.pending[l] = append(t.pending[l], eras[i].Name)
+		}
+	}
+	return t, nil
+}
+
+// readIdents reads the rows and the @checked and @unread lines; the
+// entries of an era are built by build.
+func readIdents(text string, eras []sim.Era) (*table, error) {
 	index := map[string]int{}
 	for i := range eras {
 		index[eras[i].Name] = i
@@ -159,7 +191,7 @@ func parseIdents(text string, eras []sim.Era) (*table, error) {
 		if len(f) != 5 {
 			return nil, fmt.Errorf("idents.tsv:%d: %d fields, want 5", n+1, len(f))
 		}
-		r := row{ident: f[0], line: n + 1, def: IdentDef{File: f[3], Why: f[4]}, covers: map[int]bool{}, thruName: f[2]}
+		r := row{ident: f[0], line: n + 1, def: IdentDef{File: f[3], Why: f[4]}, covers: make([]bool, len(eras)), thruName: f[2]}
 		if id, ok := strings.CutPrefix(f[3], "RFC:"); ok {
 			r.def = IdentDef{MsgID: id, Why: f[4]}
 		}
@@ -189,48 +221,75 @@ func parseIdents(text string, eras []sim.Era) (*table, error) {
 	if len(checkedAt) == 0 {
 		return nil, fmt.Errorf("idents.tsv: no @checked line")
 	}
-	t := &table{at: map[string]map[string]entry{}, pending: map[int][]string{}, checked: make([]string, len(checkedAt))}
+	t := &table{at: map[string]map[string]entry{}, pending: map[int][]string{}, checked: make([]string, len(checkedAt)),
+		eras: eras, rows: rows, pos: pos, base: base, mainline: mainline, checkedAt: checkedAt, unreadAt: unread}
 	for i, k := range checkedAt {
 		t.checked[k] = eras[i].Name
 	}
 	for i := range eras {
-		t.at[eras[i].Name] = map[string]entry{}
 		if unread[i] {
 			t.unread = append(t.unread, eras[i].Name)
 		}
 	}
-	for _, r := range rows {
-		isChecked := func(i int) bool { k, ok := checkedAt[i]; return ok && k <= r.through }
-		for i := range eras {
-			m := t.at[eras[i].Name]
-			old, had := m[r.ident]
-			// An @unread era between two checked eras that both hold the
-			// row is inferred to define the identifier as they do.
-			lo, hi, inferred := -1, -1, false
-			if unread[i] && r.covers[i] && !isChecked(i) {
-				lo, hi = checkedSides(i, isChecked, pos, mainline)
-				inferred = lo >= 0 && hi >= 0 && r.covers[lo] && r.covers[hi]
+	return t, nil
+}
+
+// build is era i's entries, per identifier, and the lines of the rows
+// not checked in it that could hold there (in row order).
+func (t *table) build(i int) (map[string]entry, []int, error) {
+	m := make(map[string]entry, len(t.rows))
+	var pending []int
+	name := t.eras[i].Name
+	for _, r := range t.rows {
+		isChecked := func(i int) bool { k, ok := t.checkedAt[i]; return ok && k <= r.through }
+		old, had := m[r.ident]
+		// An @unread era between two checked eras that both hold the
+		// row is inferred to define the identifier as they do.
+		lo, hi, inferred := -1, -1, false
+		if t.unreadAt[i] && r.covers[i] && !isChecked(i) {
+			lo, hi = checkedSides(i, isChecked, t.pos, t.mainline)
+			inferred = lo >= 0 && hi >= 0 && r.covers[lo] && r.covers[hi]
+		}
+		switch {
+		case isChecked(i) && r.covers[i]:
+			if had && old.status == Defined {
+				return nil, nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, name, old.line)
 			}
-			switch {
-			case isChecked(i) && r.covers[i]:
-				if had && old.status == Defined {
-					return nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, eras[i].Name, old.line)
-				}
-				m[r.ident] = entry{status: Defined, def: r.def, line: r.line}
-			case inferred:
-				if had && old.status == Defined {
-					return nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, eras[i].Name, old.line)
-				}
-				m[r.ident] = entry{status: Inferred, def: r.def, line: r.line, sides: [2]string{eras[lo].Name, eras[hi].Name}}
-			case !isChecked(i) && touches(i, r.covers, isChecked, pos, base, mainline):
-				t.pending[r.line] = append(t.pending[r.line], eras[i].Name)
-				if !had || old.status == Absent {
-					m[r.ident] = entry{status: Unverified, line: r.line, thru: r.thruName}
-				}
+			m[r.ident] = entry{status: Defined, def: r.def, line: r.line}
+		case inferred:
+			if had && old.status == Defined {
+				return nil, nil, fmt.Errorf("idents.tsv:%d: %s in era %s is defined by line %d too", r.line, r.ident, name, old.line)
+			}
+			m[r.ident] = entry{status: Inferred, def: r.def, line: r.line, sides: [2]string{t.eras[lo].Name, t.eras[hi].Name}}
+		case !isChecked(i) && touches(i, r.covers, isChecked, t.pos, t.base, t.mainline):
+			pending = append(pending, r.line)
+			if !had || old.status == Absent {
+				m[r.ident] = entry{status: Unverified, line: r.line, thru: r.thruName}
 			}
 		}
 	}
-	return t, nil
+	return m, pending, nil
+}
+
+// entries is the era's entries, built on its first look-up. The embedded
+// table builds in every era (TestIdents_TheLookupsTableIsTheParsedOne):
+// a failure here is a broken build, and panics.
+func (t *table) entries(era string) map[string]entry {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if m, ok := t.at[era]; ok {
+		return m
+	}
+	i := slices.IndexFunc(t.eras, func(e sim.Era) bool { return e.Name == era })
+	if i < 0 {
+		return nil // no such era: every identifier Absent
+	}
+	m, _, err := t.build(i)
+	if err != nil {
+		panic(err)
+	}
+	t.at[era] = m
+	return m
 }
 
 // recordChecked is idents.tsv with the check of every row not yet
@@ -279,7 +338,7 @@ func recordChecked(text string, eras []sim.Era, era string) (out string, n int, 
 // the row was not checked in: it covers i, or i is a branch whose base it
 // covers, or i is on the mainline next to it (the nearest checked era of
 // the mainline before or after i is covered).
-func touches(i int, covers map[int]bool, checked func(int) bool, pos, base, mainline []int) bool {
+func touches(i int, covers []bool, checked func(int) bool, pos, base, mainline []int) bool {
 	if covers[i] {
 		return true
 	}
@@ -359,14 +418,14 @@ func eraItem(item string, index map[string]int, pos, mainline []int) (eraSet, er
 // row checked in the era, and for one Inferred there (StatusOf tells them
 // apart).
 func Lookup(era, ident string) (IdentDef, bool) {
-	e := identTable().at[era][ident]
+	e := identTable().entries(era)[ident]
 	return e.def, e.status == Defined || e.status == Inferred
 }
 
 // StatusOf is what the table says of the identifier in the era, and for
 // an Unverified one the era its row was checked through.
 func StatusOf(era, ident string) (Status, string) {
-	e := identTable().at[era][ident]
+	e := identTable().entries(era)[ident]
 	return e.status, e.thru
 }
 
@@ -412,7 +471,7 @@ func (t *table) source(e *sim.Era, driver string, s sim.Sym) SourceRef {
 			}
 		}
 	}
-	en := t.at[e.Name][name]
+	en := t.entries(e.Name)[name]
 	d, ok := en.def, en.status == Defined
 	switch {
 	case en.status == Inferred:

@@ -7,10 +7,45 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"pplab/engine/sim"
 )
+
+// parsedTable is idents.tsv parsed whole (every era built, with the
+// checks): what the tests read. The look-ups use identTable, which builds
+// an era on its first look-up there.
+var parsedTable = sync.OnceValue(func() *table {
+	t, err := parseIdents(identsTSV, sim.Eras)
+	if err != nil {
+		panic(err)
+	}
+	return t
+})
+
+// The look-ups' table, built era by era as each is first looked up, says
+// what the whole parse says in every era, whatever the order of the
+// look-ups; an era the model does not have has no entries.
+func TestIdents_TheLookupsTableIsTheParsedOne(t *testing.T) {
+	lazy, err := readIdents(identsTSV, sim.Eras)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lazy.at) != 0 {
+		t.Fatalf("readIdents built %d eras: the entries are built on look-up", len(lazy.at))
+	}
+	full := parsedTable()
+	for k := range sim.Eras {
+		e := sim.Eras[len(sim.Eras)-1-k].Name // newest first: not the parse's order
+		if got, want := lazy.entries(e), full.at[e]; !maps.Equal(got, want) || len(want) == 0 {
+			t.Errorf("era %s: %d entries looked up, %d parsed (or they differ)", e, len(got), len(want))
+		}
+	}
+	if m := lazy.entries("9.99"); len(m) != 0 {
+		t.Errorf("an unknown era has %d entries", len(m))
+	}
+}
 
 // identsAsLists is idents.tsv as it was before its lists of eras became
 // ranges: one comma list of every era per row.
@@ -69,7 +104,7 @@ func TestIdents_RangesSayWhatTheListsSaid(t *testing.T) {
 			idents[id] = true
 		}
 	}
-	for _, m := range identTable().at {
+	for _, m := range parsedTable().at {
 		for id := range m {
 			idents[id] = true
 		}
@@ -103,7 +138,7 @@ var checked = flag.String("checked", "", "record in idents.tsv that the rows not
 // it: an era added to engine/sim fails here, naming the rows to read in its
 // release, until each row's "checked through" says it was (adding-an-era.md).
 func TestIdents_EveryEraIsChecked(t *testing.T) {
-	tb, src := identTable(), identsTSV
+	tb, src := parsedTable(), identsTSV
 	if *checked != "" {
 		text, n, err := recordChecked(src, sim.Eras, *checked)
 		if err != nil {
@@ -188,12 +223,12 @@ func TestIdents_AnEraInsertedAnywhereIsNotVerifiedUntilChecked(t *testing.T) {
 		}
 		unverified := 0
 		for _, e := range sim.Eras {
-			if !maps.Equal(tb.at[e.Name], identTable().at[e.Name]) {
+			if !maps.Equal(tb.at[e.Name], parsedTable().at[e.Name]) {
 				t.Errorf("%s after %s: era %s reads otherwise", x, prev, e.Name)
 			}
 		}
 		idents := map[string]bool{}
-		for _, m := range []map[string]entry{identTable().at[prev], identTable().at[next], tb.at[x]} {
+		for _, m := range []map[string]entry{parsedTable().at[prev], parsedTable().at[next], tb.at[x]} {
 			for id := range m {
 				idents[id] = true
 			}
@@ -201,7 +236,7 @@ func TestIdents_AnEraInsertedAnywhereIsNotVerifiedUntilChecked(t *testing.T) {
 		for id := range idents {
 			en := tb.at[x][id]
 			want := Absent
-			if identTable().at[prev][id].status == Defined || identTable().at[next][id].status == Defined {
+			if parsedTable().at[prev][id].status == Defined || parsedTable().at[next][id].status == Defined {
 				want = Unverified
 				unverified++
 			}
@@ -220,7 +255,7 @@ func TestIdents_AnEraInsertedAnywhereIsNotVerifiedUntilChecked(t *testing.T) {
 			t.Fatalf("recorded %s after %s: %v, waiting %v", x, prev, err, tb.pending)
 		}
 		for id, en := range tb.at[x] {
-			if en.status == Defined && en.def != identTable().at[prev][id].def && en.def != identTable().at[next][id].def {
+			if en.status == Defined && en.def != parsedTable().at[prev][id].def && en.def != parsedTable().at[next][id].def {
 				t.Errorf("recorded %s after %s: %s is %+v, in neither neighbour", x, prev, id, en.def)
 			}
 		}
