@@ -67,9 +67,24 @@ func collectAfterPaintIfDue() {
 }
 
 // heapState is the collections so far and the live heap after the last one
-// (window.__pplab's gcCycles and heapMB: a step that costs several times
-// the usual one is often a collection).
+// (a step that costs several times the usual one is often a collection).
 func heapState() (cycles uint64, liveMB float64) {
 	metrics.Read(gcSamples)
 	return gcSamples[3].Value.Uint64(), float64(gcSamples[0].Value.Uint64()) / (1 << 20)
 }
+
+// exposeHeapState sets window.__pplabHeap(), which returns {gcCycles,
+// heapMB} (heapState) when asked: window.__pplab is written at every
+// step, and its heap figures were a metrics read each time.
+func exposeHeapState() {
+	if heapFn != nil {
+		return
+	}
+	heapFn = ga.FuncOf(func(ga.Value, []ga.Value) any {
+		cycles, mb := heapState()
+		return map[string]any{"gcCycles": float64(cycles), "heapMB": mb}
+	})
+	ga.Window().Set("__pplabHeap", heapFn)
+}
+
+var heapFn ga.Func

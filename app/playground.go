@@ -26,15 +26,16 @@ type Playground struct {
 	s    *session.Session
 	view session.View
 
-	raf, keydown, postFn ga.Func
-	frameQueued          bool
-	urlQueued            bool    // a trailing write is scheduled
-	cmpQueued            bool    // the comparison's next slice is scheduled (queueCompare)
-	posQueued            bool    // the next slice of the way to a kept position is scheduled
-	idleAt               float64 // when the panels single steps leave stale catch up
-	builtFrom, written   string  // the URL query the session was built from, and the last one written (nav.go)
-	perf                 perfStats
-	rest                 int // how many of the restStages below the first screen are drawn (drawRest)
+	raf, keydown, postFn   ga.Func
+	stageRAF, stageTimeout ga.Func // drawRest's: the next frame, then a task of its own
+	frameQueued            bool
+	urlQueued              bool    // a trailing write is scheduled
+	cmpQueued              bool    // the comparison's next slice is scheduled (queueCompare)
+	posQueued              bool    // the next slice of the way to a kept position is scheduled
+	idleAt                 float64 // when the panels single steps leave stale catch up
+	builtFrom, written     string  // the URL query the session was built from, and the last one written (nav.go)
+	perf                   perfStats
+	rest                   int // how many of the restStages below the first screen are drawn (drawRest)
 }
 
 // perfStats are the page's own measurements (window.__pplab).
@@ -56,6 +57,10 @@ type perfStats struct {
 	playPackets   int64   // packets simulated while playing
 	playMS        float64 // wall time spent playing
 	lastTS        float64
+	mountMS       float64 // when OnMount began (performance.now: from the navigation's start)
+	sessionMS     float64 // when the session (its first run) had been built
+	firstKeyMS    float64 // when the first key reached the page's listener
+	firstActMS    float64 // when the first single step's action began
 	firstRenderMS float64
 	firstStepMS   float64 // when the first single step had rendered (performance.now: from the navigation's start)
 	fullMS        float64 // when drawRest's last stage had rendered (the same clock)
@@ -242,11 +247,13 @@ func (p *Playground) handle(ctx ga.Context, name string, fn func(a ga.Action)) {
 
 func (p *Playground) OnMount(ctx ga.Context) {
 	p.ctx = ctx
+	p.perf.mountMS = now()
 	p.act("start-up", func() {
 		p.builtFrom = ctx.Page().URL().RawQuery
 		p.s = session.New(ctx.Page().URL().Query(), now)
 		p.s.HoldCharts("The charts appear once ECharts (echarts.min.js) has loaded: when the page is left alone for a moment.")
 	})
+	p.perf.sessionMS = now()
 	p.idleAt = now() + idleAfterMS // the charts load once the page has been left alone that long
 	p.waitECharts(ctx)
 	p.handle(ctx, actSet, func(a ga.Action) {
@@ -305,6 +312,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 		return nil
 	})
 	ga.Window().Set("__pplabAction", p.postFn)
+	exposeHeapState()
 	p.perf.firstRenderMS = now()
 	p.publish()
 	p.drawRest(ctx)
@@ -349,30 +357,44 @@ func (p *Playground) whenIdle(ctx ga.Context, fn func(ga.Context)) {
 // first render, its layout and the code the browser compiles as it first
 // runs are the page's cold start, and a key pressed meanwhile waits for
 // one stage at most, not for the whole page.
+//
+// Each stage starts from a task of its own (after the next frame, a
+// setTimeout): a key pressed while the first screen was drawn is in the
+// browser's queue by then and is handled first. With the stages chained
+// by ctx.After(0) the Go scheduler ran them without returning to the
+// browser, and a key held from the navigation got its first step only
+// after the whole page had been drawn and laid out (a trace: the first
+// key reached the listener 250–400 ms after the first screen).
 func (p *Playground) drawRest(ctx ga.Context) {
-	var raf ga.Func
-	raf = ga.FuncOf(func(ga.Value, []ga.Value) any {
-		raf.Release()
-		p.nextStage(ctx)
+	var raf, timeout ga.Func
+	timeout = ga.FuncOf(func(ga.Value, []ga.Value) any {
+		ctx.Dispatch(func(ctx ga.Context) { p.nextStage(ctx) })
 		return nil
 	})
+	raf = ga.FuncOf(func(ga.Value, []ga.Value) any {
+		ga.Window().Call("setTimeout", timeout, 0)
+		return nil
+	})
+	p.stageRAF, p.stageTimeout = raf, timeout
 	ga.Window().Call("requestAnimationFrame", raf)
 }
 
 // restStages: drawRest's stages.
 const restStages = 2
 
+// nextStage draws the next stage; once it has rendered, the one after it
+// is asked for as drawRest asked for the first.
 func (p *Playground) nextStage(ctx ga.Context) {
-	ctx.After(0, func(ctx ga.Context) {
-		p.rest++
-		ctx.Defer(func(ga.Context) { // once the stage has rendered
-			if p.rest == restStages {
-				p.perf.fullMS = now()
-			}
-			p.publish()
-		})
+	p.rest++
+	ctx.Defer(func(ga.Context) { // once the stage has rendered
+		if p.rest == restStages {
+			p.perf.fullMS = now()
+			p.stageRAF.Release()
+			p.stageTimeout.Release()
+		}
+		p.publish()
 		if p.rest < restStages {
-			p.nextStage(ctx)
+			ga.Window().Call("requestAnimationFrame", p.stageRAF)
 		}
 	})
 }
@@ -384,6 +406,9 @@ const idleAfterMS = 300
 // step runs a single-step action and measures it up to the render.
 func (p *Playground) step(fn func()) {
 	start := now()
+	if p.perf.firstActMS == 0 {
+		p.perf.firstActMS = start
+	}
 	fn()
 	p.perf.stepSessionMS = now() - start
 	p.ctx.Defer(func(ga.Context) {
@@ -392,7 +417,11 @@ func (p *Playground) step(fn func()) {
 			p.perf.firstStepMS = now()
 		}
 		p.publish()
-		collectAfterPaintIfDue()
+		if p.rest == restStages {
+			// (not before the page is whole: the first metrics read is a
+			// cold start of its own, and the heap is small until then)
+			collectAfterPaintIfDue()
+		}
 	})
 	p.idleAt = start + idleAfterMS
 	p.ctx.After(idleAfterMS*time.Millisecond, func(ctx ga.Context) {
@@ -493,6 +522,9 @@ func (p *Playground) listenKeys(ctx ga.Context) {
 			return nil
 		}
 		e.Call("preventDefault")
+		if p.perf.firstKeyMS == 0 {
+			p.perf.firstKeyMS = now()
+		}
 		ctx.Dispatch(func(ctx ga.Context) { p.act(name, act) })
 		return nil
 	})
@@ -573,8 +605,9 @@ func (p *Playground) frame(ctx ga.Context, ts float64) {
 // change queues one trailing write (force: write now). replaceState costs
 // Chromium a few milliseconds (it serialises the entry and tells the
 // browser process), which landed in one step of every few; the address
-// bar may lag by up to urlEveryMS, and the copy-link button and
-// window.__pplab.url always give the current state.
+// bar may lag by up to urlEveryMS (while playing, until play stops), and
+// the copy-link button and window.__pplab.url always give the current
+// state.
 func (p *Playground) writeURL(force bool) {
 	if p.s == nil || p.ctx.Page() == nil {
 		return
@@ -584,8 +617,15 @@ func (p *Playground) writeURL(force bool) {
 			p.urlQueued = true
 			p.ctx.After(urlEveryMS*time.Millisecond, func(ctx ga.Context) {
 				p.urlQueued = false
-				p.writeURL(true)
 				ctx.PreventUpdate()
+				if p.s.Playing() {
+					// Not while playing: a replaceState (2–3 ms) in a
+					// redrawing frame made it miss its vsync, four times
+					// a second. Play's stop (a pause, a step, the run's
+					// end) syncs the view, which writes it.
+					return
+				}
+				p.writeURL(true)
 			})
 		}
 		return
@@ -635,6 +675,11 @@ func now() float64 {
 	return perfObj.Call("now").Float()
 }
 
+// goStartMS is when the Go program began (its package variables
+// initialised: app.wasm fetched, compiled and started), on the clock of
+// now(); the cold start's phases are published in window.__pplab.
+var goStartMS = now()
+
 var (
 	perfObj            ga.Value
 	perfOK, perfLooked bool
@@ -653,17 +698,12 @@ func (p *Playground) publish() {
 	}
 	l := p.s.Lab()
 	u := p.linkURL()
-	var cycles uint64
-	var liveMB float64
-	if p.rest > 0 { // the first screen's publish skips it: its first call costs the cold start tens of milliseconds
-		cycles, liveMB = heapState()
-	}
 	ga.Window().Set("__pplab", map[string]any{
 		"mounted": true, "full": p.rest == restStages, "chartsHeld": p.view.Charts.Held != "", "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
 		"frames": p.perf.frames, "drawn": p.perf.drawn, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
 		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
-		"playPacketsPerSec": pps, "drawnPerSec": fps, "firstRenderMS": p.perf.firstRenderMS, "firstStepMS": p.perf.firstStepMS, "fullMS": p.perf.fullMS, "seriesPoints": p.view.Charts.Points,
-		"violations": p.view.Violations.Total, "url": u.String(), "gcCycles": float64(cycles), "heapMB": liveMB,
+		"playPacketsPerSec": pps, "drawnPerSec": fps, "goStartMS": goStartMS, "mountMS": p.perf.mountMS, "sessionMS": p.perf.sessionMS, "firstKeyMS": p.perf.firstKeyMS, "firstActMS": p.perf.firstActMS, "firstRenderMS": p.perf.firstRenderMS, "firstStepMS": p.perf.firstStepMS, "fullMS": p.perf.fullMS, "seriesPoints": p.view.Charts.Points,
+		"violations": p.view.Violations.Total, "url": u.String(),
 		// What the counters and violations panels show (the property
 		// walk compares them with an independent run).
 		"stats": statsJS(p.view.Stats.Stats), "violationCounts": countsJS(p.view.Violations.Counts),
