@@ -451,3 +451,31 @@ func TestIdents_AnUnreadEraInfersOnlyWhatBothSidesSay(t *testing.T) {
 		t.Errorf("@unread naming a branch: %v", err)
 	}
 }
+
+// 680ee0456a57 "net: invert the netdevice.h vs xdp.h dependency" (the 6.6
+// merge window) moved bpf_prog_run_xdp from include/linux/filter.h to
+// include/net/xdp.h: the narration's link follows it from 6.6 (it pointed
+// at filter.h through 7.1), and the unread 6.13 and 6.19 infer xdp.h from
+// both sides.
+func TestIdents_BpfProgRunXdpInXdpHFrom6_6_680ee0456a57(t *testing.T) {
+	for _, tc := range []struct {
+		era, file string
+		status    Status
+	}{
+		{"5.12", "include/linux/filter.h", Defined},
+		{"rfc-v1", "include/linux/filter.h", Defined},
+		{"6.4", "include/linux/filter.h", Defined},
+		{"6.6", "include/net/xdp.h", Defined},
+		{"6.12", "include/net/xdp.h", Defined},
+		{"6.13", "include/net/xdp.h", Inferred},
+		{"6.19", "include/net/xdp.h", Inferred},
+		{"7.1", "include/net/xdp.h", Defined},
+		{"7.3", "include/net/xdp.h", Defined},
+	} {
+		def, ok := Lookup(tc.era, "bpf_prog_run_xdp")
+		st, _ := StatusOf(tc.era, "bpf_prog_run_xdp")
+		if !ok || def.File != tc.file || st != tc.status {
+			t.Errorf("%s: %q (found %v, status %v), want %q (%v)", tc.era, def.File, ok, st, tc.file, tc.status)
+		}
+	}
+}
