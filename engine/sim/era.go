@@ -260,6 +260,16 @@ type Era struct {
 	// pull was not read). Read in Debian's 6.12.118, 7.2.13 and 7.3.4
 	// net/core/skbuff.c and the 6.19 cycle's (docs/era-6.13-6.19.md M1).
 	DeferRefusedNapiCache bool
+	// DeferSkipsZerocopy: skb_attempt_defer_free frees a zero-copy skb
+	// (skb_zcopy: SKBFL_ZEROCOPY_ENABLE, SKB.Zerocopy) at once, as it
+	// frees one it does not defer, "zero copy notifications should not be
+	// delayed": 0943404b1f3b "net: do not delay zero-copy skbs in
+	// skb_attempt_defer_free()" (Eric Dumazet,
+	// <20260216193653.627617-1-edumazet@google.com>, Fixes: e20dfbad8aab;
+	// pushed to net on 18 Feb 2026, so v7.0, and carried to 6.19.y), its
+	// diff read in the 6.19-stable review. v6.19 itself defers them
+	// (docs/era-6.13-6.19.md M5).
+	DeferSkipsZerocopy bool
 	// RingClamp: page_pool_init clamps pool_size to 16384
 	// (min(pool->p.pool_size, 16384), "page_pool: Clamp pool size to max 16K
 	// pages", <20250926131605.2276734-2-dtatulea@nvidia.com>, v6.18); before,
@@ -520,8 +530,8 @@ var laterEras = []eraStep{
 			SymIOMMUMap: "iommu_dma_map_phys", SymIOMMUUnmap: "iommu_dma_unmap_phys"}},
 	{name: "6.19", tag: "v6.19", summary: "as 6.18, plus the free path of alien skbs (e20dfbad8aab: napi_consume_skb hands an skb allocated on another CPU back to it through the defer list), skb_defer_max 128 by default (b61785852ed0) and bnxt's TX completion through napi_consume_skb (362a161b2582)",
 		change: func(e *Era) { e.ConsumeAlienDefers, e.SkbDeferMaxDefault = true, 128 }},
-	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.19, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc6)",
-		change:  func(e *Era) { e.PageType, e.PreRelease = true, true },
+	{name: "7.1-rc1", tag: "v7.1-rc1", summary: "as 6.19, plus the page type: pool pages carry PGTY_netpp and the signature check is PageNetpp() (reverted in 7.1-rc6); and, from 7.0, skb_attempt_defer_free frees a zero-copy skb at once (0943404b1f3b)",
+		change:  func(e *Era) { e.PageType, e.PreRelease, e.DeferSkipsZerocopy = true, true, true },
 		unnamed: []Sym{SymDMAIndexRelease}},
 	{name: "7.1", tag: "v7.1", summary: "as 7.1-rc1 without its page type, which 7.1-rc6 reverted (54cf41c969da): 7.1 checks (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE again",
 		change: func(e *Era) { e.PageType = false }},

@@ -43,7 +43,7 @@ type DeferOutcome uint8
 const (
 	DeferQueued DeferOutcome = iota // on the allocating CPU's defer list
 	DeferKicked                     // queued, and the list reached half of skb_defer_max: an IPI raises NET_RX_SOFTIRQ there
-	FreedLocal                      // freed here with __kfree_skb: this CPU allocated it, or the list was full (defer_count >= skb_defer_max)
+	FreedLocal                      // freed here (__kfree_skb; kfree_skb_napi_cache from 6.10): this CPU allocated it, the list was full (defer_count >= skb_defer_max), or (7.0) it is zero-copy
 )
 
 // SkbAttemptDeferFree models skb_attempt_defer_free(skb) (net/core/skbuff.c,
@@ -55,8 +55,10 @@ const (
 // ptr_ring. When the list reaches half of the maximum, an IPI
 // (smp_call_function_single_async, once until the owner runs) raises
 // NET_RX_SOFTIRQ on the owner: the caller then runs its net_rx_action
-// (KickPending reports it). Caller: process context (tcp_eat_recv_skb), or
-// any context that frees an skb another CPU allocated.
+// (KickPending reports it). From 7.0 a zero-copy skb is freed here at
+// once, wherever it was allocated (Era.DeferSkipsZerocopy, 0943404b1f3b).
+// Caller: process context (tcp_eat_recv_skb), or any context that frees an
+// skb another CPU allocated.
 func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	if !s.alive(cpu, sk, sim.SymDeferFree) {
 		return FreedLocal
@@ -68,9 +70,14 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 	if s.era.DeferCountFirst {
 		holds = limit - 1 // 6.18: defer_count incremented, then compared
 	}
-	if owner == cpu || owner < 0 || owner >= len(s.defers) || len(s.defers[owner].skbs) >= holds {
+	zcopy := s.era.DeferSkipsZerocopy && sk.D.Zerocopy // skb_zcopy(skb): goto nodefer (7.0)
+	if zcopy || owner == cpu || owner < 0 || owner >= len(s.defers) || len(s.defers[owner].skbs) >= holds {
 		napiCache := s.era.DeferRefusedNapiCache
-		s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, refusedWhy[boolIdx(owner != cpu)][boolIdx(napiCache)])
+		why := refusedWhy[boolIdx(owner != cpu)][boolIdx(napiCache)]
+		if zcopy && napiCache {
+			why = zcopyWhy
+		}
+		s.ev(cpu, sim.SymDeferFree, sk, nil, sim.PlaceNone, sim.PlaceNone, cost, why)
 		if napiCache {
 			s.kfreeSkbNapiCache(cpu, sk)
 		} else {
@@ -96,6 +103,10 @@ func (s *Stack) SkbAttemptDeferFree(cpu int, sk *SKB) DeferOutcome {
 		"queued on the allocating CPU's defer list: that CPU frees it from net_rx_action")
 	return DeferQueued
 }
+
+// zcopyWhy narrates a zero-copy skb skb_attempt_defer_free frees at once
+// (Era.DeferSkipsZerocopy: always NAPI-safe, 7.0 having 6.10's cache).
+const zcopyWhy = "a zero-copy skb: not delayed on a defer list (its completion notifications would wait), freed here NAPI-safe (kfree_skb_napi_cache)"
 
 // refusedWhy narrates a free skb_attempt_defer_free does not defer, by
 // [the owner's list is full][the free is kfree_skb_napi_cache] (constant

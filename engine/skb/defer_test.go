@@ -1,6 +1,8 @@
 package skb
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"pplab/engine/sim"
@@ -223,6 +225,52 @@ func TestSkbAttemptDeferFree_RefusedFreesNapiSafeFrom6_10(t *testing.T) {
 			if st[sim.StatRecycleRing] != tc.ring || st[sim.StatRecycleCached] != tc.cached || sk.Live() || e.m.CPUs[0].Softirq {
 				t.Errorf("page %#x: ring %d, cached %d, skb live %v, softirq left %v; want %d, %d, freed, false", pg.PFN, st[sim.StatRecycleRing], st[sim.StatRecycleCached], sk.Live(), e.m.CPUs[0].Softirq, tc.ring, tc.cached)
 			}
+			e.clean()
+		})
+	}
+}
+
+// 0943404b1f3b "net: do not delay zero-copy skbs in skb_attempt_defer_free()"
+// (v7.0): a zero-copy skb another CPU allocated is freed at once by the CPU
+// that drops it (NAPI-safe, kfree_skb_napi_cache), where v6.19 queues it on
+// its allocating CPU's defer list and its completion notification waits
+// for that CPU's next net_rx_action. A plain skb is deferred in both.
+func TestSkbAttemptDeferFree_ZerocopyNotDelayedFrom7_0_0943404b1f3b(t *testing.T) {
+	for _, tc := range []struct {
+		era      string
+		zerocopy bool
+		want     DeferOutcome
+	}{
+		{"6.19", true, DeferQueued},
+		{"7.1-rc1", true, FreedLocal},
+		{"7.3", true, FreedLocal},
+		{"7.3", false, DeferQueued},
+	} {
+		t.Run(fmt.Sprintf("%s/zerocopy=%v", tc.era, tc.zerocopy), func(t *testing.T) {
+			e := newEnv(t, tc.era)
+			sk, _ := e.rx(1000) // allocated on cpu0
+			sk.D.Zerocopy = tc.zerocopy
+			var why string
+			e.m.SetTracer(func(ev sim.Event) {
+				if ev.Func == sim.SymDeferFree {
+					why = ev.Why
+				}
+			})
+			e.m.Begin(1, sim.SymDeferFree)
+			if out := e.s.SkbAttemptDeferFree(1, sk); out != tc.want {
+				t.Fatalf("outcome %d, want %d (%s)", out, tc.want, why)
+			}
+			e.check()
+			if tc.want == FreedLocal {
+				if sk.Live() || e.s.DeferCount(0) != 0 || !strings.Contains(why, "zero-copy") {
+					t.Errorf("skb live %v, cpu0's defer_count %d, narrated %q", sk.Live(), e.s.DeferCount(0), why)
+				}
+			} else if sk.Where != InDeferList || e.s.DeferCount(0) != 1 {
+				t.Errorf("where %s, cpu0's defer_count %d: want it on cpu0's list", sk.Where, e.s.DeferCount(0))
+			}
+			e.m.SetTracer(nil)
+			e.m.CPUs[0].Softirq = true
+			e.s.SkbDeferFreeFlush(0)
 			e.clean()
 		})
 	}
