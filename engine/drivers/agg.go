@@ -69,6 +69,43 @@ func (d *Driver) postHead(i int, pg *mm.Page, off int) {
 	}
 }
 
+// fillSpares gives every TPA context without one a spare head buffer
+// (bnxt_alloc_one_tpa_info_data at open: __bnxt_alloc_rx_frag per
+// context); the driver holds them. It stops where the pool fails.
+func (d *Driver) fillSpares() {
+	m := d.S.M
+	cpu := d.CPU()
+	size := d.Spec.HeadBuf(m.Era)
+	for i := range d.spares {
+		if d.spares[i].pg != nil {
+			continue
+		}
+		pg, off := d.Pool.AllocFrag(cpu, size)
+		if pg == nil {
+			return
+		}
+		d.spares[i] = headSlot{pg: pg, off: off}
+		pg.MoveTo(m, sim.PlaceDriver, -1)
+		pg.Users++
+		if m.Tracing() {
+			d.ev(sim.SymAllocPages, pg, sim.PlaceNone, sim.PlaceDriver, fmt.Sprintf("TPA context %d's spare head buffer: a %d-byte page_pool fragment at offset %d (bnxt_alloc_one_tpa_info_data → __bnxt_alloc_rx_frag)", i, size, off))
+		}
+	}
+}
+
+// swapSpare is TPA_START's exchange for context 0 (the one flow's):
+// the head slot i takes the context's spare, and the context the buffer
+// the first segment was written to (bnxt_tpa_start: prod_rx_buf->data =
+// tpa_info->data; tpa_info->data = cons_rx_buf->data). It returns the
+// frame's buffer, now the context's.
+func (d *Driver) swapSpare(i int) headSlot {
+	frame, spare := d.heads[i], d.spares[0]
+	d.heads[i], d.spares[0] = spare, frame
+	spare.pg.MoveTo(d.S.M, sim.PlaceNICRing, -1)
+	frame.pg.MoveTo(d.S.M, sim.PlaceDriver, -1)
+	return frame
+}
+
 // takeHead is the head slot the frame fills: its fragment, and the slot's
 // next (the ring moves on whether the head is copied or built over).
 func (d *Driver) takeHead() (*headSlot, int) {
@@ -186,19 +223,27 @@ func (s *Spec) Copybreak(e *sim.Era) int {
 //     dma_sync_single_for_cpu of rx_buf_use_size, skb_mark_for_recycle)
 //     and the slot refilled with a new fragment (__bnxt_alloc_rx_frag:
 //     page_pool_alloc_frag of rx_buf_size). The head ring is kept
-//     buffer by buffer (Driver.heads, filled at open); a TPA aggregation
-//     takes the slot of its first segment (the kernel swaps that buffer
-//     into tpa_info and gives the slot tpa_info's spare: the same count).
+//     buffer by buffer (Driver.heads, filled at open). A TPA aggregation
+//     (tpa: bnxt_tpa_end) takes the slot of its first segment, whose
+//     buffer TPA_START swapped into the TPA context for the context's
+//     spare (swapSpare): a copied head leaves the buffer there as the
+//     next spare, and one built over gets the context a new fragment
+//     (tpa_info->data = new_data).
 //
 // The skb is marked for recycling, as bnxt_deliver_skb marks every skb
 // from 6.6 (its frags are pool pages).
-func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
+func (d *Driver) aggHeadSKB(head int, tpa bool) (*skb.SKB, error) {
 	m := d.S.M
 	cpu := d.CPU()
 	n := min(head, d.Spec.AggHead)
+	spare := tpa && len(d.spares) > 0 && d.spares[0].pg != nil
 	if d.Spec.HeadPool(m.Era) && head <= d.Spec.Copybreak(m.Era) {
 		if d.heads != nil {
-			d.takeHead() // copied: the fragment stays on its slot (bnxt_reuse_rx_data)
+			// copied: the fragment stays on its slot (bnxt_reuse_rx_data),
+			// or in the TPA context as its spare
+			if _, i := d.takeHead(); spare {
+				d.swapSpare(i)
+			}
 		}
 		return d.copyHead(head)
 	}
@@ -215,11 +260,27 @@ func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
 			slot, i := d.takeHead()
 			npg, noff := d.Pool.AllocFrag(cpu, d.Spec.HeadBuf(m.Era))
 			if npg == nil {
+				if spare {
+					d.swapSpare(i) // bnxt_tpa_end: the buffer stays in the context (the skb is dropped)
+				}
 				return nil, fmt.Errorf("__bnxt_alloc_rx_frag: page_pool_alloc_frag: %w", skb.ErrNoMem) // the old fragment stays (bnxt_reuse_rx_data)
 			}
-			pg, off = slot.pg, slot.off
-			pg.Users-- // the NIC's hold becomes the skb's
-			d.postHead(i, npg, noff)
+			if spare {
+				// TPA_START gave the slot the context's spare; the
+				// context gets the new fragment.
+				frame := d.swapSpare(i)
+				pg, off = frame.pg, frame.off
+				d.spares[0] = headSlot{pg: npg, off: noff}
+				npg.MoveTo(m, sim.PlaceDriver, -1)
+			} else {
+				pg, off = slot.pg, slot.off
+				pg.Users-- // the NIC's hold becomes the skb's
+				d.postHead(i, npg, noff)
+			}
+			if spare {
+				pg.Users-- // the context's hold becomes the skb's
+				npg.Users++
+			}
 		} else if pg, off = d.Pool.AllocFrag(cpu, d.Spec.HeadBuf(m.Era)); pg == nil {
 			return nil, fmt.Errorf("__bnxt_alloc_rx_frag: page_pool_alloc_frag: %w", skb.ErrNoMem)
 		}
@@ -228,7 +289,11 @@ func (d *Driver) aggHeadSKB(head int) (*skb.SKB, error) {
 		}
 		sk, err = d.S.NapiBuildSKB(cpu, pg, off, d.Spec.HeadBuf(m.Era), n)
 		if err == nil && m.Tracing() {
-			d.ev(sim.SymDrvRx, pg, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, over the copybreak (%d): the skb is built over its head buffer, a %d-byte page_pool fragment (bnxt_rx_skb: napi_build_skb, dma_sync_single_for_cpu), and the slot gets a new fragment (__bnxt_alloc_rx_frag)", head, d.Spec.Copybreak(m.Era), d.Spec.HeadBuf(m.Era)))
+			if spare {
+				d.ev(sim.SymDrvRx, pg, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, over the copybreak (%d): the skb is built over the buffer TPA_START took from the ring, a %d-byte page_pool fragment (bnxt_tpa_end: napi_build_skb, dma_sync_single_for_cpu); the ring slot has the TPA context's old spare, and the context a new fragment (__bnxt_alloc_rx_frag)", head, d.Spec.Copybreak(m.Era), d.Spec.HeadBuf(m.Era)))
+			} else {
+				d.ev(sim.SymDrvRx, pg, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("a %d-byte head, over the copybreak (%d): the skb is built over its head buffer, a %d-byte page_pool fragment (bnxt_rx_skb: napi_build_skb, dma_sync_single_for_cpu), and the slot gets a new fragment (__bnxt_alloc_rx_frag)", head, d.Spec.Copybreak(m.Era), d.Spec.HeadBuf(m.Era)))
+			}
 		}
 	}
 	if err != nil {
@@ -283,7 +348,7 @@ func (d *Driver) receiveAgg(length int) (*skb.SKB, error) {
 	if length <= d.Spec.Copybreak(d.S.M.Era) {
 		return d.copyHead(length)
 	}
-	sk, err := d.aggHeadSKB(min(length, d.Spec.AggHead))
+	sk, err := d.aggHeadSKB(min(length, d.Spec.AggHead), false)
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +434,7 @@ func (d *Driver) TPAEnd() (*skb.SKB, error) {
 	if d.Spec.RefillEach {
 		d.refill(len(d.ring)) // __bnxt_rx_agg_pages: bnxt_alloc_rx_page per consumed buffer
 	}
-	sk, err := d.aggHeadSKB(t.head)
+	sk, err := d.aggHeadSKB(t.head, true)
 	for i := range t.bufs {
 		b := &t.bufs[i]
 		b.pg.Users-- // the aggregation's hold becomes the frag's

@@ -82,6 +82,14 @@ type Driver struct {
 	// (or TPA aggregation) takes. nil when the heads are not pool memory.
 	heads    []headSlot
 	headNext int
+	// spares is the TPA contexts' spare head buffers (tpa_info->data,
+	// Spec.MaxTPA of them, filled at open from HeadPoolFrom; at ring sizes
+	// below MaxTPA, the teaching sizes, one per RX descriptor, so that the
+	// small machine is not mostly spares). The one flow's aggregations
+	// all use context 0 (a P5 chip's agg_id maps to the lowest free
+	// index, bnxt_alloc_agg_idx), so the others sit on the driver the
+	// whole run, as in the kernel.
+	spares []headSlot
 	selfMap  bool // the driver maps and unmaps each RX buffer (its pool has no PP_FLAG_DMA_MAP)
 
 	// cache is the driver's own RX page cache (Spec.RxCacheUntil; nil in
@@ -205,6 +213,7 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 		d.tpa.bufs = make([]tpaBuf, 0, skb.MaxSkbFrags)
 		if spec.HeadPool(e) {
 			d.heads = make([]headSlot, headSlots)
+			d.spares = make([]headSlot, min(spec.MaxTPA, headSlots))
 		}
 	}
 	if useCache {
@@ -286,6 +295,11 @@ func (d *Driver) HeldPages(v skb.PageVisitor) {
 			v.HeldPage(h.pg, h.off, d.Spec.HeadBuf(d.S.M.Era), "a posted RX head buffer (a page_pool fragment)")
 		}
 	}
+	for i := range d.spares {
+		if h := &d.spares[i]; h.pg != nil {
+			v.HeldPage(h.pg, h.off, d.Spec.HeadBuf(d.S.M.Era), "a TPA context's spare head buffer (tpa_info->data, a page_pool fragment)")
+		}
+	}
 }
 
 // Posted is the number of descriptors the NIC may fill.
@@ -337,15 +351,19 @@ func (d *Driver) UnloadOn(cpu int) {
 		d.tpa.bufs[i] = tpaBuf{}
 	}
 	d.tpa.bufs, d.tpa.segs = d.tpa.bufs[:0], 0
-	for i := range d.heads { // the head ring's fragments (bnxt_free_rx_skbs: page_pool_free_va)
-		h := &d.heads[i]
-		if h.pg == nil {
-			continue
+	// The head ring's fragments and the TPA contexts' spares
+	// (bnxt_free_rx_skbs, bnxt_free_one_tpa_info_data: page_pool_free_va).
+	for _, hs := range [][]headSlot{d.heads, d.spares} {
+		for i := range hs {
+			h := &hs[i]
+			if h.pg == nil {
+				continue
+			}
+			h.pg.Users--
+			m.Begin(cpu, sim.SymPutPage)
+			d.Pool.PutPage(cpu, h.pg, -1, false)
+			*h = headSlot{}
 		}
-		h.pg.Users--
-		m.Begin(cpu, sim.SymPutPage)
-		d.Pool.PutPage(cpu, h.pg, -1, false)
-		*h = headSlot{}
 	}
 	for i := range d.ring {
 		dd := &d.ring[i]

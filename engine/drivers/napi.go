@@ -164,7 +164,8 @@ func (d *Driver) Schedule() { d.NAPI.Schedule() }
 //
 // bnxt from 6.13 on its path with an aggregation ring fills its RX ring's
 // head buffers too, each a page_pool fragment (Driver.heads), after the
-// aggregation ring.
+// aggregation ring, and then its TPA contexts' spare heads
+// (Driver.spares).
 func (d *Driver) Open() int {
 	if d.posted >= len(d.ring) {
 		return 0
@@ -173,6 +174,7 @@ func (d *Driver) Open() int {
 	n := d.Refill()
 	if d.heads != nil {
 		d.fillHeads()
+		d.fillSpares()
 	}
 	return n
 }

@@ -116,6 +116,18 @@ type Spec struct {
 	HeadPoolBuf         int
 	HeadPoolBufWide     int
 	HeadPoolBufWideFrom string
+	// MaxTPA is bp->max_tpa, the TPA contexts (struct bnxt_tpa_info) of an
+	// RX ring: from HeadPoolFrom each holds a spare head buffer, a pool
+	// fragment allocated at open (bnxt_alloc_one_tpa_info_data:
+	// __bnxt_alloc_rx_frag per context), which TPA_START swaps onto the
+	// ring slot of the aggregation's first segment and bnxt_tpa_end
+	// replaces with a new fragment when it builds over the old. On a P5
+	// chip (the model's 100G part) bnxt_alloc_tpa_info sets it to
+	// max_t(max_tpa_v2, MAX_TPA_P5) (read in 6.12.118, which carries
+	// 7ed816be35ab), min_t(max_tpa_v2, MAX_TPA_P5) from a later release
+	// with older firmware's low value raised to MAX_TPA_P5 and the count
+	// rounded up to a power of two (read in 7.3.4): 256 either way here.
+	MaxTPA int
 	// HeadRingBuf and HeadRingRoom are rx_buf_size and rx_buf_use_size on
 	// the same normal path without an aggregation ring (hardware GRO off,
 	// no XDP program, MTU 1500: no BNXT_FLAG_TPA, so no agg_factor):
@@ -492,6 +504,8 @@ var Specs = []*Spec{
 		// is copied and the pool is not touched per frame; 7.3 copies
 		// none, and every head is a pool fragment.
 		HeadPoolFrom: "6.13", HeadPoolBuf: 640, HeadPoolBufWide: 1024, HeadPoolBufWideFrom: "6.15", CopybreakZeroFrom: "7.3",
+		// TPA contexts, each with a spare head fragment from 6.13.
+		MaxTPA: 256,
 		HeadRingBuf: 2112, HeadRingRoom: 1536,
 		PPNapiFrom: "6.4", NetdevFrom: "6.8", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
 		XDPTx: XDPTxReuse, XDPTxFn: "bnxt_rx_xdp → __bnxt_xmit_xdp", XDPTxDoneFn: "bnxt_tx_int_xdp",

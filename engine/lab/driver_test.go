@@ -672,18 +672,24 @@ func TestMlx5XDPDrop_ThroughThePoolFrom6_6(t *testing.T) {
 // 7ed816be35ab): its 511 RX descriptors' heads are filled at open, six to
 // a page in 6.13 (640-byte rx_buf_size: 86 pages) and four from 6.15
 // (1024: 128 pages), beside the aggregation ring's 2012 fast allocations
-// (6.12's total). A head of up to the copybreak (256) is copied and its
+// (6.12's total); then the 256 TPA contexts' spare heads
+// (bnxt_alloc_one_tpa_info_data, MAX_TPA_P5): the last head page's free
+// fragments first (five in 6.13, one from 6.15), then 42 and 63 fast
+// allocations more (64 pages from 6.15, the first of them the pool's
+// slow path). A head of up to the copybreak (256) is copied and its
 // fragment stays on its slot: drop's 64-byte frames then take nothing
 // more. 7.3 copies nothing (rx_copybreak 0, read in its
 // bnxt_init_ring_params): every frame is built over its head fragment and
 // the slot gets a new one, a page per four frames, back into the cache
-// when the fourth skb is freed.
+// when the fourth skb is freed — but for the page the last three head
+// slots share with the first spare, which the spare holds all run (drop
+// sends no TCP: no aggregation rotates the spares).
 func TestBnxtHeadFrags_FromThePool(t *testing.T) {
 	const n = 20000
 	for _, tc := range []struct {
 		era                 string
 		allocFast, recycled uint64
-	}{{"6.12", 2012, 0}, {"6.13", 2012 + 84, 0}, {"7.1", 2012 + 126, 0}, {"7.3", 2012 + 126 + n/4, n / 4}} {
+	}{{"6.12", 2012, 0}, {"6.13", 2012 + 84 + 42, 0}, {"7.1", 2012 + 126 + 63, 0}, {"7.3", 2012 + 126 + 63 + n/4, n/4 - 1}} {
 		l := mustNew(t, Config{Driver: "bnxt", Scenario: "drop", Era: tc.era, Packets: n})
 		l.Run()
 		st := l.Results().Stats
@@ -727,6 +733,58 @@ func TestBnxtHeadRing_From6_13(t *testing.T) {
 		}
 		if r.Violations.Total() != 0 {
 			t.Errorf("%s %s: %v", tc.scenario, tc.era, first(r.Violations.List))
+		}
+	}
+}
+
+// spareVisitor collects what a driver reports holding as TPA contexts'
+// spare heads (Driver.HeldPages).
+type spareVisitor struct{ at []string }
+
+func (v *spareVisitor) HeldPage(pg *mm.Page, off, size int, what string) {
+	if strings.Contains(what, "spare head buffer") {
+		v.at = append(v.at, fmt.Sprintf("%d+%d", pg.PFN, off))
+	}
+}
+
+// TestBnxtTPASpares_bnxt_alloc_one_tpa_info_data: from 6.13 (7ed816be35ab)
+// each of bnxt's TPA contexts holds a spare head fragment from open
+// (bnxt_alloc_one_tpa_info_data; MAX_TPA_P5 = 256 at kernel sizes, one per
+// RX descriptor below that). TPA_START gives the first segment's ring slot
+// the context's spare and the context takes the frame's buffer
+// (bnxt_tpa_start); bnxt_tpa_end builds over it and gives the context a
+// new fragment. The one flow uses context 0 (bnxt_alloc_agg_idx: the lowest
+// free index), whose spare changes with every aggregation, while the
+// others' stay the ones allocated at open. 6.12's heads are page_frag
+// memory: no spares.
+func TestBnxtTPASpares_bnxt_alloc_one_tpa_info_data(t *testing.T) {
+	for _, tc := range []struct {
+		era, sizes string
+		spares     int
+	}{{"6.12", "", 0}, {"6.13", "", 256}, {"7.1", "", 256}, {"7.1", "rx_descs=16", 16}} {
+		cfg := Config{Driver: "bnxt", Scenario: "tcp-stream", Era: tc.era, Packets: 5000, Knobs: sim.MustOverrides("hw_gro=1")}
+		if tc.sizes != "" {
+			cfg.Knobs = sim.MustOverrides("hw_gro=1", tc.sizes, "pool_size=32")
+		}
+		l := mustNew(t, cfg)
+		l.RunN(1)
+		var open spareVisitor
+		l.drv.HeldPages(&open)
+		if len(open.at) != tc.spares {
+			t.Fatalf("%s %s: %d spares held after open, want %d", tc.era, tc.sizes, len(open.at), tc.spares)
+		}
+		l.Run()
+		var end spareVisitor
+		l.drv.HeldPages(&end)
+		r := l.Results()
+		if r.Violations.Total() != 0 {
+			t.Errorf("%s %s: %v", tc.era, tc.sizes, first(r.Violations.List))
+		}
+		if tc.spares == 0 {
+			continue
+		}
+		if len(end.at) != tc.spares || end.at[0] == open.at[0] || !slices.Equal(end.at[1:], open.at[1:]) {
+			t.Errorf("%s %s: spares %v… at open, %v… at the end: want context 0's changed and the others' kept", tc.era, tc.sizes, open.at[:2], end.at[:2])
 		}
 	}
 }
