@@ -27,6 +27,8 @@ type Playground struct {
 	view session.View
 
 	raf, keydown, postFn   ga.Func
+	keypress               ga.Func // swallows the character of a Space the keydown handler used
+	swallowSpace           bool
 	stageRAF, stageTimeout ga.Func // drawRest's: the next frame, then a task of its own
 	frameQueued            bool
 	urlQueued              bool    // a trailing write is scheduled
@@ -463,6 +465,11 @@ func (p *Playground) OnDismount() {
 		p.keydown.Release()
 		p.keydown = nil
 	}
+	if p.keypress != nil {
+		ga.Window().Get("document").Call("removeEventListener", "keypress", p.keypress)
+		p.keypress.Release()
+		p.keypress = nil
+	}
 }
 
 // listenKeys: → step, ← back, Shift+→ packet, Space play/pause, R reset, E run to end,
@@ -522,6 +529,7 @@ func (p *Playground) listenKeys(ctx ga.Context) {
 			return nil
 		}
 		e.Call("preventDefault")
+		p.swallowSpace = key == " "
 		if p.perf.firstKeyMS == 0 {
 			p.perf.firstKeyMS = now()
 		}
@@ -529,6 +537,19 @@ func (p *Playground) listenKeys(ctx ga.Context) {
 		return nil
 	})
 	ga.Window().Get("document").Call("addEventListener", "keydown", p.keydown)
+	// Space scrolls the page from its character event (Blink's default
+	// handler of keypress), which a keydown's preventDefault suppresses
+	// for a keyboard but not for a character sent on its own (CDP's
+	// Input.dispatchKeyEvent "char", which assistive and automation tools
+	// send): a trial saw each Space toggle play and scroll 700 px.
+	p.keypress = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		if e := args[0]; p.swallowSpace && e.Get("key").String() == " " {
+			e.Call("preventDefault")
+		}
+		p.swallowSpace = false
+		return nil
+	})
+	ga.Window().Get("document").Call("addEventListener", "keypress", p.keypress)
 }
 
 // queueFrame asks for an animation frame (once).
@@ -605,9 +626,9 @@ func (p *Playground) frame(ctx ga.Context, ts float64) {
 // change queues one trailing write (force: write now). replaceState costs
 // Chromium a few milliseconds (it serialises the entry and tells the
 // browser process), which landed in one step of every few; the address
-// bar may lag by up to urlEveryMS (while playing, until play stops), and
-// the copy-link button and window.__pplab.url always give the current
-// state.
+// bar may lag by up to urlEveryMS (while playing, its op until play
+// stops), and the copy-link button and window.__pplab.url always give the
+// current state.
 func (p *Playground) writeURL(force bool) {
 	if p.s == nil || p.ctx.Page() == nil {
 		return
@@ -618,11 +639,12 @@ func (p *Playground) writeURL(force bool) {
 			p.ctx.After(urlEveryMS*time.Millisecond, func(ctx ga.Context) {
 				p.urlQueued = false
 				ctx.PreventUpdate()
-				if p.s.Playing() {
-					// Not while playing: a replaceState (2–3 ms) in a
-					// redrawing frame made it miss its vsync, four times
-					// a second. Play's stop (a pause, a step, the run's
-					// end) syncs the view, which writes it.
+				if p.s.Playing() && sameBesidesStep(p.written, p.view.Link) {
+					// Not for play's progress alone: a replaceState (2–3
+					// ms) in a redrawing frame made it miss its vsync,
+					// four times a second. Play's stop (a pause, a step,
+					// the run's end) syncs the view, which writes it; a
+					// change of the configuration is written at once.
 					return
 				}
 				p.writeURL(true)
@@ -633,6 +655,19 @@ func (p *Playground) writeURL(force bool) {
 	u := p.linkURL()
 	p.written = u.RawQuery
 	p.ctx.Page().ReplaceURL(&u)
+}
+
+// sameBesidesStep reports whether two link queries differ at most in the
+// op they open at (step).
+func sameBesidesStep(a, b string) bool {
+	qa, errA := url.ParseQuery(a)
+	qb, errB := url.ParseQuery(b)
+	if errA != nil || errB != nil {
+		return false
+	}
+	qa.Del("step")
+	qb.Del("step")
+	return qa.Encode() == qb.Encode()
 }
 
 // linkURL is the page's URL with the state the view shows (View.Link).

@@ -334,3 +334,25 @@ func TestA11y_DarkReducedMotionAndPhone(t *testing.T) {
 		})
 	}
 }
+
+// TestA11y_SpacePlaysWithoutScrolling: Space toggles play and does not
+// also scroll the page (a trial: each press scrolled 700 px — Blink
+// scrolls from the Space's character event, which CDP, like assistive
+// tools, sends on its own).
+func TestA11y_SpacePlaysWithoutScrolling(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?v=2&scenario=drop")
+	p.wait(`window.__pplab.full === true`, 30*time.Second)
+	for i, want := range []bool{true, false} {
+		p.do(chromedp.KeyEvent(" "))
+		p.wait(fmt.Sprintf(`window.__pplab.playing === %v`, want), 5*time.Second)
+		time.Sleep(300 * time.Millisecond)
+		var y float64
+		p.eval(`scrollY`, &y)
+		if y != 0 {
+			t.Errorf("Space %d: the page scrolled to %v px", i+1, y)
+		}
+	}
+	p.noErrors()
+}

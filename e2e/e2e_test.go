@@ -607,6 +607,25 @@ func TestPlayground_URLReproducesTheStep(t *testing.T) {
 	p.noErrors()
 }
 
+// TestPlayground_PlayWritesAConfigChangeAtOnce: while playing, the address
+// bar is not rewritten for the op alone (a replaceState in a redrawing
+// frame made it miss its vsync), but a change of the configuration reaches
+// it at once (a trial found the era, driver and scenario changed while the
+// address bar kept the old ones until a pause), and a pause writes the op.
+func TestPlayground_PlayWritesAConfigChangeAtOnce(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?v=2&scenario=tcp-stream&era=7.3&packets=100000000")
+	p.choose("#f-speed", "4")
+	p.do(chromedp.Click(chromedp.CSS("#btn-play")))
+	p.wait(`window.__pplab.playing === true`, 10*time.Second)
+	p.choose("#f-era", "6.12")
+	p.wait(`window.__pplab.playing === true && new URLSearchParams(location.search).get('era') === '6.12'`, 5*time.Second)
+	p.do(chromedp.Click(chromedp.CSS("#btn-play")))
+	p.wait(`window.__pplab.playing === false && new URLSearchParams(location.search).get('step') === String(window.__pplab.op)`, 5*time.Second)
+	p.noErrors()
+}
+
 // TestPlayground_BadURLFallsBackWithNotice: a bad parameter falls back to
 // its default and the banner names it; the app keeps running.
 func TestPlayground_BadURLFallsBackWithNotice(t *testing.T) {
