@@ -200,6 +200,26 @@ func (s *Spec) HeadRing(e *sim.Era, k *sim.Knobs, xdp bool) bool {
 	return err == nil && !agg
 }
 
+// HDSThresh is the header-data split threshold in era e on the path with
+// an aggregation ring: AggHead (rx_copy_thresh), HDSThreshWide from
+// HeadPoolBufWideFrom.
+func (s *Spec) HDSThresh(e *sim.Era) int {
+	if s.HDSThreshWide > 0 && since(s.HeadPoolBufWideFrom, e) {
+		return s.HDSThreshWide
+	}
+	return s.AggHead
+}
+
+// headBytes is the bytes of a frame of length bytes its head buffer
+// takes: all of it up to the header-data split threshold, else the split
+// frame's first AggHead (standing for its headers).
+func (d *Driver) headBytes(length int) int {
+	if length <= d.Spec.HDSThresh(d.S.M.Era) {
+		return length
+	}
+	return min(length, d.Spec.AggHead)
+}
+
 // Copybreak is the head bytes up to which the normal path copies a frame
 // into a new skb (bnxt_copy_skb) in era e: AggHead (rx_copy_thresh, then
 // rx_copybreak's default), 0 from CopybreakZeroFrom.
@@ -235,7 +255,7 @@ func (s *Spec) Copybreak(e *sim.Era) int {
 func (d *Driver) aggHeadSKB(head int, tpa bool) (*skb.SKB, error) {
 	m := d.S.M
 	cpu := d.CPU()
-	n := min(head, d.Spec.AggHead)
+	n := head // the caller's headBytes
 	spare := tpa && len(d.spares) > 0 && d.spares[0].pg != nil
 	if d.Spec.HeadPool(m.Era) && head <= d.Spec.Copybreak(m.Era) {
 		if d.heads != nil {
@@ -340,19 +360,21 @@ func (d *Driver) copyHead(n int) (*skb.SKB, error) {
 }
 
 // receiveAgg is bnxt_rx_pkt on the normal path for a frame the NIC did not
-// aggregate: a frame of at most rx_copy_thresh bytes fits its head buffer
-// and is copied (bnxt_copy_skb; the head buffer is reused); a larger one is
-// built over its head buffer with the rest in aggregation buffers as frags
-// (bnxt_rx_agg_pages_skb).
+// aggregate: a frame within the copybreak is copied (bnxt_copy_skb; the
+// head buffer is reused); a larger one is built over its head buffer —
+// the whole frame up to the header-data split threshold (HDSThresh: 256,
+// 640 from 6.15), else its first bytes — with the rest in aggregation
+// buffers as frags (bnxt_rx_agg_pages_skb).
 func (d *Driver) receiveAgg(length int) (*skb.SKB, error) {
 	if length <= d.Spec.Copybreak(d.S.M.Era) {
 		return d.copyHead(length)
 	}
-	sk, err := d.aggHeadSKB(min(length, d.Spec.AggHead), false)
+	head := d.headBytes(length)
+	sk, err := d.aggHeadSKB(head, false)
 	if err != nil {
 		return nil, err
 	}
-	for rest := length - min(length, d.Spec.AggHead); rest > 0; {
+	for rest := length - head; rest > 0; {
 		n := min(rest, d.BufSize())
 		pg, off, size := d.take(n)
 		if err := d.addRxBuffer(sk, pg, off, n, size); err != nil {
@@ -365,10 +387,11 @@ func (d *Driver) receiveAgg(length int) (*skb.SKB, error) {
 
 // needAgg is the aggregation buffers a frame of length bytes takes.
 func (d *Driver) needAgg(length int) int {
-	if length <= d.Spec.AggHead {
+	head := d.headBytes(length)
+	if length <= head {
 		return 0
 	}
-	return (length - d.Spec.AggHead + d.BufSize() - 1) / d.BufSize()
+	return (length - head + d.BufSize() - 1) / d.BufSize()
 }
 
 // TPA reports whether the NIC aggregates TCP segments (hardware GRO) in
@@ -386,7 +409,7 @@ func (d *Driver) TPAAdd(length, hdr int) (full, ok bool) {
 	t := &d.tpa
 	bytes := length - hdr // the payload the chip places
 	if t.segs == 0 {
-		bytes = length - min(length, d.Spec.AggHead) // TPA_START: the head buffer takes the first bytes
+		bytes = length - d.headBytes(length) // TPA_START: the head buffer takes the first bytes
 	}
 	last := len(t.bufs) - 1
 	needBuf := bytes > 0 && (last < 0 || t.bufs[last].segs >= d.Spec.TPASegsPerBuf || t.bufs[last].used+bytes > t.bufs[last].size)
@@ -395,7 +418,7 @@ func (d *Driver) TPAAdd(length, hdr int) (full, ok bool) {
 		return false, false
 	}
 	if t.segs == 0 {
-		t.head, t.len = min(length, d.Spec.AggHead), length
+		t.head, t.len = d.headBytes(length), length
 	} else {
 		t.len += bytes
 	}

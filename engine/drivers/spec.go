@@ -116,6 +116,20 @@ type Spec struct {
 	HeadPoolBuf         int
 	HeadPoolBufWide     int
 	HeadPoolBufWideFrom string
+	// HDSThreshWide is the header-data split threshold from
+	// HeadPoolBufWideFrom on the path with an aggregation ring: a frame of
+	// up to it lands whole in its head buffer, a larger one is split, its
+	// headers in the head buffer and the rest in aggregation buffers
+	// (bnxt_hwrm_vnic_set_hds). It was rx_copy_thresh (AggHead, 256) until
+	// 99d028c63457 "eth: bnxt: update header sizing defaults" (Kicinski,
+	// <20250119020518.1962249-8-kuba@kernel.org>, net-next Jan 2025, so
+	// v6.14: the model's 6.15) raised it "to fit 4 buffers in a 4k page",
+	// 640 bytes ("300-400B RPC requests are fairly common ... bnxt ends up
+	// splitting those"); read in 7.3.4 (bnxt_init_ring_params: hds_thresh
+	// = max(BNXT_MIN_RX_HDR_BUF, SZ_1K - NET_SKB_PAD - shinfo)). The model
+	// places a split frame's first AggHead bytes in the head buffer, where
+	// the chip places its headers: the same buffers for TCP and UDP.
+	HDSThreshWide int
 	// MaxTPA is bp->max_tpa, the TPA contexts (struct bnxt_tpa_info) of an
 	// RX ring: from HeadPoolFrom each holds a spare head buffer, a pool
 	// fragment allocated at open (bnxt_alloc_one_tpa_info_data:
@@ -504,8 +518,9 @@ var Specs = []*Spec{
 		// is copied and the pool is not touched per frame; 7.3 copies
 		// none, and every head is a pool fragment.
 		HeadPoolFrom: "6.13", HeadPoolBuf: 640, HeadPoolBufWide: 1024, HeadPoolBufWideFrom: "6.15", CopybreakZeroFrom: "7.3",
-		// TPA contexts, each with a spare head fragment from 6.13.
-		MaxTPA: 256,
+		// TPA contexts, each with a spare head fragment from 6.13; the
+		// header-data split threshold from 6.15 (v6.14).
+		MaxTPA: 256, HDSThreshWide: 640,
 		HeadRingBuf: 2112, HeadRingRoom: 1536,
 		PPNapiFrom: "6.4", NetdevFrom: "6.8", XDP: true, XDPDrop: XDPDropReuse, XDPDropFn: "bnxt_reuse_rx_data", GRO: true,
 		XDPTx: XDPTxReuse, XDPTxFn: "bnxt_rx_xdp → __bnxt_xmit_xdp", XDPTxDoneFn: "bnxt_tx_int_xdp",

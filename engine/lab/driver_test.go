@@ -788,3 +788,32 @@ func TestBnxtTPASpares_bnxt_alloc_one_tpa_info_data(t *testing.T) {
 		}
 	}
 }
+
+// TestBnxtHDSThreshold_640From6_14_99d028c63457: on bnxt's path with an
+// aggregation ring a frame up to the header-data split threshold lands
+// whole in its head buffer, a larger one is split (its head in the head
+// buffer, the rest in an aggregation buffer). The threshold was
+// rx_copy_thresh, 256, until "eth: bnxt: update header sizing defaults"
+// (99d028c63457, v6.14: the model's 6.15) raised it to 640 ("300-400B RPC
+// requests are fairly common ... bnxt ends up splitting those"). 4 000
+// dropped frames, hw_gro=1; the allocations beyond the fill at open
+// (2 138 fast in 6.13, 2 201 from 6.15): a 400-byte frame takes an
+// aggregation buffer per frame in 6.13 (its 256-byte head copied) and
+// none in 6.15 (built over its head fragment, four to a page: 1 000); a
+// 700-byte one is split in both.
+func TestBnxtHDSThreshold_640From6_14_99d028c63457(t *testing.T) {
+	for _, tc := range []struct {
+		era, frame string
+		allocFast  uint64
+	}{
+		{"6.13", "frame=400", 2138 + 4000},
+		{"6.15", "frame=400", 2201 + 1000},
+		{"6.15", "frame=700", 2201 + 4000},
+		{"6.13", "frame=200", 2138},
+	} {
+		_, r := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: tc.era, Packets: 4000, Knobs: sim.MustOverrides("hw_gro=1", tc.frame)})
+		if got := r.Stats[sim.StatAllocFast]; got != tc.allocFast || r.Violations.Total() != 0 {
+			t.Errorf("%s %s: alloc_fast %d (violations %d), want %d", tc.era, tc.frame, got, r.Violations.Total(), tc.allocFast)
+		}
+	}
+}
