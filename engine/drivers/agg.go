@@ -287,19 +287,18 @@ func (d *Driver) aggHeadSKB(head int, tpa bool) (*skb.SKB, error) {
 			}
 			if spare {
 				// TPA_START gave the slot the context's spare; the
-				// context gets the new fragment.
+				// context gets the new fragment, and its hold on the
+				// frame's buffer becomes the skb's.
 				frame := d.swapSpare(i)
 				pg, off = frame.pg, frame.off
+				pg.Users--
 				d.spares[0] = headSlot{pg: npg, off: noff}
 				npg.MoveTo(m, sim.PlaceDriver, -1)
+				npg.Users++
 			} else {
 				pg, off = slot.pg, slot.off
 				pg.Users-- // the NIC's hold becomes the skb's
 				d.postHead(i, npg, noff)
-			}
-			if spare {
-				pg.Users-- // the context's hold becomes the skb's
-				npg.Users++
 			}
 		} else if pg, off = d.Pool.AllocFrag(cpu, d.Spec.HeadBuf(m.Era)); pg == nil {
 			return nil, fmt.Errorf("__bnxt_alloc_rx_frag: page_pool_alloc_frag: %w", skb.ErrNoMem)
