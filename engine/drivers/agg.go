@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"fmt"
+	"math/bits"
 
 	"pplab/engine/mm"
 	"pplab/engine/sim"
@@ -25,8 +26,9 @@ import (
 // With TPA (hardware GRO) the NIC aggregates a TCP flow itself: it starts an
 // aggregation with the first segment (its first rx_copy_thresh bytes in the
 // head buffer, TPA_START), places every further segment's payload in the
-// aggregation buffers, Spec.TPASegsPerBuf segments to a buffer, and closes it
-// after Spec.TPAMaxSegs segments (TPA_END; the model also closes it when the
+// aggregation buffers, as many segments to a buffer as fit, and closes it
+// after as many segments as the driver told the chip (tpaLimits: TPA_END;
+// the model also closes it when the
 // NAPI poll ends, where the chip's aggregation timer would). The CPU sees one
 // completion per aggregate: bnxt_tpa_end builds one skb from the head buffer
 // and adds the buffers as frags (bnxt_rx_agg_pages_skb), bnxt_deliver_skb
@@ -231,14 +233,19 @@ func (s *Spec) Copybreak(e *sim.Era) int {
 }
 
 // aggHeadSKB is the skb of a frame whose first head bytes sit in its head
-// buffer (the rest, if any, in aggregation buffers the caller adds):
+// buffer (the rest, if any, in aggregation buffers the caller adds). A
+// head of at most the copybreak (rx_copy_thresh, 256, until 7.3's 0) is
+// copied into a new skb (bnxt_copy_skb: napi_alloc_skb, a sync for the
+// CPU, memcpy) and its buffer reused in place (bnxt_reuse_rx_data), in
+// every era: the head buffer's bytes are what bnxt_rx_pkt and
+// bnxt_tpa_end compare (6.12.118 bnxt.c:2194 and :1850), so a split
+// frame's 256-byte head is copied. A larger head (from 6.15, whose
+// header-data split keeps frames of up to 640 bytes whole):
 //   - before the heads come from the pool (Spec.HeadPool): napi_build_skb
 //     over the head buffer, a napi_alloc_frag'd one — a page_frag page,
-//     not a pool page;
-//   - from then (7ed816be35ab, v6.13), a head of at most the copybreak is
-//     copied into a new skb (bnxt_copy_skb: napi_alloc_skb, a sync for the
-//     CPU, memcpy) and its buffer reused in place (bnxt_reuse_rx_data):
-//     the pool is not touched; a larger one is built over its head
+//     not a pool page (no era has both: a reading of the pre-6.13 path
+//     kept for the model's own consistency);
+//   - from then (7ed816be35ab, v6.13): built over its head
 //     fragment (bnxt_rx_skb / bnxt_tpa_end: napi_build_skb,
 //     dma_sync_single_for_cpu of rx_buf_use_size, skb_mark_for_recycle)
 //     and the slot refilled with a new fragment (__bnxt_alloc_rx_frag:
@@ -257,7 +264,10 @@ func (d *Driver) aggHeadSKB(head int, tpa bool) (*skb.SKB, error) {
 	cpu := d.CPU()
 	n := head // the caller's headBytes
 	spare := tpa && len(d.spares) > 0 && d.spares[0].pg != nil
-	if d.Spec.HeadPool(m.Era) && head <= d.Spec.Copybreak(m.Era) {
+	if head <= d.Spec.Copybreak(m.Era) {
+		// bnxt_rx_pkt and bnxt_tpa_end compare the head buffer's bytes
+		// (the completion's len, aggregation buffers not counted) with
+		// the copybreak in every era: before 6.13 too.
 		if d.heads != nil {
 			// copied: the fragment stays on its slot (bnxt_reuse_rx_data),
 			// or in the TPA context as its spare
@@ -402,7 +412,7 @@ func (d *Driver) TPA() bool { return d.agg && d.Spec.TPA }
 // segment joins the aggregation in progress, or starts one. No CPU work: the
 // chip places the bytes. ok is false when it finds no aggregation buffer
 // posted (the segment is dropped); full reports that the aggregation has
-// Spec.TPAMaxSegs segments and closes (TPA_END): the NAPI's TPAEnd builds
+// the segments tpaLimits allows and closes (TPA_END): the NAPI's TPAEnd builds
 // its skb next.
 func (d *Driver) TPAAdd(length, hdr int) (full, ok bool) {
 	t := &d.tpa
@@ -411,7 +421,8 @@ func (d *Driver) TPAAdd(length, hdr int) (full, ok bool) {
 		bytes = length - d.headBytes(length) // TPA_START: the head buffer takes the first bytes
 	}
 	last := len(t.bufs) - 1
-	needBuf := bytes > 0 && (last < 0 || t.bufs[last].segs >= d.Spec.TPASegsPerBuf || t.bufs[last].used+bytes > t.bufs[last].size)
+	perBuf, maxSegs := d.tpaLimits(length - hdr)
+	needBuf := bytes > 0 && (last < 0 || t.bufs[last].segs >= perBuf || t.bufs[last].used+bytes > t.bufs[last].size)
 	if needBuf && d.posted == 0 {
 		d.miss()
 		return false, false
@@ -436,7 +447,7 @@ func (d *Driver) TPAAdd(length, hdr int) (full, ok bool) {
 	if d.S.M.Tracing() {
 		d.ev(sim.SymDrvRx, nil, sim.PlaceNone, sim.PlaceNone, fmt.Sprintf("TPA: the NIC adds segment %d to the flow's aggregation (%d bytes, %d aggregation buffers); the CPU does nothing until TPA_END", t.segs, t.len, len(t.bufs)))
 	}
-	return t.segs >= d.Spec.TPAMaxSegs, true
+	return t.segs >= maxSegs, true
 }
 
 // TPAEnd models bnxt_tpa_end for the aggregation in progress (nil when none):
@@ -488,6 +499,31 @@ func (d *Driver) TPAEnd() (*skb.SKB, error) {
 	t.bufs, t.segs, t.head, t.len = t.bufs[:0], 0, 0, 0
 	return sk, err
 }
+
+// tpaLimits is what bnxt_hwrm_vnic_set_tpa tells the chip for segments of
+// mss payload bytes (at most one aggregation buffer: TPAMaxMSS): n =
+// BNXT_RX_PAGE_SIZE / mss segments to a buffer, and an aggregate of
+// ilog2((MAX_SKB_FRAGS - 1) × n) in powers of two after the first: 33
+// segments at 1448 bytes, 17 from 2049, so an aggregate fills at most
+// MAX_SKB_FRAGS buffers.
+func (d *Driver) tpaLimits(mss int) (perBuf, maxSegs int) {
+	perBuf = max(1, d.BufSize()/max(mss, 1))
+	return perBuf, 1 + 1<<(bits.Len(uint((skb.MaxSkbFrags-1)*perBuf))-1)
+}
+
+// TPAMaxFrame is the largest TCP frame (hdr bytes of headers) the model's
+// TPA places: a segment payload of one aggregation buffer
+// (BNXT_RX_PAGE_SIZE, a 4 KB page). A larger one (a jumbo MTU) spans
+// several buffers per segment, and bnxt_hwrm_vnic_set_tpa's other branch
+// sizes the aggregate from that; the model does not.
+func (s *Spec) TPAMaxFrame(hdr int) int { return mm.PageSize + hdr }
+
+// HeadRingMaxFrame is the largest frame (without its FCS, as the frame
+// knob counts) the head ring's buffers hold (BufferMode HeadFrags:
+// rx_buf_use_size at the 1500-byte MTU is SKB_DATA_ALIGN(mtu + ETH_HLEN +
+// NET_IP_ALIGN + 8), "8 for CRC and VLAN": the MTU's frame with a VLAN
+// tag, 1518 bytes).
+func (s *Spec) HeadRingMaxFrame() int { return 1500 + 14 + 4 }
 
 // TPASegs is the segments of the aggregation in progress.
 func (d *Driver) TPASegs() int { return d.tpa.segs }

@@ -85,8 +85,8 @@ type Spec struct {
 	// TPA: the NIC aggregates a TCP flow's segments itself (hardware GRO:
 	// bnxt's TPA) when the driver runs its normal RX path with an
 	// aggregation ring (the hw_gro knob): the headers land in a small head
-	// buffer, the payload in aggregation-ring buffers, TPASegsPerBuf
-	// segments to a buffer, at most TPAMaxSegs segments per aggregate.
+	// buffer, the payload in aggregation-ring buffers, as many segments to
+	// a buffer and per aggregate as Driver.tpaLimits computes from the MSS.
 	TPA bool
 	// AggFrom is the first era in which the driver's normal RX path takes
 	// its aggregation-ring buffers from page_pool (bnxt: 86b05508f775,
@@ -96,8 +96,6 @@ type Spec struct {
 	// mode (rx_buf_use_size = rx_copy_thresh: frames up to it are copied).
 	AggFrom            string
 	AggFactor, AggHead int
-	TPAMaxSegs         int
-	TPASegsPerBuf      int
 	// HeadPoolFrom is the first era in which the head buffers of that
 	// path are fragments of the pool (bnxt: "eth: bnxt: use page pool
 	// for head frags", 7ed816be35ab, v6.13: __bnxt_alloc_rx_frag takes
@@ -501,16 +499,16 @@ var Specs = []*Spec{
 		// min(4, 65536 / BNXT_RX_PAGE_SIZE) = 4) is fed by the pool
 		// (86b05508f775: pool_size = rx_agg_ring_size), and
 		// bnxt_deliver_skb marks every skb. TPA: bnxt_hwrm_vnic_set_tpa
-		// lets the chip place BNXT_RX_PAGE_SIZE / mss = 2 segments of 1448
-		// bytes per 4 KB buffer and aggregate (MAX_SKB_FRAGS - 1) × 2 = 32
-		// segments after the first (ilog2 units): 33 per aggregate (the
-		// pre-P5 chips' computation; a P5+ chip is asked for
-		// MAX_TPA_SEGS_P5 = 0x3f, and there the driver's own ceiling is
-		// MAX_SKB_FRAGS aggregation buffers, bnxt_tpa_agg's BUG_ON: 17 × 2
-		// ≈ 34 segments, so 33 stands for both);
+		// lets the chip place BNXT_RX_PAGE_SIZE / mss segments per 4 KB
+		// buffer (2 of 1448 bytes) and aggregate ilog2((MAX_SKB_FRAGS -
+		// 1) × that) in powers of two after the first: 33 per aggregate
+		// at 1448 (Driver.tpaLimits; the pre-P5 chips' computation; a P5+
+		// chip is asked for MAX_TPA_SEGS_P5 = 0x3f, and there the driver's
+		// own ceiling is MAX_SKB_FRAGS aggregation buffers, bnxt_tpa_agg's
+		// BUG_ON: the same 17 buffers, so the computation stands for both);
 		// bnxt_tpa_end builds the skb from the head buffer and adds the
 		// buffers as frags (bnxt_rx_agg_pages_skb).
-		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256, TPAMaxSegs: 33, TPASegsPerBuf: 2,
+		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256,
 		// Heads from the pool from 6.13 (7ed816be35ab): the RX ring's
 		// head buffers are pool fragments, filled at open (Driver.heads,
 		// agg.go), a built head's slot refilled. With the copybreak at 256 (6.13 to at

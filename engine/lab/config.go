@@ -542,6 +542,9 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 	if v := k[sim.KnobFrame]; v > 0 && v < minFrame {
 		return knobErr(sim.KnobFrame, k, "below the Ethernet minimum: want 0 (the workload's size) or %d to %d bytes", minFrame, sim.KnobFrame.Spec().Max)
 	}
+	if v := k[sim.KnobFrame]; v > 0 && v < workload.HdrTCP && workload.TCPFrames(sc.Name) {
+		return knobErr(sim.KnobFrame, k, "a TCP segment's headers alone are %d bytes (Ethernet, IPv4, TCP with timestamps), which %s's frames carry: want 0 (the workload's size) or %d to %d bytes", workload.HdrTCP, sc.Name, workload.HdrTCP, sim.KnobFrame.Spec().Max)
+	}
 	if v := k[sim.KnobBulk]; v > pagepool.AllocCacheSize && !rules.Broken(sim.RuleBulkDMAUnmap) {
 		return knobErr(sim.KnobBulk, k, "the kernel's bulk call fills the %d-slot alloc cache and cannot ask for more: want 1 to %d (only the first bulk patch's unbounded list asks for more: --break bulk-dma-unmap)", pagepool.AllocCacheSize, pagepool.AllocCacheSize)
 	}
@@ -549,8 +552,17 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 		return knobErr(sim.KnobDMASyncDev, k, "%s maps its own RX buffers before era %s (its pool has no PP_FLAG_DMA_MAP), and PP_FLAG_DMA_SYNC_DEV needs it: page_pool_create would fail with -EINVAL (want -1 or 0, or era %s)", spec.Name, spec.PoolDMAFrom, spec.PoolDMAFrom)
 	}
 	if spec != nil {
-		if _, err := spec.AggMode(era, k, workload.AttachesXDP(sc.Name, k)); err != nil {
+		xdp := workload.AttachesXDP(sc.Name, k)
+		agg, err := spec.AggMode(era, k, xdp)
+		if err != nil {
 			return knobErr(sim.KnobHWGRO, k, "%v", err)
+		}
+		v := k[sim.KnobFrame]
+		if max := spec.TPAMaxFrame(workload.HdrTCP); agg && spec.TPA && workload.TCPFrames(sc.Name) && v > int64(max) {
+			return knobErr(sim.KnobFrame, k, "with hardware GRO %s's chip places each TCP segment in one %d-byte aggregation buffer in the model; a larger MSS (a jumbo MTU) spans several, and bnxt_hwrm_vnic_set_tpa then sizes the aggregate in a way the model does not follow: want a frame of at most %d bytes with hw_gro=1 (or hw_gro=0)", spec.Name, max-workload.HdrTCP, max)
+		}
+		if max := spec.HeadRingMaxFrame(); spec.HeadRing(era, k, xdp) && v > int64(max) {
+			return knobErr(sim.KnobFrame, k, "%s's RX buffers without an aggregation ring hold one frame of the 1500-byte MTU (rx_buf_use_size %d); a larger MTU turns on its jumbo aggregation ring (BNXT_FLAG_JUMBO), which the model runs with hw_gro=1 only: want a frame of at most %d bytes here, or hw_gro=1", spec.Name, spec.HeadRingRoom, max)
 		}
 	} else if k[sim.KnobHWGRO] != -1 {
 		return knobErr(sim.KnobHWGRO, k, "the %s scenario has no driver (hw_gro picks bnxt's RX path): accepted -1", sc.Name)

@@ -9,7 +9,8 @@ import (
 )
 
 // Hardware GRO (bnxt's TPA, on the 6.6 RX path): the NIC aggregates 33
-// segments into one skb whose head is not a pool page and whose frags are
+// segments into one skb whose head (a copy of the head buffer's 256
+// bytes) is not a pool page and whose frags are
 // aggregation-ring pool pages, two segments to a page. With no frag_list,
 // the deferred flush that frees it NAPI-safe on the NAPI's CPU recycles
 // every page into the alloc cache — in 6.4 too, where page mode's software
@@ -18,7 +19,10 @@ func TestBnxtHWGRO_NoFragListToLose(t *testing.T) {
 	const n = 100_000
 	tpa := tcpStream(t, "bnxt", "6.4", n, "hw_gro=1")
 	page := tcpStream(t, "bnxt", "6.4", n, "hw_gro=0")
-	exactStats(t, "bnxt tcp-stream 6.4 hw_gro=1", tpa.r.Stats, sim.Stats{sim.StatAllocFast: 53491, sim.StatAllocSlow: 59, sim.StatAllocEmpty: 59, sim.StatAllocRefill: 4, sim.StatRecycleCached: 49615, sim.StatRecycleCacheFull: 195, sim.StatRecycleRing: 416})
+	// (re-derived when the 256-byte heads came to be copied, as
+	// bnxt_tpa_end's len <= rx_copy_thresh does: 49615 cached, 416 ring
+	// while they were built over)
+	exactStats(t, "bnxt tcp-stream 6.4 hw_gro=1", tpa.r.Stats, sim.Stats{sim.StatAllocFast: 53490, sim.StatAllocSlow: 60, sim.StatAllocEmpty: 60, sim.StatAllocRefill: 4, sim.StatRecycleCached: 49581, sim.StatRecycleCacheFull: 195, sim.StatRecycleRing: 433})
 	share := func(x tcpRun) float64 {
 		c, r := x.st(sim.StatRecycleCached), x.st(sim.StatRecycleRing)
 		return float64(c) / float64(c+r)

@@ -187,6 +187,11 @@ func AttachesXDP(name string, k *sim.Knobs) bool {
 	return name == WXDPRedirect || name == WXDPDrop || name == WXDPTx || (name == WDestroy && k[sim.KnobHeld] == 1)
 }
 
+// TCPFrames reports whether scenario name receives TCP segments whose
+// size the frame knob sets (HdrTCP of headers each, which ip_rcv and
+// tcp_data_queue pull: a frame knob below HdrTCP leaves them nothing).
+func TCPFrames(name string) bool { return name == WTCPStream || name == WDevmemRx }
+
 // rx runs the NAPI side of one frame of length bytes (hdr of them headers):
 // poll bookkeeping — a new poll first flushes the CPU's defer list, as
 // net_rx_action does before every napi_poll — then the driver's receive.
