@@ -89,8 +89,8 @@ type Driver struct {
 	// all use context 0 (a P5 chip's agg_id maps to the lowest free
 	// index, bnxt_alloc_agg_idx), so the others sit on the driver the
 	// whole run, as in the kernel.
-	spares []headSlot
-	selfMap  bool // the driver maps and unmaps each RX buffer (its pool has no PP_FLAG_DMA_MAP)
+	spares  []headSlot
+	selfMap bool // the driver maps and unmaps each RX buffer (its pool has no PP_FLAG_DMA_MAP)
 
 	// cache is the driver's own RX page cache (Spec.RxCacheUntil; nil in
 	// eras without it, and for split pages); pending are the pages of the
