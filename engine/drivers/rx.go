@@ -438,9 +438,9 @@ func (d *Driver) takeDesc(n int, keepMap, sync bool) (*mm.Page, int, int) {
 	}
 	if m.Tracing() {
 		if sync {
-			d.ev(sim.SymSyncForCPU, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d bytes at offset %d", n, dd.off))
+			d.ev(sim.SymSyncForCPU, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d byte%s at offset %d", n, plural(n), dd.off))
 		} else {
-			d.ev(sim.SymDrvRx, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d bytes at offset %d of an aggregation buffer (the CPU syncs it at TPA_END)", n, dd.off))
+			d.ev(sim.SymDrvRx, pg, sim.PlaceNICRing, sim.PlaceNICRing, fmt.Sprintf("the NIC wrote %d byte%s at offset %d of an aggregation buffer (the CPU syncs it at TPA_END)", n, plural(n), dd.off))
 		}
 	}
 	switch {
@@ -473,4 +473,12 @@ func (d *Driver) otherHalfInStack(pg *mm.Page) bool {
 		}
 	}
 	return pg.Users-postedHalves > 0
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -99,8 +99,12 @@ func (l *Lab) notes() []string {
 		case l.drv.Agg():
 			// its default from 6.6 (hardware GRO): said by the driver's doc
 		case l.drv.Mode == drivers.HeadFrags:
-			out = append(out, fmt.Sprintf("%s ran its normal RX path without an aggregation ring (hardware GRO off, from 6.13): every RX buffer a %d-byte page_pool fragment, a frame over the copybreak (%d bytes) built over it, one under it copied and its buffer reused; no XDP program",
-				l.spec.Name, l.drv.BufSize(), l.spec.Copybreak(l.m.Era)))
+			copies := fmt.Sprintf("a frame over the copybreak (%d bytes) built over it, one within it copied and its buffer reused", l.spec.Copybreak(l.m.Era))
+			if l.spec.Copybreak(l.m.Era) == 0 {
+				copies = "every frame built over it (rx_copybreak is 0 in this era: nothing is copied)"
+			}
+			out = append(out, fmt.Sprintf("%s ran its normal RX path without an aggregation ring (hardware GRO off, from 6.13): every RX buffer a %d-byte page_pool fragment, %s; no XDP program",
+				l.spec.Name, l.drv.BufSize(), copies))
 		case workload.AttachesXDP(l.scenario.Name, &l.m.Knobs):
 			out = append(out, fmt.Sprintf("%s ran XDP page mode: the scenario's XDP program puts it there (GRO_HW off, a page_pool page per buffer)", l.spec.Name))
 		default:
