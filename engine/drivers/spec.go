@@ -96,6 +96,11 @@ type Spec struct {
 	// mode (rx_buf_use_size = rx_copy_thresh: frames up to it are copied).
 	AggFrom            string
 	AggFactor, AggHead int
+	// AggMaxRxDescs is the most RX descriptors with the aggregation ring
+	// on: bnxt_set_ring_params cuts a larger ring to
+	// BNXT_MAX_RX_DESC_CNT_JUM_ENA (RX_DESC_CNT × MAX_RX_PAGES_AGG_ENA − 1
+	// = 256 × 8 − 1, read in 6.12.118 and 7.3.4).
+	AggMaxRxDescs int
 	// HeadPoolFrom is the first era in which the head buffers of that
 	// path are fragments of the pool (bnxt: "eth: bnxt: use page pool
 	// for head frags", 7ed816be35ab, v6.13: __bnxt_alloc_rx_frag takes
@@ -508,7 +513,7 @@ var Specs = []*Spec{
 		// BUG_ON: the same 17 buffers, so the computation stands for both);
 		// bnxt_tpa_end builds the skb from the head buffer and adds the
 		// buffers as frags (bnxt_rx_agg_pages_skb).
-		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256,
+		TPA: true, AggFrom: "6.6", AggFactor: 4, AggHead: 256, AggMaxRxDescs: 2047,
 		// Heads from the pool from 6.13 (7ed816be35ab): the RX ring's
 		// head buffers are pool fragments, filled at open (Driver.heads,
 		// agg.go), a built head's slot refilled. With the copybreak at 256 (6.13 to at

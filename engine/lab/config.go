@@ -557,6 +557,9 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 		if err != nil {
 			return knobErr(sim.KnobHWGRO, k, "%v", err)
 		}
+		if n := k[sim.KnobRxDescs]; agg && n > int64(spec.AggMaxRxDescs) && spec.AggMaxRxDescs > 0 {
+			return knobErr(sim.KnobRxDescs, k, "%s cuts an RX ring of more than %d descriptors to %d when its aggregation ring is on (bnxt_set_ring_params: \"RX ring size reduced ... because the jumbo ring is now enabled\"): want at most %d with hw_gro=1, or hw_gro=0", spec.Name, spec.AggMaxRxDescs, spec.AggMaxRxDescs, spec.AggMaxRxDescs)
+		}
 		v := k[sim.KnobFrame]
 		if max := spec.TPAMaxFrame(workload.HdrTCP); agg && spec.TPA && workload.TCPFrames(sc.Name) && v > int64(max) {
 			return knobErr(sim.KnobFrame, k, "with hardware GRO %s's chip places each TCP segment in one %d-byte aggregation buffer in the model; a larger MSS (a jumbo MTU) spans several, and bnxt_hwrm_vnic_set_tpa then sizes the aggregate in a way the model does not follow: want a frame of at most %d bytes with hw_gro=1 (or hw_gro=0)", spec.Name, max-workload.HdrTCP, max)

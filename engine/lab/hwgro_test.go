@@ -84,6 +84,38 @@ func TestBnxtHWGRO_RefusedWhereThePathDoesNotExist(t *testing.T) {
 	}
 }
 
+// Frames and rings the model would place where bnxt does not are refused
+// with the reason, naming the knob (a kernel developer's trial: the first
+// two stopped their runs, the third spread a 1600-byte frame over
+// 1536-byte buffers, the fourth ran the node out of memory).
+func TestBnxt_FramesAndRingsTheKernelDoesNotRunAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name, field string
+		cfg         Config
+		says        string
+	}{
+		{"a TCP frame under its headers", "frame", Config{Driver: "bnxt", Scenario: "tcp-stream", Knobs: sim.MustOverrides("frame=65")}, "66 bytes"},
+		{"a jumbo MSS with hardware GRO", "frame", Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "7.3", Knobs: sim.MustOverrides("hw_gro=1", "frame=4163")}, "at most 4162"},
+		{"a jumbo frame on the head ring", "frame", Config{Driver: "bnxt", Scenario: "drop", Era: "6.13", Knobs: sim.MustOverrides("hw_gro=0", "frame=1519")}, "BNXT_FLAG_JUMBO"},
+		{"a ring over the aggregation ring's limit", "rx_descs", Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "7.3", Knobs: sim.MustOverrides("hw_gro=1", "rx_descs=2048")}, "at most 2047"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New(tc.cfg)
+			var fe *sim.FieldError
+			if !errors.As(err, &fe) || fe.Field != tc.field || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("%v: want a %s error saying %q", err, tc.field, tc.says)
+			}
+		})
+	}
+	// At the limits they run.
+	for _, knobs := range [][]string{{"frame=66"}, {"hw_gro=1", "frame=4162"}, {"hw_gro=1", "rx_descs=2047"}} {
+		cfg := Config{Driver: "bnxt", Scenario: "tcp-stream", Era: "7.3", Packets: 2000, Knobs: sim.MustOverrides(knobs...)}
+		if _, r := run(t, cfg); r.Violations.Total() != 0 || r.Stats[sim.StatAllocFast] == 0 {
+			t.Errorf("%v: violations %d, alloc_fast %d", knobs, r.Violations.Total(), r.Stats[sim.StatAllocFast])
+		}
+	}
+}
+
 // The pool scenarios have no driver: hw_gro takes only its default there.
 func TestHWGRO_NoDriverNoRXPath(t *testing.T) {
 	err := Config{Scenario: "pool-ring", Knobs: sim.MustOverrides("hw_gro=0")}.Validate()
