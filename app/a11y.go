@@ -137,7 +137,31 @@ func (p *Playground) mountA11y(ctx ga.Context) {
 	p.handle(ctx, actCopyEmbed, func(a ga.Action) { p.copyEmbed() })
 	figureNav.listen()
 	p.mountEmbed(ctx)
+	ctx.Defer(func(ga.Context) { watchStickyTop() })
 }
+
+// watchStickyTop keeps the CSS variable --sticky-top at the timeline's
+// height plus a margin: on a phone the timeline is sticky at the top, and
+// web/app.css pads the page's scrolling by it, so that what is scrolled
+// into view or jumped to ("skip to the machine") lands below it, not
+// under it (a trial: the machine's heading hid under the 242-px timeline).
+func watchStickyTop() {
+	w := ga.Window()
+	tl, ro := w.GetElementByID("timeline"), w.Get("ResizeObserver")
+	if stickyTopFn != nil || !tl.Truthy() || !ro.Truthy() {
+		return
+	}
+	root := w.Get("document").Get("documentElement").Get("style")
+	stickyTopFn = ga.FuncOf(func(ga.Value, []ga.Value) any {
+		defer recoverListener("sticky top")
+		h := tl.Call("getBoundingClientRect").Get("height").Float()
+		root.Call("setProperty", "--sticky-top", strconv.Itoa(int(h)+8)+"px")
+		return nil
+	})
+	ro.New(stickyTopFn).Call("observe", tl)
+}
+
+var stickyTopFn ga.Func
 
 // figureNav is the keyboard inside the machine's figures: a keydown and a
 // focusin listener on the document, both in the capture phase, so that an

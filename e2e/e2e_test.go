@@ -51,6 +51,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"pplab/engine/lab"
 	"pplab/engine/sim"
@@ -862,5 +863,33 @@ func TestPlayground_PlaysALongRunToItsEnd(t *testing.T) {
 		t.Errorf("the statistics panel does not say the fast-forward skipped cycles: %q", note)
 	}
 	p.shot("desktop-long-run")
+	p.noErrors()
+}
+
+// TestPlayground_PhoneScrollsAboveTheSheet: on a phone what is scrolled
+// into view or jumped to lands between the sticky timeline and the
+// narration's bottom sheet (a trial's tap on "step" after scrolling it into
+// view hit the sheet; the skip link put the machine's heading under the
+// timeline).
+func TestPlayground_PhoneScrollsAboveTheSheet(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 390, 844)
+	p.open(rootURL + "?v=2&scenario=drop&step=3")
+	var hit struct{ Step, Top, SheetTop, TimelineBottom float64 }
+	p.eval(`(function(){ const b = document.querySelector('#btn-step'); b.scrollIntoView({block: 'nearest'});
+		const r = b.getBoundingClientRect(), at = document.elementFromPoint(r.left + r.width/2, r.top + r.height/2);
+		return {Step: (at === b || b.contains(at)) ? 1 : 0, Top: r.top, SheetTop: document.querySelector('#narration').getBoundingClientRect().top, TimelineBottom: 0}; })()`, &hit)
+	if hit.Step != 1 {
+		t.Errorf("the step button scrolled into view at y=%.0f is covered (the sheet starts at %.0f)", hit.Top, hit.SheetTop)
+	}
+	p.do(chromedp.Focus(chromedp.CSS("a.skip")))
+	p.do(chromedp.KeyEvent(kb.Enter))
+	time.Sleep(500 * time.Millisecond)
+	p.eval(`(function(){ const h = document.querySelector('#machine'); const r = h.getBoundingClientRect();
+		return {Step: 0, Top: r.top, SheetTop: document.querySelector('#narration').getBoundingClientRect().top, TimelineBottom: document.querySelector('#timeline').getBoundingClientRect().bottom}; })()`, &hit)
+	if hit.Top < hit.TimelineBottom-1 || hit.Top > hit.SheetTop {
+		t.Errorf("skip to the machine: its top at y=%.0f, the timeline's bottom at %.0f, the sheet's top at %.0f", hit.Top, hit.TimelineBottom, hit.SheetTop)
+	}
+	p.shot("phone-skip-to-machine")
 	p.noErrors()
 }
