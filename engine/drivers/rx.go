@@ -188,6 +188,9 @@ func (d *Driver) needMore(length int) int {
 	case d.agg:
 		return d.needAgg(length)
 	case d.Spec.HeadSplit > 0 && d.Mode != HeadFrags: // no build_skb: a buffer is all frame data
+		if first := d.Spec.HeadSplitFirst; first > 0 && length > first {
+			return 1 + (length-first+d.BufSize()-1)/d.BufSize()
+		}
 		return max(1, (length+d.BufSize()-1)/d.BufSize())
 	case length > room:
 		return 1 + (length-room+d.BufSize()-1)/d.BufSize()
@@ -362,8 +365,11 @@ func (d *Driver) receiveHeadSplit(length, hdr int) (*skb.SKB, error) {
 			return nil, err
 		}
 	}
-	for off := 0; off < length; off += d.BufSize() {
+	for off := 0; off < length; {
 		n := min(length-off, d.BufSize())
+		if off == 0 && d.Spec.HeadSplitFirst > 0 {
+			n = min(n, d.Spec.HeadSplitFirst)
+		}
 		pg, boff, bsize := d.take(n)
 		skip := 0
 		if off == 0 {
@@ -372,6 +378,7 @@ func (d *Driver) receiveHeadSplit(length, hdr int) (*skb.SKB, error) {
 		if err := d.addRxBuffer(sk, pg, boff+skip, n-skip, bsize); err != nil {
 			return nil, err
 		}
+		off += n
 	}
 	return sk, nil
 }

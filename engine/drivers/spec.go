@@ -73,6 +73,13 @@ type Spec struct {
 	// page mode: BNXT_RX_COPY_THRESH 256 and bnxt_rx_page_skb); 0: the
 	// driver builds the skb around the buffer (build_skb).
 	HeadSplit int
+	// HeadSplitFirst is the frame bytes the first buffer of a multi-buffer
+	// frame holds on the HeadSplit path (0: the whole buffer). bnxt's page
+	// mode: rx_buf_use_size = PAGE_SIZE - XDP_PACKET_HEADROOM (256) -
+	// SKB_DATA_ALIGN(shinfo) (320) = 3520, the rest of a jumbo frame in
+	// aggregation pages (6.12.118 bnxt_set_ring_params, bnxt.c:4606-4609;
+	// the model placed 4096 there).
+	HeadSplitFirst int
 	// ReuseAlways: a copied frame's buffer goes back on the ring whatever
 	// its page (bnxt_copy_skb + bnxt_reuse_rx_data: no dev_page_is_reusable
 	// test), synced for the device for the copied length; otherwise only a
@@ -494,7 +501,7 @@ var Specs = []*Spec{
 		// (v6.6, with PoolDMAFrom): pp.flags = PP_FLAG_DMA_MAP |
 		// PP_FLAG_DMA_SYNC_DEV, pp.max_len = PAGE_SIZE, pp.offset unset
 		// (0); DeviceSyncIn keeps the sync off before it.
-		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, RefillEach: true, NapiBuildSkb: true, HeadSplit: 256, ReuseAlways: true, XDPPass: true,
+		MaxLen: mm.PageSize, Offset: 0, SyncDev: true, RefillEach: true, NapiBuildSkb: true, HeadSplit: 256, HeadSplitFirst: mm.PageSize - 256 - 320, ReuseAlways: true, XDPPass: true,
 		// The normal RX path from 6.6 (hw_gro=1, GRO_HW on by default:
 		// bnxt_init_one adds NETIF_F_GRO_HW to dev->features when
 		// BNXT_SUPPORTS_TPA): BNXT_FLAG_AGG_RINGS with TPA, so the head

@@ -156,3 +156,22 @@ func TestTCPStream_BnxtHWGROAtTheOperatingPoint_NineInTenCached(t *testing.T) {
 		}
 	}
 }
+
+// bnxt's XDP page mode (hw_gro=0 before 6.13) places a jumbo frame's first
+// rx_buf_use_size = PAGE_SIZE - XDP_PACKET_HEADROOM - SKB_DATA_ALIGN(shinfo)
+// = 3 520 bytes in its first buffer and the rest in 4 KB aggregation pages
+// (6.12.118 bnxt_set_ring_params, bnxt.c:4606-4609): a 3 600-byte frame
+// takes two buffers, an 8 000-byte one three (the model put 4 096 bytes in
+// the first: one and two). 1 000 dropped frames: the pool's cached returns
+// count the buffers.
+func TestBnxtPageMode_TheFirstBufferHolds3520(t *testing.T) {
+	for _, tc := range []struct {
+		frame   string
+		buffers uint64
+	}{{"frame=3520", 1}, {"frame=3600", 2}, {"frame=7616", 2}, {"frame=8000", 3}} {
+		_, r := run(t, Config{Driver: "bnxt", Scenario: "drop", Era: "6.12", Packets: 1000, Knobs: sim.MustOverrides("hw_gro=0", tc.frame)})
+		if got := r.Stats[sim.StatRecycleCached]; got != 1000*tc.buffers || r.Violations.Total() != 0 {
+			t.Errorf("%s: recycle_cached %d (violations %d), want %d: %d buffers a frame", tc.frame, got, r.Violations.Total(), 1000*tc.buffers, tc.buffers)
+		}
+	}
+}
