@@ -43,57 +43,53 @@ type headSlot struct {
 }
 
 // fillHeads posts a page_pool fragment on every empty head slot
-// (bnxt_alloc_rx_data per slot at open: __bnxt_alloc_rx_frag); it stops
+// (bnxt_alloc_rx_data per slot at open: __bnxt_alloc_rx_frag), then gives
+// every TPA context without one its spare (bnxt_alloc_one_tpa_info_data:
+// __bnxt_alloc_rx_frag per context), which the driver holds. It stops
 // where the pool fails.
 func (d *Driver) fillHeads() {
-	m := d.S.M
 	cpu := d.CPU()
-	size := d.Spec.HeadBuf(m.Era)
-	for i := range d.heads {
-		if d.heads[i].pg != nil {
-			continue
+	size := d.Spec.HeadBuf(d.S.M.Era)
+	for _, f := range [...]struct {
+		slots []headSlot
+		place sim.Place
+		says  string
+	}{{d.heads, sim.PlaceNICRing, postedHead}, {d.spares, sim.PlaceDriver, "TPA context %d's spare head buffer: a %d-byte page_pool fragment at offset %d (bnxt_alloc_one_tpa_info_data → __bnxt_alloc_rx_frag)"}} {
+		for i := range f.slots {
+			if f.slots[i].pg != nil {
+				continue
+			}
+			pg, off := d.Pool.AllocFrag(cpu, size)
+			if pg == nil {
+				return
+			}
+			d.holdFrag(&f.slots[i], pg, off, f.place)
+			if d.S.M.Tracing() {
+				d.ev(sim.SymAllocPages, pg, sim.PlaceNone, f.place, fmt.Sprintf(f.says, i, size, off))
+			}
 		}
-		pg, off := d.Pool.AllocFrag(cpu, size)
-		if pg == nil {
-			return
-		}
-		d.postHead(i, pg, off)
 	}
 }
 
-// postHead puts a head fragment on slot i: the NIC holds it.
-func (d *Driver) postHead(i int, pg *mm.Page, off int) {
-	d.heads[i] = headSlot{pg: pg, off: off}
-	pg.MoveTo(d.S.M, sim.PlaceNICRing, -1)
+// holdFrag puts fragment (pg, off) in slot s, held at place: on the NIC's
+// ring (a head slot) or by the driver (a TPA context's spare).
+func (d *Driver) holdFrag(s *headSlot, pg *mm.Page, off int, place sim.Place) {
+	*s = headSlot{pg: pg, off: off}
+	pg.MoveTo(d.S.M, place, -1)
 	pg.Users++
+}
+
+// postHead puts a new head fragment on slot i: the NIC holds it.
+func (d *Driver) postHead(i int, pg *mm.Page, off int) {
+	d.holdFrag(&d.heads[i], pg, off, sim.PlaceNICRing)
 	if d.S.M.Tracing() {
-		d.ev(sim.SymAllocPages, pg, sim.PlaceNone, sim.PlaceNICRing, fmt.Sprintf("RX head buffer %d: a %d-byte page_pool fragment at offset %d (__bnxt_alloc_rx_frag: page_pool_alloc_frag from the head pool)", i, d.Spec.HeadBuf(d.S.M.Era), off))
+		d.ev(sim.SymAllocPages, pg, sim.PlaceNone, sim.PlaceNICRing, fmt.Sprintf(postedHead, i, d.Spec.HeadBuf(d.S.M.Era), off))
 	}
 }
 
-// fillSpares gives every TPA context without one a spare head buffer
-// (bnxt_alloc_one_tpa_info_data at open: __bnxt_alloc_rx_frag per
-// context); the driver holds them. It stops where the pool fails.
-func (d *Driver) fillSpares() {
-	m := d.S.M
-	cpu := d.CPU()
-	size := d.Spec.HeadBuf(m.Era)
-	for i := range d.spares {
-		if d.spares[i].pg != nil {
-			continue
-		}
-		pg, off := d.Pool.AllocFrag(cpu, size)
-		if pg == nil {
-			return
-		}
-		d.spares[i] = headSlot{pg: pg, off: off}
-		pg.MoveTo(m, sim.PlaceDriver, -1)
-		pg.Users++
-		if m.Tracing() {
-			d.ev(sim.SymAllocPages, pg, sim.PlaceNone, sim.PlaceDriver, fmt.Sprintf("TPA context %d's spare head buffer: a %d-byte page_pool fragment at offset %d (bnxt_alloc_one_tpa_info_data → __bnxt_alloc_rx_frag)", i, size, off))
-		}
-	}
-}
+// postedHead narrates a head fragment posted on slot %d (fillHeads,
+// postHead).
+const postedHead = "RX head buffer %d: a %d-byte page_pool fragment at offset %d (__bnxt_alloc_rx_frag: page_pool_alloc_frag from the head pool)"
 
 // swapSpare is TPA_START's exchange for context 0 (the one flow's):
 // the head slot i takes the context's spare, and the context the buffer
@@ -302,9 +298,7 @@ func (d *Driver) aggHeadSKB(head int, tpa bool) (*skb.SKB, error) {
 				frame := d.swapSpare(i)
 				pg, off = frame.pg, frame.off
 				pg.Users--
-				d.spares[0] = headSlot{pg: npg, off: noff}
-				npg.MoveTo(m, sim.PlaceDriver, -1)
-				npg.Users++
+				d.holdFrag(&d.spares[0], npg, noff, sim.PlaceDriver)
 			} else {
 				pg, off = slot.pg, slot.off
 				pg.Users-- // the NIC's hold becomes the skb's

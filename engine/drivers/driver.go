@@ -290,17 +290,19 @@ func (d *Driver) HeldPages(v skb.PageVisitor) {
 		b := &d.tpa.bufs[i]
 		v.HeldPage(b.pg, b.off, b.size, "an aggregation buffer the NIC fills for the TPA aggregation in progress")
 	}
-	for i := range d.heads {
-		if h := &d.heads[i]; h.pg != nil {
-			v.HeldPage(h.pg, h.off, d.Spec.HeadBuf(d.S.M.Era), "a posted RX head buffer (a page_pool fragment)")
-		}
-	}
-	for i := range d.spares {
-		if h := &d.spares[i]; h.pg != nil {
-			v.HeldPage(h.pg, h.off, d.Spec.HeadBuf(d.S.M.Era), "a TPA context's spare head buffer (tpa_info->data, a page_pool fragment)")
+	for k, hs := range [...][]headSlot{d.heads, d.spares} {
+		for i := range hs {
+			if h := &hs[i]; h.pg != nil {
+				v.HeldPage(h.pg, h.off, d.Spec.HeadBuf(d.S.M.Era), heldWhat[k])
+			}
 		}
 	}
 }
+
+// heldWhat names the held head fragments: [0] a head slot's, [1] a TPA
+// context's spare (constant strings: the checker's visit allocates
+// nothing).
+var heldWhat = [2]string{"a posted RX head buffer (a page_pool fragment)", "a TPA context's spare head buffer (tpa_info->data, a page_pool fragment)"}
 
 // Posted is the number of descriptors the NIC may fill.
 func (d *Driver) Posted() int { return d.posted }
@@ -353,7 +355,7 @@ func (d *Driver) UnloadOn(cpu int) {
 	d.tpa.bufs, d.tpa.segs = d.tpa.bufs[:0], 0
 	// The head ring's fragments and the TPA contexts' spares
 	// (bnxt_free_rx_skbs, bnxt_free_one_tpa_info_data: page_pool_free_va).
-	for _, hs := range [][]headSlot{d.heads, d.spares} {
+	for _, hs := range [...][]headSlot{d.heads, d.spares} {
 		for i := range hs {
 			h := &hs[i]
 			if h.pg == nil {

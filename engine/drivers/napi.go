@@ -174,7 +174,6 @@ func (d *Driver) Open() int {
 	n := d.Refill()
 	if d.heads != nil {
 		d.fillHeads()
-		d.fillSpares()
 	}
 	return n
 }

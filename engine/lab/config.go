@@ -561,11 +561,11 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 			return knobErr(sim.KnobRxDescs, k, "%s cuts an RX ring of more than %d descriptors to %d when its aggregation ring is on (bnxt_set_ring_params: \"RX ring size reduced ... because the jumbo ring is now enabled\"): want at most %d with hw_gro=1, or hw_gro=0", spec.Name, spec.AggMaxRxDescs, spec.AggMaxRxDescs, spec.AggMaxRxDescs)
 		}
 		v := k[sim.KnobFrame]
-		if max := spec.TPAMaxFrame(workload.HdrTCP); agg && spec.TPA && workload.TCPFrames(sc.Name) && v > int64(max) {
-			return knobErr(sim.KnobFrame, k, "with hardware GRO %s's chip places each TCP segment in one %d-byte aggregation buffer in the model; a larger MSS (a jumbo MTU) spans several, and bnxt_hwrm_vnic_set_tpa then sizes the aggregate in a way the model does not follow: want a frame of at most %d bytes with hw_gro=1 (or hw_gro=0)", spec.Name, max-workload.HdrTCP, max)
+		if limit := spec.TPAMaxFrame(workload.HdrTCP); agg && spec.TPA && workload.TCPFrames(sc.Name) && v > int64(limit) {
+			return knobErr(sim.KnobFrame, k, "with hardware GRO %s's chip places each TCP segment in one %d-byte aggregation buffer in the model; a larger MSS (a jumbo MTU) spans several, and bnxt_hwrm_vnic_set_tpa then sizes the aggregate in a way the model does not follow: want a frame of at most %d bytes with hw_gro=1 (or hw_gro=0)", spec.Name, limit-workload.HdrTCP, limit)
 		}
-		if max := spec.HeadRingMaxFrame(); spec.HeadRing(era, k, xdp) && v > int64(max) {
-			return knobErr(sim.KnobFrame, k, "%s's RX buffers without an aggregation ring hold one frame of the 1500-byte MTU (rx_buf_use_size %d); a larger MTU turns on its jumbo aggregation ring (BNXT_FLAG_JUMBO), which the model runs with hw_gro=1 only: want a frame of at most %d bytes here, or hw_gro=1", spec.Name, spec.HeadRingRoom, max)
+		if limit := spec.HeadRingMaxFrame(); spec.HeadRing(era, k, xdp) && v > int64(limit) {
+			return knobErr(sim.KnobFrame, k, "%s's RX buffers without an aggregation ring hold one frame of the 1500-byte MTU (rx_buf_use_size %d); a larger MTU turns on its jumbo aggregation ring (BNXT_FLAG_JUMBO), which the model runs with hw_gro=1 only: want a frame of at most %d bytes here, or hw_gro=1", spec.Name, spec.HeadRingRoom, limit)
 		}
 	} else if k[sim.KnobHWGRO] != -1 {
 		return knobErr(sim.KnobHWGRO, k, "the %s scenario has no driver (hw_gro picks bnxt's RX path): accepted -1", sc.Name)
