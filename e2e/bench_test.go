@@ -118,10 +118,16 @@ func TestBenchUI(t *testing.T) {
 // in the same profile (the wasm from its cache).
 func benchOpen(t *testing.T, tab *budgetTable) {
 	var step, mounted, full, warm []float64
+	phases := map[string][]float64{}
 	for range 5 {
 		p := newPage(t, 1280, 800)
 		first, whole := p.firstStepByKeys(rootURL)
 		step, full = append(step, first), append(full, whole)
+		var ph map[string]float64
+		p.eval(`({go: __pplab.goStartMS, mount: __pplab.mountMS, session: __pplab.sessionMS, key: __pplab.firstKeyMS})`, &ph)
+		for k, v := range ph {
+			phases[k] = append(phases[k], v)
+		}
 		p.noErrors()
 		p.close()
 		p = newPage(t, 1280, 800)
@@ -152,6 +158,12 @@ func benchOpen(t *testing.T, tab *budgetTable) {
 	row("navigation → the first screen mounted (the harness's poll), a fresh profile", mounted, "")
 	row("navigation → the whole page drawn, a fresh profile (page clock)", full, "")
 	row("navigation → mounted, the same profile again", warm, "")
+	// Where the held key's first step goes (window.__pplab's phases, page
+	// clock): the Go program started, OnMount, the session built, the
+	// first key in the page's listener.
+	med := func(k string) float64 { return percentile(append([]float64(nil), phases[k]...), 0.5) / 1000 }
+	tab.add("  its phases (medians): Go started → OnMount → the session built → the first key handled",
+		fmt.Sprintf("%.2f → %.2f → %.2f → %.2f s", med("go"), med("mount"), med("session"), med("key")), "—")
 }
 
 // benchStepLatency: one step, key → DOM, at teaching and kernel sizes (the
