@@ -2,6 +2,7 @@ package app
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"runtime"
@@ -303,6 +304,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handleMarkers(ctx) // markers.go
 	p.handleExport(ctx)  // export.go
 	p.listenKeys(ctx)
+	p.takeEarlyKeys()
 	p.mountA11y(ctx)
 	// window.__pplabAction(name, value) posts an action as a component
 	// would (for the console and the e2e tests: a value of the wrong type
@@ -497,36 +499,12 @@ func (p *Playground) listenKeys(ctx ga.Context) {
 		if target.Get("isContentEditable").Truthy() {
 			return nil
 		}
-		var act func()
-		name := "key " + key
-		switch key {
-		case "ArrowRight":
-			if e.Get("shiftKey").Bool() {
-				act = func() { p.step(p.s.Packet) }
-			} else {
-				act = func() { p.step(p.s.Step) }
-			}
-		case "ArrowLeft":
-			act = func() { p.step(p.s.Back) }
-		case " ":
-			if tag == "button" || tag == "summary" || tag == "a" {
-				return nil // Space on a focused button presses it
-			}
-			act = p.togglePlay
-		case "r", "R":
-			act = func() { p.step(p.s.Reset) }
-		case "e", "E":
-			act = func() {
-				p.s.RunToEnd(now())
-				if p.s.Playing() {
-					p.perf.lastTS = 0
-					p.queueFrame()
-				}
-			}
-		case "]", "[": // markers.go
-			act = func() { p.markerKey(key) }
-		default:
+		name, stepFn, act := p.keyAction(key, e.Get("shiftKey").Bool(), tag)
+		if stepFn == nil && act == nil {
 			return nil
+		}
+		if stepFn != nil {
+			act = func() { p.step(stepFn) }
 		}
 		e.Call("preventDefault")
 		p.swallowSpace = key == " "
@@ -550,6 +528,104 @@ func (p *Playground) listenKeys(ctx ga.Context) {
 		return nil
 	})
 	ga.Window().Get("document").Call("addEventListener", "keypress", p.keypress)
+}
+
+// keyAction is what a key does (its target's tag: a button's Space is the
+// button's): a single-step action (stepFn, run by step) or another (act);
+// neither for a key the page does not take.
+func (p *Playground) keyAction(key string, shift bool, tag string) (name string, stepFn, act func()) {
+	name = "key " + key
+	switch key {
+	case "ArrowRight":
+		if shift {
+			return name, p.s.Packet, nil
+		}
+		return name, p.s.Step, nil
+	case "ArrowLeft":
+		return name, p.s.Back, nil
+	case " ":
+		if tag == "button" || tag == "summary" || tag == "a" {
+			return name, nil, nil // Space on a focused button presses it
+		}
+		return name, nil, p.togglePlay
+	case "r", "R":
+		return name, p.s.Reset, nil
+	case "e", "E":
+		return name, nil, func() {
+			p.s.RunToEnd(now())
+			if p.s.Playing() {
+				p.perf.lastTS = 0
+				p.queueFrame()
+			}
+		}
+	case "]", "[": // markers.go
+		return name, nil, func() { p.markerKey(key) }
+	}
+	return name, nil, nil
+}
+
+// EarlyKeysJS is a script for the page's <head> (wasm/loader.go) that
+// records the playground's keys pressed before the engine is up: on a cold
+// load the prerendered page shows the controls ~2 s before app.wasm has
+// started. window.__pplabEarlyKeys holds them (at most 64: a key held from
+// the navigation repeats ~30 times a second) until the playground takes
+// them (takeEarlyKeys) and sets it to null. It records on the playground's
+// page only (root: its path, the site's prefix included; the tour and the
+// tools have no use for them), for 30 s at most (a page whose wasm failed
+// keeps its keys), and only listenKeys's keys with its exceptions (a form
+// control's, a modified key, a button's Space), whose default it stops as
+// listenKeys does (Space and the arrows would scroll the page).
+func EarlyKeysJS(root string) string {
+	r, _ := json.Marshal(root)
+	return `<script>(function(){var p=location.pathname,r=` + string(r) + `;if(p!==r&&p!==r+"index.html")return;` +
+		`var q=window.__pplabEarlyKeys=[],t0=Date.now();` +
+		`document.addEventListener("keydown",function(e){if(window.__pplabEarlyKeys!==q||Date.now()-t0>30000||e.ctrlKey||e.metaKey||e.altKey)return;` +
+		`var t=e.target,g=t&&t.tagName?t.tagName.toLowerCase():"";if(g==="input"||g==="select"||g==="textarea"||(t&&t.isContentEditable))return;` +
+		`if("ArrowRight ArrowLeft r R e E ] [".split(" ").indexOf(e.key)<0&&!(e.key===" "&&g!=="button"&&g!=="summary"&&g!=="a"))return;` +
+		`e.preventDefault();if(q.length<64)q.push({key:e.key,shift:e.shiftKey,tag:g});});})();</script>`
+}
+
+// takeEarlyKeys does what the keys pressed while the page loaded ask
+// (EarlyKeysJS), in order, before the first screen of the session is
+// drawn: a run of steps is one step action (one view, one render), so a
+// key held from the navigation shows its steps with the first screen
+// instead of being lost to the loading.
+func (p *Playground) takeEarlyKeys() {
+	w := ga.Window()
+	q := w.Get("__pplabEarlyKeys")
+	w.Set("__pplabEarlyKeys", nil)
+	if !q.Truthy() || q.Length() == 0 {
+		return
+	}
+	if p.perf.firstKeyMS == 0 {
+		p.perf.firstKeyMS = now()
+	}
+	var steps []func()
+	flush := func() {
+		if len(steps) > 0 {
+			run := steps
+			p.act("keys pressed while the page loaded", func() {
+				p.step(func() {
+					for _, f := range run {
+						f()
+					}
+				})
+			})
+			steps = nil
+		}
+	}
+	for i := range q.Length() {
+		k := q.Index(i)
+		name, stepFn, act := p.keyAction(k.Get("key").String(), k.Get("shift").Bool(), k.Get("tag").String())
+		switch {
+		case stepFn != nil:
+			steps = append(steps, stepFn)
+		case act != nil:
+			flush()
+			p.act(name+" (pressed while the page loaded)", act)
+		}
+	}
+	flush()
 }
 
 // queueFrame asks for an animation frame (once).
@@ -733,10 +809,11 @@ func (p *Playground) publish() {
 	}
 	l := p.s.Lab()
 	u := p.linkURL()
+	drawCost, viewEvery := p.s.Redraws()
 	ga.Window().Set("__pplab", map[string]any{
 		"mounted": true, "full": p.rest == restStages, "chartsHeld": p.view.Charts.Held != "", "op": float64(l.Ops()), "packets": float64(l.Packets()), "done": l.Done(), "playing": p.s.Playing(),
 		"frames": p.perf.frames, "drawn": p.perf.drawn, "lastFrameMS": p.perf.lastFrameMS, "maxFrameMS": p.perf.maxFrameMS,
-		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "lightRenderMS": p.perf.lightRenderMS, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
+		"engineMS": p.perf.engineMS, "renderMS": p.perf.renderMS, "stepMS": p.perf.stepMS, "stepSessionMS": p.perf.stepSessionMS, "viewMS": p.perf.viewMS, "lightRenderMS": p.perf.lightRenderMS, "drawCostMS": drawCost, "viewEveryMS": viewEvery, "chartMS": ga.Window().Get("__pplabChartMS"), "intervalMS": p.perf.intervalMS, "meanIntervalMS": meanOr0(p.perf.sumInterval, p.perf.intervals),
 		"playPacketsPerSec": pps, "drawnPerSec": fps, "goStartMS": goStartMS, "mountMS": p.perf.mountMS, "sessionMS": p.perf.sessionMS, "firstKeyMS": p.perf.firstKeyMS, "firstActMS": p.perf.firstActMS, "firstRenderMS": p.perf.firstRenderMS, "firstStepMS": p.perf.firstStepMS, "fullMS": p.perf.fullMS, "seriesPoints": p.view.Charts.Points,
 		"violations": p.view.Violations.Total, "url": u.String(),
 		// What the counters and violations panels show (the property

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -353,6 +354,68 @@ func TestA11y_SpacePlaysWithoutScrolling(t *testing.T) {
 		if y != 0 {
 			t.Errorf("Space %d: the page scrolled to %v px", i+1, y)
 		}
+	}
+	p.noErrors()
+}
+
+// TestA11y_KeysPressedWhileLoadingAreTaken: the playground's keys pressed
+// on the prerendered page before the engine is up are done, in order, when
+// it is (they were dropped: a cold load shows the controls ~2 s before the
+// wasm runs), and their default (scrolling) is stopped meanwhile; the
+// tour's page does not hold its keys.
+func TestA11y_KeysPressedWhileLoadingAreTaken(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 1280, 800)
+	const press = `document.addEventListener("DOMContentLoaded", () => {
+		const k = key => document.body.dispatchEvent(new KeyboardEvent("keydown", {key, bubbles: true, cancelable: true}));
+		window.__early = {engine: !!window.__pplab, held: [k("ArrowRight"), k("ArrowRight"), k("ArrowRight"), k("ArrowLeft"), k("ArrowRight")].map(ok => !ok), other: k("x")};
+	});`
+	added, err := chromedp.Call(p.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: press})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer chromedp.Call(p.ctx, cdppage.RemoveScriptToEvaluateOnNewDocument, cdppage.RemoveScriptToEvaluateOnNewDocumentParams{Identifier: added.Identifier})
+	for _, tc := range []struct {
+		url    string
+		wantOp int
+	}{
+		{rootURL + "?v=2&scenario=drop", 3},
+		{rootURL + "?v=2&scenario=drop&step=40", 43},
+		{subURL + "?v=2&scenario=drop", 3}, // under a prefix
+	} {
+		p.navigate(chromedp.Navigate(tc.url), `window.__pplab !== undefined && window.__pplab.full === true`)
+		var early struct {
+			Engine bool
+			Held   []bool
+			Other  bool
+		}
+		p.eval(`window.__early`, &early)
+		if early.Engine {
+			t.Fatalf("%s: the engine was up before the document had loaded: the test presses nothing early", tc.url)
+		}
+		if strings.Trim(fmt.Sprint(early.Held), "[]") != "true true true true true" || !early.Other {
+			t.Errorf("%s: while loading, the page's keys' default stopped %v (want all), another key's left %v (want true)", tc.url, early.Held, early.Other)
+		}
+		var op int
+		p.eval(`window.__pplab.op`, &op)
+		if op != tc.wantOp {
+			t.Errorf("%s: op %d after → → → ← → pressed while loading, want %d", tc.url, op, tc.wantOp)
+		}
+		var left bool
+		p.eval(`window.__pplabEarlyKeys === null`, &left)
+		if !left {
+			t.Errorf("%s: the early keys' queue is still recording after the engine took it", tc.url)
+		}
+	}
+	// The tour's page: no queue, the keys' defaults untouched.
+	p.navigate(chromedp.Navigate(rootURL+"tour/"), `window.__early !== undefined`)
+	var tour struct {
+		Queue bool
+		Held  []bool
+	}
+	p.eval(`({Queue: window.__pplabEarlyKeys !== undefined, Held: window.__early.held})`, &tour)
+	if tour.Queue || strings.Contains(fmt.Sprint(tour.Held), "true") {
+		t.Errorf("the tour's page holds the playground's keys: queue %v, defaults stopped %v", tour.Queue, tour.Held)
 	}
 	p.noErrors()
 }

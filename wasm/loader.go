@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/app"
 )
 
 // The loading screen is go-app's own: app.js fetches app.wasm, counts the
@@ -35,7 +38,11 @@ func withLoader(h *ga.Handler, web string) *ga.Handler {
 	if info, err := os.Stat(filepath.Join(web, "app.wasm")); err == nil {
 		h.WasmContentLength = strconv.FormatInt(info.Size(), 10)
 	}
-	h.RawHeaders = append(h.RawHeaders, wasmPreload(h))
+	root := "/"
+	if h.Resources != nil {
+		root = strings.TrimSuffix(h.Resources.Resolve("/web/app.wasm"), "web/app.wasm")
+	}
+	h.RawHeaders = append(h.RawHeaders, wasmPreload(h), app.EarlyKeysJS(root))
 	return h
 }
 

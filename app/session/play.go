@@ -25,15 +25,21 @@ const (
 
 // At max speed the view is redrawn every drawShare redraws' worth of time
 // (DrawCost: what the last redraws cost the browser, frame to frame), but
-// never more often than every minViewEveryMS (~16 a second: more is not
-// seen) nor less often than every maxViewEveryMS; the series, results and
-// charts are refreshed every maxHeavyEveryMS (at the other speeds
-// heavyEveryMS). So a cheap redraw (the teaching sizes) is frequent, and an
-// expensive one (a kernel-size machine: two to three frames) leaves the
-// engine three quarters of the time.
+// never more often than every minViewEveryMS (20 a second) nor less often
+// than every maxViewEveryMS; the series, results and charts are refreshed
+// every maxHeavyEveryMS (at the other speeds heavyEveryMS). A redraw that
+// fits in its frame (the teaching sizes: ~10 ms of script, then style and
+// paint) costs the engine that one frame, and is given every
+// cheapDrawShare-th frame: 20 redraws a second at 60 Hz, the engine two
+// thirds of the frames (with every fourth frame vsync's jitter kept it
+// under 15 a second: 12.7–14.5 measured). An expensive one (a
+// kernel-size machine: two to three frames) is given every drawShare-th
+// share of the time, which leaves the engine three quarters of it.
 const (
-	minViewEveryMS  = 60
+	minViewEveryMS  = 50
 	maxViewEveryMS  = 250
+	cheapDrawMS     = 1.5 * frameMS
+	cheapDrawShare  = 3
 	drawShare       = 4
 	maxHeavyEveryMS = 1000
 )
@@ -51,12 +57,22 @@ func (s *Session) DrawCost(ms float64) {
 	s.drawCost += (ms - s.drawCost) / 4
 }
 
+// Redraws reports what a redraw costs (DrawCost's moving average, ms; 0
+// before the first) and the redraw interval at max speed that follows.
+func (s *Session) Redraws() (costMS, everyMS float64) {
+	return s.drawCost, s.viewEveryMS()
+}
+
 // viewEveryMS is the redraw interval at max speed.
 func (s *Session) viewEveryMS() float64 {
 	if s.drawCost == 0 {
 		return maxViewEveryMS
 	}
-	return min(max(drawShare*s.drawCost, minViewEveryMS), maxViewEveryMS)
+	share := float64(drawShare)
+	if s.drawCost <= cheapDrawMS {
+		share = cheapDrawShare
+	}
+	return min(max(share*s.drawCost, minViewEveryMS), maxViewEveryMS)
 }
 
 // FrameResult says what a frame did.
@@ -96,9 +112,9 @@ func (s *Session) Frame(ts float64) FrameResult {
 	}
 	out.Heavy = start-s.lastHeavy > heavyEvery
 	// Frames come at vsync, so the interval is met to within half a frame:
-	// a redraw that costs one frame redraws every drawShare-th frame (15 a
-	// second at 60 Hz), not every (drawShare+1)-th, which a strict
-	// comparison with drawShare × 16.7 ms would wait for.
+	// a redraw that costs one frame redraws every cheapDrawShare-th frame
+	// (20 a second at 60 Hz), not every (cheapDrawShare+1)-th, which a
+	// strict comparison with 3 × 16.7 ms would wait for.
 	draw := out.Heavy || sp.OpsPS != 0 || start-s.lastView >= s.viewEveryMS()-frameMS/2
 	if sp.OpsPS == 0 {
 		// max: a frame that does not redraw runs the engine for a slice
