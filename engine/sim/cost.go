@@ -53,6 +53,9 @@ type Platform struct {
 	// Names: symbols a profile on this platform shows under another name
 	// (cache maintenance functions differ per architecture).
 	Names map[Sym]string
+	// NamesFrom: names that hold from an era on (a later one wins), over
+	// Names: an architecture function a release renamed.
+	NamesFrom []NamesFrom
 	// Source says where the cycle table comes from (calibration provenance).
 	Source string
 	Cycles [NumSyms]Cost
@@ -72,6 +75,16 @@ func (p *Platform) ProfileName(s Sym) string { return p.ProfileNameIn(s, nil) }
 // ProfileNameIn is the symbol a perf profile of era e on this platform
 // shows for s (Sym.ProfileIn, after the platform's own names).
 func (p *Platform) ProfileNameIn(s Sym, e *Era) string {
+	if e != nil {
+		for i := len(p.NamesFrom) - 1; i >= 0; i-- {
+			nf := p.NamesFrom[i]
+			if n, ok := nf.Names[s]; ok {
+				if f, err := EraByName(nf.From); err == nil && e.Order >= f.Order && e.Branch == "" {
+					return n
+				}
+			}
+		}
+	}
 	if n, ok := p.Names[s]; ok {
 		return n
 	}
@@ -81,7 +94,13 @@ func (p *Platform) ProfileNameIn(s Sym, e *Era) string {
 	return s.ProfileIn(e)
 }
 
-// costPS is a platform's cost table converted to picoseconds.
+// NamesFrom are a platform's profile names from era From on
+// (Platform.NamesFrom).
+type NamesFrom struct {
+	From  string
+	Names map[Sym]string
+}
+
 // costPS is a platform's table compiled to picoseconds. Its arrays hold
 // 256 entries so that a Sym (a uint8) indexes them without a bounds check.
 type costPS struct {

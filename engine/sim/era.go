@@ -288,10 +288,13 @@ type Era struct {
 	// release: never the newest stable era (NewestStableEra).
 	PreRelease bool
 	// ProfileNames: a perf profile of the era shows the era's own names
-	// of the functions the work runs in (Sym.ProfileIn), not the names of
-	// the model's first profiles (Sym.Profile), which engine/perf's
-	// calibration and its predictions up to 6.4 match: set from 6.9, the
-	// first era after the shipped listings' kernels.
+	// of the functions the work runs in (Sym.ProfileIn): set from 5.15
+	// (page_pool_put_defragged_page in 6.1 and 6.4, napi_pp_put_page from
+	// 6.6, page_pool_put_unrefed_page in 6.8: the names a listing of that
+	// kernel shows, which engine/perf's what-if infers the era from). The
+	// eras of the shipped listings' kernels (5.12, 5.13, rfc-v1, 5.14)
+	// keep the names of the model's first profiles (Sym.Profile), which
+	// engine/perf's calibration fits those listings with.
 	ProfileNames bool
 	// Names are the era's own names for the modelled functions whose
 	// kernel name changed, or that did not exist yet, in the release the
@@ -409,7 +412,7 @@ var Eras = withLater([]Era{
 	// 53e0961da1c7, so it is in the 5.15.y stable series whose skbuff.c the era
 	// follows): without it, split pages are not safe against coalescing from
 	// clones.
-	{Name: "5.15", Tag: "v5.15", LTS: true, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
+	{Name: "5.15", ProfileNames: true, Tag: "v5.15", LTS: true, Summary: "page->pp set at allocation; frag API (PP_FLAG_PAGE_FRAG, pp_frag_count): split pages become safe",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		RefillConsumerLock: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page",
 		Names: map[Sym]string{SymPutUnrefed: "page_pool_put_page"}},
@@ -419,11 +422,11 @@ var Eras = withLater([]Era{
 	// coalesce rule is 2022's (1effe8ca4e34), CONFIG_PAGE_POOL_STATS (5.18) and the
 	// bulk refill on pool->p.nid (6.0) are in. GRO's pp_recycle guard is
 	// v6.2 (backported to 6.1.y; the era follows the release).
-	{Name: "6.1", Tag: "v6.1", LTS: true, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
+	{Name: "6.1", ProfileNames: true, Tag: "v6.1", LTS: true, Summary: "LTS: the deferred skb free (5.19: the reader hands the skb back to the NAPI CPU's defer list), page_pool stats (5.18), but no direct recycling from the skb free path: every skb page goes through the ptr_ring",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2022, TracePFNHex: true, Naming: "page",
 		Names: map[Sym]string{SymPutUnrefed: "page_pool_put_defragged_page"}},
-	{Name: "6.4", Tag: "v6.4", Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
+	{Name: "6.4", ProfileNames: true, Tag: "v6.4", Summary: "skb frees in the pool's own NAPI context recycle straight into the alloc cache, for pools whose driver sets pp.napi (bnxt, mlx5); skbs built from page_pool XDP frames are marked for recycling",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023, TracePFNHex: true,
 		GROPPRecycleCheck: true, Naming: "page",
@@ -438,7 +441,7 @@ var Eras = withLater([]Era{
 	// PP_FLAG_PAGE_FRAG and pp_frag_count for split pages only, BIAS_MAX
 	// LONG_MAX, the 2023 coalesce rule (0646dc31ca88 "skbuff: Fix a race
 	// between coalescing and releasing SKBs").
-	{Name: "6.6", Tag: "v6.6", LTS: true, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds its aggregation ring (and every buffer in XDP page mode) and maps and syncs its pages",
+	{Name: "6.6", ProfileNames: true, Tag: "v6.6", LTS: true, Summary: "LTS: any skb free in softirq on the CPU of the pool's NAPI (pp.napi) recycles into the alloc cache (napi_safe || in_softirq()); page_pool_release_page removed, so every driver marks its skbs; bnxt's pool feeds its aggregation ring (and every buffer in XDP page mode) and maps and syncs its pages",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true, FragFlag: true,
 		NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax, Coalesce: Coalesce2023,
 		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, Naming: "page",
@@ -449,7 +452,7 @@ var Eras = withLater([]Era{
 	// (aaf153aecef1), and skb_try_coalesce takes pp refs from cloned sources,
 	// plain inequality again (f7dc3248dcfb "skbuff: Optimization of SKB
 	// coalescing for page pool"; Liang Chen's series, Dec 2023).
-	{Name: "6.8", Tag: "v6.8", Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
+	{Name: "6.8", ProfileNames: true, Tag: "v6.8", Summary: "as 6.6, plus pp_ref_count for every page (PP_FLAG_PAGE_FRAG gone, BIAS_MAX halved) and skb_try_coalesce taking pp refs from cloned skbs",
 		BulkAlloc: true, SkbRecycle: SkbRecycleMerged, MaskedSignature: true, PPSetAtAlloc: true, FragAPI: true,
 		PPRefCount: true, NAPIDirect: true, XDPFrameSkbRecycle: true, BulkNid: true, Stats: true, SoftirqDirect: true, DeferFree: true, ReleaseDataClearsPPRecycle: true, BiasMax: longMax >> 1, Coalesce: CoalescePlainPPRefs,
 		NoReleasePageAPI: true, TracePFNHex: true, GROPPRecycleCheck: true, PoolNetlink: true, Naming: "page",
@@ -509,7 +512,7 @@ type eraStep struct {
 //     dma-mapping series, posted Aug 2025; v6.18 not verified).
 var laterEras = []eraStep{
 	{name: "6.9", tag: "v6.9", summary: "as 6.8, plus the per-CPU system page_pools (page_pool_create_percpu, pool->cpuid): an skb page of a pool whose cpuid is this CPU recycles directly when freed in softirq; generic XDP copies a frags-capable program's skbs into them",
-		change: func(e *Era) { e.SystemPool, e.ProfileNames = true, true }},
+		change: func(e *Era) { e.SystemPool = true }},
 	{name: "6.10", tag: "v6.10", summary: "as 6.9, plus locality decided in the pool (page_pool_napi_local on every put without allow_direct, driver and XDP returns included), direct bulk recycling in page_pool_put_page_bulk, no DMA sync call at all on an I/O-coherent device (dma_dev_need_sync), and an skb the defer list refuses freed NAPI-safe (kfree_skb_napi_cache, 7cb31c46b9cc)",
 		change: func(e *Era) { e.PoolNapiLocal, e.DMASkipSync, e.DeferRefusedNapiCache = true, true, true },
 		names:  map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, unnamed: []Sym{SymFragUnref}},

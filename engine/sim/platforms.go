@@ -19,7 +19,17 @@ var (
 		Doc:   "32-bit MIPS SoC with a 1G NIC, non-coherent DMA (lunar); the profile does not name the core: an in-order MIPS 1004K @ 880 MHz is assumed (A53-class cycle factor)",
 		Names: map[Sym]string{SymCacheMaint: "r4k_dma_cache_inv"}}
 	X86Server = Platform{Name: "x86-server", MHz: 3600, CacheLine: 64, PtrBytes: 8, Coherent: true, LinkMbps: 100_000,
-		Doc: "x86-64 server, the kernel bench's CPU class (E5-1650 v4 @ 3.6 GHz), I/O-coherent, 100G (mlx5, bnxt); no profile: the A72 calibration scaled to bench cycles"}
+		Doc: "x86-64 server, the kernel bench's CPU class (E5-1650 v4 @ 3.6 GHz), I/O-coherent, 100G (mlx5, bnxt); no profile: the A72 calibration scaled to bench cycles",
+		// The copy to user space: copy_user_generic's alternative_call_2
+		// picks copy_user_enhanced_fast_string on an ERMS CPU
+		// (arch/x86/lib/copy_user_64.S up to v6.3; what Dumazet's x86
+		// receive profile shows, engine/perf x86Receive); from v6.4
+		// (Linus Torvalds' x86 uaccess rewrite, "x86: rewrite
+		// 'copy_user_generic()' to use rep_movs_alternative") a CPU
+		// without FSRM, as this Broadwell, calls rep_movs_alternative
+		// (an FSRM CPU runs rep movsb inline in _copy_to_iter).
+		Names:     map[Sym]string{SymCopyToUser: "copy_user_enhanced_fast_string"},
+		NamesFrom: []NamesFrom{{From: "6.4", Names: map[Sym]string{SymCopyToUser: "rep_movs_alternative"}}}}
 	Arm64Server = Platform{Name: "arm64-server", MHz: 2600, CacheLine: 64, PtrBytes: 8, DMAMinAlign: 128, Coherent: true, InlineSpinLock: true, LinkMbps: 100_000,
 		Doc: "HiSilicon Kunpeng 920 arm64 server (TaiShan v110 @ 2.6 GHz, out-of-order: A72-class cycles), I/O-coherent, 100G (hns3); no profile"}
 )

@@ -319,8 +319,13 @@ func TestSym_ProfileInEra(t *testing.T) {
 		sym       Sym
 		want      string
 	}{
-		{"6.8 keeps the first profiles' skb free name", "6.8", SymReturnSkbPage, "page_pool_return_skb_page"},
-		{"6.8 keeps page_pool_put_page", "6.8", SymPutPage, "page_pool_put_page"},
+		{"5.14 keeps the first profiles' names (the shipped listings' kernels)", "5.14", SymPutPage, "page_pool_put_page"},
+		{"5.15 page_pool_release_page is out of line (exported up to v6.5)", "5.15", SymReleasePage, "page_pool_release_page"},
+		{"6.1 skb free path is page_pool_return_skb_page", "6.1", SymReturnSkbPage, "page_pool_return_skb_page"},
+		{"6.1 inline page_pool_put_page runs in page_pool_put_defragged_page", "6.1", SymPutPage, "page_pool_put_defragged_page"},
+		{"6.6 skb free path is napi_pp_put_page (moved in v6.6)", "6.6", SymReturnSkbPage, "napi_pp_put_page"},
+		{"6.6 the release runs in page_pool_return_page (535b9c61bdef)", "6.6", SymReleasePage, "page_pool_return_page"},
+		{"6.8 inline page_pool_put_page runs in page_pool_put_unrefed_page", "6.8", SymPutPage, "page_pool_put_unrefed_page"},
 		{"6.9 skb free path is napi_pp_put_page (moved in v6.6)", "6.9", SymReturnSkbPage, "napi_pp_put_page"},
 		{"6.9 inline page_pool_put_page runs in page_pool_put_unrefed_page", "6.9", SymPutPage, "page_pool_put_unrefed_page"},
 		{"6.10 page_pool_napi_local runs in page_pool_put_unrefed_page (4a96a4e807c3)", "6.10", SymNapiLocal, "page_pool_put_unrefed_page"},
@@ -358,10 +363,10 @@ func TestSym_ProfileInEra(t *testing.T) {
 			}
 		}
 	}
-	// The shipped profiles' names hold up to 6.8; 6.9 is the first era
-	// whose profiles show its own names.
-	if e := FirstEra(func(e *Era) bool { return e.ProfileNames }); e == nil || e.Name != "6.9" {
-		t.Errorf("the first era with ProfileNames is %v, want 6.9", e)
+	// The shipped profiles' names hold up to 5.14 (their kernels); 5.15
+	// is the first era whose profiles show its own names.
+	if e := FirstEra(func(e *Era) bool { return e.ProfileNames }); e == nil || e.Name != "5.15" {
+		t.Errorf("the first era with ProfileNames is %v, want 5.15", e)
 	}
 	if got := SymReturnSkbPage.ProfileIn(nil); got != SymReturnSkbPage.Profile() {
 		t.Errorf("nil era: %q", got)
@@ -407,5 +412,32 @@ func TestWithSRSO_ThePoolLoopsAsMeasured(t *testing.T) {
 	// four times the ibpb boot's.
 	if r := SRSO[1].Fast / SRSO[2].Fast; r < 3.5 || r > 4.0 {
 		t.Errorf("fast path default/ibpb %.2f", r)
+	}
+}
+
+// TestPlatform_TheCopyToUserIsTheArchitecturesPerEra: the copy to user
+// space profiles under x86's own function, which v6.4 renamed, and arm64's
+// (the x86 platform showed arm64's __arch_copy_to_user).
+func TestPlatform_TheCopyToUserIsTheArchitecturesPerEra(t *testing.T) {
+	for _, tc := range []struct {
+		p    *Platform
+		era  string
+		want string
+	}{
+		{&X86Server, "5.14", "copy_user_enhanced_fast_string"},
+		{&X86Server, "6.1", "copy_user_enhanced_fast_string"},
+		{&X86Server, "rfc-v1", "copy_user_enhanced_fast_string"},
+		{&X86Server, "6.4", "rep_movs_alternative"},
+		{&X86Server, "7.3", "rep_movs_alternative"},
+		{&Arm64Server, "6.12", "__arch_copy_to_user"},
+		{&Macchiatobin, "5.12", "__arch_copy_to_user"},
+	} {
+		e, err := EraByName(tc.era)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tc.p.ProfileNameIn(SymCopyToUser, e); got != tc.want {
+			t.Errorf("%s in %s: %q, want %q", tc.p.Name, tc.era, got, tc.want)
+		}
 	}
 }

@@ -301,7 +301,7 @@ func (s Sym) ProfileIn(e *Era) string {
 	if e == nil || !e.ProfileNames {
 		return syms[s].profile
 	}
-	if t := s.outOfLine(); t != SymNone {
+	if t := s.outOfLine(e); t != SymNone {
 		return t.NameIn(e)
 	}
 	return syms[s].profile
@@ -309,9 +309,9 @@ func (s Sym) ProfileIn(e *Era) string {
 
 // outOfLine is the modelled function s's work runs in, in the eras from
 // 6.9 (SymNone: Profile names a function the model does not have).
-func (s Sym) outOfLine() Sym {
+func (s Sym) outOfLine(e *Era) Sym {
 	for range NumSyms { // a fold chain is short; the bound only guards a cycle
-		if t, ok := profileFolds[s]; ok {
+		if t, ok := profileFolds[s]; ok && foldsIn(s, e) {
 			if t == s {
 				return s
 			}
@@ -358,6 +358,23 @@ var profileFolds = map[Sym]Sym{
 	SymReleasePage:     SymReturnPage,
 	SymReturnPage:      SymReturnPage,
 	SymDMAIndexRelease: SymReturnPage,
+}
+
+// profileFoldsFrom: the first era a fold holds in, for a fold that does
+// not hold in every era with ProfileNames (5.15 on). page_pool_release_page
+// is exported and out of line up to v6.5 (drivers call it when they build
+// an skb); v6.6 took it from the API (535b9c61bdef) and the release runs
+// inside page_pool_return_page.
+var profileFoldsFrom = map[Sym]string{SymReleasePage: "6.6"}
+
+// foldsIn reports whether s's profileFolds entry holds in era e.
+func foldsIn(s Sym, e *Era) bool {
+	from, ok := profileFoldsFrom[s]
+	if !ok || e == nil {
+		return true
+	}
+	f, err := EraByName(from)
+	return err == nil && e.Order >= f.Order
 }
 
 func init() {
