@@ -265,13 +265,13 @@ func predictError(text, msg string) *WhatIfError {
 	switch {
 	case strings.HasPrefix(msg, "--rate"):
 		e.Field = "rate"
-	case strings.HasPrefix(msg, "--change"):
+	case strings.HasPrefix(msg, "--change"), strings.HasPrefix(msg, "skb-recycle "), strings.HasPrefix(msg, "bulk "), strings.HasPrefix(msg, "bulk:"), strings.HasPrefix(msg, "napi-direct "):
 		e.Field = "change"
-	case strings.HasPrefix(msg, "--platform"):
+	case strings.HasPrefix(msg, "--platform"), strings.HasPrefix(msg, "platform"), strings.HasPrefix(msg, "the listing shows no driver's functions"):
 		e.Field = "platform"
-	case strings.HasPrefix(msg, "--profile header platform"):
+	case strings.HasPrefix(msg, "the listing's header names platform"):
 		e.Line = headerLine(text, "platform:")
-	case strings.HasPrefix(msg, "--profile header driver"):
+	case strings.HasPrefix(msg, "the listing's header names driver"):
 		e.Line = headerLine(text, "driver:")
 	case strings.HasPrefix(msg, "driver ") && strings.Contains(msg, "workload"):
 		e.Line = headerLine(text, "test:")

@@ -176,7 +176,7 @@ func TestWhatIf_BadPasteNamesTheLineAndKeepsTheText(t *testing.T) {
 		{"over 100%", "  60% [kernel] [k] a\n  50% [kernel] [k] b\n", 2, "text", "line 2: the shares add up to 110.00%, over 100%"},
 		{"a NUL", "  5.00% [k] a\n x\x00y\n", 2, "text", "not text: a NUL byte at offset"},
 		{"a header rate", "# rate: lots kpps\n  5.00% [k] a\n", 1, "text", `line 1: rate "lots kpps"`},
-		{"an unknown header platform", "# driver: mvpp2  platform: vax11\n  5.00% [k] mvpp2_rx\n", 1, "text", "--profile header platform: unknown platform \"vax11\""},
+		{"an unknown header platform", "# driver: mvpp2  platform: vax11\n  5.00% [k] mvpp2_rx\n", 1, "text", "the listing's header names platform \"vax11\""},
 		{"nothing", "   \n", 0, "text", "paste a perf top listing"},
 		{"no lines", "# only a header\n", 0, "text", "no profile lines found"},
 	} {
@@ -203,7 +203,7 @@ func TestWhatIf_BadPasteNamesTheLineAndKeepsTheText(t *testing.T) {
 		{"rate beyond the link", "1e9", "kpps", "skb-recycle", "", "rate", "more than platform macchiatobin's link"},
 		{"unit", "962", "gbps", "bulk", "", "unit", "accepted: kpps, pps, mbps"},
 		{"change", "962", "kpps", "magic", "", "change", `--change "magic"`},
-		{"napi-direct without recycling", "962", "kpps", "napi-direct", "", "change", "needs a profile with skb recycling on"},
+		{"napi-direct on a driver without pp.napi", "962", "kpps", "napi-direct", "", "change", "napi-direct does not apply to mvpp2"},
 	} {
 		v := WhatIf(WhatIfInput{Text: mvpp2, Rate: tc.rate, Unit: tc.unit, Change: tc.change, Platform: tc.platform})
 		if v.Err == nil || v.Err.Field != tc.field || !strings.Contains(v.Err.Msg, tc.msg) || v.Input.Text != mvpp2 {

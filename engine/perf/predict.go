@@ -51,7 +51,7 @@ const predictPackets = 20_000
 // symbols the model does not know stay as measured, the model's functions
 // that the listing does not show are taken out of the unlisted remainder
 // before the change and put back after it, and the rest stays.
-func Predict(in PredictInput) (*Prediction, error) {
+func Predict(in PredictInput) (pr *Prediction, err error) {
 	if in.Profile == nil || len(in.Profile.Lines) == 0 {
 		return nil, fmt.Errorf("--profile: no parsable lines")
 	}
@@ -62,13 +62,35 @@ func Predict(in PredictInput) (*Prediction, error) {
 	if err := checkListing(prof); err != nil {
 		return nil, err
 	}
-	spec, plat, err := predictTarget(prof, in.Platform)
+	spec, plat, targetNotes, err := predictTarget(prof, in.Platform)
 	if err != nil {
 		return nil, err
 	}
+	platform, _ := sim.PlatformByName(plat)
+	aliases := symAliases(spec, platform)
+	known, unknown, unknownSyms := placed(prof, aliases)
+	if known == 0 {
+		return nil, fmt.Errorf("none of the listing's %d symbols is a function the model runs, in any era (%s): there is nothing to carry the change over to", len(unknownSyms), strings.Join(first(unknownSyms, 5), ", "))
+	}
 	wl := workloadOf(prof.Test)
+	if prof.Test == "" {
+		var by string
+		wl, by = listingWorkload(prof)
+		switch {
+		case by != "":
+			targetNotes = append(targetNotes, fmt.Sprintf("workload %s, from %s in the listing", wl, by))
+		case in.Unit == "mbps":
+			wl = workload.WTCPStream
+			targetNotes = append(targetNotes, "workload tcp-stream: the rate is a throughput (Mbit/s) and no forwarding or XDP-redirect function is listed")
+		default:
+			targetNotes = append(targetNotes, "workload drop (no TCP, forwarding or XDP-redirect function listed)")
+		}
+	}
 	if !spec.Runs(wl) {
-		return nil, fmt.Errorf("driver %s does not run the %s workload the profile's test (%q) implies", spec.Name, wl, prof.Test)
+		return nil, fmt.Errorf("driver %s does not run the %s workload the listing shows", spec.Name, wl)
+	}
+	if unknown > 0 {
+		targetNotes = append(targetNotes, fmt.Sprintf("the model places %.2f%% of the listing's %.2f%%; %.2f%% (%s) is no function it runs and is kept as measured, so the change acts on at most the placed share", known, known+unknown, unknown, strings.Join(first(unknownSyms, 4), ", ")))
 	}
 	tBefore, err := rateNS(in.Rate, in.Unit, payloadBytes(wl, rateLabel(prof, in.Rate)))
 	if err != nil {
@@ -82,15 +104,30 @@ func Predict(in PredictInput) (*Prediction, error) {
 	if err != nil {
 		return nil, err
 	}
-	notes = append(rateNotes, notes...)
-	pr := &Prediction{Before: lab.Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: wl, EraBefore: eb, EraAfter: ea, Notes: notes}
-	b, bc, err := modelRun(spec.Name, wl, eb, plat, setB)
+	notes = append(append(targetNotes, rateNotes...), notes...)
+	pr = &Prediction{Before: lab.Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: wl, EraBefore: eb, EraAfter: ea, Notes: notes}
+	_, bc, err := modelRun(spec.Name, wl, eb, plat, setB)
 	if err != nil {
 		return nil, err
 	}
-	a, ac, err := modelRun(spec.Name, wl, ea, plat, setA)
+	_, ac, err := modelRun(spec.Name, wl, ea, plat, setA)
 	if err != nil {
 		return nil, err
+	}
+	// Both runs' functions under one name each: the listed symbol that is
+	// one of its names in some era, else its name in the before era (the
+	// listing's kernel). A function the listing shows under another era's
+	// name (page_pool_return_skb_page in a run of 6.6, which names it
+	// napi_pp_put_page) is that listed symbol's, never also an unlisted
+	// model function besides it; and the after run's functions keep the
+	// listing's names when the change moves to an era that renamed them.
+	b, a := byListedName(prof, aliases, bc, ac)
+	if grew := grown(bc, ac); len(grew) > 0 && in.Change != "" {
+		defer func() {
+			if pr != nil && pr.Speedup < 1 {
+				pr.Notes = append(pr.Notes, fmt.Sprintf("the change removes work, yet the model's run after it spends more in: %s — the prediction's slowdown comes from there", strings.Join(grew, ", ")))
+			}
+		}()
 	}
 	pr.Notes = append(pr.Notes, splitNotes(prof, bc, ac)...)
 	for _, u := range unmodelledCallers {
@@ -210,6 +247,75 @@ func modelRun(driver, wl, era, plat string, knobs sim.KnobOverrides) (map[string
 	return m.SymbolNS, c, nil
 }
 
+// byListedName sums both runs' functions per profile name, each function
+// under the listed symbol that is one of its names in some era (the first
+// such in listing order), else under its name in the before run's era.
+func byListedName(prof *Profile, aliases map[string][]sim.Sym, bc, ac callers) (b, a map[string]float64) {
+	claim := map[sim.Sym]string{}
+	for _, l := range prof.Lines {
+		for _, s := range aliases[l.Symbol] {
+			if _, ok := claim[s]; !ok {
+				claim[s] = l.Symbol
+			}
+		}
+	}
+	// A function the before run names as a listed symbol keeps that one.
+	for s, c := range bc {
+		if prof.Share(c.profile) > 0 {
+			claim[s] = c.profile
+		}
+	}
+	name := func(s sim.Sym) string {
+		if n, ok := claim[s]; ok {
+			return n
+		}
+		if c, ok := bc[s]; ok {
+			return c.profile
+		}
+		return ac[s].profile
+	}
+	b, a = map[string]float64{}, map[string]float64{}
+	for s, c := range bc {
+		b[name(s)] += c.ns
+	}
+	for s, c := range ac {
+		a[name(s)] += c.ns
+	}
+	return b, a
+}
+
+// grown names the modelled functions the after run spends more in than
+// the before run (over 1 ns per packet), the largest growth first.
+func grown(bc, ac callers) []string {
+	type g struct {
+		s sim.Sym
+		d float64
+	}
+	var gs []g
+	for s, c := range ac {
+		if s == sim.SymNone || c.profile == sim.RestProfile {
+			continue
+		}
+		if d := c.ns - bc[s].ns; d > 1 {
+			gs = append(gs, g{s, d})
+		}
+	}
+	sort.Slice(gs, func(i, j int) bool {
+		if gs[i].d != gs[j].d {
+			return gs[i].d > gs[j].d
+		}
+		return gs[i].s < gs[j].s
+	})
+	var out []string
+	for i, x := range gs {
+		if i == 4 {
+			break
+		}
+		out = append(out, fmt.Sprintf("%s (+%.0f ns per packet)", x.s.Name(), x.d))
+	}
+	return out
+}
+
 // callers: per modelled function, the profile symbol it shows as and its
 // ns per packet.
 type callers map[sim.Sym]callerNS
@@ -322,33 +428,51 @@ func checkRate(p *Profile, plat, wl string, v float64, unit string) ([]string, e
 	return notes, nil
 }
 
-// predictTarget picks the driver model and platform: the profile's header,
-// or --platform (then the first driver on it).
-func predictTarget(prof *Profile, platform string) (*drivers.Spec, string, error) {
+// predictTarget picks the driver model and platform: the header's, else
+// the driver whose own symbols the listing shows (its platform), else the
+// platform given (then the first driver on it). The message asking for a
+// platform names no flag: the page shows it too.
+func predictTarget(prof *Profile, platform string) (*drivers.Spec, string, []string, error) {
+	var notes []string
 	if prof.Platform != "" {
 		if _, err := sim.PlatformByName(prof.Platform); err != nil {
-			return nil, "", fmt.Errorf("--profile header platform: %w", err)
+			return nil, "", nil, fmt.Errorf("the listing's header names platform %q, which the model does not have: %w", prof.Platform, err)
 		}
 		if platform == "" {
 			platform = prof.Platform
 		}
 	}
 	var spec *drivers.Spec
-	if prof.Driver != "" {
+	name, evidence, note := listingDriver(prof)
+	switch {
+	case prof.Driver != "":
 		s, err := drivers.SpecByName(prof.Driver)
 		if err != nil {
-			return nil, "", fmt.Errorf("--profile header driver: %w", err)
+			return nil, "", nil, fmt.Errorf("the listing's header names driver %q, which the model does not have: %w", prof.Driver, err)
 		}
 		spec = s
+		if name != "" && name != s.Name {
+			notes = append(notes, fmt.Sprintf("the header names driver %s, but the listing shows %s's functions (%s): predicted for the header's", s.Name, name, strings.Join(evidence, ", ")))
+		}
+	case name != "":
+		spec, _ = drivers.SpecByName(name)
+		notes = append(notes, fmt.Sprintf("driver %s, from its functions in the listing (%s)", name, strings.Join(evidence, ", ")))
+		if note != "" {
+			notes = append(notes, note)
+		}
 	}
 	if platform == "" && spec != nil {
 		platform = spec.Platform
 	}
 	if platform == "" {
-		return nil, "", fmt.Errorf("--platform: the profile names no driver; give one of: %s", strings.Join(sim.PlatformNames()[1:], ", "))
+		var names []string
+		for _, d := range driverPrefixes {
+			names = append(names, d.prefixes[0]+"…")
+		}
+		return nil, "", nil, fmt.Errorf("the listing shows no driver's functions (%s) and no header names one: say which platform it was measured on (one of: %s)", strings.Join(names, ", "), strings.Join(sim.PlatformNames()[1:], ", "))
 	}
 	if _, err := sim.PlatformByName(platform); err != nil {
-		return nil, "", fmt.Errorf("--platform: %w", err)
+		return nil, "", nil, fmt.Errorf("platform: %w", err)
 	}
 	if spec == nil {
 		for _, s := range drivers.Specs {
@@ -358,10 +482,13 @@ func predictTarget(prof *Profile, platform string) (*drivers.Spec, string, error
 			}
 		}
 		if spec == nil {
-			return nil, "", fmt.Errorf("--platform %s: no driver model runs on it (the profile names no driver)", platform)
+			return nil, "", nil, fmt.Errorf("platform %s: no driver model runs on it, and the listing names no driver", platform)
 		}
+		notes = append(notes, fmt.Sprintf("the listing names no driver: %s, the model's driver on %s", spec.Name, platform))
+	} else if spec.Platform != platform {
+		notes = append(notes, fmt.Sprintf("driver %s on platform %s (the model's %s runs on %s)", spec.Name, platform, spec.Name, spec.Platform))
 	}
-	return spec, platform, nil
+	return spec, platform, notes, nil
 }
 
 // workloadOf maps a profile's test line to a workload.
@@ -419,7 +546,13 @@ func bulkAllocatorNote(plat string, listed map[string]bool, b, a map[string]floa
 var recyclingSymbols = []string{"page_pool_put_page", "page_pool_return_skb_page", "__xdp_return", "napi_pp_put_page", "page_pool_refill_alloc_cache"}
 
 // predictEras infers the kernel behind the profile and the era the change
-// leads to.
+// leads to. A listing whose names narrow its kernel to a range of eras
+// (listingEras) is predicted from that range: a change the range's
+// kernels already have for this driver is refused as applied, and one
+// that does not apply to the driver (NAPI-local recycling for a pool
+// without pp.napi) with the reason. A listing whose names do not say is
+// read by what it shows, as the shipped listings are: recycling
+// symbols, the page allocator's, the header's words.
 func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, setB, setA sim.KnobOverrides, notes []string, err error) {
 	var none sim.KnobOverrides
 	recycling := false
@@ -428,17 +561,49 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 			recycling = true
 		}
 	}
-	if r := strings.ToLower(p.Recycling); strings.HasPrefix(r, "on") {
-		recycling = true
-	} else if strings.HasPrefix(r, "off") {
-		recycling = false
+	if on, said := saysRecycling(p.Recycling); said {
+		recycling = on
 	}
 	// A listing that does not show the page allocator's get_page_from_freelist
 	// allocates in bulk — unless its pages recycle, when the allocator is simply
 	// not hot: then only __alloc_pages_bulk (or the header) says bulk.
-	bulk := p.Share("__alloc_pages_bulk") > 0 || strings.Contains(strings.ToLower(p.Recycling), "bulk")
-	if !recycling {
+	bulk := p.Share("__alloc_pages_bulk") > 0 || p.Share("alloc_pages_bulk_noprof") > 0
+	bulkSaid := false
+	for _, h := range []string{p.Bulk, p.Recycling} {
+		if yes, said := saysBulk(h); said {
+			bulk, bulkSaid = yes, true
+			break
+		}
+	}
+	if !recycling && !bulkSaid {
 		bulk = bulk || p.Share("get_page_from_freelist") == 0
+	}
+	if r := listingEras(p); r.narrowed() {
+		if len(r.conflict) > 0 {
+			notes = append(notes, fmt.Sprintf("names of other releases in the listing, left out of its era: %s", strings.Join(r.conflict, ", ")))
+		}
+		// What the listing shows of the kernel narrows the names' range:
+		// skbs recycled or not (a driver marks them from its era), the
+		// allocator in bulk or one page per call.
+		// (page_pool_release_page hot: the driver releases each page from
+		// the pool as it builds the skb, the kernels before recycling)
+		recyclingSaid := recycling || p.Share("page_pool_release_page") > 0
+		if _, said := saysRecycling(p.Recycling); said {
+			recyclingSaid = true
+		}
+		word := map[bool]string{true: "skb recycling", false: "no skb recycling"}[recycling]
+		if n := r.evidence(word, recyclingSaid || recycling, func(e *sim.Era) bool { return spec.Marks(e) == recycling }); n != "" {
+			notes = append(notes, n)
+		}
+		bulkKnown := bulkSaid || p.Share("__alloc_pages_bulk") > 0 || p.Share("alloc_pages_bulk_noprof") > 0 || (!recycling && p.Share("get_page_from_freelist") > 0)
+		word = map[bool]string{true: "bulk refill", false: "one page per slow-path call (get_page_from_freelist, no __alloc_pages_bulk)"}[bulk]
+		if n := r.evidence(word, bulkKnown, func(e *sim.Era) bool { return e.BulkAlloc == bulk }); n != "" {
+			notes = append(notes, n)
+		}
+		if change == "bulk" && bulkKnown && bulk {
+			return "", "", none, none, nil, fmt.Errorf("bulk is already applied: the listing already shows bulk allocation (__alloc_pages_bulk, or its header says bulk refill on)")
+		}
+		return rangeEras(r, spec, change, recycling, notes)
 	}
 	// The eras a prediction runs in, each the first era with what it
 	// brings: the 5.12 allocator without skb recycling, bulk refill (5.13),
@@ -456,7 +621,7 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 	switch change {
 	case "skb-recycle":
 		if recycling {
-			return "", "", none, none, nil, fmt.Errorf("--change skb-recycle: the profile already recycles skbs (it shows page_pool_put_page / the header says recycling on)")
+			return "", "", none, none, nil, fmt.Errorf("skb-recycle is already applied: the listing recycles skbs (it shows page_pool_put_page, page_pool_return_skb_page or napi_pp_put_page, or its header says recycling on)")
 		}
 		if !bulk {
 			after := rfc
@@ -470,7 +635,7 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 		return bulkE.Name, merged.Name, none, none, notes, nil
 	case "bulk":
 		if bulk {
-			return "", "", none, none, nil, fmt.Errorf("--change bulk: the profile already shows bulk allocation (__alloc_pages_bulk, or no get_page_from_freelist)")
+			return "", "", none, none, nil, fmt.Errorf("bulk is already applied: the listing shows bulk allocation (__alloc_pages_bulk, no get_page_from_freelist, or its header says so)")
 		}
 		if recycling {
 			// Bulk refill on top of recycling: the recycling era the profile
@@ -485,9 +650,135 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 		return single.Name, bulkE.Name, none, none, nil, nil
 	}
 	if !recycling {
-		return "", "", none, none, nil, fmt.Errorf("--change napi-direct: needs a profile with skb recycling on (page_pool_put_page or page_pool_return_skb_page listed)")
+		return "", "", none, none, nil, fmt.Errorf("napi-direct needs a listing with skb recycling on (page_pool_put_page, page_pool_return_skb_page or napi_pp_put_page listed, or a header that says recycling on)")
+	}
+	if spec.PPNapiFrom == "" {
+		return "", "", none, none, nil, noPPNapi(spec)
 	}
 	return mergedDrv.Name, direct.Name, none, none, nil, nil
+}
+
+// noPPNapi is the refusal of napi-direct for a driver whose pool never
+// sets pp.napi.
+func noPPNapi(spec *drivers.Spec) error {
+	return fmt.Errorf("napi-direct does not apply to %s: its driver never sets page_pool_params.napi, so no era recycles its skbs' pages NAPI-locally (they go through the ptr_ring); the change that would is the driver giving its pool a NAPI (pp_params.napi, v6.4), which the model does not offer as a knob", spec.Name)
+}
+
+// rangeEras is predictEras for a listing whose names narrow its kernel to
+// r: the before era is the range's newest era (the newest kernel with
+// those names; a change that a later era of the range brings is named),
+// and the change's era the first that brings it.
+func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, notes []string) (eb, ea string, setB, setA sim.KnobOverrides, _ []string, err error) {
+	var none sim.KnobOverrides
+	first, last := r.eras[0], r.eras[len(r.eras)-1]
+	notes = append(notes, fmt.Sprintf("the listing's kernel: %s", r))
+	if spec.MinEra() > last.Order {
+		return "", "", none, none, nil, fmt.Errorf("the listing's names are of kernels %s, before the model's %s driver exists", span(r.eras), spec.Name)
+	}
+	// has: whether every era of the range has it; some: whether one does.
+	has := func(f func(*sim.Era) bool) (all, some bool) {
+		all = true
+		for _, e := range r.eras {
+			if f(e) {
+				some = true
+			} else {
+				all = false
+			}
+		}
+		return all, some
+	}
+	// before: the newest era of the range without f (the listing's
+	// kernel before the change); then the first era with f after it.
+	before := func(f func(*sim.Era) bool) (*sim.Era, *sim.Era) {
+		var b *sim.Era
+		for _, e := range r.eras {
+			if !f(e) && e.Order >= spec.MinEra() {
+				b = e
+			}
+		}
+		if b == nil {
+			return nil, nil
+		}
+		// the first era after b with f: on the mainline, or a branch off
+		// b (rfc-v1, the RFC's recycling over 5.12, which the first
+		// series measured)
+		return b, sim.FirstEra(func(e *sim.Era) bool {
+			return e.Order > b.Order && (e.Branch == "" || e.Branch == b.Name) && f(e) && e.Order >= spec.MinEra()
+		})
+	}
+	ambiguous := func(name string, from *sim.Era, b *sim.Era) {
+		notes = append(notes, fmt.Sprintf("the listing's names fit kernels with and without %s (%s has it): predicted from %s; on %s or later the change is already in the kernel", name, from.Name, b.Name, from.Name))
+	}
+	var f func(*sim.Era) bool
+	switch change {
+	case "bulk":
+		f = func(e *sim.Era) bool { return e.BulkAlloc }
+		allB := true
+		for _, e := range r.branch {
+			allB = allB && f(e)
+		}
+		if all, _ := has(f); all && allB {
+			return "", "", none, none, nil, fmt.Errorf("bulk is already applied: the listing shows bulk allocation, or its kernel (%s) refills the pool with alloc_pages_bulk, as every release from 5.13 does", r)
+		}
+	case "skb-recycle":
+		f = func(e *sim.Era) bool { return spec.Marks(e) }
+		if recycling {
+			return "", "", none, none, nil, fmt.Errorf("skb-recycle is already applied: the listing recycles skbs (it shows page_pool_put_page, page_pool_return_skb_page or napi_pp_put_page, or its header says recycling on)")
+		}
+		if all, _ := has(f); all {
+			return "", "", none, none, nil, fmt.Errorf("skb-recycle is already applied: %s marks its skbs for recycling in every kernel the listing's names fit (%s)", spec.Name, r)
+		}
+	default: // napi-direct
+		if spec.PPNapiFrom == "" {
+			return "", "", none, none, nil, noPPNapi(spec)
+		}
+		f = func(e *sim.Era) bool { return e.NAPIDirect && spec.LinksNAPI(e) && spec.Marks(e) }
+		if all, _ := has(f); all {
+			return "", "", none, none, nil, fmt.Errorf("napi-direct is already applied: in the listing's kernel (%s) %s's pool sets pp.napi and its skb pages recycle NAPI-locally into the alloc cache (v6.4 on)", r, spec.Name)
+		}
+	}
+	if change == "bulk" {
+		// Bulk refill is a knob in every era: the listing's newest era
+		// without it, one page per call before and bulk after.
+		var b *sim.Era
+		for _, e := range append(append([]*sim.Era(nil), r.eras...), r.branch...) {
+			if !e.BulkAlloc && e.Order >= spec.MinEra() && (b == nil || e.Order > b.Order) {
+				b = e
+			}
+		}
+		if b != nil {
+			var with []string
+			for _, e := range append(append([]*sim.Era(nil), r.eras...), r.branch...) {
+				if e.BulkAlloc {
+					with = append(with, e.Name)
+				}
+			}
+			if len(with) > 0 {
+				notes = append(notes, fmt.Sprintf("the listing's names and what it shows also fit kernels that refill in bulk already (%s): on those the change is in the kernel", span(r.eras)))
+			}
+		}
+		if b == nil {
+			return "", "", none, none, nil, fmt.Errorf("bulk: the listing's kernel (%s) is before the model's %s driver", r, spec.Name)
+		}
+		notes = append(notes, fmt.Sprintf("bulk refill in the listing's kernel: era %s with bulk_refill=0, then bulk_refill=1", b.Name))
+		return b.Name, b.Name, none.With(sim.KnobBulkRefill, 0), none.With(sim.KnobBulkRefill, 1), notes, nil
+	}
+	b, a := before(f)
+	if b == nil || a == nil {
+		return "", "", none, none, nil, fmt.Errorf("%s: no era of the model leads from the listing's kernel (%s) to the change for %s", change, r, spec.Name)
+	}
+	if !b.BulkAlloc && a.BulkAlloc {
+		// the listing's allocator is one page per call: keep it so
+		setA = none.With(sim.KnobBulkRefill, 0)
+		notes = append(notes, fmt.Sprintf("the listing's allocator takes one page per slow-path call: %s with bulk_refill=0", a.Name))
+	}
+	if _, some := has(f); some {
+		ambiguous(change, a, b)
+	}
+	if b != last && b != first {
+		notes = append(notes, fmt.Sprintf("predicted from %s, the newest of the range without the change", b.Name))
+	}
+	return b.Name, a.Name, none, setA, notes, nil
 }
 
 // linkRate is the line rate in the unit of a prediction (0: not capped).

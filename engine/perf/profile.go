@@ -47,6 +47,7 @@ type Profile struct {
 	Platform  string
 	Test      string
 	Recycling string
+	Bulk      string // a "bulk:" or "bulk refill:" header's words
 	Rates     []MeasuredRate
 	Lines     []ProfileLine
 
@@ -254,6 +255,8 @@ func (p *Profile) header(s string, n int) error {
 			p.Test = v
 		case "recycling":
 			p.Recycling = v
+		case "bulk", "bulk refill", "bulk_refill":
+			p.Bulk = "bulk refill: " + v
 		case "rate":
 			rates, err := parseRates(v)
 			if err != nil {

@@ -1,0 +1,338 @@
+package perf
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"pplab/engine/drivers"
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+	"pplab/engine/workload"
+)
+
+// What a listing says without a header: its driver from the driver's own
+// symbols, its workload from the stack's, its kernel's era range from the
+// names its symbols have in each release (idents.tsv, through
+// lab.LookupIdent), and which of its symbols the model runs under any
+// era's name.
+
+// driverPrefixes are the symbol prefixes of each modelled driver's own
+// functions (its source files' naming: mvpp2_rx, mvneta_poll,
+// cpsw_rx_handler / cpdma_chan_process, mlx5e_poll_rx_cq,
+// bnxt_rx_pkt, hns3_clean_rx_ring, lunar_poll).
+var driverPrefixes = []struct {
+	driver   string
+	prefixes []string
+}{
+	{"mvpp2", []string{"mvpp2_"}},
+	{"mvneta", []string{"mvneta_"}},
+	{"cpsw", []string{"cpsw_", "cpdma_", "am65_cpsw_"}},
+	{"mlx5", []string{"mlx5e_", "mlx5_"}},
+	{"bnxt", []string{"bnxt_"}},
+	{"hns3", []string{"hns3_", "hclge_"}},
+	{"lunar", []string{"lunar_"}},
+}
+
+// listingDriver names the driver whose own symbols the listing shows most
+// (by share), with the symbols that say so; "" when none does. Two drivers
+// in one listing (a forwarding box with two NICs) give the one with the
+// larger share, and a note names the other.
+func listingDriver(p *Profile) (driver string, evidence []string, note string) {
+	share := map[string]float64{}
+	syms := map[string][]string{}
+	for _, l := range p.Lines {
+		for _, d := range driverPrefixes {
+			if slices.ContainsFunc(d.prefixes, func(pre string) bool { return strings.HasPrefix(l.Symbol, pre) }) {
+				share[d.driver] += l.Pct
+				if !slices.Contains(syms[d.driver], l.Symbol) {
+					syms[d.driver] = append(syms[d.driver], l.Symbol)
+				}
+			}
+		}
+	}
+	best := ""
+	for _, d := range driverPrefixes {
+		if share[d.driver] > share[best] {
+			best = d.driver
+		}
+	}
+	if best == "" {
+		return "", nil, ""
+	}
+	for _, d := range driverPrefixes {
+		if d.driver != best && share[d.driver] > 0 {
+			note = fmt.Sprintf("the listing also shows %s's functions (%s, %.2f%%): predicted for %s (%.2f%%), the larger share", d.driver, strings.Join(first(syms[d.driver], 3), ", "), share[d.driver], best, share[best])
+		}
+	}
+	return best, first(syms[best], 3), note
+}
+
+func first(xs []string, n int) []string {
+	if len(xs) > n {
+		return xs[:n]
+	}
+	return xs
+}
+
+// workloadSymbols: stack functions that say which workload a listing
+// measured, checked in this order (the first workload with a listed
+// symbol wins): XDP redirect, forwarding, TCP receive; else the drop test.
+var workloadSymbols = []struct {
+	wl   string
+	syms []string
+}{
+	{workload.WXDPRedirect, []string{"xdp_do_redirect", "veth_xdp_rcv", "veth_xdp_xmit", "__xdp_build_skb_from_frame", "dev_map_enqueue", "cpu_map_kthread_run", "xdp_do_flush"}},
+	{workload.WForward, []string{"ip_forward", "ip_forward_finish", "nf_nat_ipv4_fn", "nf_nat_inet_fn", "nf_nat_manip_pkt", "ip_finish_output2", "dev_hard_start_xmit", "__dev_queue_xmit", "skb_cow"}},
+	{workload.WTCPStream, []string{"tcp_v4_rcv", "tcp_rcv_established", "tcp_recvmsg", "tcp_recvmsg_locked", "tcp_gro_receive", "skb_copy_datagram_iter", "__skb_datagram_iter", "_copy_to_iter", "copy_user_enhanced_fast_string", "rep_movs_alternative", "__arch_copy_to_user", "tcp4_gro_receive"}},
+}
+
+// listingWorkload is the workload the listing's stack shows, and the
+// symbol that says so ("" with the drop test, which nothing names).
+func listingWorkload(p *Profile) (wl, by string) {
+	for _, w := range workloadSymbols {
+		for _, s := range w.syms {
+			if p.Share(s) > 0 {
+				return w.wl, s
+			}
+		}
+	}
+	return workload.WDrop, ""
+}
+
+// eraRange is the eras a listing's names allow.
+type eraRange struct {
+	eras []*sim.Era // oldest first; every era when no listed name says
+	// branch: the branch eras (rfc-v1) the names allow, a range of their
+	// own (evidence picks them when no mainline era fits).
+	branch []*sim.Era
+	by     []string // the symbols that narrowed it, "name (eras)"
+	// conflict names listed symbols whose eras do not meet the rest's
+	// (a listing of two kernels, or a backport): left out of the range.
+	conflict []string
+}
+
+// narrowed reports whether any listed name narrowed the range.
+func (r eraRange) narrowed() bool { return len(r.by) > 0 }
+
+// String says the range: "6.8–6.10 (by page_pool_put_unrefed_page: 6.8–6.10)".
+func (r eraRange) String() string {
+	if len(r.eras) == 0 {
+		return "no era"
+	}
+	s := r.eras[0].Name
+	if n := len(r.eras); n > 1 {
+		s += "–" + r.eras[n-1].Name
+	}
+	if len(r.by) > 0 {
+		s += " (by " + strings.Join(r.by, "; ") + ")"
+	}
+	return s
+}
+
+// identEras is the mainline eras whose release defines ident (idents.tsv),
+// and the branch eras apart; nil when the table does not know it.
+func identEras(ident string) (main, branch []*sim.Era) {
+	for i := range sim.Eras {
+		e := &sim.Eras[i]
+		if _, ok := lab.LookupIdent(e.Name, ident); ok {
+			if e.Branch != "" {
+				branch = append(branch, e)
+			} else {
+				main = append(main, e)
+			}
+		}
+	}
+	return main, branch
+}
+
+// listingEras narrows the mainline eras by each listed symbol the table
+// knows, in listing order (the hottest first): a symbol whose eras do not
+// meet the range so far is a conflict, left out. The RFC branch (rfc-v1)
+// is the range only when the listing's names allow no mainline era but
+// allow it.
+func listingEras(p *Profile) eraRange {
+	var r eraRange
+	for i := range sim.Eras {
+		if sim.Eras[i].Branch == "" {
+			r.eras = append(r.eras, &sim.Eras[i])
+		}
+	}
+	all := len(r.eras)
+	seen := map[string]bool{}
+	var branchOK []*sim.Era
+	branchAll := true
+	for _, l := range p.Lines {
+		if seen[l.Symbol] {
+			continue
+		}
+		seen[l.Symbol] = true
+		main, branch := identEras(l.Symbol)
+		if len(main) == 0 && len(branch) == 0 {
+			continue
+		}
+		if branchAll {
+			branchOK, branchAll = branch, false
+		} else {
+			branchOK = intersect(branchOK, branch)
+		}
+		if len(main) == all {
+			continue // every release has it: says nothing
+		}
+		next := intersect(r.eras, main)
+		if len(next) == 0 {
+			r.conflict = append(r.conflict, fmt.Sprintf("%s (%s)", l.Symbol, span(main)))
+			continue
+		}
+		if len(next) < len(r.eras) {
+			r.by = append(r.by, fmt.Sprintf("%s: %s", l.Symbol, span(main)))
+		}
+		r.eras = next
+	}
+	if branchAll { // no listed name the table knows
+		for i := range sim.Eras {
+			if sim.Eras[i].Branch != "" {
+				branchOK = append(branchOK, &sim.Eras[i])
+			}
+		}
+	}
+	r.branch = branchOK
+	return r
+}
+
+// evidence narrows the range by what the listing shows of the kernel's
+// behaviour (want: the eras' answer; ok false: the listing does not say);
+// a narrowing that leaves no era is not made, and a note says so.
+func (r *eraRange) evidence(what string, ok bool, f func(*sim.Era) bool) string {
+	if !ok {
+		return ""
+	}
+	keep := func(es []*sim.Era) []*sim.Era {
+		var out []*sim.Era
+		for _, e := range es {
+			if f(e) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	m, b := keep(r.eras), keep(r.branch)
+	if len(m) == 0 && len(b) == 0 {
+		return fmt.Sprintf("the listing shows %s, which no kernel its names fit (%s) does: the names are kept", what, span(r.eras))
+	}
+	if len(m) < len(r.eras) || len(b) < len(r.branch) {
+		r.by = append(r.by, what)
+	}
+	r.eras, r.branch = m, b
+	if len(r.eras) == 0 {
+		r.eras, r.branch = r.branch, nil
+	}
+	return ""
+}
+
+func intersect(a, b []*sim.Era) []*sim.Era {
+	var out []*sim.Era
+	for _, e := range a {
+		if slices.Contains(b, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// span writes eras as "6.8–6.10" ("5.12–" when it reaches the newest).
+func span(es []*sim.Era) string {
+	if len(es) == 0 {
+		return ""
+	}
+	newest := sim.Eras[len(sim.Eras)-1].Name
+	if len(es) == 1 {
+		return es[0].Name
+	}
+	last := es[len(es)-1].Name
+	if last == newest {
+		last = ""
+	}
+	return es[0].Name + "–" + last
+}
+
+// symAliases: per modelled function, every name a listing may show it
+// under on this platform and driver, in any era (the era's profile name,
+// the era's kernel name, the first profiles' name).
+func symAliases(spec *drivers.Spec, plat *sim.Platform) map[string][]sim.Sym {
+	out := map[string][]sim.Sym{}
+	add := func(n string, s sim.Sym) {
+		if n == "" || n == sim.RestProfile || slices.Contains(out[n], s) {
+			return
+		}
+		out[n] = append(out[n], s)
+	}
+	for s := sim.Sym(1); s < sim.NumSyms; s++ {
+		add(s.Profile(), s)
+		add(s.Name(), s)
+		for i := range sim.Eras {
+			e := &sim.Eras[i]
+			add(spec.ProfileName(plat, e, s), s)
+			add(s.NameIn(e), s)
+		}
+	}
+	return out
+}
+
+// placed is the share of the listing the model can place: listed symbols
+// that are a modelled function's name in some era (or the idle loop),
+// against those it cannot.
+func placed(p *Profile, aliases map[string][]sim.Sym) (known, unknown float64, unknownSyms []string) {
+	seen := map[string]bool{}
+	for _, l := range p.Lines {
+		if seen[l.Symbol] {
+			continue
+		}
+		seen[l.Symbol] = true
+		if len(aliases[l.Symbol]) > 0 || idleSymbols[l.Symbol] {
+			known += p.Share(l.Symbol)
+		} else {
+			unknown += p.Share(l.Symbol)
+			unknownSyms = append(unknownSyms, l.Symbol)
+		}
+	}
+	return known, unknown, unknownSyms
+}
+
+// saysBulk reads a header's words on bulk refill: yes or no, and whether
+// it says at all. "bulk refill: off", "without bulk", "no bulk" say no;
+// "with bulk page allocation", "bulk refill: on", "bulk" alone say yes.
+func saysBulk(text string) (yes, said bool) {
+	t := strings.ToLower(text)
+	i := strings.Index(t, "bulk")
+	if i < 0 {
+		return false, false
+	}
+	before := strings.TrimSpace(t[:i])
+	after := strings.TrimSpace(t[i+len("bulk"):])
+	for _, neg := range []string{"without", "no", "not", "non", "non-"} {
+		if strings.HasSuffix(before, neg) {
+			return false, true
+		}
+	}
+	after = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(after, "refill"), " allocation"), " :=")
+	for _, off := range []string{"off", "no", "disabled", "0", "false", "none"} {
+		if after == off || strings.HasPrefix(after, off+" ") || strings.HasPrefix(after, off+",") || strings.HasPrefix(after, off+")") {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// saysRecycling reads a header's "recycling:" words: on or off, and
+// whether it says.
+func saysRecycling(text string) (on, said bool) {
+	r := strings.ToLower(strings.TrimSpace(text))
+	switch {
+	case strings.HasPrefix(r, "on"), strings.HasPrefix(r, "yes"), strings.HasPrefix(r, "enabled"):
+		return true, true
+	case strings.HasPrefix(r, "off"), strings.HasPrefix(r, "no"), strings.HasPrefix(r, "disabled"):
+		return false, true
+	}
+	return false, false
+}
