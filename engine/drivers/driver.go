@@ -172,8 +172,8 @@ func New(st *skb.Stack, reg *pagepool.Registry, spec *Spec, mode BufferMode, nap
 	}
 	p := pagepool.Params{Flags: pagepool.FlagDMAMap, Order: uint8(k[sim.KnobOrder]), PoolSize: rxDescs,
 		Nid: int(k[sim.KnobNid]), DMADir: mm.DMAFromDevice, MaxLen: maxLen, Offset: offset}
-	if spec.LinksNAPI(e) {
-		p.NAPI = napi // pp_params.napi: opt-in (Spec.PPNapiFrom)
+	if v := k[sim.KnobPPNapi]; v == 1 || v == -1 && spec.LinksNAPI(e) {
+		p.NAPI = napi // pp_params.napi: opt-in (Spec.PPNapiFrom; pp_napi overrides)
 	}
 	p.Netdev = spec.LinksNetdev(e) // pp_params.netdev: opt-in (Spec.NetdevFrom)
 	if spec.NidChanged && p.Nid < 0 {

@@ -523,6 +523,13 @@ func checkKnobsFor(k *sim.Knobs, sc *Scenario, spec *drivers.Spec, era *sim.Era,
 			return knobErr(sim.KnobTxCPU, k, "with held=1 the unload, and so the pool's release work, runs on cpu1, where the port's TX completion (a softirq) cannot be preempted by it: release_race=1 wants tx_cpu other than 1")
 		}
 	}
+	if k[sim.KnobPPNapi] == 1 && !era.NAPIDirect {
+		first := "6.4"
+		if e := sim.FirstEra(func(e *sim.Era) bool { return e.NAPIDirect }); e != nil {
+			first = e.Name
+		}
+		return knobErr(sim.KnobPPNapi, k, "page_pool_params has no napi before %s (8c48eea3adf3): want -1 or 0 in era %s, or era %s or later", first, era.Name, first)
+	}
 	if k[sim.KnobPreemptRT] == 1 && !era.NapiLocalRT {
 		first := "6.16"
 		if e := sim.FirstEra(func(e *sim.Era) bool { return e.NapiLocalRT }); e != nil {

@@ -15,7 +15,7 @@ import (
 
 // driverKnobs matter to every driver scenario.
 var driverKnobs = []sim.Knob{sim.KnobRxDescs, sim.KnobPoolSize, sim.KnobFrame, sim.KnobBulk, sim.KnobCoherent, sim.KnobIOMMU,
-	sim.KnobAllocFailPPM, sim.KnobDMAMapFailPPM, sim.KnobPreemptRT, sim.KnobSRSO}
+	sim.KnobAllocFailPPM, sim.KnobDMAMapFailPPM, sim.KnobPreemptRT, sim.KnobSRSO, sim.KnobPPNapi}
 
 func init() {
 	type sc struct {

@@ -49,6 +49,7 @@ const (
 	KnobHeld
 	KnobPreemptRT
 	KnobSRSO
+	KnobPPNapi
 	NumKnobs
 )
 
@@ -99,6 +100,7 @@ var knobSpecs = [NumKnobs]KnobSpec{
 	KnobHeld:          {"held", 0, 0, 1, "destroy: what holds the pool's pages at the unload: 0 = skbs a socket keeps (its reader frees one a second), 1 = XDP frames redirected to a second port (redirect_to=1's target) whose TX is stalled by its link partner's flow control: 32 wait on its TX ring and, after the unload, its TX completion returns one a second (the last after 90 s) through the driver's xdp_return_frame_bulk (page_pool_put_page_bulk) or xdp_return_frame; the unload runs from process context on cpu1 (an unbind from a shell there), so the pool's release work runs on cpu1 while the completions run on tx_cpu"},
 	KnobPreemptRT:     {"preempt_rt", 0, 0, 1, "1 = a PREEMPT_RT kernel (CONFIG_PREEMPT_RT): from 6.16 page_pool_napi_local answers not local, so no put the pool decides about recycles into the alloc cache (32471b2f481d: on RT a softirq can be preempted by the pool's consumer); explicit direct puts (an XDP_DROP's, page_pool_recycle_direct) still may. Refused before 6.16: no release before it tests RT in page_pool, so there an RT kernel recycles into the cache exactly as a non-RT one does (the race 32471b2f481d closed), and the knob would change nothing"},
 	KnobSRSO:          {"srso", 0, 0, 2, "x86 platforms: the page_pool's own costs as an AMD EPYC 9684X (Zen 4) measured them under the SRSO mitigation (Speculative Return Stack Overflow): 1 = the kernel's default mitigation, the fast path, ptr_ring and slow path 21.3 / 46.7 / 139.4 ns per alloc and recycle; 2 = booted with spec_rstack_overflow=ibpb, 5.6 / 12.4 / 37.6 ns (bench_page_pool_simple in a tasklet, 6.13-rc6; Brouer, xdp-project areas/mem/page_pool08_bench_AMD.org); every other cost the platform's own; 0 = the platform's own"},
+	KnobPPNapi:        {"pp_napi", -1, -1, 1, "page_pool_params.napi (v6.4, 8c48eea3adf3): 1 = the driver ties its pool to its RX NAPI, so an skb page freed in that NAPI's softirq on its CPU recycles into the lockless alloc cache instead of the ptr_ring; 0 = it does not; -1 = the driver's choice (bnxt and mlx5 from 6.4; mvpp2, mvneta, cpsw, hns3 and lunar never set it). Refused before 6.4, whose page_pool_params has no napi"},
 	KnobRxDescs:       {"rx_descs", 0, 0, 4096, "NIC RX descriptors of the driver's queue (0 = the driver's count, e.g. 1024 for mvpp2, 511 for bnxt; ethtool -G rx N; even when the driver splits pages); the pool's ptr_ring follows it unless pool_size is set"},
 }
 
