@@ -34,6 +34,7 @@ var changeDocs = map[string]string{
 	"skb-recycle": "skb recycling (5.14): a freed skb's pages go back to their pool instead of the page allocator",
 	"bulk":        "bulk refill (5.13): the pool's slow path takes its pages from the page allocator in one __alloc_pages_bulk call",
 	"napi-direct": "NAPI-local recycling (6.4, 6.6): an skb freed in its pool's NAPI context recycles into the lockless alloc cache, not the ptr_ring",
+	"pp-napi":     "the driver gives its pool a NAPI (page_pool_params.napi, 6.4 on): the same kernel, for a driver that does not set it (mvpp2, mvneta, cpsw, hns3)",
 }
 
 // WhatIfPage is the page's one stateful component: the form (session.

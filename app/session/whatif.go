@@ -265,7 +265,7 @@ func predictError(text, msg string) *WhatIfError {
 	switch {
 	case strings.HasPrefix(msg, "--rate"):
 		e.Field = "rate"
-	case strings.HasPrefix(msg, "--change"), strings.HasPrefix(msg, "skb-recycle "), strings.HasPrefix(msg, "bulk "), strings.HasPrefix(msg, "bulk:"), strings.HasPrefix(msg, "napi-direct "):
+	case strings.HasPrefix(msg, "--change"), strings.HasPrefix(msg, "skb-recycle "), strings.HasPrefix(msg, "bulk "), strings.HasPrefix(msg, "bulk:"), strings.HasPrefix(msg, "napi-direct "), strings.HasPrefix(msg, "pp-napi"):
 		e.Field = "change"
 	case strings.HasPrefix(msg, "--platform"), strings.HasPrefix(msg, "platform"), strings.HasPrefix(msg, "the listing shows no driver's functions"):
 		e.Field = "platform"

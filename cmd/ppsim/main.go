@@ -58,7 +58,7 @@ const usage = `usage:
             [--set knob=value ...] [--break rule ...] [--json]
             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
-            --change skb-recycle|bulk|napi-direct [--platform P] [--json]
+            --change skb-recycle|bulk|napi-direct|pp-napi [--platform P] [--json]
   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]`
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -480,7 +480,7 @@ func cmdPredict(args []string, stdout io.Writer) error {
 	file := fs.String("profile", "", "perf top listing (a file, or the name of a shipped profile)")
 	rate := fs.String("rate", "", "the measured rate")
 	unit := fs.String("unit", "", "kpps, pps or mbps")
-	change := fs.String("change", "", "skb-recycle, bulk or napi-direct")
+	change := fs.String("change", "", "skb-recycle, bulk, napi-direct or pp-napi")
 	platform := fs.String("platform", "", "platform (default: the profile's driver's)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args, stdout); err != nil {

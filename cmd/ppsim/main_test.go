@@ -75,7 +75,7 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 		{[]string{"predict", "--rate", "1", "--unit", "kpps", "--change", "bulk"}, "--profile: missing"},
 		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "-3", "--unit", "kpps", "--change", "bulk"}, `--rate "-3": want a positive number`},
 		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "gbps", "--change", "bulk"}, `--unit "gbps": accepted: kpps, pps, mbps`},
-		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "kpps", "--change", "magic"}, `--change "magic": accepted: skb-recycle, bulk, napi-direct`},
+		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "kpps", "--change", "magic"}, `--change "magic": accepted: skb-recycle, bulk, napi-direct, pp-napi`},
 		{[]string{"predict", "--profile", "mvpp2-v7-before", "--rate", "962", "--unit", "kpps", "--change", "bulk"}, "already shows bulk allocation"},
 		{[]string{"predict", "--profile", "mvpp2-v1-after", "--rate", "962", "--unit", "kpps", "--change", "skb-recycle"}, "skb-recycle is already applied"},
 		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "kpps", "--change", "bulk", "--platform", "vax"}, `platform: unknown platform "vax"`},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"pplab/engine/drivers"
 	"pplab/engine/lab"
@@ -42,8 +43,11 @@ func listingDriver(p *Profile) (driver string, evidence []string, note string) {
 	share := map[string]float64{}
 	syms := map[string][]string{}
 	for _, l := range p.Lines {
+		// a module's object ("[mvpp2]") names its driver even where the
+		// symbols are not resolved
+		obj := strings.Trim(l.Object, "[]")
 		for _, d := range driverPrefixes {
-			if slices.ContainsFunc(d.prefixes, func(pre string) bool { return strings.HasPrefix(l.Symbol, pre) }) {
+			if obj == d.driver || slices.ContainsFunc(d.prefixes, func(pre string) bool { return strings.HasPrefix(l.Symbol, pre) }) {
 				share[d.driver] += l.Pct
 				if !slices.Contains(syms[d.driver], l.Symbol) {
 					syms[d.driver] = append(syms[d.driver], l.Symbol)
@@ -267,6 +271,13 @@ func symAliases(spec *drivers.Spec, plat *sim.Platform) map[string][]sim.Sym {
 		}
 		out[n] = append(out[n], s)
 	}
+	// The kernel's out-of-line skb free the model's kfree_skb stands for:
+	// kfree_skb_reason from 5.17 (c504e5c2f964; kfree_skb its inline
+	// wrapper), sk_skb_reason_drop from 6.11 (ba8de796baf4), and the
+	// consume path's consume_skb / __kfree_skb.
+	for _, n := range []string{"kfree_skb_reason", "sk_skb_reason_drop", "consume_skb", "__kfree_skb"} {
+		add(n, sim.SymKfreeSKB)
+	}
 	for s := sim.Sym(1); s < sim.NumSyms; s++ {
 		add(s.Profile(), s)
 		add(s.Name(), s)
@@ -277,6 +288,36 @@ func symAliases(spec *drivers.Spec, plat *sim.Platform) map[string][]sim.Sym {
 		}
 	}
 	return out
+}
+
+// anyAliases: every name any driver on any platform shows a modelled
+// function under, in any era (knownAnywhere).
+var anyAliases = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, sp := range drivers.Specs {
+		for _, p := range sim.Platforms {
+			for n := range symAliases(sp, p) {
+				out[n] = true
+			}
+		}
+	}
+	return out
+})
+
+// knownAnywhere reports whether any listed symbol is a modelled function
+// under some driver, platform and era: a listing with none is refused
+// before anything is asked about it.
+func knownAnywhere(p *Profile) (bool, []string) {
+	var names []string
+	for _, l := range p.Lines {
+		if anyAliases()[l.Symbol] || idleSymbols[l.Symbol] {
+			return true, nil
+		}
+		if !slices.Contains(names, l.Symbol) {
+			names = append(names, l.Symbol)
+		}
+	}
+	return false, names
 }
 
 // placed is the share of the listing the model can place: listed symbols

@@ -47,8 +47,23 @@ func TestPredict_AChangeTheListingsKernelHasIsRefusedAsApplied(t *testing.T) {
 func TestPredict_NapiDirectNeedsTheDriversPPNapi(t *testing.T) {
 	p := readListing(t, "mvpp2-6.6-drop-noheader.txt")
 	_, err := Predict(PredictInput{Profile: p, Rate: 900, Unit: "kpps", Change: "napi-direct"})
-	if err == nil || !strings.Contains(err.Error(), "napi-direct does not apply to mvpp2") || !strings.Contains(err.Error(), "pp_params.napi") {
+	if err == nil || !strings.Contains(err.Error(), "napi-direct does not apply to mvpp2") || !strings.Contains(err.Error(), "pp-napi") {
 		t.Errorf("napi-direct on mvpp2 6.6: %v", err)
+	}
+	// The change that applies: the driver gives its pool a NAPI, in the
+	// listing's own kernel (pp_napi=1): skb pages freed in the NAPI
+	// recycle into the alloc cache, not the ptr_ring.
+	pr, err := Predict(PredictInput{Profile: p, Rate: 900, Unit: "kpps", Change: "pp-napi"})
+	if err != nil {
+		t.Fatalf("pp-napi on mvpp2 6.6: %v", err)
+	}
+	if pr.EraBefore != "6.6" || pr.EraAfter != "6.6" || pr.Speedup <= 1 || !hasNote(pr, "pp_napi=0, then pp_napi=1") {
+		t.Errorf("pp-napi on mvpp2 6.6: %s → %s ×%.3f, notes %q", pr.EraBefore, pr.EraAfter, pr.Speedup, pr.Notes)
+	}
+	// A driver that sets it itself: already applied.
+	m := readListing(t, "mlx5-6.8-xdp-redirect-noheader.txt")
+	if _, err := Predict(PredictInput{Profile: m, Rate: 12000, Unit: "kpps", Change: "pp-napi"}); err == nil || !strings.Contains(err.Error(), "pp-napi is already applied: mlx5's driver sets page_pool_params.napi itself from 6.4") {
+		t.Errorf("pp-napi on mlx5 6.8: %v", err)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 // Changes predict knows.
-var Changes = []string{"skb-recycle", "bulk", "napi-direct"}
+var Changes = []string{"skb-recycle", "bulk", "napi-direct", "pp-napi"}
 
 // PredictInput is a measured profile, its rate and the change to predict.
 type PredictInput struct {
@@ -61,6 +61,9 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 	prof := in.Profile
 	if err := checkListing(prof); err != nil {
 		return nil, err
+	}
+	if ok, names := knownAnywhere(prof); !ok {
+		return nil, fmt.Errorf("none of the listing's %d symbols is a function the model runs, in any era (%s): there is nothing to carry the change over to", len(names), strings.Join(first(names, 5), ", "))
 	}
 	spec, plat, targetNotes, err := predictTarget(prof, in.Platform)
 	if err != nil {
@@ -603,6 +606,16 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 		if change == "bulk" && bulkKnown && bulk {
 			return "", "", none, none, nil, fmt.Errorf("bulk is already applied: the listing already shows bulk allocation (__alloc_pages_bulk, or its header says bulk refill on)")
 		}
+		// The first RFC returned an skb's page through __xdp_return; the
+		// merged series (5.14) through page_pool_return_skb_page: on a
+		// path without XDP, __xdp_return beside the recycling says which.
+		if recycling {
+			xdp := p.Share("__xdp_return") > 0 && !strings.HasPrefix(listingWorkloadName(p), "xdp")
+			word := map[bool]string{true: "skb pages returned through __xdp_return (the first RFC)", false: "skb pages returned without __xdp_return (the merged series)"}[xdp]
+			if n := r.evidence(word, true, func(e *sim.Era) bool { return (e.SkbRecycle == sim.SkbRecycleRFC) == xdp }); n != "" {
+				notes = append(notes, n)
+			}
+		}
 		return rangeEras(r, spec, change, recycling, notes)
 	}
 	// The eras a prediction runs in, each the first era with what it
@@ -649,6 +662,13 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 		}
 		return single.Name, bulkE.Name, none, none, nil, nil
 	}
+	if change == "pp-napi" {
+		if spec.PPNapiFrom != "" {
+			return "", "", none, none, nil, ppNapiAlready(spec)
+		}
+		notes = append(notes, fmt.Sprintf("the listing's names do not say its kernel: predicted in %s, the first whose page_pool_params has napi, with pp_napi=0 and then pp_napi=1", direct.Name))
+		return direct.Name, direct.Name, none.With(sim.KnobPPNapi, 0), none.With(sim.KnobPPNapi, 1), notes, nil
+	}
 	if !recycling {
 		return "", "", none, none, nil, fmt.Errorf("napi-direct needs a listing with skb recycling on (page_pool_put_page, page_pool_return_skb_page or napi_pp_put_page listed, or a header that says recycling on)")
 	}
@@ -658,10 +678,21 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 	return mergedDrv.Name, direct.Name, none, none, nil, nil
 }
 
+// listingWorkloadName is the workload the listing's stack shows.
+func listingWorkloadName(p *Profile) string {
+	wl, _ := listingWorkload(p)
+	return wl
+}
+
 // noPPNapi is the refusal of napi-direct for a driver whose pool never
 // sets pp.napi.
 func noPPNapi(spec *drivers.Spec) error {
-	return fmt.Errorf("napi-direct does not apply to %s: its driver never sets page_pool_params.napi, so no era recycles its skbs' pages NAPI-locally (they go through the ptr_ring); the change that would is the driver giving its pool a NAPI (pp_params.napi, v6.4), which the model does not offer as a knob", spec.Name)
+	return fmt.Errorf("napi-direct does not apply to %s: its driver never sets page_pool_params.napi, so no era recycles its skbs' pages NAPI-locally (they go through the ptr_ring); the change that would is the driver giving its pool a NAPI: pp-napi", spec.Name)
+}
+
+// ppNapiAlready refuses pp-napi for a driver that sets pp.napi itself.
+func ppNapiAlready(spec *drivers.Spec) error {
+	return fmt.Errorf("pp-napi is already applied: %s's driver sets page_pool_params.napi itself from %s (napi-direct is the change that brings the kernel's NAPI-local recycling to an older listing)", spec.Name, spec.PPNapiFrom)
 }
 
 // rangeEras is predictEras for a listing whose names narrow its kernel to
@@ -728,6 +759,27 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 		if all, _ := has(f); all {
 			return "", "", none, none, nil, fmt.Errorf("skb-recycle is already applied: %s marks its skbs for recycling in every kernel the listing's names fit (%s)", spec.Name, r)
 		}
+	case "pp-napi":
+		// The driver gives its pool a NAPI: the same kernel, pp.napi set.
+		if spec.PPNapiFrom != "" {
+			if all, _ := has(func(e *sim.Era) bool { return spec.LinksNAPI(e) }); all {
+				return "", "", none, none, nil, ppNapiAlready(spec)
+			}
+		}
+		var b *sim.Era
+		for _, e := range r.eras {
+			if e.NAPIDirect && !spec.LinksNAPI(e) && spec.Marks(e) {
+				b = e
+			}
+		}
+		if b == nil {
+			return "", "", none, none, nil, fmt.Errorf("pp-napi: the listing's kernel (%s) has no napi in page_pool_params (v6.4): napi-direct moves it there first", r)
+		}
+		if b != last {
+			notes = append(notes, fmt.Sprintf("predicted in %s, the newest of the range where the driver does not set pp.napi itself", b.Name))
+		}
+		notes = append(notes, fmt.Sprintf("the driver gives its pool a NAPI in the listing's kernel: era %s with pp_napi=0, then pp_napi=1; the pool must then be used only from that NAPI (pp_params.napi's contract: \"only if locking is tied to NAPI\")", b.Name))
+		return b.Name, b.Name, none.With(sim.KnobPPNapi, 0), none.With(sim.KnobPPNapi, 1), notes, nil
 	default: // napi-direct
 		if spec.PPNapiFrom == "" {
 			return "", "", none, none, nil, noPPNapi(spec)
@@ -766,6 +818,12 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 	b, a := before(f)
 	if b == nil || a == nil {
 		return "", "", none, none, nil, fmt.Errorf("%s: no era of the model leads from the listing's kernel (%s) to the change for %s", change, r, spec.Name)
+	}
+	if spec.HasRxCache(b) != spec.HasRxCache(a) {
+		// The change comes to this driver with a rework of its RX path
+		// (mlx5 6.4: its own page cache gone, pages mapped by the pool,
+		// skbs marked, pp.napi): not a change of its own.
+		return "", "", none, none, nil, fmt.Errorf("%s does not come to %s on its own: in %s the driver's RX path was reworked with it (its own RX page cache removed, the pool mapping its pages, skbs marked, pp.napi), so the listing's kernel (%s) moves to %s with every part of that: a move of era, not this change", change, spec.Name, a.Name, r, a.Name)
 	}
 	if !b.BulkAlloc && a.BulkAlloc {
 		// the listing's allocator is one page per call: keep it so
