@@ -380,7 +380,12 @@ func (p *WhatIfPage) renderForm() ga.UI {
 			),
 			ga.Div().Class("field wi-change").Body(
 				ga.Label().For("wi-change").Text("change"),
-				ga.Select().ID("wi-change").DataSet("field", "change").Aria("describedby", "wi-change-doc").OnChange(p.onSelect).Body(opt(v.Changes, p.in.Change, same)...),
+				ga.Select().ID("wi-change").DataSet("field", "change").Aria("describedby", "wi-change-doc").OnChange(p.onSelect).Body(opt(v.Changes, p.in.Change, func(c string) string {
+					if m := v.ChangeMarks[c]; m != "" {
+						return c + " (" + m + ")"
+					}
+					return c
+				})...),
 				ga.P().ID("wi-change-doc").Class("meta").Text(changeDocs[p.in.Change]),
 				p.fieldErr("change"),
 			),

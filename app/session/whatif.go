@@ -74,7 +74,11 @@ type WhatIfView struct {
 	Example  string // the shipped profile the text is, "" for a paste of one's own
 	Examples []WhatIfExample
 	Changes  []string
-	Units    []string
+	// ChangeMarks: a short mark for each change the listing cannot take
+	// (perf.Applies refuses it): "already" for one its kernel has, "✕"
+	// for the others; the reason shows when it is chosen.
+	ChangeMarks map[string]string
+	Units       []string
 	// Platforms the override accepts ("" first: the profile's own).
 	Platforms []string
 
@@ -132,13 +136,35 @@ func WhatIfLoadExample(name string, cur WhatIfInput) (WhatIfInput, error) {
 	in.Change = perf.Changes[0]
 	if v, err := strconv.ParseFloat(in.Rate, 64); err == nil {
 		for _, c := range perf.Changes {
-			if _, err := perf.Predict(perf.PredictInput{Profile: p, Rate: v, Unit: in.Unit, Change: c}); err == nil {
+			if err := perf.Applies(perf.PredictInput{Profile: p, Rate: v, Unit: in.Unit, Change: c}); err == nil {
 				in.Change = c
 				break
 			}
 		}
 	}
 	return in, nil
+}
+
+// changeMarks marks the changes the listing cannot take (perf.Applies):
+// "already" where its kernel has the change, "✕" where it does not apply
+// otherwise; none when the listing cannot be read at all (the platform
+// asked for: every change waits on it).
+func changeMarks(in perf.PredictInput) map[string]string {
+	out := map[string]string{}
+	for _, c := range perf.Changes {
+		in.Change = c
+		err := perf.Applies(in)
+		switch {
+		case err == nil:
+		case strings.Contains(err.Error(), "is already applied"):
+			out[c] = "already"
+		case strings.Contains(err.Error(), "say which platform"), strings.Contains(err.Error(), "none of the listing's"):
+			return nil
+		default:
+			out[c] = "✕"
+		}
+	}
+	return out
 }
 
 // WhatIfRestore puts the paste an example replaced back in the form.
@@ -203,6 +229,7 @@ func WhatIf(in WhatIfInput) WhatIfView {
 		v.Err = &WhatIfError{Field: "unit", Msg: fmt.Sprintf("unit %q: accepted: %s", in.Unit, strings.Join(WhatIfUnits, ", "))}
 		return v
 	}
+	v.ChangeMarks = changeMarks(perf.PredictInput{Profile: prof, Rate: rate, Unit: in.Unit, Platform: in.Platform})
 	pr, err := perf.Predict(perf.PredictInput{Profile: prof, Rate: rate, Unit: in.Unit, Change: in.Change, Platform: in.Platform})
 	if err != nil {
 		v.Err = predictError(in.Text, err.Error())

@@ -270,3 +270,29 @@ func FuzzWhatIf(f *testing.F) {
 		}
 	})
 }
+
+// TestWhatIf_MarksTheChangesAListingCannotTake: the change select marks
+// what perf.Applies refuses for the listing — "already" for a change its
+// kernel has, "✕" for one that does not apply to its driver — and leaves
+// the others bare.
+func TestWhatIf_MarksTheChangesAListingCannotTake(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile("../../engine/perf/testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, tc := range []struct {
+		file, rate string
+		want       map[string]string
+	}{
+		{"mlx5-6.8-xdp-redirect-noheader.txt", "4900", map[string]string{"skb-recycle": "already", "bulk": "already", "napi-direct": "already", "pp-napi": "already"}},
+		{"mvpp2-6.6-drop-noheader.txt", "900", map[string]string{"skb-recycle": "already", "bulk": "already", "napi-direct": "✕"}},
+	} {
+		v := WhatIf(WhatIfInput{Text: read(tc.file), Rate: tc.rate, Unit: "kpps", Change: "pp-napi"})
+		if !reflect.DeepEqual(v.ChangeMarks, tc.want) {
+			t.Errorf("%s: marks %v, want %v", tc.file, v.ChangeMarks, tc.want)
+		}
+	}
+}

@@ -119,7 +119,7 @@ type eraRange struct {
 // narrowed reports whether any listed name narrowed the range.
 func (r eraRange) narrowed() bool { return len(r.by) > 0 }
 
-// String says the range: "6.8–6.10 (by page_pool_put_unrefed_page: 6.8–6.10)".
+// String says the range: "6.8–6.10, by page_pool_put_unrefed_page: 6.8–6.10".
 func (r eraRange) String() string {
 	if len(r.eras) == 0 {
 		return "no era"
@@ -129,7 +129,7 @@ func (r eraRange) String() string {
 		s += "–" + r.eras[n-1].Name
 	}
 	if len(r.by) > 0 {
-		s += " (by " + strings.Join(r.by, "; ") + ")"
+		s += ", by " + strings.Join(r.by, "; ")
 	}
 	return s
 }
@@ -244,7 +244,7 @@ func intersect(a, b []*sim.Era) []*sim.Era {
 	return out
 }
 
-// span writes eras as "6.8–6.10" ("5.12–" when it reaches the newest).
+// span writes eras as "6.8–6.10" ("6.6 on" when it reaches the newest).
 func span(es []*sim.Era) string {
 	if len(es) == 0 {
 		return ""
@@ -255,7 +255,7 @@ func span(es []*sim.Era) string {
 	}
 	last := es[len(es)-1].Name
 	if last == newest {
-		last = ""
+		return es[0].Name + " on"
 	}
 	return es[0].Name + "–" + last
 }

@@ -44,14 +44,29 @@ type Prediction struct {
 // predictPackets is the measured length of each model run of predict.
 const predictPackets = 20_000
 
-// Predict maps the profile's symbols to the model's functions, runs the
-// model before and after the change on the profile's platform and workload,
-// and carries the change over to the measured profile: each listed symbol
-// the model knows is scaled by the model's after/before ratio for it,
-// symbols the model does not know stay as measured, the model's functions
-// that the listing does not show are taken out of the unlisted remainder
-// before the change and put back after it, and the rest stays.
-func Predict(in PredictInput) (pr *Prediction, err error) {
+// Applies reports whether Predict would predict the change for the input,
+// and why not: everything Predict checks before it runs the model (the
+// page marks the changes a listing cannot take with it).
+func Applies(in PredictInput) error {
+	_, err := planPredict(in)
+	return err
+}
+
+// predictPlan is what Predict runs: the driver, platform and workload the
+// listing shows, the eras and knobs before and after the change.
+type predictPlan struct {
+	spec       *drivers.Spec
+	plat, wl   string
+	eb, ea     string
+	setB, setA sim.KnobOverrides
+	aliases    map[string][]sim.Sym
+	tBefore    float64
+	notes      []string
+}
+
+// planPredict reads the listing and checks the change (Predict's first
+// half).
+func planPredict(in PredictInput) (*predictPlan, error) {
 	if in.Profile == nil || len(in.Profile.Lines) == 0 {
 		return nil, fmt.Errorf("--profile: no parsable lines")
 	}
@@ -108,7 +123,23 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 		return nil, err
 	}
 	notes = append(append(targetNotes, rateNotes...), notes...)
-	pr = &Prediction{Before: lab.Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: wl, EraBefore: eb, EraAfter: ea, Notes: notes}
+	return &predictPlan{spec: spec, plat: plat, wl: wl, eb: eb, ea: ea, setB: setB, setA: setA, aliases: aliases, tBefore: tBefore, notes: notes}, nil
+}
+
+// Predict maps the profile's symbols to the model's functions, runs the
+// model before and after the change on the profile's platform and workload,
+// and carries the change over to the measured profile: each listed symbol
+// the model knows is scaled by the model's after/before ratio for it,
+// symbols the model does not know stay as measured, the model's functions
+// that the listing does not show are taken out of the unlisted remainder
+// before the change and put back after it, and the rest stays.
+func Predict(in PredictInput) (pr *Prediction, err error) {
+	pl, err := planPredict(in)
+	if err != nil {
+		return nil, err
+	}
+	prof, spec, plat, wl, eb, ea, setB, setA, aliases, tBefore := in.Profile, pl.spec, pl.plat, pl.wl, pl.eb, pl.ea, pl.setB, pl.setA, pl.aliases, pl.tBefore
+	pr = &Prediction{Before: lab.Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: wl, EraBefore: eb, EraAfter: ea, Notes: pl.notes}
 	_, bc, err := modelRun(spec.Name, wl, eb, plat, setB)
 	if err != nil {
 		return nil, err
