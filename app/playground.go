@@ -567,22 +567,41 @@ func (p *Playground) keyAction(key string, shift bool, tag string) (name string,
 // EarlyKeysJS is a script for the page's <head> (wasm/loader.go) that
 // records the playground's keys pressed before the engine is up: on a cold
 // load the prerendered page shows the controls ~2 s before app.wasm has
-// started. window.__pplabEarlyKeys holds them (at most 64: a key held from
-// the navigation repeats ~30 times a second) until the playground takes
-// them (takeEarlyKeys) and sets it to null. It records on the playground's
-// page only (root: its path, the site's prefix included; the tour and the
-// tools have no use for them), for 30 s at most (a page whose wasm failed
-// keeps its keys), and only listenKeys's keys with its exceptions (a form
-// control's, a modified key, a button's Space), whose default it stops as
-// listenKeys does (Space and the arrows would scroll the page).
+// started. window.__pplabEarlyKeys holds them until the playground takes
+// them (takeEarlyKeys) and sets it to null: at most 64 arrow keys in a row
+// (a key held from the navigation repeats ~30 times a second) and every
+// other key, up to 256 in all, so a deliberate R or E after a held arrow is kept. It
+// records on the playground's page only (root: its path, the site's
+// prefix included; the tour and the tools have no use for them), for 30 s
+// at most (a page whose wasm failed keeps its keys), and only
+// listenKeys's keys with its exceptions (a form control's, a modified key,
+// a button's Space), whose default it stops as listenKeys does: the
+// keydown's (the arrows and Space would scroll the page) and a recorded
+// Space's character event (Blink scrolls from it when it comes on its own,
+// as assistive tools and CDP send it; listenKeys's swallowSpace). It also
+// keeps the id of the element that has the focus
+// (window.__pplabEarlyFocus): the mounted page replaces the prerendered
+// one, and takeEarlyKeys gives the focus back.
 func EarlyKeysJS(root string) string {
 	r, _ := json.Marshal(root)
-	return `<script>(function(){var p=location.pathname,r=` + string(r) + `;if(p!==r&&p!==r+"index.html")return;` +
-		`var q=window.__pplabEarlyKeys=[],t0=Date.now();` +
-		`document.addEventListener("keydown",function(e){if(window.__pplabEarlyKeys!==q||Date.now()-t0>30000||e.ctrlKey||e.metaKey||e.altKey)return;` +
-		`var t=e.target,g=t&&t.tagName?t.tagName.toLowerCase():"";if(g==="input"||g==="select"||g==="textarea"||(t&&t.isContentEditable))return;` +
-		`if("ArrowRight ArrowLeft r R e E ] [".split(" ").indexOf(e.key)<0&&!(e.key===" "&&g!=="button"&&g!=="summary"&&g!=="a"))return;` +
-		`e.preventDefault();if(q.length<64)q.push({key:e.key,shift:e.shiftKey,tag:g});});})();</script>`
+	return `<script>(function(){
+var p=location.pathname,r=` + string(r) + `;if(p!==r&&p!==r+"index.html")return;
+var q=window.__pplabEarlyKeys=[],t0=Date.now(),arrows=0,sw=false;
+var on=function(){return window.__pplabEarlyKeys===q&&Date.now()-t0<30000;};
+document.addEventListener("focusin",function(e){if(on()&&e.target&&e.target.id)window.__pplabEarlyFocus=e.target.id;});
+document.addEventListener("keydown",function(e){
+ sw=false;
+ if(!on()||e.ctrlKey||e.metaKey||e.altKey)return;
+ var t=e.target,g=t&&t.tagName?t.tagName.toLowerCase():"";
+ if(g==="input"||g==="select"||g==="textarea"||(t&&t.isContentEditable))return;
+ if("ArrowRight ArrowLeft r R e E ] [".split(" ").indexOf(e.key)<0&&!(e.key===" "&&g!=="button"&&g!=="summary"&&g!=="a"))return;
+ e.preventDefault();sw=e.key===" ";
+ var arrow=e.key==="ArrowRight"||e.key==="ArrowLeft";
+ if(!arrow)arrows=0;
+ if(q.length<256&&(!arrow||arrows<64)){q.push({key:e.key,shift:e.shiftKey,tag:g});if(arrow)arrows++;}
+});
+document.addEventListener("keypress",function(e){if(sw&&e.key===" ")e.preventDefault();sw=false;});
+})();</script>`
 }
 
 // takeEarlyKeys does what the keys pressed while the page loaded ask
@@ -594,6 +613,17 @@ func (p *Playground) takeEarlyKeys() {
 	w := ga.Window()
 	q := w.Get("__pplabEarlyKeys")
 	w.Set("__pplabEarlyKeys", nil)
+	if f := w.Get("__pplabEarlyFocus"); f.Truthy() {
+		// The focus a Tab gave an element of the prerendered page: back on
+		// the mounted page's element of that id, once it is drawn.
+		id := f.String()
+		p.ctx.Defer(func(ga.Context) {
+			doc := ga.Window().Get("document")
+			if el := doc.Call("getElementById", id); el.Truthy() && doc.Get("activeElement").Equal(doc.Get("body")) {
+				el.Call("focus")
+			}
+		})
+	}
 	if !q.Truthy() || q.Length() == 0 {
 		return
 	}

@@ -367,8 +367,20 @@ func TestA11y_KeysPressedWhileLoadingAreTaken(t *testing.T) {
 	t.Parallel()
 	p := newPage(t, 1280, 800)
 	const press = `document.addEventListener("DOMContentLoaded", () => {
-		const k = key => document.body.dispatchEvent(new KeyboardEvent("keydown", {key, bubbles: true, cancelable: true}));
-		window.__early = {engine: !!window.__pplab, held: [k("ArrowRight"), k("ArrowRight"), k("ArrowRight"), k("ArrowLeft"), k("ArrowRight")].map(ok => !ok), other: k("x")};
+		const k = (key, type) => document.body.dispatchEvent(new KeyboardEvent(type || "keydown", {key, bubbles: true, cancelable: true}));
+		if (location.hash === "#cap") {
+			// a held arrow (80 presses), then a deliberate R and one more step
+			for (let i = 0; i < 80; i++) k("ArrowRight");
+			k("r"); k("ArrowRight");
+			const el = document.getElementById("tour-link");
+			if (el) el.focus();
+			window.__early = {engine: !!window.__pplab, held: [true, true, true, true, true], other: true, focus: el ? el.id : ""};
+			return;
+		}
+		const held = [k("ArrowRight"), k("ArrowRight"), k("ArrowRight"), k("ArrowLeft"), k("ArrowRight")].map(ok => !ok);
+		const space = [!k(" "), !k(" ", "keypress")]; // and a Space's character event
+		k(" "); // (and Space again: play, then pause)
+		window.__early = {engine: !!window.__pplab, held, other: k("x"), space};
 	});`
 	added, err := chromedp.Call(p.ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: press})
 	if err != nil {
@@ -382,12 +394,15 @@ func TestA11y_KeysPressedWhileLoadingAreTaken(t *testing.T) {
 		{rootURL + "?v=2&scenario=drop", 3},
 		{rootURL + "?v=2&scenario=drop&step=40", 43},
 		{subURL + "?v=2&scenario=drop", 3}, // under a prefix
+		{rootURL + "?v=2&scenario=drop#cap", 1},
 	} {
 		p.navigate(chromedp.Navigate(tc.url), `window.__pplab !== undefined && window.__pplab.full === true`)
 		var early struct {
 			Engine bool
 			Held   []bool
 			Other  bool
+			Space  []bool
+			Focus  string
 		}
 		p.eval(`window.__early`, &early)
 		if early.Engine {
@@ -396,10 +411,25 @@ func TestA11y_KeysPressedWhileLoadingAreTaken(t *testing.T) {
 		if strings.Trim(fmt.Sprint(early.Held), "[]") != "true true true true true" || !early.Other {
 			t.Errorf("%s: while loading, the page's keys' default stopped %v (want all), another key's left %v (want true)", tc.url, early.Held, early.Other)
 		}
+		if early.Space != nil && strings.Trim(fmt.Sprint(early.Space), "[]") != "true true" {
+			t.Errorf("%s: a Space while loading: keydown, character event stopped %v, want both (the character event scrolls the page)", tc.url, early.Space)
+		}
+		if early.Focus != "" {
+			var focus string
+			p.eval(`document.activeElement && document.activeElement.id`, &focus)
+			if focus != early.Focus {
+				t.Errorf("%s: the focus on #%s while loading is on %q once the page is up", tc.url, early.Focus, focus)
+			}
+		}
+		var playing bool
+		p.eval(`window.__pplab.playing`, &playing)
+		if playing {
+			t.Errorf("%s: playing after Space, Space while loading", tc.url)
+		}
 		var op int
 		p.eval(`window.__pplab.op`, &op)
 		if op != tc.wantOp {
-			t.Errorf("%s: op %d after → → → ← → pressed while loading, want %d", tc.url, op, tc.wantOp)
+			t.Errorf("%s: op %d after the keys pressed while loading, want %d", tc.url, op, tc.wantOp)
 		}
 		var left bool
 		p.eval(`window.__pplabEarlyKeys === null`, &left)

@@ -26,7 +26,8 @@ const (
 // At max speed the view is redrawn every drawShare redraws' worth of time
 // (DrawCost: what the last redraws cost the browser, frame to frame), but
 // never more often than every minViewEveryMS (20 a second) nor less often
-// than every maxViewEveryMS; the series, results and charts are refreshed
+// than every maxViewEveryMS (unless a redraw costs more than half of that:
+// then every second redraw's worth); the series, results and charts are refreshed
 // every maxHeavyEveryMS (at the other speeds heavyEveryMS). A redraw that
 // fits in its frame (the teaching sizes: ~10 ms of script, then style and
 // paint) costs the engine that one frame, and is given every
@@ -72,7 +73,12 @@ func (s *Session) viewEveryMS() float64 {
 	if s.drawCost <= cheapDrawMS {
 		share = cheapDrawShare
 	}
-	return min(max(share*s.drawCost, minViewEveryMS), maxViewEveryMS)
+	// The ceiling keeps a dear redraw's view fresh, but never below twice
+	// the redraw's cost: at 250 ms a redraw of ~250 ms (a loaded machine,
+	// a kernel-size machine cold) made every frame after one a redraw, and
+	// the engine got one slice per redraw (a trial: 4 redraws/s and 0.2–0.4
+	// M packets/s). At twice the cost the engine keeps half the time.
+	return min(max(share*s.drawCost, minViewEveryMS), max(maxViewEveryMS, 2*s.drawCost))
 }
 
 // FrameResult says what a frame did.

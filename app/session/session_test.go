@@ -573,7 +573,8 @@ func TestSession_MaxSpeedRedrawsFollowTheirCost(t *testing.T) {
 		{"two frames each", []float64{33.4, 33.4, 33.4}, drawShare * 33.4},
 		{"cheaper than a frame", []float64{5, 5, 5}, minViewEveryMS},
 		{"three frames each", []float64{50, 50, 50}, 200},
-		{"very dear", []float64{400}, maxViewEveryMS},
+		{"dear", []float64{100}, maxViewEveryMS},
+		{"very dear: the engine keeps half the time", []float64{400}, 800},
 		{"a nonsense measure ignored", []float64{16.7, -3, 0}, cheapDrawShare * 16.7},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
