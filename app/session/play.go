@@ -147,6 +147,19 @@ func (s *Session) Frame(ts float64) FrameResult {
 			})
 		}
 		if l.Done() {
+			// The run ended inside a batch slice: its last operation was
+			// not recorded, and the narration would show whichever one
+			// the last redraw recorded (an op that depends on the frame
+			// timing), where the link to this state (step=N) opens on op
+			// N itself. Record it as that link's open does: from the
+			// operation before it (a keyframe and a short replay), one
+			// recorded step.
+			if rec, ok := l.StepRecord(); !ok || rec.Op.Index+1 != l.Ops() {
+				if n := l.Ops(); n > 0 {
+					l.Seek(n - 1)
+					l.Step()
+				}
+			}
 			l.FinalCheck()
 		}
 	} else {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -880,5 +881,38 @@ func TestSession_GoToSaysWhatItDid(t *testing.T) {
 	}
 	if s.Lab().Packets() != 120 {
 		t.Errorf("go to packet 120: at packet %d", s.Lab().Packets())
+	}
+}
+
+// TestSession_PlayToTheEndShowsWhatItsLinkShows: max-speed play (run to
+// the end, E) that ends inside a batch slice shows the run's last
+// operation, as the link to that state (step=N) does when opened — a
+// trial saw an earlier op narrated, a different one on each visit (the
+// last redraw's), and the link narrate op N with another page.
+func TestSession_PlayToTheEndShowsWhatItsLinkShows(t *testing.T) {
+	for _, q := range []string{
+		"v=2&scenario=tcp-stream&packets=3000",
+		"v=2&scenario=drop&packets=5000",
+	} {
+		clock := 0.0
+		s := New(query(t, q), func() float64 { clock += 0.05; return clock })
+		s.RunToEnd(clock)
+		for f := 0; f < 100000 && s.Playing(); f++ {
+			clock += 1000.0 / 60
+			s.Frame(clock)
+		}
+		if s.Playing() || !s.Lab().Done() {
+			t.Fatalf("%s: the run did not end", q)
+		}
+		v := s.View()
+		n := s.Lab().Ops()
+		if !v.Narration.Has || v.Narration.Rec.Op.Index+1 != n {
+			t.Errorf("%s: the run ended at op %d, the narration shows op %d", q, n, v.Narration.Rec.Op.Index+1)
+		}
+		link := New(query(t, q+"&step="+strconv.FormatUint(n, 10)), nil)
+		w := link.View()
+		if !reflect.DeepEqual(v.Narration.Rec, w.Narration.Rec) || !reflect.DeepEqual(v.Machine, w.Machine) || v.Stats.Op != w.Stats.Op {
+			t.Errorf("%s: the end of play and its link (step=%d) differ: narration op %d vs %d", q, n, v.Narration.Rec.Op.Index+1, w.Narration.Rec.Op.Index+1)
+		}
 	}
 }
