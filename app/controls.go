@@ -142,9 +142,12 @@ func (c *Controls) selectField(name, label, value string, opts []lab.Choice) ga.
 		if title != "" {
 			opt = opt.Title(title)
 		}
+		if o.Why != "" {
+			opt = opt.DataSet("blocked", "1") // the arrows pass it (onSelectKey)
+		}
 		os = append(os, opt)
 	}
-	return c.field(name, label, ga.Select().ID("f-"+name).DataSet("field", name).Body(os...).OnChange(onField))
+	return c.field(name, label, ga.Select().ID("f-"+name).DataSet("field", name).Body(os...).OnChange(onField).OnKeyDown(onSelectKey))
 }
 
 // defaultOption is the value of a select's "default (…)" option: go-app

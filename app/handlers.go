@@ -34,6 +34,41 @@ func onField(ctx ga.Context, e ga.Event) {
 	ctx.NewActionWithValue(actSet, setField{Field: dataset(el, "field"), Value: v})
 }
 
+// onSelectKey: ↑ and ↓ on a closed select of the config skip the options
+// it cannot take (data-blocked: marked ✕ or "6.12+"). Chromium commits a
+// closed select's arrow key as a change, and the refusal puts the old
+// value back: the next ↓ chose the same blocked option again, so the
+// options after it could not be reached by arrows (a trial). A blocked
+// option can still be chosen with the mouse or by typing its name, and is
+// refused with its reason.
+func onSelectKey(ctx ga.Context, e ga.Event) {
+	key := e.Get("key").String()
+	if (key != "ArrowDown" && key != "ArrowUp") || e.Get("altKey").Bool() || e.Get("metaKey").Bool() {
+		return
+	}
+	el := ctx.JSSrc()
+	opts := el.Get("options")
+	n, i := opts.Length(), el.Get("selectedIndex").Int()
+	step := 1
+	if key == "ArrowUp" {
+		step = -1
+	}
+	e.PreventDefault()
+	for j := i + step; j >= 0 && j < n; j += step {
+		o := opts.Index(j)
+		if o.Call("hasAttribute", "data-blocked").Bool() {
+			continue
+		}
+		el.Set("value", o.Get("value"))
+		v := o.Get("value").String()
+		if v == defaultOption {
+			v = ""
+		}
+		ctx.NewActionWithValue(actSet, setField{Field: dataset(el, "field"), Value: v})
+		return
+	}
+}
+
 // onKnobCheck: a boolean knob's checkbox (data-field names the knob).
 func onKnobCheck(ctx ga.Context, e ga.Event) {
 	el := ctx.JSSrc()

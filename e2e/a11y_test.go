@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // tabStopsJS counts the page's tab stops: the elements sequential focus
@@ -446,6 +447,42 @@ func TestA11y_KeysPressedWhileLoadingAreTaken(t *testing.T) {
 	p.eval(`({Queue: window.__pplabEarlyKeys !== undefined, Held: window.__early.held})`, &tour)
 	if tour.Queue || strings.Contains(fmt.Sprint(tour.Held), "true") {
 		t.Errorf("the tour's page holds the playground's keys: queue %v, defaults stopped %v", tour.Queue, tour.Held)
+	}
+	p.noErrors()
+}
+
+// TestA11y_ArrowsOnASelectPassBlockedOptions: ↓ on the closed scenario
+// select goes to the next scenario the driver runs, past the ones marked
+// ✕ (a trial: every ↓ after forward tried xdp-redirect ✕ on cpsw, was
+// refused and put back, and the scenarios after it could not be reached).
+func TestA11y_ArrowsOnASelectPassBlockedOptions(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 1280, 800)
+	p.open(rootURL + "?v=2&scenario=tcp-stream&driver=cpsw")
+	p.wait(`window.__pplab.full === true`, 30*time.Second)
+	var blocked []string
+	p.eval(`[...document.querySelectorAll('#f-scenario option[data-blocked]')].map(o => o.value)`, &blocked)
+	if len(blocked) == 0 {
+		t.Fatal("no scenario option is marked blocked for cpsw")
+	}
+	p.do(chromedp.Focus(chromedp.CSS("#f-scenario")))
+	var seen []string
+	for i := 0; i < 4; i++ {
+		var before string
+		p.eval(`document.querySelector('#f-scenario').value`, &before)
+		p.do(chromedp.KeyEvent(kb.ArrowDown))
+		p.wait(fmt.Sprintf(`document.querySelector('#f-scenario').value !== %q && new URL(window.__pplab.url).searchParams.get('scenario') === document.querySelector('#f-scenario').value`, before), 10*time.Second)
+		var now string
+		p.eval(`document.querySelector('#f-scenario').value`, &now)
+		seen = append(seen, now)
+		for _, b := range blocked {
+			if now == b {
+				t.Errorf("↓ landed on %s, which cpsw does not run", now)
+			}
+		}
+	}
+	if want := "forward xdp-drop xdp-tx clone-tap"; strings.Join(seen, " ") != want {
+		t.Errorf("↓ ×4 from tcp-stream on cpsw: %v, want %s", seen, want)
 	}
 	p.noErrors()
 }
