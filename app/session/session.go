@@ -597,9 +597,8 @@ func (s *Session) SetSpeed(i int) {
 // accepted, or a config that does not run, leaves the run, its config and
 // every control as they were, and the reason is shown beside the field
 // (View.Controls.Errs). The next edit starts from the config in use, so no
-// edit is ever lost to an earlier refusal. A change of scenario, driver,
-// era or platform keeps the position in packets (View.Controls.Note says
-// so); any other change starts the new run at op 0.
+// edit is ever lost to an earlier refusal. A change keeps the position in
+// packets (View.Controls.Note says so).
 func (s *Session) Set(field, value string) {
 	pending := s.posTarget // a position still being reached is the one to keep
 	s.stopPosition()
@@ -646,14 +645,13 @@ func (s *Session) Set(field, value string) {
 	s.playing = wasPlaying && !s.lab.Done()
 }
 
-// keepsPosition: the fields whose change keeps the position in packets.
-func keepsPosition(field string) bool {
-	switch field {
-	case "scenario", "driver", "era", "platform":
-		return true
-	}
-	return false
-}
+// keepsPosition: the fields whose change keeps the position in packets:
+// every one. A knob's, a rule's, the sizes' or the seed's change restarted
+// the run at op 0 without a word (a trial: pool_size at op 3 went back to
+// op 0), where the scenario's, driver's, era's and platform's kept the
+// packet and said so; the same moment of the new run is what an edit is
+// compared with.
+func keepsPosition(field string) bool { return true }
 
 // keepPosition brings the new run to the first operation at which it has
 // received as many packets as the old run had (or to its end), and says so.

@@ -221,7 +221,7 @@ func TestSession_ARefusedEditIsRefusedWhole(t *testing.T) {
 	})
 }
 
-// A scenario, driver or era change keeps the position in packets.
+// A config change keeps the position in packets, and says so.
 func TestSession_AConfigChangeKeepsThePosition(t *testing.T) {
 	s := New(nil, nil)
 	for s.Lab().Ops() < 40 {
@@ -242,9 +242,16 @@ func TestSession_AConfigChangeKeepsThePosition(t *testing.T) {
 			t.Errorf("after %s=%s: note %q", ch[0], ch[1], n)
 		}
 	}
-	s.Set("pool_size", "64")
-	if s.Lab().Ops() != 0 {
-		t.Errorf("a knob change starts at op 0, not %d", s.Lab().Ops())
+	// A knob's and a rule's change too (they restarted the run at op 0
+	// without a word).
+	for _, ch := range [][2]string{{"pool_size", "64"}, {"break", "refcnt-check"}} {
+		s.Set(ch[0], ch[1])
+		if l := s.Lab(); l.Packets() != p || l.Ops() == 0 {
+			t.Errorf("after %s=%s: packet %d at op %d, want packet %d", ch[0], ch[1], l.Packets(), l.Ops(), p)
+		}
+		if n := s.View().Controls.Note; !strings.Contains(n, fmt.Sprintf("packet %d", p)) {
+			t.Errorf("after %s=%s: note %q", ch[0], ch[1], n)
+		}
 	}
 }
 
