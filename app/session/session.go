@@ -167,7 +167,7 @@ func New(q url.Values, clock func() float64) *Session {
 	if len(cfgQ) > 0 {
 		c, err := lab.ParseConfig(cfgQ)
 		for _, e := range lab.FieldErrors(err) {
-			s.Notify("notice", "URL: "+urlFieldNotice(e, cfgQ))
+			s.Notify("notice", "URL: "+urlFieldNotice(e, cfgQ, c))
 		}
 		if c.Scenario != "" {
 			cfg = c
@@ -247,7 +247,7 @@ func (s *Session) linkWithoutScenario(def lab.Config, q url.Values) lab.Config {
 	bad := map[string]bool{}
 	for _, e := range lab.FieldErrors(err) {
 		bad[e.Field] = true
-		s.Notify("notice", "URL: "+urlFieldNotice(e, q2))
+		s.Notify("notice", "URL: "+urlFieldNotice(e, q2, c))
 	}
 	var kept, dropped []string
 	for _, k := range given {

@@ -923,3 +923,23 @@ func TestSession_PlayToTheEndShowsWhatItsLinkShows(t *testing.T) {
 		}
 	}
 }
+
+// TestURL_ANoticeSaysWhatWasOpened: a refused field of a link says what
+// the page opened instead (a trial: devmem-rx in era 6.8 said "using the
+// default instead" while the page kept the scenario and opened 6.12).
+func TestURL_ANoticeSaysWhatWasOpened(t *testing.T) {
+	for _, tc := range []struct{ q, want string }{
+		{"v=2&scenario=devmem-rx&era=6.8", "— opened with era=6.12 instead"},
+		{"v=2&scenario=split-page&driver=cpsw", "— opened with driver=mlx5 instead"},
+		{"v=2&scenario=drop&pool_size=-5", "— opened with pool_size at its default instead"},
+	} {
+		s := New(query(t, tc.q), nil)
+		var msgs []string
+		for _, b := range s.View().Banner {
+			msgs = append(msgs, b.Text)
+		}
+		if len(msgs) != 1 || !strings.HasSuffix(msgs[0], tc.want) {
+			t.Errorf("%s: notices %q, want one ending %q", tc.q, msgs, tc.want)
+		}
+	}
+}

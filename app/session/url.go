@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -102,7 +103,7 @@ func dupNotice(key string, vals []string) string {
 
 // urlFieldNotice is the notice for a bad config field of the URL: what is
 // wrong (the value cut to a readable length) and what was used instead.
-func urlFieldNotice(fe *sim.FieldError, q url.Values) string {
+func urlFieldNotice(fe *sim.FieldError, q url.Values, c lab.Config) string {
 	if vals := q[fe.Field]; len(vals) > 1 {
 		return dupNotice(fe.Field, vals)
 	}
@@ -115,7 +116,45 @@ func urlFieldNotice(fe *sim.FieldError, q url.Values) string {
 		all := append(slices.Clone(uiKeys), lab.ConfigKeys()...)
 		return fmt.Sprintf("%s=%s: unknown parameter%s — ignored (accepted: %s)", clip(fe.Field), clip(fe.Value), lab.DidYouMean(fe.Field, all), strings.Join(all, ", "))
 	}
-	return errText(fe) + " — using the default instead"
+	return errText(fe) + " — " + openedAs(fe.Field, q, c)
+}
+
+// openedAs says what the link's config fields became in the config opened
+// (c, after ParseConfig's repairs): "opened with era=6.12 instead" where a
+// refused field moved another (devmem-rx in era 6.8 keeps the scenario and
+// takes its first era), "using the default instead" for the field itself.
+func openedAs(field string, q url.Values, c lab.Config) string {
+	if c.Scenario == "" {
+		return "using the default instead"
+	}
+	got := pinned(c).Values()
+	var moved []string
+	keys := slices.Sorted(maps.Keys(q))
+	for _, k := range keys {
+		if k == "v" || !lab.IsConfigKey(k) || len(q[k]) == 0 {
+			continue
+		}
+		want := q[k][len(q[k])-1]
+		g := got.Get(k)
+		if k == "driver" && g == "" { // the scenario's own driver, by name
+			for _, sc := range lab.List().Scenarios {
+				if sc.Name == c.Scenario {
+					g = sc.DefaultDriver
+				}
+			}
+		}
+		switch {
+		case g == want:
+		case g == "":
+			moved = append(moved, k+" at its default")
+		default:
+			moved = append(moved, k+"="+g)
+		}
+	}
+	if len(moved) == 0 {
+		return "using the default instead"
+	}
+	return "opened with " + strings.Join(moved, ", ") + " instead"
 }
 
 // Query is the URL query of the current state: the config, the step, the
