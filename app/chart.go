@@ -178,6 +178,7 @@ func (c *Chart) draw() {
 	}
 	start := now()
 	opt := ga.Window().Get("JSON").Call("parse", c.Option)
+	narrowChart(opt, c.inst.Call("getWidth").Int())
 	c.inst.Call("setOption", opt, map[string]any{"notMerge": c.Shape != c.shape})
 	if c.set == "" {
 		c.inst.Call("resize") // it was hidden until now
@@ -185,6 +186,63 @@ func (c *Chart) draw() {
 	c.set, c.shape = c.Option, c.Shape
 	ga.Window().Set("__pplabChartMS", now()-start)
 }
+
+// narrowChart fits an option to a chart narrower than narrowChartPX (a
+// phone): the title is cut before the toolbox's buttons (it ran into the
+// zoom icons), the subtitle wraps (it was clipped on both sides: "ch
+// point: … busiest CPU's ti"), and the legend and the plot move down to
+// leave it three lines.
+func narrowChart(opt ga.Value, width int) {
+	if width <= 0 || width >= narrowChartPX {
+		return
+	}
+	var titles []ga.Value
+	eachObject(opt.Get("title"), func(t ga.Value) { titles = append(titles, t) })
+	if len(titles) == 0 {
+		return
+	}
+	title := titles[0]
+	ts := title.Get("textStyle")
+	if ts.Type() != ga.TypeObject {
+		ts = ga.Window().Get("Object").New()
+		title.Set("textStyle", ts)
+	}
+	ts.Set("width", width-180) // centred: it ends before the toolbox's buttons
+
+	ts.Set("overflow", "truncate")
+	sub := title.Get("subtextStyle")
+	if sub.Type() != ga.TypeObject {
+		sub = ga.Window().Get("Object").New()
+		title.Set("subtextStyle", sub)
+	}
+	sub.Set("width", width-24)
+	sub.Set("overflow", "break")
+	sub.Set("lineHeight", 14)
+	// three lines of subtitle below the title, then the legend, then the
+	// plot
+	eachObject(opt.Get("legend"), func(lg ga.Value) { lg.Set("top", 70) })
+	eachObject(opt.Get("grid"), func(g ga.Value) { g.Set("top", 132) }) // a legend of five wraps to two lines
+}
+
+// eachObject calls f with v, or with each element of v when it is an
+// array (go-echarts writes some components as arrays, some as objects).
+func eachObject(v ga.Value, f func(ga.Value)) {
+	if v.Type() != ga.TypeObject {
+		return
+	}
+	if ga.Window().Get("Array").Call("isArray", v).Bool() {
+		for i := range v.Length() {
+			if e := v.Index(i); e.Type() == ga.TypeObject {
+				f(e)
+			}
+		}
+		return
+	}
+	f(v)
+}
+
+// narrowChartPX: a chart narrower than this is laid out for a phone.
+const narrowChartPX = 560
 
 // loadECharts adds echarts.min.js to the page's head once (at the site's
 // prefix: go-app's GOAPP_STATIC_RESOURCES_URL).

@@ -95,7 +95,9 @@ func completeText(v session.TimelineView) string {
 	return fmt.Sprintf("run complete — %s packets in %s operations", group(v.Packets), group(int64(v.Op)))
 }
 
-// group writes n with thin spaces between groups of three digits.
+// group writes n with narrow no-break spaces between groups of three
+// digits (U+202F: a thin space, U+2009, let a phone's line break inside a
+// number: "1 000 / 000").
 func group(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
@@ -103,7 +105,7 @@ func group(n int64) string {
 	var b strings.Builder
 	for i, r := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteRune('\u2009')
+			b.WriteRune('\u202f')
 		}
 		b.WriteRune(r)
 	}
