@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"pplab/engine/sim"
 )
@@ -65,12 +66,15 @@ type Report struct {
 	// the interval is known.
 	Rates [][]Rate `json:"rates,omitempty"`
 	// Distance says how the nearest scenarios were ranked.
-	Distance string   `json:"distance"`
-	Notes    []string `json:"notes,omitempty"`
+	Distance string `json:"distance"`
+	// Constraints are what the paste says about where it comes from: the
+	// nearest runs are ranked among the runs that meet them (Rank).
+	Constraints []Constraint `json:"constraints,omitempty"`
+	Notes       []string     `json:"notes,omitempty"`
 }
 
 // DistanceDoc is the distance the nearest scenarios are ranked by.
-const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets; runs at the same distance are one shape"
+const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets, among those the paste could come from (its constraints); each scenario × driver at its nearest eras; runs at the same distance are one shape, every one named"
 
 // Diagnose reads a paste and diagnoses it.
 func Diagnose(text string, opt Options) (*Report, error) {
@@ -86,7 +90,7 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	if opt.Nearest == 0 {
 		opt.Nearest = 5
 	}
-	r := &Report{Paste: p, Distance: DistanceDoc}
+	r := &Report{Paste: p, Distance: DistanceDoc, Constraints: Constraints(p)}
 	absentZero := p.Format == FormatEthtool || p.Format == FormatYNL
 	var shown [sim.NumStats]bool
 	for _, sn := range p.Snapshots {
@@ -145,7 +149,17 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		}
 		run.Ratios = ratios(run.c, absentZero)
 		if !opt.NoModel {
-			run.Nearest = Nearest(run.c.V, shapeOf(run.c, absentZero), opt.Nearest)
+			cs := append([]Constraint(nil), r.Constraints...)
+			var notes []string
+			run.Nearest, notes = Rank(Sweep(), run.c.V, shapeOf(run.c, absentZero), opt.Nearest, cs)
+			if i == 0 {
+				r.Constraints = cs // with the ones dropped marked
+			}
+			for _, n := range notes {
+				if !contains(r.Notes, n) {
+					r.Notes = append(r.Notes, n)
+				}
+			}
 		}
 		run.Next = advise(p, run)
 	}
@@ -153,6 +167,15 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		r.Notes = append(r.Notes, "no page_pool counters in the paste (page-pool-get carries none): paste page-pool-stats-get or ethtool -S for the shape and the nearest scenarios")
 	}
 	r.Runs = runs
+	if nc := notCompared(p); len(nc) > 0 {
+		const show = 12
+		more := ""
+		if len(nc) > show {
+			more = fmt.Sprintf(" and %d more", len(nc)-show)
+			nc = nc[:show]
+		}
+		r.Notes = append(r.Notes, "not compared (the model does not count them): "+strings.Join(nc, ", ")+more)
+	}
 	r.Notes = append(r.Notes, p.Notes...)
 	return r
 }

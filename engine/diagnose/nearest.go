@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"math"
-	"sort"
 	"sync"
 
 	"pplab/engine/lab"
@@ -131,6 +130,9 @@ func (sh Shape) Distance(a, b sim.Stats) float64 {
 type Match struct {
 	Distance float64    `json:"distance"`
 	Runs     []MatchRun `json:"runs"`
+	// Preferred: the runs are of the scenarios the paste's other counters
+	// point to (RuleDriverCounters), ranked before the nearer others.
+	Preferred bool `json:"preferred,omitempty"`
 	// Stats are the first run's counters.
 	Stats map[string]uint64 `json:"stats"`
 }
@@ -157,50 +159,12 @@ func (m Match) Has(scenario string) bool {
 }
 
 // Nearest returns the n counter shapes of the sweep nearest to v under sh,
-// nearest first; distances are rounded to 4 decimals, and runs at the same
-// distance are one shape.
+// nearest first, every run a candidate (Rank with no constraint): each
+// scenario × driver once, at its nearest eras; distances are rounded to 4
+// decimals, and runs at the same distance are one shape.
 func Nearest(v sim.Stats, sh Shape, n int) []Match {
-	type scored struct {
-		c Candidate
-		d float64
-	}
-	var all []scored
-	for _, c := range Sweep() {
-		all = append(all, scored{c, math.Round(sh.Distance(v, c.Stats)*1e4) / 1e4})
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
-	var out []Match
-	for _, s := range all {
-		if len(out) == 0 || out[len(out)-1].Distance != s.d {
-			if len(out) == n {
-				break
-			}
-			out = append(out, Match{Distance: s.d, Stats: statsMap(s.c.Stats)})
-		}
-		m := &out[len(out)-1]
-		cfg := s.c.Config
-		url := "/?" + cfg.Values().Encode()
-		found := false
-		for i := range m.Runs {
-			r := &m.Runs[i]
-			if r.Scenario == cfg.Scenario && r.Driver == cfg.Driver {
-				r.Eras = append(r.Eras, cfg.Era)
-				if eraOrder(cfg.Era) >= eraOrder(r.Eras[0]) {
-					r.URL = url
-				}
-				found = true
-			}
-		}
-		if !found {
-			m.Runs = append(m.Runs, MatchRun{Scenario: cfg.Scenario, Driver: cfg.Driver, Eras: []string{cfg.Era}, URL: url})
-		}
-	}
-	for _, m := range out {
-		for i := range m.Runs {
-			sort.Slice(m.Runs[i].Eras, func(a, b int) bool { return eraOrder(m.Runs[i].Eras[a]) < eraOrder(m.Runs[i].Eras[b]) })
-		}
-	}
-	return out
+	m, _ := Rank(Sweep(), v, sh, n, nil)
+	return m
 }
 
 func eraOrder(name string) int {

@@ -152,6 +152,26 @@ type Paste struct {
 	Snapshots []Snapshot `json:"snapshots"`
 	Lines     []Line     `json:"lines"`
 	Notes     []string   `json:"notes,omitempty"`
+
+	// names are the page_pool counter names as the paste writes them
+	// (ethtool -S and tables), with the first line each is on: which
+	// driver's names they are says which driver printed them
+	// (candidates.go).
+	names []nameAt
+}
+
+type nameAt struct {
+	name string
+	line int
+}
+
+func (p *Paste) noteName(name string, line int) {
+	for _, n := range p.names {
+		if n.name == name {
+			return
+		}
+	}
+	p.names = append(p.names, nameAt{name, line})
 }
 
 // Grey lists the lines the parser did not understand.
@@ -472,6 +492,7 @@ func parseEthtool(p *Paste, body []string) error {
 					sn.Other = append(sn.Other, Named{Line: n, Name: name, Value: float64(v)})
 					continue
 				}
+				p.noteName(name, n)
 				if ring >= 0 {
 					p.Variant = "mlx5 names with per-ring rx<N>_pp_*"
 					sn.ring(ring).set(st, v)
@@ -589,6 +610,7 @@ func parseTable(p *Paste, rows []tableRow, header []string, body []string) error
 		}
 		if ok {
 			p.Lines[r.line-1].Use = UseCounter
+			p.noteName(r.name, r.line)
 		} else {
 			p.Lines[r.line-1].Use = UseKept
 		}

@@ -1,0 +1,578 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+)
+
+// Which model runs could have produced a paste. The counters' shape alone
+// cannot tell a NIC's pool from the kernel's micro-benchmark, nor mlx5
+// from mvpp2; the paste itself often can: its format (netlink lists only
+// pools created with a netdev, pp_params.netdev, and only from 6.8), the
+// names its counters carry (mlx5's en_stats.c names its own, the generic
+// helper's are printed by the drivers that call it), the driver named in
+// a comment or a note, the driver's other counters. Constraints reads them
+// from the parsed paste; the nearest runs are ranked among the runs that
+// meet them, and a constraint that no run meets together with the stronger
+// ones is dropped, and said so.
+
+// The rules a constraint follows (Constraint.Rule), strongest first.
+const (
+	// RuleNIC: every format is a net device's (ethtool -S is its driver's
+	// ethtool_ops; netlink lists pools linked to a netdev): driver runs
+	// only. The pool micro-benchmarks' pools have no netdev.
+	RuleNIC = "nic"
+	// RuleNetlinkListed: ynl / ynltool show only the pools netlink lists:
+	// a driver that sets pp_params.netdev in that era, from 6.8.
+	RuleNetlinkListed = "netlink-listed"
+	// RuleModelNote: the model's own ethtool -S block says whose run it is
+	// ("(mvpp2's ethtool -S shows no page_pool counters; the names are the
+	// generic helper's …)"): that driver, whatever the names.
+	RuleModelNote = "model-note"
+	// RuleDriverNames: counter names only one driver prints (mlx5's
+	// rx_pp_alloc_slow_high_order and rx<N>_pp_*, its rx_cache_* before
+	// 6.4, its ch_* channel counters): that driver.
+	RuleDriverNames = "driver-names"
+	// RuleGenericNames: the generic helper's rx_pp_* names
+	// (page_pool_ethtool_stats_get_strings): the drivers that print them.
+	RuleGenericNames = "generic-names"
+	// RuleDriverNamed: a model driver's name in the paste's prose, a
+	// comment or a command line: that driver.
+	RuleDriverNamed = "driver-named"
+	// RuleDriverCounters: the driver's other counters that count an event
+	// only some scenarios have (GRO, XDP drop / redirect / TX), nonzero:
+	// those scenarios first. A preference, not a filter.
+	RuleDriverCounters = "driver-counters"
+)
+
+// Constraint is one thing the paste says about the machine that printed
+// it, and the model runs it keeps.
+type Constraint struct {
+	Rule     string `json:"rule"`
+	Evidence string `json:"evidence"` // what in the paste says it, with its line
+	Keeps    string `json:"keeps"`    // the runs it keeps, in words
+	// Prefers: the runs it names are ranked first; the others still follow.
+	Prefers bool `json:"prefers,omitempty"`
+	// Dropped: no model run meets it together with the constraints before
+	// it, so the ranking does without it.
+	Dropped bool `json:"dropped,omitempty"`
+
+	admit func(lab.Config) bool
+}
+
+// driverFacts are what the constraints need of each model driver.
+type driverFacts struct {
+	name         string
+	netdevFrom   string
+	rxCacheUntil string
+	exposed      bool            // its ethtool -S prints page_pool counters
+	names        map[string]bool // the device-total names it prints
+	ringSuffixes map[string]bool // rx<N>_pp_<suffix> it prints per ring
+}
+
+var driverFactsOnce = sync.OnceValue(func() []driverFacts {
+	var out []driverFacts
+	for _, d := range lab.List().DriverModels {
+		f := driverFacts{name: d.Name, netdevFrom: d.NetdevFrom, rxCacheUntil: d.RxCacheUntil, exposed: lab.EthtoolNote(d.Name) == "",
+			names: map[string]bool{}, ringSuffixes: map[string]bool{}}
+		if f.exposed {
+			for s := sim.Stat(0); s < sim.NumStats; s++ {
+				f.names[lab.EthtoolName(d.Name, s, -1)] = true
+				if n := lab.EthtoolName(d.Name, s, 0); n != "" {
+					if m := ringRe().FindStringSubmatch(n); m != nil {
+						f.ringSuffixes[m[2]] = true
+					}
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+})
+
+func factsOf(driver string) (driverFacts, bool) {
+	for _, f := range driverFactsOnce() {
+		if f.name == driver {
+			return f, true
+		}
+	}
+	return driverFacts{}, false
+}
+
+// since reports whether era is from (or after) the era named from ("" is never).
+func since(from, era string) bool {
+	return from != "" && eraOrder(era) >= eraOrder(from)
+}
+
+// netlinkFrom is the first era whose kernel has the netdev family's
+// page-pool objects (page-pool-get, page-pool-stats-get: v6.8).
+const netlinkFrom = "6.8"
+
+// printers are the drivers whose ethtool -S prints page_pool counter name.
+func printers(name string) []string {
+	var out []string
+	m := ringRe().FindStringSubmatch(name)
+	for _, f := range driverFactsOnce() {
+		if f.names[name] || (m != nil && f.ringSuffixes[m[2]]) {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// ownNames are driver counters that are no page_pool counter and that one
+// model driver prints.
+var ownNames = []struct {
+	re     func() *regexp.Regexp
+	driver string
+	cache  bool // only while the driver keeps its own RX page cache
+	what   string
+}{
+	{lazyRegexp(`^rx\d*_cache_(reuse|full|empty|busy|waive)$`), "mlx5", true, "mlx5e_rx_cache's counters (en_stats.c; the cache is gone from 6.4)"},
+	{lazyRegexp(`^ch\d*_(events|poll|arm|aff_change|force_irq|eq_rearm)$`), "mlx5", false, "mlx5e's channel counters (en_stats.c)"},
+}
+
+// eventCounters are driver counters that count an event only some
+// scenarios of the model have (nonzero: evidence of those scenarios).
+var eventCounters = []struct {
+	re        func() *regexp.Regexp
+	scenarios []string
+	what      string
+}{
+	{lazyRegexp(`^rx\d*_gro_(packets|bytes|skbs)$`), []string{"tcp-stream"}, "TCP segments aggregated by GRO (the model's GRO runs in tcp-stream)"},
+	{lazyRegexp(`^rx\d*_xdp_drop$`), []string{"xdp-drop"}, "frames an XDP program dropped"},
+	{lazyRegexp(`^rx\d*_xdp_redirect$`), []string{"xdp-redirect"}, "frames an XDP program redirected"},
+	{lazyRegexp(`^rx\d*_xdp_tx(_xmit)?$`), []string{"xdp-tx"}, "frames an XDP program sent back out (XDP_TX)"},
+}
+
+var (
+	modelNoteRe    = lazyRegexp(`(\w+)'s ethtool -S shows no page_pool counters`)
+	driverMentionR = sync.OnceValue(func() *regexp.Regexp {
+		var alt []string
+		for _, f := range driverFactsOnce() {
+			alt = append(alt, regexp.QuoteMeta(f.name))
+		}
+		return regexp.MustCompile(`(?:^|[^A-Za-z0-9])(` + strings.Join(alt, "|") + `)(?:$|[^A-Za-z0-9])`)
+	})
+)
+
+func admitDrivers(ds []string) func(lab.Config) bool {
+	set := map[string]bool{}
+	for _, d := range ds {
+		set[d] = true
+	}
+	return func(c lab.Config) bool { return set[c.Driver] }
+}
+
+func lineRef(lines []int) string {
+	if len(lines) == 1 {
+		return fmt.Sprintf("line %d", lines[0])
+	}
+	var s []string
+	for _, l := range lines {
+		s = append(s, fmt.Sprint(l))
+	}
+	return "lines " + strings.Join(s, ", ")
+}
+
+// Constraints reads what the paste says about where it comes from.
+func Constraints(p *Paste) []Constraint {
+	var out []Constraint
+	// The format: a net device's counters, or pools netlink lists.
+	nic := Constraint{Rule: RuleNIC, Keeps: "driver runs only: the pool micro-benchmarks (pool-direct, pool-ring, pool-slow) create a pool with no netdev, which neither ethtool -S nor netlink shows",
+		admit: func(c lab.Config) bool { return c.Driver != "" }}
+	switch p.Format {
+	case FormatEthtool:
+		nic.Evidence = "ethtool -S prints a net device's counters (its driver's ethtool_ops)"
+	case FormatTable:
+		nic.Evidence = "a table of ethtool -S counters: a net device's"
+	case FormatYNL, FormatYnltool:
+		nic.Evidence = "netlink lists only pools created with a netdev"
+		if ifx := ifindexes(p); ifx != "" {
+			nic.Evidence += " (" + ifx + ")"
+		}
+	}
+	out = append(out, nic)
+	if p.Format == FormatYNL || p.Format == FormatYnltool {
+		var listed []string
+		for _, f := range driverFactsOnce() {
+			if f.netdevFrom != "" {
+				listed = append(listed, fmt.Sprintf("%s from %s", f.name, f.netdevFrom))
+			}
+		}
+		ev := "the netdev netlink family's page-pool dumps (page-pool-get, page-pool-stats-get: v6.8, 7cc9e6d77f85 ff.)"
+		if p.Format == FormatYnltool {
+			ev = "ynltool page-pool stats (tools/net/ynl, in the tree from 6.19) reads the netdev family's page-pool dumps, which kernels have from v6.8 (a ynltool built from a newer tree reads an older kernel too)"
+		}
+		out = append(out, Constraint{Rule: RuleNetlinkListed, Evidence: ev,
+			Keeps: "runs whose pool netlink lists: a driver that sets pp_params.netdev (" + strings.Join(listed, ", ") + "), in eras with netlink page-pool objects (" + netlinkFrom + " on)",
+			admit: func(c lab.Config) bool {
+				f, ok := factsOf(c.Driver)
+				return ok && since(f.netdevFrom, c.Era) && since(netlinkFrom, c.Era)
+			}})
+	}
+	// The model's own note names its driver.
+	noted := ""
+	for _, l := range p.Lines {
+		if m := modelNoteRe().FindStringSubmatch(l.Text); m != nil {
+			if _, ok := factsOf(m[1]); ok {
+				noted = m[1]
+				out = append(out, Constraint{Rule: RuleModelNote, Evidence: fmt.Sprintf("line %d: the model's note: %s prints no page_pool counters, the names stand in for them", l.N, m[1]),
+					Keeps: m[1] + "'s runs", admit: admitDrivers([]string{m[1]})})
+				break
+			}
+		}
+	}
+	// The names the counters carry.
+	if noted == "" && len(p.names) > 0 {
+		var cand []string
+		first := true
+		var own []string // names one driver alone prints
+		for _, n := range p.names {
+			ps := printers(n.name)
+			if len(ps) == 0 {
+				continue // ppsim's or netlink's spelling in a table: says nothing of the driver
+			}
+			if len(ps) == 1 && n.name != statNameGeneric(n.name) {
+				own = append(own, fmt.Sprintf("%s (line %d)", n.name, n.line))
+			}
+			if first {
+				cand, first = ps, false
+				continue
+			}
+			cand = intersect(cand, ps)
+		}
+		if !first {
+			c := Constraint{admit: admitDrivers(cand)}
+			switch {
+			case len(own) > 0 && len(cand) == 1:
+				c.Rule, c.Evidence = RuleDriverNames, strings.Join(own, ", ")+": "+cand[0]+"'s own ethtool -S names"
+				c.Keeps = cand[0] + "'s runs"
+			default:
+				c.Rule = RuleGenericNames
+				c.Evidence = fmt.Sprintf("the generic helper's rx_pp_* names (page_pool_ethtool_stats_get_strings, v5.19), e.g. %s (line %d)", p.names[0].name, p.names[0].line)
+				if len(cand) == 0 {
+					c.Keeps = "no model driver prints all of these names"
+				} else {
+					c.Keeps = "the model drivers whose ethtool -S prints these names: " + strings.Join(cand, ", ") + " (mvpp2, cpsw, bnxt, hns3 and lunar print no page_pool counters)"
+				}
+			}
+			out = append(out, c)
+		}
+	}
+	// The driver's own counters.
+	for _, on := range ownNames {
+		var lines []int
+		var name string
+		for _, sn := range p.Snapshots {
+			for _, o := range sn.Other {
+				if on.re().MatchString(o.Name) {
+					if name == "" {
+						name = o.Name
+					}
+					if len(lines) < 3 {
+						lines = append(lines, o.Line)
+					}
+				}
+			}
+		}
+		if name == "" {
+			continue
+		}
+		f, _ := factsOf(on.driver)
+		c := Constraint{Rule: RuleDriverNames, Evidence: fmt.Sprintf("%s (%s): %s", name, lineRef(lines), on.what), Keeps: on.driver + "'s runs", admit: admitDrivers([]string{on.driver})}
+		if on.cache && f.rxCacheUntil != "" {
+			until := f.rxCacheUntil
+			c.Keeps = fmt.Sprintf("%s's runs in eras before %s (it keeps its own RX page cache until then)", on.driver, until)
+			c.admit = func(cfg lab.Config) bool { return cfg.Driver == on.driver && !since(until, cfg.Era) }
+		}
+		out = append(out, c)
+	}
+	// A driver named in the prose, a comment, a note or a command line.
+	var named []string
+	var namedAt []int
+	for _, l := range p.Lines {
+		if l.Use != UseHeader && l.Use != UseGrey {
+			continue
+		}
+		for _, m := range driverMentionR().FindAllStringSubmatch(l.Text, -1) {
+			if !contains(named, m[1]) {
+				named = append(named, m[1])
+				namedAt = append(namedAt, l.N)
+			}
+		}
+	}
+	if len(named) > 0 {
+		var ev []string
+		for i, d := range named {
+			ev = append(ev, fmt.Sprintf("%s (line %d)", d, namedAt[i]))
+		}
+		out = append(out, Constraint{Rule: RuleDriverNamed, Evidence: "the paste names " + strings.Join(ev, ", "), Keeps: strings.Join(named, ", ") + "'s runs", admit: admitDrivers(named)})
+	}
+	// Event counters: evidence of a scenario.
+	last := p.Snapshots[len(p.Snapshots)-1]
+	var scen, ev []string
+	for _, ec := range eventCounters {
+		for _, o := range last.Other {
+			if ec.re().MatchString(o.Name) && o.Value > 0 {
+				ev = append(ev, fmt.Sprintf("%s %s (line %d): %s", o.Name, human(o.Value), o.Line, ec.what))
+				for _, s := range ec.scenarios {
+					if !contains(scen, s) {
+						scen = append(scen, s)
+					}
+				}
+				break
+			}
+		}
+	}
+	if len(scen) > 0 {
+		set := map[string]bool{}
+		for _, s := range scen {
+			set[s] = true
+		}
+		out = append(out, Constraint{Rule: RuleDriverCounters, Evidence: strings.Join(ev, "; "), Keeps: strings.Join(scen, ", ") + " ranked first", Prefers: true,
+			admit: func(c lab.Config) bool { return set[c.Scenario] }})
+	}
+	return out
+}
+
+// notCompared names the paste's counters that are no page_pool counter
+// and that no constraint read (the model does not count them).
+func notCompared(p *Paste) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, sn := range p.Snapshots {
+	next:
+		for _, o := range sn.Other {
+			if seen[o.Name] {
+				continue
+			}
+			seen[o.Name] = true
+			for _, on := range ownNames {
+				if on.re().MatchString(o.Name) {
+					continue next
+				}
+			}
+			for _, ec := range eventCounters {
+				if ec.re().MatchString(o.Name) && o.Value > 0 {
+					continue next
+				}
+			}
+			out = append(out, o.Name)
+		}
+	}
+	return out
+}
+
+func human(v float64) string {
+	switch {
+	case v >= 1e9:
+		return fmt.Sprintf("%.3g G", v/1e9)
+	case v >= 1e6:
+		return fmt.Sprintf("%.3g M", v/1e6)
+	case v >= 1e4:
+		return fmt.Sprintf("%.3g k", v/1e3)
+	}
+	return fmt.Sprint(v)
+}
+
+func ifindexes(p *Paste) string {
+	var s []string
+	for _, sn := range p.Snapshots {
+		for _, pl := range sn.Pools {
+			if pl.HasIfindex {
+				s = append(s, fmt.Sprintf("pool %d: ifindex %d, line %d", pl.ID, pl.Ifindex, pl.Line))
+			}
+		}
+		for _, d := range sn.Devices {
+			if d.Ifname != "<orphan>" {
+				s = append(s, fmt.Sprintf("%s[%d], line %d", d.Ifname, d.Ifindex, d.Line))
+			}
+		}
+		if len(s) > 0 {
+			break
+		}
+	}
+	if len(s) > 2 {
+		s = append(s[:2], "…")
+	}
+	return strings.Join(s, "; ")
+}
+
+// statNameGeneric is the generic helper's name of the counter name spells.
+func statNameGeneric(name string) string {
+	s, ring, ok := StatByName(name)
+	if !ok || ring >= 0 {
+		return ""
+	}
+	return s.Ethtool()
+}
+
+func intersect(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Rank is Nearest among the runs the constraints admit: each scenario ×
+// driver once, at its nearest era's distance (with every era at that
+// distance), nearest first, the runs a preferring constraint names before
+// the others; runs at one distance are one Match, every one named. A
+// filtering constraint that no run meets together with the ones before it
+// is marked Dropped; notes say so, and name the nearest runs the
+// constraints left out when they are nearer than the nearest kept.
+func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]Match, []string) {
+	var notes []string
+	type scored struct {
+		c    Candidate
+		d    float64
+		pref bool
+	}
+	all := make([]scored, len(sweep))
+	for i, c := range sweep {
+		all[i] = scored{c: c, d: roundDist(sh.Distance(v, c.Stats))}
+	}
+	kept := make([]bool, len(all))
+	for i := range kept {
+		kept[i] = true
+	}
+	for ci := range cs {
+		c := &cs[ci]
+		if c.admit == nil || c.Prefers {
+			continue
+		}
+		any := false
+		for i, s := range all {
+			if kept[i] && c.admit(s.c.Config) {
+				any = true
+				break
+			}
+		}
+		if !any {
+			c.Dropped = true
+			notes = append(notes, fmt.Sprintf("no model run meets %s (%s) together with the constraints before it: ranked without it", c.Rule, c.Keeps))
+			continue
+		}
+		for i, s := range all {
+			kept[i] = kept[i] && c.admit(s.c.Config)
+		}
+	}
+	for ci := range cs {
+		c := &cs[ci]
+		if c.admit == nil || !c.Prefers {
+			continue
+		}
+		for i := range all {
+			if c.admit(all[i].c.Config) {
+				all[i].pref = true
+			}
+		}
+	}
+	var in []scored
+	bestOut := -1
+	for i, s := range all {
+		if kept[i] {
+			in = append(in, s)
+		} else if bestOut < 0 || s.d < all[bestOut].d {
+			bestOut = i
+		}
+	}
+	if len(in) == 0 { // no constraint at all could be met: every run
+		in = all
+		notes = append(notes, "nothing the paste says fits any model run: every run is ranked, the driverless micro-benchmarks included")
+	} else if nicDropped(cs) {
+		notes = append(notes, "no driver run fits: the driverless micro-benchmarks are ranked too")
+	}
+	// One entry per scenario × driver: its nearest eras.
+	type pair struct {
+		scored
+		eras  []string
+		order int
+	}
+	byKey := map[string]*pair{}
+	var pairs []*pair
+	for i, s := range in {
+		k := s.c.Config.Scenario + "\x00" + s.c.Config.Driver
+		p := byKey[k]
+		switch {
+		case p == nil:
+			p = &pair{scored: s, eras: []string{s.c.Config.Era}, order: i}
+			byKey[k] = p
+			pairs = append(pairs, p)
+		case s.d < p.d:
+			p.scored, p.eras = s, []string{s.c.Config.Era}
+		case s.d == p.d:
+			p.eras = append(p.eras, s.c.Config.Era)
+			if eraOrder(s.c.Config.Era) >= eraOrder(p.c.Config.Era) {
+				p.c = s.c // the link opens the newest era at that distance
+			}
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool {
+		a, b := pairs[i], pairs[j]
+		if a.pref != b.pref {
+			return a.pref
+		}
+		return a.d < b.d
+	})
+	var out []Match
+	var lastPref bool
+	for _, p := range pairs {
+		if len(out) == 0 || out[len(out)-1].Distance != p.d || lastPref != p.pref {
+			if len(out) == n {
+				break
+			}
+			out = append(out, Match{Distance: p.d, Preferred: p.pref, Stats: statsMap(p.c.Stats)})
+			lastPref = p.pref
+		}
+		m := &out[len(out)-1]
+		sort.Slice(p.eras, func(a, b int) bool { return eraOrder(p.eras[a]) < eraOrder(p.eras[b]) })
+		m.Runs = append(m.Runs, MatchRun{Scenario: p.c.Config.Scenario, Driver: p.c.Config.Driver, Eras: p.eras, URL: "/?" + p.c.Config.Values().Encode()})
+	}
+	if bestOut >= 0 && len(out) > 0 && all[bestOut].d < out[0].Distance {
+		b := all[bestOut]
+		drv := b.c.Config.Driver
+		if drv == "" {
+			drv = "no driver"
+		}
+		var why []string
+		for _, c := range cs {
+			if c.admit != nil && !c.Prefers && !c.Dropped && !c.admit(b.c.Config) && !contains(why, c.Rule) {
+				why = append(why, c.Rule)
+			}
+		}
+		notes = append(notes, fmt.Sprintf("the nearest shape of all is %s on %s, era %s, at %.4f, left out (%s): it could not have printed this paste", b.c.Config.Scenario, drv, b.c.Config.Era, b.d, strings.Join(why, ", ")))
+	}
+	return out, notes
+}
+
+func nicDropped(cs []Constraint) bool {
+	for _, c := range cs {
+		if c.Rule == RuleNIC && c.Dropped {
+			return true
+		}
+	}
+	return false
+}
+
+func roundDist(d float64) float64 { return math.Round(d*1e4) / 1e4 }
