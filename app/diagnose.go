@@ -107,7 +107,7 @@ func (p *DiagnosePage) OnMount(ctx ga.Context) {
 			p.seq++ // a pending debounce is for older text
 			p.apply()
 		})
-		bringIntoView(ctx, "#diag-read")
+		bringIntoView(ctx, "#diag-answer")
 		p.work(ctx)
 	})
 	p.work(ctx)
@@ -301,7 +301,7 @@ func (p *DiagnosePage) Render() (ui ga.UI) {
 		ga.Header().Class("top").Body(
 			ga.A().Class("skip").Href("#diag-text").Text("skip to the text box"),
 			ga.H1().Body(ga.A().Class("home").Href(sitePath("/")).Text("pplab"), ga.Span().Class("tag").Text(" — what your page_pool counters say")),
-			ga.P().Class("lede").Text("Paste your counters: each one is explained (what it counts, where net/core/page_pool.c counts it, since when), with the ratios that matter, the rates between two snapshots, the model runs whose counters have the nearest shape — found by running the model — and what to look at next."),
+			ga.P().Class("lede").Text("Paste your counters: the answer first — the format read, what it says of the machine, the model runs that could have printed it (the nearest counter shape among them, each a link into the playground) and what to look at next; then the ratios, the rates between two snapshots, every line as it was read, and what each counter counts."),
 			ga.Nav().Class("diag-nav").Aria("label", "pplab").Body(
 				ga.A().ID("diag-to-playground").Href(sitePath("/")).Text("the playground"), ga.Text(" · "),
 				ga.A().Href(sitePath(RulesPath)).Text("the rules"), ga.Text(" · "),
@@ -310,12 +310,13 @@ func (p *DiagnosePage) Render() (ui ga.UI) {
 		ga.If(p.err != "", func() ga.UI {
 			return ga.P().ID("diag-fault").Class("field-error").Role("alert").Text("Something went wrong (the page keeps running): " + p.err)
 		}),
-		ga.Div().Class("diag-cols").Body(input, diagRead(v)),
+		ga.Div().Class("diag-cols").Body(input, diagAnswer(v)),
 	}
 	if v.Err == nil && !v.Empty {
-		body = append(body, diagCounters(v))
 		for i, r := range v.Runs {
-			body = append(body, diagRun(v, i, r))
+			if len(r.Ratios) > 0 || r.Absent != "" {
+				body = append(body, diagRun(i, r, len(v.Runs) > 1))
+			}
 		}
 		if len(v.Rates) > 0 {
 			body = append(body, diagRates(v.Rates))
@@ -327,6 +328,7 @@ func (p *DiagnosePage) Render() (ui ga.UI) {
 			}
 			body = append(body, ga.Section().ID("diag-notes").Class("panel").Aria("label", "notes").Body(ga.H2().Text("Notes"), ga.Ul().Body(notes...)))
 		}
+		body = append(body, diagRead(v), diagCounters(v))
 	}
 	body = append(body, ga.Footer().Class("foot").Body(
 		ga.P().Text("The nearest runs: "+distanceText(v)),
@@ -354,22 +356,79 @@ func diagError(e *session.DiagnoseErr) ga.UI {
 	)
 }
 
-// diagRead is what the parser made of the paste: the format, its
-// provenance, every line with its number (the ones not understood grey,
-// never dropped), the pools netlink listed.
-func diagRead(v *session.DiagnoseView) ga.UI {
-	sec := ga.Section().ID("diag-read").Class("panel diag-read").Aria("label", "what was read")
+// diagAnswer is the answer, beside the text box: the format read, what
+// the paste says of its source, and per run the best candidates (each
+// with its playground link) and what to look at next.
+func diagAnswer(v *session.DiagnoseView) ga.UI {
+	sec := ga.Section().ID("diag-answer").Class("panel diag-answer").Aria("label", "the answer")
 	switch {
 	case v.Empty:
-		return sec.Body(ga.H2().Text("What was read"), ga.P().ID("diag-empty").Class("meta").Text("Nothing yet: paste your counters, or try an example."),
+		return sec.Body(ga.H2().Text("The answer"), ga.P().ID("diag-empty").Class("meta").Text("Nothing yet: paste your counters, or try an example."),
 			ga.If(v.Warming, func() ga.UI {
 				return ga.Div().Class("diag-warm").Body(
 					ga.P().ID("diag-computing").Class("meta").Role("status").Text(computingText(v)),
 					ga.Progress().ID("diag-progress").Value(v.Done).Max(max(v.Total, 1)).Aria("label", "model runs made"))
 			}))
 	case v.Err != nil:
-		return sec.Body(ga.H2().Text("What was read"), ga.P().Class("meta").Text("Nothing: the input has an error (beside the text box)."))
+		return sec.Body(ga.H2().Text("The answer"), ga.P().Class("meta").Text("Nothing: the input has an error (beside the text box)."))
 	}
+	var source []ga.UI
+	for _, c := range v.Constraints {
+		how := "keeps "
+		switch {
+		case c.Dropped:
+			how = "no model run meets it with the above, so not applied; it would keep "
+		case c.Prefers:
+			how = "ranks "
+		}
+		source = append(source, ga.Li().Class("diag-constraint").DataSet("rule", c.Rule).DataSet("dropped", c.Dropped).Body(
+			ga.Strong().Text(c.Rule+": "), ga.Text(c.Evidence), ga.Span().Class("meta").Text(" — "+how+c.Keeps)))
+	}
+	out := []ga.UI{
+		ga.H2().Text("The answer"),
+		ga.P().Body(ga.Strong().ID("diag-format").Text(v.Format), ga.Span().ID("diag-variant").Text(" ("+v.Variant+")"),
+			ga.Span().Class("meta").Text(fmt.Sprintf(" — %d lines, %d read as page_pool counters, %d not understood; %d snapshot(s).", len(v.Lines)+v.LinesCut, v.CountersRead, len(v.Grey)+v.GreyCut, v.Snapshots))),
+		ga.If(len(source) > 0, func() ga.UI {
+			return ga.Div().Body(ga.H3().Text("What the paste says of the machine"), ga.Ul().ID("diag-source").Class("plain diag-source").Body(source...))
+		}),
+	}
+	for i, r := range v.Runs {
+		if len(v.Runs) > 1 {
+			out = append(out, ga.H3().Class("diag-run-label").Text(cap1(r.Label)))
+		}
+		if !r.NoShape {
+			out = append(out, diagNearest(v, i, r))
+		}
+		out = append(out, diagNext(i, r))
+	}
+	return sec.Body(out...)
+}
+
+// diagNext is what to look at next for one run.
+func diagNext(i int, r session.DiagRun) ga.UI {
+	var next []ga.UI
+	for _, a := range r.Next {
+		var look []ga.UI
+		for _, l := range a.Look {
+			look = append(look, ga.Li().Text(l))
+		}
+		next = append(next, ga.Li().Class("diag-advice").Body(
+			ga.P().Body(ga.Strong().Text(a.Signal)),
+			ga.P().Text(a.Means),
+			ga.Ol().Body(look...),
+		))
+	}
+	if len(next) == 0 {
+		return ga.Text("")
+	}
+	return ga.Div().ID(fmt.Sprintf("diag-next-%d", i)).Body(ga.H3().Text("What to look at next"), ga.Ul().Class("plain diag-next").Body(next...))
+}
+
+// diagRead is what the parser made of the paste: its provenance, every
+// line with its number (the ones not understood grey, never dropped), the
+// pools netlink listed.
+func diagRead(v *session.DiagnoseView) ga.UI {
+	sec := ga.Section().ID("diag-read").Class("panel diag-read").Aria("label", "what was read")
 	var lines []ga.UI
 	for _, l := range v.Lines {
 		li := ga.Li().Class("diag-line use-"+l.Use).DataSet("use", l.Use).DataSet("n", l.N).Body(
@@ -391,9 +450,7 @@ func diagRead(v *session.DiagnoseView) ga.UI {
 	}
 	return sec.Body(
 		ga.H2().Text("What was read"),
-		ga.P().Body(ga.Strong().ID("diag-format").Text(v.Format), ga.Span().ID("diag-variant").Text(" ("+v.Variant+")")),
 		ga.P().ID("diag-provenance").Class("meta").Text(v.Provenance),
-		ga.P().Class("meta").Text(fmt.Sprintf("%d lines, %d read as page_pool counters, %d not understood (grey: kept, not used); %d snapshot(s).", len(v.Lines)+v.LinesCut, v.CountersRead, len(v.Grey)+v.GreyCut, v.Snapshots)),
 		ga.P().Class("meta diag-legend").Body(
 			ga.Span().Class("key use-counter").Text("a page_pool counter read"),
 			ga.Span().Class("key use-kept").Text("understood, not a page_pool counter"),
@@ -445,17 +502,18 @@ func diagCounters(v *session.DiagnoseView) ga.UI {
 		))
 	}
 	return ga.Section().ID("diag-counters").Class("panel").Aria("label", "the counters").Body(
-		ga.H2().Text(fmt.Sprintf("The counters (%d)", len(v.Counters))),
-		ga.If(len(cards) == 0, func() ga.UI {
-			return ga.P().Class("meta").Text("No page_pool counter in the paste (page-pool-get carries none).")
-		}),
-		ga.Div().Class("diag-counter-grid").Body(cards...),
+		ga.Details().ID("diag-glossary").Body(
+			ga.Summary().Body(ga.H2().Class("inline").Text(fmt.Sprintf("What each counter counts (%d)", len(v.Counters)))),
+			ga.If(len(cards) == 0, func() ga.UI {
+				return ga.P().Class("meta").Text("No page_pool counter in the paste (page-pool-get carries none).")
+			}),
+			ga.Div().Class("diag-counter-grid").Body(cards...),
+		),
 	)
 }
 
-// diagRun is one run's ratios, its nearest model runs and what to look at
-// next.
-func diagRun(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
+// diagRun is one run's ratios (and the counters it lacks).
+func diagRun(i int, r session.DiagRun, label bool) ga.UI {
 	var ratios []ga.UI
 	for _, ra := range r.Ratios {
 		ratios = append(ratios, ga.Li().Class("diag-ratio").DataSet("ratio", ra.Name).Body(
@@ -464,28 +522,14 @@ func diagRun(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 			ga.P().Class("meta").Text(ra.Meaning),
 		))
 	}
-	var next []ga.UI
-	for _, a := range r.Next {
-		var look []ga.UI
-		for _, l := range a.Look {
-			look = append(look, ga.Li().Text(l))
-		}
-		next = append(next, ga.Li().Class("diag-advice").Body(
-			ga.P().Body(ga.Strong().Text(a.Signal)),
-			ga.P().Text(a.Means),
-			ga.Ol().Body(look...),
-		))
+	title := "Ratios"
+	if label {
+		title += " — " + r.Label
 	}
 	return ga.Section().ID(fmt.Sprintf("diag-run-%d", i)).Class("panel diag-run").Aria("labelledby", fmt.Sprintf("diag-run-h-%d", i)).Body(
-		ga.H2().ID(fmt.Sprintf("diag-run-h-%d", i)).Text(cap1(r.Label)),
+		ga.H2().ID(fmt.Sprintf("diag-run-h-%d", i)).Text(title),
 		ga.If(r.Absent != "", func() ga.UI { return ga.P().Class("meta").Text("Absent: " + r.Absent) }),
-		ga.If(len(ratios) > 0, func() ga.UI {
-			return ga.Div().Body(ga.H3().Text("Ratios"), ga.Ul().Class("plain diag-ratios").Body(ratios...))
-		}),
-		ga.If(!r.NoShape, func() ga.UI { return diagNearest(v, i, r) }),
-		ga.If(len(next) > 0, func() ga.UI {
-			return ga.Div().Body(ga.H3().Text("What to look at next"), ga.Ul().Class("plain diag-next").Body(next...))
-		}),
+		ga.If(len(ratios) > 0, func() ga.UI { return ga.Ul().Class("plain diag-ratios").Body(ratios...) }),
 	)
 }
 
@@ -493,7 +537,7 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 	id := fmt.Sprintf("diag-nearest-%d", i)
 	if v.Computing {
 		return ga.Div().ID(id).Class("diag-nearest").Aria("busy", true).Body(
-			ga.H3().Text("Nearest model runs"),
+			ga.H3().Text("Best candidates"),
 			ga.P().ID("diag-computing").Role("status").Text(computingText(v)),
 			ga.Progress().ID("diag-progress").Value(v.Done).Max(max(v.Total, 1)).Aria("label", "model runs made"),
 		)
@@ -513,11 +557,15 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 					Aria("label", "open "+label+" (era "+lastEra(mr.Eras)+") in the playground").Text("open in the playground"),
 			))
 		}
-		if m.More > 0 {
-			runs = append(runs, ga.Li().Class("meta").Text(fmt.Sprintf("… %d more with this shape (ppsim diagnose --json lists them)", m.More)))
+		tie := ""
+		if len(m.Runs) > 1 {
+			tie = fmt.Sprintf(" — a tie: %d runs of this shape", len(m.Runs))
+		}
+		if m.Preferred {
+			tie += " — what the driver's other counters count"
 		}
 		matches = append(matches, ga.Li().Class("diag-match").DataSet("distance", m.Distance).Body(
-			ga.P().Body(ga.Text("distance "), ga.Strong().Text(m.Distance)),
+			ga.P().Body(ga.Text("distance "), ga.Strong().Text(m.Distance), ga.Span().Class("meta").Text(tie)),
 			ga.Ul().Class("plain diag-match-runs").Body(runs...),
 		))
 	}
@@ -526,8 +574,8 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 		took = fmt.Sprintf(" (found in %.0f ms)", v.NearestMS)
 	}
 	return ga.Div().ID(id).Class("diag-nearest").Body(
-		ga.H3().Text("Nearest model runs"+took),
-		ga.P().Class("meta").Text("The model's runs whose counters have the nearest shape (0: the same); runs of one shape are listed together. The link opens the newest era's run."),
+		ga.H3().Text("Best candidates"+took),
+		ga.P().Class("meta").Text("Of the model's runs that could have printed this, those whose counters have the nearest shape (0: the same); each scenario × driver once, at its nearest eras; runs of one shape are listed together, every one. The link opens the newest era's run."),
 		ga.Ol().Class("plain diag-matches").Body(matches...),
 	)
 }
@@ -576,7 +624,7 @@ func onDiagText(ctx ga.Context, e ga.Event) {
 	// A paste (or a drop) is a question asked: its answer comes into view
 	// once read; typing leaves the page where it is.
 	if t := e.Get("inputType"); t.Truthy() && (t.String() == "insertFromPaste" || t.String() == "insertFromDrop") {
-		ctx.After((diagDebounceMS+50)*time.Millisecond, func(ctx ga.Context) { scrollToSelector("#diag-read"); ctx.PreventUpdate() })
+		ctx.After((diagDebounceMS+50)*time.Millisecond, func(ctx ga.Context) { scrollToSelector("#diag-answer"); ctx.PreventUpdate() })
 	}
 }
 

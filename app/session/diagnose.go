@@ -201,6 +201,9 @@ type DiagnoseView struct {
 	Rates    []DiagRates
 	Distance string
 	Notes    []string
+	// Constraints are what the paste says about its source (the runs
+	// ranked are those that meet them).
+	Constraints []DiagConstraint
 
 	// The nearest runs: Computing while they are found (Done of Total
 	// model runs made), NearestMS what the last search took (wall time),
@@ -253,11 +256,18 @@ type DiagRatio struct {
 	Name, Value, Formula, Meaning string
 }
 
-// DiagMatch is one counter shape of the model near the paste.
+// DiagMatch is one counter shape of the model near the paste: every run
+// of it (a tie is named whole).
 type DiagMatch struct {
-	Distance string
-	Runs     []DiagMatchRun // at most maxMatchRuns
-	More     int            // runs of the same shape not listed
+	Distance  string
+	Runs      []DiagMatchRun
+	Preferred bool // ranked first: the scenarios the driver's other counters point to
+}
+
+// DiagConstraint is one thing the paste says about its source.
+type DiagConstraint struct {
+	Rule, Evidence, Keeps string
+	Dropped, Prefers      bool
 }
 
 // DiagMatchRun is one scenario × driver at that distance: URL opens it in
@@ -271,8 +281,6 @@ type DiagRates struct {
 	Title string
 	Rows  [][3]string // counter, increase, per second
 }
-
-const maxMatchRuns = 6
 
 // View is the page's state now.
 func (d *Diagnosis) View() DiagnoseView {
@@ -346,12 +354,8 @@ func (d *Diagnosis) View() DiagnoseView {
 			dr.Ratios = append(dr.Ratios, DiagRatio{Name: ra.Name, Value: ratioText(ra), Formula: ra.Formula, Meaning: ra.Meaning})
 		}
 		for _, m := range run.Nearest {
-			dm := DiagMatch{Distance: strconv.FormatFloat(m.Distance, 'f', 4, 64)}
-			for i, mr := range m.Runs {
-				if i == maxMatchRuns {
-					dm.More = len(m.Runs) - maxMatchRuns
-					break
-				}
+			dm := DiagMatch{Distance: strconv.FormatFloat(m.Distance, 'f', 4, 64), Preferred: m.Preferred}
+			for _, mr := range m.Runs {
 				dm.Runs = append(dm.Runs, DiagMatchRun{Scenario: mr.Scenario, Driver: mr.Driver, Eras: strings.Join(mr.Eras, ", "), URL: mr.URL})
 			}
 			dr.Nearest = append(dr.Nearest, dm)
@@ -369,6 +373,9 @@ func (d *Diagnosis) View() DiagnoseView {
 		v.Rates = append(v.Rates, dr)
 	}
 	v.Distance, v.Notes = r.Distance, r.Notes
+	for _, c := range r.Constraints {
+		v.Constraints = append(v.Constraints, DiagConstraint{Rule: c.Rule, Evidence: c.Evidence, Keeps: c.Keeps, Dropped: c.Dropped, Prefers: c.Prefers})
+	}
 	return v
 }
 

@@ -171,17 +171,6 @@ func admitDrivers(ds []string) func(lab.Config) bool {
 	return func(c lab.Config) bool { return set[c.Driver] }
 }
 
-func lineRef(lines []int) string {
-	if len(lines) == 1 {
-		return fmt.Sprintf("line %d", lines[0])
-	}
-	var s []string
-	for _, l := range lines {
-		s = append(s, fmt.Sprint(l))
-	}
-	return "lines " + strings.Join(s, ", ")
-}
-
 // Constraints reads what the paste says about where it comes from.
 func Constraints(p *Paste) []Constraint {
 	var out []Constraint
@@ -235,13 +224,18 @@ func Constraints(p *Paste) []Constraint {
 		var cand []string
 		first := true
 		var own []string // names one driver alone prints
+		ownMore := 0
 		for _, n := range p.names {
 			ps := printers(n.name)
 			if len(ps) == 0 {
 				continue // ppsim's or netlink's spelling in a table: says nothing of the driver
 			}
 			if len(ps) == 1 && n.name != statNameGeneric(n.name) {
-				own = append(own, fmt.Sprintf("%s (line %d)", n.name, n.line))
+				if len(own) < 3 {
+					own = append(own, fmt.Sprintf("%s (line %d)", n.name, n.line))
+				} else {
+					ownMore++
+				}
 			}
 			if first {
 				cand, first = ps, false
@@ -253,7 +247,11 @@ func Constraints(p *Paste) []Constraint {
 			c := Constraint{admit: admitDrivers(cand)}
 			switch {
 			case len(own) > 0 && len(cand) == 1:
-				c.Rule, c.Evidence = RuleDriverNames, strings.Join(own, ", ")+": "+cand[0]+"'s own ethtool -S names"
+				more := ""
+				if ownMore > 0 {
+					more = fmt.Sprintf(" and %d more", ownMore)
+				}
+				c.Rule, c.Evidence = RuleDriverNames, strings.Join(own, ", ")+more+": "+cand[0]+"'s own ethtool -S names"
 				c.Keeps = cand[0] + "'s runs"
 			default:
 				c.Rule = RuleGenericNames
@@ -269,25 +267,27 @@ func Constraints(p *Paste) []Constraint {
 	}
 	// The driver's own counters.
 	for _, on := range ownNames {
-		var lines []int
-		var name string
+		var found []string
+		n := 0
 		for _, sn := range p.Snapshots {
 			for _, o := range sn.Other {
 				if on.re().MatchString(o.Name) {
-					if name == "" {
-						name = o.Name
+					if n < 3 {
+						found = append(found, fmt.Sprintf("%s (line %d)", o.Name, o.Line))
 					}
-					if len(lines) < 3 {
-						lines = append(lines, o.Line)
-					}
+					n++
 				}
 			}
 		}
-		if name == "" {
+		if n == 0 {
 			continue
 		}
+		name := strings.Join(found, ", ")
+		if n > 3 {
+			name += fmt.Sprintf(" and %d more", n-3)
+		}
 		f, _ := factsOf(on.driver)
-		c := Constraint{Rule: RuleDriverNames, Evidence: fmt.Sprintf("%s (%s): %s", name, lineRef(lines), on.what), Keeps: on.driver + "'s runs", admit: admitDrivers([]string{on.driver})}
+		c := Constraint{Rule: RuleDriverNames, Evidence: fmt.Sprintf("%s: %s", name, on.what), Keeps: on.driver + "'s runs", admit: admitDrivers([]string{on.driver})}
 		if on.cache && f.rxCacheUntil != "" {
 			until := f.rxCacheUntil
 			c.Keeps = fmt.Sprintf("%s's runs in eras before %s (it keeps its own RX page cache until then)", on.driver, until)
@@ -337,7 +337,7 @@ func Constraints(p *Paste) []Constraint {
 		for _, s := range scen {
 			set[s] = true
 		}
-		out = append(out, Constraint{Rule: RuleDriverCounters, Evidence: strings.Join(ev, "; "), Keeps: strings.Join(scen, ", ") + " ranked first", Prefers: true,
+		out = append(out, Constraint{Rule: RuleDriverCounters, Evidence: strings.Join(ev, "; "), Keeps: strings.Join(scen, ", ") + " first", Prefers: true,
 			admit: func(c lab.Config) bool { return set[c.Scenario] }})
 	}
 	return out

@@ -218,3 +218,35 @@ func TestDiagnose_NotComparedNote(t *testing.T) {
 		t.Errorf("note %q", n)
 	}
 }
+
+// TestWriteText_AnswerFirst: the text begins with the format read and
+// what the paste says of its source, then the best candidates with their
+// links, then what to look at next; the ratios, notes and the counter
+// glossary come after.
+func TestWriteText_AnswerFirst(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "ethtool_mlx5_gro.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Diagnose(string(b), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	s := out.String()
+	if !strings.HasPrefix(s, "format: ethtool -S") {
+		t.Errorf("the text does not begin with the format:\n%s", s)
+	}
+	last := -1
+	for _, w := range []string{"the paste comes from:", "best candidates", "1. 0.0000", "tcp-stream on mlx5, era", "/?driver=mlx5", "next: ", "cached share", "note: not compared", "provenance: ", "counters (net/core/page_pool.c"} {
+		i := strings.Index(s, w)
+		if i < 0 {
+			t.Fatalf("no %q in:\n%s", w, s)
+		}
+		if i < last {
+			t.Errorf("%q comes before what should precede it:\n%s", w, s)
+		}
+		last = i
+	}
+}
