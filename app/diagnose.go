@@ -65,7 +65,19 @@ type DiagnosePage struct {
 	lastDrawn            float64
 	maxSliceMS, searchMS float64
 	searchStart          float64
+
+	// The model's runs come from the file the site was built with
+	// (diagnose.SweepFileName) while it loads; the page sweeps itself only
+	// when the fetch fails (fetching: the fetch is pending; sweepFrom:
+	// "file" or "model", once known; fetchMS: the fetch and decoding).
+	fetching  bool
+	sweepFrom string
+	fetchMS   float64
 }
+
+// diagFetchWaitMS bounds the wait for the sweep file before the page
+// sweeps itself.
+const diagFetchWaitMS = 8000
 
 func (p *DiagnosePage) OnMount(ctx ga.Context) {
 	p.act(ctx, "start-up", func() {
@@ -75,7 +87,9 @@ func (p *DiagnosePage) OnMount(ctx ga.Context) {
 		setValue("diag-interval", iv)
 		p.searchStart = now()
 		p.d = session.NewDiagnosis(text, iv, now)
-		p.d.Warm() // the model's runs are made while the user pastes
+		if p.d.Warm() { // the model's runs are loaded (or made) while the user pastes
+			p.fetchSweep(ctx)
+		}
 		p.view = p.d.View()
 	})
 	ctx.Handle(actDiagText, func(ctx ga.Context, a ga.Action) {
@@ -175,7 +189,7 @@ func (p *DiagnosePage) apply() {
 // straight into its two elements, and the page renders again only when
 // the search ends.
 func (p *DiagnosePage) work(ctx ga.Context) {
-	if p.working || p.d == nil || !(p.d.Computing() || p.d.Warming()) {
+	if p.working || p.fetching || p.d == nil || !(p.d.Computing() || p.d.Warming()) {
 		return
 	}
 	p.working = true
@@ -214,6 +228,83 @@ func (p *DiagnosePage) slice(ctx ga.Context) {
 	}
 	p.searchMS = t1 - p.searchStart
 	p.publish()
+}
+
+// fetchSweep fetches the model's runs the site was built with and
+// installs them (session.LoadSweep); if the fetch fails, the file is
+// refused, or it takes over diagFetchWaitMS, the page makes the runs
+// itself in slices (work).
+func (p *DiagnosePage) fetchSweep(ctx ga.Context) {
+	p.fetching = true
+	t0 := now()
+	var ok, fail, text ga.Func
+	done := func(body string, err string) {
+		ctx.Dispatch(func(ctx ga.Context) {
+			if !p.fetching {
+				return // the wait ran out first: the page sweeps itself
+			}
+			p.fetching = false
+			if err == "" {
+				if e := session.LoadSweep([]byte(body)); e != nil {
+					err = e.Error()
+				}
+			}
+			p.fetchMS = now() - t0
+			if err != "" {
+				p.sweepFrom = "model"
+				ga.Logf("pplab: diagnose: %s: %s; the page makes the model's runs itself", session.SweepURL, err)
+			} else {
+				p.sweepFrom = "file"
+			}
+			searching := p.d.Computing()
+			p.act(ctx, "the model's runs", func() { p.d.Work(diagSliceMS) })
+			if searching && !p.d.Computing() {
+				p.searchMS = now() - p.searchStart
+			}
+			p.work(ctx)
+			p.publish()
+		})
+	}
+	release := func() {
+		ok.Release()
+		fail.Release()
+		if text.Truthy() {
+			text.Release()
+		}
+	}
+	text = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		release()
+		done(args[0].String(), "")
+		return nil
+	})
+	ok = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		res := args[0]
+		if !res.Get("ok").Bool() {
+			release()
+			done("", "HTTP "+res.Get("status").String())
+			return nil
+		}
+		res.Call("text").Call("then", text, fail)
+		return nil
+	})
+	fail = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		release()
+		msg := "the fetch failed"
+		if len(args) > 0 && args[0].Truthy() {
+			msg = args[0].Call("toString").String()
+		}
+		done("", msg)
+		return nil
+	})
+	ga.Window().Call("fetch", ga.Getenv("GOAPP_STATIC_RESOURCES_URL")+"/"+session.SweepURL).Call("then", ok, fail)
+	ctx.After(diagFetchWaitMS*time.Millisecond, func(ctx ga.Context) {
+		if p.fetching {
+			p.fetching, p.sweepFrom = false, "model"
+			ga.Logf("pplab: diagnose: %s did not come in %d ms; the page makes the model's runs itself", session.SweepURL, diagFetchWaitMS)
+			p.work(ctx)
+		}
+		ctx.PreventUpdate()
+	})
 }
 
 // noteSlice keeps the slices' longest durations (window.__pplab.slowSlices:
@@ -264,7 +355,7 @@ func computingText(v *session.DiagnoseView) string {
 func (p *DiagnosePage) publish() {
 	v := &p.view
 	st := map[string]any{"mounted": true, "page": "diagnose", "computing": v.Computing, "done": v.Done, "total": v.Total,
-		"nearestMS": v.NearestMS, "sweepMS": v.SweepMS, "slices": v.Slices, "maxSliceMS": p.maxSliceMS, "searchMS": p.searchMS, "slowSlices": strings.Join(p.slowSlices, ","), "format": v.Format, "error": p.err, "applied": p.applied}
+		"nearestMS": v.NearestMS, "sweepMS": v.SweepMS, "sweepFrom": p.sweepFrom, "fetchMS": p.fetchMS, "fetching": p.fetching, "slices": v.Slices, "maxSliceMS": p.maxSliceMS, "searchMS": p.searchMS, "slowSlices": strings.Join(p.slowSlices, ","), "format": v.Format, "error": p.err, "applied": p.applied}
 	if v.Err != nil {
 		st["errLine"] = v.Err.Line
 	}

@@ -56,6 +56,16 @@ func theSweeper() *diagnose.Sweeper {
 	return sweeper
 }
 
+// SweepURL is the file of the model's runs the site is built with,
+// relative to the site's web/ directory (diagnose.SweepFileName).
+const SweepURL = diagnose.SweepFileName
+
+// LoadSweep installs the model's runs from the site's file (the page
+// fetched it): the diagnosis then compares at once, without running the
+// model; an error for a file this build does not sweep (the page then
+// sweeps itself).
+func LoadSweep(b []byte) error { return diagnose.LoadSweep(b) }
+
 // NewDiagnosis diagnoses text (the interval in seconds, "" for none).
 func NewDiagnosis(text, interval string, clock func() float64) *Diagnosis {
 	d := &Diagnosis{Clock: clock}

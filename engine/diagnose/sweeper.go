@@ -81,11 +81,24 @@ func NewSweeper() *Sweeper {
 	return &Sweeper{cfgs: sweepConfigs()}
 }
 
-// Done reports whether the sweep is complete (and installed).
-func (w *Sweeper) Done() bool { return w.done }
+// Done reports whether the sweep is complete (and installed): this
+// Sweeper's, or one LoadSweep installed.
+func (w *Sweeper) Done() bool {
+	w.adopt()
+	return w.done
+}
+
+// adopt ends the Sweeper when the process's sweep was installed from
+// elsewhere (LoadSweep) while it ran.
+func (w *Sweeper) adopt() {
+	if installed && !w.done {
+		w.done, w.out, w.cur = true, sweep, nil
+	}
+}
 
 // Progress is the runs finished and the runs in all.
 func (w *Sweeper) Progress() (done, total int) {
+	w.adopt()
 	if w.done {
 		return len(w.out), len(w.out)
 	}
@@ -96,6 +109,7 @@ func (w *Sweeper) Progress() (done, total int) {
 // of a run and between runs; nil: to the end) and reports whether it is
 // done.
 func (w *Sweeper) Work(more func() bool) bool {
+	w.adopt()
 	for !w.done {
 		if w.i == len(w.cfgs) {
 			w.install()
