@@ -236,6 +236,7 @@ func (p *DiagnosePage) slice(ctx ga.Context) {
 // itself in slices (work).
 func (p *DiagnosePage) fetchSweep(ctx ga.Context) {
 	p.fetching = true
+	p.d.SetFetching(true)
 	t0 := now()
 	var ok, fail, text ga.Func
 	done := func(body string, err string) {
@@ -244,6 +245,7 @@ func (p *DiagnosePage) fetchSweep(ctx ga.Context) {
 				return // the wait ran out first: the page sweeps itself
 			}
 			p.fetching = false
+			p.d.SetFetching(false)
 			if err == "" {
 				if e := session.LoadSweep([]byte(body)); e != nil {
 					err = e.Error()
@@ -300,6 +302,7 @@ func (p *DiagnosePage) fetchSweep(ctx ga.Context) {
 	ctx.After(diagFetchWaitMS*time.Millisecond, func(ctx ga.Context) {
 		if p.fetching {
 			p.fetching, p.sweepFrom = false, "model"
+			p.d.SetFetching(false)
 			ga.Logf("pplab: diagnose: %s did not come in %d ms; the page makes the model's runs itself", session.SweepURL, diagFetchWaitMS)
 			p.work(ctx)
 		}
@@ -345,6 +348,9 @@ func (p *DiagnosePage) progress() {
 }
 
 func computingText(v *session.DiagnoseView) string {
+	if v.Fetching {
+		return "Loading the model's runs a paste is compared with (" + session.SweepURL + ", made when this site was built)…"
+	}
 	if v.Warming {
 		return fmt.Sprintf("Meanwhile the model makes the runs a paste is compared with: %d of %d (every scenario × driver × era with stats, once).", v.Done, v.Total)
 	}

@@ -44,6 +44,15 @@ type Diagnosis struct {
 	sweepMS   float64 // the time spent in the sweep's slices (the model's runs)
 	slices    int
 	dirty     bool
+	fetching  bool // the page is loading the model's runs from the site's file
+}
+
+// SetFetching says whether the page is loading the model's runs from the
+// site's file (SweepURL): the view says so instead of counting runs made.
+func (d *Diagnosis) SetFetching(on bool) {
+	if d.fetching != on {
+		d.fetching, d.dirty = on, true
+	}
 }
 
 // sweeper is the process's sweep in slices (one per process, as the sweep).
@@ -220,6 +229,7 @@ type DiagnoseView struct {
 	// SweepMS the time the model's runs took of it.
 	Computing          bool
 	Warming            bool // the sweep is made ahead of any paste (Warm)
+	Fetching           bool // the runs are being loaded from the site's file (SweepURL)
 	Done, Total        int
 	NearestMS, SweepMS float64
 	Slices             int
@@ -299,7 +309,7 @@ func (d *Diagnosis) View() DiagnoseView {
 	if d.pending || d.warm {
 		v.Done, v.Total = theSweeper().Progress()
 	}
-	v.Warming = d.Warming()
+	v.Warming, v.Fetching = d.Warming(), d.fetching
 	switch {
 	case strings.TrimSpace(d.text) == "":
 		v.Empty = true
