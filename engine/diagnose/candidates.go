@@ -43,6 +43,11 @@ const (
 	// RuleGenericNames: the generic helper's rx_pp_* names
 	// (page_pool_ethtool_stats_get_strings): the drivers that print them.
 	RuleGenericNames = "generic-names"
+	// RuleKernelVersion: the kernel's release in the paste (uname -r or
+	// -a, /proc/version, ethtool -i's version line): the model's era for
+	// it (the latest era not after it; when the sweep skips that era, the
+	// swept eras on either side of it).
+	RuleKernelVersion = "kernel-version"
 	// RuleDriverNamed: a model driver's name in the paste's prose, a
 	// comment or a command line: that driver.
 	RuleDriverNamed = "driver-named"
@@ -162,6 +167,75 @@ var (
 		return regexp.MustCompile(`(?:^|[^A-Za-z0-9])(` + strings.Join(alt, "|") + `)(?:$|[^A-Za-z0-9])`)
 	})
 )
+
+var (
+	unameRe       = lazyRegexp(`^\s*(\d)\.(\d{1,2})(?:\.\d+)?(?:[-+~][\w.+~-]*)?\s*$`)            // uname -r's output
+	unameARe      = lazyRegexp(`^\s*Linux\s+\S+\s+(\d)\.(\d{1,2})(?:\.\d+)?\S*\s+#`)              // uname -a
+	procVersionRe = lazyRegexp(`Linux version (\d)\.(\d{1,2})(?:\.\d+)?`)                         // /proc/version, dmesg
+	ethtoolIVerRe = lazyRegexp(`^\s*version:\s*(\d)\.(\d{1,2})(?:\.\d+)?(?:[-+~][\w.+~-]*)?\s*$`) // ethtool -i: an in-tree driver reports the kernel's release
+)
+
+// kernelVersion finds the kernel's release in the paste's lines that are
+// no counter: its major and minor, the line, the text.
+func kernelVersion(p *Paste) (major, minor, line int, text string, ok bool) {
+	for _, l := range p.Lines {
+		if l.Use == UseCounter {
+			continue
+		}
+		for _, re := range []*regexp.Regexp{unameARe(), procVersionRe(), ethtoolIVerRe(), unameRe()} {
+			if m := re.FindStringSubmatch(l.Text); m != nil {
+				fmt.Sscan(m[1], &major)
+				fmt.Sscan(m[2], &minor)
+				return major, minor, l.N, strings.TrimSpace(l.Text), true
+			}
+		}
+	}
+	return 0, 0, 0, "", false
+}
+
+// erasForKernel are the swept eras that stand for kernel major.minor: the
+// model's era in effect there (the latest not after it) when the sweep
+// runs it, else the swept eras either side of it; inEffect is that era
+// ("" when the kernel is older than every era).
+func erasForKernel(major, minor int) (eras []string, inEffect string) {
+	ver := func(name string) (int, bool) {
+		var a, b int
+		if n, err := fmt.Sscanf(name, "%d.%d", &a, &b); n != 2 || err != nil || strings.ContainsAny(name, "-r") {
+			return 0, false
+		}
+		return a*100 + b, true
+	}
+	k := major*100 + minor
+	var below, above *sim.Era
+	for i := range sim.Eras {
+		e := &sim.Eras[i]
+		v, ok := ver(e.Name)
+		if !ok {
+			continue
+		}
+		if v <= k {
+			inEffect = e.Name
+			if Swept(e) {
+				below = e
+			}
+		} else if above == nil && Swept(e) {
+			above = e
+		}
+	}
+	if inEffect == "" {
+		return nil, ""
+	}
+	if e, _ := sim.EraByName(inEffect); Swept(e) {
+		return []string{inEffect}, inEffect
+	}
+	if below != nil {
+		eras = append(eras, below.Name)
+	}
+	if above != nil {
+		eras = append(eras, above.Name)
+	}
+	return eras, inEffect
+}
 
 func admitDrivers(ds []string) func(lab.Config) bool {
 	set := map[string]bool{}
@@ -292,6 +366,24 @@ func Constraints(p *Paste) []Constraint {
 			until := f.rxCacheUntil
 			c.Keeps = fmt.Sprintf("%s's runs in eras before %s (it keeps its own RX page cache until then)", on.driver, until)
 			c.admit = func(cfg lab.Config) bool { return cfg.Driver == on.driver && !since(until, cfg.Era) }
+		}
+		out = append(out, c)
+	}
+	// The kernel's release.
+	if major, minor, line, text, ok := kernelVersion(p); ok {
+		eras, inEffect := erasForKernel(major, minor)
+		c := Constraint{Rule: RuleKernelVersion, Evidence: fmt.Sprintf("line %d: %s: kernel %d.%d", line, text, major, minor)}
+		switch {
+		case inEffect == "":
+			c.Keeps = "no run: the model's eras begin later"
+			c.admit = func(lab.Config) bool { return false }
+		case len(eras) == 1:
+			c.Keeps = "runs of era " + inEffect
+		default:
+			c.Keeps = fmt.Sprintf("runs of the eras the sweep has either side of %s (the model's era for %d.%d): %s", inEffect, major, minor, strings.Join(eras, ", "))
+		}
+		if c.admit == nil {
+			c.admit = func(cfg lab.Config) bool { return contains(eras, cfg.Era) }
 		}
 		out = append(out, c)
 	}
@@ -470,7 +562,11 @@ func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]M
 		}
 		if !any {
 			c.Dropped = true
-			notes = append(notes, fmt.Sprintf("no model run meets %s (%s) together with the constraints before it: ranked without it", c.Rule, c.Keeps))
+			cfgs := make([]lab.Config, len(all))
+			for i := range all {
+				cfgs[i] = all[i].c.Config
+			}
+			notes = append(notes, contradiction(cfgs, cs, ci))
 			continue
 		}
 		for i, s := range all {
@@ -564,6 +660,28 @@ func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]M
 		notes = append(notes, fmt.Sprintf("the nearest shape of all is %s on %s, era %s, at %.4f, left out (%s): it could not have printed this paste", b.c.Config.Scenario, drv, b.c.Config.Era, b.d, strings.Join(why, ", ")))
 	}
 	return out, notes
+}
+
+// contradiction says why constraint ci meets no run with the ones kept
+// before it: the first of them that no run meets together with it.
+func contradiction(all []lab.Config, cs []Constraint, ci int) string {
+	c := cs[ci]
+	for _, o := range cs[:ci] {
+		if o.admit == nil || o.Prefers || o.Dropped {
+			continue
+		}
+		both := false
+		for _, s := range all {
+			if o.admit(s) && c.admit(s) {
+				both = true
+				break
+			}
+		}
+		if !both {
+			return fmt.Sprintf("the paste contradicts itself: %s (%s: %s) and %s (%s: %s) — no kernel the model knows prints both; ranked without %s", c.Evidence, c.Rule, c.Keeps, o.Evidence, o.Rule, o.Keeps, c.Rule)
+		}
+	}
+	return fmt.Sprintf("no model run meets %s (%s: %s) together with the constraints before it: ranked without it", c.Rule, c.Evidence, c.Keeps)
 }
 
 func nicDropped(cs []Constraint) bool {

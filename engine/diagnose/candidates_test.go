@@ -59,6 +59,16 @@ func TestCandidateRules(t *testing.T) {
 			return true
 		}
 	}
+	onlyEras := func(es ...string) func(MatchRun) bool {
+		return func(r MatchRun) bool {
+			for _, e := range r.Eras {
+				if !slices.Contains(es, e) {
+					return false
+				}
+			}
+			return true
+		}
+	}
 	onDrivers := func(ds ...string) func(MatchRun) bool {
 		return func(r MatchRun) bool { return slices.Contains(ds, r.Driver) }
 	}
@@ -93,6 +103,9 @@ func TestCandidateRules(t *testing.T) {
 		{name: "generic-names/table without _ho", rule: RuleGenericNames, file: "table.txt", each: []func(MatchRun) bool{onDrivers("mvneta", "mlx5")}},
 		{name: "driver-named/ynl_stats_named", rule: RuleDriverNamed, file: "ynl_stats_named.txt", each: []func(MatchRun) bool{onDrivers("bnxt")}},
 		{name: "driver-named/ynl_stats_named_unlisted", rule: RuleDriverNamed, file: "ynl_stats_named_unlisted.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...)}, dropped: true},
+		{name: "kernel-version/uname -r, ethtool", rule: RuleKernelVersion, file: "ethtool_generic_uname.txt", each: []func(MatchRun) bool{onDrivers("mvneta"), onlyEras("6.6")}},
+		{name: "kernel-version/uname -a, an era the sweep skips", rule: RuleKernelVersion, file: "ynl_stats_uname610.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), onlyEras("6.8", "6.12")}},
+		{name: "kernel-version/ynl on 6.1 contradicts itself", rule: RuleKernelVersion, file: "ynl_stats_uname61.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), fromEra("6.8")}, dropped: true},
 		{name: "driver-counters/rx_gro_packets", rule: RuleDriverCounters, file: "ethtool_mlx5_gro.txt", first: "tcp-stream"},
 		{name: "driver-counters/rx_xdp_redirect", rule: RuleDriverCounters, file: "ethtool_mlx5.txt", first: "xdp-redirect"},
 	} {
@@ -118,6 +131,9 @@ func TestCandidateRules(t *testing.T) {
 			}
 			if c.Dropped != tc.dropped {
 				t.Errorf("rule %s dropped %v, want %v; notes %q", tc.rule, c.Dropped, tc.dropped, rep.Notes)
+			}
+			if tc.dropped && !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, c.Evidence) }) {
+				t.Errorf("no note says why %s was dropped: %q", tc.rule, rep.Notes)
 			}
 			for _, run := range rep.Runs {
 				cands := candidatesOf(run)
@@ -248,5 +264,30 @@ func TestWriteText_AnswerFirst(t *testing.T) {
 			t.Errorf("%q comes before what should precede it:\n%s", w, s)
 		}
 		last = i
+	}
+}
+
+// TestDiagnose_ACutPasteLeavesTheRestOut: a paste that ends in the middle
+// of a counter's name lacks the counters after it: they are left out of
+// the comparison (not taken as 0), and a note says so.
+func TestDiagnose_ACutPasteLeavesTheRestOut(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "ethtool_cut.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Diagnose(string(b), Options{NoModel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Runs[0].AbsentAsZero || !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "ends in the middle") }) {
+		t.Errorf("absent as zero %v, notes %q", rep.Runs[0].AbsentAsZero, rep.Notes)
+	}
+	full, err := os.ReadFile(filepath.Join("testdata", "ethtool_generic.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Diagnose(string(full), Options{NoModel: true})
+	if err != nil || !rep.Runs[0].AbsentAsZero {
+		t.Errorf("a whole listing: absent as zero %v (%v)", rep.Runs[0].AbsentAsZero, err)
 	}
 }

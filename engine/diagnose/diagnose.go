@@ -92,6 +92,10 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	}
 	r := &Report{Paste: p, Distance: DistanceDoc, Constraints: Constraints(p)}
 	absentZero := p.Format == FormatEthtool || p.Format == FormatYNL
+	if l, ok := p.cutMidLine(); ok && absentZero {
+		absentZero = false
+		r.Notes = append(r.Notes, fmt.Sprintf("the paste ends in the middle of a counter's name (line %d: %q): the counters it lacks are unknown, not 0, and are left out of the comparison", l.N, strings.TrimSpace(l.Text)))
+	}
 	var shown [sim.NumStats]bool
 	for _, sn := range p.Snapshots {
 		for i, h := range sn.Device.Has {
@@ -179,6 +183,39 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	r.Notes = append(r.Notes, p.Notes...)
 	return r
 }
+
+// cutMidLine reports whether the paste's last line is a counter's name
+// cut short (a paste that ends mid-line): its last non-blank line is not
+// understood and is the beginning of a page_pool counter's name.
+func (p *Paste) cutMidLine() (Line, bool) {
+	for i := len(p.Lines) - 1; i >= 0; i-- {
+		l := p.Lines[i]
+		t := strings.TrimSpace(quoteRe().ReplaceAllString(l.Text, ""))
+		if t == "" {
+			continue
+		}
+		if l.Use != UseGrey || strings.ContainsAny(t, ": \t") || len(t) < 4 {
+			return Line{}, false
+		}
+		statNamesOnce.Do(buildStatNames)
+		for name := range statNames {
+			if strings.HasPrefix(name, t) && name != t {
+				return l, true
+			}
+		}
+		if m := lazyRingPrefix().FindStringSubmatch(t); m != nil {
+			for suffix := range ringSuffix {
+				if strings.HasPrefix(suffix, m[1]) {
+					return l, true
+				}
+			}
+		}
+		return Line{}, false
+	}
+	return Line{}, false
+}
+
+var lazyRingPrefix = lazyRegexp(`^rx\d+_pp_(\w*)$`)
 
 func delta(a, b Counters) (Counters, bool) {
 	var d Counters
