@@ -659,7 +659,7 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 			tie = fmt.Sprintf(" — a tie: %d runs of this shape", len(m.Runs))
 		}
 		if m.Preferred {
-			tie += " — what the driver's other counters count"
+			tie += " — what the paste's other evidence points to"
 		}
 		matches = append(matches, ga.Li().Class("diag-match").DataSet("distance", m.Distance).Body(
 			ga.P().Body(ga.Text("distance "), ga.Strong().Text(m.Distance), ga.Span().Class("meta").Text(tie)),

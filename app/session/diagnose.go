@@ -142,8 +142,12 @@ func (d *Diagnosis) diagnose() {
 	}
 	d.paste = p
 	d.rep = diagnose.DiagnosePaste(p, diagnose.Options{Interval: d.seconds, NoModel: true})
+	prefers := false // the paste's other evidence names runs (a zombie pool: destroy)
+	for _, c := range d.rep.Constraints {
+		prefers = prefers || c.Prefers
+	}
 	for _, r := range d.rep.Runs {
-		if len(r.Ratios) > 0 || len(r.Counters) > 0 {
+		if len(r.Ratios) > 0 || len(r.Counters) > 0 || prefers {
 			d.pending, d.wantedAt = true, d.now()
 			break
 		}
@@ -268,7 +272,7 @@ type DiagRun struct {
 	Ratios  []DiagRatio
 	Nearest []DiagMatch
 	Next    []diagnose.Advice
-	NoShape bool // no counters: no ratios, no nearest runs
+	NoShape bool // no counters and no other evidence: no ratios, no nearest runs
 }
 
 // DiagRatio is a ratio with its value formatted.
@@ -362,7 +366,7 @@ func (d *Diagnosis) View() DiagnoseView {
 		v.Counters = append(v.Counters, dc)
 	}
 	for _, run := range r.Runs {
-		dr := DiagRun{Label: run.Label, Next: run.Next, NoShape: len(run.Counters) == 0}
+		dr := DiagRun{Label: run.Label, Next: run.Next, NoShape: len(run.Counters) == 0 && len(run.Nearest) == 0 && !d.pending}
 		if len(run.Absent) > 0 && !dr.NoShape {
 			how := "left out of the comparison"
 			if run.AbsentAsZero {

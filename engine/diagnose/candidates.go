@@ -55,6 +55,10 @@ const (
 	// only some scenarios have (GRO, XDP drop / redirect / TX), nonzero:
 	// those scenarios first. A preference, not a filter.
 	RuleDriverCounters = "driver-counters"
+	// RuleZombies: a destroyed pool still holding pages (netlink's
+	// detach-time with pages in flight, ynltool's "detached" or zombies):
+	// the destroy scenario first. A preference, not a filter.
+	RuleZombies = "zombie-pools"
 )
 
 // Constraint is one thing the paste says about the machine that printed
@@ -70,6 +74,7 @@ type Constraint struct {
 	Dropped bool `json:"dropped,omitempty"`
 
 	admit func(lab.Config) bool
+	why   string // why it was dropped
 }
 
 // driverFacts are what the constraints need of each model driver.
@@ -135,13 +140,16 @@ func printers(name string) []string {
 // ownNames are driver counters that are no page_pool counter and that one
 // model driver prints.
 var ownNames = []struct {
-	re     func() *regexp.Regexp
-	driver string
-	cache  bool // only while the driver keeps its own RX page cache
-	what   string
+	re      func() *regexp.Regexp
+	drivers []string
+	cache   bool // only while the driver keeps its own RX page cache
+	what    string
 }{
-	{lazyRegexp(`^rx\d*_cache_(reuse|full|empty|busy|waive)$`), "mlx5", true, "mlx5e_rx_cache's counters (en_stats.c; the cache is gone from 6.4)"},
-	{lazyRegexp(`^ch\d*_(events|poll|arm|aff_change|force_irq|eq_rearm)$`), "mlx5", false, "mlx5e's channel counters (en_stats.c)"},
+	{lazyRegexp(`^rx\d*_cache_(reuse|full|empty|busy|waive)$`), []string{"mlx5"}, true, "mlx5e_rx_cache's counters (en_stats.c; the cache is gone from 6.4)"},
+	{lazyRegexp(`^ch\d*_(events|poll|arm|aff_change|force_irq|eq_rearm)$`), []string{"mlx5"}, false, "mlx5e's channel counters (en_stats.c)"},
+	// The Marvell MIB counters: mvneta_statistics[] (mvneta.c) and
+	// mvpp2_ethtool_mib_regs[] (mvpp2_main.c) name them alike.
+	{lazyRegexp(`^(good_octets_received|bad_octets_received|good_frames_received|bad_frames_received|frames_64_octets|frames_65_to_127_octets|good_octets_sent|good_frames_sent|unrec_mac_control_received)$`), []string{"mvneta", "mvpp2"}, false, "the Marvell MIB counters (mvneta.c mvneta_statistics[], mvpp2_main.c mvpp2_ethtool_mib_regs[])"},
 }
 
 // eventCounters are driver counters that count an event only some
@@ -169,10 +177,11 @@ var (
 )
 
 var (
-	unameRe       = lazyRegexp(`^\s*(\d)\.(\d{1,2})(?:\.\d+)?(?:[-+~][\w.+~-]*)?\s*$`)            // uname -r's output
-	unameARe      = lazyRegexp(`^\s*Linux\s+\S+\s+(\d)\.(\d{1,2})(?:\.\d+)?\S*\s+#`)              // uname -a
-	procVersionRe = lazyRegexp(`Linux version (\d)\.(\d{1,2})(?:\.\d+)?`)                         // /proc/version, dmesg
-	ethtoolIVerRe = lazyRegexp(`^\s*version:\s*(\d)\.(\d{1,2})(?:\.\d+)?(?:[-+~][\w.+~-]*)?\s*$`) // ethtool -i: an in-tree driver reports the kernel's release
+	unameRe       = lazyRegexp(`^\s*(\d)\.(\d{1,2})(?:\.\d+)?(?:[-+~][\w.+~-]*)?\s*$`)                 // uname -r's output
+	unameARe      = lazyRegexp(`^\s*Linux\s+\S+\s+(\d)\.(\d{1,2})(?:\.\d+)?\S*\s+#`)                   // uname -a
+	procVersionRe = lazyRegexp(`Linux version (\d)\.(\d{1,2})(?:\.\d+)?`)                              // /proc/version, dmesg
+	distroRelRe   = lazyRegexp(`(?:^|[^\w.])(\d)\.(\d{1,2})\.\d+-\d+(?:\.\d+)?(?:-[a-z][a-z0-9]*)+\b`) // a distribution kernel's release in prose: 6.1.0-25-arm64
+	ethtoolIVerRe = lazyRegexp(`^\s*version:\s*(\d)\.(\d{1,2})(?:\.\d+)?(?:[-+~][\w.+~-]*)?\s*$`)      // ethtool -i: an in-tree driver reports the kernel's release
 )
 
 // kernelVersion finds the kernel's release in the paste's lines that are
@@ -182,7 +191,7 @@ func kernelVersion(p *Paste) (major, minor, line int, text string, ok bool) {
 		if l.Use == UseCounter {
 			continue
 		}
-		for _, re := range []*regexp.Regexp{unameARe(), procVersionRe(), ethtoolIVerRe(), unameRe()} {
+		for _, re := range []*regexp.Regexp{unameARe(), procVersionRe(), ethtoolIVerRe(), unameRe(), distroRelRe()} {
 			if m := re.FindStringSubmatch(l.Text); m != nil {
 				fmt.Sscan(m[1], &major)
 				fmt.Sscan(m[2], &minor)
@@ -235,6 +244,19 @@ func erasForKernel(major, minor int) (eras []string, inEffect string) {
 		eras = append(eras, above.Name)
 	}
 	return eras, inEffect
+}
+
+// boards are the boards and NICs of the model's drivers' platforms, as a
+// poster names the machine.
+var boards = []struct {
+	re     func() *regexp.Regexp
+	driver string
+}{
+	{lazyRegexp(`(?i)espressobin|armada[ -]?37[0-9]0`), "mvneta"},
+	{lazyRegexp(`(?i)macchiato ?bin|armada[ -]?80[0-9]0`), "mvpp2"},
+	{lazyRegexp(`(?i)connectx`), "mlx5"},
+	{lazyRegexp(`(?i)netxtreme|\bbcm57[0-9]{3}`), "bnxt"},
+	{lazyRegexp(`(?i)kunpeng|hisilicon`), "hns3"},
 }
 
 func admitDrivers(ds []string) func(lab.Config) bool {
@@ -360,14 +382,24 @@ func Constraints(p *Paste) []Constraint {
 		if n > 3 {
 			name += fmt.Sprintf(" and %d more", n-3)
 		}
-		f, _ := factsOf(on.driver)
-		c := Constraint{Rule: RuleDriverNames, Evidence: fmt.Sprintf("%s: %s", name, on.what), Keeps: on.driver + "'s runs", admit: admitDrivers([]string{on.driver})}
+		drv := on.drivers[0]
+		f, _ := factsOf(drv)
+		c := Constraint{Rule: RuleDriverNames, Evidence: fmt.Sprintf("%s: %s", name, on.what), Keeps: strings.Join(on.drivers, " or ") + "'s runs", admit: admitDrivers(on.drivers)}
 		if on.cache && f.rxCacheUntil != "" {
 			until := f.rxCacheUntil
-			c.Keeps = fmt.Sprintf("%s's runs in eras before %s (it keeps its own RX page cache until then)", on.driver, until)
-			c.admit = func(cfg lab.Config) bool { return cfg.Driver == on.driver && !since(until, cfg.Era) }
+			c.Keeps = fmt.Sprintf("%s's runs in eras before %s (it keeps its own RX page cache until then)", drv, until)
+			c.admit = func(cfg lab.Config) bool { return cfg.Driver == drv && !since(until, cfg.Era) }
 		}
 		out = append(out, c)
+	}
+	// A whole mlx5 listing (its channel counters are there) without the RX
+	// cache's counters, which sit beside them in sw_stats_desc: from 6.4.
+	if hasOther(p, ownNames[1].re()) && !hasOther(p, ownNames[0].re()) {
+		if f, ok := factsOf("mlx5"); ok && f.rxCacheUntil != "" {
+			until := f.rxCacheUntil
+			out = append(out, Constraint{Rule: RuleDriverNames, Evidence: "mlx5's channel counters (ch_*) without rx_cache_*: a whole listing of sw_stats_desc, which has no RX cache counters from " + until + " (4a5c5e25008f)",
+				Keeps: "mlx5's runs from " + until, admit: func(cfg lab.Config) bool { return cfg.Driver == "mlx5" && since(until, cfg.Era) }})
+		}
 	}
 	// The kernel's release.
 	if major, minor, line, text, ok := kernelVersion(p); ok {
@@ -401,6 +433,17 @@ func Constraints(p *Paste) []Constraint {
 			}
 		}
 	}
+	for _, l := range p.Lines {
+		if l.Use != UseHeader && l.Use != UseGrey {
+			continue
+		}
+		for _, b := range boards {
+			if b.re().MatchString(l.Text) && !contains(named, b.driver) {
+				named = append(named, b.driver)
+				namedAt = append(namedAt, l.N)
+			}
+		}
+	}
 	if len(named) > 0 {
 		var ev []string
 		for i, d := range named {
@@ -424,6 +467,10 @@ func Constraints(p *Paste) []Constraint {
 			}
 		}
 	}
+	if z := zombies(p); z != "" {
+		out = append(out, Constraint{Rule: RuleZombies, Evidence: z + ": a destroyed pool whose pages have not all come back (page_pool_release_retry keeps it)", Keeps: "destroy first", Prefers: true,
+			admit: func(c lab.Config) bool { return c.Scenario == "destroy" }})
+	}
 	if len(scen) > 0 {
 		set := map[string]bool{}
 		for _, s := range scen {
@@ -433,6 +480,39 @@ func Constraints(p *Paste) []Constraint {
 			admit: func(c lab.Config) bool { return set[c.Scenario] }})
 	}
 	return out
+}
+
+func hasOther(p *Paste, re *regexp.Regexp) bool {
+	for _, sn := range p.Snapshots {
+		for _, o := range sn.Other {
+			if re.MatchString(o.Name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// zombies describes the paste's destroyed pools that still hold pages
+// ("" for none).
+func zombies(p *Paste) string {
+	var z []string
+	for _, sn := range p.Snapshots[len(p.Snapshots)-1:] {
+		for _, pl := range sn.Pools {
+			if pl.Detached && (!pl.HasInflight || pl.Inflight > 0) {
+				z = append(z, fmt.Sprintf("pool %d (line %d) detached with %d pages in flight", pl.ID, pl.Line, pl.Inflight))
+			}
+		}
+		for _, d := range sn.Devices {
+			if d.Zombies > 0 && d.ZombieRefs > 0 {
+				z = append(z, fmt.Sprintf("%s[%d] (line %d): %d zombie pools holding %d pages", d.Ifname, d.Ifindex, d.Line, d.Zombies, d.ZombieRefs))
+			}
+		}
+	}
+	if len(z) > 2 {
+		z = append(z[:2], fmt.Sprintf("%d more", len(z)-2))
+	}
+	return strings.Join(z, "; ")
 }
 
 // notCompared names the paste's counters that are no page_pool counter
@@ -541,8 +621,9 @@ func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]M
 		pref bool
 	}
 	all := make([]scored, len(sweep))
+	pa := float64(allocsOf(v))
 	for i, c := range sweep {
-		all[i] = scored{c: c, d: roundDist(sh.Distance(v, c.Stats))}
+		all[i] = scored{c: c, d: roundDist(sh.Distance(v, c.Scaled(pa)))}
 	}
 	kept := make([]bool, len(all))
 	for i := range kept {
@@ -566,7 +647,8 @@ func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]M
 			for i := range all {
 				cfgs[i] = all[i].c.Config
 			}
-			notes = append(notes, contradiction(cfgs, cs, ci))
+			c.why = contradiction(cfgs, cs, ci)
+			notes = append(notes, c.why)
 			continue
 		}
 		for i, s := range all {
@@ -624,6 +706,17 @@ func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]M
 			}
 		}
 	}
+	if noShape := !sh.any(v); noShape {
+		// No counter to compare: only the runs the paste's other evidence
+		// prefers are candidates (all at distance 1).
+		var pref []*pair
+		for _, p := range pairs {
+			if p.pref {
+				pref = append(pref, p)
+			}
+		}
+		pairs = pref
+	}
 	sort.SliceStable(pairs, func(i, j int) bool {
 		a, b := pairs[i], pairs[j]
 		if a.pref != b.pref {
@@ -638,14 +731,14 @@ func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]M
 			if len(out) == n {
 				break
 			}
-			out = append(out, Match{Distance: p.d, Preferred: p.pref, Stats: statsMap(p.c.Stats)})
+			out = append(out, Match{Distance: p.d, Preferred: p.pref, NoShape: !sh.any(v), Stats: statsMap(p.c.Stats)})
 			lastPref = p.pref
 		}
 		m := &out[len(out)-1]
 		sort.Slice(p.eras, func(a, b int) bool { return eraOrder(p.eras[a]) < eraOrder(p.eras[b]) })
 		m.Runs = append(m.Runs, MatchRun{Scenario: p.c.Config.Scenario, Driver: p.c.Config.Driver, Eras: p.eras, URL: "/?" + p.c.Config.Values().Encode()})
 	}
-	if bestOut >= 0 && len(out) > 0 && all[bestOut].d < out[0].Distance {
+	if bestOut >= 0 && len(out) > 0 && all[bestOut].d < out[0].Distance && sh.any(v) {
 		b := all[bestOut]
 		drv := b.c.Config.Driver
 		if drv == "" {

@@ -255,7 +255,7 @@ func TestWriteText_AnswerFirst(t *testing.T) {
 		t.Errorf("the text does not begin with the format:\n%s", s)
 	}
 	last := -1
-	for _, w := range []string{"the paste comes from:", "best candidates", "1. 0.0000", "tcp-stream on mlx5, era", "/?driver=mlx5", "next: ", "cached share", "note: not compared", "provenance: ", "counters (net/core/page_pool.c"} {
+	for _, w := range []string{"the paste comes from:", "best candidates", "1. 0.0", "tcp-stream on mlx5, era", "/?driver=mlx5", "next: ", "cached share", "note: not compared", "provenance: ", "counters (net/core/page_pool.c"} {
 		i := strings.Index(s, w)
 		if i < 0 {
 			t.Fatalf("no %q in:\n%s", w, s)

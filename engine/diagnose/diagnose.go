@@ -70,11 +70,16 @@ type Report struct {
 	// Constraints are what the paste says about where it comes from: the
 	// nearest runs are ranked among the runs that meet them (Rank).
 	Constraints []Constraint `json:"constraints,omitempty"`
-	Notes       []string     `json:"notes,omitempty"`
+	// NonePossible says why no modelled run can have printed the paste
+	// (what it says of its source contradicts itself, or fits no run): the
+	// candidates are then only the nearest shapes without the constraint
+	// dropped. "" when some run can.
+	NonePossible string   `json:"none_possible,omitempty"`
+	Notes        []string `json:"notes,omitempty"`
 }
 
 // DistanceDoc is the distance the nearest scenarios are ranked by.
-const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets, among those the paste could come from (its constraints); each scenario × driver at its nearest eras; runs at the same distance are one shape, every one named"
+const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run at the paste's length: its counters at 5 000 packets plus what it adds after them, scaled to the paste's allocations — the warm-up's counts stay, the steady state's grow), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets, among those the paste could come from (its constraints); each scenario × driver at its nearest eras; runs at the same distance are one shape, every one named"
 
 // Diagnose reads a paste and diagnoses it.
 func Diagnose(text string, opt Options) (*Report, error) {
@@ -148,6 +153,13 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 			}
 		}
 		if !run.c.Any() {
+			if !opt.NoModel && prefers(r.Constraints) {
+				cs := append([]Constraint(nil), r.Constraints...)
+				run.Nearest, _ = Rank(Sweep(), run.c.V, shapeOf(run.c, true), opt.Nearest, cs)
+				if i == 0 {
+					r.Constraints = cs
+				}
+			}
 			run.Next = advise(p, run)
 			continue
 		}
@@ -158,6 +170,12 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 			run.Nearest, notes = Rank(Sweep(), run.c.V, shapeOf(run.c, absentZero), opt.Nearest, cs)
 			if i == 0 {
 				r.Constraints = cs // with the ones dropped marked
+				for _, c := range cs {
+					if c.Dropped {
+						r.NonePossible = "no modelled run can have printed this paste: " + c.why
+						break
+					}
+				}
 			}
 			for _, n := range notes {
 				if !contains(r.Notes, n) {
@@ -216,6 +234,15 @@ func (p *Paste) cutMidLine() (Line, bool) {
 }
 
 var lazyRingPrefix = lazyRegexp(`^rx\d+_pp_(\w*)$`)
+
+func prefers(cs []Constraint) bool {
+	for _, c := range cs {
+		if c.Prefers {
+			return true
+		}
+	}
+	return false
+}
 
 func delta(a, b Counters) (Counters, bool) {
 	var d Counters

@@ -23,10 +23,42 @@ import (
 // SweepPackets is the length of each model run of the sweep.
 const SweepPackets = 20_000
 
-// Candidate is one model run of the sweep.
+// Candidate is one model run of the sweep: its counters at the end, and
+// Warm, at the first of the run's check points (every 64th operation) at
+// or after WarmPackets packets: the counters the run adds after Warm are
+// its steady state, which a longer run repeats (Scaled).
 type Candidate struct {
 	Config lab.Config
 	Stats  sim.Stats
+	Warm   sim.Stats
+}
+
+// WarmPackets is where the sweep's runs take their Warm counters.
+const WarmPackets = SweepPackets / 4
+
+// Scaled is the run's counters at the length of a paste that allocated
+// allocs pages: Warm, plus the counters the run adds after Warm scaled so
+// that the allocations match (the warm-up's counts — the ring's first
+// fill, the first refills — stay as they are; the steady state's grow);
+// between Warm and the end the run's own counters are interpolated, and a
+// paste shorter than Warm is compared with Warm.
+func (c Candidate) Scaled(allocs float64) sim.Stats {
+	a, z := c.Warm, c.Stats
+	am, zm := float64(allocsOf(a)), float64(allocsOf(z))
+	if zm <= am {
+		return z
+	}
+	k := max((allocs-am)/(zm-am), 0)
+	var out sim.Stats
+	for i := range out {
+		d := float64(z[i]) - float64(a[i])
+		out[i] = uint64(max(float64(a[i])+k*d, 0) + 0.5)
+	}
+	return out
+}
+
+func allocsOf(v sim.Stats) uint64 {
+	return v[sim.StatAllocFast] + v[sim.StatAllocRefill] + v[sim.StatAllocSlow] + v[sim.StatAllocSlowHighOrder]
 }
 
 var (
@@ -34,20 +66,13 @@ var (
 	sweep     []Candidate
 )
 
-// Sweep runs the model once per process and returns its runs.
+// Sweep runs the model once per process and returns its runs (a
+// Sweeper's, in one piece).
 func Sweep() []Candidate {
 	sweepOnce.Do(func() {
-		for _, cfg := range sweepConfigs() {
-			l, err := lab.New(cfg)
-			if err != nil {
-				continue
-			}
-			l.Run()
-			if l.Err() != nil {
-				continue
-			}
-			sweep = append(sweep, Candidate{Config: cfg, Stats: l.Results().Stats})
-		}
+		w := &Sweeper{cfgs: sweepConfigs()}
+		w.run(nil)
+		sweep = w.out
 	})
 	return sweep
 }
@@ -73,6 +98,12 @@ func shapeOf(c Counters, absentIsZero bool) Shape {
 		sh.Use[sim.StatAllocRefill] = false
 	}
 	return sh
+}
+
+// any reports whether v has a nonzero counter the shape compares.
+func (sh Shape) any(v sim.Stats) bool {
+	_, ok := sh.vector(v)
+	return ok
 }
 
 // vector is v's counters as shares of their sum over the shape's counters.
@@ -133,6 +164,9 @@ type Match struct {
 	// Preferred: the runs are of the scenarios the paste's other counters
 	// point to (RuleDriverCounters), ranked before the nearer others.
 	Preferred bool `json:"preferred,omitempty"`
+	// NoShape: the paste has no counter to compare (page-pool-get alone):
+	// the runs are the ones its other evidence points to, at distance 1.
+	NoShape bool `json:"no_shape,omitempty"`
 	// Stats are the first run's counters.
 	Stats map[string]uint64 `json:"stats"`
 }

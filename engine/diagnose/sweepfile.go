@@ -32,6 +32,7 @@ type sweepFile struct {
 type sweepFR struct {
 	Config string               `json:"config"`
 	Stats  [sim.NumStats]uint64 `json:"stats"`
+	Warm   [sim.NumStats]uint64 `json:"warm"`
 	// LeftOut: the config did not build or its run failed, and Sweep
 	// leaves it out (listed, so that the file names every config swept).
 	LeftOut bool `json:"left_out,omitempty"`
@@ -41,14 +42,14 @@ type sweepFR struct {
 // has not yet) in the file's form.
 func WriteSweep(w io.Writer) error {
 	f := sweepFile{Doc: "pplab's diagnosis sweep: every scenario × driver × era the diagnosis compares a paste with, and its page_pool counters (engine/diagnose Sweep); written when the site is built", Packets: SweepPackets}
-	ran := map[string]sim.Stats{}
+	ran := map[string]Candidate{}
 	for _, c := range Sweep() {
-		ran[c.Config.Values().Encode()] = c.Stats
+		ran[c.Config.Values().Encode()] = c
 	}
 	for _, cfg := range sweepConfigs() {
 		k := cfg.Values().Encode()
-		st, ok := ran[k]
-		f.Runs = append(f.Runs, sweepFR{Config: k, Stats: st, LeftOut: !ok})
+		c, ok := ran[k]
+		f.Runs = append(f.Runs, sweepFR{Config: k, Stats: c.Stats, Warm: c.Warm, LeftOut: !ok})
 	}
 	b, err := json.Marshal(f)
 	if err != nil {
@@ -80,7 +81,7 @@ func DecodeSweep(b []byte) ([]Candidate, error) {
 			return nil, fmt.Errorf("%s: run %d is %s, this build sweeps %s there: a file of another build", SweepFileName, i+1, r.Config, cfg.Values().Encode())
 		}
 		if !r.LeftOut {
-			out = append(out, Candidate{Config: cfg, Stats: r.Stats})
+			out = append(out, Candidate{Config: cfg, Stats: r.Stats, Warm: r.Warm})
 		}
 	}
 	return out, nil

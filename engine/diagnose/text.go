@@ -34,17 +34,27 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  %-16s %s\n  %16s %s %s\n", c.Rule+":", c.Evidence, "", how, c.Keeps)
 		}
 	}
+	if r.NonePossible != "" {
+		fmt.Fprintf(w, "none possible: %s\n", r.NonePossible)
+	}
 	for _, run := range r.Runs {
 		fmt.Fprintf(w, "\n%s:\n", run.Label)
 		if len(run.Nearest) > 0 {
-			fmt.Fprintf(w, "  best candidates (model runs of the nearest counter shape; Hellinger distance, 0 = the same):\n")
+			if r.NonePossible != "" {
+				fmt.Fprintf(w, "  the nearest shapes all the same (none can have printed the paste; Hellinger distance, 0 = the same):\n")
+			} else {
+				fmt.Fprintf(w, "  best candidates (model runs of the nearest counter shape; Hellinger distance, 0 = the same):\n")
+			}
 			for i, m := range run.Nearest {
 				tie := ""
 				if len(m.Runs) > 1 {
 					tie = fmt.Sprintf(" (a tie: %d runs of this shape)", len(m.Runs))
 				}
-				if m.Preferred {
-					tie += " (what the driver's other counters count)"
+				if m.Preferred && !m.NoShape {
+					tie += " (what the paste's other evidence points to)"
+				}
+				if m.NoShape {
+					tie += " (no counter to compare: the runs the paste's other evidence points to)"
 				}
 				fmt.Fprintf(w, "  %d. %.4f%s\n", i+1, m.Distance, tie)
 				for _, mr := range m.Runs {
