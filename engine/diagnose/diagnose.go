@@ -186,7 +186,9 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		run.Next = advise(p, run)
 	}
 	if len(runs) > 0 && !runs[0].c.Any() {
-		r.Notes = append(r.Notes, "no page_pool counters in the paste (page-pool-get carries none): paste page-pool-stats-get or ethtool -S for the shape and the nearest scenarios")
+		if len(p.Snapshots[0].Pools) > 0 {
+			r.Notes = append(r.Notes, "no page_pool counters in the paste (page-pool-get carries none): paste page-pool-stats-get or ethtool -S for the shape and the nearest scenarios")
+		}
 	}
 	r.Runs = runs
 	if nc := notCompared(p); len(nc) > 0 {

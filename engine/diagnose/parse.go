@@ -343,10 +343,30 @@ func Parse(text string) (*Paste, error) {
 		}
 	}
 	if len(p.Snapshots) == 0 || !p.anyData() {
-		return nil, &ParseError{Line: firstN, Text: first, Msg: "no page_pool counter or pool found: want " + Accepted}
+		if !p.driverCountersOnly() {
+			return nil, &ParseError{Line: firstN, Text: first, Msg: "no page_pool counter or pool found: want " + Accepted}
+		}
+		p.Variant = "a driver's own counters, no page_pool counter"
+		p.Notes = append(p.Notes, "no page_pool counter in the paste (a kernel before 5.18, CONFIG_PAGE_POOL_STATS off, or a driver that prints none): the candidates are the runs the driver's own counters point to")
 	}
 	p.sleeps(body)
 	return p, nil
+}
+
+// driverCountersOnly reports whether an ethtool -S paste without a
+// page_pool counter has counters that name its driver (mlx5's rx_cache_*
+// or ch_*, the Marvell MIB counters: ownNames), which the candidates
+// can still be drawn from.
+func (p *Paste) driverCountersOnly() bool {
+	if p.Format != FormatEthtool || len(p.Snapshots) == 0 {
+		return false
+	}
+	for _, on := range ownNames {
+		if hasOther(p, on.re()) {
+			return true
+		}
+	}
+	return false
 }
 
 // literalStarts reports whether a line that is not a command opens a ynl

@@ -72,7 +72,7 @@ func (r *Report) WriteText(w io.Writer) {
 				fmt.Fprintf(w, "        - %s\n", l)
 			}
 		}
-		if len(run.Absent) > 0 {
+		if len(run.Absent) > 0 && len(run.Counters) > 0 {
 			how := "left out of the comparison"
 			if run.AbsentAsZero {
 				how = "taken as 0"
