@@ -32,6 +32,11 @@ const (
 	// RuleNetlinkListed: ynl / ynltool show only the pools netlink lists:
 	// a driver that sets pp_params.netdev in that era, from 6.8.
 	RuleNetlinkListed = "netlink-listed"
+	// RuleNapiID: netlink prints a pool's napi-id only when its driver set
+	// pp.napi (page_pool_user.c): live pools with an ifindex and a
+	// napi-id are mlx5's or bnxt's (from 6.4 in the model), without one a
+	// driver that sets pp.netdev but not pp.napi (lunar).
+	RuleNapiID = "napi-id"
 	// RuleModelNote: the model's own ethtool -S block says whose run it is
 	// ("(mvpp2's ethtool -S shows no page_pool counters; the names are the
 	// generic helper's …)"): that driver, whatever the names.
@@ -81,6 +86,7 @@ type Constraint struct {
 type driverFacts struct {
 	name         string
 	netdevFrom   string
+	napiFrom     string
 	rxCacheUntil string
 	exposed      bool            // its ethtool -S prints page_pool counters
 	names        map[string]bool // the device-total names it prints
@@ -90,7 +96,7 @@ type driverFacts struct {
 var driverFactsOnce = sync.OnceValue(func() []driverFacts {
 	var out []driverFacts
 	for _, d := range lab.List().DriverModels {
-		f := driverFacts{name: d.Name, netdevFrom: d.NetdevFrom, rxCacheUntil: d.RxCacheUntil, exposed: lab.EthtoolNote(d.Name) == "",
+		f := driverFacts{name: d.Name, netdevFrom: d.NetdevFrom, napiFrom: d.PPNapiFrom, rxCacheUntil: d.RxCacheUntil, exposed: lab.EthtoolNote(d.Name) == "",
 			names: map[string]bool{}, ringSuffixes: map[string]bool{}}
 		if f.exposed {
 			for s := sim.Stat(0); s < sim.NumStats; s++ {
@@ -303,6 +309,9 @@ func Constraints(p *Paste) []Constraint {
 				return ok && since(f.netdevFrom, c.Era) && since(netlinkFrom, c.Era)
 			}})
 	}
+	if c, ok := napiConstraint(p); ok {
+		out = append(out, c)
+	}
 	// The model's own note names its driver.
 	noted := ""
 	for _, l := range p.Lines {
@@ -491,6 +500,37 @@ func hasOther(p *Paste, re *regexp.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// napiConstraint reads the live pools' napi-ids (page-pool-get, ynltool
+// group-by pp): all set, or none.
+func napiConstraint(p *Paste) (Constraint, bool) {
+	with, without := 0, 0
+	var first Pool
+	for _, pl := range p.Snapshots[len(p.Snapshots)-1].Pools {
+		if !pl.HasPoolFields || !pl.HasIfindex || pl.Detached {
+			continue // an orphan or destroyed pool has lost its NAPI
+		}
+		if with+without == 0 {
+			first = pl
+		}
+		if pl.NapiID != 0 {
+			with++
+		} else {
+			without++
+		}
+	}
+	switch {
+	case with > 0 && without == 0:
+		return Constraint{Rule: RuleNapiID, Evidence: fmt.Sprintf("every live pool has a napi-id (pool %d, line %d: napi-id %d): its driver set pp.napi", first.ID, first.Line, first.NapiID),
+			Keeps: "runs of a driver that sets pp.napi in that era",
+			admit: func(c lab.Config) bool { f, ok := factsOf(c.Driver); return ok && since(f.napiFrom, c.Era) }}, true
+	case without > 0 && with == 0:
+		return Constraint{Rule: RuleNapiID, Evidence: fmt.Sprintf("no live pool has a napi-id (pool %d, line %d): its driver set pp.netdev but not pp.napi", first.ID, first.Line),
+			Keeps: "runs of a driver that does not set pp.napi in that era",
+			admit: func(c lab.Config) bool { f, ok := factsOf(c.Driver); return ok && !since(f.napiFrom, c.Era) }}, true
+	}
+	return Constraint{}, false
 }
 
 // zombies describes the paste's destroyed pools that still hold pages
