@@ -344,6 +344,9 @@ func Parse(text string) (*Paste, error) {
 	}
 	if len(p.Snapshots) == 0 || !p.anyData() {
 		if !p.driverCountersOnly() {
+			if anyMatch(body, perfLineRe()) {
+				return nil, &ParseError{Line: firstN, Text: first, Msg: "a perf top listing, not page_pool counters: ppsim predict --profile FILE --rate VALUE --unit kpps|pps|mbps --change … (the /whatif/ page) reads it; here, want " + Accepted}
+			}
 			return nil, &ParseError{Line: firstN, Text: first, Msg: "no page_pool counter or pool found: want " + Accepted}
 		}
 		p.Variant = "a driver's own counters, no page_pool counter"
@@ -382,6 +385,9 @@ func (p *Paste) literalStarts(body []string) bool {
 	}
 	return false
 }
+
+// perfLineRe is a perf top line: "<pct>%  <dso>  [k|.]  <symbol>".
+var perfLineRe = lazyRegexp(`^\s*\d+(?:\.\d+)?%\s+\S+\s+\[[k.]\]\s+\S`)
 
 var literalStartRe = lazyRegexp(`^\s*[\[{]\s*($|[\[{'"])`)
 
