@@ -489,6 +489,9 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 			return ga.Div().Body(ga.H3().Text("What the paste says of the machine"), ga.Ul().ID("diag-source").Class("plain diag-source").Body(source...))
 		}),
 	}
+	if v.NonePossible != "" {
+		out = append(out, ga.P().ID("diag-none-possible").Class("diag-error").Role("status").Body(ga.Strong().Text("None possible: "), ga.Text(v.NonePossible)))
+	}
 	for i, r := range v.Runs {
 		if len(v.Runs) > 1 {
 			out = append(out, ga.H3().Class("diag-run-label").Text(cap1(r.Label)))

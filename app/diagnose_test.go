@@ -36,3 +36,21 @@ func TestDiagnosePage_AnswerFirst(t *testing.T) {
 		last = i
 	}
 }
+
+// TestDiagnosePage_NonePossibleIsSaid: a paste that contradicts itself (a
+// ynl dump from a 6.1 kernel) says so in the answer, before any run.
+func TestDiagnosePage_NonePossibleIsSaid(t *testing.T) {
+	b, err := os.ReadFile("../engine/diagnose/testdata/pastes/ynl-on-6.1-impossible.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := session.NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := ga.HTMLString(p.Render())
+	i, j := strings.Index(html, `id="diag-none-possible"`), strings.Index(html, `class="diag-match"`)
+	if i < 0 || j < 0 || i > j || !strings.Contains(html, "no modelled run can have printed this paste") {
+		t.Errorf("none-possible at %d, the first match at %d", i, j)
+	}
+}

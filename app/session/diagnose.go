@@ -225,8 +225,10 @@ type DiagnoseView struct {
 	Distance string
 	Notes    []string
 	// Constraints are what the paste says about its source (the runs
-	// ranked are those that meet them).
-	Constraints []DiagConstraint
+	// ranked are those that meet them); NonePossible, when it contradicts
+	// itself, says so (the runs shown are then shapes only).
+	Constraints  []DiagConstraint
+	NonePossible string
 
 	// The nearest runs: Computing while they are found (Done of Total
 	// model runs made), NearestMS what the last search took (wall time),
@@ -397,6 +399,7 @@ func (d *Diagnosis) View() DiagnoseView {
 		v.Rates = append(v.Rates, dr)
 	}
 	v.Distance, v.Notes = r.Distance, r.Notes
+	v.NonePossible = r.NonePossible
 	for _, c := range r.Constraints {
 		v.Constraints = append(v.Constraints, DiagConstraint{Rule: c.Rule, Evidence: c.Evidence, Keeps: c.Keeps, Dropped: c.Dropped, Prefers: c.Prefers})
 	}

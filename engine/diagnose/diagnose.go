@@ -170,12 +170,6 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 			run.Nearest, notes = Rank(Sweep(), run.c.V, shapeOf(run.c, absentZero), opt.Nearest, cs)
 			if i == 0 {
 				r.Constraints = cs // with the ones dropped marked
-				for _, c := range cs {
-					if c.Dropped {
-						r.NonePossible = "no modelled run can have printed this paste: " + c.why
-						break
-					}
-				}
 			}
 			for _, n := range notes {
 				if !contains(r.Notes, n) {
@@ -191,6 +185,12 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		}
 	}
 	r.Runs = runs
+	for _, c := range r.Constraints {
+		if c.Dropped {
+			r.NonePossible = "no modelled run can have printed this paste: " + c.why
+			break
+		}
+	}
 	if nc := notCompared(p); len(nc) > 0 {
 		const show = 12
 		more := ""
