@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -60,6 +61,12 @@ const (
 	// only some scenarios have (GRO, XDP drop / redirect / TX), nonzero:
 	// those scenarios first. A preference, not a filter.
 	RuleDriverCounters = "driver-counters"
+	// RuleTraffic: the device's frame counters (rx/tx packets and bytes,
+	// the Marvell MIB's good_frames_*): every frame sent back out (tx ≈
+	// rx) is forward or xdp-tx; full-size frames in and small ones out
+	// at a fraction of the rate (ACKs) a TCP receive, tcp-stream. A
+	// preference, not a filter.
+	RuleTraffic = "traffic"
 	// RuleZombies: a destroyed pool still holding pages (netlink's
 	// detach-time with pages in flight, ynltool's "detached" or zombies):
 	// the destroy scenario first. A preference, not a filter.
@@ -476,6 +483,9 @@ func Constraints(p *Paste) []Constraint {
 			}
 		}
 	}
+	if c, ok := trafficConstraint(last); ok {
+		out = append(out, c)
+	}
 	if z := zombies(p); z != "" {
 		out = append(out, Constraint{Rule: RuleZombies, Evidence: z + ": a destroyed pool whose pages have not all come back (page_pool_release_retry keeps it)", Keeps: "destroy first", Prefers: true,
 			admit: func(c lab.Config) bool { return c.Scenario == "destroy" }})
@@ -502,14 +512,57 @@ func hasOther(p *Paste, re *regexp.Regexp) bool {
 	return false
 }
 
+// trafficNames: the frames and bytes received and sent, by the names the
+// drivers give them (the PHY's count first: mlx5's rx_packets leaves out
+// the frames XDP consumed).
+var trafficNames = [4][]string{
+	{"rx_packets_phy", "good_frames_received", "rx_packets"},
+	{"rx_bytes_phy", "good_octets_received", "rx_bytes"},
+	{"tx_packets_phy", "good_frames_sent", "tx_packets"},
+	{"tx_bytes_phy", "good_octets_sent", "tx_bytes"},
+}
+
+func trafficConstraint(sn Snapshot) (Constraint, bool) {
+	var v [4]float64
+	var n [4]string
+	for i, names := range trafficNames {
+		for _, name := range names {
+			if j := slices.IndexFunc(sn.Other, func(o Named) bool { return o.Name == name }); j >= 0 {
+				v[i], n[i] = sn.Other[j].Value, name
+				break
+			}
+		}
+	}
+	rxP, rxB, txP, txB := v[0], v[1], v[2], v[3]
+	if rxP < 1000 {
+		return Constraint{}, false
+	}
+	set := func(ev string, scen ...string) (Constraint, bool) {
+		return Constraint{Rule: RuleTraffic, Evidence: ev, Keeps: strings.Join(scen, ", ") + " first", Prefers: true,
+			admit: func(c lab.Config) bool { return slices.Contains(scen, c.Scenario) }}, true
+	}
+	switch {
+	case txP >= 0.8*rxP && txP <= 1.2*rxP:
+		return set(fmt.Sprintf("%s %s ≈ %s %s: the frames received are sent back out", n[2], human(txP), n[0], human(rxP)), "forward", "xdp-tx")
+	case rxB > 0 && txB > 0 && txP > 0.01*rxP && txP < 0.5*rxP && rxB/rxP >= 1000 && txB/txP <= 100:
+		return set(fmt.Sprintf("%s / %s = %.0f bytes in, %s / %s = %.0f bytes out at %.2f frames per frame in: full-size segments received, ACKs sent", n[1], n[0], rxB/rxP, n[3], n[2], txB/txP, txP/rxP), "tcp-stream")
+	}
+	return Constraint{}, false
+}
+
 // napiConstraint reads the live pools' napi-ids (page-pool-get, ynltool
 // group-by pp): all set, or none.
 func napiConstraint(p *Paste) (Constraint, bool) {
 	with, without := 0, 0
 	var first Pool
 	for _, pl := range p.Snapshots[len(p.Snapshots)-1].Pools {
-		if !pl.HasPoolFields || !pl.HasIfindex || pl.Detached {
-			continue // an orphan or destroyed pool has lost its NAPI
+		if pl.HasPoolFields && !pl.HasIfindex {
+			// An orphan: a pool of a device that is gone, which the live
+			// pools' NAPI says nothing of.
+			return Constraint{}, false
+		}
+		if !pl.HasPoolFields || pl.Detached {
+			continue // a destroyed pool has lost its NAPI
 		}
 		if with+without == 0 {
 			first = pl
@@ -557,7 +610,8 @@ func zombies(p *Paste) string {
 
 // notCompared names the paste's counters that are no page_pool counter
 // and that no constraint read (the model does not count them).
-func notCompared(p *Paste) []string {
+func notCompared(p *Paste, cs []Constraint) []string {
+	traffic := slices.ContainsFunc(cs, func(c Constraint) bool { return c.Rule == RuleTraffic })
 	var out []string
 	seen := map[string]bool{}
 	for _, sn := range p.Snapshots {
@@ -574,6 +628,11 @@ func notCompared(p *Paste) []string {
 			}
 			for _, ec := range eventCounters {
 				if ec.re().MatchString(o.Name) && o.Value > 0 {
+					continue next
+				}
+			}
+			for _, names := range trafficNames {
+				if traffic && slices.Contains(names, o.Name) {
 					continue next
 				}
 			}

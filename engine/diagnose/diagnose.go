@@ -191,7 +191,7 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 			break
 		}
 	}
-	if nc := notCompared(p); len(nc) > 0 {
+	if nc := notCompared(p, r.Constraints); len(nc) > 0 {
 		const show = 12
 		more := ""
 		if len(nc) > show {
