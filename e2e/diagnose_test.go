@@ -462,6 +462,11 @@ func (p *page) noHScroll(when string, w int) {
 // opens the playground there.
 func subPathDiagnose(t *testing.T, p *page) {
 	p.openDiagnose(subURL)
+	// The model's runs come from the site's file under the sub-path too.
+	p.wait(`window.__pplab.fetching === false`, 30*time.Second)
+	if st := p.diag(); st.SweepFrom != "file" {
+		t.Errorf("under /pplab/ the model's runs came from %q, not %s", st.SweepFrom, session.SweepURL)
+	}
 	var hrefs []string
 	p.eval(`Array.from(document.querySelectorAll('a.home, #diag-to-playground, #diag-to-playground ~ a')).map(a => a.getAttribute('href'))`, &hrefs)
 	if len(hrefs) < 3 {
