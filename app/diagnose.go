@@ -65,7 +65,19 @@ type DiagnosePage struct {
 	lastDrawn            float64
 	maxSliceMS, searchMS float64
 	searchStart          float64
+
+	// The model's runs come from the file the site was built with
+	// (diagnose.SweepFileName) while it loads; the page sweeps itself only
+	// when the fetch fails (fetching: the fetch is pending; sweepFrom:
+	// "file" or "model", once known; fetchMS: the fetch and decoding).
+	fetching  bool
+	sweepFrom string
+	fetchMS   float64
 }
+
+// diagFetchWaitMS bounds the wait for the sweep file before the page
+// sweeps itself.
+const diagFetchWaitMS = 8000
 
 func (p *DiagnosePage) OnMount(ctx ga.Context) {
 	p.act(ctx, "start-up", func() {
@@ -75,7 +87,9 @@ func (p *DiagnosePage) OnMount(ctx ga.Context) {
 		setValue("diag-interval", iv)
 		p.searchStart = now()
 		p.d = session.NewDiagnosis(text, iv, now)
-		p.d.Warm() // the model's runs are made while the user pastes
+		if p.d.Warm() { // the model's runs are loaded (or made) while the user pastes
+			p.fetchSweep(ctx)
+		}
 		p.view = p.d.View()
 	})
 	ctx.Handle(actDiagText, func(ctx ga.Context, a ga.Action) {
@@ -107,7 +121,7 @@ func (p *DiagnosePage) OnMount(ctx ga.Context) {
 			p.seq++ // a pending debounce is for older text
 			p.apply()
 		})
-		bringIntoView(ctx, "#diag-read")
+		bringIntoView(ctx, "#diag-answer")
 		p.work(ctx)
 	})
 	p.work(ctx)
@@ -175,7 +189,7 @@ func (p *DiagnosePage) apply() {
 // straight into its two elements, and the page renders again only when
 // the search ends.
 func (p *DiagnosePage) work(ctx ga.Context) {
-	if p.working || p.d == nil || !(p.d.Computing() || p.d.Warming()) {
+	if p.working || p.fetching || p.d == nil || !(p.d.Computing() || p.d.Warming()) {
 		return
 	}
 	p.working = true
@@ -216,6 +230,86 @@ func (p *DiagnosePage) slice(ctx ga.Context) {
 	p.publish()
 }
 
+// fetchSweep fetches the model's runs the site was built with and
+// installs them (session.LoadSweep); if the fetch fails, the file is
+// refused, or it takes over diagFetchWaitMS, the page makes the runs
+// itself in slices (work).
+func (p *DiagnosePage) fetchSweep(ctx ga.Context) {
+	p.fetching = true
+	p.d.SetFetching(true)
+	t0 := now()
+	var ok, fail, text ga.Func
+	done := func(body string, err string) {
+		ctx.Dispatch(func(ctx ga.Context) {
+			if !p.fetching {
+				return // the wait ran out first: the page sweeps itself
+			}
+			p.fetching = false
+			p.d.SetFetching(false)
+			if err == "" {
+				if e := session.LoadSweep([]byte(body)); e != nil {
+					err = e.Error()
+				}
+			}
+			p.fetchMS = now() - t0
+			if err != "" {
+				p.sweepFrom = "model"
+				ga.Logf("pplab: diagnose: %s: %s; the page makes the model's runs itself", session.SweepURL, err)
+			} else {
+				p.sweepFrom = "file"
+			}
+			searching := p.d.Computing()
+			p.act(ctx, "the model's runs", func() { p.d.Work(diagSliceMS) })
+			if searching && !p.d.Computing() {
+				p.searchMS = now() - p.searchStart
+			}
+			p.work(ctx)
+			p.publish()
+		})
+	}
+	release := func() {
+		ok.Release()
+		fail.Release()
+		if text.Truthy() {
+			text.Release()
+		}
+	}
+	text = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		release()
+		done(args[0].String(), "")
+		return nil
+	})
+	ok = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		res := args[0]
+		if !res.Get("ok").Bool() {
+			release()
+			done("", "HTTP "+res.Get("status").String())
+			return nil
+		}
+		res.Call("text").Call("then", text, fail)
+		return nil
+	})
+	fail = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		release()
+		msg := "the fetch failed"
+		if len(args) > 0 && args[0].Truthy() {
+			msg = args[0].Call("toString").String()
+		}
+		done("", msg)
+		return nil
+	})
+	ga.Window().Call("fetch", ga.Getenv("GOAPP_STATIC_RESOURCES_URL")+"/"+session.SweepURL).Call("then", ok, fail)
+	ctx.After(diagFetchWaitMS*time.Millisecond, func(ctx ga.Context) {
+		if p.fetching {
+			p.fetching, p.sweepFrom = false, "model"
+			p.d.SetFetching(false)
+			ga.Logf("pplab: diagnose: %s did not come in %d ms; the page makes the model's runs itself", session.SweepURL, diagFetchWaitMS)
+			p.work(ctx)
+		}
+		ctx.PreventUpdate()
+	})
+}
+
 // noteSlice keeps the slices' longest durations (window.__pplab.slowSlices:
 // the typing waited that long), marking those a garbage collection ran in.
 func (p *DiagnosePage) noteSlice(ms float64, cyclesBefore uint64) {
@@ -254,6 +348,9 @@ func (p *DiagnosePage) progress() {
 }
 
 func computingText(v *session.DiagnoseView) string {
+	if v.Fetching {
+		return "Loading the model's runs a paste is compared with (" + session.SweepURL + ", made when this site was built)…"
+	}
 	if v.Warming {
 		return fmt.Sprintf("Meanwhile the model makes the runs a paste is compared with: %d of %d (every scenario × driver × era with stats, once).", v.Done, v.Total)
 	}
@@ -264,7 +361,7 @@ func computingText(v *session.DiagnoseView) string {
 func (p *DiagnosePage) publish() {
 	v := &p.view
 	st := map[string]any{"mounted": true, "page": "diagnose", "computing": v.Computing, "done": v.Done, "total": v.Total,
-		"nearestMS": v.NearestMS, "sweepMS": v.SweepMS, "slices": v.Slices, "maxSliceMS": p.maxSliceMS, "searchMS": p.searchMS, "slowSlices": strings.Join(p.slowSlices, ","), "format": v.Format, "error": p.err, "applied": p.applied}
+		"nearestMS": v.NearestMS, "sweepMS": v.SweepMS, "sweepFrom": p.sweepFrom, "fetchMS": p.fetchMS, "fetching": p.fetching, "slices": v.Slices, "maxSliceMS": p.maxSliceMS, "searchMS": p.searchMS, "slowSlices": strings.Join(p.slowSlices, ","), "format": v.Format, "error": p.err, "applied": p.applied}
 	if v.Err != nil {
 		st["errLine"] = v.Err.Line
 	}
@@ -301,7 +398,7 @@ func (p *DiagnosePage) Render() (ui ga.UI) {
 		ga.Header().Class("top").Body(
 			ga.A().Class("skip").Href("#diag-text").Text("skip to the text box"),
 			ga.H1().Body(ga.A().Class("home").Href(sitePath("/")).Text("pplab"), ga.Span().Class("tag").Text(" — what your page_pool counters say")),
-			ga.P().Class("lede").Text("Paste your counters: each one is explained (what it counts, where net/core/page_pool.c counts it, since when), with the ratios that matter, the rates between two snapshots, the model runs whose counters have the nearest shape — found by running the model — and what to look at next."),
+			ga.P().Class("lede").Text("Paste your counters: the answer first — the format read, what it says of the machine, the model runs that could have printed it (the nearest counter shape among them, each a link into the playground) and what to look at next; then the ratios, the rates between two snapshots, every line as it was read, and what each counter counts."),
 			ga.Nav().Class("diag-nav").Aria("label", "pplab").Body(
 				ga.A().ID("diag-to-playground").Href(sitePath("/")).Text("the playground"), ga.Text(" · "),
 				ga.A().Href(sitePath(RulesPath)).Text("the rules"), ga.Text(" · "),
@@ -310,12 +407,13 @@ func (p *DiagnosePage) Render() (ui ga.UI) {
 		ga.If(p.err != "", func() ga.UI {
 			return ga.P().ID("diag-fault").Class("field-error").Role("alert").Text("Something went wrong (the page keeps running): " + p.err)
 		}),
-		ga.Div().Class("diag-cols").Body(input, diagRead(v)),
+		ga.Div().Class("diag-cols").Body(input, diagAnswer(v)),
 	}
 	if v.Err == nil && !v.Empty {
-		body = append(body, diagCounters(v))
 		for i, r := range v.Runs {
-			body = append(body, diagRun(v, i, r))
+			if len(r.Ratios) > 0 || r.Absent != "" {
+				body = append(body, diagRun(i, r, len(v.Runs) > 1))
+			}
 		}
 		if len(v.Rates) > 0 {
 			body = append(body, diagRates(v.Rates))
@@ -327,6 +425,7 @@ func (p *DiagnosePage) Render() (ui ga.UI) {
 			}
 			body = append(body, ga.Section().ID("diag-notes").Class("panel").Aria("label", "notes").Body(ga.H2().Text("Notes"), ga.Ul().Body(notes...)))
 		}
+		body = append(body, diagRead(v), diagCounters(v))
 	}
 	body = append(body, ga.Footer().Class("foot").Body(
 		ga.P().Text("The nearest runs: "+distanceText(v)),
@@ -354,22 +453,82 @@ func diagError(e *session.DiagnoseErr) ga.UI {
 	)
 }
 
-// diagRead is what the parser made of the paste: the format, its
-// provenance, every line with its number (the ones not understood grey,
-// never dropped), the pools netlink listed.
-func diagRead(v *session.DiagnoseView) ga.UI {
-	sec := ga.Section().ID("diag-read").Class("panel diag-read").Aria("label", "what was read")
+// diagAnswer is the answer, beside the text box: the format read, what
+// the paste says of its source, and per run the best candidates (each
+// with its playground link) and what to look at next.
+func diagAnswer(v *session.DiagnoseView) ga.UI {
+	sec := ga.Section().ID("diag-answer").Class("panel diag-answer").Aria("label", "the answer")
 	switch {
 	case v.Empty:
-		return sec.Body(ga.H2().Text("What was read"), ga.P().ID("diag-empty").Class("meta").Text("Nothing yet: paste your counters, or try an example."),
+		return sec.Body(ga.H2().Text("The answer"), ga.P().ID("diag-empty").Class("meta").Text("Nothing yet: paste your counters, or try an example."),
 			ga.If(v.Warming, func() ga.UI {
 				return ga.Div().Class("diag-warm").Body(
 					ga.P().ID("diag-computing").Class("meta").Role("status").Text(computingText(v)),
 					ga.Progress().ID("diag-progress").Value(v.Done).Max(max(v.Total, 1)).Aria("label", "model runs made"))
 			}))
 	case v.Err != nil:
-		return sec.Body(ga.H2().Text("What was read"), ga.P().Class("meta").Text("Nothing: the input has an error (beside the text box)."))
+		return sec.Body(ga.H2().Text("The answer"), ga.P().Class("meta").Text("Nothing: the input has an error (beside the text box)."))
 	}
+	var source []ga.UI
+	for _, c := range v.Constraints {
+		how := "keeps "
+		switch {
+		case c.Dropped:
+			how = "no model run meets it with the above, so not applied; it would keep "
+		case c.Prefers:
+			how = "ranks "
+		}
+		source = append(source, ga.Li().Class("diag-constraint").DataSet("rule", c.Rule).DataSet("dropped", c.Dropped).Body(
+			ga.Strong().Text(c.Rule+": "), ga.Text(c.Evidence), ga.Span().Class("meta").Text(" — "+how+c.Keeps)))
+	}
+	out := []ga.UI{
+		ga.H2().Text("The answer"),
+		ga.P().Body(ga.Strong().ID("diag-format").Text(v.Format), ga.Span().ID("diag-variant").Text(" ("+v.Variant+")"),
+			ga.Span().Class("meta").Text(fmt.Sprintf(" — %d lines, %d read as page_pool counters, %d not understood; %d snapshot(s).", len(v.Lines)+v.LinesCut, v.CountersRead, len(v.Grey)+v.GreyCut, v.Snapshots))),
+		ga.If(len(source) > 0, func() ga.UI {
+			return ga.Div().Body(ga.H3().Text("What the paste says of the machine"), ga.Ul().ID("diag-source").Class("plain diag-source").Body(source...))
+		}),
+	}
+	if v.NonePossible != "" {
+		out = append(out, ga.P().ID("diag-none-possible").Class("diag-error").Role("status").Body(ga.Strong().Text("None possible: "), ga.Text(v.NonePossible)))
+	}
+	for i, r := range v.Runs {
+		if len(v.Runs) > 1 {
+			out = append(out, ga.H3().Class("diag-run-label").Text(cap1(r.Label)))
+		}
+		if !r.NoShape {
+			out = append(out, diagNearest(v, i, r))
+		}
+		out = append(out, diagNext(i, r))
+	}
+	return sec.Body(out...)
+}
+
+// diagNext is what to look at next for one run.
+func diagNext(i int, r session.DiagRun) ga.UI {
+	var next []ga.UI
+	for _, a := range r.Next {
+		var look []ga.UI
+		for _, l := range a.Look {
+			look = append(look, ga.Li().Text(l))
+		}
+		next = append(next, ga.Li().Class("diag-advice").Body(
+			ga.P().Body(ga.Strong().Text(a.Signal)),
+			ga.P().Text(a.Means),
+			ga.Ol().Body(look...),
+		))
+	}
+	if len(next) == 0 {
+		return ga.Text("")
+	}
+	return ga.Div().ID(fmt.Sprintf("diag-next-%d", i)).Body(ga.H3().Text("What to look at next"), ga.Ul().Class("plain diag-next").Body(next...))
+}
+
+// diagRead is what the parser made of the paste: its provenance, every
+// line with its number (the ones not understood grey, never dropped), the
+// pools netlink listed.
+func diagRead(v *session.DiagnoseView) ga.UI {
+	sec := ga.Section().ID("diag-read").Class("panel diag-read").Aria("label", "what was read")
 	var lines []ga.UI
 	for _, l := range v.Lines {
 		li := ga.Li().Class("diag-line use-"+l.Use).DataSet("use", l.Use).DataSet("n", l.N).Body(
@@ -391,9 +550,7 @@ func diagRead(v *session.DiagnoseView) ga.UI {
 	}
 	return sec.Body(
 		ga.H2().Text("What was read"),
-		ga.P().Body(ga.Strong().ID("diag-format").Text(v.Format), ga.Span().ID("diag-variant").Text(" ("+v.Variant+")")),
 		ga.P().ID("diag-provenance").Class("meta").Text(v.Provenance),
-		ga.P().Class("meta").Text(fmt.Sprintf("%d lines, %d read as page_pool counters, %d not understood (grey: kept, not used); %d snapshot(s).", len(v.Lines)+v.LinesCut, v.CountersRead, len(v.Grey)+v.GreyCut, v.Snapshots)),
 		ga.P().Class("meta diag-legend").Body(
 			ga.Span().Class("key use-counter").Text("a page_pool counter read"),
 			ga.Span().Class("key use-kept").Text("understood, not a page_pool counter"),
@@ -445,17 +602,18 @@ func diagCounters(v *session.DiagnoseView) ga.UI {
 		))
 	}
 	return ga.Section().ID("diag-counters").Class("panel").Aria("label", "the counters").Body(
-		ga.H2().Text(fmt.Sprintf("The counters (%d)", len(v.Counters))),
-		ga.If(len(cards) == 0, func() ga.UI {
-			return ga.P().Class("meta").Text("No page_pool counter in the paste (page-pool-get carries none).")
-		}),
-		ga.Div().Class("diag-counter-grid").Body(cards...),
+		ga.Details().ID("diag-glossary").Body(
+			ga.Summary().Body(ga.H2().Class("inline").Text(fmt.Sprintf("What each counter counts (%d)", len(v.Counters)))),
+			ga.If(len(cards) == 0, func() ga.UI {
+				return ga.P().Class("meta").Text("No page_pool counter in the paste (page-pool-get carries none).")
+			}),
+			ga.Div().Class("diag-counter-grid").Body(cards...),
+		),
 	)
 }
 
-// diagRun is one run's ratios, its nearest model runs and what to look at
-// next.
-func diagRun(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
+// diagRun is one run's ratios (and the counters it lacks).
+func diagRun(i int, r session.DiagRun, label bool) ga.UI {
 	var ratios []ga.UI
 	for _, ra := range r.Ratios {
 		ratios = append(ratios, ga.Li().Class("diag-ratio").DataSet("ratio", ra.Name).Body(
@@ -464,28 +622,14 @@ func diagRun(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 			ga.P().Class("meta").Text(ra.Meaning),
 		))
 	}
-	var next []ga.UI
-	for _, a := range r.Next {
-		var look []ga.UI
-		for _, l := range a.Look {
-			look = append(look, ga.Li().Text(l))
-		}
-		next = append(next, ga.Li().Class("diag-advice").Body(
-			ga.P().Body(ga.Strong().Text(a.Signal)),
-			ga.P().Text(a.Means),
-			ga.Ol().Body(look...),
-		))
+	title := "Ratios"
+	if label {
+		title += " — " + r.Label
 	}
 	return ga.Section().ID(fmt.Sprintf("diag-run-%d", i)).Class("panel diag-run").Aria("labelledby", fmt.Sprintf("diag-run-h-%d", i)).Body(
-		ga.H2().ID(fmt.Sprintf("diag-run-h-%d", i)).Text(cap1(r.Label)),
+		ga.H2().ID(fmt.Sprintf("diag-run-h-%d", i)).Text(title),
 		ga.If(r.Absent != "", func() ga.UI { return ga.P().Class("meta").Text("Absent: " + r.Absent) }),
-		ga.If(len(ratios) > 0, func() ga.UI {
-			return ga.Div().Body(ga.H3().Text("Ratios"), ga.Ul().Class("plain diag-ratios").Body(ratios...))
-		}),
-		ga.If(!r.NoShape, func() ga.UI { return diagNearest(v, i, r) }),
-		ga.If(len(next) > 0, func() ga.UI {
-			return ga.Div().Body(ga.H3().Text("What to look at next"), ga.Ul().Class("plain diag-next").Body(next...))
-		}),
+		ga.If(len(ratios) > 0, func() ga.UI { return ga.Ul().Class("plain diag-ratios").Body(ratios...) }),
 	)
 }
 
@@ -493,7 +637,7 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 	id := fmt.Sprintf("diag-nearest-%d", i)
 	if v.Computing {
 		return ga.Div().ID(id).Class("diag-nearest").Aria("busy", true).Body(
-			ga.H3().Text("Nearest model runs"),
+			ga.H3().Text("Best candidates"),
 			ga.P().ID("diag-computing").Role("status").Text(computingText(v)),
 			ga.Progress().ID("diag-progress").Value(v.Done).Max(max(v.Total, 1)).Aria("label", "model runs made"),
 		)
@@ -513,11 +657,15 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 					Aria("label", "open "+label+" (era "+lastEra(mr.Eras)+") in the playground").Text("open in the playground"),
 			))
 		}
-		if m.More > 0 {
-			runs = append(runs, ga.Li().Class("meta").Text(fmt.Sprintf("… %d more with this shape (ppsim diagnose --json lists them)", m.More)))
+		tie := ""
+		if len(m.Runs) > 1 {
+			tie = fmt.Sprintf(" — a tie: %d runs of this shape", len(m.Runs))
+		}
+		if m.Preferred {
+			tie += " — what the paste's other evidence points to"
 		}
 		matches = append(matches, ga.Li().Class("diag-match").DataSet("distance", m.Distance).Body(
-			ga.P().Body(ga.Text("distance "), ga.Strong().Text(m.Distance)),
+			ga.P().Body(ga.Text("distance "), ga.Strong().Text(m.Distance), ga.Span().Class("meta").Text(tie)),
 			ga.Ul().Class("plain diag-match-runs").Body(runs...),
 		))
 	}
@@ -526,8 +674,8 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 		took = fmt.Sprintf(" (found in %.0f ms)", v.NearestMS)
 	}
 	return ga.Div().ID(id).Class("diag-nearest").Body(
-		ga.H3().Text("Nearest model runs"+took),
-		ga.P().Class("meta").Text("The model's runs whose counters have the nearest shape (0: the same); runs of one shape are listed together. The link opens the newest era's run."),
+		ga.H3().Text("Best candidates"+took),
+		ga.P().Class("meta").Text("Of the model's runs that could have printed this, those whose counters have the nearest shape (0: the same); each scenario × driver once, at its nearest eras; runs of one shape are listed together, every one. The link opens the newest era's run."),
 		ga.Ol().Class("plain diag-matches").Body(matches...),
 	)
 }
@@ -576,7 +724,7 @@ func onDiagText(ctx ga.Context, e ga.Event) {
 	// A paste (or a drop) is a question asked: its answer comes into view
 	// once read; typing leaves the page where it is.
 	if t := e.Get("inputType"); t.Truthy() && (t.String() == "insertFromPaste" || t.String() == "insertFromDrop") {
-		ctx.After((diagDebounceMS+50)*time.Millisecond, func(ctx ga.Context) { scrollToSelector("#diag-read"); ctx.PreventUpdate() })
+		ctx.After((diagDebounceMS+50)*time.Millisecond, func(ctx ga.Context) { scrollToSelector("#diag-answer"); ctx.PreventUpdate() })
 	}
 }
 

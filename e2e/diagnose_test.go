@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pplab/app/session"
+	"pplab/engine/diagnose"
 	"pplab/engine/lab"
 )
 
@@ -31,13 +32,16 @@ type diagState struct {
 	Done, Total, Slices, Applied, ErrLine    int
 	NearestMS, SweepMS, MaxSliceMS, SearchMS float64
 	Format, Error, SlowSlices                string
+	SweepFrom                                string  // "file": the site's diagnose-sweep.json; "model": the page swept
+	FetchMS                                  float64 // the sweep file's fetch and decoding
 }
 
 func (p *page) diag() diagState {
 	p.t.Helper()
 	var s diagState
 	p.eval(`(function(){ const s = window.__pplab; return {Computing: s.computing, Done: s.done, Total: s.total, Slices: s.slices, Applied: s.applied,
-		ErrLine: s.errLine || 0, NearestMS: s.nearestMS, SweepMS: s.sweepMS, MaxSliceMS: s.maxSliceMS, SearchMS: s.searchMS, Format: s.format, Error: s.error, SlowSlices: s.slowSlices}; })()`, &s)
+		ErrLine: s.errLine || 0, NearestMS: s.nearestMS, SweepMS: s.sweepMS, MaxSliceMS: s.maxSliceMS, SearchMS: s.searchMS, Format: s.format, Error: s.error, SlowSlices: s.slowSlices,
+		SweepFrom: s.sweepFrom || '', FetchMS: s.fetchMS || 0}; })()`, &s)
 	return s
 }
 
@@ -109,7 +113,12 @@ func (p *page) diagShown() pageDiag {
 func TestDiagnose_ThePage(t *testing.T) {
 	t.Parallel()
 	p := newPage(t, 1280, 800)
+	start := time.Now()
 	p.openDiagnose(rootURL)
+	mounted := time.Since(start)
+	p.wait(`window.__pplab.fetching === false`, 30*time.Second)
+	st := p.diag()
+	t.Logf("the page mounted %v after the navigation; the model's runs ready %v after it (from %s: fetched and decoded in %.0f ms)", mounted.Round(time.Millisecond), time.Since(start).Round(time.Millisecond), st.SweepFrom, st.FetchMS)
 	p.shot("diagnose-empty-desktop")
 	t.Run("Phone", func(t *testing.T) { diagnosePhone(t, p.sub(t)) })
 	t.Run("APasteShowsItsCountersAndItsNearestRuns", func(t *testing.T) { diagnoseAPaste(t, p.sub(t)) })
@@ -142,9 +151,30 @@ func diagnoseAPaste(t *testing.T, p *page) {
 		start := time.Now()
 		st := p.diagPaste(text, true)
 		if first {
-			t.Logf("the first nearest-run search in the browser (%s): %.0f ms from the paste to the nearest runs (the model's runs: %.0f ms in %d slices, the longest %.1f ms; slices over 32 ms: %s); wall %v",
-				name, st.SearchMS, st.SweepMS, st.Slices, st.MaxSliceMS, st.SlowSlices, time.Since(start).Round(time.Millisecond))
+			t.Logf("the first nearest-run search in the browser (%s): %.0f ms from the paste to the nearest runs (the model's runs from %s: fetched and decoded in %.0f ms; swept in the page %.0f ms in %d slices, the longest %.1f ms; slices over 32 ms: %s); wall %v",
+				name, st.SearchMS, st.SweepFrom, st.FetchMS, st.SweepMS, st.Slices, st.MaxSliceMS, st.SlowSlices, time.Since(start).Round(time.Millisecond))
+			if st.SweepFrom != "file" {
+				t.Errorf("the model's runs came from %q, not the site's %s", st.SweepFrom, session.SweepURL)
+			}
 			first = false
+		}
+		// The page's candidates are the CLI's (one function: engine/diagnose's Rank).
+		var shown [][]string
+		p.eval(`Array.from(document.querySelectorAll('.diag-match')).map(m => Array.from(m.querySelectorAll('a.open-playground')).map(a => a.getAttribute('href')))`, &shown)
+		cli, err := diagnose.Diagnose(text, diagnose.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantShown [][]string
+		for _, m := range cli.Runs[0].Nearest {
+			var hrefs []string
+			for _, r := range m.Runs {
+				hrefs = append(hrefs, r.URL)
+			}
+			wantShown = append(wantShown, hrefs)
+		}
+		if fmt.Sprint(shown) != fmt.Sprint(wantShown) {
+			t.Errorf("%s: the page's candidates\n%v\nppsim diagnose's\n%v", name, shown, wantShown)
 		}
 		want := session.NewDiagnosis(text, "", nil).View()
 		got := p.diagShown()
@@ -432,6 +462,11 @@ func (p *page) noHScroll(when string, w int) {
 // opens the playground there.
 func subPathDiagnose(t *testing.T, p *page) {
 	p.openDiagnose(subURL)
+	// The model's runs come from the site's file under the sub-path too.
+	p.wait(`window.__pplab.fetching === false`, 30*time.Second)
+	if st := p.diag(); st.SweepFrom != "file" {
+		t.Errorf("under /pplab/ the model's runs came from %q, not %s", st.SweepFrom, session.SweepURL)
+	}
 	var hrefs []string
 	p.eval(`Array.from(document.querySelectorAll('a.home, #diag-to-playground, #diag-to-playground ~ a')).map(a => a.getAttribute('href'))`, &hrefs)
 	if len(hrefs) < 3 {

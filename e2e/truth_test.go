@@ -390,9 +390,9 @@ func TestPlayground_ResultsComeIntoView(t *testing.T) {
 	p.wait(`(function(){ const r = document.querySelector('#show-panel').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0 })()`, 5*time.Second)
 	p.open(rootURL + "diagnose/")
 	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.querySelector('.diag-examples button[data-example]').click()`))
-	p.wait(`document.querySelector('#diag-read h2') !== null && document.querySelector('#diag-empty') === null`, 30*time.Second)
+	p.wait(`document.querySelector('#diag-answer h2') !== null && document.querySelector('#diag-empty') === null`, 30*time.Second)
 	p.settle()
-	if !inView("#diag-read") {
+	if !inView("#diag-answer") {
 		t.Errorf("an example chosen on a phone: the diagnosis is off screen")
 	}
 	p.noErrors()

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,8 +17,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"time"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"pplab/engine/diagnose"
 )
 
 // webFiles are the files of web/ the page needs; a site is not complete
@@ -43,7 +48,9 @@ func newHandler(prefix string) *ga.Handler {
 		// echarts.min.js is not a page script: the charts load it after the
 		// first render (app/chart.go), so its 0.3 MB (brotli) is off the
 		// first load's path; the service worker still caches it for offline.
-		CacheableResources: []string{"/web/echarts.min.js"},
+		// The diagnosis page's model runs (sweepFile): cached too, so the
+		// page diagnoses offline without running the model.
+		CacheableResources: []string{"/web/echarts.min.js", "/web/" + diagnose.SweepFileName},
 		Version:            version,
 		LoadingLabel:       "Loading the pplab engine (WebAssembly) {progress}%",
 		BackgroundColor:    "#ffffff",
@@ -83,7 +90,52 @@ func serve() {
 		fail(fmt.Errorf("-addr %s: %w", *addr, err))
 	}
 	fmt.Printf("pplab: the playground is at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	log.Fatal(http.Serve(ln, withLoader(newHandler(""), *web)))
+	go sweepJSON() // made while the server starts: the first request finds it
+	log.Fatal(http.Serve(ln, withSweep(withLoader(newHandler(""), *web))))
+}
+
+// sweepJSON is the diagnosis page's model runs in the file's form
+// (diagnose.WriteSweep), made once per process: the page fetches
+// web/diagnose-sweep.json instead of running the model for seconds in the
+// browser. The live server answers it from memory (web/ holds the built
+// files only); the generated site carries it as a file (generate). Either
+// way it is what this build's model computes: fresh by construction.
+var sweepJSON = sync.OnceValue(func() []byte {
+	var b bytes.Buffer
+	if err := diagnose.WriteSweep(&b); err != nil {
+		log.Printf("pplab: the diagnosis sweep: %v", err)
+		return nil
+	}
+	return b.Bytes()
+})
+
+// withSweep answers web/diagnose-sweep.json with sweepJSON, and every
+// other request with h.
+func withSweep(h http.Handler) http.Handler {
+	path := "/web/" + diagnose.SweepFileName
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != path {
+			h.ServeHTTP(w, r)
+			return
+		}
+		b := sweepJSON()
+		if b == nil {
+			http.Error(w, "the sweep failed (see the server's log)", http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeContent(w, r, diagnose.SweepFileName, time.Time{}, bytes.NewReader(b))
+	})
+}
+
+// writeSweep writes the sweep file into the site's web/ directory.
+func writeSweep(dir string) error {
+	b := sweepJSON()
+	if b == nil {
+		return fmt.Errorf("the diagnosis sweep failed")
+	}
+	return os.WriteFile(filepath.Join(dir, "web", diagnose.SweepFileName), b, 0o644)
 }
 
 func fail(err error) {
@@ -147,6 +199,9 @@ func generate(dir, prefix, base, web string) error {
 		if err := copyFile(filepath.Join(web, f), filepath.Join(dir, "web", f)); err != nil {
 			return err
 		}
+	}
+	if err := writeSweep(dir); err != nil {
+		return err
 	}
 	return finishSite(dir)
 }

@@ -44,6 +44,15 @@ type Diagnosis struct {
 	sweepMS   float64 // the time spent in the sweep's slices (the model's runs)
 	slices    int
 	dirty     bool
+	fetching  bool // the page is loading the model's runs from the site's file
+}
+
+// SetFetching says whether the page is loading the model's runs from the
+// site's file (SweepURL): the view says so instead of counting runs made.
+func (d *Diagnosis) SetFetching(on bool) {
+	if d.fetching != on {
+		d.fetching, d.dirty = on, true
+	}
 }
 
 // sweeper is the process's sweep in slices (one per process, as the sweep).
@@ -55,6 +64,16 @@ func theSweeper() *diagnose.Sweeper {
 	}
 	return sweeper
 }
+
+// SweepURL is the file of the model's runs the site is built with,
+// relative to the site's web/ directory (diagnose.SweepFileName).
+const SweepURL = diagnose.SweepFileName
+
+// LoadSweep installs the model's runs from the site's file (the page
+// fetched it): the diagnosis then compares at once, without running the
+// model; an error for a file this build does not sweep (the page then
+// sweeps itself).
+func LoadSweep(b []byte) error { return diagnose.LoadSweep(b) }
 
 // NewDiagnosis diagnoses text (the interval in seconds, "" for none).
 func NewDiagnosis(text, interval string, clock func() float64) *Diagnosis {
@@ -123,8 +142,12 @@ func (d *Diagnosis) diagnose() {
 	}
 	d.paste = p
 	d.rep = diagnose.DiagnosePaste(p, diagnose.Options{Interval: d.seconds, NoModel: true})
+	prefers := false // the paste's other evidence names runs (a zombie pool: destroy)
+	for _, c := range d.rep.Constraints {
+		prefers = prefers || c.Prefers
+	}
 	for _, r := range d.rep.Runs {
-		if len(r.Ratios) > 0 || len(r.Counters) > 0 {
+		if len(r.Ratios) > 0 || len(r.Counters) > 0 || prefers {
 			d.pending, d.wantedAt = true, d.now()
 			break
 		}
@@ -201,12 +224,18 @@ type DiagnoseView struct {
 	Rates    []DiagRates
 	Distance string
 	Notes    []string
+	// Constraints are what the paste says about its source (the runs
+	// ranked are those that meet them); NonePossible, when it contradicts
+	// itself, says so (the runs shown are then shapes only).
+	Constraints  []DiagConstraint
+	NonePossible string
 
 	// The nearest runs: Computing while they are found (Done of Total
 	// model runs made), NearestMS what the last search took (wall time),
 	// SweepMS the time the model's runs took of it.
 	Computing          bool
 	Warming            bool // the sweep is made ahead of any paste (Warm)
+	Fetching           bool // the runs are being loaded from the site's file (SweepURL)
 	Done, Total        int
 	NearestMS, SweepMS float64
 	Slices             int
@@ -245,7 +274,7 @@ type DiagRun struct {
 	Ratios  []DiagRatio
 	Nearest []DiagMatch
 	Next    []diagnose.Advice
-	NoShape bool // no counters: no ratios, no nearest runs
+	NoShape bool // no counters and no other evidence: no ratios, no nearest runs
 }
 
 // DiagRatio is a ratio with its value formatted.
@@ -253,11 +282,18 @@ type DiagRatio struct {
 	Name, Value, Formula, Meaning string
 }
 
-// DiagMatch is one counter shape of the model near the paste.
+// DiagMatch is one counter shape of the model near the paste: every run
+// of it (a tie is named whole).
 type DiagMatch struct {
-	Distance string
-	Runs     []DiagMatchRun // at most maxMatchRuns
-	More     int            // runs of the same shape not listed
+	Distance  string
+	Runs      []DiagMatchRun
+	Preferred bool // ranked first: the scenarios the driver's other counters point to
+}
+
+// DiagConstraint is one thing the paste says about its source.
+type DiagConstraint struct {
+	Rule, Evidence, Keeps string
+	Dropped, Prefers      bool
 }
 
 // DiagMatchRun is one scenario × driver at that distance: URL opens it in
@@ -272,8 +308,6 @@ type DiagRates struct {
 	Rows  [][3]string // counter, increase, per second
 }
 
-const maxMatchRuns = 6
-
 // View is the page's state now.
 func (d *Diagnosis) View() DiagnoseView {
 	d.dirty = false
@@ -281,7 +315,7 @@ func (d *Diagnosis) View() DiagnoseView {
 	if d.pending || d.warm {
 		v.Done, v.Total = theSweeper().Progress()
 	}
-	v.Warming = d.Warming()
+	v.Warming, v.Fetching = d.Warming(), d.fetching
 	switch {
 	case strings.TrimSpace(d.text) == "":
 		v.Empty = true
@@ -334,7 +368,7 @@ func (d *Diagnosis) View() DiagnoseView {
 		v.Counters = append(v.Counters, dc)
 	}
 	for _, run := range r.Runs {
-		dr := DiagRun{Label: run.Label, Next: run.Next, NoShape: len(run.Counters) == 0}
+		dr := DiagRun{Label: run.Label, Next: run.Next, NoShape: len(run.Counters) == 0 && len(run.Nearest) == 0 && !d.pending}
 		if len(run.Absent) > 0 && !dr.NoShape {
 			how := "left out of the comparison"
 			if run.AbsentAsZero {
@@ -346,12 +380,8 @@ func (d *Diagnosis) View() DiagnoseView {
 			dr.Ratios = append(dr.Ratios, DiagRatio{Name: ra.Name, Value: ratioText(ra), Formula: ra.Formula, Meaning: ra.Meaning})
 		}
 		for _, m := range run.Nearest {
-			dm := DiagMatch{Distance: strconv.FormatFloat(m.Distance, 'f', 4, 64)}
-			for i, mr := range m.Runs {
-				if i == maxMatchRuns {
-					dm.More = len(m.Runs) - maxMatchRuns
-					break
-				}
+			dm := DiagMatch{Distance: strconv.FormatFloat(m.Distance, 'f', 4, 64), Preferred: m.Preferred}
+			for _, mr := range m.Runs {
 				dm.Runs = append(dm.Runs, DiagMatchRun{Scenario: mr.Scenario, Driver: mr.Driver, Eras: strings.Join(mr.Eras, ", "), URL: mr.URL})
 			}
 			dr.Nearest = append(dr.Nearest, dm)
@@ -369,6 +399,10 @@ func (d *Diagnosis) View() DiagnoseView {
 		v.Rates = append(v.Rates, dr)
 	}
 	v.Distance, v.Notes = r.Distance, r.Notes
+	v.NonePossible = r.NonePossible
+	for _, c := range r.Constraints {
+		v.Constraints = append(v.Constraints, DiagConstraint{Rule: c.Rule, Evidence: c.Evidence, Keeps: c.Keeps, Dropped: c.Dropped, Prefers: c.Prefers})
+	}
 	return v
 }
 

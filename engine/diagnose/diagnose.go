@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"pplab/engine/sim"
 )
@@ -65,12 +66,20 @@ type Report struct {
 	// the interval is known.
 	Rates [][]Rate `json:"rates,omitempty"`
 	// Distance says how the nearest scenarios were ranked.
-	Distance string   `json:"distance"`
-	Notes    []string `json:"notes,omitempty"`
+	Distance string `json:"distance"`
+	// Constraints are what the paste says about where it comes from: the
+	// nearest runs are ranked among the runs that meet them (Rank).
+	Constraints []Constraint `json:"constraints,omitempty"`
+	// NonePossible says why no modelled run can have printed the paste
+	// (what it says of its source contradicts itself, or fits no run): the
+	// candidates are then only the nearest shapes without the constraint
+	// dropped. "" when some run can.
+	NonePossible string   `json:"none_possible,omitempty"`
+	Notes        []string `json:"notes,omitempty"`
 }
 
 // DistanceDoc is the distance the nearest scenarios are ranked by.
-const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets; runs at the same distance are one shape"
+const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run at the paste's length: its counters at 5 000 packets plus what it adds after them, scaled to the paste's allocations — the warm-up's counts stay, the steady state's grow), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets, among those the paste could come from (its constraints); each scenario × driver at its nearest eras; runs at the same distance are one shape, every one named"
 
 // Diagnose reads a paste and diagnoses it.
 func Diagnose(text string, opt Options) (*Report, error) {
@@ -86,8 +95,12 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	if opt.Nearest == 0 {
 		opt.Nearest = 5
 	}
-	r := &Report{Paste: p, Distance: DistanceDoc}
+	r := &Report{Paste: p, Distance: DistanceDoc, Constraints: Constraints(p)}
 	absentZero := p.Format == FormatEthtool || p.Format == FormatYNL
+	if l, ok := p.cutMidLine(); ok && absentZero {
+		absentZero = false
+		r.Notes = append(r.Notes, fmt.Sprintf("the paste ends in the middle of a counter's name (line %d: %q): the counters it lacks are unknown, not 0, and are left out of the comparison", l.N, strings.TrimSpace(l.Text)))
+	}
 	var shown [sim.NumStats]bool
 	for _, sn := range p.Snapshots {
 		for i, h := range sn.Device.Has {
@@ -140,21 +153,97 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 			}
 		}
 		if !run.c.Any() {
+			if !opt.NoModel && prefers(r.Constraints) {
+				cs := append([]Constraint(nil), r.Constraints...)
+				run.Nearest, _ = Rank(Sweep(), run.c.V, shapeOf(run.c, true), opt.Nearest, cs)
+				if i == 0 {
+					r.Constraints = cs
+				}
+			}
 			run.Next = advise(p, run)
 			continue
 		}
 		run.Ratios = ratios(run.c, absentZero)
 		if !opt.NoModel {
-			run.Nearest = Nearest(run.c.V, shapeOf(run.c, absentZero), opt.Nearest)
+			cs := append([]Constraint(nil), r.Constraints...)
+			var notes []string
+			run.Nearest, notes = Rank(Sweep(), run.c.V, shapeOf(run.c, absentZero), opt.Nearest, cs)
+			if i == 0 {
+				r.Constraints = cs // with the ones dropped marked
+			}
+			for _, n := range notes {
+				if !contains(r.Notes, n) {
+					r.Notes = append(r.Notes, n)
+				}
+			}
 		}
 		run.Next = advise(p, run)
 	}
 	if len(runs) > 0 && !runs[0].c.Any() {
-		r.Notes = append(r.Notes, "no page_pool counters in the paste (page-pool-get carries none): paste page-pool-stats-get or ethtool -S for the shape and the nearest scenarios")
+		if len(p.Snapshots[0].Pools) > 0 {
+			r.Notes = append(r.Notes, "no page_pool counters in the paste (page-pool-get carries none): paste page-pool-stats-get or ethtool -S for the shape and the nearest scenarios")
+		}
 	}
 	r.Runs = runs
+	for _, c := range r.Constraints {
+		if c.Dropped {
+			r.NonePossible = "no modelled run can have printed this paste: " + c.why
+			break
+		}
+	}
+	if nc := notCompared(p, r.Constraints); len(nc) > 0 {
+		const show = 12
+		more := ""
+		if len(nc) > show {
+			more = fmt.Sprintf(" and %d more", len(nc)-show)
+			nc = nc[:show]
+		}
+		r.Notes = append(r.Notes, "not compared (the model does not count them): "+strings.Join(nc, ", ")+more)
+	}
 	r.Notes = append(r.Notes, p.Notes...)
 	return r
+}
+
+// cutMidLine reports whether the paste's last line is a counter's name
+// cut short (a paste that ends mid-line): its last non-blank line is not
+// understood and is the beginning of a page_pool counter's name.
+func (p *Paste) cutMidLine() (Line, bool) {
+	for i := len(p.Lines) - 1; i >= 0; i-- {
+		l := p.Lines[i]
+		t := strings.TrimSpace(quoteRe().ReplaceAllString(l.Text, ""))
+		if t == "" {
+			continue
+		}
+		if l.Use != UseGrey || strings.ContainsAny(t, ": \t") || len(t) < 4 {
+			return Line{}, false
+		}
+		statNamesOnce.Do(buildStatNames)
+		for name := range statNames {
+			if strings.HasPrefix(name, t) && name != t {
+				return l, true
+			}
+		}
+		if m := lazyRingPrefix().FindStringSubmatch(t); m != nil {
+			for suffix := range ringSuffix {
+				if strings.HasPrefix(suffix, m[1]) {
+					return l, true
+				}
+			}
+		}
+		return Line{}, false
+	}
+	return Line{}, false
+}
+
+var lazyRingPrefix = lazyRegexp(`^rx\d+_pp_(\w*)$`)
+
+func prefers(cs []Constraint) bool {
+	for _, c := range cs {
+		if c.Prefers {
+			return true
+		}
+	}
+	return false
 }
 
 func delta(a, b Counters) (Counters, bool) {

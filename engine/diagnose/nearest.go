@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"math"
-	"sort"
 	"sync"
 
 	"pplab/engine/lab"
@@ -24,10 +23,42 @@ import (
 // SweepPackets is the length of each model run of the sweep.
 const SweepPackets = 20_000
 
-// Candidate is one model run of the sweep.
+// Candidate is one model run of the sweep: its counters at the end, and
+// Warm, at the first of the run's check points (every 64th operation) at
+// or after WarmPackets packets: the counters the run adds after Warm are
+// its steady state, which a longer run repeats (Scaled).
 type Candidate struct {
 	Config lab.Config
 	Stats  sim.Stats
+	Warm   sim.Stats
+}
+
+// WarmPackets is where the sweep's runs take their Warm counters.
+const WarmPackets = SweepPackets / 4
+
+// Scaled is the run's counters at the length of a paste that allocated
+// allocs pages: Warm, plus the counters the run adds after Warm scaled so
+// that the allocations match (the warm-up's counts — the ring's first
+// fill, the first refills — stay as they are; the steady state's grow);
+// between Warm and the end the run's own counters are interpolated, and a
+// paste shorter than Warm is compared with Warm.
+func (c Candidate) Scaled(allocs float64) sim.Stats {
+	a, z := c.Warm, c.Stats
+	am, zm := float64(allocsOf(a)), float64(allocsOf(z))
+	if zm <= am {
+		return z
+	}
+	k := max((allocs-am)/(zm-am), 0)
+	var out sim.Stats
+	for i := range out {
+		d := float64(z[i]) - float64(a[i])
+		out[i] = uint64(max(float64(a[i])+k*d, 0) + 0.5)
+	}
+	return out
+}
+
+func allocsOf(v sim.Stats) uint64 {
+	return v[sim.StatAllocFast] + v[sim.StatAllocRefill] + v[sim.StatAllocSlow] + v[sim.StatAllocSlowHighOrder]
 }
 
 var (
@@ -35,20 +66,13 @@ var (
 	sweep     []Candidate
 )
 
-// Sweep runs the model once per process and returns its runs.
+// Sweep runs the model once per process and returns its runs (a
+// Sweeper's, in one piece).
 func Sweep() []Candidate {
 	sweepOnce.Do(func() {
-		for _, cfg := range sweepConfigs() {
-			l, err := lab.New(cfg)
-			if err != nil {
-				continue
-			}
-			l.Run()
-			if l.Err() != nil {
-				continue
-			}
-			sweep = append(sweep, Candidate{Config: cfg, Stats: l.Results().Stats})
-		}
+		w := &Sweeper{cfgs: sweepConfigs()}
+		w.run(nil)
+		sweep = w.out
 	})
 	return sweep
 }
@@ -74,6 +98,12 @@ func shapeOf(c Counters, absentIsZero bool) Shape {
 		sh.Use[sim.StatAllocRefill] = false
 	}
 	return sh
+}
+
+// any reports whether v has a nonzero counter the shape compares.
+func (sh Shape) any(v sim.Stats) bool {
+	_, ok := sh.vector(v)
+	return ok
 }
 
 // vector is v's counters as shares of their sum over the shape's counters.
@@ -131,6 +161,12 @@ func (sh Shape) Distance(a, b sim.Stats) float64 {
 type Match struct {
 	Distance float64    `json:"distance"`
 	Runs     []MatchRun `json:"runs"`
+	// Preferred: the runs are of the scenarios the paste's other counters
+	// point to (RuleDriverCounters), ranked before the nearer others.
+	Preferred bool `json:"preferred,omitempty"`
+	// NoShape: the paste has no counter to compare (page-pool-get alone):
+	// the runs are the ones its other evidence points to, at distance 1.
+	NoShape bool `json:"no_shape,omitempty"`
 	// Stats are the first run's counters.
 	Stats map[string]uint64 `json:"stats"`
 }
@@ -157,50 +193,12 @@ func (m Match) Has(scenario string) bool {
 }
 
 // Nearest returns the n counter shapes of the sweep nearest to v under sh,
-// nearest first; distances are rounded to 4 decimals, and runs at the same
-// distance are one shape.
+// nearest first, every run a candidate (Rank with no constraint): each
+// scenario × driver once, at its nearest eras; distances are rounded to 4
+// decimals, and runs at the same distance are one shape.
 func Nearest(v sim.Stats, sh Shape, n int) []Match {
-	type scored struct {
-		c Candidate
-		d float64
-	}
-	var all []scored
-	for _, c := range Sweep() {
-		all = append(all, scored{c, math.Round(sh.Distance(v, c.Stats)*1e4) / 1e4})
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
-	var out []Match
-	for _, s := range all {
-		if len(out) == 0 || out[len(out)-1].Distance != s.d {
-			if len(out) == n {
-				break
-			}
-			out = append(out, Match{Distance: s.d, Stats: statsMap(s.c.Stats)})
-		}
-		m := &out[len(out)-1]
-		cfg := s.c.Config
-		url := "/?" + cfg.Values().Encode()
-		found := false
-		for i := range m.Runs {
-			r := &m.Runs[i]
-			if r.Scenario == cfg.Scenario && r.Driver == cfg.Driver {
-				r.Eras = append(r.Eras, cfg.Era)
-				if eraOrder(cfg.Era) >= eraOrder(r.Eras[0]) {
-					r.URL = url
-				}
-				found = true
-			}
-		}
-		if !found {
-			m.Runs = append(m.Runs, MatchRun{Scenario: cfg.Scenario, Driver: cfg.Driver, Eras: []string{cfg.Era}, URL: url})
-		}
-	}
-	for _, m := range out {
-		for i := range m.Runs {
-			sort.Slice(m.Runs[i].Eras, func(a, b int) bool { return eraOrder(m.Runs[i].Eras[a]) < eraOrder(m.Runs[i].Eras[b]) })
-		}
-	}
-	return out
+	m, _ := Rank(Sweep(), v, sh, n, nil)
+	return m
 }
 
 func eraOrder(name string) int {

@@ -152,6 +152,26 @@ type Paste struct {
 	Snapshots []Snapshot `json:"snapshots"`
 	Lines     []Line     `json:"lines"`
 	Notes     []string   `json:"notes,omitempty"`
+
+	// names are the page_pool counter names as the paste writes them
+	// (ethtool -S and tables), with the first line each is on: which
+	// driver's names they are says which driver printed them
+	// (candidates.go).
+	names []nameAt
+}
+
+type nameAt struct {
+	name string
+	line int
+}
+
+func (p *Paste) noteName(name string, line int) {
+	for _, n := range p.names {
+		if n.name == name {
+			return
+		}
+	}
+	p.names = append(p.names, nameAt{name, line})
 }
 
 // Grey lists the lines the parser did not understand.
@@ -323,10 +343,33 @@ func Parse(text string) (*Paste, error) {
 		}
 	}
 	if len(p.Snapshots) == 0 || !p.anyData() {
-		return nil, &ParseError{Line: firstN, Text: first, Msg: "no page_pool counter or pool found: want " + Accepted}
+		if !p.driverCountersOnly() {
+			if anyMatch(body, perfLineRe()) {
+				return nil, &ParseError{Line: firstN, Text: first, Msg: "a perf top listing, not page_pool counters: ppsim predict --profile FILE --rate VALUE --unit kpps|pps|mbps --change … (the /whatif/ page) reads it; here, want " + Accepted}
+			}
+			return nil, &ParseError{Line: firstN, Text: first, Msg: "no page_pool counter or pool found: want " + Accepted}
+		}
+		p.Variant = "a driver's own counters, no page_pool counter"
+		p.Notes = append(p.Notes, "no page_pool counter in the paste (a kernel before 5.18, CONFIG_PAGE_POOL_STATS off, or a driver that prints none): the candidates are the runs the driver's own counters point to")
 	}
 	p.sleeps(body)
 	return p, nil
+}
+
+// driverCountersOnly reports whether an ethtool -S paste without a
+// page_pool counter has counters that name its driver (mlx5's rx_cache_*
+// or ch_*, the Marvell MIB counters: ownNames), which the candidates
+// can still be drawn from.
+func (p *Paste) driverCountersOnly() bool {
+	if p.Format != FormatEthtool || len(p.Snapshots) == 0 {
+		return false
+	}
+	for _, on := range ownNames {
+		if hasOther(p, on.re()) {
+			return true
+		}
+	}
+	return false
 }
 
 // literalStarts reports whether a line that is not a command opens a ynl
@@ -342,6 +385,9 @@ func (p *Paste) literalStarts(body []string) bool {
 	}
 	return false
 }
+
+// perfLineRe is a perf top line: "<pct>%  <dso>  [k|.]  <symbol>".
+var perfLineRe = lazyRegexp(`^\s*\d+(?:\.\d+)?%\s+\S+\s+\[[k.]\]\s+\S`)
 
 var literalStartRe = lazyRegexp(`^\s*[\[{]\s*($|[\[{'"])`)
 
@@ -472,6 +518,7 @@ func parseEthtool(p *Paste, body []string) error {
 					sn.Other = append(sn.Other, Named{Line: n, Name: name, Value: float64(v)})
 					continue
 				}
+				p.noteName(name, n)
 				if ring >= 0 {
 					p.Variant = "mlx5 names with per-ring rx<N>_pp_*"
 					sn.ring(ring).set(st, v)
@@ -589,6 +636,7 @@ func parseTable(p *Paste, rows []tableRow, header []string, body []string) error
 		}
 		if ok {
 			p.Lines[r.line-1].Use = UseCounter
+			p.noteName(r.name, r.line)
 		} else {
 			p.Lines[r.line-1].Use = UseKept
 		}

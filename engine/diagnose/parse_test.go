@@ -129,6 +129,7 @@ func TestParse_BadInput(t *testing.T) {
 		{"empty", "", "no input: want ethtool -S output"},
 		{"blank lines", "\n  \n", "no input"},
 		{"prose", "hello\nworld\n", `line 1 "hello": no page_pool counter or pool found: want ethtool -S output`},
+		{"a perf top listing", "   14.21%  [kernel]           [k] _copy_to_iter\n    7.93%  [mlx5_core]        [k] mlx5e_skb_from_cqe_mpwrq_linear\n", `a perf top listing, not page_pool counters: ppsim predict --profile FILE`},
 		{"negative counter", "NIC statistics:\n     rx_pp_alloc_fast: -3\n", `line 2 "     rx_pp_alloc_fast: -3": rx_pp_alloc_fast: want an unsigned 64-bit integer, found "-3"`},
 		{"counter not a number", "rx_pp_alloc_fast: 12abc\n", `line 1 "rx_pp_alloc_fast: 12abc": rx_pp_alloc_fast: want an unsigned 64-bit integer, found "12abc"`},
 		{"counter overflow", "rx_pp_recycle_ring: 18446744073709551616\n", "want an unsigned 64-bit integer"},

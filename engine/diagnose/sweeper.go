@@ -18,6 +18,7 @@ type Sweeper struct {
 	cfgs []lab.Config
 	i    int
 	cur  *lab.Lab
+	warm *sim.Stats // the current run's Warm, once taken
 	out  []Candidate
 	own  []Candidate // the runs this Sweeper made (out is the process's sweep once installed)
 	done bool
@@ -81,11 +82,24 @@ func NewSweeper() *Sweeper {
 	return &Sweeper{cfgs: sweepConfigs()}
 }
 
-// Done reports whether the sweep is complete (and installed).
-func (w *Sweeper) Done() bool { return w.done }
+// Done reports whether the sweep is complete (and installed): this
+// Sweeper's, or one LoadSweep installed.
+func (w *Sweeper) Done() bool {
+	w.adopt()
+	return w.done
+}
+
+// adopt ends the Sweeper when the process's sweep was installed from
+// elsewhere (LoadSweep) while it ran.
+func (w *Sweeper) adopt() {
+	if installed && !w.done {
+		w.done, w.out, w.cur = true, sweep, nil
+	}
+}
 
 // Progress is the runs finished and the runs in all.
 func (w *Sweeper) Progress() (done, total int) {
+	w.adopt()
 	if w.done {
 		return len(w.out), len(w.out)
 	}
@@ -96,9 +110,18 @@ func (w *Sweeper) Progress() (done, total int) {
 // of a run and between runs; nil: to the end) and reports whether it is
 // done.
 func (w *Sweeper) Work(more func() bool) bool {
+	w.adopt()
+	w.run(more)
+	if !w.done && w.i == len(w.cfgs) {
+		w.install()
+	}
+	return w.done
+}
+
+// run makes the runs until more says stop or the last ends.
+func (w *Sweeper) run(more func() bool) {
 	for !w.done {
 		if w.i == len(w.cfgs) {
-			w.install()
 			break
 		}
 		if w.cur == nil {
@@ -107,25 +130,39 @@ func (w *Sweeper) Work(more func() bool) bool {
 				w.i++ // Sweep leaves out a config that does not build
 				continue
 			}
-			w.cur = l
+			w.cur, w.warm = l, nil
 		}
 		l := w.cur
 		if !l.Done() && l.Err() == nil {
-			l.RunSlice(-1, more)
+			// Warm is taken at the first check point at or after
+			// WarmPackets: the points are the run's own (every 64th
+			// operation), so slices of any length take it at the same
+			// operation.
+			l.RunSlice(-1, func() bool {
+				if w.warm == nil && l.Packets() >= WarmPackets {
+					st := l.Results().Stats
+					w.warm = &st
+				}
+				return more == nil || more()
+			})
 		}
 		if l.Done() || l.Err() != nil {
 			l.FinalCheck() // as Run ends
 			if l.Err() == nil {
-				w.out = append(w.out, Candidate{Config: w.cfgs[w.i], Stats: l.Results().Stats})
+				c := Candidate{Config: w.cfgs[w.i], Stats: l.Results().Stats}
+				c.Warm = c.Stats
+				if w.warm != nil {
+					c.Warm = *w.warm
+				}
+				w.out = append(w.out, c)
 			}
-			w.cur = nil
+			w.cur, w.warm = nil, nil
 			w.i++
 		}
 		if more != nil && !more() {
 			break
 		}
 	}
-	return w.done
 }
 
 func (w *Sweeper) install() {

@@ -6,22 +6,104 @@ import (
 	"strings"
 )
 
-// maxRunsShown bounds the runs the text lists per shape.
-const maxRunsShown = 6
-
-// WriteText prints the report readably (`ppsim diagnose`).
+// WriteText prints the report readably (`ppsim diagnose`), the answer
+// first: the format read and what the paste says about its source, then
+// per run the best candidates (every run of a tie named, each with its
+// playground link) and what to look at next; after them the ratios, the
+// rates, the notes, the lines not understood, and last the glossary of
+// the counters the paste shows.
 func (r *Report) WriteText(w io.Writer) {
 	p := r.Paste
 	fmt.Fprintf(w, "format: %s (%s)\n", p.Format, p.Variant)
-	fmt.Fprintf(w, "provenance: %s\n", p.Provenance)
 	fmt.Fprintf(w, "read: %d lines, %d snapshots", len(p.Lines), len(p.Snapshots))
-	if g := p.Grey(); len(g) > 0 {
-		fmt.Fprintf(w, "; %d lines not understood (kept, not used):\n", len(g))
-		for _, l := range g {
+	grey := p.Grey()
+	if len(grey) > 0 {
+		fmt.Fprintf(w, "; %d lines not understood (listed below)", len(grey))
+	}
+	fmt.Fprintln(w)
+	if len(r.Constraints) > 0 {
+		fmt.Fprintln(w, "the paste comes from:")
+		for _, c := range r.Constraints {
+			how := "keeps"
+			switch {
+			case c.Dropped:
+				how = "no run meets it with the above, not applied; it would keep"
+			case c.Prefers:
+				how = "ranks"
+			}
+			fmt.Fprintf(w, "  %-16s %s\n  %16s %s %s\n", c.Rule+":", c.Evidence, "", how, c.Keeps)
+		}
+	}
+	if r.NonePossible != "" {
+		fmt.Fprintf(w, "none possible: %s\n", r.NonePossible)
+	}
+	for _, run := range r.Runs {
+		fmt.Fprintf(w, "\n%s:\n", run.Label)
+		if len(run.Nearest) > 0 {
+			if r.NonePossible != "" {
+				fmt.Fprintf(w, "  the nearest shapes all the same (none can have printed the paste; Hellinger distance, 0 = the same):\n")
+			} else {
+				fmt.Fprintf(w, "  best candidates (model runs of the nearest counter shape; Hellinger distance, 0 = the same):\n")
+			}
+			for i, m := range run.Nearest {
+				tie := ""
+				if len(m.Runs) > 1 {
+					tie = fmt.Sprintf(" (a tie: %d runs of this shape)", len(m.Runs))
+				}
+				if m.Preferred && !m.NoShape {
+					tie += " (what the paste's other evidence points to)"
+				}
+				if m.NoShape {
+					tie += " (no counter to compare: the runs the paste's other evidence points to)"
+				}
+				fmt.Fprintf(w, "  %d. %.4f%s\n", i+1, m.Distance, tie)
+				for _, mr := range m.Runs {
+					drv := mr.Driver
+					if drv == "" {
+						drv = "no driver"
+					}
+					fmt.Fprintf(w, "       %s on %s, era %s  %s\n", mr.Scenario, drv, strings.Join(mr.Eras, ", "), mr.URL)
+				}
+			}
+		}
+		for _, a := range run.Next {
+			fmt.Fprintf(w, "  next: %s\n        %s\n", a.Signal, a.Means)
+			for _, l := range a.Look {
+				fmt.Fprintf(w, "        - %s\n", l)
+			}
+		}
+		if len(run.Absent) > 0 && len(run.Counters) > 0 {
+			how := "left out of the comparison"
+			if run.AbsentAsZero {
+				how = "taken as 0"
+			}
+			fmt.Fprintf(w, "  absent: %s (%s)\n", strings.Join(run.Absent, ", "), how)
+		}
+		for _, ra := range run.Ratios {
+			fmt.Fprintf(w, "  %-22s %10.4f   = %s\n", ra.Name, ra.Value, ra.Formula)
+		}
+	}
+	for i, rs := range r.Rates {
+		if len(rs) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nrates, snapshot %d → %d (%.3g s):\n", i+1, i+2, rs[0].Seconds)
+		for _, x := range rs {
+			fmt.Fprintf(w, "  %-24s +%d  %.1f/s\n", x.Counter, x.Delta, x.PerSec)
+		}
+	}
+	if len(r.Notes) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintf(w, "\nprovenance: %s\n", p.Provenance)
+	if len(grey) > 0 {
+		fmt.Fprintf(w, "lines not understood (kept, not used):\n")
+		for _, l := range grey {
 			fmt.Fprintf(w, "  line %d: %s\n", l.N, l.Text)
 		}
-	} else {
-		fmt.Fprintln(w)
 	}
 	for i, sn := range p.Snapshots {
 		for _, pl := range sn.Pools {
@@ -60,57 +142,5 @@ func (r *Report) WriteText(w io.Writer) {
 		for _, c := range r.Counters {
 			fmt.Fprintf(w, "  %-24s %s — %s\n", c.Name, c.Meaning, c.Where)
 		}
-	}
-	for _, run := range r.Runs {
-		fmt.Fprintf(w, "\n%s:\n", run.Label)
-		if len(run.Absent) > 0 {
-			how := "left out of the comparison"
-			if run.AbsentAsZero {
-				how = "taken as 0"
-			}
-			fmt.Fprintf(w, "  absent: %s (%s)\n", strings.Join(run.Absent, ", "), how)
-		}
-		for _, ra := range run.Ratios {
-			fmt.Fprintf(w, "  %-22s %10.4f   = %s\n", ra.Name, ra.Value, ra.Formula)
-		}
-		if len(run.Nearest) > 0 {
-			fmt.Fprintf(w, "  nearest model runs (Hellinger distance of the counter shares):\n")
-			for _, m := range run.Nearest {
-				runs := "1 scenario × driver"
-				if len(m.Runs) > 1 {
-					runs = fmt.Sprintf("%d scenario × driver pairs with this shape", len(m.Runs))
-				}
-				fmt.Fprintf(w, "    %.4f  (%s)\n", m.Distance, runs)
-				for i, mr := range m.Runs {
-					if i == maxRunsShown {
-						fmt.Fprintf(w, "            … %d more (--json lists them)\n", len(m.Runs)-maxRunsShown)
-						break
-					}
-					drv := mr.Driver
-					if drv == "" {
-						drv = "no driver"
-					}
-					fmt.Fprintf(w, "            %s on %s, era %s  %s\n", mr.Scenario, drv, strings.Join(mr.Eras, ", "), mr.URL)
-				}
-			}
-		}
-		for _, a := range run.Next {
-			fmt.Fprintf(w, "  next: %s\n        %s\n", a.Signal, a.Means)
-			for _, l := range a.Look {
-				fmt.Fprintf(w, "        - %s\n", l)
-			}
-		}
-	}
-	for i, rs := range r.Rates {
-		if len(rs) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "\nrates, snapshot %d → %d (%.3g s):\n", i+1, i+2, rs[0].Seconds)
-		for _, x := range rs {
-			fmt.Fprintf(w, "  %-24s +%d  %.1f/s\n", x.Counter, x.Delta, x.PerSec)
-		}
-	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
 	}
 }

@@ -1,0 +1,301 @@
+package diagnose
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"pplab/engine/lab"
+	"pplab/engine/sim"
+)
+
+// candidatesOf flattens a run's nearest matches into their runs, in rank
+// order.
+func candidatesOf(r Run) []MatchRun {
+	var out []MatchRun
+	for _, m := range r.Nearest {
+		out = append(out, m.Runs...)
+	}
+	return out
+}
+
+func hasRule(cs []Constraint, rule string) *Constraint {
+	for i := range cs {
+		if cs[i].Rule == rule {
+			return &cs[i]
+		}
+	}
+	return nil
+}
+
+// modelBlock is the model's own ethtool -S block of a run at the sweep's
+// length, its note included.
+func modelBlock(t *testing.T, cfg lab.Config) string {
+	t.Helper()
+	cfg.Packets = SweepPackets
+	l, err := lab.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Run()
+	return ethtoolBlock(t, l.Results())
+}
+
+// TestCandidateRules: each rule of Constraints, on the parser's fixtures
+// and the model's own output: the rule is read from the paste, and every
+// candidate ranked meets it.
+func TestCandidateRules(t *testing.T) {
+	netlinkDrivers := []string{"mlx5", "bnxt", "lunar"}
+	fromEra := func(era string) func(MatchRun) bool {
+		return func(r MatchRun) bool {
+			for _, e := range r.Eras {
+				if eraOrder(e) < eraOrder(era) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	onlyEras := func(es ...string) func(MatchRun) bool {
+		return func(r MatchRun) bool {
+			for _, e := range r.Eras {
+				if !slices.Contains(es, e) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	onDrivers := func(ds ...string) func(MatchRun) bool {
+		return func(r MatchRun) bool { return slices.Contains(ds, r.Driver) }
+	}
+	for _, tc := range []struct {
+		name    string // the rule, then the paste
+		rule    string
+		file    string // a fixture in testdata, or
+		text    string // the paste itself
+		each    []func(MatchRun) bool
+		first   string // a scenario in the first match
+		dropped bool   // the rule is read and dropped (no run meets it with the stronger ones)
+	}{
+		{name: "nic/ethtool_generic", rule: RuleNIC, file: "ethtool_generic.txt", each: []func(MatchRun) bool{func(r MatchRun) bool { return r.Driver != "" }}},
+		{name: "nic/table", rule: RuleNIC, file: "table.txt", each: []func(MatchRun) bool{func(r MatchRun) bool { return r.Driver != "" }}},
+		{name: "netlink-listed/ynl_stats_python", rule: RuleNetlinkListed, file: "ynl_stats_python.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), fromEra("6.8")}},
+		{name: "netlink-listed/ynl_stats_json", rule: RuleNetlinkListed, file: "ynl_stats_json.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), fromEra("6.8")}},
+		{name: "netlink-listed/ynl_both", rule: RuleNetlinkListed, file: "ynl_both.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), fromEra("6.8")}},
+		{name: "netlink-listed/ynltool_plain", rule: RuleNetlinkListed, file: "ynltool_plain.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), fromEra("6.8")}},
+		{name: "netlink-listed/ynltool_pp", rule: RuleNetlinkListed, file: "ynltool_pp.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), fromEra("6.8")}},
+		{name: "netlink-listed/ynltool_json", rule: RuleNetlinkListed, file: "ynltool_json.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), fromEra("6.8")}},
+		{name: "model-note/mvpp2 drop", rule: RuleModelNote, text: modelBlock(t, lab.Config{Scenario: "drop", Driver: "mvpp2", Era: "6.8"}), each: []func(MatchRun) bool{onDrivers("mvpp2")}, first: "drop"},
+		{name: "model-note/bnxt clone-tap, mail-quoted", rule: RuleModelNote, text: "> " + strings.ReplaceAll(modelBlock(t, lab.Config{Scenario: "clone-tap", Driver: "bnxt", Era: "6.12"}), "\n", "\n> "), each: []func(MatchRun) bool{onDrivers("bnxt")}, first: "clone-tap"},
+		{name: "driver-names/ethtool_mlx5", rule: RuleDriverNames, file: "ethtool_mlx5.txt", each: []func(MatchRun) bool{onDrivers("mlx5")}},
+		{name: "driver-names/ethtool_mlx5_gro", rule: RuleDriverNames, file: "ethtool_mlx5_gro.txt", each: []func(MatchRun) bool{onDrivers("mlx5")}},
+		{name: "driver-names/ethtool_mlx5_rxcache", rule: RuleDriverNames, file: "ethtool_mlx5_rxcache.txt", each: []func(MatchRun) bool{onDrivers("mlx5"), func(r MatchRun) bool {
+			return !slices.ContainsFunc(r.Eras, func(e string) bool { return eraOrder(e) >= eraOrder("6.4") })
+		}}, first: "drop"},
+		{name: "generic-names/ethtool_generic", rule: RuleGenericNames, file: "ethtool_generic.txt", each: []func(MatchRun) bool{onDrivers("mvneta")}},
+		{name: "generic-names/ethtool_noheader", rule: RuleGenericNames, file: "ethtool_noheader.txt", each: []func(MatchRun) bool{onDrivers("mvneta")}},
+		{name: "generic-names/table_header", rule: RuleGenericNames, file: "table_header.txt", each: []func(MatchRun) bool{onDrivers("mvneta")}},
+		// No rx_pp_alloc_slow_ho line: mlx5's names and the helper's agree on every line.
+		{name: "generic-names/table without _ho", rule: RuleGenericNames, file: "table.txt", each: []func(MatchRun) bool{onDrivers("mvneta", "mlx5")}},
+		{name: "driver-named/ynl_stats_named", rule: RuleDriverNamed, file: "ynl_stats_named.txt", each: []func(MatchRun) bool{onDrivers("bnxt")}},
+		{name: "driver-named/ynl_stats_named_unlisted", rule: RuleDriverNamed, file: "ynl_stats_named_unlisted.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...)}, dropped: true},
+		{name: "kernel-version/uname -r, ethtool", rule: RuleKernelVersion, file: "ethtool_generic_uname.txt", each: []func(MatchRun) bool{onDrivers("mvneta"), onlyEras("6.6")}},
+		{name: "kernel-version/uname -a, an era the sweep skips", rule: RuleKernelVersion, file: "ynl_stats_uname610.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), onlyEras("6.8", "6.12")}},
+		{name: "kernel-version/ynl on 6.1 contradicts itself", rule: RuleKernelVersion, file: "ynl_stats_uname61.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), fromEra("6.8")}, dropped: true},
+		{name: "napi-id/every live pool has one", rule: RuleNapiID, file: "pastes/ynl-both-tcp-json.txt", each: []func(MatchRun) bool{onDrivers("mlx5", "bnxt"), fromEra("6.8")}, first: "tcp-stream"},
+		{name: "napi-id/no live pool has one", rule: RuleNapiID, file: "pastes/ynl-ring-only-no-napi.txt", each: []func(MatchRun) bool{onDrivers("lunar"), fromEra("6.8")}},
+		{name: "zombie-pools/page-pool-get alone", rule: RuleZombies, file: "ynl_pools_python.txt", each: []func(MatchRun) bool{onDrivers(netlinkDrivers...), fromEra("6.8"), func(r MatchRun) bool { return r.Scenario == "destroy" }}},
+		{name: "zombie-pools/ynltool group-by pp", rule: RuleZombies, file: "pastes/ynltool-pp-zombie.txt", first: "destroy"},
+		{name: "driver-names/Marvell MIB", rule: RuleDriverNames, file: "pastes/mvneta-6.1-drop-mailquote.txt", each: []func(MatchRun) bool{onDrivers("mvneta")}, first: "drop"},
+		{name: "driver-names/mlx5 listing without rx_cache_*", rule: RuleDriverNames, file: "pastes/mlx5-6.12-tcp-40ch-ethtool.txt", each: []func(MatchRun) bool{onDrivers("mlx5"), fromEra("6.4")}, first: "tcp-stream"},
+		{name: "traffic/sent as received", rule: RuleTraffic, file: "pastes/mvneta-6.6-forward-ethtool.txt", each: []func(MatchRun) bool{onDrivers("mvneta")}, first: "forward"},
+		{name: "traffic/segments in, ACKs out", rule: RuleTraffic, file: "pastes/mlx5-6.1-tcp-ethtool.txt", each: []func(MatchRun) bool{onDrivers("mlx5")}, first: "tcp-stream"},
+		{name: "driver-counters/rx_gro_packets", rule: RuleDriverCounters, file: "ethtool_mlx5_gro.txt", first: "tcp-stream"},
+		{name: "driver-counters/rx_xdp_redirect", rule: RuleDriverCounters, file: "ethtool_mlx5.txt", first: "xdp-redirect"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.text
+			if tc.file != "" {
+				b, err := os.ReadFile(filepath.Join("testdata", tc.file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				text = string(b)
+			}
+			rep, err := Diagnose(text, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := hasRule(rep.Constraints, tc.rule)
+			if c == nil {
+				t.Fatalf("rule %s not read; constraints %+v", tc.rule, rep.Constraints)
+			}
+			if c.Evidence == "" || c.Keeps == "" {
+				t.Errorf("rule %s: evidence %q, keeps %q", tc.rule, c.Evidence, c.Keeps)
+			}
+			if c.Dropped != tc.dropped {
+				t.Errorf("rule %s dropped %v, want %v; notes %q", tc.rule, c.Dropped, tc.dropped, rep.Notes)
+			}
+			if tc.dropped && !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, c.Evidence) }) {
+				t.Errorf("no note says why %s was dropped: %q", tc.rule, rep.Notes)
+			}
+			for _, run := range rep.Runs {
+				cands := candidatesOf(run)
+				if len(cands) == 0 {
+					t.Fatalf("%s: no candidates", run.Label)
+				}
+				for _, r := range cands {
+					for i, ok := range tc.each {
+						if !ok(r) {
+							t.Errorf("%s: candidate %s on %q, eras %v fails check %d; constraints %+v", run.Label, r.Scenario, r.Driver, r.Eras, i, rep.Constraints)
+						}
+					}
+				}
+				if tc.first != "" && !run.Nearest[0].Has(tc.first) {
+					t.Errorf("%s: %s not in the first match: %+v", run.Label, tc.first, run.Nearest[0].Runs)
+				}
+			}
+		})
+	}
+}
+
+// TestRank_EveryTieIsNamed: the text names every run of every match (no
+// "N more"), and each scenario × driver is ranked once.
+func TestRank_EveryTieIsNamed(t *testing.T) {
+	for _, f := range []string{"ethtool_mlx5_rxcache.txt", "ethtool_generic.txt", "ynl_stats_python.txt"} {
+		b, err := os.ReadFile(filepath.Join("testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Diagnose(string(b), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		rep.WriteText(&out)
+		seen := map[string]bool{}
+		for _, r := range candidatesOf(rep.Runs[0]) {
+			k := r.Scenario + " on " + r.Driver
+			if seen[k] {
+				t.Errorf("%s: %s ranked twice", f, k)
+			}
+			seen[k] = true
+			if !strings.Contains(out.String(), k) {
+				t.Errorf("%s: the text does not name %s:\n%s", f, k, out.String())
+			}
+		}
+	}
+}
+
+// TestRank_NothingFitsRanksEveryRun: when no run meets even the first
+// constraint, every run is ranked, the driverless micro-benchmarks too,
+// and a note says so.
+func TestRank_NothingFitsRanksEveryRun(t *testing.T) {
+	sweep := []Candidate{
+		{Config: lab.Config{Scenario: "pool-direct", Era: "6.8"}, Stats: sim.Stats{sim.StatAllocFast: 100, sim.StatRecycleCached: 100}},
+		{Config: lab.Config{Scenario: "drop", Driver: "mvpp2", Era: "6.8"}, Stats: sim.Stats{sim.StatAllocFast: 100, sim.StatRecycleRing: 100}},
+	}
+	cs := []Constraint{{Rule: RuleNIC, Keeps: "nothing", admit: func(lab.Config) bool { return false }}}
+	var sh Shape
+	for i := range sh.Use {
+		sh.Use[i] = true
+	}
+	m, notes := Rank(sweep, sim.Stats{sim.StatAllocFast: 10, sim.StatRecycleCached: 10}, sh, 5, cs)
+	if len(m) != 2 || m[0].Runs[0].Scenario != "pool-direct" || !cs[0].Dropped {
+		t.Errorf("matches %+v, constraint %+v", m, cs[0])
+	}
+	if !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "micro-benchmarks") }) {
+		t.Errorf("notes %q", notes)
+	}
+	// With a driver run admitted, the micro-benchmark is left out, and the
+	// note names it as the nearest shape of all.
+	cs = []Constraint{{Rule: RuleNIC, Keeps: "driver runs", admit: func(c lab.Config) bool { return c.Driver != "" }}}
+	m, notes = Rank(sweep, sim.Stats{sim.StatAllocFast: 10, sim.StatRecycleCached: 10}, sh, 5, cs)
+	if len(m) != 1 || m[0].Runs[0].Driver != "mvpp2" {
+		t.Errorf("matches %+v", m)
+	}
+	if !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "pool-direct on no driver") }) {
+		t.Errorf("notes %q", notes)
+	}
+}
+
+// TestDiagnose_NotComparedNote: the paste's other counters the model does
+// not count are named in a note; the ones read as evidence are not.
+func TestDiagnose_NotComparedNote(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "ethtool_mlx5_gro.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Diagnose(string(b), Options{NoModel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(rep.Notes, func(n string) bool { return strings.HasPrefix(n, "not compared") })
+	if i < 0 {
+		t.Fatalf("notes %q", rep.Notes)
+	}
+	if n := rep.Notes[i]; !strings.Contains(n, "rx_lro_packets") || strings.Contains(n, "rx_gro_packets") || strings.Contains(n, "ch_events") || strings.Contains(n, "rx_packets,") {
+		t.Errorf("note %q", n)
+	}
+}
+
+// TestWriteText_AnswerFirst: the text begins with the format read and
+// what the paste says of its source, then the best candidates with their
+// links, then what to look at next; the ratios, notes and the counter
+// glossary come after.
+func TestWriteText_AnswerFirst(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "ethtool_mlx5_gro.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Diagnose(string(b), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	s := out.String()
+	if !strings.HasPrefix(s, "format: ethtool -S") {
+		t.Errorf("the text does not begin with the format:\n%s", s)
+	}
+	last := -1
+	for _, w := range []string{"the paste comes from:", "best candidates", "1. 0.0", "tcp-stream on mlx5, era", "/?driver=mlx5", "next: ", "cached share", "note: not compared", "provenance: ", "counters (net/core/page_pool.c"} {
+		i := strings.Index(s, w)
+		if i < 0 {
+			t.Fatalf("no %q in:\n%s", w, s)
+		}
+		if i < last {
+			t.Errorf("%q comes before what should precede it:\n%s", w, s)
+		}
+		last = i
+	}
+}
+
+// TestDiagnose_ACutPasteLeavesTheRestOut: a paste that ends in the middle
+// of a counter's name lacks the counters after it: they are left out of
+// the comparison (not taken as 0), and a note says so.
+func TestDiagnose_ACutPasteLeavesTheRestOut(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "ethtool_cut.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Diagnose(string(b), Options{NoModel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Runs[0].AbsentAsZero || !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "ends in the middle") }) {
+		t.Errorf("absent as zero %v, notes %q", rep.Runs[0].AbsentAsZero, rep.Notes)
+	}
+	full, err := os.ReadFile(filepath.Join("testdata", "ethtool_generic.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Diagnose(string(full), Options{NoModel: true})
+	if err != nil || !rep.Runs[0].AbsentAsZero {
+		t.Errorf("a whole listing: absent as zero %v (%v)", rep.Runs[0].AbsentAsZero, err)
+	}
+}
