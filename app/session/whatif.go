@@ -303,6 +303,17 @@ func predictError(text, msg string) *WhatIfError {
 	case strings.HasPrefix(msg, "driver ") && strings.Contains(msg, "workload"):
 		e.Line = headerLine(text, "test:")
 	}
+	// The page names no command-line flag: "--rate 1000 kpps: …" reads
+	// "rate 1000 kpps: …" here (the CLI keeps the flag).
+	for _, flag := range []string{"--rate", "--change", "--platform", "--profile"} {
+		if strings.HasPrefix(e.Msg, flag) {
+			e.Msg = strings.TrimPrefix(flag, "--") + strings.TrimPrefix(e.Msg, flag)
+			if flag == "--profile" {
+				e.Msg = "listing" + strings.TrimPrefix(e.Msg, "profile")
+			}
+			break
+		}
+	}
 	e.LineText = lineOf(text, e.Line)
 	return e
 }

@@ -198,16 +198,20 @@ func TestWhatIf_BadPasteNamesTheLineAndKeepsTheText(t *testing.T) {
 	}
 	_, mvpp2, _ := perf.ShippedProfile("mvpp2-v1-before")
 	for _, tc := range []struct{ name, rate, unit, change, platform, field, msg string }{
+		{"rate over the link, no flag in the page", "1e7", "kpps", "bulk", "", "rate", "rate 1e+07 kpps: more than platform macchiatobin's link"},
 		{"rate text", "fast", "kpps", "bulk", "", "rate", `rate "fast": want a positive number`},
 		{"rate zero", "0", "kpps", "bulk", "", "rate", "want a positive number"},
 		{"rate beyond the link", "1e9", "kpps", "skb-recycle", "", "rate", "more than platform macchiatobin's link"},
 		{"unit", "962", "gbps", "bulk", "", "unit", "accepted: kpps, pps, mbps"},
-		{"change", "962", "kpps", "magic", "", "change", `--change "magic"`},
+		{"change", "962", "kpps", "magic", "", "change", `change "magic"`},
 		{"napi-direct on a driver without pp.napi", "962", "kpps", "napi-direct", "", "change", "napi-direct does not apply to mvpp2"},
 	} {
 		v := WhatIf(WhatIfInput{Text: mvpp2, Rate: tc.rate, Unit: tc.unit, Change: tc.change, Platform: tc.platform})
 		if v.Err == nil || v.Err.Field != tc.field || !strings.Contains(v.Err.Msg, tc.msg) || v.Input.Text != mvpp2 {
 			t.Errorf("%s: %+v, want field %s %q", tc.name, v.Err, tc.field, tc.msg)
+		}
+		if v.Err != nil && strings.Contains(v.Err.Msg, "--") {
+			t.Errorf("%s: the page's message names a command-line flag: %q", tc.name, v.Err.Msg)
 		}
 	}
 }

@@ -79,6 +79,15 @@ func first(xs []string, n int) []string {
 	return xs
 }
 
+// firstOf writes the first n of xs, and how many more there are.
+func firstOf(xs []string, n int) string {
+	s := strings.Join(first(xs, n), ", ")
+	if len(xs) > n {
+		s += fmt.Sprintf(" and %d more", len(xs)-n)
+	}
+	return s
+}
+
 // workloadSymbols: stack functions that say which workload a listing
 // measured, checked in this order (the first workload with a listed
 // symbol wins): XDP redirect, forwarding, TCP receive; else the drop test.

@@ -78,7 +78,7 @@ func planPredict(in PredictInput) (*predictPlan, error) {
 		return nil, err
 	}
 	if ok, names := knownAnywhere(prof); !ok {
-		return nil, fmt.Errorf("none of the listing's %d symbols is a function the model runs, in any era (%s): there is nothing to carry the change over to", len(names), strings.Join(first(names, 5), ", "))
+		return nil, fmt.Errorf("none of the listing's %d symbols is a function the model runs, in any era (%s): there is nothing to carry the change over to", len(names), firstOf(names, 5))
 	}
 	spec, plat, targetNotes, err := predictTarget(prof, in.Platform)
 	if err != nil {
@@ -88,7 +88,7 @@ func planPredict(in PredictInput) (*predictPlan, error) {
 	aliases := symAliases(spec, platform)
 	known, unknown, unknownSyms := placed(prof, aliases)
 	if known == 0 {
-		return nil, fmt.Errorf("none of the listing's %d symbols is a function the model runs, in any era (%s): there is nothing to carry the change over to", len(unknownSyms), strings.Join(first(unknownSyms, 5), ", "))
+		return nil, fmt.Errorf("none of the listing's %d symbols is a function the model runs, in any era (%s): there is nothing to carry the change over to", len(unknownSyms), firstOf(unknownSyms, 5))
 	}
 	wl := workloadOf(prof.Test)
 	if prof.Test == "" {
@@ -108,7 +108,7 @@ func planPredict(in PredictInput) (*predictPlan, error) {
 		return nil, fmt.Errorf("driver %s does not run the %s workload the listing shows", spec.Name, wl)
 	}
 	if unknown > 0 {
-		targetNotes = append(targetNotes, fmt.Sprintf("the model places %.2f%% of the listing's %.2f%%; %.2f%% (%s) is no function it runs and is kept as measured, so the change acts on at most the placed share", known, known+unknown, unknown, strings.Join(first(unknownSyms, 4), ", ")))
+		targetNotes = append(targetNotes, fmt.Sprintf("the model places %.2f%% of the listing's %.2f%%; %.2f%% (%s) is no function it runs and is kept as measured, so the change acts on at most the placed share", known, known+unknown, unknown, firstOf(unknownSyms, 4)))
 	}
 	tBefore, err := rateNS(in.Rate, in.Unit, payloadBytes(wl, rateLabel(prof, in.Rate)))
 	if err != nil {
