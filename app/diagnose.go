@@ -471,15 +471,8 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 	}
 	var source []ga.UI
 	for _, c := range v.Constraints {
-		how := "keeps "
-		switch {
-		case c.Dropped:
-			how = "no model run meets it with the above, so not applied; it would keep "
-		case c.Prefers:
-			how = "ranks "
-		}
 		source = append(source, ga.Li().Class("diag-constraint").DataSet("rule", c.Rule).DataSet("dropped", c.Dropped).Body(
-			ga.Strong().Text(c.Rule+": "), ga.Text(c.Evidence), ga.Span().Class("meta").Text(" — "+how+c.Keeps)))
+			ga.Strong().Text(c.Rule+": "), ga.Text(c.Evidence), ga.Span().Class("meta").Text(" — "+c.How+" "+c.Keeps)))
 	}
 	out := []ga.UI{
 		ga.H2().Text("The answer"),

@@ -293,6 +293,7 @@ type DiagMatch struct {
 // DiagConstraint is one thing the paste says about its source.
 type DiagConstraint struct {
 	Rule, Evidence, Keeps string
+	How                   string // diagnose.Constraint.How
 	Dropped, Prefers      bool
 }
 
@@ -401,7 +402,7 @@ func (d *Diagnosis) View() DiagnoseView {
 	v.Distance, v.Notes = r.Distance, r.Notes
 	v.NonePossible = r.NonePossible
 	for _, c := range r.Constraints {
-		v.Constraints = append(v.Constraints, DiagConstraint{Rule: c.Rule, Evidence: c.Evidence, Keeps: c.Keeps, Dropped: c.Dropped, Prefers: c.Prefers})
+		v.Constraints = append(v.Constraints, DiagConstraint{Rule: c.Rule, Evidence: c.Evidence, Keeps: c.Keeps, How: c.How(), Dropped: c.Dropped, Prefers: c.Prefers})
 	}
 	return v
 }

@@ -639,19 +639,15 @@ func (s *Session) Set(field, value string) {
 	} else {
 		s.preset = lab.PresetOf(w)
 	}
-	if keepsPosition(field) && packets > 0 {
+	// Every change keeps the position: a knob's, a rule's, the sizes' or
+	// the seed's restarted the run at op 0 without a word (a trial), where
+	// the scenario's, driver's, era's and platform's kept the packet; the
+	// same moment of the new run is what an edit is compared with.
+	if packets > 0 {
 		s.keepPosition(packets)
 	}
 	s.playing = wasPlaying && !s.lab.Done()
 }
-
-// keepsPosition: the fields whose change keeps the position in packets:
-// every one. A knob's, a rule's, the sizes' or the seed's change restarted
-// the run at op 0 without a word (a trial: pool_size at op 3 went back to
-// op 0), where the scenario's, driver's, era's and platform's kept the
-// packet and said so; the same moment of the new run is what an edit is
-// compared with.
-func keepsPosition(field string) bool { return true }
 
 // keepPosition brings the new run to the first operation at which it has
 // received as many packets as the old run had (or to its end), and says so.

@@ -137,10 +137,8 @@ func openedAs(field string, q url.Values, c lab.Config) string {
 		want := q[k][len(q[k])-1]
 		g := got.Get(k)
 		if k == "driver" && g == "" { // the scenario's own driver, by name
-			for _, sc := range lab.List().Scenarios {
-				if sc.Name == c.Scenario {
-					g = sc.DefaultDriver
-				}
+			if sc, err := lab.ScenarioByName(c.Scenario); err == nil {
+				g = sc.DefaultDriver
 			}
 		}
 		switch {

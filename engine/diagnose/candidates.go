@@ -89,6 +89,18 @@ type Constraint struct {
 	why   string // why it was dropped
 }
 
+// How says what the constraint does to the runs, before what it keeps
+// (Keeps): the text report and the page both say it so.
+func (c Constraint) How() string {
+	switch {
+	case c.Dropped:
+		return "no model run meets it with the above, so not applied; it would keep"
+	case c.Prefers:
+		return "ranks"
+	}
+	return "keeps"
+}
+
 // driverFacts are what the constraints need of each model driver.
 type driverFacts struct {
 	name         string

@@ -24,14 +24,7 @@ func (r *Report) WriteText(w io.Writer) {
 	if len(r.Constraints) > 0 {
 		fmt.Fprintln(w, "the paste comes from:")
 		for _, c := range r.Constraints {
-			how := "keeps"
-			switch {
-			case c.Dropped:
-				how = "no run meets it with the above, not applied; it would keep"
-			case c.Prefers:
-				how = "ranks"
-			}
-			fmt.Fprintf(w, "  %-16s %s\n  %16s %s %s\n", c.Rule+":", c.Evidence, "", how, c.Keeps)
+			fmt.Fprintf(w, "  %-16s %s\n  %16s %s %s\n", c.Rule+":", c.Evidence, "", c.How(), c.Keeps)
 		}
 	}
 	if r.NonePossible != "" {

@@ -6,6 +6,27 @@ import (
 	"testing"
 )
 
+// shippedBare is a shipped listing and the same listing without its
+// header lines.
+func shippedBare(t *testing.T, name string) (with, bare *Profile) {
+	t.Helper()
+	p, text, err := ShippedProfile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(l, "#") {
+			body = append(body, l)
+		}
+	}
+	bare, err = ParseProfile(strings.Join(body, "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, bare
+}
+
 func readListing(t *testing.T, name string) *Profile {
 	t.Helper()
 	b, err := os.ReadFile("testdata/" + name)
@@ -86,20 +107,7 @@ func TestPredict_TheDriverComesFromTheListing(t *testing.T) {
 		}
 	}
 	for _, tc := range rows {
-		p, text, err := ShippedProfile(tc.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var body []string
-		for _, l := range strings.Split(text, "\n") {
-			if !strings.HasPrefix(l, "#") {
-				body = append(body, l)
-			}
-		}
-		bare, err := ParseProfile(strings.Join(body, "\n"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, bare := shippedBare(t, tc.name)
 		with, errW := Predict(PredictInput{Profile: p, Rate: tc.rate, Unit: tc.unit, Change: tc.change})
 		without, err := Predict(PredictInput{Profile: bare, Rate: tc.rate, Unit: tc.unit, Change: tc.change})
 		if (errW == nil) != (err == nil) {
@@ -170,17 +178,7 @@ func TestSaysBulk_ReadsNegations(t *testing.T) {
 // model's run after the change spends more in.
 func TestPredict_RemovingWorkNeverSlowsWithoutSayingWhy(t *testing.T) {
 	for _, name := range ProfileNames() {
-		p, text, err := ShippedProfile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var body []string
-		for _, l := range strings.Split(text, "\n") {
-			if !strings.HasPrefix(l, "#") {
-				body = append(body, l)
-			}
-		}
-		bare, _ := ParseProfile(strings.Join(body, "\n"))
+		p, bare := shippedBare(t, name)
 		rate := 100.0
 		unit := "kpps"
 		if len(p.Rates) > 0 {

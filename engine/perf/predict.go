@@ -156,7 +156,7 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 	// model function besides it; and the after run's functions keep the
 	// listing's names when the change moves to an era that renamed them.
 	b, a := byListedName(prof, aliases, bc, ac)
-	if grew := grown(bc, ac); len(grew) > 0 && in.Change != "" {
+	if grew := grown(bc, ac); len(grew) > 0 {
 		defer func() {
 			if pr != nil && pr.Speedup < 1 {
 				pr.Notes = append(pr.Notes, fmt.Sprintf("the change removes work, yet the model's run after it spends more in: %s — the prediction's slowdown comes from there", strings.Join(grew, ", ")))
