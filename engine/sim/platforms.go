@@ -7,11 +7,13 @@ package sim
 // which a test re-derives. Where a clock is an assumption the Doc says so.
 var (
 	Macchiatobin = Platform{Name: "macchiatobin", MHz: 2000, CacheLine: 64, PtrBytes: 8, DMAMinAlign: 128, Coherent: true, InlineSpinLock: true, LinkMbps: 10_000,
-		Doc:   "Marvell Armada 8040 (MacchiatoBIN): 4× Cortex-A72 @ 2.0 GHz, I/O-coherent DMA, 10G (mvpp2)",
-		Names: map[Sym]string{SymCacheMaint: "__pi___inval_dcache_area"}}
+		Doc:       "Marvell Armada 8040 (MacchiatoBIN): 4× Cortex-A72 @ 2.0 GHz, I/O-coherent DMA, 10G (mvpp2)",
+		Names:     map[Sym]string{SymCacheMaint: "__pi___inval_dcache_area"},
+		NamesFrom: arm64CacheNames}
 	Espressobin = Platform{Name: "espressobin", MHz: 1000, CacheLine: 64, PtrBytes: 8, DMAMinAlign: 128, Coherent: false, InlineSpinLock: true, LinkMbps: 1000,
-		Doc:   "Marvell Armada 3720 (EspressoBIN): 2× Cortex-A53 @ 1.0 GHz, non-coherent DMA (the CPU invalidates the dcache per byte), 1G (mvneta)",
-		Names: map[Sym]string{SymCacheMaint: "__pi___inval_dcache_area"}}
+		Doc:       "Marvell Armada 3720 (EspressoBIN): 2× Cortex-A53 @ 1.0 GHz, non-coherent DMA (the CPU invalidates the dcache per byte), 1G (mvneta)",
+		Names:     map[Sym]string{SymCacheMaint: "__pi___inval_dcache_area"},
+		NamesFrom: arm64CacheNames}
 	TICpsw = Platform{Name: "ti-cpsw", MHz: 1500, CacheLine: 64, PtrBytes: 4, DMAMinAlign: 64, PageOffset: 0xC0000000, Coherent: false, LinkMbps: 1000,
 		Doc:   "TI ARMv7 SoC with the CPSW switch, non-coherent DMA, 1G (cpsw); the profile does not name the SoC: a Cortex-A15 @ 1.5 GHz (AM57xx class, out-of-order: A72-class cycle factor) is assumed",
 		Names: map[Sym]string{SymCacheMaint: "v7_dma_inv_range", SymSyncForCPU: "__dma_page_dev_to_cpu", SymSyncForDevice: "__dma_page_cpu_to_dev"}}
@@ -33,6 +35,15 @@ var (
 	Arm64Server = Platform{Name: "arm64-server", MHz: 2600, CacheLine: 64, PtrBytes: 8, DMAMinAlign: 128, Coherent: true, InlineSpinLock: true, LinkMbps: 100_000,
 		Doc: "HiSilicon Kunpeng 920 arm64 server (TaiShan v110 @ 2.6 GHz, out-of-order: A72-class cycles), I/O-coherent, 100G (hns3); no profile"}
 )
+
+// arm64CacheNames: the dcache invalidation arm64's non-coherent DMA
+// runs, renamed in v5.15 (fade9c2c6e2c, "arm64: Rename arm64-internal cache
+// maintenance functions": __inval_dcache_area → dcache_inval_poc). perf
+// shows the position-independent alias the routine is defined as
+// (SYM_FUNC_START_PI in 5.10–5.15, SYM_FUNC_START(__pi_dcache_inval_poc)
+// in 6.1.192 arch/arm64/mm/cache.S:144): __pi___inval_dcache_area up to
+// 5.14, __pi_dcache_inval_poc from 5.15.
+var arm64CacheNames = []NamesFrom{{From: "5.15", Names: map[Sym]string{SymCacheMaint: "__pi_dcache_inval_poc"}}}
 
 func init() {
 	for _, p := range []*Platform{&Macchiatobin, &Espressobin, &TICpsw, &LunarMIPS, &X86Server, &Arm64Server} {
