@@ -37,6 +37,14 @@ var changeDocs = map[string]string{
 	"pp-napi":     "the driver gives its pool a NAPI (page_pool_params.napi, 6.4 on): the same kernel, for a driver that does not set it (mvpp2, mvneta, cpsw, hns3)",
 }
 
+// changeDoc says what a change is; an era move names its era.
+func changeDoc(c string) string {
+	if e, ok := strings.CutPrefix(c, "era:"); ok {
+		return "a move of the listing's kernel to era " + e + ": the model runs your driver in the listing's era and in " + e + ", each with its own defaults — every change between them is in it, a slowdown included where the later kernel does more per packet"
+	}
+	return changeDocs[c]
+}
+
 // WhatIfPage is the page's one stateful component: the form (session.
 // WhatIfInput) and the view session.WhatIf made of it.
 type WhatIfPage struct {
@@ -381,12 +389,16 @@ func (p *WhatIfPage) renderForm() ga.UI {
 			ga.Div().Class("field wi-change").Body(
 				ga.Label().For("wi-change").Text("change"),
 				ga.Select().ID("wi-change").DataSet("field", "change").Aria("describedby", "wi-change-doc").OnChange(p.onSelect).Body(opt(v.Changes, p.in.Change, func(c string) string {
-					if m := v.ChangeMarks[c]; m != "" {
-						return c + " (" + m + ")"
+					label := c
+					if e, ok := strings.CutPrefix(c, "era:"); ok {
+						label = "move to era " + e
 					}
-					return c
+					if m := v.ChangeMarks[c]; m != "" {
+						return label + " (" + m + ")"
+					}
+					return label
 				})...),
-				ga.P().ID("wi-change-doc").Class("meta").Text(changeDocs[p.in.Change]),
+				ga.P().ID("wi-change-doc").Class("meta").Text(changeDoc(p.in.Change)),
 				p.fieldErr("change"),
 			),
 			ga.Button().ID("wi-predict").Type("submit").Class("primary").Text("predict"),

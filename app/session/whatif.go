@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -151,12 +152,12 @@ func WhatIfLoadExample(name string, cur WhatIfInput) (WhatIfInput, error) {
 // asked for: every change waits on it).
 func changeMarks(in perf.PredictInput) map[string]string {
 	out := map[string]string{}
-	for _, c := range perf.Changes {
+	for _, c := range whatIfChanges() {
 		in.Change = c
 		err := perf.Applies(in)
 		switch {
 		case err == nil:
-		case strings.Contains(err.Error(), "is already applied"):
+		case strings.Contains(err.Error(), "is already applied"), strings.Contains(err.Error(), "is the listing's kernel already"), strings.Contains(err.Error(), "may run"):
 			out[c] = "already"
 		case strings.Contains(err.Error(), "say which platform"), strings.Contains(err.Error(), "none of the listing's"):
 			return nil
@@ -165,6 +166,12 @@ func changeMarks(in perf.PredictInput) map[string]string {
 		}
 	}
 	return out
+}
+
+// whatIfChanges are the changes the form offers: perf.Changes, then the
+// moves to each era (perf.EraChanges).
+func whatIfChanges() []string {
+	return append(slices.Clone(perf.Changes), perf.EraChanges()...)
 }
 
 // WhatIfRestore puts the paste an example replaced back in the form.
@@ -204,7 +211,7 @@ var nulErr = regexp.MustCompile(`offset (\d+)`)
 // panics on input (a panic would be a bug in the engine: the caller
 // recovers and shows it).
 func WhatIf(in WhatIfInput) WhatIfView {
-	v := WhatIfView{Input: in, Examples: WhatIfExamples(), Changes: perf.Changes, Units: WhatIfUnits,
+	v := WhatIfView{Input: in, Examples: WhatIfExamples(), Changes: whatIfChanges(), Units: WhatIfUnits,
 		Platforms: append([]string{""}, sim.PlatformNames()...)}
 	v.Example = whatIfShipped(in.Text)
 	v.Query = WhatIfQuery(in, v.Example)
@@ -364,6 +371,8 @@ func headerFacts(p *perf.Profile) []string {
 	}
 	add("rate", strings.Join(rates, ", "))
 	add("recycling", p.Recycling)
+	add("bulk", strings.TrimPrefix(p.Bulk, "bulk refill: "))
+	add("kernel", p.Kernel)
 	return out
 }
 

@@ -18,7 +18,7 @@ var badInputs = []struct {
 	code int
 	want string
 }{
-	{"no command", "", 2, "ppsim: missing command (accepted: list, run, predict, diagnose); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct|pp-napi [--platform P] [--json]   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]"},
+	{"no command", "", 2, "ppsim: missing command (accepted: list, run, predict, diagnose); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]"},
 	{"unknown command", "fly", 2, "ppsim: unknown command \"fly\" (accepted: list, run, predict, diagnose)"},
 	{"list: unknown flag", "list --yaml", 2, "ppsim: list: unknown flag --yaml (accepted flags: --json)"},
 	{"list: flag twice", "list --json --json", 2, "ppsim: list: --json is given twice: give it once"},
@@ -121,12 +121,12 @@ var badInputs = []struct {
 	{"predict: rate zero", "predict --profile mvpp2-v1-before --rate 0 --unit kpps --change bulk", 2, "ppsim: --rate \"0\": want a positive number"},
 	{"predict: rate NaN", "predict --profile mvpp2-v1-before --rate NaN --unit kpps --change bulk", 2, "ppsim: --rate \"NaN\": want a positive number"},
 	{"predict: rate infinite", "predict --profile mvpp2-v1-before --rate Inf --unit kpps --change bulk", 2, "ppsim: --rate \"Inf\": want a positive number"},
-	{"predict: rate beyond the link", "predict --profile mvpp2-v1-before --rate 1e308 --unit kpps --change skb-recycle", 2, "ppsim: --rate 1e+308 kpps: more than platform macchiatobin's link carries with the drop workload's frames (14204.5 kpps)"},
-	{"predict: 100 Gpps", "predict --profile mvpp2-v1-before --rate 100000000 --unit kpps --change skb-recycle", 2, "ppsim: --rate 1e+08 kpps: more than platform macchiatobin's link carries with the drop workload's frames (14204.5 kpps)"},
+	{"predict: rate beyond the link", "predict --profile mvpp2-v1-before --rate 1e308 --unit kpps --change skb-recycle", 2, "ppsim: --rate 1e+308 kpps: more than platform macchiatobin's link carries with the listing's 64-byte frames (14204.5 kpps)"},
+	{"predict: 100 Gpps", "predict --profile mvpp2-v1-before --rate 100000000 --unit kpps --change skb-recycle", 2, "ppsim: --rate 1e+08 kpps: more than platform macchiatobin's link carries with the listing's 64-byte frames (14204.5 kpps)"},
 	{"predict: rate under one packet a second", "predict --profile mvpp2-v1-before --rate 0.0001 --unit kpps --change skb-recycle", 2, "ppsim: --rate 0.0001 kpps: under one packet per second; a perf top listing of a receive path describes a busy CPU"},
 	{"predict: rate twice", "predict --profile mvpp2-v1-before --rate 1 --rate 2 --unit kpps --change bulk", 2, "ppsim: predict: --rate is given twice: give it once"},
 	{"predict: unknown unit", "predict --profile mvpp2-v1-before --rate 962 --unit gbps --change bulk", 2, "ppsim: --unit \"gbps\": accepted: kpps, pps, mbps"},
-	{"predict: unknown change", "predict --profile mvpp2-v1-before --rate 962 --unit kpps --change magic", 2, "ppsim: --change \"magic\": accepted: skb-recycle, bulk, napi-direct, pp-napi"},
+	{"predict: unknown change", "predict --profile mvpp2-v1-before --rate 962 --unit kpps --change magic", 2, "ppsim: --change \"magic\": accepted: skb-recycle, bulk, napi-direct, pp-napi, or era:E for a move to era E (E one of 5.12, 5.13, 5.14, 5.15, 6.1, 6.4, 6.6, 6.8, 6.9, 6.10, 6.12, 6.13, 6.15, 6.16, 6.18, 6.19, 7.1-rc1, 7.1, 7.3)"},
 	{"predict: empty change", "predict --profile mvpp2-v1-before --rate 962 --unit kpps --change ''", 2, "ppsim: predict: --change is empty: give a value or leave the flag out"},
 	{"predict: unknown platform", "predict --profile mvpp2-v1-before --rate 962 --unit kpps --change bulk --platform vax", 2, "ppsim: platform: unknown platform \"vax\" (accepted: bench-x86, macchiatobin, espressobin, ti-cpsw, lunar-mips, x86-server, arm64-server)"},
 	{"predict: bulk on a bulk profile", "predict --profile mvpp2-v7-before --rate 962 --unit kpps --change bulk", 2, "ppsim: bulk is already applied: the listing already shows bulk allocation (__alloc_pages_bulk, or its header says bulk refill on)"},

@@ -58,7 +58,7 @@ const usage = `usage:
             [--set knob=value ...] [--break rule ...] [--json]
             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
-            --change skb-recycle|bulk|napi-direct|pp-napi [--platform P] [--json]
+            --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]
   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]`
 
 func run(args []string, stdout, stderr io.Writer) int {

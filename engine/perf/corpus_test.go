@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"pplab/engine/sim"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,7 +51,11 @@ func readCorpusExpect(t *testing.T, path string) []corpusCase {
 		if cur == nil {
 			t.Fatalf("%s:%d: a line before the first stanza: %q", path, i+1, raw)
 		}
-		k, v, ok := strings.Cut(line, ":")
+		sep := ":"
+		if strings.HasPrefix(line, "change ") {
+			sep = ": " // a change's name may hold a colon: "change era:6.4: ratio 0.9-1.1"
+		}
+		k, v, ok := strings.Cut(line, sep)
 		if !ok {
 			continue // a continuation of why:
 		}
@@ -80,8 +85,11 @@ func refusalKind(msg string) string {
 		return "no-pp-napi"
 	case strings.Contains(msg, "is a function the model runs"):
 		return "unknown-symbols"
-	case strings.Contains(msg, "no era of the model leads") || strings.Contains(msg, "before the model's") || strings.Contains(msg, "a move of era"):
+	case strings.Contains(msg, "no era of the model leads") || strings.Contains(msg, "before the model's") || strings.Contains(msg, "a move of era") ||
+		strings.Contains(msg, "a move goes to a later era") || strings.Contains(msg, "a move starts from") || strings.Contains(msg, "moves it to a kernel that has"):
 		return "era"
+	case strings.Contains(msg, "the listing's header names"):
+		return "header"
 	}
 	return "other"
 }
@@ -146,13 +154,13 @@ func TestCorpus_RealisticListings(t *testing.T) {
 						t.Errorf("change %s: refused as %s (%v), want %s", change, refusalKind(err.Error()), err, w[1])
 					}
 					checkMentions(t, err.Error(), c.mentions)
-				case "faster", "same":
+				case "faster", "same", "ratio":
 					if err != nil {
 						t.Errorf("change %s: refused (%v), want %s", change, err, want)
 						continue
 					}
 					lo, hi := 0.98, 1.02
-					if w[0] == "faster" && len(w) > 1 {
+					if (w[0] == "faster" || w[0] == "ratio") && len(w) > 1 {
 						if _, err := fmt.Sscanf(w[1], "%g-%g", &lo, &hi); err != nil {
 							t.Fatalf("change %s: range %q: %v", change, w[1], err)
 						}
@@ -166,12 +174,52 @@ func TestCorpus_RealisticListings(t *testing.T) {
 					if wl := c.fields["workload"]; wl != "" && pr.Workload != wl {
 						t.Errorf("change %s: workload %s, want %s", change, pr.Workload, wl)
 					}
+					if es := c.fields["eras"]; es != "" && !inEras(t, pr.EraBefore, es) {
+						t.Errorf("change %s: predicted from era %s, outside the listing's eras %s; notes %q", change, pr.EraBefore, es, pr.Notes)
+					}
 				default:
 					t.Fatalf("change %s: unknown expectation %q", change, want)
 				}
 			}
 		})
 	}
+}
+
+// inEras reports whether era lies in an expectation's eras: "A-B", "A-",
+// "-B", one release, or "rfc-v1".
+func inEras(t *testing.T, era, spec string) bool {
+	t.Helper()
+	if era == spec {
+		return true
+	}
+	e, err := sim.EraByName(era)
+	if err != nil {
+		t.Fatalf("era %q: %v", era, err)
+	}
+	if e.Branch != "" {
+		return false // a branch era is only in a range that names it
+	}
+	v, _ := eraVersion(era)
+	lo, hi, isRange := strings.Cut(spec, "-")
+	if !isRange {
+		hi = lo
+	}
+	ok := true
+	if lo != "" {
+		l, good := eraVersion(lo)
+		if !good {
+			t.Fatalf("eras %q: %q is no release", spec, lo)
+		}
+		ok = ok && v >= l
+	}
+	if hi != "" {
+		h, good := eraVersion(hi)
+		if !good {
+			t.Fatalf("eras %q: %q is no release", spec, hi)
+		}
+		ok = ok && v <= h
+	}
+	return ok
 }
 
 func checkMentions(t *testing.T, msg string, words []string) {

@@ -2,6 +2,7 @@ package perf
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -61,6 +62,7 @@ type predictPlan struct {
 	setB, setA sim.KnobOverrides
 	aliases    map[string][]sim.Sym
 	tBefore    float64
+	frame      int // the frame size the model runs (checkRate)
 	notes      []string
 }
 
@@ -70,8 +72,8 @@ func planPredict(in PredictInput) (*predictPlan, error) {
 	if in.Profile == nil || len(in.Profile.Lines) == 0 {
 		return nil, fmt.Errorf("--profile: no parsable lines")
 	}
-	if !slices.Contains(Changes, in.Change) {
-		return nil, fmt.Errorf("--change %q: accepted: %s", in.Change, strings.Join(Changes, ", "))
+	if !slices.Contains(Changes, in.Change) && !slices.Contains(EraChanges(), in.Change) {
+		return nil, fmt.Errorf("--change %q: accepted: %s, or era:E for a move to era E (E one of %s)", in.Change, strings.Join(Changes, ", "), strings.Join(sim.Names(EraChanges(), func(s string) string { return strings.TrimPrefix(s, "era:") }), ", "))
 	}
 	prof := in.Profile
 	if err := checkListing(prof); err != nil {
@@ -86,9 +88,10 @@ func planPredict(in PredictInput) (*predictPlan, error) {
 	}
 	platform, _ := sim.PlatformByName(plat)
 	aliases := symAliases(spec, platform)
-	known, unknown, unknownSyms := placed(prof, aliases)
+	known, own, unknown, ownSyms, unknownSyms := placed(prof, aliases, spec.Name)
 	if known == 0 {
-		return nil, fmt.Errorf("none of the listing's %d symbols is a function the model runs, in any era (%s): there is nothing to carry the change over to", len(unknownSyms), firstOf(unknownSyms, 5))
+		all := append(ownSyms, unknownSyms...)
+		return nil, fmt.Errorf("none of the listing's %d symbols is a function the model runs, in any era (%s): there is nothing to carry the change over to", len(all), firstOf(all, 5))
 	}
 	wl := workloadOf(prof.Test)
 	if prof.Test == "" {
@@ -107,14 +110,17 @@ func planPredict(in PredictInput) (*predictPlan, error) {
 	if !spec.Runs(wl) {
 		return nil, fmt.Errorf("driver %s does not run the %s workload the listing shows", spec.Name, wl)
 	}
+	if own > 0 {
+		targetNotes = append(targetNotes, fmt.Sprintf("%.2f%% (%s) is %s's own code, which the model charges as its RX, transmit or TX-completion function (%s, %s, %s; by the name's xmit or tx): those symbols change as it does", own, firstOf(ownSyms, 4), spec.Name, spec.Names[sim.SymDrvRx], spec.Names[sim.SymDrvXmit], spec.Names[sim.SymDrvTxClean]))
+	}
 	if unknown > 0 {
-		targetNotes = append(targetNotes, fmt.Sprintf("the model places %.2f%% of the listing's %.2f%%; %.2f%% (%s) is no function it runs and is kept as measured, so the change acts on at most the placed share", known, known+unknown, unknown, firstOf(unknownSyms, 4)))
+		targetNotes = append(targetNotes, fmt.Sprintf("the model places %.2f%% of the listing's %.2f%%; %.2f%% (%s) is no function it runs and is kept as measured, so the change acts on at most the placed share", known+own, known+own+unknown, unknown, firstOf(unknownSyms, 4)))
 	}
 	tBefore, err := rateNS(in.Rate, in.Unit, payloadBytes(wl, rateLabel(prof, in.Rate)))
 	if err != nil {
 		return nil, fmt.Errorf("--rate: %w", err)
 	}
-	rateNotes, err := checkRate(prof, plat, wl, in.Rate, in.Unit)
+	rateNotes, frame, err := checkRate(prof, plat, wl, in.Rate, in.Unit)
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +128,13 @@ func planPredict(in PredictInput) (*predictPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if frame != workload.DefaultFrame(wl) {
+		// the model runs the listing's frames: a copy or a cache
+		// invalidation scales with them
+		setB, setA = setB.With(sim.KnobFrame, int64(frame)), setA.With(sim.KnobFrame, int64(frame))
+	}
 	notes = append(append(targetNotes, rateNotes...), notes...)
-	return &predictPlan{spec: spec, plat: plat, wl: wl, eb: eb, ea: ea, setB: setB, setA: setA, aliases: aliases, tBefore: tBefore, notes: notes}, nil
+	return &predictPlan{spec: spec, plat: plat, wl: wl, eb: eb, ea: ea, setB: setB, setA: setA, aliases: aliases, tBefore: tBefore, frame: frame, notes: notes}, nil
 }
 
 // Predict maps the profile's symbols to the model's functions, runs the
@@ -138,7 +149,7 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 	if err != nil {
 		return nil, err
 	}
-	prof, spec, plat, wl, eb, ea, setB, setA, aliases, tBefore := in.Profile, pl.spec, pl.plat, pl.wl, pl.eb, pl.ea, pl.setB, pl.setA, pl.aliases, pl.tBefore
+	prof, spec, plat, wl, eb, ea, setB, setA, aliases, tBefore, frame := in.Profile, pl.spec, pl.plat, pl.wl, pl.eb, pl.ea, pl.setB, pl.setA, pl.aliases, pl.tBefore, pl.frame
 	pr = &Prediction{Before: lab.Rate{Value: in.Rate, Unit: in.Unit}, Driver: spec.Name, Platform: plat, Workload: wl, EraBefore: eb, EraAfter: ea, Notes: pl.notes}
 	_, bc, err := modelRun(spec.Name, wl, eb, plat, setB)
 	if err != nil {
@@ -155,7 +166,7 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 	// napi_pp_put_page) is that listed symbol's, never also an unlisted
 	// model function besides it; and the after run's functions keep the
 	// listing's names when the change moves to an era that renamed them.
-	b, a := byListedName(prof, aliases, bc, ac)
+	b, a, named := byListedName(prof, aliases, bc, ac)
 	if grew := grown(bc, ac); len(grew) > 0 {
 		defer func() {
 			if pr != nil && pr.Speedup < 1 {
@@ -178,6 +189,7 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 	after := map[string]float64{}
 	listed := 0.0
 	seen := map[string]bool{}
+	ownSeen := map[string]bool{}
 	for _, l := range prof.Lines {
 		g := l.Symbol
 		if seen[g] {
@@ -194,9 +206,21 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 		switch {
 		case b[g] > 0:
 			after[g] = m * a[g] / b[g]
+		case len(aliases[g]) == 0 && driverOwn(spec.Name, l) && b[named[ownSym(g)]] > 0:
+			// the driver's own code the model charges as its RX, transmit
+			// or TX-completion function (mlx5e_rx_cache_get in
+			// mlx5e_poll_rx_cq's cost): it changes as that does
+			k := named[ownSym(g)]
+			after[g] = m * a[k] / b[k]
+			ownSeen[k] = true
 		default: // unknown to the model (or not in this workload): as measured
 			after[g] = m
 		}
+	}
+	for k := range ownSeen {
+		// the listing shows that driver work under its own names, not the
+		// model's: the model's function is not also unlisted work
+		seen[k] = true
 	}
 	rest := busy - listed
 	// the model's functions the listing does not show: out of the remainder
@@ -207,19 +231,31 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 			unlistedB += v
 		}
 	}
+	// When they cost more than the remainder has, the remainder is theirs
+	// and they keep the model's ratio: taken out at the remainder, put back
+	// at the remainder times their after/before cost (were they added at
+	// the model's absolute cost, a model slower than the listed machine
+	// would turn any change into a slowdown).
+	scale := 1.0
+	if unlistedB > rest && unlistedB > 0 {
+		scale = math.Max(rest, 0) / unlistedB
+		pr.Notes = append(pr.Notes, fmt.Sprintf("the model's functions the listing does not show (%.0f ns per packet) exceed its unlisted remainder (%.0f ns): the remainder is taken as theirs, and it changes as they do in the model", unlistedB, math.Max(rest, 0)))
+	}
 	for g, v := range a {
 		if !seen[g] && g != sim.RestProfile {
-			after[g] += v
+			after[g] += v * scale
 		}
+	}
+	if n := unlistedGainNote(seen, b, a, scale, tBefore); n != "" {
+		pr.Notes = append(pr.Notes, n)
 	}
 	if in.Change == "bulk" {
 		if n := bulkAllocatorNote(plat, seen, b, a); n != "" {
 			pr.Notes = append(pr.Notes, n)
 		}
 	}
-	rest -= unlistedB
+	rest -= unlistedB * scale
 	if rest < 0 {
-		pr.Notes = append(pr.Notes, fmt.Sprintf("the model's functions the listing does not show (%.0f ns per packet) exceed its unlisted remainder (%.0f ns): the remainder is taken as used up", unlistedB, rest+unlistedB))
 		rest = 0
 	}
 	after[sim.RestProfile] = rest
@@ -237,7 +273,11 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 			100*idleNS/tBefore, strings.Join(idleListed(prof), ", "), idleNS, busy/(tAfter-idleNS)))
 	}
 	pr.Predicted = lab.Rate{Value: roundRate(in.Rate * pr.Speedup), Unit: in.Unit}
-	if link := linkRate(plat, wl, in.Unit); link > 0 && pr.Predicted.Value > link {
+	capFrame := frame // the link caps at the listing's frames, or the smallest when it does not say
+	if in.Profile.Frame() == 0 {
+		capFrame = workload.FrameSmall
+	}
+	if link := linkRate(plat, wl, in.Unit, capFrame); link > 0 && pr.Predicted.Value > link {
 		pr.Predicted.Value, pr.LinkBound = roundRate(link), true
 		pr.Notes = append(pr.Notes, fmt.Sprintf("the CPU could do %.0f %s; the link caps it", in.Rate*pr.Speedup, in.Unit))
 	}
@@ -284,7 +324,9 @@ func modelRun(driver, wl, era, plat string, knobs sim.KnobOverrides) (map[string
 // byListedName sums both runs' functions per profile name, each function
 // under the listed symbol that is one of its names in some era (the first
 // such in listing order), else under its name in the before run's era.
-func byListedName(prof *Profile, aliases map[string][]sim.Sym, bc, ac callers) (b, a map[string]float64) {
+//
+// named is the name each function was summed under.
+func byListedName(prof *Profile, aliases map[string][]sim.Sym, bc, ac callers) (b, a map[string]float64, named map[sim.Sym]string) {
 	claim := map[sim.Sym]string{}
 	for _, l := range prof.Lines {
 		for _, s := range aliases[l.Symbol] {
@@ -308,14 +350,16 @@ func byListedName(prof *Profile, aliases map[string][]sim.Sym, bc, ac callers) (
 		}
 		return ac[s].profile
 	}
-	b, a = map[string]float64{}, map[string]float64{}
+	b, a, named = map[string]float64{}, map[string]float64{}, map[sim.Sym]string{}
 	for s, c := range bc {
 		b[name(s)] += c.ns
+		named[s] = name(s)
 	}
 	for s, c := range ac {
 		a[name(s)] += c.ns
+		named[s] = name(s)
 	}
-	return b, a
+	return b, a, named
 }
 
 // grown names the modelled functions the after run spends more in than
@@ -427,25 +471,50 @@ func checkListing(p *Profile) error {
 // checkRate refuses rates the platform's link cannot carry (or a packet
 // rate below one per second, which no profile of a receive path describes)
 // and notes a unit or a value that contradicts the profile's header.
-func checkRate(p *Profile, plat, wl string, v float64, unit string) ([]string, error) {
-	if link := linkRate(plat, wl, unit); link > 0 && v > link*1.0001 {
-		return nil, fmt.Errorf("--rate %g %s: more than platform %s's link carries with the %s workload's frames (%.1f %s)", v, unit, plat, wl, link, unit)
+//
+// A packet rate is checked at the frame the listing's header states ("test:
+// forward 64B") or, when it states none, at the smallest Ethernet frame:
+// the model's workload frame is a default, not a fact about the listing,
+// and a 64-byte forwarding test at 800 kpps on a 1 Gbit/s link is real.
+//
+// It returns the frame the model runs: the stated one, else the
+// workload's, or the smallest where the workload's cannot reach the rate.
+func checkRate(p *Profile, plat, wl string, v float64, unit string) ([]string, int, error) {
+	var notes []string
+	frame, stated := p.Frame(), true
+	if frame == 0 {
+		frame, stated = workload.DefaultFrame(wl), false
+	}
+	if link := linkRate(plat, wl, unit, frame); link > 0 && v > link*1.0001 {
+		if stated {
+			return nil, 0, fmt.Errorf("--rate %g %s: more than platform %s's link carries with the listing's %d-byte frames (%.1f %s)", v, unit, plat, frame, link, unit)
+		}
+		if unit == "mbps" {
+			return nil, 0, fmt.Errorf("--rate %g %s: more than platform %s's link carries (%.1f %s)", v, unit, plat, link, unit)
+		}
+		small := linkRate(plat, wl, unit, workload.FrameSmall)
+		if v > small*1.0001 {
+			return nil, 0, fmt.Errorf("--rate %g %s: more than platform %s's link carries even with %d-byte frames (%.1f %s)", v, unit, plat, workload.FrameSmall, small, unit)
+		}
+		pl, _ := sim.PlatformByName(plat)
+		most := int(float64(pl.LinkMbps)*1e6/(v*unitPPS(unit)*8)) - 24
+		notes = append(notes, fmt.Sprintf("%g %s needs frames of at most %d bytes on platform %s's link (the %s workload's are %d): the model runs %d-byte frames, the smallest; a header such as \"test: forward 64B\" states the listing's", v, unit, most, plat, wl, frame, workload.FrameSmall))
+		frame = workload.FrameSmall
 	}
 	ns, err := rateNS(v, unit, payloadBytes(wl, ""))
 	if err != nil {
-		return nil, fmt.Errorf("--rate: %w", err)
+		return nil, 0, fmt.Errorf("--rate: %w", err)
 	}
 	if ns > 1e9 {
-		return nil, fmt.Errorf("--rate %g %s: under one packet per second; a perf top listing of a receive path describes a busy CPU", v, unit)
+		return nil, 0, fmt.Errorf("--rate %g %s: under one packet per second; a perf top listing of a receive path describes a busy CPU", v, unit)
 	}
-	var notes []string
 	if len(p.Rates) > 0 {
 		same := false
 		for _, r := range p.Rates {
 			if r.Unit == unit {
 				same = true
 				if r.Value == v {
-					return notes, nil
+					return notes, frame, nil
 				}
 			}
 		}
@@ -459,7 +528,7 @@ func checkRate(p *Profile, plat, wl string, v float64, unit string) ([]string, e
 			notes = append(notes, fmt.Sprintf("the profile's header measured %s; --rate is %g %s: the prediction scales the listing by the rate given", strings.Join(stated, ", "), v, unit))
 		}
 	}
-	return notes, nil
+	return notes, frame, nil
 }
 
 // predictTarget picks the driver model and platform: the header's, else
@@ -486,7 +555,14 @@ func predictTarget(prof *Profile, platform string) (*drivers.Spec, string, []str
 		}
 		spec = s
 		if name != "" && name != s.Name {
-			notes = append(notes, fmt.Sprintf("the header names driver %s, but the listing shows %s's functions (%s): predicted for the header's", s.Name, name, strings.Join(evidence, ", ")))
+			// A box with two NICs shows both drivers: the header picks
+			// one. A header whose driver has no function in the listing
+			// while another driver's fill it is wrong, or about another
+			// listing: predicting for it would scale the wrong driver.
+			if !slices.ContainsFunc(prof.Lines, func(l ProfileLine) bool { return driverOwn(s.Name, l) }) {
+				return nil, "", nil, fmt.Errorf("the listing's header names driver %s, but its driver functions are %s's (%s) and none is %s's: correct the header's driver line or remove it (the driver is read from the functions)", s.Name, name, strings.Join(evidence, ", "), s.Name)
+			}
+			notes = append(notes, fmt.Sprintf("the header names driver %s; the listing also shows %s's functions (%s): predicted for the header's", s.Name, name, strings.Join(evidence, ", ")))
 		}
 	case name != "":
 		spec, _ = drivers.SpecByName(name)
@@ -612,7 +688,27 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 	if !recycling && !bulkSaid {
 		bulk = bulk || p.Share("get_page_from_freelist") == 0
 	}
-	if r := listingEras(p); r.narrowed() {
+	r := listingEras(p)
+	if p.Kernel != "" {
+		// The header's kernel narrows the names' range to its era; a
+		// kernel the names contradict is a distribution's with backported
+		// code (RHEL 9's 5.14 has napi_pp_put_page): its names say what it
+		// runs.
+		e, note, kerr := kernelEra(p.Kernel)
+		if kerr != nil {
+			return "", "", none, none, nil, fmt.Errorf("kernel %q in the listing's header: %w", p.Kernel, kerr)
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		if r.narrowed() && !slices.Contains(r.eras, e) {
+			notes = append(notes, fmt.Sprintf("the header says kernel %s (era %s), but the listing's names are of %s: a kernel with backported code runs what its names show, so predicted from the names", p.Kernel, e.Name, r))
+		} else {
+			r.eras, r.branch = []*sim.Era{e}, nil
+			r.by = append(r.by, fmt.Sprintf("the header's kernel %s", p.Kernel))
+		}
+	}
+	if r.narrowed() {
 		if len(r.conflict) > 0 {
 			notes = append(notes, fmt.Sprintf("names of other releases in the listing, left out of its era: %s", strings.Join(r.conflict, ", ")))
 		}
@@ -654,6 +750,9 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 	// the RFC's recycling (rfc-v1), recycling as merged (5.14), the same
 	// in the driver's first era (5.15 for hns3's frag API), NAPI-direct
 	// recycling (6.4).
+	if t, ok := strings.CutPrefix(change, "era:"); ok {
+		return "", "", none, none, nil, fmt.Errorf("era:%s: the listing's names do not say its kernel, so there is no era to move from; a header line such as \"# kernel: 6.1\" says it", t)
+	}
 	var (
 		single    = sim.FirstEra(func(e *sim.Era) bool { return !e.BulkAlloc && e.SkbRecycle == sim.SkbRecycleNone })
 		bulkE     = sim.FirstEra(func(e *sim.Era) bool { return e.BulkAlloc && e.SkbRecycle == sim.SkbRecycleNone })
@@ -771,6 +870,9 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 	ambiguous := func(name string, from *sim.Era, b *sim.Era) {
 		notes = append(notes, fmt.Sprintf("the listing's names fit kernels with and without %s (%s has it): predicted from %s; on %s or later the change is already in the kernel", name, from.Name, b.Name, from.Name))
 	}
+	if t, ok := strings.CutPrefix(change, "era:"); ok {
+		return eraMove(r, spec, t, notes)
+	}
 	var f func(*sim.Era) bool
 	switch change {
 	case "bulk":
@@ -804,7 +906,7 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 			}
 		}
 		if b == nil {
-			return "", "", none, none, nil, fmt.Errorf("pp-napi: the listing's kernel (%s) has no napi in page_pool_params (v6.4): napi-direct moves it there first", r)
+			return "", "", none, none, nil, fmt.Errorf("pp-napi: the listing's kernel (%s) has no napi in page_pool_params (v6.4 on): the change era:%s moves it to a kernel that has", r, sim.FirstEra(func(e *sim.Era) bool { return e.NAPIDirect }).Name)
 		}
 		if b != last {
 			notes = append(notes, fmt.Sprintf("predicted in %s, the newest of the range where the driver does not set pp.napi itself", b.Name))
@@ -823,10 +925,17 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 	if change == "bulk" {
 		// Bulk refill is a knob in every era: the listing's newest era
 		// without it, one page per call before and bulk after.
+		// The mainline era the names fit; a branch (rfc-v1) only when no
+		// mainline one does — it is a series over 5.12, not a later kernel.
 		var b *sim.Era
-		for _, e := range append(append([]*sim.Era(nil), r.eras...), r.branch...) {
-			if !e.BulkAlloc && e.Order >= spec.MinEra() && (b == nil || e.Order > b.Order) {
-				b = e
+		for _, es := range [][]*sim.Era{r.eras, r.branch} {
+			for _, e := range es {
+				if !e.BulkAlloc && e.Order >= spec.MinEra() && (b == nil || e.Order > b.Order) {
+					b = e
+				}
+			}
+			if b != nil {
+				break
 			}
 		}
 		if b != nil {
@@ -854,7 +963,7 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 		// The change comes to this driver with a rework of its RX path
 		// (mlx5 6.4: its own page cache gone, pages mapped by the pool,
 		// skbs marked, pp.napi): not a change of its own.
-		return "", "", none, none, nil, fmt.Errorf("%s does not come to %s on its own: in %s the driver's RX path was reworked with it (its own RX page cache removed, the pool mapping its pages, skbs marked, pp.napi), so the listing's kernel (%s) moves to %s with every part of that: a move of era, not this change", change, spec.Name, a.Name, r, a.Name)
+		return "", "", none, none, nil, fmt.Errorf("%s does not come to %s on its own: in %s the driver's RX path was reworked with it (its own RX page cache removed, the pool mapping its pages, skbs marked, pp.napi), so the listing's kernel (%s) moves to %s with every part of that: a move of era, not this change (the change era:%s predicts it)", change, spec.Name, a.Name, r, a.Name, a.Name)
 	}
 	if !b.BulkAlloc && a.BulkAlloc {
 		// the listing's allocator is one page per call: keep it so
@@ -870,13 +979,113 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 	return b.Name, a.Name, none, setA, notes, nil
 }
 
+// eraMove is the change "era:T": the listing's kernel (the newest era of
+// its range) moved to era T, each run with its era's defaults — every
+// change between the two is in it, a slowdown included where a later
+// kernel does more per packet.
+func eraMove(r eraRange, spec *drivers.Spec, target string, notes []string) (eb, ea string, setB, setA sim.KnobOverrides, _ []string, err error) {
+	var none sim.KnobOverrides
+	t, err := sim.EraByName(target)
+	if err != nil {
+		return "", "", none, none, nil, fmt.Errorf("change era:%s: %w", target, err)
+	}
+	if t.Branch != "" {
+		return "", "", none, none, nil, fmt.Errorf("era:%s is a branch off %s (a series that was not merged as such), not a kernel to move to", t.Name, t.Branch)
+	}
+	b := r.eras[len(r.eras)-1]
+	if t.Order <= b.Order {
+		if len(r.eras) == 1 && t == b {
+			return "", "", none, none, nil, fmt.Errorf("era:%s is the listing's kernel already (%s): a move goes to a later era", t.Name, r)
+		}
+		if t.Order >= r.eras[0].Order {
+			return "", "", none, none, nil, fmt.Errorf("era:%s: the listing's names fit kernels %s, so it may run %s already; a move starts from the newest they fit (%s) unless a header line such as \"# kernel: %s\" says which it is", t.Name, span(r.eras), t.Name, b.Name, r.eras[0].Name)
+		}
+		return "", "", none, none, nil, fmt.Errorf("era:%s is before the listing's kernel (%s): a move goes to a later era", t.Name, r)
+	}
+	if len(r.eras) > 1 {
+		notes = append(notes, fmt.Sprintf("moved from %s, the newest kernel the listing's names fit (%s); a header line such as \"# kernel: %s\" moves from another", b.Name, span(r.eras), r.eras[0].Name))
+	}
+	notes = append(notes, fmt.Sprintf("the move runs %s in era %s and then in era %s, each with its own defaults: every change between them is in it", spec.Name, b.Name, t.Name))
+	return b.Name, t.Name, none, none, notes, nil
+}
+
+// ownSym is the driver function the model charges a driver's own listed
+// symbol as: its transmit function for an xmit, its TX completion for
+// another tx, else its RX.
+func ownSym(symbol string) sim.Sym {
+	switch {
+	case strings.Contains(symbol, "xmit"):
+		return sim.SymDrvXmit
+	case strings.Contains(symbol, "_tx"), strings.Contains(symbol, "tx_"):
+		return sim.SymDrvTxClean
+	}
+	return sim.SymDrvRx
+}
+
+// EraChanges are the era moves a prediction takes besides Changes:
+// "era:" and a mainline era.
+func EraChanges() []string {
+	var out []string
+	for i := range sim.Eras {
+		if e := &sim.Eras[i]; e.Branch == "" {
+			out = append(out, "era:"+e.Name)
+		}
+	}
+	return out
+}
+
+// unlistedGainNote says where the change acts when most of what it
+// saves (or costs) per packet is in the model's functions the listing does
+// not show: the prediction takes it from the listing's unlisted remainder,
+// and the predicted profile shows it there, not on a listed symbol.
+func unlistedGainNote(seen map[string]bool, b, a map[string]float64, scale, tBefore float64) string {
+	type d struct {
+		name string
+		ns   float64
+	}
+	var ds []d
+	var unlisted, listed float64
+	for _, g := range slices.Sorted(maps.Keys(merge(b, a))) {
+		if g == sim.RestProfile {
+			continue
+		}
+		delta := a[g] - b[g]
+		if seen[g] {
+			listed += math.Abs(delta)
+			continue
+		}
+		unlisted += math.Abs(delta * scale)
+		if math.Abs(delta*scale) >= 0.5 {
+			ds = append(ds, d{g, delta * scale})
+		}
+	}
+	if unlisted < 1 || unlisted <= listed {
+		return ""
+	}
+	sort.SliceStable(ds, func(i, j int) bool { return math.Abs(ds[i].ns) > math.Abs(ds[j].ns) })
+	var parts []string
+	for _, x := range ds[:min(len(ds), 4)] {
+		parts = append(parts, fmt.Sprintf("%s %+.0f ns", x.name, x.ns))
+	}
+	return fmt.Sprintf("most of what the change moves per packet is in the model's functions the listing does not show (%s; %.1f%% of the packet's %.0f ns): taken from the listing's unlisted remainder, shown as [rest of stack] and those names", strings.Join(parts, ", "), 100*unlisted/tBefore, tBefore)
+}
+
+// merge is the union of two maps' keys (values of a).
+func merge(a, b map[string]float64) map[string]float64 {
+	out := maps.Clone(a)
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
 // linkRate is the line rate in the unit of a prediction (0: not capped).
-func linkRate(plat, wl, unit string) float64 {
+func linkRate(plat, wl, unit string, frame int) float64 {
 	p, err := sim.PlatformByName(plat)
 	if err != nil || p.LinkMbps == 0 {
 		return 0
 	}
-	pps := p.LinkPPS(workload.DefaultFrame(wl))
+	pps := p.LinkPPS(frame)
 	switch unit {
 	case "kpps":
 		return pps / 1e3
@@ -886,6 +1095,14 @@ func linkRate(plat, wl, unit string) float64 {
 		return pps * float64(payloadBytes(wl, "")*8) / 1e6
 	}
 	return 0
+}
+
+// unitPPS is packets per second in one unit of a packet rate.
+func unitPPS(unit string) float64 {
+	if unit == "kpps" {
+		return 1e3
+	}
+	return 1
 }
 
 // roundRate rounds a rate to two decimals, or to four significant digits

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,10 +49,28 @@ type Profile struct {
 	Test      string
 	Recycling string
 	Bulk      string // a "bulk:" or "bulk refill:" header's words
+	Kernel    string // a "kernel:" (or "uname -r:", "release:") header's words
 	Rates     []MeasuredRate
 	Lines     []ProfileLine
 
 	shares map[string]float64 // summed share per symbol (built on first use)
+}
+
+// frameRe finds a frame size in a test description: "64B", "64 B",
+// "64-byte", "1500 bytes".
+var frameRe = regexp.MustCompile(`(?i)(?:^|[^\w.])(\d{2,5})[ -]?(?:B|bytes?)\b`)
+
+// Frame is the frame size in bytes the header's test states, or 0.
+func (p *Profile) Frame() int {
+	m := frameRe.FindStringSubmatch(p.Test)
+	if m == nil {
+		return 0
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n < 60 || n > 9216 {
+		return 0
+	}
+	return n
 }
 
 // Total is the sum of the listed shares; the rest is the unlisted remainder
@@ -238,7 +257,8 @@ func parseProfileLine(f []string, n int) (ProfileLine, error) {
 }
 
 // header reads "key: value" facts from a comment line (fields separated by
-// two or more spaces): driver, platform, test, rate, recycling.
+// two or more spaces): driver, platform, test, rate, recycling, bulk,
+// kernel.
 func (p *Profile) header(s string, n int) error {
 	for _, part := range splitFields(s) {
 		k, v, ok := strings.Cut(part, ":")
@@ -255,6 +275,8 @@ func (p *Profile) header(s string, n int) error {
 			p.Test = v
 		case "recycling":
 			p.Recycling = v
+		case "kernel", "uname", "uname -r", "release", "linux":
+			p.Kernel = v
 		case "bulk", "bulk refill", "bulk_refill":
 			p.Bulk = "bulk refill: " + v
 		case "rate":

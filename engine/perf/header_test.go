@@ -1,0 +1,113 @@
+package perf
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestKernelEra: a header's release runs as the newest mainline era at or
+// before it; words with no release, or a release before the first era,
+// are refused.
+func TestKernelEra(t *testing.T) {
+	for _, tc := range []struct {
+		kernel, era, note, err string
+	}{
+		{"6.6.30", "6.6", "", ""},
+		{"v6.8", "6.8", "", ""},
+		{"6.8.0-45-generic", "6.8", "", ""},
+		{"Linux 6.1.0-18-arm64", "6.1", "", ""},
+		{"6.7", "6.6", "runs as era 6.6", ""},
+		{"6.11.2", "6.10", "runs as era 6.10", ""},
+		{"7.2-rc3", "7.1", "runs as era 7.1", ""}, // 7.1-rc1 is a pre-release: never the era of a release
+		{"9.0", "7.3", "after the model's newest era", ""},
+		{"5.10.223", "", "", "before the model's first era"},
+		{"banana", "", "", "no release in it"},
+	} {
+		e, note, err := kernelEra(tc.kernel)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: %v, want an error with %q", tc.kernel, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%q: %v", tc.kernel, err)
+		case e.Name != tc.era || !strings.Contains(note, tc.note) || (tc.note == "") != (note == ""):
+			t.Errorf("%q: era %s note %q, want %s note with %q", tc.kernel, e.Name, note, tc.era, tc.note)
+		}
+	}
+}
+
+// TestProfile_FrameFromTheTest: the test line's frame size.
+func TestProfile_FrameFromTheTest(t *testing.T) {
+	for test, want := range map[string]int{
+		"forward 64B": 64, "forward 64 B frames": 64, "64-byte UDP": 64, "pktgen 1500 bytes": 1500,
+		"one TCP stream, 100G": 0, "TCP": 0, "8B": 0, "drop 1.5B": 0,
+	} {
+		if got := (&Profile{Test: test}).Frame(); got != want {
+			t.Errorf("%q: frame %d, want %d", test, got, want)
+		}
+	}
+}
+
+// TestPredict_APacketRateIsCheckedAtTheListingsFrames: 420 kpps of 64-byte
+// forwarding on the espressobin's 1G link was refused as more than the
+// link carries with the forward workload's 1512-byte frames (81.4 kpps).
+// With the header's 64B it is taken; without it, taken at the smallest
+// frame with a note; above the 64-byte line rate it is refused.
+func TestPredict_APacketRateIsCheckedAtTheListingsFrames(t *testing.T) {
+	with := readListing(t, "listings/mvneta-6.6-forward-64B.txt")
+	bare := readListing(t, "listings/mvneta-6.6-forward-64B-bare.txt")
+	if _, err := Predict(PredictInput{Profile: with, Rate: 420, Unit: "kpps", Change: "pp-napi"}); err != nil {
+		t.Errorf("with the header's 64B: %v", err)
+	}
+	pr, err := Predict(PredictInput{Profile: bare, Rate: 420, Unit: "kpps", Change: "pp-napi"})
+	if err != nil {
+		t.Fatalf("without a header: %v", err)
+	}
+	if !hasNote(pr, "frames of at most 273 bytes") || pr.LinkBound {
+		t.Errorf("without a header: notes %q, link bound %v", pr.Notes, pr.LinkBound)
+	}
+	for _, p := range []*Profile{with, bare} {
+		_, err := Predict(PredictInput{Profile: p, Rate: 1600, Unit: "kpps", Change: "pp-napi"})
+		if err == nil || !strings.Contains(err.Error(), "64-byte frames") {
+			t.Errorf("1600 kpps over a 1G link: %v, want refused at 64-byte frames", err)
+		}
+	}
+}
+
+// TestPredict_TheHeadersKernel: "# kernel:" narrows the names' range to
+// its era; a kernel the names contradict is named in a note and the names
+// decide; an era move starts from the header's kernel.
+func TestPredict_TheHeadersKernel(t *testing.T) {
+	b, err := os.ReadFile("testdata/mvpp2-6.6-drop-noheader.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(header string) *Profile {
+		p, err := ParseProfile(header + "\n" + string(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bare, err := Predict(PredictInput{Profile: read(""), Rate: 900, Unit: "kpps", Change: "pp-napi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Predict(PredictInput{Profile: read("# kernel: 6.6.30"), Rate: 900, Unit: "kpps", Change: "pp-napi"})
+	if err != nil || pr.EraBefore != "6.6" {
+		t.Fatalf("kernel 6.6.30: %v, era %s, want 6.6", err, pr.EraBefore)
+	}
+	pr, err = Predict(PredictInput{Profile: read("# kernel: 5.14.0-427.el9"), Rate: 900, Unit: "kpps", Change: "pp-napi"})
+	if err != nil || pr.EraBefore != bare.EraBefore || !hasNote(pr, "backported") {
+		t.Fatalf("kernel 5.14 under 6.6 names: %v, era %s (bare: %s), notes %q", err, pr.EraBefore, bare.EraBefore, pr.Notes)
+	}
+	if _, err := Predict(PredictInput{Profile: read("# kernel: 4.19"), Rate: 900, Unit: "kpps", Change: "pp-napi"}); err == nil || !strings.Contains(err.Error(), "kernel \"4.19\"") {
+		t.Errorf("kernel 4.19: %v, want a refusal naming the header's kernel", err)
+	}
+	pr, err = Predict(PredictInput{Profile: read("# kernel: 6.6"), Rate: 900, Unit: "kpps", Change: "era:6.12"})
+	if err != nil || pr.EraBefore != "6.6" || pr.EraAfter != "6.12" {
+		t.Errorf("era:6.12 from kernel 6.6: %v, %s → %s", err, pr.EraBefore, pr.EraAfter)
+	}
+}
