@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -177,6 +178,32 @@ func TestSaysBulk_ReadsNegations(t *testing.T) {
 // prediction is not a slowdown unless a note names the functions the
 // model's run after the change spends more in.
 func TestPredict_RemovingWorkNeverSlowsWithoutSayingWhy(t *testing.T) {
+	// every listing of the corpus too, at its stated rate
+	for _, c := range readCorpusExpect(t, "testdata/listings/EXPECT") {
+		b, err := os.ReadFile("testdata/listings/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prof, err := ParseProfile(string(b))
+		if err != nil {
+			continue // a bad input
+		}
+		var rate float64
+		var unit string
+		if _, err := fmt.Sscanf(c.fields["rate"], "%g %s", &rate, &unit); err != nil {
+			continue
+		}
+		for _, ch := range Changes {
+			in := PredictInput{Profile: prof, Rate: rate, Unit: unit, Change: ch}
+			if p := c.fields["platform"]; p != "" && p != "ask" {
+				in.Platform = p
+			}
+			pr, err := Predict(in)
+			if err == nil && pr.Speedup < 1 && !hasNote(pr, "spends more in") {
+				t.Errorf("%s %s: ×%.3f with no note naming the mechanism: %q", c.file, ch, pr.Speedup, pr.Notes)
+			}
+		}
+	}
 	for _, name := range ProfileNames() {
 		p, bare := shippedBare(t, name)
 		rate := 100.0
