@@ -215,10 +215,14 @@ func eraVersion(name string) (int, bool) {
 
 // identEras is the mainline eras whose release defines ident (idents.tsv),
 // and the branch eras apart; nil when the table does not know it.
+//
+// A definition in a header is an inline (kfree_skb over kfree_skb_reason
+// from 5.17): a profile never shows it, so it says nothing of the eras a
+// listing that shows the name comes from.
 func identEras(ident string) (main, branch []*sim.Era) {
 	for i := range sim.Eras {
 		e := &sim.Eras[i]
-		if _, ok := lab.LookupIdent(e.Name, ident); ok {
+		if d, ok := lab.LookupIdent(e.Name, ident); ok && !strings.HasSuffix(d.File, ".h") {
 			if e.Branch != "" {
 				branch = append(branch, e)
 			} else {

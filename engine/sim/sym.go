@@ -302,9 +302,37 @@ func (s Sym) ProfileIn(e *Era) string {
 		return syms[s].profile
 	}
 	if t := s.outOfLine(e); t != SymNone {
+		if n := profileRename(t, e); n != "" {
+			return n
+		}
 		return t.NameIn(e)
 	}
 	return syms[s].profile
+}
+
+// profileRenames are the out-of-line functions a profile shows for a
+// modelled function whose kernel name (the narration's) became an inline
+// wrapper: kfree_skb is an inline over kfree_skb_reason from v5.17
+// (c504e5c2f964; 6.1.192 skbuff.c:885 defines kfree_skb_reason), which is
+// in turn an inline over sk_skb_reason_drop from v6.11 (ba8de796baf4;
+// 6.12.118 skbuff.c:1234). Each entry holds from its era on (the first era
+// at or after the release): 6.1 for 5.17, 6.12 for 6.11 (the 6.10 era
+// follows v6.10). The model charges a reader's consume (consume_skb,
+// __kfree_skb) to the same function: those show under this name too, where
+// a kernel's profile would name them apart.
+var profileRenames = map[Sym][]struct{ from, name string }{
+	SymKfreeSKB: {{"6.1", "kfree_skb_reason"}, {"6.12", "sk_skb_reason_drop"}},
+}
+
+// profileRename is the name profileRenames gives t in era e ("" for none).
+func profileRename(t Sym, e *Era) string {
+	n := ""
+	for _, r := range profileRenames[t] {
+		if f, err := EraByName(r.from); err == nil && e.Order >= f.Order && (e.Branch == "" || f.Branch != "") {
+			n = r.name
+		}
+	}
+	return n
 }
 
 // outOfLine is the modelled function s's work runs in, in the eras from
