@@ -299,8 +299,10 @@ func predictError(text, msg string) *WhatIfError {
 	switch {
 	case strings.HasPrefix(msg, "--rate"):
 		e.Field = "rate"
-	case strings.HasPrefix(msg, "--change"), strings.HasPrefix(msg, "skb-recycle "), strings.HasPrefix(msg, "bulk "), strings.HasPrefix(msg, "bulk:"), strings.HasPrefix(msg, "napi-direct "), strings.HasPrefix(msg, "pp-napi"):
+	case strings.HasPrefix(msg, "--change"), strings.HasPrefix(msg, "skb-recycle "), strings.HasPrefix(msg, "bulk "), strings.HasPrefix(msg, "bulk:"), strings.HasPrefix(msg, "napi-direct "), strings.HasPrefix(msg, "pp-napi"), strings.HasPrefix(msg, "era:"):
 		e.Field = "change"
+	case strings.HasPrefix(msg, "kernel \""):
+		e.Line = headerLine(text, "kernel:")
 	case strings.HasPrefix(msg, "--platform"), strings.HasPrefix(msg, "platform"), strings.HasPrefix(msg, "the listing shows no driver's functions"):
 		e.Field = "platform"
 	case strings.HasPrefix(msg, "the listing's header names platform"):
@@ -310,20 +312,31 @@ func predictError(text, msg string) *WhatIfError {
 	case strings.HasPrefix(msg, "driver ") && strings.Contains(msg, "workload"):
 		e.Line = headerLine(text, "test:")
 	}
-	// The page names no command-line flag: "--rate 1000 kpps: …" reads
-	// "rate 1000 kpps: …" here (the CLI keeps the flag).
+	e.Msg = pageWords(e.Msg)
+	e.LineText = lineOf(text, e.Line)
+	return e
+}
+
+// pageWords is a refusal of perf.Predict in the page's words: the page
+// names no command-line flag ("--rate 1000 kpps: …" reads "rate 1000
+// kpps: …"; the CLI keeps the flag) and calls an era move what its select
+// calls it ("era:6.4" reads "“move to era 6.4”").
+func pageWords(msg string) string {
 	for _, flag := range []string{"--rate", "--change", "--platform", "--profile"} {
-		if strings.HasPrefix(e.Msg, flag) {
-			e.Msg = strings.TrimPrefix(flag, "--") + strings.TrimPrefix(e.Msg, flag)
+		if strings.HasPrefix(msg, flag) {
+			msg = strings.TrimPrefix(flag, "--") + strings.TrimPrefix(msg, flag)
 			if flag == "--profile" {
-				e.Msg = "listing" + strings.TrimPrefix(e.Msg, "profile")
+				msg = "listing" + strings.TrimPrefix(msg, "profile")
 			}
 			break
 		}
 	}
-	e.LineText = lineOf(text, e.Line)
-	return e
+	msg = strings.Replace(msg, "or era:E for a move to era E (E one of", "or “move to era E” (E one of", 1)
+	return eraChange.ReplaceAllString(msg, "“move to era $1”")
 }
+
+// eraChange is an era move as the CLI writes it ("era:6.4").
+var eraChange = regexp.MustCompile(`\bera:([0-9]+\.[0-9]+(?:-rc[0-9]+)?)`)
 
 // headerLine is the first comment line stating key ("platform:"), 0 for none.
 func headerLine(text, key string) int {
