@@ -389,10 +389,7 @@ func (p *WhatIfPage) renderForm() ga.UI {
 			ga.Div().Class("field wi-change").Body(
 				ga.Label().For("wi-change").Text("change"),
 				ga.Select().ID("wi-change").DataSet("field", "change").Aria("describedby", "wi-change-doc").OnChange(p.onSelect).Body(opt(v.Changes, p.in.Change, func(c string) string {
-					label := c
-					if e, ok := strings.CutPrefix(c, "era:"); ok {
-						label = "move to era " + e
-					}
+					label := session.ChangeLabel(c)
 					if m := v.ChangeMarks[c]; m != "" {
 						return label + " (" + m + ")"
 					}
@@ -478,7 +475,7 @@ func (p *WhatIfPage) renderResult() ga.UI {
 	}
 	speed := fmt.Sprintf("×%.3f", pr.Speedup)
 	return ga.Section().ID("wi-result").Class("panel wi-result").Aria("labelledby", "wi-result-h").Body(
-		ga.H2().ID("wi-result-h").Text("Prediction after "+p.in.Change),
+		ga.H2().ID("wi-result-h").Text("Prediction after "+session.ChangeLabel(p.in.Change)),
 		ga.P().ID("wi-rates").Class("wi-rates").Aria("live", "polite").Body(
 			ga.Span().Class("wi-before").Body(ga.Span().Class("meta").Text("measured "), ga.Strong().ID("wi-before").Text(rateText(pr.Before.Value)+" "+pr.Before.Unit)),
 			ga.Span().Class("wi-arrow").Aria("hidden", "true").Text(" → "),

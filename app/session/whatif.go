@@ -317,6 +317,15 @@ func predictError(text, msg string) *WhatIfError {
 	return e
 }
 
+// ChangeLabel is a change as the page names it: an era move "move to
+// era 6.4" (the CLI's era:6.4).
+func ChangeLabel(c string) string {
+	if e, ok := strings.CutPrefix(c, "era:"); ok {
+		return "move to era " + e
+	}
+	return c
+}
+
 // pageWords is a refusal of perf.Predict in the page's words: the page
 // names no command-line flag ("--rate 1000 kpps: …" reads "rate 1000
 // kpps: …"; the CLI keeps the flag) and calls an era move what its select
@@ -455,7 +464,7 @@ func whatIfChart(rows []WhatIfRow, change string) string {
 		opts.DataZoom{Type: "inside", YAxisIndex: []int{0}})...)
 	bar.SetXAxis(names)
 	bar.AddSeries("measured", before)
-	bar.AddSeries("predicted: "+change, after)
+	bar.AddSeries("predicted: "+ChangeLabel(change), after)
 	bar.XYReversal()
 	bar.Validate()
 	// Long kernel symbols (mlx5e_skb_from_cqe_mpwrq_linear) would take

@@ -111,3 +111,29 @@ func TestPredict_TheHeadersKernel(t *testing.T) {
 		t.Errorf("era:6.12 from kernel 6.6: %v, %s → %s", err, pr.EraBefore, pr.EraAfter)
 	}
 }
+
+// TestPredict_AnEraMoveAcrossTheDriversRework: mlx5 6.1 → 6.4 removes the
+// driver's RX page cache (mlx5e_page_release_dynamic is gone in 6.4): the
+// listed function is at 0 after the move, with a note; the copy to user
+// space the listing shows as _copy_to_iter (rep movsb inline, FSRM) is the
+// model's copy, not also an unlisted copy_user_enhanced_fast_string beside
+// it; the slowdown note does not say the move removes work.
+func TestPredict_AnEraMoveAcrossTheDriversRework(t *testing.T) {
+	p := readListing(t, "listings/mlx5-6.1-tcp.txt")
+	pr, err := Predict(PredictInput{Profile: p, Rate: 38000, Unit: "mbps", Change: "era:6.4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasNote(pr, "mlx5e_page_release_dynamic: the driver's own code that era 6.4 no longer has") {
+		t.Errorf("no note of the gone function: %q", pr.Notes)
+	}
+	for _, e := range pr.ProfileAfter {
+		switch e.Symbol {
+		case "mlx5e_page_release_dynamic", "copy_user_enhanced_fast_string", "rep_movs_alternative":
+			t.Errorf("after the move: %s %.2f%%", e.Symbol, e.Pct)
+		}
+	}
+	if hasNote(pr, "the change removes work") {
+		t.Errorf("a move of era noted as removing work: %q", pr.Notes)
+	}
+}
