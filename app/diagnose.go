@@ -448,6 +448,9 @@ func diagError(e *session.DiagnoseErr) ga.UI {
 	}
 	return ga.Div().ID("diag-error").Class("diag-error").Role("alert").Body(
 		ga.P().Body(where, ga.Text(e.Msg)),
+		ga.If(e.WhatIf, func() ga.UI {
+			return ga.P().Body(ga.A().ID("diag-to-whatif").Href(sitePath(WhatIfPath)).Text("open "+session.WhatIfName), ga.Text(" to predict what a change buys with this listing."))
+		}),
 		ga.Details().Body(ga.Summary().Text("what the page reads"), ga.P().Class("meta").Text(e.Accepted)),
 		ga.P().Class("meta").Text("Your text is kept as it is: fix the line and the diagnosis follows."),
 	)
@@ -478,9 +481,15 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 		ga.H2().Text("The answer"),
 		ga.P().Body(ga.Strong().ID("diag-format").Text(v.Format), ga.Span().ID("diag-variant").Text(" ("+v.Variant+")"),
 			ga.Span().Class("meta").Text(fmt.Sprintf(" — %d lines, %d read as page_pool counters, %d not understood; %d snapshot(s).", len(v.Lines)+v.LinesCut, v.CountersRead, len(v.Grey)+v.GreyCut, v.Snapshots))),
-		ga.If(len(source) > 0, func() ga.UI {
-			return ga.Div().Body(ga.H3().Text("What the paste says of the machine"), ga.Ul().ID("diag-source").Class("plain diag-source").Body(source...))
-		}),
+	}
+	for _, a := range v.Aside {
+		// A perf top listing pasted with the counters: set aside, never
+		// evidence; the what-if page reads it.
+		out = append(out, ga.P().Class("diag-aside").DataSet("from", a.From).DataSet("to", a.To).Body(
+			ga.Text(a.Before), ga.A().Href(sitePath(WhatIfPath)).Text(session.WhatIfName), ga.Text(a.After)))
+	}
+	if len(source) > 0 {
+		out = append(out, ga.Div().Body(ga.H3().Text("What the paste says of the machine"), ga.Ul().ID("diag-source").Class("plain diag-source").Body(source...)))
 	}
 	if v.NonePossible != "" {
 		out = append(out, ga.P().ID("diag-none-possible").Class("diag-error").Role("status").Body(ga.Strong().Text("None possible: "), ga.Text(v.NonePossible)))
@@ -548,7 +557,8 @@ func diagRead(v *session.DiagnoseView) ga.UI {
 			ga.Span().Class("key use-counter").Text("a page_pool counter read"),
 			ga.Span().Class("key use-kept").Text("understood, not a page_pool counter"),
 			ga.Span().Class("key use-header").Text("a header, command or blank"),
-			ga.Span().Class("key use-grey").Text("not understood (kept, not used; hover for why)")),
+			ga.Span().Class("key use-grey").Text("not understood (kept, not used; hover for why)"),
+			ga.If(len(v.Aside) > 0, func() ga.UI { return ga.Span().Class("key use-aside").Text("set aside (a perf top listing)") })),
 		ga.Ol().ID("diag-lines").Class("diag-lines plain").Aria("label", "the paste, line by line").Body(lines...),
 		ga.If(v.LinesCut > 0, func() ga.UI {
 			return ga.P().Class("meta").Text(fmt.Sprintf("The %d lines after line %d are not listed here (the lines not understood are, below).", v.LinesCut, session.DiagnoseListed))

@@ -2,6 +2,7 @@ package app
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -54,3 +55,43 @@ func TestDiagnosePage_NonePossibleIsSaid(t *testing.T) {
 		t.Errorf("none-possible at %d, the first match at %d", i, j)
 	}
 }
+
+// TestDiagnosePage_APerfListingIsSetAside: the answer says which lines
+// were a perf top listing, set aside, with a link to the what-if page, and
+// the listing's lines are marked so in the lines as read; a listing alone
+// is refused with a link to the what-if page. No command-line flag.
+func TestDiagnosePage_APerfListingIsSetAside(t *testing.T) {
+	b, err := os.ReadFile("../engine/diagnose/testdata/pastes/mvneta-6.1-drop-perf-mixed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := session.NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := tight(ga.HTMLString(p.Render()))
+	// (go-app writes an element's attributes in any order)
+	for _, w := range []string{`<p( (class="diag-aside"|data-from="29"|data-to="40")){3}>Lines 29–40 are a perf top listing, not counters: set aside \(<a href="/whatif/">the what-if page</a>reads listings\)</p>`,
+		`<li( (class="diag-line use-aside"|data-use="aside"|data-n="31"|title="[^"]*")){4}>`, `class="key use-aside"`} {
+		if !regexp.MustCompile(w).MatchString(html) {
+			t.Errorf("no %s in the page", w)
+		}
+	}
+	if strings.Contains(html, `id="diag-none-possible"`) || strings.Contains(html, "--profile") {
+		t.Error("the page says none is possible, or names a flag")
+	}
+	d.SetText(strings.Join(strings.SplitAfter(string(b), "\n")[28:], ""))
+	p.view = d.View()
+	html = tight(ga.HTMLString(p.Render()))
+	if !regexp.MustCompile(`<a( (id="diag-to-whatif"|href="/whatif/")){2}>open the what-if page</a>`).MatchString(html) || strings.Contains(html, "--profile") {
+		t.Errorf("a listing alone: no link to the what-if page, or a flag named:\n%s", html)
+	}
+}
+
+// tight is HTMLString's output without its indentation: no white space
+// after a tag or before one.
+func tight(html string) string {
+	return tightRe.ReplaceAllString(html, "$1")
+}
+
+var tightRe = regexp.MustCompile(`\s*(<|>)\s*`)

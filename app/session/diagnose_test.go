@@ -462,3 +462,45 @@ func TestDiagnosis_ThePageRanksAsTheCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnosis_APerfListingIsSetAside: a perf top listing pasted with the
+// counters is set aside in one sentence that names the what-if page (the
+// page names no command-line flag; the CLI's report names ppsim predict),
+// and the diagnosis is the counters' alone: nothing is impossible. A paste
+// that is only a listing is refused with the what-if page named, no flag.
+func TestDiagnosis_APerfListingIsSetAside(t *testing.T) {
+	b, err := os.ReadFile("../../engine/diagnose/testdata/pastes/mvneta-6.1-drop-perf-mixed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	v := d.View()
+	want := []DiagAside{{Before: "Lines 29–40 are a perf top listing, not counters: set aside (", After: " reads listings)", From: 29, To: 40}}
+	if !slices.Equal(v.Aside, want) {
+		t.Errorf("set aside %+v, want %+v", v.Aside, want)
+	}
+	if v.NonePossible != "" || len(v.Grey) != 0 {
+		t.Errorf("none possible %q, grey %v", v.NonePossible, v.Grey)
+	}
+	for _, c := range v.Constraints {
+		if c.Rule == diagnose.RuleDriverNamed {
+			t.Errorf("the listing's symbols are evidence: %+v", c)
+		}
+	}
+	for _, a := range v.Aside {
+		if s := a.Before + WhatIfName + a.After; strings.Contains(s, "--") || strings.Contains(s, "ppsim") {
+			t.Errorf("the page's sentence names the CLI: %q", s)
+		}
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	d.SetText(strings.Join(lines[28:], ""))
+	v = d.View()
+	if v.Err == nil || !v.Err.WhatIf || v.Err.Line != 1 || !strings.Contains(v.Err.Msg, "a perf top listing, not page_pool counters: the what-if page reads listings") {
+		t.Fatalf("a listing alone: %+v", v.Err)
+	}
+	if strings.Contains(v.Err.Msg, "--") || strings.Contains(v.Err.Msg, "ppsim") {
+		t.Errorf("the page's message names the CLI: %q", v.Err.Msg)
+	}
+}

@@ -213,7 +213,7 @@ var (
 // no counter: its major and minor, the line, the text.
 func kernelVersion(p *Paste) (major, minor, line int, text string, ok bool) {
 	for _, l := range p.Lines {
-		if l.Use == UseCounter {
+		if l.Use == UseCounter || l.Use == UseAside {
 			continue
 		}
 		for _, re := range []*regexp.Regexp{unameARe(), procVersionRe(), ethtoolIVerRe(), unameRe(), distroRelRe()} {

@@ -21,6 +21,9 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "; %d lines not understood (listed below)", len(grey))
 	}
 	fmt.Fprintln(w)
+	for _, a := range p.Aside {
+		fmt.Fprintf(w, "%s\n", a.Sentence("ppsim predict --profile FILE"))
+	}
 	if len(r.Constraints) > 0 {
 		fmt.Fprintln(w, "the paste comes from:")
 		for _, c := range r.Constraints {
