@@ -670,6 +670,9 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 		matches = append(matches, ga.Li().Class("diag-match").DataSet("distance", m.Distance).Body(
 			ga.P().Body(ga.Text("distance "), ga.Strong().Text(m.Distance), ga.Span().Class("meta").Text(tie)),
 			ga.Ul().Class("plain diag-match-runs").Body(runs...),
+			ga.If(m.Why != "", func() ga.UI {
+				return ga.P().Class("meta diag-why").Body(ga.Strong().Text("why: "), ga.Text(m.Why))
+			}),
 		))
 	}
 	took := ""

@@ -95,3 +95,28 @@ func tight(html string) string {
 }
 
 var tightRe = regexp.MustCompile(`\s*(<|>)\s*`)
+
+// TestDiagnosePage_SaysWhyEachCandidate: each candidate shape on the page
+// says which of the paste's ratios it matches and the one it differs on
+// most, as the text report does (diagnose.Why); the RX cache's ratios
+// are among the paste's when it shows mlx5's rx_cache_*.
+func TestDiagnosePage_SaysWhyEachCandidate(t *testing.T) {
+	b, err := os.ReadFile("../engine/diagnose/testdata/ethtool_mlx5_rxcache_never_missed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := session.NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	v := d.View()
+	p := &DiagnosePage{d: d, view: v}
+	html := tight(ga.HTMLString(p.Render()))
+	if n, want := strings.Count(html, `<p class="meta diag-why"><strong>why:</strong>matches`), len(v.Runs[0].Nearest); n != want || want == 0 {
+		t.Errorf("%d why lines for %d candidate shapes", n, want)
+	}
+	for _, w := range []string{"differs most: RX cache misses per alloc 0.0000 vs 1.0000", `data-ratio="RX cache misses per alloc"`} {
+		if !strings.Contains(html, w) {
+			t.Errorf("no %s in the page", w)
+		}
+	}
+}

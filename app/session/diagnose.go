@@ -306,6 +306,10 @@ type DiagMatch struct {
 	Distance  string
 	Runs      []DiagMatchRun
 	Preferred bool // ranked first: the scenarios the driver's other counters point to
+	// Why: the paste's ratios the shape matches and the one it differs
+	// on most (diagnose.Why, as the text report says it); "" without
+	// ratios.
+	Why string
 }
 
 // DiagConstraint is one thing the paste says about its source.
@@ -408,7 +412,7 @@ func (d *Diagnosis) View() DiagnoseView {
 			dr.Ratios = append(dr.Ratios, DiagRatio{Name: ra.Name, Value: ratioText(ra), Formula: ra.Formula, Meaning: ra.Meaning})
 		}
 		for _, m := range run.Nearest {
-			dm := DiagMatch{Distance: strconv.FormatFloat(m.Distance, 'f', 4, 64), Preferred: m.Preferred}
+			dm := DiagMatch{Distance: strconv.FormatFloat(m.Distance, 'f', 4, 64), Preferred: m.Preferred, Why: m.Why.String()}
 			for _, mr := range m.Runs {
 				dm.Runs = append(dm.Runs, DiagMatchRun{Scenario: mr.Scenario, Driver: mr.Driver, Eras: strings.Join(mr.Eras, ", "), URL: mr.URL})
 			}

@@ -47,6 +47,10 @@ type Counters struct {
 	V             sim.Stats
 	Has           [sim.NumStats]bool
 	FastHasRefill bool
+	// Cache: the driver's RX page cache's counters (mlx5's rx_cache_*,
+	// before 6.4), when HasCache: the paste shows them.
+	Cache    CacheStats
+	HasCache bool
 }
 
 // MarshalJSON gives the counters present, by ppsim's names.
