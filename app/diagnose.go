@@ -73,6 +73,14 @@ type DiagnosePage struct {
 	fetching  bool
 	sweepFrom string
 	fetchMS   float64
+
+	early earlyForm // what was typed into the prerendered page (OnInit)
+}
+
+// OnInit reads what the user typed into the prerendered page before the
+// wasm was up (earlyform.go): the mounted page keeps it.
+func (p *DiagnosePage) OnInit() {
+	p.early = readEarlyForm("diag-text", "diag-interval")
 }
 
 // diagFetchWaitMS bounds the wait for the sweep file before the page
@@ -80,8 +88,20 @@ type DiagnosePage struct {
 const diagFetchWaitMS = 8000
 
 func (p *DiagnosePage) OnMount(ctx ga.Context) {
+	early := p.early
+	p.early = earlyForm{}
 	p.act(ctx, "start-up", func() {
 		text, iv := storageGet(diagStoreText), storageGet(diagStoreInterval)
+		// What was typed before the page was up goes over what was
+		// stored, and is stored at once.
+		if t, ok := early.typed("diag-text"); ok {
+			text = t
+			storageSet(diagStoreText, text)
+		}
+		if t, ok := early.typed("diag-interval"); ok {
+			iv = t
+			storageSet(diagStoreInterval, iv)
+		}
 		p.pendText, p.pendIv = text, iv
 		setValue("diag-text", text)
 		setValue("diag-interval", iv)
@@ -92,6 +112,7 @@ func (p *DiagnosePage) OnMount(ctx ga.Context) {
 		}
 		p.view = p.d.View()
 	})
+	early.refocus(ctx)
 	ctx.Handle(actDiagText, func(ctx ga.Context, a ga.Action) {
 		if s, ok := a.Value.(string); ok {
 			p.pendText = s
