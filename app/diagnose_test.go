@@ -120,3 +120,22 @@ func TestDiagnosePage_SaysWhyEachCandidate(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnosePage_TheDiagnoseButton: the text box and the interval are a
+// form with a diagnose button (Enter in the interval field submits it),
+// and the answer's heading can take the focus from a script (not from
+// Tab: tabindex -1) when an answer asked for arrives.
+func TestDiagnosePage_TheDiagnoseButton(t *testing.T) {
+	d := session.NewDiagnosis("", "", nil)
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := tight(ga.HTMLString(p.Render()))
+	for _, w := range []string{`<form( (id="diag-form")){1}>`, `<button( (id="diag-go"|type="submit"|class="primary")){3}>diagnose</button>`, `<h2( (id="diag-answer-h"|tabindex="-1")){2}>The answer</h2>`} {
+		if !regexp.MustCompile(w).MatchString(html) {
+			t.Errorf("no %s in the page", w)
+		}
+	}
+	i, j, k := strings.Index(html, `id="diag-text"`), strings.Index(html, `id="diag-go"`), strings.Index(html, `</form>`)
+	if !(i >= 0 && i < j && j < k) || strings.Index(html, `id="diag-interval"`) > k {
+		t.Errorf("the text box, the interval and the button are not one form")
+	}
+}
