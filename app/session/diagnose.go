@@ -430,7 +430,14 @@ func (d *Diagnosis) View() DiagnoseView {
 		}
 		v.Rates = append(v.Rates, dr)
 	}
-	v.Distance, v.Notes = r.Distance, r.Notes
+	v.Distance = r.Distance
+	for _, n := range r.Notes {
+		if n == diagnose.NoteNoInterval {
+			// The CLI's note names its flag; the page names its field.
+			n = "two snapshots but no time between them: give the seconds between them (the field under the text box, or a `sleep N` line between them) for the rates"
+		}
+		v.Notes = append(v.Notes, n)
+	}
 	v.NonePossible = r.NonePossible
 	for _, c := range r.Constraints {
 		v.Constraints = append(v.Constraints, DiagConstraint{Rule: c.Rule, Evidence: c.Evidence, Keeps: c.Keeps, How: c.How(), Dropped: c.Dropped, Prefers: c.Prefers})

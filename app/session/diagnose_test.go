@@ -235,8 +235,10 @@ func TestDiagnosis_TwoSnapshotsGiveRates(t *testing.T) {
 	}
 	noSleep := strings.ReplaceAll(text, "$ sleep 10\n", "")
 	d := NewDiagnosis(noSleep, "", nil)
-	if v := d.View(); len(v.Rates) != 0 || !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "interval") }) {
+	if v := d.View(); len(v.Rates) != 0 || !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "the field under the text box") }) {
 		t.Errorf("no interval: rates %v, notes %v", v.Rates, v.Notes)
+	} else if i := slices.IndexFunc(v.Notes, func(n string) bool { return strings.Contains(n, "--") }); i >= 0 {
+		t.Errorf("the page's note names a command-line flag: %q", v.Notes[i])
 	}
 	d.SetInterval("4s")
 	if v := d.View(); len(v.Rates) != 1 || !strings.Contains(v.Rates[0].Title, "4 s apart") || v.Rates[0].Rows[0][2] != "2.500 M/s" {

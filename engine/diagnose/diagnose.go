@@ -81,6 +81,10 @@ type Report struct {
 // DistanceDoc is the distance the nearest scenarios are ranked by.
 const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum (page_pool's counters, and mlx5's rx_cache_* when the paste shows them: the driver's own RX page cache before 6.4, which the model counts too), p (the paste) and q (a model run at the paste's length: its counters at 5 000 packets plus what it adds after them, scaled to the paste's allocations — the warm-up's counts stay, the steady state's grow), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets, among those the paste could come from (its constraints); each scenario × driver at its nearest eras; runs at the same distance are one shape, every one named"
 
+// NoteNoInterval is the note of two snapshots without the time between
+// them, in the CLI's words (the page says where its own field is).
+const NoteNoInterval = "two snapshots but no time between them: give the interval (ppsim diagnose --interval SECONDS, or a `sleep N` line between them) for the rates"
+
 // Diagnose reads a paste and diagnoses it.
 func Diagnose(text string, opt Options) (*Report, error) {
 	p, err := Parse(text)
@@ -151,7 +155,7 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		}
 		r.Rates = rates(p, opt.Interval)
 		if r.Rates == nil {
-			r.Notes = append(r.Notes, "two snapshots but no time between them: give the interval (ppsim diagnose --interval SECONDS, or a `sleep N` line between them) for the rates")
+			r.Notes = append(r.Notes, NoteNoInterval)
 		}
 	default:
 		last := p.Snapshots[len(p.Snapshots)-1]
