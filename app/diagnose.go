@@ -27,8 +27,20 @@ const DiagnosePath = "/diagnose/"
 // Actions of the diagnosis page.
 const (
 	actDiagText     = "pp-diag-text"     // value string: the text box's text
+	actDiagPaste    = "pp-diag-paste"    // value string: the text box's text after a paste or a drop
 	actDiagInterval = "pp-diag-interval" // value string: the interval field
 	actDiagExample  = "pp-diag-example"  // value string: an example's name
+)
+
+// What the page does when the answer to a user's question arrives
+// (DiagnosePage.ask): nothing (typing, a page opened with its stored
+// text), bring the answer's heading into view (a paste: the focus stays
+// in the text box), or bring it into view and move the focus to it (the
+// diagnose button, Enter in the interval field, an example).
+const (
+	askNone = iota
+	askScroll
+	askFocus
 )
 
 // The browser storage keys of the text and the interval.
@@ -56,6 +68,7 @@ type DiagnosePage struct {
 
 	seq                  int    // the last input's number: a debounce fires only for the last
 	applied              int    // the inputs diagnosed so far (window.__pplab.applied)
+	answers              int    // the answers asked for that arrived (window.__pplab.answers)
 	pendText, pendIv     string // the inputs as last typed
 	working              bool   // a slice of the search is scheduled
 	yield                ga.Func
@@ -73,6 +86,15 @@ type DiagnosePage struct {
 	fetching  bool
 	sweepFrom string
 	fetchMS   float64
+
+	ask   int       // askScroll, askFocus: the answer to come was asked for (arrived)
+	early earlyForm // what was typed into the prerendered page (OnInit)
+}
+
+// OnInit reads what the user typed into the prerendered page before the
+// wasm was up (earlyform.go): the mounted page keeps it.
+func (p *DiagnosePage) OnInit() {
+	p.early = readEarlyForm("diag-text", "diag-interval")
 }
 
 // diagFetchWaitMS bounds the wait for the sweep file before the page
@@ -80,8 +102,20 @@ type DiagnosePage struct {
 const diagFetchWaitMS = 8000
 
 func (p *DiagnosePage) OnMount(ctx ga.Context) {
+	early := p.early
+	p.early = earlyForm{}
 	p.act(ctx, "start-up", func() {
 		text, iv := storageGet(diagStoreText), storageGet(diagStoreInterval)
+		// What was typed before the page was up goes over what was
+		// stored, and is stored at once.
+		if t, ok := early.typed("diag-text"); ok {
+			text = t
+			storageSet(diagStoreText, text)
+		}
+		if t, ok := early.typed("diag-interval"); ok {
+			iv = t
+			storageSet(diagStoreInterval, iv)
+		}
 		p.pendText, p.pendIv = text, iv
 		setValue("diag-text", text)
 		setValue("diag-interval", iv)
@@ -92,9 +126,19 @@ func (p *DiagnosePage) OnMount(ctx ga.Context) {
 		}
 		p.view = p.d.View()
 	})
+	early.refocus(ctx)
 	ctx.Handle(actDiagText, func(ctx ga.Context, a ga.Action) {
 		if s, ok := a.Value.(string); ok {
 			p.pendText = s
+			p.ask = askNone // typing: the page stays where it is
+			p.debounce(ctx)
+		}
+		ctx.PreventUpdate()
+	})
+	ctx.Handle(actDiagPaste, func(ctx ga.Context, a ga.Action) {
+		if s, ok := a.Value.(string); ok {
+			p.pendText = s
+			p.ask = askScroll // a paste is a question asked: its answer comes into view
 			p.debounce(ctx)
 		}
 		ctx.PreventUpdate()
@@ -119,10 +163,11 @@ func (p *DiagnosePage) OnMount(ctx ga.Context) {
 			storageSet(diagStoreText, text)
 			storageSet(diagStoreInterval, iv)
 			p.seq++ // a pending debounce is for older text
+			p.ask = askFocus
 			p.apply()
 		})
-		bringIntoView(ctx, "#diag-answer")
 		p.work(ctx)
+		p.arrived(ctx)
 	})
 	p.work(ctx)
 	p.publish()
@@ -160,8 +205,75 @@ func (p *DiagnosePage) debounce(ctx ga.Context) {
 		}
 		p.act(ctx, "diagnosis", p.apply)
 		p.work(ctx)
+		p.arrived(ctx)
 		p.publish()
 	})
+}
+
+// onSubmit: the diagnose button, or Enter in the interval field: the
+// inputs as they are, diagnosed now (no debounce), and the answer brought
+// into view with the focus on its heading once it is there.
+func (p *DiagnosePage) onSubmit(ctx ga.Context, e ga.Event) {
+	e.PreventDefault()
+	if p.d == nil {
+		return
+	}
+	text, iv := p.pendText, p.pendIv
+	if el := ga.Window().GetElementByID("diag-text"); el.Truthy() {
+		text = el.Get("value").String()
+	}
+	if el := ga.Window().GetElementByID("diag-interval"); el.Truthy() {
+		iv = el.Get("value").String()
+	}
+	p.act(ctx, "diagnosis", func() {
+		p.pendText, p.pendIv = text, iv
+		storageSet(diagStoreText, text)
+		storageSet(diagStoreInterval, iv)
+		p.seq++ // a pending debounce is for these inputs
+		p.ask = askFocus
+		p.apply()
+	})
+	p.work(ctx)
+	p.arrived(ctx)
+	p.publish()
+}
+
+// arrived brings the answer into view when the answer to the inputs
+// asked about is drawn (the format, the evidence, the ratios at once; the
+// nearest runs, when the model's runs are still loading, follow in the
+// same place under a progress bar): its heading scrolled to the top of
+// the window unless it is in the window's upper half already (beside the
+// text box on a wide screen), and, for askFocus, the focus on it (a
+// keyboard or screen reader user lands on the answer). Nothing for the
+// text stored when the page opened: no one asked.
+func (p *DiagnosePage) arrived(ctx ga.Context) {
+	if p.ask == askNone || p.d == nil {
+		return
+	}
+	focus := p.ask == askFocus
+	p.ask = askNone
+	p.answers++
+	ctx.Defer(func(ga.Context) { showAnswer("diag-answer-h", focus) })
+}
+
+// showAnswer scrolls the heading id to the top of the window unless it is
+// in its upper half already, and with focus moves the focus to it
+// (without scrolling again). (window.scrollTo, not scrollIntoView: on a
+// phone the stylesheet's scroll-padding-top keeps 150 px free for the
+// playground's sticky timeline, which this page does not have.)
+func showAnswer(id string, focus bool) {
+	w := ga.Window()
+	el := w.GetElementByID(id)
+	if !el.Truthy() {
+		return
+	}
+	r := el.Call("getBoundingClientRect")
+	if top := r.Get("top").Float(); top < 0 || top > w.Get("innerHeight").Float()/2 {
+		w.Call("scrollTo", 0, max(0, w.Get("scrollY").Float()+top-8))
+	}
+	if focus {
+		el.Call("focus", map[string]any{"preventScroll": true})
+	}
 }
 
 // apply hands the inputs as typed to the diagnosis.
@@ -361,7 +473,7 @@ func computingText(v *session.DiagnoseView) string {
 func (p *DiagnosePage) publish() {
 	v := &p.view
 	st := map[string]any{"mounted": true, "page": "diagnose", "computing": v.Computing, "done": v.Done, "total": v.Total,
-		"nearestMS": v.NearestMS, "sweepMS": v.SweepMS, "sweepFrom": p.sweepFrom, "fetchMS": p.fetchMS, "fetching": p.fetching, "slices": v.Slices, "maxSliceMS": p.maxSliceMS, "searchMS": p.searchMS, "slowSlices": strings.Join(p.slowSlices, ","), "format": v.Format, "error": p.err, "applied": p.applied}
+		"nearestMS": v.NearestMS, "sweepMS": v.SweepMS, "sweepFrom": p.sweepFrom, "fetchMS": p.fetchMS, "fetching": p.fetching, "slices": v.Slices, "maxSliceMS": p.maxSliceMS, "searchMS": p.searchMS, "slowSlices": strings.Join(p.slowSlices, ","), "format": v.Format, "error": p.err, "applied": p.applied, "answers": p.answers}
 	if v.Err != nil {
 		st["errLine"] = v.Err.Line
 	}
@@ -378,16 +490,20 @@ func (p *DiagnosePage) Render() (ui ga.UI) {
 	input := ga.Section().ID("diag-input").Class("panel diag-input").Aria("label", "your counters").Body(
 		ga.H2().Body(ga.Label().For("diag-text").Text("Your counters")),
 		ga.P().ID("diag-text-help").Class("meta").Text("Paste the output of ethtool -S (any driver; the rx_pp_* lines, mlx5's per-ring rx<N>_pp_*; mail-quoted is fine), a table with one column per run, ynl --family netdev --dump page-pool-stats-get or page-pool-get (Python or --output-json), or ynltool page-pool stats. Two snapshots give rates. It stays in this browser, never sent anywhere."),
-		ga.Textarea().ID("diag-text").Class("diag-text").Rows(16).Spellcheck(false).Attr("autocapitalize", "off").
-			Aria("describedby", "diag-text-help").Aria("invalid", v.Err != nil).
-			Placeholder("NIC statistics:\n     rx_pp_alloc_fast: 60066264\n     rx_pp_alloc_slow: 16512\n     …").OnInput(onDiagText),
-		ga.If(v.Err != nil, func() ga.UI { return diagError(v.Err) }),
-		ga.Div().Class("field diag-interval").Body(
-			ga.Label().For("diag-interval").Text("seconds between the two snapshots (optional; a `sleep N` line says it too)"),
-			ga.Input().ID("diag-interval").Type("text").Attr("inputmode", "decimal").Placeholder("e.g. 10").OnInput(onDiagInterval),
-			ga.If(v.IntervalErr != "", func() ga.UI {
-				return ga.P().ID("diag-interval-err").Class("field-error").Role("alert").Text(v.IntervalErr)
-			}),
+		ga.Form().ID("diag-form").OnSubmit(p.onSubmit).Body(
+			ga.Textarea().ID("diag-text").Class("diag-text").Rows(16).Spellcheck(false).Attr("autocapitalize", "off").
+				Aria("describedby", "diag-text-help").Aria("invalid", v.Err != nil).
+				Placeholder("NIC statistics:\n     rx_pp_alloc_fast: 60066264\n     rx_pp_alloc_slow: 16512\n     …").OnInput(onDiagText),
+			ga.If(v.Err != nil, func() ga.UI { return diagError(v.Err) }),
+			ga.Div().Class("field diag-interval").Body(
+				ga.Label().For("diag-interval").Text("seconds between the two snapshots (optional; a `sleep N` line says it too)"),
+				ga.Input().ID("diag-interval").Type("text").Attr("inputmode", "decimal").Placeholder("e.g. 10").OnInput(onDiagInterval),
+				ga.If(v.IntervalErr != "", func() ga.UI {
+					return ga.P().ID("diag-interval-err").Class("field-error").Role("alert").Text(v.IntervalErr)
+				}),
+			),
+			ga.Button().ID("diag-go").Type("submit").Class("primary").Text("diagnose"),
+			ga.Span().Class("meta diag-go-help").Text(" (the answer also follows as you type)"),
 		),
 		ga.Div().Class("diag-examples").Body(
 			ga.P().Class("meta").Text("Or try the model's own output (a simulated run, made when you click):"),
@@ -448,6 +564,9 @@ func diagError(e *session.DiagnoseErr) ga.UI {
 	}
 	return ga.Div().ID("diag-error").Class("diag-error").Role("alert").Body(
 		ga.P().Body(where, ga.Text(e.Msg)),
+		ga.If(e.WhatIf, func() ga.UI {
+			return ga.P().Body(ga.A().ID("diag-to-whatif").Href(sitePath(WhatIfPath)).Text("open "+session.WhatIfName), ga.Text(" to predict what a change buys with this listing."))
+		}),
 		ga.Details().Body(ga.Summary().Text("what the page reads"), ga.P().Class("meta").Text(e.Accepted)),
 		ga.P().Class("meta").Text("Your text is kept as it is: fix the line and the diagnosis follows."),
 	)
@@ -460,14 +579,14 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 	sec := ga.Section().ID("diag-answer").Class("panel diag-answer").Aria("label", "the answer")
 	switch {
 	case v.Empty:
-		return sec.Body(ga.H2().Text("The answer"), ga.P().ID("diag-empty").Class("meta").Text("Nothing yet: paste your counters, or try an example."),
+		return sec.Body(answerHeading(), ga.P().ID("diag-empty").Class("meta").Text("Nothing yet: paste your counters, or try an example."),
 			ga.If(v.Warming, func() ga.UI {
 				return ga.Div().Class("diag-warm").Body(
 					ga.P().ID("diag-computing").Class("meta").Role("status").Text(computingText(v)),
 					ga.Progress().ID("diag-progress").Value(v.Done).Max(max(v.Total, 1)).Aria("label", "model runs made"))
 			}))
 	case v.Err != nil:
-		return sec.Body(ga.H2().Text("The answer"), ga.P().Class("meta").Text("Nothing: the input has an error (beside the text box)."))
+		return sec.Body(answerHeading(), ga.P().Class("meta").Text("Nothing: the input has an error (beside the text box)."))
 	}
 	var source []ga.UI
 	for _, c := range v.Constraints {
@@ -475,12 +594,18 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 			ga.Strong().Text(c.Rule+": "), ga.Text(c.Evidence), ga.Span().Class("meta").Text(" — "+c.How+" "+c.Keeps)))
 	}
 	out := []ga.UI{
-		ga.H2().Text("The answer"),
+		answerHeading(),
 		ga.P().Body(ga.Strong().ID("diag-format").Text(v.Format), ga.Span().ID("diag-variant").Text(" ("+v.Variant+")"),
 			ga.Span().Class("meta").Text(fmt.Sprintf(" — %d lines, %d read as page_pool counters, %d not understood; %d snapshot(s).", len(v.Lines)+v.LinesCut, v.CountersRead, len(v.Grey)+v.GreyCut, v.Snapshots))),
-		ga.If(len(source) > 0, func() ga.UI {
-			return ga.Div().Body(ga.H3().Text("What the paste says of the machine"), ga.Ul().ID("diag-source").Class("plain diag-source").Body(source...))
-		}),
+	}
+	for _, a := range v.Aside {
+		// A perf top listing pasted with the counters: set aside, never
+		// evidence; the what-if page reads it.
+		out = append(out, ga.P().Class("diag-aside").DataSet("from", a.From).DataSet("to", a.To).Body(
+			ga.Text(a.Before), ga.A().Href(sitePath(WhatIfPath)).Text(session.WhatIfName), ga.Text(a.After)))
+	}
+	if len(source) > 0 {
+		out = append(out, ga.Div().Body(ga.H3().Text("What the paste says of the machine"), ga.Ul().ID("diag-source").Class("plain diag-source").Body(source...)))
 	}
 	if v.NonePossible != "" {
 		out = append(out, ga.P().ID("diag-none-possible").Class("diag-error").Role("status").Body(ga.Strong().Text("None possible: "), ga.Text(v.NonePossible)))
@@ -495,6 +620,13 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 		out = append(out, diagNext(i, r))
 	}
 	return sec.Body(out...)
+}
+
+// answerHeading is the answer's heading: the focus lands on it when an
+// answer asked for arrives (DiagnosePage.arrived), so it takes the focus
+// from a script, not from Tab.
+func answerHeading() ga.UI {
+	return ga.H2().ID("diag-answer-h").TabIndex(-1).Text("The answer")
 }
 
 // diagNext is what to look at next for one run.
@@ -548,7 +680,8 @@ func diagRead(v *session.DiagnoseView) ga.UI {
 			ga.Span().Class("key use-counter").Text("a page_pool counter read"),
 			ga.Span().Class("key use-kept").Text("understood, not a page_pool counter"),
 			ga.Span().Class("key use-header").Text("a header, command or blank"),
-			ga.Span().Class("key use-grey").Text("not understood (kept, not used; hover for why)")),
+			ga.Span().Class("key use-grey").Text("not understood (kept, not used; hover for why)"),
+			ga.If(len(v.Aside) > 0, func() ga.UI { return ga.Span().Class("key use-aside").Text("set aside (a perf top listing)") })),
 		ga.Ol().ID("diag-lines").Class("diag-lines plain").Aria("label", "the paste, line by line").Body(lines...),
 		ga.If(v.LinesCut > 0, func() ga.UI {
 			return ga.P().Class("meta").Text(fmt.Sprintf("The %d lines after line %d are not listed here (the lines not understood are, below).", v.LinesCut, session.DiagnoseListed))
@@ -660,6 +793,9 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 		matches = append(matches, ga.Li().Class("diag-match").DataSet("distance", m.Distance).Body(
 			ga.P().Body(ga.Text("distance "), ga.Strong().Text(m.Distance), ga.Span().Class("meta").Text(tie)),
 			ga.Ul().Class("plain diag-match-runs").Body(runs...),
+			ga.If(m.Why != "", func() ga.UI {
+				return ga.P().Class("meta diag-why").Body(ga.Strong().Text("why: "), ga.Text(m.Why))
+			}),
 		))
 	}
 	took := ""
@@ -713,12 +849,14 @@ func diagRates(rates []session.DiagRates) ga.UI {
 func onDiagText(ctx ga.Context, e ga.Event) {
 	s := ctx.JSSrc().Get("value").String()
 	storageSet(diagStoreText, s)
-	ctx.NewActionWithValue(actDiagText, s)
 	// A paste (or a drop) is a question asked: its answer comes into view
-	// once read; typing leaves the page where it is.
+	// once it is there (DiagnosePage.arrived); typing leaves the page where
+	// it is.
 	if t := e.Get("inputType"); t.Truthy() && (t.String() == "insertFromPaste" || t.String() == "insertFromDrop") {
-		ctx.After((diagDebounceMS+50)*time.Millisecond, func(ctx ga.Context) { scrollToSelector("#diag-answer"); ctx.PreventUpdate() })
+		ctx.NewActionWithValue(actDiagPaste, s)
+		return
 	}
+	ctx.NewActionWithValue(actDiagText, s)
 }
 
 func onDiagInterval(ctx ga.Context, e ga.Event) {

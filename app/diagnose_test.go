@@ -2,6 +2,7 @@ package app
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -52,5 +53,89 @@ func TestDiagnosePage_NonePossibleIsSaid(t *testing.T) {
 	i, j := strings.Index(html, `id="diag-none-possible"`), strings.Index(html, `class="diag-match"`)
 	if i < 0 || j < 0 || i > j || !strings.Contains(html, "no modelled run can have printed this paste") {
 		t.Errorf("none-possible at %d, the first match at %d", i, j)
+	}
+}
+
+// TestDiagnosePage_APerfListingIsSetAside: the answer says which lines
+// were a perf top listing, set aside, with a link to the what-if page, and
+// the listing's lines are marked so in the lines as read; a listing alone
+// is refused with a link to the what-if page. No command-line flag.
+func TestDiagnosePage_APerfListingIsSetAside(t *testing.T) {
+	b, err := os.ReadFile("../engine/diagnose/testdata/pastes/mvneta-6.1-drop-perf-mixed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := session.NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := tight(ga.HTMLString(p.Render()))
+	// (go-app writes an element's attributes in any order)
+	for _, w := range []string{`<p( (class="diag-aside"|data-from="29"|data-to="40")){3}>Lines 29–40 are a perf top listing, not counters: set aside \(<a href="/whatif/">the what-if page</a>reads listings\)</p>`,
+		`<li( (class="diag-line use-aside"|data-use="aside"|data-n="31"|title="[^"]*")){4}>`, `class="key use-aside"`} {
+		if !regexp.MustCompile(w).MatchString(html) {
+			t.Errorf("no %s in the page", w)
+		}
+	}
+	if strings.Contains(html, `id="diag-none-possible"`) || strings.Contains(html, "--profile") {
+		t.Error("the page says none is possible, or names a flag")
+	}
+	d.SetText(strings.Join(strings.SplitAfter(string(b), "\n")[28:], ""))
+	p.view = d.View()
+	html = tight(ga.HTMLString(p.Render()))
+	if !regexp.MustCompile(`<a( (id="diag-to-whatif"|href="/whatif/")){2}>open the what-if page</a>`).MatchString(html) || strings.Contains(html, "--profile") {
+		t.Errorf("a listing alone: no link to the what-if page, or a flag named:\n%s", html)
+	}
+}
+
+// tight is HTMLString's output without its indentation: no white space
+// after a tag or before one.
+func tight(html string) string {
+	return tightRe.ReplaceAllString(html, "$1")
+}
+
+var tightRe = regexp.MustCompile(`\s*(<|>)\s*`)
+
+// TestDiagnosePage_SaysWhyEachCandidate: each candidate shape on the page
+// says which of the paste's ratios it matches and the one it differs on
+// most, as the text report does (diagnose.Why); the RX cache's ratios
+// are among the paste's when it shows mlx5's rx_cache_*.
+func TestDiagnosePage_SaysWhyEachCandidate(t *testing.T) {
+	b, err := os.ReadFile("../engine/diagnose/testdata/ethtool_mlx5_rxcache_never_missed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := session.NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	v := d.View()
+	p := &DiagnosePage{d: d, view: v}
+	html := tight(ga.HTMLString(p.Render()))
+	if n, want := strings.Count(html, `<p class="meta diag-why"><strong>why:</strong>matches`), len(v.Runs[0].Nearest); n != want || want == 0 {
+		t.Errorf("%d why lines for %d candidate shapes", n, want)
+	}
+	for _, w := range []string{"differs most: RX cache misses per alloc 0.0000 vs 1.0000", `data-ratio="RX cache misses per alloc"`} {
+		if !strings.Contains(html, w) {
+			t.Errorf("no %s in the page", w)
+		}
+	}
+}
+
+// TestDiagnosePage_TheDiagnoseButton: the text box and the interval are a
+// form with a diagnose button (Enter in the interval field submits it),
+// and the answer's heading can take the focus from a script (not from
+// Tab: tabindex -1) when an answer asked for arrives.
+func TestDiagnosePage_TheDiagnoseButton(t *testing.T) {
+	d := session.NewDiagnosis("", "", nil)
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := tight(ga.HTMLString(p.Render()))
+	for _, w := range []string{`<form( (id="diag-form")){1}>`, `<button( (id="diag-go"|type="submit"|class="primary")){3}>diagnose</button>`, `<h2( (id="diag-answer-h"|tabindex="-1")){2}>The answer</h2>`} {
+		if !regexp.MustCompile(w).MatchString(html) {
+			t.Errorf("no %s in the page", w)
+		}
+	}
+	i, j, k := strings.Index(html, `id="diag-text"`), strings.Index(html, `id="diag-go"`), strings.Index(html, `</form>`)
+	if !(i >= 0 && i < j && j < k) || strings.Index(html, `id="diag-interval"`) > k {
+		t.Errorf("the text box, the interval and the button are not one form")
 	}
 }

@@ -57,30 +57,39 @@ type WhatIfPage struct {
 	gen     int     // the last edit, for the debounce
 	crash   string  // a panic in the engine, shown; the page keeps running
 	ms      float64 // the last prediction's wall time
+	early   earlyForm
 }
 
+// OnInit also reads what the user typed into the prerendered page before
+// the wasm was up (earlyform.go): the mounted page keeps it.
 func (p *WhatIfPage) OnInit() {
 	p.in = session.WhatIfDefault()
 	p.compute()
+	p.early = readEarlyForm(whatIfFieldIDs()...)
 }
 
 func (p *WhatIfPage) OnMount(ctx ga.Context) {
 	p.ctx, p.mounted = ctx, true
-	p.guard("opening the page", func() { p.load(ctx) })
+	early := p.early
+	p.early = earlyForm{}
+	p.guard("opening the page", func() { p.load(ctx, early.vals) })
+	early.refocus(ctx)
 }
 
 // OnNav: go-app keeps the component across a navigation to the same page
 // (a link with another query): read the URL again.
 func (p *WhatIfPage) OnNav(ctx ga.Context) {
 	if p.mounted {
-		p.guard("navigation", func() { p.load(ctx) })
+		p.guard("navigation", func() { p.load(ctx, nil) })
 	}
 }
 
 // load takes the form from the URL (a link to a state), else from the
 // storage, else the default example; a paste of one's own the URL's form
-// would replace is kept as the one to restore.
-func (p *WhatIfPage) load(ctx ga.Context) {
+// would replace is kept as the one to restore. What the user typed into
+// the prerendered page before it was up (typed, by control id: OnMount)
+// goes over it, and is stored at once.
+func (p *WhatIfPage) load(ctx ga.Context, typed map[string]string) {
 	var stored session.WhatIfInput
 	_ = ctx.LocalStorage().Get(whatIfKey, &stored)
 	if in, ok := session.WhatIfFromQuery(ctx.Page().URL().Query()); ok {
@@ -92,6 +101,9 @@ func (p *WhatIfPage) load(ctx ga.Context) {
 		p.in = in
 	} else if stored.Text != "" || stored.Previous != "" {
 		p.in = stored
+	}
+	if len(typed) > 0 {
+		p.in = keepTyped(p.in, typed)
 	}
 	p.compute()
 	p.settle(ctx, true)

@@ -486,3 +486,77 @@ func subPathDiagnose(t *testing.T, p *page) {
 	}
 	p.noErrors()
 }
+
+// TestDiagnose_TheAnswerAskedForComesIntoView: on a phone (390×844) the
+// answer is below the form. When an answer asked for arrives, its heading
+// comes into view: after the diagnose button (and the focus moves to the
+// heading, for a keyboard or screen reader user), after Enter in the
+// interval field, after an example (the same), after a paste (the focus
+// stays in the text box); typing, and the page opened with its stored
+// text, leave the page where it is. (The answer's content natively: app
+// TestDiagnosePage_SaysWhyEachCandidate and the engine's tests.)
+func TestDiagnose_TheAnswerAskedForComesIntoView(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 390, 844)
+	p.openDiagnose(rootURL)
+	p.wait(`window.__pplab.fetching === false`, 30*time.Second)
+	text := diagFixtures(t)["ethtool_mlx5_rxcache_never_missed"]
+	type where struct {
+		ScrollY, Top float64
+		Focus        string
+		Answers      int
+	}
+	at := func() where {
+		t.Helper()
+		var w where
+		p.eval(`({ScrollY: window.scrollY, Top: document.getElementById('diag-answer-h').getBoundingClientRect().top,
+			Focus: document.activeElement ? document.activeElement.id : '', Answers: window.__pplab.answers})`, &w)
+		return w
+	}
+	inView := func(w where) bool { return w.Top >= 0 && w.Top <= 844/2 }
+	toTop := func() {
+		p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.activeElement && document.activeElement.blur()`))
+	}
+	// Typing: the page stays where it is.
+	p.diagPaste(text, true)
+	if w := at(); w.ScrollY != 0 || w.Answers != 0 {
+		t.Errorf("typing moved the page: %+v", w)
+	}
+	askAndWait := func(what string, do func(), wantFocus string) {
+		t.Helper()
+		toTop()
+		before := at()
+		if inView(before) {
+			t.Fatalf("%s: the answer's heading is in view before (%+v): the test proves nothing", what, before)
+		}
+		do()
+		p.wait(fmt.Sprintf(`window.__pplab.answers > %d && window.__pplab.computing === false`, before.Answers), 60*time.Second)
+		// (the heading comes into view after the render that follows)
+		p.wait(`(() => { const r = document.getElementById('diag-answer-h').getBoundingClientRect(); return r.top >= 0 && r.top <= 422; })()`, 10*time.Second)
+		if w := at(); !inView(w) || w.Focus != wantFocus {
+			t.Errorf("%s: the answer's heading at %.0f px (scrolled %.0f), the focus on %q; want it in view, the focus on %q", what, w.Top, w.ScrollY, w.Focus, wantFocus)
+		}
+	}
+	askAndWait("the diagnose button", func() { p.do(chromedp.Click(chromedp.CSS("#diag-go"))) }, "diag-answer-h")
+	p.shot("diagnose-phone-answer")
+	askAndWait("Enter in the interval field", func() {
+		p.do(chromedp.Focus(chromedp.CSS("#diag-interval")), chromedp.KeyEvent("\r"))
+	}, "diag-answer-h")
+	askAndWait("an example", func() { p.do(chromedp.Click(chromedp.CSS("#example-ynltool"))) }, "diag-answer-h")
+	askAndWait("a paste", func() {
+		js, _ := json.Marshal(text)
+		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const t = document.getElementById('diag-text'); t.focus({preventScroll: true}); t.value = %s; t.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'})); })()`, js)))
+	}, "diag-text")
+	// Opened again with the text stored: no one asked, nothing moves.
+	p.openDiagnose(rootURL)
+	p.wait(`window.__pplab.fetching === false && window.__pplab.computing === false`, 60*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if w := at(); w.ScrollY != 0 || w.Focus == "diag-answer-h" {
+		t.Errorf("the page opened with its stored text moved to the answer: %+v", w)
+	}
+	p.noErrors()
+	// The answer at a desktop's size too (PPLAB_SHOTS).
+	p.do(chromedp.EmulateViewport(1280, 800))
+	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	p.shot("diagnose-desktop-mlx5")
+}

@@ -216,6 +216,9 @@ type DiagnoseView struct {
 	Grey                        []DiagLine // the lines not understood (the first DiagnoseGreyListed)
 	GreyCut                     int
 	CountersRead                int // lines read as page_pool counters
+	// Aside are the runs of lines set aside (a perf top listing pasted
+	// with the counters), each a sentence around the what-if page's name.
+	Aside []DiagAside
 
 	Pools    []string // each pool's page-pool-get attributes, as a line
 	Labels   []string // the runs' labels (the counter table's columns)
@@ -248,7 +251,22 @@ type DiagnoseErr struct {
 	Text     string
 	Msg      string
 	Accepted string
+	// WhatIf: the input is a perf top listing, which the what-if page
+	// reads (the page links to it).
+	WhatIf bool
 }
+
+// DiagAside is a run of lines set aside, as the page says it: Before, the
+// what-if page's name (a link), After ("Lines 29–40 are a perf top
+// listing, not counters: set aside (" · the what-if page · " reads
+// listings)"); From and To are the lines.
+type DiagAside struct {
+	Before, After string
+	From, To      int
+}
+
+// WhatIfName is what the page calls the what-if page in its sentences.
+const WhatIfName = "the what-if page"
 
 // DiagLine is one line of the paste and what it was read as.
 type DiagLine struct {
@@ -288,6 +306,10 @@ type DiagMatch struct {
 	Distance  string
 	Runs      []DiagMatchRun
 	Preferred bool // ranked first: the scenarios the driver's other counters point to
+	// Why: the paste's ratios the shape matches and the one it differs
+	// on most (diagnose.Why, as the text report says it); "" without
+	// ratios.
+	Why string
 }
 
 // DiagConstraint is one thing the paste says about its source.
@@ -323,6 +345,11 @@ func (d *Diagnosis) View() DiagnoseView {
 		return v
 	case d.err != nil:
 		v.Err = &DiagnoseErr{Line: d.err.Line, Text: d.err.Text, Msg: d.err.Msg, Accepted: diagnose.Accepted}
+		if d.err.PerfListing {
+			// The CLI's message names ppsim predict's flags; the page names
+			// no flag: the what-if page reads listings.
+			v.Err.Msg, v.Err.WhatIf = "a perf top listing, not page_pool counters: "+WhatIfName+" reads listings; here, paste counters", true
+		}
 		return v
 	case d.other != nil:
 		v.Err = &DiagnoseErr{Msg: d.other.Error(), Accepted: diagnose.Accepted}
@@ -347,6 +374,10 @@ func (d *Diagnosis) View() DiagnoseView {
 		}
 	}
 	v.LinesCut = max(len(p.Lines)-DiagnoseListed, 0)
+	for _, a := range p.Aside {
+		before, after, _ := strings.Cut(cap1(a.Sentence("\x00")), "\x00")
+		v.Aside = append(v.Aside, DiagAside{Before: before, After: after, From: a.From, To: a.To})
+	}
 	for i, sn := range p.Snapshots {
 		for _, pl := range sn.Pools {
 			if pl.HasPoolFields {
@@ -381,7 +412,7 @@ func (d *Diagnosis) View() DiagnoseView {
 			dr.Ratios = append(dr.Ratios, DiagRatio{Name: ra.Name, Value: ratioText(ra), Formula: ra.Formula, Meaning: ra.Meaning})
 		}
 		for _, m := range run.Nearest {
-			dm := DiagMatch{Distance: strconv.FormatFloat(m.Distance, 'f', 4, 64), Preferred: m.Preferred}
+			dm := DiagMatch{Distance: strconv.FormatFloat(m.Distance, 'f', 4, 64), Preferred: m.Preferred, Why: m.Why.String()}
 			for _, mr := range m.Runs {
 				dm.Runs = append(dm.Runs, DiagMatchRun{Scenario: mr.Scenario, Driver: mr.Driver, Eras: strings.Join(mr.Eras, ", "), URL: mr.URL})
 			}
@@ -399,7 +430,14 @@ func (d *Diagnosis) View() DiagnoseView {
 		}
 		v.Rates = append(v.Rates, dr)
 	}
-	v.Distance, v.Notes = r.Distance, r.Notes
+	v.Distance = r.Distance
+	for _, n := range r.Notes {
+		if n == diagnose.NoteNoInterval {
+			// The CLI's note names its flag; the page names its field.
+			n = "two snapshots but no time between them: give the seconds between them (the field under the text box, or a `sleep N` line between them) for the rates"
+		}
+		v.Notes = append(v.Notes, n)
+	}
 	v.NonePossible = r.NonePossible
 	for _, c := range r.Constraints {
 		v.Constraints = append(v.Constraints, DiagConstraint{Rule: c.Rule, Evidence: c.Evidence, Keeps: c.Keeps, How: c.How(), Dropped: c.Dropped, Prefers: c.Prefers})
@@ -456,4 +494,11 @@ func poolLine(snap, snaps int, pl diagnose.Pool) string {
 		b.WriteString(", io_uring")
 	}
 	return b.String()
+}
+
+func cap1(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
 }

@@ -235,8 +235,10 @@ func TestDiagnosis_TwoSnapshotsGiveRates(t *testing.T) {
 	}
 	noSleep := strings.ReplaceAll(text, "$ sleep 10\n", "")
 	d := NewDiagnosis(noSleep, "", nil)
-	if v := d.View(); len(v.Rates) != 0 || !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "interval") }) {
+	if v := d.View(); len(v.Rates) != 0 || !slices.ContainsFunc(v.Notes, func(n string) bool { return strings.Contains(n, "the field under the text box") }) {
 		t.Errorf("no interval: rates %v, notes %v", v.Rates, v.Notes)
+	} else if i := slices.IndexFunc(v.Notes, func(n string) bool { return strings.Contains(n, "--") }); i >= 0 {
+		t.Errorf("the page's note names a command-line flag: %q", v.Notes[i])
 	}
 	d.SetInterval("4s")
 	if v := d.View(); len(v.Rates) != 1 || !strings.Contains(v.Rates[0].Title, "4 s apart") || v.Rates[0].Rows[0][2] != "2.500 M/s" {
@@ -460,5 +462,47 @@ func TestDiagnosis_ThePageRanksAsTheCLI(t *testing.T) {
 				t.Errorf("%s: the page\n%s\nthe CLI\n%s", filepath.Base(f), strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		}
+	}
+}
+
+// TestDiagnosis_APerfListingIsSetAside: a perf top listing pasted with the
+// counters is set aside in one sentence that names the what-if page (the
+// page names no command-line flag; the CLI's report names ppsim predict),
+// and the diagnosis is the counters' alone: nothing is impossible. A paste
+// that is only a listing is refused with the what-if page named, no flag.
+func TestDiagnosis_APerfListingIsSetAside(t *testing.T) {
+	b, err := os.ReadFile("../../engine/diagnose/testdata/pastes/mvneta-6.1-drop-perf-mixed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	v := d.View()
+	want := []DiagAside{{Before: "Lines 29–40 are a perf top listing, not counters: set aside (", After: " reads listings)", From: 29, To: 40}}
+	if !slices.Equal(v.Aside, want) {
+		t.Errorf("set aside %+v, want %+v", v.Aside, want)
+	}
+	if v.NonePossible != "" || len(v.Grey) != 0 {
+		t.Errorf("none possible %q, grey %v", v.NonePossible, v.Grey)
+	}
+	for _, c := range v.Constraints {
+		if c.Rule == diagnose.RuleDriverNamed {
+			t.Errorf("the listing's symbols are evidence: %+v", c)
+		}
+	}
+	for _, a := range v.Aside {
+		if s := a.Before + WhatIfName + a.After; strings.Contains(s, "--") || strings.Contains(s, "ppsim") {
+			t.Errorf("the page's sentence names the CLI: %q", s)
+		}
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	d.SetText(strings.Join(lines[28:], ""))
+	v = d.View()
+	if v.Err == nil || !v.Err.WhatIf || v.Err.Line != 1 || !strings.Contains(v.Err.Msg, "a perf top listing, not page_pool counters: the what-if page reads listings") {
+		t.Fatalf("a listing alone: %+v", v.Err)
+	}
+	if strings.Contains(v.Err.Msg, "--") || strings.Contains(v.Err.Msg, "ppsim") {
+		t.Errorf("the page's message names the CLI: %q", v.Err.Msg)
 	}
 }

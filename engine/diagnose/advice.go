@@ -32,6 +32,10 @@ const (
 	ringFullShareCallout  = 0.001  // 0.1 % of the ring puts failed
 	cacheFullShareCallout = 0.01
 	lowRecyclingPct       = 50.0
+	// Before 6.4 every mlx5 pool allocation follows an RX cache miss
+	// (about 1 per allocation): below this the two kinds of counter
+	// disagree.
+	rxCacheMissesCallout = 0.5
 )
 
 func advise(p *Paste, run *Run) []Advice {
@@ -73,6 +77,15 @@ func advise(p *Paste, run *Run) []Advice {
 				"XDP_PASS or XDP_REDIRECT frames turned into skbs: before 6.4 (9c94bbf9a87b) such an skb cannot give its page back",
 				"pages held a long time: socket receive queues (Recv-Q in ss -tanp), a slow reader, GRO held packets",
 				"compare alloc_slow × 64 with the packets: the pages the allocator handed out"}})
+	}
+	if m, ok := ratio(run.Ratios, "RX cache misses per alloc"); ok && m < rxCacheMissesCallout && allocs(v) >= 1000 {
+		cv := run.c.Cache
+		out = append(out, Advice{Signal: fmt.Sprintf("rx_cache_empty + rx_cache_busy %d against %d page_pool allocations (%.4f per allocation)", cv[cacheEmpty]+cv[cacheBusy], allocs(v), m),
+			Means: "before 6.4 mlx5's RX refill asks its own page cache first (mlx5e_page_alloc_pool → mlx5e_rx_cache_get) and takes a page from the pool only when the cache is empty or its head page busy, so every page_pool allocation follows one of those misses; here the pool allocated without them: these rx_cache_* and rx_pp_* counters are not of one kernel's listing (from 6.4 mlx5 prints no rx_cache_*), and no model run can have printed both — the candidates' distances say how far each is",
+			Look: []string{
+				"the kernel (uname -r): before 6.4 the rx_cache_* counters count every page; from 6.4 they are gone, and a listing with them is another kernel's",
+				"whether the listing was put together from two snapshots, machines or kernels (a script's output, a hand edit)",
+				"paste the whole ethtool -S output of one machine at one time"}})
 	}
 	if v[sim.StatAllocWaive] > 0 {
 		out = append(out, Advice{Signal: fmt.Sprintf("alloc_waive %d", v[sim.StatAllocWaive]),

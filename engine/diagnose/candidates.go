@@ -213,7 +213,7 @@ var (
 // no counter: its major and minor, the line, the text.
 func kernelVersion(p *Paste) (major, minor, line int, text string, ok bool) {
 	for _, l := range p.Lines {
-		if l.Use == UseCounter {
+		if l.Use == UseCounter || l.Use == UseAside {
 			continue
 		}
 		for _, re := range []*regexp.Regexp{unameARe(), procVersionRe(), ethtoolIVerRe(), unameRe(), distroRelRe()} {
@@ -724,7 +724,8 @@ func contains(xs []string, x string) bool {
 // filtering constraint that no run meets together with the ones before it
 // is marked Dropped; notes say so, and name the nearest runs the
 // constraints left out when they are nearer than the nearest kept.
-func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]Match, []string) {
+func Rank(sweep []Candidate, c Counts, sh Shape, n int, cs []Constraint) ([]Match, []string) {
+	v := c.PP
 	var notes []string
 	type scored struct {
 		c    Candidate
@@ -733,8 +734,8 @@ func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]M
 	}
 	all := make([]scored, len(sweep))
 	pa := float64(allocsOf(v))
-	for i, c := range sweep {
-		all[i] = scored{c: c, d: roundDist(sh.Distance(v, c.Scaled(pa)))}
+	for i, cand := range sweep {
+		all[i] = scored{c: cand, d: roundDist(sh.Distance(c, cand.ScaledCounts(pa)))}
 	}
 	kept := make([]bool, len(all))
 	for i := range kept {
@@ -842,7 +843,7 @@ func Rank(sweep []Candidate, v sim.Stats, sh Shape, n int, cs []Constraint) ([]M
 			if len(out) == n {
 				break
 			}
-			out = append(out, Match{Distance: p.d, Preferred: p.pref, NoShape: !sh.any(v), Stats: statsMap(p.c.Stats)})
+			out = append(out, Match{Distance: p.d, Preferred: p.pref, NoShape: !sh.any(v), Stats: statsMap(p.c.Stats), counts: p.c.ScaledCounts(pa)})
 			lastPref = p.pref
 		}
 		m := &out[len(out)-1]

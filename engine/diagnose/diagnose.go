@@ -79,7 +79,11 @@ type Report struct {
 }
 
 // DistanceDoc is the distance the nearest scenarios are ranked by.
-const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum, p (the paste) and q (a model run at the paste's length: its counters at 5 000 packets plus what it adds after them, scaled to the paste's allocations — the warm-up's counts stay, the steady state's grow), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets, among those the paste could come from (its constraints); each scenario × driver at its nearest eras; runs at the same distance are one shape, every one named"
+const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum (page_pool's counters, and mlx5's rx_cache_* when the paste shows them: the driver's own RX page cache before 6.4, which the model counts too), p (the paste) and q (a model run at the paste's length: its counters at 5 000 packets plus what it adds after them, scaled to the paste's allocations — the warm-up's counts stay, the steady state's grow), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets, among those the paste could come from (its constraints); each scenario × driver at its nearest eras; runs at the same distance are one shape, every one named"
+
+// NoteNoInterval is the note of two snapshots without the time between
+// them, in the CLI's words (the page says where its own field is).
+const NoteNoInterval = "two snapshots but no time between them: give the interval (ppsim diagnose --interval SECONDS, or a `sleep N` line between them) for the rates"
 
 // Diagnose reads a paste and diagnoses it.
 func Diagnose(text string, opt Options) (*Report, error) {
@@ -122,24 +126,42 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	switch {
 	case p.Columns:
 		for _, sn := range p.Snapshots {
-			runs = append(runs, Run{Label: sn.Label, c: sn.Device})
+			c := sn.Device
+			c.Cache, c.HasCache = snapCache(sn)
+			runs = append(runs, Run{Label: sn.Label, c: c})
 		}
 	case withStats >= 2:
 		first, last := p.Snapshots[0], p.Snapshots[len(p.Snapshots)-1]
 		d, ok := delta(first.Device, last.Device)
+		if a, okA := snapCache(first); okA {
+			if b, okB := snapCache(last); okB {
+				d.Cache, d.HasCache = b, true
+				for i := range b {
+					if b[i] < a[i] {
+						d.HasCache = false
+						break
+					}
+					d.Cache[i] = b[i] - a[i]
+				}
+			}
+		}
 		if ok {
 			runs = append(runs, Run{Label: fmt.Sprintf("increase from snapshot 1 (line %d) to snapshot %d (line %d)", first.Line, len(p.Snapshots), last.Line), c: d})
 		} else {
 			r.Notes = append(r.Notes, "a counter went down between the snapshots (a reset, or two different devices): the last snapshot is diagnosed alone")
-			runs = append(runs, Run{Label: fmt.Sprintf("snapshot %d (line %d)", len(p.Snapshots), last.Line), c: last.Device})
+			c := last.Device
+			c.Cache, c.HasCache = snapCache(last)
+			runs = append(runs, Run{Label: fmt.Sprintf("snapshot %d (line %d)", len(p.Snapshots), last.Line), c: c})
 		}
 		r.Rates = rates(p, opt.Interval)
 		if r.Rates == nil {
-			r.Notes = append(r.Notes, "two snapshots but no time between them: give the interval (ppsim diagnose --interval SECONDS, or a `sleep N` line between them) for the rates")
+			r.Notes = append(r.Notes, NoteNoInterval)
 		}
 	default:
 		last := p.Snapshots[len(p.Snapshots)-1]
-		runs = append(runs, Run{Label: fmt.Sprintf("snapshot (line %d)", last.Line), c: last.Device})
+		c := last.Device
+		c.Cache, c.HasCache = snapCache(last)
+		runs = append(runs, Run{Label: fmt.Sprintf("snapshot (line %d)", last.Line), c: c})
 	}
 	for i := range runs {
 		run := &runs[i]
@@ -155,7 +177,13 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		if !run.c.Any() {
 			if !opt.NoModel && prefers(r.Constraints) {
 				cs := append([]Constraint(nil), r.Constraints...)
-				run.Nearest, _ = Rank(Sweep(), run.c.V, shapeOf(run.c, true), opt.Nearest, cs)
+				// No page_pool counter: the runs the other evidence points
+				// to, unranked by shape (the RX cache's counters alone do
+				// not tell the scenarios apart: XDP_DROP and a drop in the
+				// stack both reuse every page through it).
+				sh := shapeOf(run.c, true)
+				sh.Cache = false
+				run.Nearest, _ = Rank(Sweep(), run.c.counts(), sh, opt.Nearest, cs)
 				if i == 0 {
 					r.Constraints = cs
 				}
@@ -167,7 +195,7 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		if !opt.NoModel {
 			cs := append([]Constraint(nil), r.Constraints...)
 			var notes []string
-			run.Nearest, notes = Rank(Sweep(), run.c.V, shapeOf(run.c, absentZero), opt.Nearest, cs)
+			run.Nearest, notes = Rank(Sweep(), run.c.counts(), shapeOf(run.c, absentZero), opt.Nearest, cs)
 			if i == 0 {
 				r.Constraints = cs // with the ones dropped marked
 			}
@@ -176,6 +204,9 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 					r.Notes = append(r.Notes, n)
 				}
 			}
+		}
+		for j := range run.Nearest {
+			run.Nearest[j].Why = why(run, run.Nearest[j].counts, absentZero)
 		}
 		run.Next = advise(p, run)
 	}
@@ -236,6 +267,34 @@ func (p *Paste) cutMidLine() (Line, bool) {
 }
 
 var lazyRingPrefix = lazyRegexp(`^rx\d+_pp_(\w*)$`)
+
+// counts are the counters a comparison reads.
+func (c Counters) counts() Counts { return Counts{PP: c.V, Cache: c.Cache} }
+
+var ringCacheRe = lazyRegexp(`^rx\d+_(cache_(?:reuse|full|empty|busy|waive))$`)
+
+// snapCache reads a snapshot's RX page cache counters from its other
+// counters: the device's rx_cache_* totals, else the sum of the rings'
+// rx<N>_cache_*; ok false when it shows none.
+func snapCache(sn Snapshot) (c CacheStats, ok bool) {
+	var rings CacheStats
+	okRings := false
+	for _, o := range sn.Other {
+		for i, n := range CacheNames {
+			switch {
+			case o.Name == n:
+				c[i], ok = uint64(max(o.Value, 0)), true
+			case ringCacheRe().MatchString(o.Name) && ringCacheRe().FindStringSubmatch(o.Name)[1] == n[len("rx_"):]:
+				rings[i] += uint64(max(o.Value, 0))
+				okRings = true
+			}
+		}
+	}
+	if !ok && okRings {
+		return rings, true
+	}
+	return c, ok
+}
 
 func prefers(cs []Constraint) bool {
 	for _, c := range cs {
@@ -337,6 +396,21 @@ func ratios(c Counters, absentZero bool) []Ratio {
 			"of the pages that came back to the pool, the share it had to let go because someone else still held a reference (or it was a pfmemalloc page)", has(sim.StatRecycleReleasedRefcnt, sim.StatRecycleCached, sim.StatRecycleRing))
 		add("cache_full share", v[sim.StatRecycleCacheFull], v[sim.StatRecycleCached]+v[sim.StatRecycleCacheFull], "recycle_cache_full / (recycle_cached + recycle_cache_full)",
 			"direct recycles that found the 128-slot alloc cache full (the page went to the ring)", has(sim.StatRecycleCacheFull, sim.StatRecycleCached))
+	}
+	if c.HasCache && !fastHasRefill {
+		// mlx5's own RX page cache, before 6.4: its refill asks it first
+		// (mlx5e_page_alloc_pool → mlx5e_rx_cache_get) and takes a page
+		// from the pool only on a miss (empty, or its head page still in
+		// use); a freed page it refuses for its node goes to the pool
+		// (page_pool_recycle_direct).
+		cv := c.Cache
+		misses := cv[cacheEmpty] + cv[cacheBusy]
+		add("RX cache reuse share", cv[cacheReuse], cv[cacheReuse]+misses, "rx_cache_reuse / (rx_cache_reuse + rx_cache_empty + rx_cache_busy)",
+			"of the pages mlx5's RX refill asked its own page cache for (mlx5e_rx_cache_get, before 6.4), the share it got there; the rest came from the pool", true)
+		add("RX cache misses per alloc", misses, allocs(v), "(rx_cache_empty + rx_cache_busy) / "+A,
+			"the refills that found mlx5's RX page cache empty or its head page still in use, per page_pool allocation: before 6.4 the driver goes to the pool only after such a miss, so this is about 1", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+		add("RX cache waive per alloc", cv[cacheWaive], allocs(v), "rx_cache_waive / "+A,
+			"freed pages mlx5's RX page cache refused (another NUMA node's, or pfmemalloc) per page_pool allocation: each goes to the pool's alloc cache (page_pool_recycle_direct: recycle_cached)", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
 	}
 	fast := v[sim.StatAllocFast]
 	if !fastHasRefill {

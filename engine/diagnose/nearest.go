@@ -26,11 +26,78 @@ const SweepPackets = 20_000
 // Candidate is one model run of the sweep: its counters at the end, and
 // Warm, at the first of the run's check points (every 64th operation) at
 // or after WarmPackets packets: the counters the run adds after Warm are
-// its steady state, which a longer run repeats (Scaled).
+// its steady state, which a longer run repeats (Scaled). Cache and
+// CacheWarm are the driver's own RX page cache's counters at the same two
+// points (mlx5 before 6.4; zero for a run without one).
 type Candidate struct {
-	Config lab.Config
-	Stats  sim.Stats
-	Warm   sim.Stats
+	Config           lab.Config
+	Stats            sim.Stats
+	Warm             sim.Stats
+	Cache, CacheWarm CacheStats
+}
+
+// CacheStats are the counters of a driver's own RX page cache in front of
+// the pool (mlx5e_rx_cache, before 6.4: en_stats.c's rx_cache_*, the
+// device's totals), in CacheNames order: the driver's counters, not
+// page_pool's, but a listing that shows them says how the driver's
+// refills and frees went around the pool (every pool allocation follows a
+// cache miss; a remote page the cache waives is recycled into the pool).
+type CacheStats [NumCacheStats]uint64
+
+// NumCacheStats is the number of the RX page cache's counters.
+const NumCacheStats = 5
+
+// CacheNames are the cache counters' ethtool -S names (the device's
+// totals; rx<N>_cache_* are one ring's), as lab.DriverStats names them.
+var CacheNames = [NumCacheStats]string{"rx_cache_reuse", "rx_cache_full", "rx_cache_empty", "rx_cache_busy", "rx_cache_waive"}
+
+// The cache counters, by their index in CacheStats.
+const (
+	cacheReuse = iota
+	cacheFull
+	cacheEmpty
+	cacheBusy
+	cacheWaive
+)
+
+// cacheOf reads a run's cache counters from its driver's counters
+// (lab.Results.DriverStats; zero when it has none).
+func cacheOf(ds []lab.DriverStat) CacheStats {
+	var c CacheStats
+	for _, d := range ds {
+		for i, n := range CacheNames {
+			if d.Name == n && d.Value > 0 {
+				c[i] = uint64(d.Value)
+			}
+		}
+	}
+	return c
+}
+
+// Counts are what a comparison reads of a paste or a run: page_pool's
+// counters and the driver's RX page cache's.
+type Counts struct {
+	PP    sim.Stats
+	Cache CacheStats
+}
+
+// ScaledCounts is the run's Counts at a paste's length: the page_pool
+// counters as Scaled, the cache's scaled with them (the same steady
+// state).
+func (c Candidate) ScaledCounts(allocs float64) Counts {
+	out := Counts{PP: c.Scaled(allocs)}
+	a, z := c.Warm, c.Stats
+	am, zm := float64(allocsOf(a)), float64(allocsOf(z))
+	if zm <= am {
+		out.Cache = c.Cache
+		return out
+	}
+	k := max((allocs-am)/(zm-am), 0)
+	for i := range out.Cache {
+		d := float64(c.Cache[i]) - float64(c.CacheWarm[i])
+		out.Cache[i] = uint64(max(float64(c.CacheWarm[i])+k*d, 0) + 0.5)
+	}
+	return out
 }
 
 // WarmPackets is where the sweep's runs take their Warm counters.
@@ -78,17 +145,20 @@ func Sweep() []Candidate {
 }
 
 // Shape is the counters a comparison uses: which counters (the paste's),
-// and whether alloc_fast stands for alloc_fast + alloc_refill (ynltool).
+// whether alloc_fast stands for alloc_fast + alloc_refill (ynltool), and
+// whether the driver's RX page cache's counters are compared too (the
+// paste shows them: mlx5 before 6.4).
 type Shape struct {
 	Use           [sim.NumStats]bool
 	FastHasRefill bool
+	Cache         bool
 }
 
 // shapeOf is the counters of c compared: the ones c has; with the
 // Absent-is-zero rule (ethtool and ynl listings show every counter, so a
 // missing line is one the poster removed as zero) every counter.
 func shapeOf(c Counters, absentIsZero bool) Shape {
-	sh := Shape{Use: c.Has, FastHasRefill: c.FastHasRefill}
+	sh := Shape{Use: c.Has, FastHasRefill: c.FastHasRefill, Cache: c.HasCache}
 	if absentIsZero && !c.FastHasRefill {
 		for i := range sh.Use {
 			sh.Use[i] = true
@@ -100,31 +170,40 @@ func shapeOf(c Counters, absentIsZero bool) Shape {
 	return sh
 }
 
-// any reports whether v has a nonzero counter the shape compares.
+// any reports whether v has a nonzero page_pool counter the shape
+// compares.
 func (sh Shape) any(v sim.Stats) bool {
-	_, ok := sh.vector(v)
+	_, ok := Shape{Use: sh.Use, FastHasRefill: sh.FastHasRefill}.vector(Counts{PP: v})
 	return ok
 }
 
-// vector is v's counters as shares of their sum over the shape's counters.
-func (sh Shape) vector(v sim.Stats) ([sim.NumStats]float64, bool) {
-	var out [sim.NumStats]float64
+// vector is c's counters as shares of their sum over the shape's counters
+// (the page_pool counters, then the cache's when the shape compares them).
+func (sh Shape) vector(c Counts) ([sim.NumStats + NumCacheStats]float64, bool) {
+	var out [sim.NumStats + NumCacheStats]float64
+	v := c.PP
 	if sh.FastHasRefill {
 		v[sim.StatAllocFast] += v[sim.StatAllocRefill]
 	}
 	var sum float64
 	for i := range v {
 		if sh.Use[i] {
-			sum += float64(v[i])
+			out[i] = float64(v[i])
 		}
+	}
+	if sh.Cache {
+		for i, x := range c.Cache {
+			out[int(sim.NumStats)+i] = float64(x)
+		}
+	}
+	for _, x := range out {
+		sum += x
 	}
 	if sum == 0 {
 		return out, false
 	}
-	for i := range v {
-		if sh.Use[i] {
-			out[i] = float64(v[i]) / sum
-		}
+	for i := range out {
+		out[i] /= sum
 	}
 	return out, true
 }
@@ -138,7 +217,7 @@ func (sh Shape) vector(v sim.Stats) ([sim.NumStats]float64, bool) {
 // apart (waive, ring_full, released_refcnt) count; unlike the KL divergence
 // it is symmetric and finite when one side has a zero. An all-zero side is
 // at distance 1 unless both are.
-func (sh Shape) Distance(a, b sim.Stats) float64 {
+func (sh Shape) Distance(a, b Counts) float64 {
 	p, okp := sh.vector(a)
 	q, okq := sh.vector(b)
 	if !okp || !okq {
@@ -169,6 +248,12 @@ type Match struct {
 	NoShape bool `json:"no_shape,omitempty"`
 	// Stats are the first run's counters.
 	Stats map[string]uint64 `json:"stats"`
+	// Why says which of the paste's ratios the shape matches and the one
+	// it differs on most (the first run's, at the paste's length); nil
+	// when the paste has no ratio.
+	Why *Why `json:"why,omitempty"`
+
+	counts Counts // the first run's counters at the paste's length
 }
 
 // MatchRun is one scenario × driver of a Match, in the eras at that
@@ -196,7 +281,7 @@ func (m Match) Has(scenario string) bool {
 // nearest first, every run a candidate (Rank with no constraint): each
 // scenario × driver once, at its nearest eras; distances are rounded to 4
 // decimals, and runs at the same distance are one shape.
-func Nearest(v sim.Stats, sh Shape, n int) []Match {
+func Nearest(v Counts, sh Shape, n int) []Match {
 	m, _ := Rank(Sweep(), v, sh, n, nil)
 	return m
 }

@@ -26,6 +26,10 @@ const (
 	UseKept    = "kept"    // understood, not a page_pool counter (another driver counter, a pool attribute)
 	UseHeader  = "header"  // a header, a command line, a blank line
 	UseGrey    = "grey"    // not understood: shown, not used
+	// UseAside: understood as something else than counters (a perf top
+	// listing pasted with them) and set aside: never read as counters nor
+	// as evidence of the machine (Paste.Aside says which lines).
+	UseAside = "aside"
 )
 
 // Line is one line of the paste and what the parser made of it.
@@ -43,6 +47,10 @@ type Counters struct {
 	V             sim.Stats
 	Has           [sim.NumStats]bool
 	FastHasRefill bool
+	// Cache: the driver's RX page cache's counters (mlx5's rx_cache_*,
+	// before 6.4), when HasCache: the paste shows them.
+	Cache    CacheStats
+	HasCache bool
 }
 
 // MarshalJSON gives the counters present, by ppsim's names.
@@ -152,6 +160,9 @@ type Paste struct {
 	Snapshots []Snapshot `json:"snapshots"`
 	Lines     []Line     `json:"lines"`
 	Notes     []string   `json:"notes,omitempty"`
+	// Aside are the runs of lines set aside (UseAside): a perf top
+	// listing pasted with the counters.
+	Aside []Aside `json:"set_aside,omitempty"`
 
 	// names are the page_pool counter names as the paste writes them
 	// (ethtool -S and tables), with the first line each is on: which
@@ -174,6 +185,37 @@ func (p *Paste) noteName(name string, line int) {
 	p.names = append(p.names, nameAt{name, line})
 }
 
+// Aside is a run of lines set aside, From to To (1-based, inclusive):
+// What they are (AsidePerf).
+type Aside struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	What string `json:"what"`
+}
+
+// AsidePerf is what a perf top listing's lines are (Aside.What).
+const AsidePerf = "a perf top listing"
+
+// Lines says which lines: "line 7" or "lines 29–40".
+func (a Aside) Lines() string {
+	if a.From == a.To {
+		return fmt.Sprintf("line %d", a.From)
+	}
+	return fmt.Sprintf("lines %d–%d", a.From, a.To)
+}
+
+// Sentence says what the lines are and that they were set aside, naming
+// reader, what reads them (the CLI's `ppsim predict`, the page's what-if
+// page): "lines 29–40 are a perf top listing, not counters: set aside
+// (ppsim predict reads listings)".
+func (a Aside) Sentence(reader string) string {
+	verb := "are"
+	if a.From == a.To {
+		verb = "is"
+	}
+	return fmt.Sprintf("%s %s %s, not counters: set aside (%s reads listings)", a.Lines(), verb, a.What, reader)
+}
+
 // Grey lists the lines the parser did not understand.
 func (p *Paste) Grey() []Line {
 	var out []Line
@@ -190,6 +232,9 @@ type ParseError struct {
 	Line int
 	Text string
 	Msg  string
+	// PerfListing: the input is a perf top listing (the what-if's input,
+	// `ppsim predict`), not counters; Msg says so in the CLI's words.
+	PerfListing bool
 }
 
 func (e *ParseError) Error() string {
@@ -304,12 +349,15 @@ func Parse(text string) (*Paste, error) {
 		}
 		body[i] = t
 	}
-	// Blank and command lines first.
+	// Blank and command lines first, and a perf top listing pasted with
+	// the counters.
+	p.setAsidePerf(body)
 	var first string
 	firstN := 0
 	for i, t := range body {
 		s := strings.TrimSpace(t)
 		switch {
+		case p.Lines[i].Use == UseAside:
 		case s == "":
 			p.Lines[i].Use = UseHeader
 		case isCommand(s):
@@ -320,6 +368,9 @@ func Parse(text string) (*Paste, error) {
 		}
 	}
 	if first == "" {
+		if err := p.perfOnly(); err != nil {
+			return nil, err
+		}
 		return nil, &ParseError{Msg: "no input: want " + Accepted}
 	}
 	var err error
@@ -344,8 +395,8 @@ func Parse(text string) (*Paste, error) {
 	}
 	if len(p.Snapshots) == 0 || !p.anyData() {
 		if !p.driverCountersOnly() {
-			if anyMatch(body, perfLineRe()) {
-				return nil, &ParseError{Line: firstN, Text: first, Msg: "a perf top listing, not page_pool counters: ppsim predict --profile FILE --rate VALUE --unit kpps|pps|mbps --change … (the /whatif/ page) reads it; here, want " + Accepted}
+			if err := p.perfOnly(); err != nil {
+				return nil, err
 			}
 			return nil, &ParseError{Line: firstN, Text: first, Msg: "no page_pool counter or pool found: want " + Accepted}
 		}
@@ -354,6 +405,17 @@ func Parse(text string) (*Paste, error) {
 	}
 	p.sleeps(body)
 	return p, nil
+}
+
+// perfOnly is the error for a paste with no counters that has a perf top
+// listing (nil without one).
+func (p *Paste) perfOnly() *ParseError {
+	if len(p.Aside) == 0 {
+		return nil
+	}
+	a := p.Aside[0]
+	return &ParseError{Line: a.From, Text: p.Lines[a.From-1].Text, PerfListing: true,
+		Msg: "a perf top listing, not page_pool counters: ppsim predict --profile FILE --rate VALUE --unit kpps|pps|mbps --change … (the /whatif/ page) reads it; here, want " + Accepted}
 }
 
 // driverCountersOnly reports whether an ethtool -S paste without a
@@ -386,8 +448,58 @@ func (p *Paste) literalStarts(body []string) bool {
 	return false
 }
 
-// perfLineRe is a perf top line: "<pct>%  <dso>  [k|.]  <symbol>".
-var perfLineRe = lazyRegexp(`^\s*\d+(?:\.\d+)?%\s+\S+\s+\[[k.]\]\s+\S`)
+// A perf top (or perf report --stdio) listing's lines: a symbol's line
+// "<pct>%  [<pct>%]  [<command>]  <dso>  [k|.]  <symbol>", the "Samples: N
+// of event 'E'" and "Event count" lines, the column header ("Overhead
+// Shared Object  Symbol", "Children  Self  Command …"), perf report's "#"
+// comment lines.
+var (
+	perfLineRe    = lazyRegexp(`^\s*\d+(?:\.\d+)?%(?:\s+\d+(?:\.\d+)?%)?(?:\s+\S+){1,2}\s+\[[k.gu]\]\s+\S`)
+	perfHeadRe    = lazyRegexp(`^\s*#?\s*(?:Samples:\s+\S+\s+of event\b|Event count \(approx\.\):|(?:Children\s+Self|Overhead)\s+.*\bSymbol\s*$)`)
+	perfCommentRe = lazyRegexp(`^\s*#(?:\s*$|\s+(?:To display the perf\.data header info|Total Lost Samples:|Samples:|Event count|Overhead|Children|\.{3,})|\s*\.{3,})`)
+)
+
+// setAsidePerf marks the lines of a perf top listing (its symbol lines
+// and, around them, its header and comment lines and the blank lines
+// between) UseAside, and records each run of them (Paste.Aside). A header
+// alone, with no symbol line, is no listing.
+func (p *Paste) setAsidePerf(body []string) {
+	perf := make([]bool, len(body))
+	any := false
+	for i, t := range body {
+		switch {
+		case perfLineRe().MatchString(t):
+			perf[i], any = true, true
+		case perfHeadRe().MatchString(t) || perfCommentRe().MatchString(t):
+			perf[i] = true
+		}
+	}
+	if !any {
+		return
+	}
+	blank := func(i int) bool { return strings.TrimSpace(body[i]) == "" }
+	for i := 0; i < len(body); {
+		if !perf[i] {
+			i++
+			continue
+		}
+		// A run: perf lines, and the blank lines between two of them.
+		j, sym := i, false
+		for k := i; k < len(body) && (perf[k] || blank(k)); k++ {
+			if perf[k] {
+				j = k
+				sym = sym || perfLineRe().MatchString(body[k])
+			}
+		}
+		if sym {
+			for k := i; k <= j; k++ {
+				p.Lines[k].Use, p.Lines[k].Why = UseAside, AsidePerf+", not counters: set aside"
+			}
+			p.Aside = append(p.Aside, Aside{From: i + 1, To: j + 1, What: AsidePerf})
+		}
+		i = j + 1
+	}
+}
 
 var literalStartRe = lazyRegexp(`^\s*[\[{]\s*($|[\[{'"])`)
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -335,5 +336,95 @@ func TestYNL_RoundTrip_ProviderPools(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+var lineNumRe = regexp.MustCompile(`line \d+`)
+
+// TestParse_PerfListingSetAside: a perf top listing pasted with the
+// counters (after them, or perf report --stdio's before them) is set
+// aside: its lines (the symbols, the "Samples:" and column header lines,
+// perf report's "#" comments and the blank lines between) are neither
+// counters nor grey nor evidence — its symbols name mvpp2, which made the
+// paste "contradict itself" — and the counters are diagnosed as if alone;
+// the text report says which lines in one sentence naming ppsim predict.
+// A driver named in the paste's own prose is still evidence.
+func TestParse_PerfListingSetAside(t *testing.T) {
+	b, err := os.ReadFile("testdata/pastes/mvneta-6.1-drop-perf-mixed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	counters := strings.Join(lines[:28], "")
+	perfTop := strings.Join(lines[28:], "")
+	perfReport := "# To display the perf.data header info, please use --header/--header-only options.\n#\n# Samples: 180K of event 'cycles'\n# Event count (approx.): 45000000000\n#\n# Children      Self  Command  Shared Object      Symbol\n# ........  ........  .......  .................  ..................\n#\n    16.20%    16.20%  swapper  [kernel.kallsyms]  [k] mvpp2_rx\n\n    10.40%     0.00%  ksoftirqd/0  [kernel.kallsyms]  [k] mvpp2_poll\n\n"
+	alone, err := Diagnose(counters, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone.NonePossible != "" {
+		t.Fatalf("the counters alone: %s", alone.NonePossible)
+	}
+	shown := func(r *Report) string {
+		var out []string
+		for _, c := range r.Constraints {
+			// (the evidence without its line numbers: a listing before the
+			// counters moves them)
+			out = append(out, fmt.Sprintf("%s %s %v", c.Rule, lineNumRe.ReplaceAllString(c.Evidence, "line N"), c.Dropped))
+		}
+		for _, run := range r.Runs {
+			for _, m := range run.Nearest {
+				out = append(out, fmt.Sprintf("%.4f %v", m.Distance, m.Runs))
+			}
+		}
+		return strings.Join(append(out, r.NonePossible), "\n")
+	}
+	for _, tc := range []struct {
+		name, text string
+		aside      []Aside
+	}{
+		{"perf top after the counters", counters + perfTop, []Aside{{29, 40, AsidePerf}}},
+		{"perf report --stdio before the counters", perfReport + counters, []Aside{{1, 11, AsidePerf}}},
+		{"both", perfReport + counters + "\n" + perfTop, []Aside{{1, 11, AsidePerf}, {42, 53, AsidePerf}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Diagnose(tc.text, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(rep.Paste.Aside) != fmt.Sprint(tc.aside) {
+				t.Errorf("set aside %v, want %v", rep.Paste.Aside, tc.aside)
+			}
+			for _, a := range tc.aside {
+				for n := a.From; n <= a.To; n++ {
+					if u := rep.Paste.Lines[n-1].Use; u != UseAside {
+						t.Errorf("line %d %q is %s, not set aside", n, rep.Paste.Lines[n-1].Text, u)
+					}
+				}
+			}
+			if g := rep.Paste.Grey(); len(g) > 0 {
+				t.Errorf("grey lines: %v", g)
+			}
+			if got, want := shown(rep), shown(alone); got != want {
+				t.Errorf("diagnosed\n%s\nthe counters alone\n%s", got, want)
+			}
+			var out bytes.Buffer
+			rep.WriteText(&out)
+			for _, a := range tc.aside {
+				want := fmt.Sprintf("lines %d–%d are a perf top listing, not counters: set aside (ppsim predict", a.From, a.To)
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("the text report lacks %q:\n%s", want, out.String())
+				}
+			}
+		})
+	}
+	// The poster's own words are evidence still.
+	rep, err := Diagnose("my espressobin, mvpp2 on the other port\n"+counters+perfTop, Options{NoModel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(rep.Constraints, func(c Constraint) bool { return c.Rule == RuleDriverNamed })
+	if i < 0 || !strings.Contains(rep.Constraints[i].Evidence, "mvpp2 (line 1)") || strings.Contains(rep.Constraints[i].Evidence, "line 3") {
+		t.Errorf("the prose's driver: %+v", rep.Constraints)
 	}
 }

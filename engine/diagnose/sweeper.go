@@ -15,13 +15,14 @@ import (
 // Sweep (so Nearest and DiagnosePaste) returns them without running the
 // model again.
 type Sweeper struct {
-	cfgs []lab.Config
-	i    int
-	cur  *lab.Lab
-	warm *sim.Stats // the current run's Warm, once taken
-	out  []Candidate
-	own  []Candidate // the runs this Sweeper made (out is the process's sweep once installed)
-	done bool
+	cfgs      []lab.Config
+	i         int
+	cur       *lab.Lab
+	warm      *sim.Stats // the current run's Warm, once taken
+	cacheWarm CacheStats
+	out       []Candidate
+	own       []Candidate // the runs this Sweeper made (out is the process's sweep once installed)
+	done      bool
 }
 
 // installed: a Sweeper installed the process's sweep (Sweep then returns
@@ -130,7 +131,7 @@ func (w *Sweeper) run(more func() bool) {
 				w.i++ // Sweep leaves out a config that does not build
 				continue
 			}
-			w.cur, w.warm = l, nil
+			w.cur, w.warm, w.cacheWarm = l, nil, CacheStats{}
 		}
 		l := w.cur
 		if !l.Done() && l.Err() == nil {
@@ -140,8 +141,9 @@ func (w *Sweeper) run(more func() bool) {
 			// operation.
 			l.RunSlice(-1, func() bool {
 				if w.warm == nil && l.Packets() >= WarmPackets {
-					st := l.Results().Stats
-					w.warm = &st
+					r := l.Results()
+					st := r.Stats
+					w.warm, w.cacheWarm = &st, cacheOf(r.DriverStats)
 				}
 				return more == nil || more()
 			})
@@ -149,14 +151,15 @@ func (w *Sweeper) run(more func() bool) {
 		if l.Done() || l.Err() != nil {
 			l.FinalCheck() // as Run ends
 			if l.Err() == nil {
-				c := Candidate{Config: w.cfgs[w.i], Stats: l.Results().Stats}
-				c.Warm = c.Stats
+				r := l.Results()
+				c := Candidate{Config: w.cfgs[w.i], Stats: r.Stats, Cache: cacheOf(r.DriverStats)}
+				c.Warm, c.CacheWarm = c.Stats, c.Cache
 				if w.warm != nil {
-					c.Warm = *w.warm
+					c.Warm, c.CacheWarm = *w.warm, w.cacheWarm
 				}
 				w.out = append(w.out, c)
 			}
-			w.cur, w.warm = nil, nil
+			w.cur, w.warm, w.cacheWarm = nil, nil, CacheStats{}
 			w.i++
 		}
 		if more != nil && !more() {

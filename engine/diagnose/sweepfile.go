@@ -22,7 +22,8 @@ const SweepFileName = "diagnose-sweep.json"
 
 // sweepFile is the file's form: every config the sweep runs, in its order,
 // by its playground URL's query (lab.Config.Values().Encode()), with its 11
-// counters in sim.Stat order.
+// counters in sim.Stat order (and its driver's RX page cache's 5, in
+// CacheNames order, when it has one).
 type sweepFile struct {
 	Doc     string    `json:"doc"`
 	Packets int       `json:"packets"`
@@ -33,6 +34,10 @@ type sweepFR struct {
 	Config string               `json:"config"`
 	Stats  [sim.NumStats]uint64 `json:"stats"`
 	Warm   [sim.NumStats]uint64 `json:"warm"`
+	// Cache and CacheWarm: the driver's RX page cache's counters
+	// (Candidate.Cache), only for a run that has one.
+	Cache     []uint64 `json:"cache,omitempty"`
+	CacheWarm []uint64 `json:"cache_warm,omitempty"`
 	// LeftOut: the config did not build or its run failed, and Sweep
 	// leaves it out (listed, so that the file names every config swept).
 	LeftOut bool `json:"left_out,omitempty"`
@@ -49,7 +54,11 @@ func WriteSweep(w io.Writer) error {
 	for _, cfg := range sweepConfigs() {
 		k := cfg.Values().Encode()
 		c, ok := ran[k]
-		f.Runs = append(f.Runs, sweepFR{Config: k, Stats: c.Stats, Warm: c.Warm, LeftOut: !ok})
+		fr := sweepFR{Config: k, Stats: c.Stats, Warm: c.Warm, LeftOut: !ok}
+		if c.Cache != (CacheStats{}) || c.CacheWarm != (CacheStats{}) {
+			fr.Cache, fr.CacheWarm = c.Cache[:], c.CacheWarm[:]
+		}
+		f.Runs = append(f.Runs, fr)
 	}
 	b, err := json.Marshal(f)
 	if err != nil {
@@ -80,9 +89,18 @@ func DecodeSweep(b []byte) ([]Candidate, error) {
 		if r.Config != cfg.Values().Encode() {
 			return nil, fmt.Errorf("%s: run %d is %s, this build sweeps %s there: a file of another build", SweepFileName, i+1, r.Config, cfg.Values().Encode())
 		}
-		if !r.LeftOut {
-			out = append(out, Candidate{Config: cfg, Stats: r.Stats, Warm: r.Warm})
+		if r.LeftOut {
+			continue
 		}
+		c := Candidate{Config: cfg, Stats: r.Stats, Warm: r.Warm}
+		if len(r.Cache) != 0 || len(r.CacheWarm) != 0 {
+			if len(r.Cache) != NumCacheStats || len(r.CacheWarm) != NumCacheStats {
+				return nil, fmt.Errorf("%s: run %d (%s): %d and %d RX cache counters, want %d: a file of another build", SweepFileName, i+1, r.Config, len(r.Cache), len(r.CacheWarm), NumCacheStats)
+			}
+			copy(c.Cache[:], r.Cache)
+			copy(c.CacheWarm[:], r.CacheWarm)
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }

@@ -21,6 +21,9 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "; %d lines not understood (listed below)", len(grey))
 	}
 	fmt.Fprintln(w)
+	for _, a := range p.Aside {
+		fmt.Fprintf(w, "%s\n", a.Sentence("ppsim predict --profile FILE"))
+	}
 	if len(r.Constraints) > 0 {
 		fmt.Fprintln(w, "the paste comes from:")
 		for _, c := range r.Constraints {
@@ -57,6 +60,9 @@ func (r *Report) WriteText(w io.Writer) {
 					}
 					fmt.Fprintf(w, "       %s on %s, era %s  %s\n", mr.Scenario, drv, strings.Join(mr.Eras, ", "), mr.URL)
 				}
+				if m.Why != nil {
+					fmt.Fprintf(w, "       why: %s\n", m.Why)
+				}
 			}
 		}
 		for _, a := range run.Next {
@@ -73,7 +79,7 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  absent: %s (%s)\n", strings.Join(run.Absent, ", "), how)
 		}
 		for _, ra := range run.Ratios {
-			fmt.Fprintf(w, "  %-22s %10.4f   = %s\n", ra.Name, ra.Value, ra.Formula)
+			fmt.Fprintf(w, "  %-25s %10.4f   = %s\n", ra.Name, ra.Value, ra.Formula)
 		}
 	}
 	for i, rs := range r.Rates {
