@@ -82,7 +82,7 @@ func (c *TextTables) Render() (ui ga.UI) {
 	for _, t := range c.Tables {
 		body = append(body, textTable(t))
 	}
-	return ga.Details().ID(c.ID).Class("text-tables").DataSet("table", c.Which).Open(c.Tables != nil).OnToggle(onTableToggle).Body(body...)
+	return detailsOpen(ga.Details().ID(c.ID).Class("text-tables").DataSet("table", c.Which), c.Tables != nil).OnToggle(onTableToggle).Body(body...)
 }
 
 func textTable(t session.TextTable) ga.UI {

@@ -48,7 +48,7 @@ func (c *Chart) Render() (ui ga.UI) {
 		return ga.Button().Class("link chart-btn").DataSet("chart", c.ID).DataSet("act", act).DataSet("file", c.File).Text(text).OnClick(onChartButton)
 	}
 	return ga.Figure().Class("chart").Body(
-		ga.Div().ID(c.ID).Class("chart-canvas").Role("img").Aria("label", c.Label).Hidden(c.Option == ""),
+		divHidden(ga.Div().ID(c.ID).Class("chart-canvas").Role("img").Aria("label", c.Label), c.Option == ""),
 		ga.If(c.Option == "", func() ga.UI { return ga.P().ID(c.ID + "-empty").Class("chart-empty meta").Text(c.Empty) }),
 		ga.If(c.Option != "", func() ga.UI {
 			return ga.Div().Class("chart-tools").Role("group").Aria("label", c.Label+": zoom and save").Body(

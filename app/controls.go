@@ -59,7 +59,7 @@ func (c *Controls) Render() (ui ga.UI) {
 		),
 		// Always in the DOM (empty when there is nothing to say): the knobs'
 		// and rules' <details> below keep their open state.
-		ga.P().ID("controls-note").Class("meta").Role("status").Hidden(v.Note == "").Text(v.Note),
+		pHidden(ga.P().ID("controls-note").Class("meta").Role("status"), v.Note == "").Text(v.Note),
 		ga.P().Class("scenario-doc").Text(v.ScenarioDoc),
 		ga.If(v.EraDoc != "", func() ga.UI {
 			return ga.P().ID("era-doc").Class("scenario-doc meta").Text("era " + v.Era + ": " + v.EraDoc)
@@ -112,7 +112,7 @@ func fold(v session.ControlsView, name, class, summary string, open bool, body f
 	if open {
 		kids = append(kids, body()...)
 	}
-	return ga.Details().Class(class).DataSet("fold", name).Open(open).OnToggle(onFoldToggle).Body(kids...)
+	return detailsOpen(ga.Details().Class(class).DataSet("fold", name), open).OnToggle(onFoldToggle).Body(kids...)
 }
 
 // field wraps a control with its label and, when the value does not fit,
@@ -138,7 +138,7 @@ func (c *Controls) selectField(name, label, value string, opts []lab.Choice) ga.
 			text += " " + o.Mark
 			title = strings.TrimPrefix(title+" — ", " — ") + "not run here: " + o.Why
 		}
-		opt := ga.Option().Value(optionValue(o.Value)).Selected(o.Value == value).Text(text)
+		opt := optionSelected(ga.Option().Value(optionValue(o.Value)), o.Value == value).Text(text)
 		if title != "" {
 			opt = opt.Title(title)
 		}
@@ -172,7 +172,7 @@ func (c *Controls) knob(k session.KnobRow) ga.UI {
 		var opts []ga.UI
 		for i, w := range words {
 			v := strconv.FormatInt(k.Min+int64(i), 10)
-			opts = append(opts, ga.Option().Value(v).Selected(k.Value == v).Text(w))
+			opts = append(opts, optionSelected(ga.Option().Value(v), k.Value == v).Text(w))
 		}
 		input = ga.Select().ID("f-"+k.Name).DataSet("field", k.Name).Title(k.Doc).Aria("describedby", "doc-"+k.Name).Body(opts...).OnChange(onField)
 	case k.Min == 0 && k.Max == 1:
@@ -182,7 +182,7 @@ func (c *Controls) knob(k session.KnobRow) ga.UI {
 	case k.Min == -1 && k.Max == 1:
 		// A tri-state: -1 leaves it to the model (the platform's, the
 		// driver's, the era's), 0 off, 1 on.
-		opt := func(v, text string) ga.UI { return ga.Option().Value(v).Selected(k.Value == v).Text(text) }
+		opt := func(v, text string) ga.UI { return optionSelected(ga.Option().Value(v), k.Value == v).Text(text) }
 		input = ga.Select().ID("f-"+k.Name).DataSet("field", k.Name).Title(k.Doc).Aria("describedby", "doc-"+k.Name).
 			Body(opt("-1", "default (-1)"), opt("0", "off (0)"), opt("1", "on (1)")).OnChange(onField)
 	default:

@@ -70,11 +70,8 @@ func readEarlyForm(ids ...string) earlyForm {
 
 // prerenderedValue is the value a control showed as the page was
 // loaded: a text control's defaultValue; a select's last option with a
-// selected attribute (else its first), as the HTML parser picks it — go-app
-// writes selected="false" on the options not chosen, and a boolean
-// attribute is true by being there, so a prerendered select shows its
-// last option until the app is up (and what the user did not touch is
-// that, not the option the page meant).
+// selected attribute (else its first), as the HTML parser picks it (the
+// pages set selected only on the chosen option: boolattr.go).
 func prerenderedValue(el ga.Value) string {
 	if el.Get("tagName").String() == "SELECT" {
 		opts := el.Get("options")

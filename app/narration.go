@@ -95,7 +95,7 @@ func (n *Narration) Render() (ui ga.UI) {
 			return ga.Div().Body(ga.H3().Text("counters"), ga.Ul().Class("plain counters").Body(counters...))
 		}),
 		ga.If(len(moves) > 0, func() ga.UI {
-			return ga.Details().Open(len(r.Moves) <= 6).Body(ga.Summary().Text(fmt.Sprintf("%d page move(s)", len(r.Moves))), ga.Ul().Class("plain moves").Body(moves...))
+			return detailsOpen(ga.Details(), len(r.Moves) <= 6).Body(ga.Summary().Text(fmt.Sprintf("%d page move(s)", len(r.Moves))), ga.Ul().Class("plain moves").Body(moves...))
 		}),
 		ga.If(len(viol) > 0, func() ga.UI {
 			return ga.Div().Role("alert").Body(ga.H3().Text("violations found"), ga.Ul().Class("plain").Body(viol...))

@@ -100,7 +100,7 @@ func (p *Playground) Render() (ui ga.UI) {
 	lazy := v.Timeline.Playing // Chart.Lazy
 	var cmpOpts []ga.UI
 	for _, o := range c.Choices {
-		cmpOpts = append(cmpOpts, ga.Option().Value(o.Value).Selected(o.Value == c.Compare).Text(o.Label))
+		cmpOpts = append(cmpOpts, optionSelected(ga.Option().Value(o.Value), o.Value == c.Compare).Text(o.Label))
 	}
 	return ga.Main().ID("playground").Class("playground").DataSet("mounted", "1").Body(
 		head,

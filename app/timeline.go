@@ -22,7 +22,7 @@ func (c *Timeline) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Timeline")
 	v := c.V
 	btn := func(id, text, key, act string, disabled bool) ga.UI {
-		return ga.Button().ID(id).DataSet("act", act).Title(text+" ("+key+")").Aria("keyshortcuts", key).Disabled(disabled).Text(text).OnClick(onButton)
+		return buttonDisabled(ga.Button().ID(id).DataSet("act", act).Title(text+" ("+key+")").Aria("keyshortcuts", key), disabled).Text(text).OnClick(onButton)
 	}
 	play := "play"
 	if v.Playing {
@@ -30,7 +30,7 @@ func (c *Timeline) Render() (ui ga.UI) {
 	}
 	var opts []ga.UI
 	for i, s := range session.Speeds {
-		opts = append(opts, ga.Option().Value(strconv.Itoa(i)).Selected(i == v.Speed).Text(s.Label))
+		opts = append(opts, optionSelected(ga.Option().Value(strconv.Itoa(i)), i == v.Speed).Text(s.Label))
 	}
 	// The run in packets: the part computed so far shaded, the position a
 	// mark; a click there goes to that packet.
@@ -49,7 +49,7 @@ func (c *Timeline) Render() (ui ga.UI) {
 			btn("btn-back", "◀ step back", "ArrowLeft", actBack, v.Op == 0),
 			btn("btn-step", "step ▶", "ArrowRight", actStep, v.Done),
 			btn("btn-packet", "packet ▶▶", "Shift+ArrowRight", actPacket, v.Done),
-			ga.Button().ID("btn-play").Class("primary").DataSet("act", actPlay).Title(play+" (Space)").Aria("keyshortcuts", "Space").Aria("pressed", v.Playing).Disabled(v.Done).Text(play).OnClick(onButton),
+			buttonDisabled(ga.Button().ID("btn-play").Class("primary").DataSet("act", actPlay).Title(play+" (Space)").Aria("keyshortcuts", "Space").Aria("pressed", v.Playing), v.Done).Text(play).OnClick(onButton),
 			btn("btn-end", "run to end", "E", actToEnd, v.Done || v.ToEnd),
 			btn("btn-reset", "reset", "R", actReset, v.Op == 0),
 			ga.Label().For("f-speed").Text("speed"),
@@ -58,7 +58,7 @@ func (c *Timeline) Render() (ui ga.UI) {
 		// Always in the DOM (hidden until the end): an element that comes
 		// and goes would shift its siblings, and go-app would re-create the
 		// markers' <details> below it, closing it.
-		ga.P().ID("run-complete").Class("run-complete").Role("status").Hidden(!v.Done).Text(completeText(v)),
+		pHidden(ga.P().ID("run-complete").Class("run-complete").Role("status"), !v.Done).Text(completeText(v)),
 		ga.Div().ID("run-bar").Class("run-bar").Title("the whole run in packets: the shaded part is computed; click to go to a packet").
 			Aria("hidden", true).OnClick(onRunBar).Body(
 			ga.Div().Class("run-bar-done").Style("width", pct(v.MaxPackets)),
@@ -74,7 +74,7 @@ func (c *Timeline) Render() (ui ga.UI) {
 		),
 		// Folded (the timeline is sticky on a phone, where every line of
 		// it hides the machine); open while it has something to say.
-		ga.Details().Class("goto-wrap").Open(v.GoToErr != "").Body(ga.Summary().Text("go to an op or a packet"), ga.Form().ID("goto").Class("goto").Attr("novalidate", true).OnSubmit(onGoTo).Body(
+		detailsOpen(ga.Details().Class("goto-wrap"), v.GoToErr != "").Body(ga.Summary().Text("go to an op or a packet"), ga.Form().ID("goto").Class("goto").Attr("novalidate", true).OnSubmit(onGoTo).Body(
 			ga.Label().For("goto-n").Text("go to"),
 			ga.Select().ID("goto-unit").Aria("label", "go to an operation or a packet").Body(
 				ga.Option().Value("packet").Text("packet"),

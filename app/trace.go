@@ -19,7 +19,7 @@ type Trace struct {
 func (c *Trace) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Trace")
 	return ga.Section().ID("trace").Class("panel trace").Aria("label", "trace").Body(
-		ga.Details().ID("trace-panel").Open(c.Open).OnToggle(onTraceToggle).Body(
+		detailsOpen(ga.Details().ID("trace-panel"), c.Open).OnToggle(onTraceToggle).Body(
 			ga.Summary().Text("Trace (last events, tracepoint format)"),
 			ga.Pre().ID("trace-text").TabIndex(0).Text(strings.Join(c.Lines, "\n")),
 		),

@@ -346,7 +346,7 @@ func (p *WhatIfPage) renderForm() ga.UI {
 	opt := func(vals []string, cur string, label func(string) string) []ga.UI {
 		var out []ga.UI
 		for _, s := range vals {
-			out = append(out, ga.Option().Value(s).Selected(s == cur).Text(label(s)))
+			out = append(out, optionSelected(ga.Option().Value(s), s == cur).Text(label(s)))
 		}
 		return out
 	}

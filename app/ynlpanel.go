@@ -37,7 +37,7 @@ func (c *YNLPanel) Render() (ui ga.UI) {
 		)
 	}
 	return ga.Section().ID("ynl-panel").Class("panel ynl-panel").Aria("label", "the pools as ynl shows them").Body(
-		ga.Details().ID("ynl").DataSet("table", session.TableYNL).Open(v.Open).OnToggle(onTableToggle).Body(body...),
+		detailsOpen(ga.Details().ID("ynl").DataSet("table", session.TableYNL), v.Open).OnToggle(onTableToggle).Body(body...),
 	)
 }
 

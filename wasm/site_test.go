@@ -14,6 +14,36 @@ import (
 	"pplab/app/tour"
 )
 
+// A boolean attribute is true by being there: no prerendered page writes
+// one as ="false" (go-app's Selected(false) did: the what-if page's selects
+// showed their last option and two tour chapters an open <details> until
+// the app was up), and none has a checkbox (app/boolattr.go).
+func TestGenerate_NoFalseBooleanAttributes(t *testing.T) {
+	dir, _ := genSite(t, "")
+	re := regexp.MustCompile(`\s(selected|checked|open|hidden|disabled|readonly|required|multiple|autofocus)="false"`)
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".html") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		n++
+		if m := re.FindAllString(string(b), 3); m != nil {
+			t.Errorf("%s: %q", strings.TrimPrefix(path, dir), m)
+		}
+		if strings.Contains(string(b), `type="checkbox"`) {
+			t.Errorf("%s: a prerendered checkbox (its checked=\"false\" would read as checked)", strings.TrimPrefix(path, dir))
+		}
+		return nil
+	})
+	if err != nil || n < 10 {
+		t.Fatalf("%d pages read: %v", n, err)
+	}
+}
+
 // The page's text is in the HTML before any wasm runs: the title, what
 // pplab is, and the tour's chapter list with a link to each chapter (the
 // playground's page and the tour's), at the root and under a sub-path.
