@@ -197,7 +197,11 @@ func tileFor(rec lab.StepRecord, snap *lab.Snapshot) (int32, string) {
 		}
 	}
 	if first >= 0 {
-		return first, fmt.Sprintf("the violation is about a pool's state, not one page: pfn %#x is the first page this operation put into the alloc cache", first)
+		where := "it is no longer there"
+		if p, ok := snap.Page(first); ok {
+			where = "the same operation took it out again: it is now in the " + p.Place
+		}
+		return first, fmt.Sprintf("the violation is about a pool's state, not one page: pfn %#x is the first page this operation put into the alloc cache; %s", first, where)
 	}
 	return -1, "the violation is about a pool's state, and this operation moved no page into an alloc cache"
 }

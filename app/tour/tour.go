@@ -62,6 +62,37 @@ type Preset struct {
 	// the operation's label, an event's reason or a violation): the tests
 	// check it against the engine natively and in the browser.
 	Expect string
+	// Claim is what the sentence that links the preset says the figure
+	// shows at its step (TestPresets_ShowWhatTheirProseClaims).
+	Claim Claim
+}
+
+// Claim is what a preset's sentence says happens at its step, written by
+// hand from the prose — never generated from the run, which it is checked
+// against: the page it is about by its role (a move between two places,
+// not a pfn, which any model change moves), the kernel functions the
+// operation runs, the counters it moves, the violation it finds.
+type Claim struct {
+	// Move is the page the sentence is about: "from>to", places as the
+	// machine view names them (sim.Place: buddy, cache, ring, driver,
+	// nic-ring, skb, socket, tx-ring, xdp-frame, …); the operation moves
+	// some page that way, and the figure brings the first such page into
+	// view. "" when the subject is no page move (Structure).
+	Move string
+	// Structure is the structure the sentence is about when no page moves
+	// (a refused coalesce, a count dropped): the figure brings it into
+	// view. One of the machine view's places.
+	Structure string
+	// Funcs are kernel functions, by the era's names, that the
+	// operation's events run.
+	Funcs []string
+	// Counters are page_pool counters (sim.Stat names) and the way the
+	// operation moves them: "recycle_ring+" (up), "recycle_cached=" (not
+	// at all).
+	Counters []string
+	// Violation is the kind the operation finds ("" for none, and then it
+	// finds none).
+	Violation string
 }
 
 // Number is one quoted measurement and the model's value for it.

@@ -272,7 +272,7 @@ func (d *Driver) addRxBuffer(sk *skb.SKB, pg *mm.Page, off, size, truesize int) 
 	cpu := d.CPU()
 	switch {
 	case d.mark:
-		d.S.StoreMemInfo(pg, d.Pool)
+		d.S.StoreMemInfo(cpu, sk, pg, d.Pool)
 	case d.cache != nil:
 		// mlx5e_add_skb_frag: page_ref_inc, skb_add_rx_frag; the slot is
 		// released into the driver's cache.

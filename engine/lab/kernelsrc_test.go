@@ -234,6 +234,7 @@ func TestKernelNames_AnEraLacksOnlyWhatItsKernelLacks(t *testing.T) {
 	gate := map[sim.Sym]func(e *sim.Era) bool{
 		sim.SymReturnSkbPage:    func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone },
 		sim.SymMarkForRecycle:   func(e *sim.Era) bool { return e.SkbRecycle != sim.SkbRecycleNone },
+		sim.SymStoreMemInfo:     func(e *sim.Era) bool { return e.SkbRecycle == sim.SkbRecycleMerged && !e.PPSetAtAlloc }, // 5.14 only
 		sim.SymXDPReturn:        func(e *sim.Era) bool { return true },
 		sim.SymAllocFrag:        func(e *sim.Era) bool { return e.FragAPI },
 		sim.SymDrainFrag:        func(e *sim.Era) bool { return e.FragAPI },

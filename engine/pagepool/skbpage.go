@@ -181,6 +181,10 @@ func (r *Registry) xdpReturn(cpu int, pg *mm.Page) bool {
 	// takes the WARN path above — put_page of a page the pool now holds —
 	// instead of a second recycle.
 	pg.Private = 0
+	if m.Tracing() {
+		m.Emit(sim.Event{CPU: cpu, Kind: sim.EvCall, Func: sim.SymXDPReturn, Pool: mm_.pool.ID, Page: pg.PFN, Stat: sim.StatNone,
+			Why: fmt.Sprintf("page->private holds an xdp_mem_info (type MEM_TYPE_PAGE_POOL, id %d): the mem-id rhashtable gives its pool; page->private is cleared and the page put with page_pool_put_full_page(allow_direct false)", id)})
+	}
 	mm_.pool.PutFullPage(cpu, pg, false)
 	return true
 }

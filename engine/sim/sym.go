@@ -127,6 +127,11 @@ const (
 	// SymMPAllocNetmems and SymMPReleaseNetmem.
 	SymZcAllocNetmems
 	SymZcReleaseNetmem
+	// SymStoreMemInfo is page_pool_store_mem_info(page, pp) (v5.14 only,
+	// include/net/page_pool.h: page->pp = pp), which skb_mark_for_recycle
+	// calls for the head and a driver for each frag; from v5.15 page->pp is
+	// set at allocation. An inline store: no cost of its own.
+	SymStoreMemInfo
 	NumSyms
 )
 
@@ -240,6 +245,7 @@ var syms = [NumSyms]symInfo{
 	SymNapiBuildSKB:     {"napi_build_skb", "napi_build_skb"},
 	SymZcAllocNetmems:   {"io_pp_zc_alloc_netmems", "io_pp_zc_alloc_netmems"},
 	SymZcReleaseNetmem:  {"io_pp_zc_release_netmem", "io_pp_zc_release_netmem"},
+	SymStoreMemInfo:     {"page_pool_store_mem_info", "build_skb"},
 }
 
 // RestProfile names the calibrated pseudo-symbol of a profile: the rest of

@@ -93,7 +93,7 @@ func (p *skbProgram) step(op, arg byte) {
 			if pg = e.p.AllocPages(0); pg == nil {
 				return
 			}
-			s.StoreMemInfo(pg, e.p)
+			s.StoreMemInfo(cpu, sk, pg, e.p)
 		} else if pg = e.a.AllocPagesNode(cpu, -1, 0); pg == nil {
 			return
 		}

@@ -89,7 +89,7 @@ func (e *env) frag(sk *SKB, size int) *mm.Page {
 	if e.m.Era.SkbRecycle == sim.SkbRecycleNone {
 		e.p.ReleasePage(0, pg)
 	} else {
-		e.s.StoreMemInfo(pg, e.p)
+		e.s.StoreMemInfo(0, sk, pg, e.p)
 	}
 	if err := e.s.AddRxFrag(0, sk, pg, 0, size, mm.PageSize); err != nil {
 		e.t.Fatal(err)

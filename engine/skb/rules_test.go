@@ -60,7 +60,7 @@ func TestBrokenRules(t *testing.T) {
 		{"signature-check", "5.14", sim.KindForeignPageInPool, func(e *env) {
 			sk, _ := e.rx(100)
 			plain := e.a.AllocPagesNode(0, -1, 0)
-			e.s.StoreMemInfo(plain, e.p) // a driver bug: page->pp set on a page the pool never allocated
+			e.s.StoreMemInfo(0, sk, plain, e.p) // a driver bug: page->pp set on a page the pool never allocated
 			e.s.AddRxFrag(0, sk, plain, 0, 1000, mm.PageSize)
 			e.kfree(sk)
 		}},

@@ -536,24 +536,33 @@ func (s *Stack) MarkForRecycle(cpu int, sk *SKB, pg *mm.Page, pool *pagepool.Poo
 	}
 	cost := s.M.Charge(cpu, sim.SymMarkForRecycle, 0)
 	sk.PPRecycle = true
-	if pg != nil && pool != nil {
-		s.storeMemInfo(pg, pool)
+	why := "sets skb->pp_recycle: when freed, the skb offers its pages back to their page_pool"
+	if e.SkbRecycle == sim.SkbRecycleRFC {
+		why = "sets skb->pp_recycle and puts the pool's xdp_mem_info (type MEM_TYPE_PAGE_POOL, its id) in page->private: when freed, the skb offers its pages back through __xdp_return, which looks the id up"
 	}
-	s.ev(cpu, sim.SymMarkForRecycle, sk, pg, sim.PlaceNone, sim.PlaceNone, cost,
-		"sets skb->pp_recycle: when freed, the skb offers its pages back to their page_pool")
+	s.ev(cpu, sim.SymMarkForRecycle, sk, pg, sim.PlaceNone, sim.PlaceNone, cost, why)
+	if pg != nil && pool != nil {
+		s.storeMemInfo(cpu, sk, pg, pool)
+	}
 	return nil
 }
 
 // StoreMemInfo models page_pool_store_mem_info(frag_page, pp) (5.14; rfc-v1:
 // the xdp_mem_info in page->private), which marks a frag page with its pool.
-func (s *Stack) StoreMemInfo(pg *mm.Page, pool *pagepool.Pool) { s.storeMemInfo(pg, pool) }
+func (s *Stack) StoreMemInfo(cpu int, sk *SKB, pg *mm.Page, pool *pagepool.Pool) {
+	s.storeMemInfo(cpu, sk, pg, pool)
+}
 
-func (s *Stack) storeMemInfo(pg *mm.Page, pool *pagepool.Pool) {
+func (s *Stack) storeMemInfo(cpu int, sk *SKB, pg *mm.Page, pool *pagepool.Pool) {
 	switch s.era.SkbRecycle {
 	case sim.SkbRecycleRFC:
 		pool.StoreXDPMemInfo(pg)
 	case sim.SkbRecycleMerged:
 		pool.StoreMemInfo(pg)
+		if !s.era.PPSetAtAlloc {
+			s.ev(cpu, sim.SymStoreMemInfo, sk, pg, sim.PlaceNone, sim.PlaceNone, 0,
+				"page->pp = the page's pool: the skb's free finds the pool there (page_pool_return_skb_page) and clears it on recycle; from 5.15 the pool sets page->pp when it allocates the page")
+		}
 	}
 }
 

@@ -52,9 +52,16 @@ func (w *xdpRedirect) Step(e *Env) bool {
 	w.frame, w.op = drivers.XDPFrame{}, 0
 	m.Begin(app, sim.SymVethXDPRcv)
 	m.Charge(app, sim.SymVethXDPRcv, 0)
-	m.Charge(app, sim.SymXDPConvert, 0)
+	cost := m.Charge(app, sim.SymXDPConvert, 0)
 	pg := f.Page
 	mark := m.Era.XDPFrameSkbRecycle
+	if m.Tracing() {
+		why := "builds an skb around the frame's buffer (build_skb_around) for XDP_PASS; before 6.4 it releases the page from its pool first (xdp_release_frame): the skb's free puts it back in the page allocator"
+		if mark {
+			why = "builds an skb around the frame's buffer (build_skb_around) for XDP_PASS and, for a page_pool frame, marks it for recycling (skb_mark_for_recycle, 9c94bbf9a87b, v6.4): the skb's free returns the page to its pool"
+		}
+		m.Emit(sim.Event{CPU: app, Func: sim.SymXDPConvert, Page: pg.PFN, CostPS: cost, Stat: sim.StatNone, Why: why})
+	}
 	if !mark {
 		if err := d.Pool.ReleasePage(app, pg); err != nil { // xdp_release_frame → page_pool_release_page
 			e.settle(nil, err)
