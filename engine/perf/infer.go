@@ -370,7 +370,8 @@ func symAliases(spec *drivers.Spec, plat *sim.Platform) map[string][]sim.Sym {
 	for n, s := range map[string]sim.Sym{
 		"napi_gro_receive": sim.SymGroReceive, "gro_receive_skb": sim.SymGroReceive,
 		"ip_rcv_core": sim.SymIPRcv, "ip_rcv_finish": sim.SymIPRcv,
-		"__build_skb_around": sim.SymBuildSKB, "__page_pool_put_page": sim.SymPutPage,
+		"__build_skb_around": sim.SymBuildSKB, "napi_build_skb": sim.SymBuildSKB, "__napi_build_skb": sim.SymBuildSKB,
+		"__page_pool_put_page": sim.SymPutPage,
 		// the copy to user space: rep movsb inline in _copy_to_iter on an
 		// x86 CPU with FSRM (from v6.4; copy_user_generic's alternatives
 		// before), the out-of-line routines otherwise
