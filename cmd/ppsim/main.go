@@ -478,8 +478,8 @@ func progressTo(stderr io.Writer, asJSON bool) func(*lab.Lab, int64, time.Durati
 func cmdPredict(args []string, stdout io.Writer) error {
 	fs := newFlagSet("predict")
 	file := fs.String("profile", "", "perf top listing (a file, or the name of a shipped profile)")
-	rate := fs.String("rate", "", "the measured rate")
-	unit := fs.String("unit", "", "kpps, pps or mbps")
+	rate := fs.String("rate", "", "the measured rate (default: the listing's \"# rate:\" header)")
+	unit := fs.String("unit", "", "kpps, pps or mbps (Mpps, Gbps converted; default: the header rate's)")
 	change := fs.String("change", "", "skb-recycle, bulk, napi-direct or pp-napi")
 	platform := fs.String("platform", "", "platform (default: the profile's driver's)")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -493,12 +493,23 @@ func cmdPredict(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *rate == "" && len(prof.Rates) > 0 {
+		// the rate the listing's header measured, in its unit
+		*rate = strconv.FormatFloat(prof.Rates[0].Value, 'g', -1, 64)
+		if *unit == "" {
+			*unit = prof.Rates[0].Unit
+		}
+	}
+	if *rate == "" {
+		return bad("--rate: missing, and the listing's header states none (a \"# rate: 962 kpps\" line)")
+	}
 	v, err := strconv.ParseFloat(*rate, 64)
 	if err != nil || !(v > 0) || math.IsInf(v, 0) {
 		return bad("--rate %q: want a positive number", *rate)
 	}
-	if *unit != "kpps" && *unit != "pps" && *unit != "mbps" {
-		return bad("--unit %q: accepted: kpps, pps, mbps", *unit)
+	v, *unit, err = perf.NormalizeRate(v, *unit)
+	if err != nil {
+		return bad("--%v", err)
 	}
 	pr, err := perf.Predict(perf.PredictInput{Profile: prof, Rate: v, Unit: *unit, Change: *change, Platform: *platform})
 	if err != nil {

@@ -74,7 +74,7 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 		{[]string{"run", "--scenario", "drop", "--driver", "hns3", "--era", "5.14"}, "driver hns3 does not run in era 5.14"},
 		{[]string{"predict", "--rate", "1", "--unit", "kpps", "--change", "bulk"}, "--profile: missing"},
 		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "-3", "--unit", "kpps", "--change", "bulk"}, `--rate "-3": want a positive number`},
-		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "gbps", "--change", "bulk"}, `--unit "gbps": accepted: kpps, pps, mbps`},
+		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "furlongs", "--change", "bulk"}, `--unit "furlongs": accepted: kpps, pps, mbps`},
 		{[]string{"predict", "--profile", "mvpp2-v1-before", "--rate", "962", "--unit", "kpps", "--change", "magic"}, `--change "magic": accepted: skb-recycle, bulk, napi-direct, pp-napi`},
 		{[]string{"predict", "--profile", "mvpp2-v7-before", "--rate", "962", "--unit", "kpps", "--change", "bulk"}, "already shows bulk allocation"},
 		{[]string{"predict", "--profile", "mvpp2-v1-after", "--rate", "962", "--unit", "kpps", "--change", "skb-recycle"}, "skb-recycle is already applied"},

@@ -137,3 +137,78 @@ func TestPredict_AnEraMoveAcrossTheDriversRework(t *testing.T) {
 		t.Errorf("a move of era noted as removing work: %q", pr.Notes)
 	}
 }
+
+// TestPredict_TheTrialsHeaders: what a second new user's trial found in
+// the header's handling. Each row: a header over a corpus listing, the
+// change, and what the answer must say (or the era it must run).
+func TestPredict_TheTrialsHeaders(t *testing.T) {
+	read := func(name, header string) *Profile {
+		b, err := os.ReadFile("testdata/listings/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ParseProfile(header + "\n" + string(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name, file, header string
+		rate               float64
+		unit, change       string
+		wantWL, wantEra    string // "" skips
+		wantNote, wantErr  string
+	}{
+		// "# test: bogus" made a TCP listing a drop test, silently
+		{"an unknown test", "mlx5-6.8-tcp.txt", "# test: bogus", 41200, "mbps", "era:6.12", "tcp-stream", "", "names no workload the model runs", ""},
+		// a forwarding header over a TCP receiver's listing invented ip_forward
+		{"a test the functions contradict", "mlx5-6.8-tcp.txt", "# test: NAT forwarding", 41200, "mbps", "era:6.12", "tcp-stream", "", "but the listing shows tcp-stream", ""},
+		// a TCP receiver's ACKs (__dev_queue_xmit) are no forwarding
+		{"a TCP receiver's transmit path", "mlx5-rhel9-5.14-backported-tcp.txt", "", 41200, "mbps", "era:6.12", "tcp-stream", "", "", ""},
+		// "bulk refill: off" on 5.14-5.15 names ran rfc-v1 → rfc-v1
+		{"bulk off in a kernel that always bulk-refills", "mvpp2-5.15-drop.txt", "# bulk refill: off", 900, "kpps", "bulk", "", "5.15", "bulk_refill=0", ""},
+		{"bulk off where the names say bulk", "mlx5-6.8-tcp.txt", "# bulk refill: off", 41200, "mbps", "bulk", "", "", "bulk_refill=0", ""},
+		// a 9000-byte frame's Mbit/s: 99 Gbit/s fit a 100G link
+		{"jumbo frames' throughput", "mlx5-6.8-tcp.txt", "# test: tcp 9000B", 90000, "mbps", "era:6.12", "", "", "", ""},
+		{"beyond the link with jumbo frames", "mlx5-6.8-tcp.txt", "# test: tcp 9000B", 120000, "mbps", "era:6.12", "", "", "", "9000-byte frames (99002.7 mbps)"},
+		// 732 kpps typed for the header's 732 Mbit/s
+		{"a unit slip", "cpsw-6.1-tcp.txt", "# rate: 740 mbps", 740, "kpps", "bulk", "", "", "", "did you mean mbps?"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := read(tc.file, tc.header)
+			pr, err := Predict(PredictInput{Profile: p, Rate: tc.rate, Unit: tc.unit, Change: tc.change})
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("%v, want an error with %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.wantWL != "" && pr.Workload != tc.wantWL {
+				t.Errorf("workload %s, want %s", pr.Workload, tc.wantWL)
+			}
+			if tc.wantEra != "" && pr.EraBefore != tc.wantEra {
+				t.Errorf("era %s, want %s", pr.EraBefore, tc.wantEra)
+			}
+			if tc.wantNote != "" && !hasNote(pr, tc.wantNote) {
+				t.Errorf("no note with %q: %q", tc.wantNote, pr.Notes)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		v        float64
+		unit     string
+		want     float64
+		wantUnit string
+	}{{12, "Mpps", 12000, "kpps"}, {40, "Gbps", 40000, "mbps"}, {900, "KPPS", 900, "kpps"}, {10, "Mbit/s", 10, "mbps"}} {
+		if v, u, err := NormalizeRate(tc.v, tc.unit); err != nil || v != tc.want || u != tc.wantUnit {
+			t.Errorf("%g %s: %g %s %v", tc.v, tc.unit, v, u, err)
+		}
+	}
+	if _, _, err := NormalizeRate(1, "furlongs"); err == nil {
+		t.Error("furlongs accepted")
+	}
+}

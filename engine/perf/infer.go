@@ -102,14 +102,20 @@ func firstOf(xs []string, n int) string {
 
 // workloadSymbols: stack functions that say which workload a listing
 // measured, checked in this order (the first workload with a listed
-// symbol wins): XDP redirect, forwarding, TCP receive; else the drop test.
+// symbol wins): XDP redirect, forwarding, TCP receive, a transmit path
+// (forwarding); else the drop test.
 var workloadSymbols = []struct {
 	wl   string
 	syms []string
 }{
 	{workload.WXDPRedirect, []string{"xdp_do_redirect", "veth_xdp_rcv", "veth_xdp_xmit", "__xdp_build_skb_from_frame", "dev_map_enqueue", "cpu_map_kthread_run", "xdp_do_flush"}},
-	{workload.WForward, []string{"ip_forward", "ip_forward_finish", "nf_nat_ipv4_fn", "nf_nat_inet_fn", "nf_nat_manip_pkt", "ip_finish_output2", "dev_hard_start_xmit", "__dev_queue_xmit", "skb_cow"}},
-	{workload.WTCPStream, []string{"tcp_v4_rcv", "tcp_rcv_established", "tcp_recvmsg", "tcp_recvmsg_locked", "tcp_gro_receive", "skb_copy_datagram_iter", "__skb_datagram_iter", "_copy_to_iter", "copy_user_enhanced_fast_string", "rep_movs_alternative", "__arch_copy_to_user", "tcp4_gro_receive"}},
+	{workload.WForward, []string{"ip_forward", "ip_forward_finish", "nf_nat_ipv4_fn", "nf_nat_inet_fn", "nf_nat_manip_pkt"}},
+	{workload.WTCPStream, []string{"tcp_v4_rcv", "tcp_rcv_established", "tcp_recvmsg", "tcp_recvmsg_locked", "skb_copy_datagram_iter", "__skb_datagram_iter", "_copy_to_iter", "copy_user_enhanced_fast_string", "rep_movs_alternative", "__arch_copy_to_user"}},
+	// the transmit path and conntrack a forwarding box runs — and a TCP
+	// receiver's ACKs too, so only after the receive path's own functions
+	{workload.WForward, []string{"ip_finish_output2", "dev_hard_start_xmit", "__dev_queue_xmit", "skb_cow", "nf_conntrack_in", "nf_conntrack_tcp_packet"}},
+	// GRO merges TCP segments that a router forwards as well
+	{workload.WTCPStream, []string{"tcp_gro_receive", "tcp4_gro_receive"}},
 }
 
 // listingWorkload is the workload the listing's stack shows, and the
@@ -135,6 +141,9 @@ type eraRange struct {
 	// conflict names listed symbols whose eras do not meet the rest's
 	// (a listing of two kernels, or a backport): left out of the range.
 	conflict []string
+	// headerKernel is the listing's "# kernel:" line, when it has one
+	// (whether the names agree with it or not).
+	headerKernel string
 }
 
 // narrowed reports whether any listed name narrowed the range.

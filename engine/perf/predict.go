@@ -93,17 +93,31 @@ func planPredict(in PredictInput) (*predictPlan, error) {
 		all := append(ownSyms, unknownSyms...)
 		return nil, fmt.Errorf("none of the listing's %d symbols is a function the model runs, in any era (%s): there is nothing to carry the change over to", len(all), firstOf(all, 5))
 	}
-	wl := workloadOf(prof.Test)
-	if prof.Test == "" {
-		var by string
-		wl, by = listingWorkload(prof)
+	// The workload: the listing's functions say it when they show one
+	// (tcp_v4_rcv, ip_forward, xdp_do_redirect); the header's test line
+	// otherwise. A header the functions contradict is named, and the
+	// functions decide.
+	wlL, byL := listingWorkload(prof)
+	wl := ""
+	if prof.Test != "" {
+		if h, ok := workloadOf(prof.Test); !ok {
+			targetNotes = append(targetNotes, fmt.Sprintf("the header's test %q names no workload the model runs (drop, TCP, forwarding or NAT, XDP redirect): the workload is read from the listing", prof.Test))
+		} else if byL != "" && wlL != h {
+			targetNotes = append(targetNotes, fmt.Sprintf("the header's test %q says %s, but the listing shows %s (%s): predicted for what the functions show", prof.Test, h, wlL, byL))
+		} else {
+			wl = h
+		}
+	}
+	if wl == "" {
 		switch {
-		case by != "":
-			targetNotes = append(targetNotes, fmt.Sprintf("workload %s, from %s in the listing", wl, by))
+		case byL != "":
+			wl = wlL
+			targetNotes = append(targetNotes, fmt.Sprintf("workload %s, from %s in the listing", wl, byL))
 		case in.Unit == "mbps":
 			wl = workload.WTCPStream
 			targetNotes = append(targetNotes, "workload tcp-stream: the rate is a throughput (Mbit/s) and no forwarding or XDP-redirect function is listed")
 		default:
+			wl = workload.WDrop
 			targetNotes = append(targetNotes, "workload drop (no TCP, forwarding or XDP-redirect function listed)")
 		}
 	}
@@ -116,7 +130,11 @@ func planPredict(in PredictInput) (*predictPlan, error) {
 	if unknown > 0 {
 		targetNotes = append(targetNotes, fmt.Sprintf("the model places %.2f%% of the listing's %.2f%%; %.2f%% (%s) is no function it runs and is kept as measured, so the change acts on at most the placed share", known+own, known+own+unknown, unknown, firstOf(unknownSyms, 4)))
 	}
-	tBefore, err := rateNS(in.Rate, in.Unit, payloadBytes(wl, rateLabel(prof, in.Rate)))
+	payload := payloadBytes(wl, rateLabel(prof, in.Rate))
+	if f := prof.Frame(); f > 0 {
+		payload = payloadOf(wl, f) // the listing's frames carry the Mbit/s
+	}
+	tBefore, err := rateNS(in.Rate, in.Unit, payload)
 	if err != nil {
 		return nil, fmt.Errorf("--rate: %w", err)
 	}
@@ -338,7 +356,7 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 	pr.Predicted = lab.Rate{Value: roundRate(in.Rate * pr.Speedup), Unit: in.Unit}
 	capFrame := frame // the link caps at the listing's frames, or the smallest when it does not say
 	if in.Profile.Frame() == 0 {
-		capFrame = workload.FrameSmall
+		capFrame = minFrame(wl)
 	}
 	if link := linkRate(plat, wl, in.Unit, capFrame); link > 0 && pr.Predicted.Value > link {
 		pr.Predicted.Value, pr.LinkBound = roundRate(link), true
@@ -554,17 +572,25 @@ func checkRate(p *Profile, plat, wl string, v float64, unit string) ([]string, i
 		if stated {
 			return nil, 0, fmt.Errorf("--rate %g %s: more than platform %s's link carries with the listing's %d-byte frames (%.1f %s)", v, unit, plat, frame, link, unit)
 		}
+		// The same number in the header in another unit: a unit slipped
+		// (732 kpps typed for the 732 Mbit/s the header measured).
+		for _, r := range p.Rates {
+			if r.Value == v && r.Unit != unit {
+				return nil, 0, fmt.Errorf("--rate %g %s: more than platform %s's link carries with the %s workload's %d-byte frames (%.1f %s), and the listing's header measured %g %s: did you mean %s?", v, unit, plat, wl, frame, link, unit, r.Value, r.Unit, r.Unit)
+			}
+		}
 		if unit == "mbps" {
 			return nil, 0, fmt.Errorf("--rate %g %s: more than platform %s's link carries (%.1f %s)", v, unit, plat, link, unit)
 		}
-		small := linkRate(plat, wl, unit, workload.FrameSmall)
+		smallest := minFrame(wl)
+		small := linkRate(plat, wl, unit, smallest)
 		if v > small*1.0001 {
-			return nil, 0, fmt.Errorf("--rate %g %s: more than platform %s's link carries even with %d-byte frames (%.1f %s)", v, unit, plat, workload.FrameSmall, small, unit)
+			return nil, 0, fmt.Errorf("--rate %g %s: more than platform %s's link carries even with %d-byte frames (%.1f %s)", v, unit, plat, smallest, small, unit)
 		}
 		pl, _ := sim.PlatformByName(plat)
 		most := int(float64(pl.LinkMbps)*1e6/(v*unitPPS(unit)*8)) - 24
-		notes = append(notes, fmt.Sprintf("%g %s needs frames of at most %d bytes on platform %s's link (the %s workload's are %d): the model runs %d-byte frames, the smallest; a header such as \"test: forward 64B\" states the listing's", v, unit, most, plat, wl, frame, workload.FrameSmall))
-		frame = workload.FrameSmall
+		notes = append(notes, fmt.Sprintf("%g %s needs frames of at most %d bytes on platform %s's link (the %s workload's are %d): the model runs %d-byte frames, the smallest; a header such as \"test: forward 64B\" states the listing's", v, unit, most, plat, wl, frame, smallest))
+		frame = smallest
 	}
 	ns, err := rateNS(v, unit, payloadBytes(wl, ""))
 	if err != nil {
@@ -584,13 +610,13 @@ func checkRate(p *Profile, plat, wl string, v float64, unit string) ([]string, i
 			}
 		}
 		if !same {
-			notes = append(notes, fmt.Sprintf("the profile's header states its rate in %s; --rate is in %s", p.Rates[0].Unit, unit))
+			notes = append(notes, fmt.Sprintf("the profile's header states its rate in %s; the rate given is in %s", p.Rates[0].Unit, unit))
 		} else {
 			var stated []string
 			for _, r := range p.Rates {
 				stated = append(stated, strconv.FormatFloat(r.Value, 'g', -1, 64)+" "+r.Unit)
 			}
-			notes = append(notes, fmt.Sprintf("the profile's header measured %s; --rate is %g %s: the prediction scales the listing by the rate given", strings.Join(stated, ", "), v, unit))
+			notes = append(notes, fmt.Sprintf("the profile's header measured %s; the rate given is %g %s: the prediction scales the listing by the rate given", strings.Join(stated, ", "), v, unit))
 		}
 	}
 	return notes, frame, nil
@@ -667,17 +693,21 @@ func predictTarget(prof *Profile, platform string) (*drivers.Spec, string, []str
 }
 
 // workloadOf maps a profile's test line to a workload.
-func workloadOf(test string) string {
+// (false: the words name none of the workloads a listing is predicted
+// with).
+func workloadOf(test string) (string, bool) {
 	t := strings.ToLower(test)
 	switch {
 	case strings.Contains(t, "forward") || strings.Contains(t, "nat"):
-		return workload.WForward
+		return workload.WForward, true
 	case strings.Contains(t, "xdp"):
-		return workload.WXDPRedirect
+		return workload.WXDPRedirect, true
 	case strings.Contains(t, "tcp"):
-		return workload.WTCPStream
+		return workload.WTCPStream, true
+	case strings.Contains(t, "drop"):
+		return workload.WDrop, true
 	}
-	return workload.WDrop
+	return workload.WDrop, false
 }
 
 func rateLabel(p *Profile, v float64) string {
@@ -766,6 +796,7 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 		if note != "" {
 			notes = append(notes, note)
 		}
+		r.headerKernel = p.Kernel
 		if r.narrowed() && !slices.Contains(r.eras, e) {
 			notes = append(notes, fmt.Sprintf("the header says kernel %s (era %s), but the listing's names are of %s: a kernel with backported code runs what its names show, so predicted from the names", p.Kernel, e.Name, r))
 		} else {
@@ -790,14 +821,6 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 		if n := r.evidence(word, recyclingSaid || recycling, func(e *sim.Era) bool { return spec.Marks(e) == recycling }); n != "" {
 			notes = append(notes, n)
 		}
-		bulkKnown := bulkSaid || p.Share("__alloc_pages_bulk") > 0 || p.Share("alloc_pages_bulk_noprof") > 0 || (!recycling && p.Share("get_page_from_freelist") > 0)
-		word = map[bool]string{true: "bulk refill", false: "one page per slow-path call (get_page_from_freelist, no __alloc_pages_bulk)"}[bulk]
-		if n := r.evidence(word, bulkKnown, func(e *sim.Era) bool { return e.BulkAlloc == bulk }); n != "" {
-			notes = append(notes, n)
-		}
-		if change == "bulk" && bulkKnown && bulk {
-			return "", "", none, none, nil, fmt.Errorf("bulk is already applied: the listing already shows bulk allocation (__alloc_pages_bulk, or its header says bulk refill on)")
-		}
 		// The first RFC returned an skb's page through __xdp_return; the
 		// merged series (5.14) through page_pool_return_skb_page: on a
 		// path without XDP, __xdp_return beside the recycling says which.
@@ -808,7 +831,18 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 				notes = append(notes, n)
 			}
 		}
-		return rangeEras(r, spec, change, recycling, notes)
+		bulkKnown := bulkSaid || p.Share("__alloc_pages_bulk") > 0 || p.Share("alloc_pages_bulk_noprof") > 0 || (!recycling && p.Share("get_page_from_freelist") > 0)
+		word = map[bool]string{true: "bulk refill", false: "one page per slow-path call (get_page_from_freelist, no __alloc_pages_bulk)"}[bulk]
+		if bulkSaid {
+			word = map[bool]string{true: "bulk refill (its header)", false: "one page per slow-path call (its header)"}[bulk]
+		}
+		if n := r.evidence(word, bulkKnown, func(e *sim.Era) bool { return e.BulkAlloc == bulk }); n != "" {
+			notes = append(notes, n)
+		}
+		if change == "bulk" && bulkKnown && bulk {
+			return "", "", none, none, nil, fmt.Errorf("bulk is already applied: the listing already shows bulk allocation (__alloc_pages_bulk, or its header says bulk refill on)")
+		}
+		return rangeEras(r, spec, change, recycling, bulkSaid && !bulk, notes)
 	}
 	// The eras a prediction runs in, each the first era with what it
 	// brings: the 5.12 allocator without skb recycling, bulk refill (5.13),
@@ -894,7 +928,11 @@ func ppNapiAlready(spec *drivers.Spec) error {
 // r: the before era is the range's newest era (the newest kernel with
 // those names; a change that a later era of the range brings is named),
 // and the change's era the first that brings it.
-func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, notes []string) (eb, ea string, setB, setA sim.KnobOverrides, _ []string, err error) {
+//
+// bulkOff: the listing's header says its allocator takes one page per call
+// ("bulk refill: off"), whatever its kernel does: the change is then
+// predicted in the names' kernel with the model's bulk_refill knob.
+func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling, bulkOff bool, notes []string) (eb, ea string, setB, setA sim.KnobOverrides, _ []string, err error) {
 	var none sim.KnobOverrides
 	first, last := r.eras[0], r.eras[len(r.eras)-1]
 	notes = append(notes, fmt.Sprintf("the listing's kernel: %s", r))
@@ -946,7 +984,7 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 		for _, e := range r.branch {
 			allB = allB && f(e)
 		}
-		if all, _ := has(f); all && allB {
+		if all, _ := has(f); all && allB && !bulkOff {
 			return "", "", none, none, nil, fmt.Errorf("bulk is already applied: the listing shows bulk allocation, or its kernel (%s) refills the pool with alloc_pages_bulk, as every release from 5.13 does", r)
 		}
 	case "skb-recycle":
@@ -995,13 +1033,16 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 		var b *sim.Era
 		for _, es := range [][]*sim.Era{r.eras, r.branch} {
 			for _, e := range es {
-				if !e.BulkAlloc && e.Order >= spec.MinEra() && (b == nil || e.Order > b.Order) {
+				if (!e.BulkAlloc || bulkOff) && e.Order >= spec.MinEra() && (b == nil || e.Order > b.Order) {
 					b = e
 				}
 			}
 			if b != nil {
 				break
 			}
+		}
+		if bulkOff && b != nil && b.BulkAlloc {
+			notes = append(notes, fmt.Sprintf("the header says the allocator takes one page per call, which the kernel the names fit (%s) never does: predicted there with the model's bulk_refill=0 before the change", b.Name))
 		}
 		if b != nil {
 			var with []string
@@ -1010,7 +1051,7 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling bool, no
 					with = append(with, e.Name)
 				}
 			}
-			if len(with) > 0 {
+			if len(with) > 0 && !bulkOff {
 				notes = append(notes, fmt.Sprintf("the listing's names and what it shows also fit kernels that refill in bulk already (%s): on those the change is in the kernel", span(r.eras)))
 			}
 		}
@@ -1063,12 +1104,18 @@ func eraMove(r eraRange, spec *drivers.Spec, target string, notes []string) (eb,
 			return "", "", none, none, nil, fmt.Errorf("era:%s is the listing's kernel already (%s): a move goes to a later era", t.Name, r)
 		}
 		if t.Order >= r.eras[0].Order {
-			return "", "", none, none, nil, fmt.Errorf("era:%s: the listing's names fit kernels %s, so it may run %s already; a move starts from the newest they fit (%s) unless a header line such as \"# kernel: %s\" says which it is", t.Name, span(r.eras), t.Name, b.Name, r.eras[0].Name)
+			hint := fmt.Sprintf(" unless a header line such as \"# kernel: %s\" says which it is", r.eras[0].Name)
+			if r.headerKernel != "" {
+				hint = fmt.Sprintf(" (the header's kernel %s is not among them)", r.headerKernel)
+			}
+			return "", "", none, none, nil, fmt.Errorf("era:%s: the listing's names fit kernels %s, so it may run %s already; a move starts from the newest they fit (%s)%s", t.Name, span(r.eras), t.Name, b.Name, hint)
 		}
 		return "", "", none, none, nil, fmt.Errorf("era:%s is before the listing's kernel (%s): a move goes to a later era", t.Name, r)
 	}
-	if len(r.eras) > 1 {
+	if len(r.eras) > 1 && r.headerKernel == "" {
 		notes = append(notes, fmt.Sprintf("moved from %s, the newest kernel the listing's names fit (%s); a header line such as \"# kernel: %s\" moves from another", b.Name, span(r.eras), r.eras[0].Name))
+	} else if len(r.eras) > 1 {
+		notes = append(notes, fmt.Sprintf("moved from %s, the newest kernel the listing's names fit (%s)", b.Name, span(r.eras)))
 	}
 	notes = append(notes, fmt.Sprintf("the move runs %s in era %s and then in era %s, each with its own defaults: every change between them is in it", spec.Name, b.Name, t.Name))
 	return b.Name, t.Name, none, none, notes, nil
@@ -1176,9 +1223,32 @@ func linkRate(plat, wl, unit string, frame int) float64 {
 	case "pps":
 		return pps
 	case "mbps":
-		return pps * float64(payloadBytes(wl, "")*8) / 1e6
+		return pps * float64(payloadOf(wl, frame)*8) / 1e6
 	}
 	return 0
+}
+
+// payloadOf is the payload a frame of the workload carries, what a rate in
+// Mbit/s counts: a TCP segment's 66 bytes of Ethernet, IP and TCP (with
+// timestamps) headers off (1514 → 1448), a UDP datagram's 42 (1512 →
+// 1470); the frame itself for the others.
+func payloadOf(wl string, frame int) int {
+	switch wl {
+	case workload.WTCPStream:
+		return max(frame-66, 1)
+	case workload.WForward:
+		return max(frame-42, 1)
+	}
+	return frame
+}
+
+// minFrame is the smallest frame the workload runs: a TCP segment's
+// headers alone are 66 bytes; the Ethernet minimum for the others.
+func minFrame(wl string) int {
+	if wl == workload.WTCPStream {
+		return 66
+	}
+	return workload.FrameSmall
 }
 
 // unitPPS is packets per second in one unit of a packet rate.

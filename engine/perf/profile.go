@@ -307,6 +307,25 @@ func firstWord(s string) string {
 	return ""
 }
 
+// NormalizeRate puts a rate in one of the units a prediction takes:
+// kpps, pps or mbps in any case ("Mbps", "Kpps"), Mbit/s and Gbit/s
+// spelled out, and Mpps and Gbps converted (×1000 to kpps and mbps).
+func NormalizeRate(v float64, unit string) (float64, string, error) {
+	switch strings.ToLower(unit) {
+	case "kpps":
+		return v, "kpps", nil
+	case "pps":
+		return v, "pps", nil
+	case "mbps", "mbit/s", "mb/s":
+		return v, "mbps", nil
+	case "mpps":
+		return v * 1000, "kpps", nil
+	case "gbps", "gbit/s", "gb/s":
+		return v * 1000, "mbps", nil
+	}
+	return v, "", fmt.Errorf("unit %q: accepted: kpps, pps, mbps (Mpps and Gbps are converted)", unit)
+}
+
 // parseRates reads "962 kpps", "732 mbps (sender side; …)", "TCP 566 mbps, UDP 615 mbps".
 func parseRates(s string) ([]MeasuredRate, error) {
 	if i := strings.Index(s, "("); i >= 0 {
@@ -323,9 +342,12 @@ func parseRates(s string) ([]MeasuredRate, error) {
 			return nil, fmt.Errorf("rate %q: want \"<value> <kpps|pps|mbps>\"", strings.TrimSpace(part))
 		}
 		v, err := strconv.ParseFloat(f[0], 64)
-		unit := strings.ToLower(f[1])
-		if err != nil || v <= 0 || (unit != "kpps" && unit != "pps" && unit != "mbps") {
-			return nil, fmt.Errorf("rate %q: want a positive value in kpps, pps or mbps", strings.TrimSpace(part))
+		unit := ""
+		if err == nil {
+			v, unit, err = NormalizeRate(v, f[1])
+		}
+		if err != nil || v <= 0 {
+			return nil, fmt.Errorf("rate %q: want a positive value in kpps, pps or mbps (Mpps and Gbps are converted)", strings.TrimSpace(part))
 		}
 		out = append(out, MeasuredRate{Label: label, Value: v, Unit: unit})
 	}
