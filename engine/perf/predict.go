@@ -293,7 +293,7 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 		rest = 0
 	}
 	after[sim.RestProfile] = rest
-	var tAfter float64 // per packet after the change, idle included
+	var tAfter float64                                  // per packet after the change, idle included
 	for _, g := range slices.Sorted(maps.Keys(after)) { // in one order: a float sum's last bit must not follow the map's
 		tAfter += after[g]
 	}
