@@ -102,6 +102,16 @@ func (p *WhatIfPage) load(ctx ga.Context, typed map[string]string) {
 	} else if stored.Text != "" || stored.Previous != "" {
 		p.in = stored
 	}
+	// A hand-made link with the fields but no listing (…/whatif/?rate=100
+	// &unit=kpps&change=bulk) applies them to the stored (or default)
+	// listing: they were dropped.
+	if q := ctx.Page().URL().Query(); q.Get("profile") == "" && q.Get("text") == "" {
+		for k, set := range map[string]func(string){"rate": func(v string) { p.in.Rate = v }, "unit": func(v string) { p.in.Unit = v }, "change": func(v string) { p.in.Change = v }, "platform": func(v string) { p.in.Platform = v }} {
+			if q.Has(k) {
+				set(q.Get(k))
+			}
+		}
+	}
 	if len(typed) > 0 {
 		p.in = keepTyped(p.in, typed)
 	}
@@ -237,6 +247,9 @@ func (p *WhatIfPage) onSubmit(ctx ga.Context, e ga.Event) {
 		p.in.Rate = el.Get("value").String()
 	}
 	p.edit(ctx, func() {}, false)
+	// The prediction asked for comes into view (scrolled down the form,
+	// its heading was above the window); the focus stays in the form.
+	ctx.Defer(func(ga.Context) { showAnswer("wi-result-h", false) })
 }
 
 // onExample: an example's button (data-name) fills the form.

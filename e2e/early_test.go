@@ -126,6 +126,10 @@ func TestEarly_TypedBeforeTheAppIsUpIsKept(t *testing.T) {
 		p.typeInto("diag-text", text, false)
 		p.typeInto("diag-interval", "10", false)
 		p.notUpYet("typed")
+		// Enter in the interval submits the form: before the app is up that
+		// reloaded the page and lost the text; it is done once it is up.
+		p.do(chromedp.Evaluate[chromedp.Void](`window.__notReloaded = 1`), chromedp.KeyEvent("\r"))
+		p.notUpYet("Enter pressed")
 		release()
 		p.wait(`window.__pplab !== undefined && window.__pplab.page === 'diagnose' && window.__pplab.mounted === true`, 60*time.Second)
 		p.wait(`window.__pplab.computing === false`, 120*time.Second)
@@ -145,8 +149,13 @@ func TestEarly_TypedBeforeTheAppIsUpIsKept(t *testing.T) {
 		if got.Format != "ethtool -S" || got.Matches == 0 {
 			t.Errorf("the text typed before the app was up is not diagnosed: format %q, %d candidates", got.Format, got.Matches)
 		}
-		if got.Focus != "diag-interval" {
-			t.Errorf("the focus is on %q, not on the interval the user typed in last", got.Focus)
+		if got.Focus != "diag-interval" && got.Focus != "diag-answer-h" {
+			t.Errorf("the focus is on %q, not on the interval the user typed in last or the answer its Enter asked for", got.Focus)
+		}
+		var kept int
+		p.eval(`window.__notReloaded || 0`, &kept)
+		if kept != 1 {
+			t.Error("Enter before the app was up reloaded the page")
 		}
 		p.noErrors()
 	})
@@ -165,6 +174,8 @@ func TestEarly_TypedBeforeTheAppIsUpIsKept(t *testing.T) {
 		p.pick("wi-platform", "macchiatobin")
 		p.typeInto("wi-rate", "500", true)
 		p.notUpYet("typed")
+		p.do(chromedp.Evaluate[chromedp.Void](`window.__notReloaded = 1`), chromedp.KeyEvent("\r"))
+		p.notUpYet("Enter pressed")
 		release()
 		p.wait(`window.__pplab !== undefined && window.__pplab.page === 'whatif' && window.__pplab.mounted === true`, 60*time.Second)
 		var got struct {
@@ -182,6 +193,12 @@ func TestEarly_TypedBeforeTheAppIsUpIsKept(t *testing.T) {
 		if got.Focus != "wi-rate" {
 			t.Errorf("the focus is on %q, not on the rate the user typed in last", got.Focus)
 		}
+		var kept int
+		p.eval(`window.__notReloaded || 0`, &kept)
+		if kept != 1 {
+			t.Error("Enter in the rate field before the app was up reloaded the page")
+		}
+		p.wait(`window.__pplab.json !== '' && window.__pplab.rate === '500'`, 20*time.Second)
 		var stored string
 		p.eval(`localStorage.getItem('pplab.whatif') || ''`, &stored)
 		if !strings.Contains(stored, `"500"`) {

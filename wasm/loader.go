@@ -42,7 +42,7 @@ func withLoader(h *ga.Handler, web string) *ga.Handler {
 	if h.Resources != nil {
 		root = strings.TrimSuffix(h.Resources.Resolve("/web/app.wasm"), "web/app.wasm")
 	}
-	h.RawHeaders = append(h.RawHeaders, wasmPreload(h), app.EarlyKeysJS(root))
+	h.RawHeaders = append(h.RawHeaders, wasmPreload(h), app.EarlyKeysJS(root), app.EarlySubmitJS())
 	return h
 }
 

@@ -36,6 +36,9 @@ type WhatIfInput struct {
 	// Previous is a paste an example replaced: one click restores it, so
 	// that trying an example never loses the user's own listing.
 	Previous string `json:"previous,omitempty"`
+	// NoSuchProfile is a link's profile= that names no shipped profile
+	// (the view says so; never stored).
+	NoSuchProfile string `json:"-"`
 }
 
 // WhatIfUnits are the rate units Predict accepts (the CLI's --unit).
@@ -217,6 +220,9 @@ func WhatIf(in WhatIfInput) WhatIfView {
 	v.Query = WhatIfQuery(in, v.Example)
 	if strings.TrimSpace(in.Text) == "" {
 		v.Err = &WhatIfError{Field: "text", Msg: "paste a perf top listing (lines like \"  7.36%  [kernel]  [k] page_pool_put_page\"), or pick an example"}
+		if in.NoSuchProfile != "" {
+			v.Err.Msg = fmt.Sprintf("the link's profile %q is none of the examples (%s): %s", in.NoSuchProfile, strings.Join(perf.ProfileNames(), ", "), v.Err.Msg)
+		}
 		return v
 	}
 	prof, err := perf.ReadProfile(strings.NewReader(in.Text))
@@ -341,10 +347,13 @@ func pageWords(msg string) string {
 		}
 	}
 	msg = strings.Replace(msg, "or era:E for a move to era E (E one of", "or “move to era E” (E one of", 1)
+	msg = quotedEraChange.ReplaceAllString(msg, "“move to era $1”") // change "era:9.9" → change “move to era 9.9”
 	return eraChange.ReplaceAllString(msg, "“move to era $1”")
 }
 
 // eraChange is an era move as the CLI writes it ("era:6.4").
+var quotedEraChange = regexp.MustCompile(`"era:([^"]*)"`)
+
 var eraChange = regexp.MustCompile(`\bera:([0-9]+\.[0-9]+(?:-rc[0-9]+)?)`)
 
 // headerLine is the first comment line stating key ("platform:"), 0 for none.
@@ -530,12 +539,15 @@ func WhatIfFromQuery(q url.Values) (in WhatIfInput, ok bool) {
 	if name == "" && text == "" {
 		return in, false
 	}
+	unknown := ""
 	if name != "" {
 		if _, t, err := perf.ShippedProfile(name); err == nil {
 			text = t
+		} else if text == "" {
+			unknown = name
 		}
 	}
-	in = WhatIfInput{Text: text, Rate: q.Get("rate"), Unit: q.Get("unit"), Change: q.Get("change"), Platform: q.Get("platform")}
+	in = WhatIfInput{Text: text, Rate: q.Get("rate"), Unit: q.Get("unit"), Change: q.Get("change"), Platform: q.Get("platform"), NoSuchProfile: unknown}
 	if in.Unit == "" {
 		in.Unit = "kpps"
 	}

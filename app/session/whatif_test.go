@@ -207,6 +207,7 @@ func TestWhatIf_BadPasteNamesTheLineAndKeepsTheText(t *testing.T) {
 		{"unit", "962", "gbps", "bulk", "", "unit", "accepted: kpps, pps, mbps"},
 		{"change", "962", "kpps", "magic", "", "change", `change "magic"`},
 		{"napi-direct on a driver without pp.napi", "962", "kpps", "napi-direct", "", "change", "napi-direct does not apply to mvpp2"},
+		{"an era move of no era, quoted once", "962", "kpps", "era:9.9", "", "change", "change “move to era 9.9”: accepted"},
 		{"an era move to the listing's own, as the select words it", "962", "kpps", "era:5.12", "", "change", "“move to era 5.12” is the listing's kernel already"},
 		{"napi-direct on mlx5 before 6.4 offers the era move", "900", "kpps", "napi-direct", "", "change", "(the change “move to era 6.4” predicts it)"},
 	} {
@@ -225,6 +226,16 @@ func TestWhatIf_BadPasteNamesTheLineAndKeepsTheText(t *testing.T) {
 		if v.Err != nil && (strings.Contains(v.Err.Msg, "--") || strings.Contains(v.Err.Msg, "era:")) {
 			t.Errorf("%s: the page's message names a command-line flag: %q", tc.name, v.Err.Msg)
 		}
+	}
+}
+
+// TestWhatIf_ALinkToNoExampleSaysSo: profile=nope was dropped without a
+// word (the page asked for a paste).
+func TestWhatIf_ALinkToNoExampleSaysSo(t *testing.T) {
+	in, ok := WhatIfFromQuery(url.Values{"profile": {"nope"}, "rate": {"1"}})
+	v := WhatIf(in)
+	if !ok || v.Err == nil || !strings.Contains(v.Err.Msg, `the link's profile "nope" is none of the examples (`) {
+		t.Errorf("%v %+v", ok, v.Err)
 	}
 }
 
