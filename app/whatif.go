@@ -475,7 +475,7 @@ func (p *WhatIfPage) renderResult() ga.UI {
 			if where == "" {
 				where = "the form"
 			}
-			msg = "No prediction: " + where + " — " + strings.TrimPrefix(e.Msg, fmt.Sprintf("line %d: ", e.Line)) + " (see the form)."
+			msg = "No prediction, because of " + where + ": " + strings.TrimPrefix(e.Msg, fmt.Sprintf("line %d: ", e.Line)) + " (see the form)."
 		}
 		return ga.Section().ID("wi-result").Class("panel wi-result").Aria("labelledby", "wi-result-h").Aria("live", "polite").Body(
 			ga.H2().ID("wi-result-h").Text("Prediction"),

@@ -186,6 +186,16 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 	// listing's names when the change moves to an era that renamed them.
 	b, a, named := byListedName(prof, aliases, bc, ac)
 	pr.Notes = append(pr.Notes, splitNotes(prof, bc, ac)...)
+	// A rate that leaves far more time per packet than the model spends
+	// says the CPU mostly waited (or the rate is not the listing's): the
+	// listing's shares are of a CPU that was not busy with these packets.
+	var modelNS float64
+	for s := sim.Sym(1); s < sim.NumSyms; s++ {
+		modelNS += bc[s].ns
+	}
+	if modelNS > 0 && tBefore > 20*modelNS {
+		pr.Notes = append(pr.Notes, fmt.Sprintf("the rate given leaves %.0f ns per packet, %.0f times what the model's run spends (%.0f ns): at that rate the CPU mostly waited, or the rate is not the one measured with this listing — a listing of a busy CPU at a low rate is no packet's cost", tBefore, tBefore/modelNS, modelNS))
+	}
 	for _, u := range unmodelledCallers {
 		if sh := prof.Share(u); sh > 0 {
 			pr.Notes = append(pr.Notes, fmt.Sprintf("%s (%.2f%%) also allocates and frees pages (get_page_from_freelist, free_unref_page) outside the pool, which the model does not run: the gain on those symbols may be overstated", u, sh))
