@@ -211,7 +211,7 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 	listed := 0.0
 	seen := map[string]bool{}
 	ownSeen := map[string]bool{}
-	var gone, added []string
+	var gone, added, stopped []string
 	for _, l := range prof.Lines {
 		g := l.Symbol
 		if seen[g] {
@@ -237,6 +237,9 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 			added = append(added, fmt.Sprintf("%s (%.0f ns measured; the model %.1f → %.1f ns: +%.1f ns, not ×%.1f)", g, m, b[g], a[g], a[g]-b[g], a[g]/b[g]))
 		case b[g] > 0:
 			after[g] = m * a[g] / b[g]
+			if a[g] == 0 {
+				stopped = append(stopped, g)
+			}
 		case len(aliases[g]) == 0 && driverOwn(spec.Name, l) && goneIn(g, eb, ea):
 			// the driver's function is gone in the after era (mlx5's RX
 			// page cache, mlx5e_page_release_dynamic, removed in 6.4): its
@@ -254,6 +257,9 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 		default: // unknown to the model (or not in this workload): as measured
 			after[g] = m
 		}
+	}
+	if len(stopped) > 0 {
+		pr.Notes = append(pr.Notes, fmt.Sprintf("%s: the model's run after the change does not call %s, so the listed time goes to 0 — where the kernel would still run it, the gain is overstated", strings.Join(stopped, ", "), map[bool]string{true: "it", false: "them"}[len(stopped) == 1]))
 	}
 	if len(added) > 0 {
 		pr.Notes = append(pr.Notes, "where the model's cost is a small part of a listed symbol's and grows many times over, its difference is added, not its ratio: "+strings.Join(added, "; "))
