@@ -198,6 +198,28 @@ func TestPredict_TheTrialsHeaders(t *testing.T) {
 			}
 		})
 	}
+	// The second trial: a throughput with no frame in the header was capped
+	// at the smallest frames' line rate (38500 → 1111 Mbit/s); a drop
+	// listing in Mbit/s ran as TCP; a move of era made unlisted functions
+	// far dearer than the listing's cut-off allows.
+	tcp := readListing(t, "listings/mlx5-6.1-tcp.txt")
+	pr, err := Predict(PredictInput{Profile: tcp, Rate: 38000, Unit: "mbps", Change: "era:6.4"})
+	if err != nil || pr.LinkBound || pr.Predicted.Value < 30000 {
+		t.Errorf("mlx5 6.1 TCP at 38000 Mbit/s, moved to 6.4: %v, %+v, link bound %v", err, pr.Predicted, pr.LinkBound)
+	} else {
+		if !hasNote(pr, "cost more than the listing's smallest share") {
+			t.Errorf("no cut-off note: %q", pr.Notes)
+		}
+		for _, e := range pr.ProfileAfter {
+			if e.Symbol == "eth_type_trans" && e.Pct > 1 {
+				t.Errorf("eth_type_trans at %.2f%% after the move, unlisted below a %.2f%% cut-off", e.Pct, 0.31)
+			}
+		}
+	}
+	drop := read("mvpp2-5.15-drop.txt", "")
+	if pr, err := Predict(PredictInput{Profile: drop, Rate: 1000, Unit: "mbps", Change: "era:6.6"}); err != nil || pr.Workload != "drop" {
+		t.Errorf("a drop listing in Mbit/s: %v, workload %v", err, pr)
+	}
 	for _, tc := range []struct {
 		v        float64
 		unit     string
