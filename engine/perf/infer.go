@@ -381,6 +381,10 @@ func symAliases(spec *drivers.Spec, plat *sim.Platform) map[string][]sim.Sym {
 		"ip_rcv_core": sim.SymIPRcv, "ip_rcv_finish": sim.SymIPRcv,
 		"__build_skb_around": sim.SymBuildSKB, "napi_build_skb": sim.SymBuildSKB, "__napi_build_skb": sim.SymBuildSKB,
 		"__page_pool_put_page": sim.SymPutPage,
+		// the alloc's body over netmem from 6.11 (page_pool_alloc_pages its
+		// wrapper), and the skb allocations' NAPI forms
+		"page_pool_alloc_netmems": sim.SymAllocPages, "page_pool_alloc_netmem": sim.SymAllocPages,
+		"__napi_alloc_skb": sim.SymAllocSKB, "napi_alloc_skb": sim.SymAllocSKB, "__alloc_skb": sim.SymAllocSKB,
 		// the copy to user space: rep movsb inline in _copy_to_iter on an
 		// x86 CPU with FSRM (from v6.4; copy_user_generic's alternatives
 		// before), the out-of-line routines otherwise

@@ -912,7 +912,7 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 		if change == "bulk" && bulkKnown && bulk {
 			return "", "", none, none, nil, fmt.Errorf("bulk is already applied: the listing already shows bulk allocation (__alloc_pages_bulk, or its header says bulk refill on)")
 		}
-		return rangeEras(r, spec, change, recycling, bulkSaid && !bulk, notes)
+		return rangeEras(r, spec, change, recycling, bulkSaid && !bulk, recyclingShown(p), notes)
 	}
 	// The eras a prediction runs in, each the first era with what it
 	// brings: the 5.12 allocator without skb recycling, bulk refill (5.13),
@@ -933,7 +933,7 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 	switch change {
 	case "skb-recycle":
 		if recycling {
-			return "", "", none, none, nil, fmt.Errorf("skb-recycle is already applied: the listing recycles skbs (it shows page_pool_put_page, page_pool_return_skb_page or napi_pp_put_page, or its header says recycling on)")
+			return "", "", none, none, nil, fmt.Errorf("skb-recycle is already applied: the listing's pages go back to their pool (it shows %s, or its header says recycling on)", recyclingShown(p))
 		}
 		if !bulk {
 			after := rfc
@@ -977,6 +977,21 @@ func predictEras(p *Profile, spec *drivers.Spec, change string) (eb, ea string, 
 	return mergedDrv.Name, direct.Name, none, none, nil, nil
 }
 
+// recyclingShown names the listed symbols that put pages back into their
+// pool (recyclingSymbols), or says none is.
+func recyclingShown(p *Profile) string {
+	var out []string
+	for _, s := range recyclingSymbols {
+		if p.Share(s) > 0 {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return "none of " + strings.Join(recyclingSymbols, ", ")
+	}
+	return strings.Join(out, ", ")
+}
+
 // listingWorkloadName is the workload the listing's stack shows.
 func listingWorkloadName(p *Profile) string {
 	wl, _ := listingWorkload(p)
@@ -1002,7 +1017,7 @@ func ppNapiAlready(spec *drivers.Spec) error {
 // bulkOff: the listing's header says its allocator takes one page per call
 // ("bulk refill: off"), whatever its kernel does: the change is then
 // predicted in the names' kernel with the model's bulk_refill knob.
-func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling, bulkOff bool, notes []string) (eb, ea string, setB, setA sim.KnobOverrides, _ []string, err error) {
+func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling, bulkOff bool, recShown string, notes []string) (eb, ea string, setB, setA sim.KnobOverrides, _ []string, err error) {
 	var none sim.KnobOverrides
 	first, last := r.eras[0], r.eras[len(r.eras)-1]
 	notes = append(notes, fmt.Sprintf("the listing's kernel: %s", r))
@@ -1060,7 +1075,7 @@ func rangeEras(r eraRange, spec *drivers.Spec, change string, recycling, bulkOff
 	case "skb-recycle":
 		f = func(e *sim.Era) bool { return spec.Marks(e) }
 		if recycling {
-			return "", "", none, none, nil, fmt.Errorf("skb-recycle is already applied: the listing recycles skbs (it shows page_pool_put_page, page_pool_return_skb_page or napi_pp_put_page, or its header says recycling on)")
+			return "", "", none, none, nil, fmt.Errorf("skb-recycle is already applied: the listing's pages go back to their pool (it shows %s, or its header says recycling on)", recShown)
 		}
 		if all, _ := has(f); all {
 			return "", "", none, none, nil, fmt.Errorf("skb-recycle is already applied: %s marks its skbs for recycling in every kernel the listing's names fit (%s)", spec.Name, r)
