@@ -216,6 +216,12 @@ func TestPredict_TheTrialsHeaders(t *testing.T) {
 			}
 		}
 	}
+	// a move of era keeps the listing's names and says what the later
+	// kernel calls them
+	if pr, err := Predict(PredictInput{Profile: tcp, Rate: 38000, Unit: "mbps", Change: "era:7.3"}); err != nil ||
+		!hasNote(pr, "in era 7.3 page_pool_put_defragged_page is page_pool_put_unrefed_netmem") {
+		t.Errorf("mlx5 6.1 moved to 7.3: %v, no note translating the names", err)
+	}
 	drop := read("mvpp2-5.15-drop.txt", "")
 	if pr, err := Predict(PredictInput{Profile: drop, Rate: 1000, Unit: "mbps", Change: "era:6.6"}); err != nil || pr.Workload != "drop" {
 		t.Errorf("a drop listing in Mbit/s: %v, workload %v", err, pr)

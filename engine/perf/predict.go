@@ -258,6 +258,30 @@ func Predict(in PredictInput) (pr *Prediction, err error) {
 			after[g] = m
 		}
 	}
+	if strings.HasPrefix(in.Change, "era:") {
+		// The profile after keeps the listing's names (its rows are the
+		// listed symbols); a name the later kernel no longer has is
+		// translated in a note.
+		var ren []string
+		for _, l := range prof.Lines {
+			g := l.Symbol
+			if slices.Contains(ren, g) || !goneIn(g, eb, ea) {
+				continue
+			}
+			best, bestNS := "", 0.0
+			for sy, c := range ac {
+				if named[sy] == g && c.profile != g && c.ns > bestNS {
+					best, bestNS = c.profile, c.ns
+				}
+			}
+			if best != "" {
+				ren = append(ren, g+" is "+best)
+			}
+		}
+		if len(ren) > 0 {
+			pr.Notes = append(pr.Notes, fmt.Sprintf("the profile after keeps the listing's names; in era %s %s", ea, strings.Join(ren, ", ")))
+		}
+	}
 	if len(stopped) > 0 {
 		pr.Notes = append(pr.Notes, fmt.Sprintf("%s: the model's run after the change does not call %s, so the listed time goes to 0 — where the kernel would still run it, the gain is overstated", strings.Join(stopped, ", "), map[bool]string{true: "it", false: "them"}[len(stopped) == 1]))
 	}
