@@ -507,12 +507,16 @@ func cmdPredict(args []string, stdout io.Writer) error {
 	if err != nil || !(v > 0) || math.IsInf(v, 0) {
 		return bad("--rate %q: want a positive number", *rate)
 	}
+	given, givenUnit := *rate, *unit
 	v, *unit, err = perf.NormalizeRate(v, *unit)
 	if err != nil {
 		return bad("--%v", err)
 	}
 	pr, err := perf.Predict(perf.PredictInput{Profile: prof, Rate: v, Unit: *unit, Change: *change, Platform: *platform})
 	if err != nil {
+		if !strings.EqualFold(givenUnit, *unit) {
+			return bad("%v (the rate given, %s %s, read as %s %s)", err, given, givenUnit, strconv.FormatFloat(v, 'g', -1, 64), *unit)
+		}
 		return bad("%v", err)
 	}
 	if *asJSON {
