@@ -598,6 +598,9 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 		ga.P().Body(ga.Strong().ID("diag-format").Text(v.Format), ga.Span().ID("diag-variant").Text(" ("+v.Variant+")"),
 			ga.Span().Class("meta").Text(fmt.Sprintf(" — %d lines, %d read as page_pool counters, %d not understood; %d snapshot(s).", len(v.Lines)+v.LinesCut, v.CountersRead, len(v.Grey)+v.GreyCut, v.Snapshots))),
 	}
+	if v.Underflow != "" {
+		out = append(out, ga.P().ID("diag-underflow").Class("diag-error").Role("status").Body(ga.Strong().Text("Not a count: "), ga.Text(v.Underflow)))
+	}
 	for _, a := range v.Aside {
 		// A perf top listing pasted with the counters: set aside, never
 		// evidence; the what-if page reads it.

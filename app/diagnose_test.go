@@ -139,3 +139,17 @@ func TestDiagnosePage_TheDiagnoseButton(t *testing.T) {
 		t.Errorf("the text box, the interval and the button are not one form")
 	}
 }
+
+// TestDiagnosePage_AnUnderflowIsSaidInTheAnswer: a counter at 2^64 − 1 is
+// named in the answer, in one line, before the candidates.
+func TestDiagnosePage_AnUnderflowIsSaidInTheAnswer(t *testing.T) {
+	d := session.NewDiagnosis("NIC statistics:\n     rx_pp_alloc_fast: 1000\n     rx_pp_alloc_slow: 1\n     rx_pp_recycle_ring: 18446744073709551615\n     rx_pp_recycle_cached: 5\n", "", nil)
+	for d.Work(0) {
+	}
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := ga.HTMLString(p.Render())
+	i, j := strings.Index(html, `id="diag-underflow"`), strings.Index(html, `class="diag-match"`)
+	if i < 0 || j < 0 || i > j || strings.Count(html, "2^64 − 1") != 1 {
+		t.Errorf("the underflow line at %d, the first candidate at %d, 2^64 − 1 said %d times", i, j, strings.Count(html, "2^64 − 1"))
+	}
+}

@@ -210,12 +210,15 @@ type DiagnoseView struct {
 	Err            *DiagnoseErr
 
 	Format, Variant, Provenance string
-	Snapshots                   int
-	Lines                       []DiagLine // the first DiagnoseListed lines
-	LinesCut                    int        // lines not listed
-	Grey                        []DiagLine // the lines not understood (the first DiagnoseGreyListed)
-	GreyCut                     int
-	CountersRead                int // lines read as page_pool counters
+	// Underflow names the counters above 2^63 (no count: left out of the
+	// ratios and the comparison), in one line; "" for none.
+	Underflow    string
+	Snapshots    int
+	Lines        []DiagLine // the first DiagnoseListed lines
+	LinesCut     int        // lines not listed
+	Grey         []DiagLine // the lines not understood (the first DiagnoseGreyListed)
+	GreyCut      int
+	CountersRead int // lines read as page_pool counters
 	// Aside are the runs of lines set aside (a perf top listing pasted
 	// with the counters), each a sentence around the what-if page's name.
 	Aside []DiagAside
@@ -357,6 +360,7 @@ func (d *Diagnosis) View() DiagnoseView {
 	}
 	p, r := d.paste, d.rep
 	v.Format, v.Variant, v.Provenance, v.Snapshots = p.Format, p.Variant, p.Provenance, len(p.Snapshots)
+	v.Underflow = p.UnderflowLine()
 	for i, l := range p.Lines {
 		dl := DiagLine{N: l.N, Text: l.Text, Use: l.Use, Why: l.Why, IsCounter: l.Use == diagnose.UseCounter}
 		if dl.IsCounter {

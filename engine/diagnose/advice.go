@@ -44,7 +44,7 @@ func advise(p *Paste, run *Run) []Advice {
 	if run.c.Any() {
 		any := false
 		for i := range v {
-			any = any || v[i] > 0
+			any = any || v[i] > 0 || run.c.Wrapped[i]
 		}
 		if !any {
 			out = append(out, Advice{Signal: "every counter is 0",

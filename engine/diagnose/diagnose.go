@@ -169,9 +169,12 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		run.Counters = map[string]uint64{}
 		for s := sim.Stat(0); s < sim.NumStats; s++ {
 			if run.c.Has[s] {
-				run.Counters[s.String()] = run.c.V[s]
+				run.Counters[s.String()] = run.c.V[s] // as pasted, an underflowed one too
 			} else if !(run.c.FastHasRefill && s == sim.StatAllocRefill) {
 				run.Absent = append(run.Absent, s.String())
+			}
+			if run.c.Wrapped[s] {
+				run.c.V[s] = 0 // no count: read nowhere (ratios, shape and advice leave it out)
 			}
 		}
 		if !run.c.Any() {
@@ -310,6 +313,11 @@ func delta(a, b Counters) (Counters, bool) {
 	d.FastHasRefill = a.FastHasRefill || b.FastHasRefill
 	for i := range a.V {
 		if a.Has[i] && b.Has[i] {
+			if a.Wrapped[i] || b.Wrapped[i] {
+				// No count at one end: no increase either.
+				d.Has[i], d.Wrapped[i] = true, true
+				continue
+			}
 			if b.V[i] < a.V[i] {
 				return d, false
 			}
@@ -335,7 +343,7 @@ func rates(p *Paste, interval float64) [][]Rate {
 		}
 		var rs []Rate
 		for s := sim.Stat(0); s < sim.NumStats; s++ {
-			if a.Device.Has[s] && b.Device.Has[s] && b.Device.V[s] >= a.Device.V[s] {
+			if a.Device.Has[s] && b.Device.Has[s] && !a.Device.Wrapped[s] && !b.Device.Wrapped[s] && b.Device.V[s] >= a.Device.V[s] {
 				d := b.Device.V[s] - a.Device.V[s]
 				rs = append(rs, Rate{Counter: s.String(), Delta: d, PerSec: float64(d) / sec, Seconds: sec})
 			}
@@ -363,11 +371,16 @@ func ratios(c Counters, absentZero bool) []Ratio {
 	v := c.V
 	has := func(ss ...sim.Stat) bool {
 		for _, s := range ss {
-			if !c.Has[s] && !absentZero {
+			if c.Wrapped[s] || (!c.Has[s] && !absentZero) {
 				return false
 			}
 		}
 		return true
+	}
+	// A ratio per allocation divides by all four allocation counters: none
+	// may be an underflowed one.
+	perAlloc := func(ss ...sim.Stat) bool {
+		return has(ss...) && !c.Wrapped[sim.StatAllocFast] && !c.Wrapped[sim.StatAllocRefill] && !c.Wrapped[sim.StatAllocSlow] && !c.Wrapped[sim.StatAllocSlowHighOrder]
 	}
 	var out []Ratio
 	add := func(name string, num, den uint64, formula, meaning string, ok bool) {
@@ -384,11 +397,11 @@ func ratios(c Counters, absentZero bool) []Ratio {
 		add("cached share", v[sim.StatRecycleCached], v[sim.StatRecycleCached]+v[sim.StatRecycleRing], "recycle_cached / (recycle_cached + recycle_ring)",
 			"of the pages recycled, the share put straight back into the alloc cache (direct recycling: XDP in the poll, from 6.4 skbs freed in the pool's NAPI context) rather than through the ptr_ring", has(sim.StatRecycleCached, sim.StatRecycleRing))
 		add("refill per alloc", v[sim.StatAllocRefill], allocs(v), "alloc_refill / "+A,
-			"allocations that found the cache empty and refilled it from the ptr_ring (up to 64 pages each)", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+			"allocations that found the cache empty and refilled it from the ptr_ring (up to 64 pages each)", perAlloc(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
 		add("slow per alloc", v[sim.StatAllocSlow]+v[sim.StatAllocSlowHighOrder], allocs(v), "(alloc_slow + alloc_slow_high_order) / "+A,
-			"allocations that went to the page allocator (order 0: one bulk call of up to 64 pages each)", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
-		add("empty per alloc", v[sim.StatAllocEmpty], allocs(v), "alloc_empty / "+A, "refills that found the ptr_ring empty", has(sim.StatAllocEmpty, sim.StatAllocFast, sim.StatAllocSlow))
-		add("waive per alloc", v[sim.StatAllocWaive], allocs(v), "alloc_waive / "+A, "ring pages of another NUMA node than the pool's, released at refill", has(sim.StatAllocWaive, sim.StatAllocFast))
+			"allocations that went to the page allocator (order 0: one bulk call of up to 64 pages each)", perAlloc(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+		add("empty per alloc", v[sim.StatAllocEmpty], allocs(v), "alloc_empty / "+A, "refills that found the ptr_ring empty", perAlloc(sim.StatAllocEmpty, sim.StatAllocFast, sim.StatAllocSlow))
+		add("waive per alloc", v[sim.StatAllocWaive], allocs(v), "alloc_waive / "+A, "ring pages of another NUMA node than the pool's, released at refill", perAlloc(sim.StatAllocWaive, sim.StatAllocFast))
 		puts := v[sim.StatRecycleCached] + v[sim.StatRecycleRing] + v[sim.StatRecycleRingFull] + v[sim.StatRecycleReleasedRefcnt]
 		add("ring_full share", v[sim.StatRecycleRingFull], v[sim.StatRecycleRing]+v[sim.StatRecycleRingFull], "recycle_ring_full / (recycle_ring + recycle_ring_full)",
 			"of the pages offered to the ptr_ring, the share released because it was full (a bulk put counts ring_full once per call)", has(sim.StatRecycleRing, sim.StatRecycleRingFull))
@@ -408,15 +421,15 @@ func ratios(c Counters, absentZero bool) []Ratio {
 		add("RX cache reuse share", cv[cacheReuse], cv[cacheReuse]+misses, "rx_cache_reuse / (rx_cache_reuse + rx_cache_empty + rx_cache_busy)",
 			"of the pages mlx5's RX refill asked its own page cache for (mlx5e_rx_cache_get, before 6.4), the share it got there; the rest came from the pool", true)
 		add("RX cache misses per alloc", misses, allocs(v), "(rx_cache_empty + rx_cache_busy) / "+A,
-			"the refills that found mlx5's RX page cache empty or its head page still in use, per page_pool allocation: before 6.4 the driver goes to the pool only after such a miss, so this is about 1", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+			"the refills that found mlx5's RX page cache empty or its head page still in use, per page_pool allocation: before 6.4 the driver goes to the pool only after such a miss, so this is about 1", perAlloc(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
 		add("RX cache waive per alloc", cv[cacheWaive], allocs(v), "rx_cache_waive / "+A,
-			"freed pages mlx5's RX page cache refused (another NUMA node's, or pfmemalloc) per page_pool allocation: each goes to the pool's alloc cache (page_pool_recycle_direct: recycle_cached)", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+			"freed pages mlx5's RX page cache refused (another NUMA node's, or pfmemalloc) per page_pool allocation: each goes to the pool's alloc cache (page_pool_recycle_direct: recycle_cached)", perAlloc(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
 	}
 	fast := v[sim.StatAllocFast]
 	if !fastHasRefill {
 		fast += v[sim.StatAllocRefill]
 	}
-	if d := fast + v[sim.StatAllocSlow]; d > 0 && has(sim.StatRecycleRing, sim.StatRecycleCached, sim.StatAllocSlow, sim.StatAllocFast) {
+	if d := fast + v[sim.StatAllocSlow]; d > 0 && has(sim.StatRecycleRing, sim.StatRecycleCached, sim.StatAllocSlow, sim.StatAllocFast) && !c.Wrapped[sim.StatAllocRefill] {
 		f := float64(v[sim.StatRecycleRing]+v[sim.StatRecycleCached]) / float64(d) * 100
 		out = append(out, Ratio{Name: "recycling %", Value: math.Round(f*100) / 100,
 			Formula: "(recycle_ring + recycle_cached) / (alloc_fast + alloc_refill + alloc_slow) × 100 (ynltool page-pool stats; high-order allocations not counted)",

@@ -341,6 +341,7 @@ func (p *Paste) literalItem(sn *Snapshot, d lval, kind string, x *lexer) error {
 				return err
 			}
 			c.set(st, n)
+			p.noteUnderflow(k, v.line, n)
 			mark(i, UseCounter, "")
 		}
 		pl := sn.poolByID(id, d.line)
@@ -410,7 +411,7 @@ func (p *Paste) literalItem(sn *Snapshot, d lval, kind string, x *lexer) error {
 				}
 			case "recycling_pct":
 			case "alloc", "recycle":
-				if err := ynltoolJSONStats(&dev.Stats, k, v, x); err != nil {
+				if err := p.ynltoolJSONStats(&dev.Stats, k, v, x); err != nil {
 					return err
 				}
 				mark(i, UseCounter, "")
@@ -446,7 +447,7 @@ func (p *Paste) literalItem(sn *Snapshot, d lval, kind string, x *lexer) error {
 				pl.Dmabuf, pl.HasDmabuf = n, true
 			case "recycling_pct":
 			case "alloc", "recycle":
-				if err := ynltoolJSONStats(&pl.Stats, k, v, x); err != nil {
+				if err := p.ynltoolJSONStats(&pl.Stats, k, v, x); err != nil {
 					return err
 				}
 				pl.HasStats = true
@@ -464,7 +465,7 @@ func (p *Paste) literalItem(sn *Snapshot, d lval, kind string, x *lexer) error {
 	return nil
 }
 
-func ynltoolJSONStats(c *Counters, k string, v lval, x *lexer) error {
+func (p *Paste) ynltoolJSONStats(c *Counters, k string, v lval, x *lexer) error {
 	c.FastHasRefill = true
 	pairs := map[string]sim.Stat{"slow": sim.StatAllocSlow, "fast": sim.StatAllocFast}
 	if k == "recycle" {
@@ -477,6 +478,7 @@ func ynltoolJSONStats(c *Counters, k string, v lval, x *lexer) error {
 				return err
 			}
 			c.set(st, n)
+			p.noteUnderflow(k+"."+name, e.line, n)
 		}
 	}
 	return nil

@@ -167,6 +167,11 @@ func shapeOf(c Counters, absentIsZero bool) Shape {
 	if sh.FastHasRefill {
 		sh.Use[sim.StatAllocRefill] = false
 	}
+	for i, w := range c.Wrapped {
+		if w {
+			sh.Use[i] = false // an underflowed counter is no count
+		}
+	}
 	return sh
 }
 

@@ -21,6 +21,9 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "; %d lines not understood (listed below)", len(grey))
 	}
 	fmt.Fprintln(w)
+	if u := p.UnderflowLine(); u != "" {
+		fmt.Fprintf(w, "underflow: %s\n", u)
+	}
 	for _, a := range p.Aside {
 		fmt.Fprintf(w, "%s\n", a.Sentence("ppsim predict --profile FILE"))
 	}

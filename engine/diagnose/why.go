@@ -49,7 +49,7 @@ func why(run *Run, c Counts, absentZero bool) *Why {
 	if len(run.Ratios) == 0 {
 		return nil
 	}
-	rc := Counters{V: c.PP, Has: run.c.Has, FastHasRefill: run.c.FastHasRefill, Cache: c.Cache, HasCache: run.c.HasCache}
+	rc := Counters{V: c.PP, Has: run.c.Has, Wrapped: run.c.Wrapped, FastHasRefill: run.c.FastHasRefill, Cache: c.Cache, HasCache: run.c.HasCache}
 	if rc.FastHasRefill {
 		rc.V[sim.StatAllocFast] += rc.V[sim.StatAllocRefill]
 		rc.V[sim.StatAllocRefill] = 0
