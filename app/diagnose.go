@@ -808,6 +808,9 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 	return ga.Div().ID(id).Class("diag-nearest").Body(
 		ga.H3().Text("Best candidates"+took),
 		ga.P().Class("meta").Text("Of the model's runs that could have printed this, those whose counters have the nearest shape (0: the same); each scenario × driver once, at its nearest eras; runs of one shape are listed together, every one. The link opens the newest era's run."),
+		ga.If(len(r.Nearest) > 0 && r.Nearest[0].Why != "", func() ga.UI {
+			return ga.P().ID(fmt.Sprintf("diag-why-tolerance-%d", i)).Class("meta").Text("In each “why”, " + v.WhyTolerance + ".")
+		}),
 		ga.Ol().Class("plain diag-matches").Body(matches...),
 	)
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	htmlpkg "html"
 	"os"
 	"regexp"
 	"strings"
@@ -9,7 +10,11 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app/session"
+	"pplab/engine/diagnose"
 )
+
+// html_ is s as go-app writes text: HTML-escaped.
+func html_(s string) string { return htmlpkg.EscapeString(s) }
 
 // TestDiagnosePage_AnswerFirst: the page shows, beside the text box, the
 // format read, what the paste says of its source, the best candidates with
@@ -114,7 +119,9 @@ func TestDiagnosePage_SaysWhyEachCandidate(t *testing.T) {
 	if n, want := strings.Count(html, `<p class="meta diag-why"><strong>why:</strong>matches`), len(v.Runs[0].Nearest); n != want || want == 0 {
 		t.Errorf("%d why lines for %d candidate shapes", n, want)
 	}
-	for _, w := range []string{"differs most: RX cache misses per alloc 0.0000 vs 1.0000", `data-ratio="RX cache misses per alloc"`} {
+	for _, w := range []string{"differs most: RX cache misses per alloc 0.0000 vs 1.0000", `data-ratio="RX cache misses per alloc"`,
+		// the tolerance of a match, stated once above the candidates
+		`id="diag-why-tolerance-0"`, `>In each “why”, ` + html_(diagnose.WhyTolerance) + `.</p>`} {
 		if !strings.Contains(html, w) {
 			t.Errorf("no %s in the page", w)
 		}

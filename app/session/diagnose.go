@@ -229,7 +229,10 @@ type DiagnoseView struct {
 	Runs     []DiagRun
 	Rates    []DiagRates
 	Distance string
-	Notes    []string
+	// WhyTolerance is when a candidate's ratio matches the paste's (its
+	// "why" line), in words (diagnose.WhyTolerance).
+	WhyTolerance string
+	Notes        []string
 	// Constraints are what the paste says about its source (the runs
 	// ranked are those that meet them); NonePossible, when it contradicts
 	// itself, says so (the runs shown are then shapes only).
@@ -434,7 +437,7 @@ func (d *Diagnosis) View() DiagnoseView {
 		}
 		v.Rates = append(v.Rates, dr)
 	}
-	v.Distance = r.Distance
+	v.Distance, v.WhyTolerance = r.Distance, diagnose.WhyTolerance
 	for _, n := range r.Notes {
 		if n == diagnose.NoteNoInterval {
 			// The CLI's note names its flag; the page names its field.

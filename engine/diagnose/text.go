@@ -44,6 +44,9 @@ func (r *Report) WriteText(w io.Writer) {
 			} else {
 				fmt.Fprintf(w, "  best candidates (model runs of the nearest counter shape; Hellinger distance, 0 = the same):\n")
 			}
+			if run.Nearest[0].Why != nil {
+				fmt.Fprintf(w, "  (why: %s)\n", WhyTolerance)
+			}
 			for i, m := range run.Nearest {
 				tie := ""
 				if len(m.Runs) > 1 {
