@@ -105,8 +105,13 @@ func advise(p *Paste, run *Run) []Advice {
 				"the driver: does it set page_pool_params.napi (bnxt, mlx5 do from 6.4; many SoC drivers never do)",
 				"where the frees run: the application on another CPU than the IRQ (RFS/RPS, the reader's CPU) frees off the NAPI CPU — from 5.19 the deferred free (skb_attempt_defer_free) brings TCP frees back to it"}})
 	}
+	// A pool's or device's own advice goes with its device's run.
+	mine := func(key string) bool { return len(run.keys) == 0 || contains(run.advised, key) }
 	for _, sn := range p.Snapshots[len(p.Snapshots)-1:] {
 		for _, pl := range sn.Pools {
+			if !mine(poolKey(pl)) {
+				continue
+			}
 			switch {
 			case pl.Detached && pl.HasInflight && pl.Inflight > 0:
 				out = append(out, Advice{Signal: fmt.Sprintf("pool %d is a zombie: detached at %d s (detach-time) with %d pages in flight", pl.ID, pl.DetachTime, pl.Inflight),
@@ -123,7 +128,7 @@ func advise(p *Paste, run *Run) []Advice {
 			}
 		}
 		for _, d := range sn.Devices {
-			if d.Zombies > 0 && d.ZombieRefs > 0 {
+			if d.Zombies > 0 && d.ZombieRefs > 0 && mine(deviceKey(d)) {
 				out = append(out, Advice{Signal: fmt.Sprintf("%s[%d]: %d zombie pools hold %d pages (%d bytes)", d.Ifname, d.Ifindex, d.Zombies, d.ZombieRefs, d.ZombieBytes),
 					Means: "detached pools whose pages have not come back (ynltool counts a pool with detach-time as a zombie)",
 					Look:  []string{"ynltool page-pool stats zombies (or ynl --dump page-pool-get) for their ids and detach-time", "then as for a zombie pool: Recv-Q of the sockets, else a driver leak; drgn contrib/pp_leak"}})

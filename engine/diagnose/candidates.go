@@ -84,9 +84,13 @@ type Constraint struct {
 	// Dropped: no model run meets it together with the constraints before
 	// it, so the ranking does without it.
 	Dropped bool `json:"dropped,omitempty"`
+	// Device: the evidence is about this device only (a zombie pool), and
+	// ranks its run alone; "" for the whole paste.
+	Device string `json:"device,omitempty"`
 
-	admit func(lab.Config) bool
-	why   string // why it was dropped
+	admit  func(lab.Config) bool
+	why    string // why it was dropped
+	devKey string // the device's group (devGroup.key)
 }
 
 // How says what the constraint does to the runs, before what it keeps
@@ -498,8 +502,11 @@ func Constraints(p *Paste) []Constraint {
 	if c, ok := trafficConstraint(last); ok {
 		out = append(out, c)
 	}
-	if z := zombies(p); z != "" {
-		out = append(out, Constraint{Rule: RuleZombies, Evidence: z + ": a destroyed pool whose pages have not all come back (page_pool_release_retry keeps it)", Keeps: "destroy first", Prefers: true,
+	// A zombie pool: evidence of destroy for its own device (DiagnosePaste
+	// applies it to that device's run only).
+	for _, z := range zombies(p) {
+		out = append(out, Constraint{Rule: RuleZombies, Evidence: strings.Join(z.what, "; ") + ": a destroyed pool whose pages have not all come back (page_pool_release_retry keeps it)", Keeps: "destroy first", Prefers: true,
+			Device: z.name, devKey: z.key,
 			admit: func(c lab.Config) bool { return c.Scenario == "destroy" }})
 	}
 	if len(scen) > 0 {
@@ -598,26 +605,49 @@ func napiConstraint(p *Paste) (Constraint, bool) {
 	return Constraint{}, false
 }
 
-// zombies describes the paste's destroyed pools that still hold pages
-// ("" for none).
-func zombies(p *Paste) string {
-	var z []string
-	for _, sn := range p.Snapshots[len(p.Snapshots)-1:] {
-		for _, pl := range sn.Pools {
-			if pl.Detached && (!pl.HasInflight || pl.Inflight > 0) {
-				z = append(z, fmt.Sprintf("pool %d (line %d) detached with %d pages in flight", pl.ID, pl.Line, pl.Inflight))
+// zombieDev is the destroyed pools of one device that still hold pages.
+type zombieDev struct {
+	key, name string
+	what      []string
+}
+
+// zombies are the paste's destroyed pools that still hold pages, by
+// device, in the paste's order.
+func zombies(p *Paste) []zombieDev {
+	var out []zombieDev
+	add := func(key, name, what string) {
+		for i := range out {
+			if out[i].key == key {
+				out[i].what = append(out[i].what, what)
+				return
 			}
 		}
-		for _, d := range sn.Devices {
-			if d.Zombies > 0 && d.ZombieRefs > 0 {
-				z = append(z, fmt.Sprintf("%s[%d] (line %d): %d zombie pools holding %d pages", d.Ifname, d.Ifindex, d.Line, d.Zombies, d.ZombieRefs))
+		out = append(out, zombieDev{key: key, name: name, what: []string{what}})
+	}
+	sn := p.Snapshots[len(p.Snapshots)-1]
+	for _, pl := range sn.Pools {
+		if pl.Detached && (!pl.HasInflight || pl.Inflight > 0) {
+			name := "no ifindex (orphaned)"
+			switch {
+			case pl.HasIfindex && pl.Ifname != "":
+				name = fmt.Sprintf("%s[%d]", pl.Ifname, pl.Ifindex)
+			case pl.HasIfindex:
+				name = fmt.Sprintf("ifindex %d", pl.Ifindex)
 			}
+			add(poolKey(pl), name, fmt.Sprintf("pool %d (line %d) detached with %d pages in flight", pl.ID, pl.Line, pl.Inflight))
 		}
 	}
-	if len(z) > 2 {
-		z = append(z[:2], fmt.Sprintf("%d more", len(z)-2))
+	for _, d := range sn.Devices {
+		if d.Zombies > 0 && d.ZombieRefs > 0 {
+			add(deviceKey(d), fmt.Sprintf("%s[%d]", d.Ifname, d.Ifindex), fmt.Sprintf("%s[%d] (line %d): %d zombie pools holding %d pages", d.Ifname, d.Ifindex, d.Line, d.Zombies, d.ZombieRefs))
+		}
 	}
-	return strings.Join(z, "; ")
+	for i := range out {
+		if z := out[i].what; len(z) > 2 {
+			out[i].what = append(z[:2], fmt.Sprintf("%d more", len(z)-2))
+		}
+	}
+	return out
 }
 
 // notCompared names the paste's counters that are no page_pool counter

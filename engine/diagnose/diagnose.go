@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"pplab/engine/sim"
@@ -52,8 +53,15 @@ type Run struct {
 	Ratios       []Ratio  `json:"ratios"`
 	Nearest      []Match  `json:"nearest,omitempty"`
 	Next         []Advice `json:"next"`
+	// Device: the run is this device's alone (a paste of several devices
+	// diagnoses each apart); "" for the paste's one device.
+	Device string `json:"device,omitempty"`
 
-	c Counters
+	c    Counters
+	keys []string // the devices it covers (devGroup.key)
+	// advised: the devices whose pools' advice (a zombie) this run gives:
+	// its own, and for the first run those no run covers.
+	advised []string
 }
 
 // Report is a whole diagnosis.
@@ -123,6 +131,8 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 			withStats++
 		}
 	}
+	first, last := p.Snapshots[0], p.Snapshots[len(p.Snapshots)-1]
+	firstDevs, lastDevs := deviceGroups(first), deviceGroups(last)
 	switch {
 	case p.Columns:
 		for _, sn := range p.Snapshots {
@@ -131,37 +141,90 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 			runs = append(runs, Run{Label: sn.Label, c: c})
 		}
 	case withStats >= 2:
-		first, last := p.Snapshots[0], p.Snapshots[len(p.Snapshots)-1]
-		d, ok := delta(first.Device, last.Device)
-		if a, okA := snapCache(first); okA {
-			if b, okB := snapCache(last); okB {
-				d.Cache, d.HasCache = b, true
-				for i := range b {
-					if b[i] < a[i] {
-						d.HasCache = false
-						break
+		span := fmt.Sprintf("increase from snapshot 1 (line %d) to snapshot %d (line %d)", first.Line, len(p.Snapshots), last.Line)
+		if len(lastDevs) > 1 && sameKeys(firstDevs, lastDevs) {
+			// Each device's increase apart.
+			down := false
+			for _, g := range lastDevs {
+				i := slices.IndexFunc(firstDevs, func(f devGroup) bool { return f.key == g.key })
+				d, ok := delta(firstDevs[i].c, g.c)
+				down = down || !ok
+				runs = append(runs, Run{Label: g.label + ": " + span, Device: g.short(), c: d, keys: []string{g.key}})
+			}
+			if !down {
+				r.Notes = append(r.Notes, devicesApart(lastDevs))
+				break
+			}
+			runs = nil
+			r.Notes = append(r.Notes, "a device's counter went down between the snapshots (a reset): each device's last snapshot is diagnosed alone")
+			for _, g := range lastDevs {
+				runs = append(runs, Run{Label: fmt.Sprintf("%s, snapshot %d", g.label, len(p.Snapshots)), Device: g.short(), c: g.c, keys: []string{g.key}})
+			}
+		} else {
+			d, ok := delta(first.Device, last.Device)
+			if a, okA := snapCache(first); okA {
+				if b, okB := snapCache(last); okB {
+					d.Cache, d.HasCache = b, true
+					for i := range b {
+						if b[i] < a[i] {
+							d.HasCache = false
+							break
+						}
+						d.Cache[i] = b[i] - a[i]
 					}
-					d.Cache[i] = b[i] - a[i]
 				}
 			}
-		}
-		if ok {
-			runs = append(runs, Run{Label: fmt.Sprintf("increase from snapshot 1 (line %d) to snapshot %d (line %d)", first.Line, len(p.Snapshots), last.Line), c: d})
-		} else {
-			r.Notes = append(r.Notes, "a counter went down between the snapshots (a reset, or two different devices): the last snapshot is diagnosed alone")
-			c := last.Device
-			c.Cache, c.HasCache = snapCache(last)
-			runs = append(runs, Run{Label: fmt.Sprintf("snapshot %d (line %d)", len(p.Snapshots), last.Line), c: c})
+			keys := groupKeys(lastDevs)
+			if len(lastDevs) > 1 || len(firstDevs) > 1 {
+				r.Notes = append(r.Notes, fmt.Sprintf("the snapshots show different devices (%s, then %s): their pools are summed, as one device (a device's increase needs it in both)", groupNames(firstDevs), groupNames(lastDevs)))
+				keys = append(groupKeys(firstDevs), keys...)
+			}
+			if ok {
+				runs = append(runs, Run{Label: span, c: d, keys: keys})
+			} else {
+				r.Notes = append(r.Notes, "a counter went down between the snapshots (a reset, or two different devices): the last snapshot is diagnosed alone")
+				c := last.Device
+				c.Cache, c.HasCache = snapCache(last)
+				runs = append(runs, Run{Label: fmt.Sprintf("snapshot %d (line %d)", len(p.Snapshots), last.Line), c: c, keys: groupKeys(lastDevs)})
+			}
 		}
 		r.Rates = rates(p, opt.Interval)
 		if r.Rates == nil {
 			r.Notes = append(r.Notes, NoteNoInterval)
 		}
+	case len(lastDevs) > 1:
+		for _, g := range lastDevs {
+			runs = append(runs, Run{Label: g.label, Device: g.short(), c: g.c, keys: []string{g.key}})
+		}
+		r.Notes = append(r.Notes, devicesApart(lastDevs))
 	default:
-		last := p.Snapshots[len(p.Snapshots)-1]
 		c := last.Device
 		c.Cache, c.HasCache = snapCache(last)
-		runs = append(runs, Run{Label: fmt.Sprintf("snapshot (line %d)", last.Line), c: c})
+		runs = append(runs, Run{Label: fmt.Sprintf("snapshot (line %d)", last.Line), c: c, keys: groupKeys(lastDevs)})
+	}
+	// The evidence about one device (a zombie pool) ranks that device's run
+	// alone.
+	applied := make([]bool, len(r.Constraints))
+	var covered []string
+	for _, run := range runs {
+		covered = append(covered, run.keys...)
+	}
+	for i := range runs {
+		runs[i].advised = runs[i].keys
+		if i == 0 && len(runs[i].keys) > 0 {
+			for _, sn := range p.Snapshots[len(p.Snapshots)-1:] {
+				for _, pl := range sn.Pools {
+					if k := poolKey(pl); !contains(covered, k) && !contains(runs[i].advised, k) {
+						runs[i].advised = append(runs[i].advised, k)
+					}
+				}
+				for _, d := range sn.Devices {
+					if k := deviceKey(d); !contains(covered, k) && !contains(runs[i].advised, k) {
+						runs[i].advised = append(runs[i].advised, k)
+					}
+				}
+			}
+		}
 	}
 	for i := range runs {
 		run := &runs[i]
@@ -177,41 +240,64 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 				run.c.V[s] = 0 // no count: read nowhere (ratios, shape and advice leave it out)
 			}
 		}
+		var cs []Constraint
+		var at []int // cs[j] is r.Constraints[at[j]]
+		for j, c := range r.Constraints {
+			// A run without counters takes every piece of evidence: its
+			// candidates come from that alone.
+			if c.devKey == "" || contains(run.keys, c.devKey) || !run.c.Any() {
+				cs, at = append(cs, c), append(at, j)
+				applied[j] = true
+			}
+		}
+		rank := func(sh Shape) {
+			var notes []string
+			run.Nearest, notes = Rank(Sweep(), run.c.counts(), sh, opt.Nearest, cs)
+			for j, c := range cs {
+				if c.Dropped { // the filters are the paste's: the same for every run
+					r.Constraints[at[j]].Dropped, r.Constraints[at[j]].why = true, c.why
+				}
+			}
+			for _, n := range notes {
+				if run.Device != "" && strings.HasPrefix(n, "the nearest shape of all") {
+					n = run.Device + ": " + n // about this device's counters
+				}
+				if !contains(r.Notes, n) {
+					r.Notes = append(r.Notes, n)
+				}
+			}
+		}
 		if !run.c.Any() {
-			if !opt.NoModel && prefers(r.Constraints) {
-				cs := append([]Constraint(nil), r.Constraints...)
+			if !opt.NoModel && prefers(cs) {
 				// No page_pool counter: the runs the other evidence points
 				// to, unranked by shape (the RX cache's counters alone do
 				// not tell the scenarios apart: XDP_DROP and a drop in the
 				// stack both reuse every page through it).
 				sh := shapeOf(run.c, true)
 				sh.Cache = false
-				run.Nearest, _ = Rank(Sweep(), run.c.counts(), sh, opt.Nearest, cs)
-				if i == 0 {
-					r.Constraints = cs
-				}
+				rank(sh)
 			}
 			run.Next = advise(p, run)
 			continue
 		}
 		run.Ratios = ratios(run.c, absentZero)
 		if !opt.NoModel {
-			cs := append([]Constraint(nil), r.Constraints...)
-			var notes []string
-			run.Nearest, notes = Rank(Sweep(), run.c.counts(), shapeOf(run.c, absentZero), opt.Nearest, cs)
-			if i == 0 {
-				r.Constraints = cs // with the ones dropped marked
-			}
-			for _, n := range notes {
-				if !contains(r.Notes, n) {
-					r.Notes = append(r.Notes, n)
-				}
-			}
+			rank(shapeOf(run.c, absentZero))
 		}
 		for j := range run.Nearest {
 			run.Nearest[j].Why = why(run, run.Nearest[j].counts, absentZero)
 		}
 		run.Next = advise(p, run)
+	}
+	for j := range r.Constraints {
+		c := &r.Constraints[j]
+		switch {
+		case c.devKey == "":
+		case !applied[j]:
+			c.Keeps += ", for " + c.Device + " only: the paste shows no page_pool counters of it, so it ranks no run"
+		case len(runs) > 1:
+			c.Keeps += ", for " + c.Device + "'s run only"
+		}
 	}
 	if len(runs) > 0 && !runs[0].c.Any() {
 		if len(p.Snapshots[0].Pools) > 0 {
@@ -236,6 +322,19 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	}
 	r.Notes = append(r.Notes, p.Notes...)
 	return r
+}
+
+// devicesApart is the note of a paste whose devices are diagnosed apart.
+func devicesApart(gs []devGroup) string {
+	return fmt.Sprintf("%d devices (%s): each diagnosed apart — their pools are different queues' or NICs', and a sum would hide one's trouble in the other's counts; what the paste says of one device alone (a zombie pool) ranks that device's run only", len(gs), groupNames(gs))
+}
+
+func groupNames(gs []devGroup) string {
+	var n []string
+	for _, g := range gs {
+		n = append(n, g.short())
+	}
+	return strings.Join(n, ", ")
 }
 
 // cutMidLine reports whether the paste's last line is a counter's name

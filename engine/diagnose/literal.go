@@ -241,18 +241,13 @@ func parseLiteral(p *Paste, body []string) error {
 	}
 	for i := range p.Snapshots {
 		sn := &p.Snapshots[i]
-		ifs := map[uint64]bool{}
 		for _, pl := range sn.Pools {
 			if pl.HasStats {
 				sn.Device.add(pl.Stats)
-				ifs[pl.Ifindex] = true
 			}
 		}
 		for _, d := range sn.Devices {
 			sn.Device.add(d.Stats)
-		}
-		if len(ifs) > 1 {
-			p.Notes = append(p.Notes, fmt.Sprintf("snapshot %d: the pools of %d devices are summed", i+1, len(ifs)))
 		}
 	}
 	switch {
@@ -269,7 +264,7 @@ func parseLiteral(p *Paste, body []string) error {
 			what = append(what, "page-pool-stats-get")
 		}
 		p.Variant = strings.Join(what, " + ") + ", " + p.Variant
-		p.Provenance = "ynl, netlink family netdev: one entry per page pool (page_pool_nl_fill, page_pool_nl_stats_fill in net/core/page_pool_user.c); the diagnosis sums the pools"
+		p.Provenance = "ynl, netlink family netdev: one entry per page pool (page_pool_nl_fill, page_pool_nl_stats_fill in net/core/page_pool_user.c); the diagnosis sums each device's pools"
 	}
 	return nil
 }
