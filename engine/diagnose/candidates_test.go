@@ -449,6 +449,20 @@ func TestDiagnose_EachDeviceApart(t *testing.T) {
 	if got := rep.Runs[0].Counters["alloc_fast"]; got != 200000 {
 		t.Errorf("ifindex 2's alloc_fast %d, want its two pools' 200000", got)
 	}
+
+	// Two snapshots of the same devices: each device's increase.
+	two := string(b) + "sleep 10\n" + strings.NewReplacer("2187:1842918134", "2187:1843918134", "43879401:1799034165", "43889401:1800024165",
+		"98112:2301872", "99112:2302872", "1495012:0", "1495512:0").Replace(string(b))
+	rep, err = Diagnose(two, Options{NoModel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 2 || !strings.HasPrefix(rep.Runs[0].Label, "eth0[2]: increase from snapshot 1 (line 1)") || !strings.HasPrefix(rep.Runs[1].Label, "eth1[3]: increase from snapshot 1 (line 1)") {
+		t.Fatalf("two snapshots: %q", labels(rep.Runs))
+	}
+	if a, c := rep.Runs[0].Counters["alloc_fast"], rep.Runs[1].Counters["alloc_fast"]; a != 1000000 || c != 1000 {
+		t.Errorf("the increases: eth0 alloc_fast +%d (want +1000000), eth1 +%d (want +1000)", a, c)
+	}
 }
 
 func labels(rs []Run) []string {

@@ -149,7 +149,7 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 				i := slices.IndexFunc(firstDevs, func(f devGroup) bool { return f.key == g.key })
 				d, ok := delta(firstDevs[i].c, g.c)
 				down = down || !ok
-				runs = append(runs, Run{Label: g.label + ": " + span, Device: g.short(), c: d, keys: []string{g.key}})
+				runs = append(runs, Run{Label: g.short() + ": " + span, Device: g.short(), c: d, keys: []string{g.key}})
 			}
 			if !down {
 				r.Notes = append(r.Notes, devicesApart(lastDevs))
