@@ -57,6 +57,17 @@ const (
 	// RuleDriverNamed: a model driver's name in the paste's prose, a
 	// comment or a command line: that driver.
 	RuleDriverNamed = "driver-named"
+	// RuleXDPAll: an XDP action counter (rx_xdp_drop, rx_xdp_tx,
+	// rx_xdp_redirect) counting nearly every frame received (XDPAllShare):
+	// the runs of that scenario only, the model's only runs whose frames
+	// all meet that action.
+	RuleXDPAll = "xdp-all"
+	// RuleXDPNone: an XDP action counter at 0 while the device received
+	// traffic (XDPTrafficMin frames, or page_pool allocations): no frame
+	// met that action, so not the scenario whose model counts it on every
+	// frame (rx_xdp_tx 0: not xdp-tx; rx_xdp_drop 0: not xdp-drop;
+	// rx_xdp_redirect 0: not xdp-redirect).
+	RuleXDPNone = "xdp-none"
 	// RuleDriverCounters: the driver's other counters that count an event
 	// only some scenarios have (GRO, XDP drop / redirect / TX), nonzero:
 	// those scenarios first. A preference, not a filter.
@@ -192,6 +203,159 @@ var eventCounters = []struct {
 	{lazyRegexp(`^rx\d*_xdp_drop$`), []string{"xdp-drop"}, "frames an XDP program dropped"},
 	{lazyRegexp(`^rx\d*_xdp_redirect$`), []string{"xdp-redirect"}, "frames an XDP program redirected"},
 	{lazyRegexp(`^rx\d*_xdp_tx(_xmit)?$`), []string{"xdp-tx"}, "frames an XDP program sent back out (XDP_TX)"},
+}
+
+// xdpActions are the XDP action counters and the scenario whose model
+// runs that action on every frame (its runs count it; no other scenario's
+// do).
+var xdpActions = []struct {
+	re       func() *regexp.Regexp
+	scenario string
+	action   string
+	what     string
+}{
+	{lazyRegexp(`^rx(\d*)_xdp_drop$`), "xdp-drop", "XDP_DROP", "dropped by an XDP program (XDP_DROP)"},
+	{lazyRegexp(`^rx(\d*)_xdp_tx(?:_xmit)?$`), "xdp-tx", "XDP_TX", "sent back out by an XDP program (XDP_TX)"},
+	{lazyRegexp(`^rx(\d*)_xdp_redirect$`), "xdp-redirect", "XDP_REDIRECT", "redirected by an XDP program (XDP_REDIRECT)"},
+}
+
+// Thresholds of the XDP evidence: the traffic a counter at 0 says
+// something of, and the share of the frames an action must count to be
+// the whole traffic.
+const (
+	XDPTrafficMin = 1000
+	XDPAllShare   = 0.9
+)
+
+// PreferWithin is how near the nearest shape a run the paste's other
+// evidence points to (a preference: RuleTraffic, RuleZombies,
+// RuleDriverCounters) must be to be ranked first: shapes within it the
+// counters do not tell apart, and the other evidence decides; a farther
+// one takes its place by distance, as every run does.
+const PreferWithin = 0.01
+
+// preferKeeps is what a preference keeps, in words: the runs named
+// first, among the shapes as near as the nearest.
+func preferKeeps(runs string) string {
+	return fmt.Sprintf("%s first among the shapes within %.2f of the nearest (the counters do not tell those apart; a farther one keeps its place by distance)", runs, PreferWithin)
+}
+
+// xdpCount is a snapshot's count of an XDP action: the device's total, or
+// the sum of its rings' (rx<N>_…); the line and name it cites; ok false
+// when the snapshot shows none.
+func xdpCount(sn Snapshot, re *regexp.Regexp) (v float64, name string, line int, ok bool) {
+	var rings float64
+	ringLine, ringName := 0, ""
+	for _, o := range sn.Other {
+		m := re.FindStringSubmatch(o.Name)
+		if m == nil {
+			continue
+		}
+		if m[1] == "" {
+			return o.Value, o.Name, o.Line, true
+		}
+		if ringName == "" {
+			ringName, ringLine = o.Name, o.Line
+		}
+		rings += o.Value
+		ok = true
+	}
+	if ok {
+		return rings, "the rings' " + ringName + "…", ringLine, true
+	}
+	return 0, "", 0, false
+}
+
+// rxFrames is the frames the device received, as its counters say: the
+// PHY's or the MAC's count (rx_packets_phy, good_frames_received), else
+// rx_packets plus the frames XDP consumed (mlx5's rx_packets leaves
+// those out; a driver whose rx_packets counts them counts them twice
+// here, which only makes an action's share smaller); what names them.
+func rxFrames(sn Snapshot) (float64, string) {
+	get := func(name string) (float64, bool) {
+		if j := slices.IndexFunc(sn.Other, func(o Named) bool { return o.Name == name }); j >= 0 {
+			return sn.Other[j].Value, true
+		}
+		return 0, false
+	}
+	for _, n := range []string{"rx_packets_phy", "good_frames_received"} {
+		if v, ok := get(n); ok && v > 0 {
+			return v, fmt.Sprintf("%s %s", n, human(v))
+		}
+	}
+	v, ok := get("rx_packets")
+	what := fmt.Sprintf("rx_packets %s", human(v))
+	for _, a := range xdpActions {
+		if x, name, _, okX := xdpCount(sn, a.re()); okX && x > 0 {
+			v += x
+			ok = true
+			what += " + " + name
+		}
+	}
+	if !ok {
+		return 0, ""
+	}
+	return v, what
+}
+
+// xdpConstraints read the XDP action counters of the paste's last
+// snapshot: one that counts nearly every frame keeps its scenario's runs
+// (RuleXDPAll); ones at 0 while the device had traffic leave their
+// scenarios out (RuleXDPNone).
+func xdpConstraints(p *Paste) []Constraint {
+	last := p.Snapshots[len(p.Snapshots)-1]
+	frames, framesWhat := rxFrames(last)
+	var out []Constraint
+	var none, noneEv, noneAct []string
+	for _, a := range xdpActions {
+		v, name, line, ok := xdpCount(last, a.re())
+		if !ok {
+			continue
+		}
+		switch {
+		case v > 0 && frames > 0 && v >= XDPAllShare*frames:
+			scen := a.scenario
+			out = append(out, Constraint{Rule: RuleXDPAll,
+				Evidence: fmt.Sprintf("%s %s (line %d) of %s received: %.1f %% of the frames %s", name, human(v), line, framesWhat, 100*min(v/frames, 1), a.what),
+				Keeps:    scen + "'s runs: the model's only runs whose every frame meets it",
+				admit:    func(c lab.Config) bool { return c.Scenario == scen }})
+		case v == 0:
+			none = append(none, a.scenario)
+			noneEv = append(noneEv, fmt.Sprintf("%s 0 (line %d)", name, line))
+			noneAct = append(noneAct, a.action)
+		}
+	}
+	if len(none) > 0 {
+		traffic := ""
+		switch {
+		case frames >= XDPTrafficMin:
+			traffic = "of " + framesWhat + " received"
+		case allocs(last.Device.V) >= XDPTrafficMin:
+			traffic = fmt.Sprintf("while the pool handed out %s pages", human(float64(allocs(last.Device.V))))
+		}
+		if traffic != "" {
+			set := map[string]bool{}
+			for _, s := range none {
+				set[s] = true
+			}
+			out = append(out, Constraint{Rule: RuleXDPNone,
+				Evidence: strings.Join(noneEv, ", ") + ": no frame met " + orList(noneAct) + ", " + traffic,
+				Keeps:    "runs other than " + andList(none) + " (in the model each of them meets its action on every frame)",
+				admit:    func(c lab.Config) bool { return !set[c.Scenario] }})
+		}
+	}
+	return out
+}
+
+func orList(xs []string) string { return joinLast(xs, " or ") }
+
+func andList(xs []string) string { return joinLast(xs, " and ") }
+
+func joinLast(xs []string, last string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + last + xs[len(xs)-1]
 }
 
 var (
@@ -483,6 +647,8 @@ func Constraints(p *Paste) []Constraint {
 		}
 		out = append(out, Constraint{Rule: RuleDriverNamed, Evidence: "the paste names " + strings.Join(ev, ", "), Keeps: strings.Join(named, ", ") + "'s runs", admit: admitDrivers(named)})
 	}
+	// The XDP action counters: the whole traffic, or none of it.
+	out = append(out, xdpConstraints(p)...)
 	// Event counters: evidence of a scenario.
 	last := p.Snapshots[len(p.Snapshots)-1]
 	var scen, ev []string
@@ -505,7 +671,7 @@ func Constraints(p *Paste) []Constraint {
 	// A zombie pool: evidence of destroy for its own device (DiagnosePaste
 	// applies it to that device's run only).
 	for _, z := range zombies(p) {
-		out = append(out, Constraint{Rule: RuleZombies, Evidence: strings.Join(z.what, "; ") + ": a destroyed pool whose pages have not all come back (page_pool_release_retry keeps it)", Keeps: "destroy first", Prefers: true,
+		out = append(out, Constraint{Rule: RuleZombies, Evidence: strings.Join(z.what, "; ") + ": a destroyed pool whose pages have not all come back (page_pool_release_retry keeps it)", Keeps: preferKeeps("destroy"), Prefers: true,
 			Device: z.name, devKey: z.key,
 			admit: func(c lab.Config) bool { return c.Scenario == "destroy" }})
 	}
@@ -514,7 +680,7 @@ func Constraints(p *Paste) []Constraint {
 		for _, s := range scen {
 			set[s] = true
 		}
-		out = append(out, Constraint{Rule: RuleDriverCounters, Evidence: strings.Join(ev, "; "), Keeps: strings.Join(scen, ", ") + " first", Prefers: true,
+		out = append(out, Constraint{Rule: RuleDriverCounters, Evidence: strings.Join(ev, "; "), Keeps: preferKeeps(strings.Join(scen, ", ")), Prefers: true,
 			admit: func(c lab.Config) bool { return set[c.Scenario] }})
 	}
 	return out
@@ -557,7 +723,7 @@ func trafficConstraint(sn Snapshot) (Constraint, bool) {
 		return Constraint{}, false
 	}
 	set := func(ev string, scen ...string) (Constraint, bool) {
-		return Constraint{Rule: RuleTraffic, Evidence: ev, Keeps: strings.Join(scen, ", ") + " first", Prefers: true,
+		return Constraint{Rule: RuleTraffic, Evidence: ev, Keeps: preferKeeps(strings.Join(scen, ", ")), Prefers: true,
 			admit: func(c lab.Config) bool { return slices.Contains(scen, c.Scenario) }}, true
 	}
 	switch {
@@ -654,6 +820,7 @@ func zombies(p *Paste) []zombieDev {
 // and that no constraint read (the model does not count them).
 func notCompared(p *Paste, cs []Constraint) []string {
 	traffic := slices.ContainsFunc(cs, func(c Constraint) bool { return c.Rule == RuleTraffic })
+	xdp := slices.ContainsFunc(cs, func(c Constraint) bool { return c.Rule == RuleXDPNone || c.Rule == RuleXDPAll })
 	var out []string
 	seen := map[string]bool{}
 	for _, sn := range p.Snapshots {
@@ -671,6 +838,11 @@ func notCompared(p *Paste, cs []Constraint) []string {
 			for _, ec := range eventCounters {
 				if ec.re().MatchString(o.Name) && o.Value > 0 {
 					continue next
+				}
+			}
+			for _, a := range xdpActions {
+				if xdp && a.re().MatchString(o.Name) {
+					continue next // read by the XDP evidence, at 0 too
 				}
 			}
 			for _, names := range trafficNames {
@@ -828,6 +1000,7 @@ func Rank(sweep []Candidate, c Counts, sh Shape, n int, cs []Constraint) ([]Matc
 		scored
 		eras  []string
 		order int
+		first bool // ranked first: preferred, and as near as the nearest
 	}
 	byKey := map[string]*pair{}
 	var pairs []*pair
@@ -859,10 +1032,21 @@ func Rank(sweep []Candidate, c Counts, sh Shape, n int, cs []Constraint) ([]Matc
 		}
 		pairs = pref
 	}
+	// Distance ranks; the runs the paste's other evidence points to come
+	// first only among the shapes the counters do not tell apart from the
+	// nearest (PreferWithin of it): a run far from the counters' shape
+	// is not put above nearer ones because the evidence prefers it.
+	nearest := math.Inf(1)
+	for _, p := range pairs {
+		nearest = min(nearest, p.d)
+	}
+	for _, p := range pairs {
+		p.first = p.pref && p.d <= nearest+PreferWithin+1e-9
+	}
 	sort.SliceStable(pairs, func(i, j int) bool {
 		a, b := pairs[i], pairs[j]
-		if a.pref != b.pref {
-			return a.pref
+		if a.first != b.first {
+			return a.first
 		}
 		return a.d < b.d
 	})
