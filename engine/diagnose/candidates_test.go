@@ -382,7 +382,7 @@ func TestWriteText_SaysWhyEachCandidate(t *testing.T) {
 		t.Errorf("%d why lines for %d candidate shapes:\n%s", n, want, s)
 	}
 	for _, w := range []string{
-		"why: matches: refill per alloc 0.0009 (run 0.0000), slow per alloc 0.0000 (run 0.0000), empty per alloc 0.0000 (run 0.0000) and 3 more; differs most: RX cache misses per alloc 0.0000 vs 1.0000\n",
+		"why: matches: recycling % 100.00 (run 100.00), refill per alloc 0.0009 (run 0.0000), slow per alloc 0.0000 (run 0.0000) and 4 more; differs most: RX cache misses per alloc 0.0000 vs 1.0000\n",
 		"  (why: " + WhyTolerance + ")\n",
 		"differs most: cached share 0.9974 vs 0.0000\n",
 	} {
