@@ -95,6 +95,9 @@ type Constraint struct {
 	// Dropped: no model run meets it together with the constraints before
 	// it, so the ranking does without it.
 	Dropped bool `json:"dropped,omitempty"`
+	// Either: it contradicts another piece of evidence of its kind (its
+	// Rule), neither stronger: the runs either keeps are ranked.
+	Either bool `json:"either,omitempty"`
 	// Device: the evidence is about this device only (a zombie pool), and
 	// ranks its run alone; "" for the whole paste.
 	Device string `json:"device,omitempty"`
@@ -110,6 +113,8 @@ func (c Constraint) How() string {
 	switch {
 	case c.Dropped:
 		return "no model run meets it with the above, so not applied; it would keep"
+	case c.Either:
+		return "contradicts the other " + c.Rule + " evidence, neither stronger: the runs either keeps are ranked; this one keeps"
 	case c.Prefers:
 		return "ranks"
 	}
@@ -558,6 +563,12 @@ func Constraints(p *Paste) []Constraint {
 		}
 	}
 	// The driver's own counters.
+	var pp []string // the paste's page_pool counter names some model driver prints
+	for _, n := range p.names {
+		if len(printers(n.name)) > 0 {
+			pp = append(pp, n.name)
+		}
+	}
 	for _, on := range ownNames {
 		var found []string
 		n := 0
@@ -578,9 +589,27 @@ func Constraints(p *Paste) []Constraint {
 		if n > 3 {
 			name += fmt.Sprintf(" and %d more", n-3)
 		}
-		drv := on.drivers[0]
+		drivers := on.drivers
+		why := ""
+		if noted == "" && len(pp) > 0 {
+			// Beside page_pool counters: only the drivers whose ethtool -S
+			// prints them (mvneta, not mvpp2).
+			var printing, silent []string
+			for _, d := range drivers {
+				if f, ok := factsOf(d); ok && f.exposed {
+					printing = append(printing, d)
+				} else {
+					silent = append(silent, d)
+				}
+			}
+			if len(printing) > 0 && len(silent) > 0 {
+				drivers = printing
+				why = fmt.Sprintf(", beside page_pool counters (%s prints none)", strings.Join(silent, ", "))
+			}
+		}
+		drv := drivers[0]
 		f, _ := factsOf(drv)
-		c := Constraint{Rule: RuleDriverNames, Evidence: fmt.Sprintf("%s: %s", name, on.what), Keeps: strings.Join(on.drivers, " or ") + "'s runs", admit: admitDrivers(on.drivers)}
+		c := Constraint{Rule: RuleDriverNames, Evidence: fmt.Sprintf("%s: %s%s", name, on.what, why), Keeps: strings.Join(drivers, " or ") + "'s runs", admit: admitDrivers(drivers)}
 		if on.cache && f.rxCacheUntil != "" {
 			until := f.rxCacheUntil
 			c.Keeps = fmt.Sprintf("%s's runs in eras before %s (it keeps its own RX page cache until then)", drv, until)
@@ -956,12 +985,32 @@ func Rank(sweep []Candidate, c Counts, sh Shape, n int, cs []Constraint) ([]Matc
 			}
 		}
 		if !any {
-			c.Dropped = true
 			cfgs := make([]lab.Config, len(all))
 			for i := range all {
 				cfgs[i] = all[i].c.Config
 			}
-			c.why = contradiction(cfgs, cs, ci)
+			oi, why := contradiction(cfgs, cs, ci)
+			if oi >= 0 && cs[oi].Rule == c.Rule && !cs[oi].Either {
+				// Two pieces of evidence of one kind, neither stronger (mlx5's
+				// counter name beside the Marvell MIB): the runs either keeps.
+				o := &cs[oi]
+				oa, ca := o.admit, c.admit
+				o.admit = func(cfg lab.Config) bool { return oa(cfg) || ca(cfg) }
+				for i := range kept {
+					kept[i] = true
+					for _, f := range cs[:ci] {
+						if f.admit != nil && !f.Prefers && !f.Dropped {
+							kept[i] = kept[i] && f.admit(all[i].c.Config)
+						}
+					}
+				}
+				o.Either, c.Either = true, true
+				c.why = fmt.Sprintf("the paste contradicts itself: %s (%s: %s) and %s (%s: %s) — no kernel the model knows prints both; neither is stronger (both are %s), so the runs either keeps are ranked: %s or %s", c.Evidence, c.Rule, c.Keeps, o.Evidence, o.Rule, o.Keeps, c.Rule, o.Keeps, c.Keeps)
+				o.why = c.why
+				notes = append(notes, c.why)
+				continue
+			}
+			c.Dropped, c.why = true, why
 			notes = append(notes, c.why)
 			continue
 		}
@@ -1082,10 +1131,11 @@ func Rank(sweep []Candidate, c Counts, sh Shape, n int, cs []Constraint) ([]Matc
 }
 
 // contradiction says why constraint ci meets no run with the ones kept
-// before it: the first of them that no run meets together with it.
-func contradiction(all []lab.Config, cs []Constraint, ci int) string {
+// before it: the first of them that no run meets together with it (its
+// index; -1 when it is their combination).
+func contradiction(all []lab.Config, cs []Constraint, ci int) (int, string) {
 	c := cs[ci]
-	for _, o := range cs[:ci] {
+	for oi, o := range cs[:ci] {
 		if o.admit == nil || o.Prefers || o.Dropped {
 			continue
 		}
@@ -1097,10 +1147,10 @@ func contradiction(all []lab.Config, cs []Constraint, ci int) string {
 			}
 		}
 		if !both {
-			return fmt.Sprintf("the paste contradicts itself: %s (%s: %s) and %s (%s: %s) — no kernel the model knows prints both; ranked without %s", c.Evidence, c.Rule, c.Keeps, o.Evidence, o.Rule, o.Keeps, c.Rule)
+			return oi, fmt.Sprintf("the paste contradicts itself: %s (%s: %s) and %s (%s: %s) — no kernel the model knows prints both; %s is the stronger evidence, so the ranking does without this %s (it would keep %s)", c.Evidence, c.Rule, c.Keeps, o.Evidence, o.Rule, o.Keeps, o.Rule, c.Rule, c.Keeps)
 		}
 	}
-	return fmt.Sprintf("no model run meets %s (%s: %s) together with the constraints before it: ranked without it", c.Rule, c.Evidence, c.Keeps)
+	return -1, fmt.Sprintf("no model run meets %s (%s: %s) together with the constraints before it: ranked without it", c.Rule, c.Evidence, c.Keeps)
 }
 
 func nicDropped(cs []Constraint) bool {

@@ -588,3 +588,58 @@ func TestDiagnose_AnXDPCounterAtZeroRulesItsScenarioOut(t *testing.T) {
 		}
 	}
 }
+
+// TestRank_EqualEvidenceThatContradictsRanksEither: two pieces of one kind
+// of evidence that no kernel prints together (the Marvell MIB counters,
+// which beside page_pool counters are mvneta's, and mlx5's own
+// rx_pp_alloc_slow_high_order, in a new user's paste) are neither
+// stronger: the runs either keeps are ranked, by distance, and the answer
+// says so. The weaker of two unequal ones is dropped and named (the
+// stronger kept). The trial's answer said "ranked without driver-names"
+// and ranked mlx5's runs alone, one at 0.5537 above one at 0.0106.
+func TestRank_EqualEvidenceThatContradictsRanksEither(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "pastes", "mvneta-with-an-mlx5-name-ethtool.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Diagnose(string(b), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var either []Constraint
+	for _, c := range rep.Constraints {
+		if c.Rule == RuleDriverNames {
+			if !c.Either || c.Dropped {
+				t.Errorf("driver-names %q: either %v, dropped %v", c.Keeps, c.Either, c.Dropped)
+			}
+			either = append(either, c)
+		}
+	}
+	if len(either) != 2 || either[0].Keeps != "mlx5's runs" || either[1].Keeps != "mvneta's runs" {
+		t.Fatalf("the two driver-names: %+v", either)
+	}
+	drivers := map[string]bool{}
+	for _, r := range candidatesOf(rep.Runs[0]) {
+		drivers[r.Driver] = true
+	}
+	if !drivers["mvneta"] || !drivers["mlx5"] || len(drivers) != 2 {
+		t.Errorf("the candidates' drivers %v, want mvneta's and mlx5's", drivers)
+	}
+	for _, w := range []string{"no modelled run can have printed this paste", "neither is stronger", "mlx5's runs or mvneta's runs"} {
+		if !strings.Contains(rep.NonePossible, w) {
+			t.Errorf("none possible %q lacks %q", rep.NonePossible, w)
+		}
+	}
+	// Unequal: ynl (netlink-listed, 6.8 on) beside uname 6.1 (kernel-version).
+	b, err = os.ReadFile(filepath.Join("testdata", "pastes", "ynl-on-6.1-impossible.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err = Diagnose(string(b), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	k := hasRule(rep.Constraints, RuleKernelVersion)
+	if k == nil || !k.Dropped || k.Either || !strings.Contains(rep.NonePossible, "netlink-listed is the stronger evidence, so the ranking does without this kernel-version (it would keep runs of era 6.1)") {
+		t.Errorf("kernel-version %+v; none possible %q", k, rep.NonePossible)
+	}
+}

@@ -254,8 +254,9 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 			var notes []string
 			run.Nearest, notes = Rank(Sweep(), run.c.counts(), sh, opt.Nearest, cs)
 			for j, c := range cs {
-				if c.Dropped { // the filters are the paste's: the same for every run
-					r.Constraints[at[j]].Dropped, r.Constraints[at[j]].why = true, c.why
+				if c.Dropped || c.Either { // the filters are the paste's: the same for every run
+					rc := &r.Constraints[at[j]]
+					rc.Dropped, rc.Either, rc.why = c.Dropped, c.Either, c.why
 				}
 			}
 			for _, n := range notes {
@@ -306,7 +307,7 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	}
 	r.Runs = runs
 	for _, c := range r.Constraints {
-		if c.Dropped {
+		if c.Dropped || c.Either {
 			r.NonePossible = "no modelled run can have printed this paste: " + c.why
 			break
 		}
