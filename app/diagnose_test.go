@@ -160,3 +160,22 @@ func TestDiagnosePage_AnUnderflowIsSaidInTheAnswer(t *testing.T) {
 		t.Errorf("the underflow line at %d, the first candidate at %d, 2^64 − 1 said %d times", i, j, strings.Count(html, "2^64 − 1"))
 	}
 }
+
+// TestDiagnosePage_LostFramesAreWhatToLookAtNext: the frames the driver's
+// counters say were lost (mvneta's rx_discard and rx_overrun) are in the
+// answer's "what to look at next", first.
+func TestDiagnosePage_LostFramesAreWhatToLookAtNext(t *testing.T) {
+	b, err := os.ReadFile("../engine/diagnose/testdata/pastes/mvneta-forward-no-xdp-ethtool.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := session.NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := tight(ga.HTMLString(p.Render()))
+	a, i, j := strings.Index(html, `id="diag-answer"`), strings.Index(html, `id="diag-next-0"`), strings.Index(html, "rx_discard 2.11 M (line 30), rx_overrun 1.2 M (line 31): 3.32 M frames lost: 7.3 %")
+	if a < 0 || i < a || j < i {
+		t.Errorf("the loss in what to look at next: at %d, the section at %d, the answer at %d", j, i, a)
+	}
+}

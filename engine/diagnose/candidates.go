@@ -874,6 +874,9 @@ func notCompared(p *Paste, cs []Constraint) []string {
 					continue next // read by the XDP evidence, at 0 too
 				}
 			}
+			if o.Value > 0 && isLoss(o.Name) {
+				continue // read by the advice (what to look at next)
+			}
 			for _, names := range trafficNames {
 				if traffic && slices.Contains(names, o.Name) {
 					continue next

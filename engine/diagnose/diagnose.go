@@ -62,6 +62,22 @@ type Run struct {
 	// advised: the devices whose pools' advice (a zombie) this run gives:
 	// its own, and for the first run those no run covers.
 	advised []string
+	// other: the driver's other counters over the run (a snapshot's, or
+	// their increase between two; none for a device of a netlink dump).
+	other []Named
+}
+
+// otherDelta is the increase of the driver's other counters between two
+// snapshots, by name (the ones both show and that did not go down; each
+// at the later line).
+func otherDelta(a, b []Named) []Named {
+	var out []Named
+	for _, y := range b {
+		if i := slices.IndexFunc(a, func(x Named) bool { return x.Name == y.Name }); i >= 0 && y.Value >= a[i].Value {
+			out = append(out, Named{Line: y.Line, Name: y.Name, Value: y.Value - a[i].Value})
+		}
+	}
+	return out
 }
 
 // Report is a whole diagnosis.
@@ -138,7 +154,7 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		for _, sn := range p.Snapshots {
 			c := sn.Device
 			c.Cache, c.HasCache = snapCache(sn)
-			runs = append(runs, Run{Label: sn.Label, c: c})
+			runs = append(runs, Run{Label: sn.Label, c: c, other: sn.Other})
 		}
 	case withStats >= 2:
 		span := fmt.Sprintf("increase from snapshot 1 (line %d) to snapshot %d (line %d)", first.Line, len(p.Snapshots), last.Line)
@@ -180,12 +196,12 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 				keys = append(groupKeys(firstDevs), keys...)
 			}
 			if ok {
-				runs = append(runs, Run{Label: span, c: d, keys: keys})
+				runs = append(runs, Run{Label: span, c: d, keys: keys, other: otherDelta(first.Other, last.Other)})
 			} else {
 				r.Notes = append(r.Notes, "a counter went down between the snapshots (a reset, or two different devices): the last snapshot is diagnosed alone")
 				c := last.Device
 				c.Cache, c.HasCache = snapCache(last)
-				runs = append(runs, Run{Label: fmt.Sprintf("snapshot %d (line %d)", len(p.Snapshots), last.Line), c: c, keys: groupKeys(lastDevs)})
+				runs = append(runs, Run{Label: fmt.Sprintf("snapshot %d (line %d)", len(p.Snapshots), last.Line), c: c, keys: groupKeys(lastDevs), other: last.Other})
 			}
 		}
 		r.Rates = rates(p, opt.Interval)
@@ -200,7 +216,7 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	default:
 		c := last.Device
 		c.Cache, c.HasCache = snapCache(last)
-		runs = append(runs, Run{Label: fmt.Sprintf("snapshot (line %d)", last.Line), c: c, keys: groupKeys(lastDevs)})
+		runs = append(runs, Run{Label: fmt.Sprintf("snapshot (line %d)", last.Line), c: c, keys: groupKeys(lastDevs), other: last.Other})
 	}
 	// The evidence about one device (a zombie pool) ranks that device's run
 	// alone.

@@ -483,3 +483,34 @@ func TestDiagnose_AnUnderflowedCounterIsNoCount(t *testing.T) {
 		})
 	}
 }
+
+// TestDiagnose_LostFramesAreWhatToLookAtNext: the driver's counters of
+// frames lost before the stack had them (mvneta's rx_discard and
+// rx_overrun: 7 % of a new user's frames) are what to look at next, with
+// their share of the frames received, not "not compared"; between two
+// snapshots, their increase.
+func TestDiagnose_LostFramesAreWhatToLookAtNext(t *testing.T) {
+	b, err := os.ReadFile("testdata/pastes/mvneta-forward-no-xdp-ethtool.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Diagnose(string(b), Options{NoModel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := r.Runs[0].Next
+	if len(next) == 0 || next[0].Signal != "rx_discard 2.11 M (line 30), rx_overrun 1.2 M (line 31): 3.32 M frames lost: 7.3 % of good_frames_received 45.2 M received (lost / received)" {
+		t.Errorf("what to look at next: %+v", next)
+	}
+	if nc := notCompared(r.Paste, r.Constraints); slices.Contains(nc, "rx_discard") || slices.Contains(nc, "rx_overrun") || !slices.Contains(nc, "rx_fifo_overrun") {
+		t.Errorf("not compared (a loss counter at 0 is; those above 0 are read): %v", nc)
+	}
+	// Two snapshots: the frames lost between them.
+	two := "NIC statistics:\n     good_frames_received: 1000000\n     rx_discard: 500\n     rx_pp_alloc_fast: 1000000\n     rx_pp_alloc_slow: 16\n     rx_pp_recycle_ring: 999000\nsleep 10\nNIC statistics:\n     good_frames_received: 3000000\n     rx_discard: 20500\n     rx_pp_alloc_fast: 3000000\n     rx_pp_alloc_slow: 16\n     rx_pp_recycle_ring: 2999000\n"
+	if r, err = Diagnose(two, Options{NoModel: true}); err != nil {
+		t.Fatal(err)
+	}
+	if next := r.Runs[0].Next; len(next) == 0 || !strings.HasPrefix(next[0].Signal, "rx_discard 20 k (line 10): 20 k frames lost: 1 % of good_frames_received 2 M received") {
+		t.Errorf("two snapshots, what to look at next: %+v", next)
+	}
+}
