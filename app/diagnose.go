@@ -483,6 +483,11 @@ func (p *DiagnosePage) publish() {
 func (p *DiagnosePage) Render() (ui ga.UI) {
 	defer guardRender(&ui, "DiagnosePage")
 	v := &p.view
+	if p.d == nil {
+		// Not mounted: the page prerendered into the site's HTML, shown
+		// until app.wasm is up. Nothing is diagnosed yet: the empty answer.
+		v = &session.DiagnoseView{Empty: true}
+	}
 	var examples []ga.UI
 	for _, e := range session.DiagnoseExamples {
 		examples = append(examples, ga.Li().Body(ga.Button().ID("example-"+e.Name).Class("link").DataSet("example", e.Name).OnClick(onDiagExample).Text(e.Label)))
@@ -493,7 +498,9 @@ func (p *DiagnosePage) Render() (ui ga.UI) {
 		ga.Form().ID("diag-form").OnSubmit(p.onSubmit).Body(
 			ga.Textarea().ID("diag-text").Class("diag-text").Rows(16).Spellcheck(false).Attr("autocapitalize", "off").
 				Aria("describedby", "diag-text-help").Aria("invalid", v.Err != nil).
-				Placeholder("NIC statistics:\n     rx_pp_alloc_fast: 60066264\n     rx_pp_alloc_slow: 16512\n     …").OnInput(onDiagText),
+				// One line: go-app writes an attribute with strconv.Quote,
+				// so a newline in it reads "\n" in the prerendered page.
+				Placeholder("e.g. the whole output of ethtool -S eth0").OnInput(onDiagText),
 			ga.If(v.Err != nil, func() ga.UI { return diagError(v.Err) }),
 			ga.Div().Class("field diag-interval").Body(
 				ga.Label().For("diag-interval").Text("seconds between the two snapshots (optional; a `sleep N` line says it too)"),

@@ -179,3 +179,19 @@ func TestDiagnosePage_LostFramesAreWhatToLookAtNext(t *testing.T) {
 		t.Errorf("the loss in what to look at next: at %d, the section at %d, the answer at %d", j, i, a)
 	}
 }
+
+// TestDiagnosePage_BeforeTheAppIsUp: the page as prerendered into the
+// site's HTML (not mounted: no diagnosis yet) shows the empty answer, not
+// the answer of an empty diagnosis ("() — 0 lines, 0 read as page_pool
+// counters … 0 snapshot(s)"), and no attribute with a newline in it
+// (go-app writes attributes with strconv.Quote: the placeholder read a
+// literal "\n").
+func TestDiagnosePage_BeforeTheAppIsUp(t *testing.T) {
+	html := ga.HTMLString((&DiagnosePage{}).Render())
+	if !strings.Contains(html, `id="diag-empty"`) || strings.Contains(html, "snapshot(s)") || strings.Contains(html, `id="diag-format"`) {
+		t.Errorf("the prerendered answer is not the empty one:\n%s", html)
+	}
+	if m := regexp.MustCompile(`="[^"]*\\n[^"]*"`).FindString(html); m != "" {
+		t.Errorf("an attribute with a literal \\n: %s", m)
+	}
+}
