@@ -593,7 +593,7 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 					ga.Progress().ID("diag-progress").Value(v.Done).Max(max(v.Total, 1)).Aria("label", "model runs made"))
 			}))
 	case v.Err != nil:
-		return sec.Body(answerHeading(), ga.P().Class("meta").Text("Nothing: the input has an error (beside the text box)."))
+		return sec.Body(answerHeading(), ga.P().ID("diag-answer-err").Class("meta").Text("Nothing: the input has an error (its message is with the text box, in “Your counters”)."))
 	}
 	var source []ga.UI
 	for _, c := range v.Constraints {

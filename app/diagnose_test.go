@@ -185,7 +185,8 @@ func TestDiagnosePage_LostFramesAreWhatToLookAtNext(t *testing.T) {
 // the answer of an empty diagnosis ("() — 0 lines, 0 read as page_pool
 // counters … 0 snapshot(s)"), and no attribute with a newline in it
 // (go-app writes attributes with strconv.Quote: the placeholder read a
-// literal "\n").
+// literal "\n"). An error's answer names no direction (on a phone the
+// message is above the answer, on a wide screen beside it).
 func TestDiagnosePage_BeforeTheAppIsUp(t *testing.T) {
 	html := ga.HTMLString((&DiagnosePage{}).Render())
 	if !strings.Contains(html, `id="diag-empty"`) || strings.Contains(html, "snapshot(s)") || strings.Contains(html, `id="diag-format"`) {
@@ -193,5 +194,14 @@ func TestDiagnosePage_BeforeTheAppIsUp(t *testing.T) {
 	}
 	if m := regexp.MustCompile(`="[^"]*\\n[^"]*"`).FindString(html); m != "" {
 		t.Errorf("an attribute with a literal \\n: %s", m)
+	}
+	d := session.NewDiagnosis("NIC statistics:\n     rx_pp_alloc_fast: -3\n", "", nil)
+	html = ga.HTMLString((&DiagnosePage{d: d, view: d.View()}).Render())
+	i := strings.Index(html, "Nothing: the input has an error")
+	if i < 0 {
+		t.Fatal("no answer for an input with an error")
+	}
+	if p := html[i : i+strings.Index(html[i:], "</p>")]; regexp.MustCompile(`(?i)\b(beside|above|below|left|right|under)\b`).MatchString(p) {
+		t.Errorf("the error's answer names a direction: %q", p)
 	}
 }
