@@ -572,11 +572,29 @@ func diagError(e *session.DiagnoseErr) ga.UI {
 	return ga.Div().ID("diag-error").Class("diag-error").Role("alert").Body(
 		ga.P().Body(where, ga.Text(e.Msg)),
 		ga.If(e.WhatIf, func() ga.UI {
-			return ga.P().Body(ga.A().ID("diag-to-whatif").Href(sitePath(WhatIfPath)).Text("open "+session.WhatIfName), ga.Text(" to predict what a change buys with this listing."))
+			return ga.P().Body(whatIfLink(e.WhatIfLink).ID("diag-to-whatif").Text("open "+session.WhatIfName), ga.Text(" to predict what a change buys with this listing."))
 		}),
 		ga.Details().Body(ga.Summary().Text("what the page reads"), ga.P().Class("meta").Text(e.Accepted)),
 		ga.P().Class("meta").Text("Your text is kept as it is: fix the line and the diagnosis follows."),
 	)
+}
+
+// whatIfLink is a link to the what-if page that hands it the listing h:
+// in the URL when short, and in the what-if page's stored form (its
+// storage key, whatIfKey) written as the link is followed, which is how a
+// long listing goes over (the what-if page reads its URL, then its stored
+// form). Without h, the what-if page as it is.
+func whatIfLink(h *session.WhatIfHandOff) ga.HTMLA {
+	a := ga.A().Href(sitePath(WhatIfPath))
+	if h == nil || strings.TrimSpace(h.Listing) == "" {
+		return a
+	}
+	if h.Query != "" {
+		a = a.Href(sitePath(WhatIfPath) + "?" + h.Query)
+	}
+	return a.OnClick(func(ga.Context, ga.Event) {
+		storageSet(whatIfKey, h.Stored(storageGet(whatIfKey)))
+	})
 }
 
 // diagAnswer is the answer, beside the text box: the format read, what
@@ -612,7 +630,7 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 		// A perf top listing pasted with the counters: set aside, never
 		// evidence; the what-if page reads it.
 		out = append(out, ga.P().Class("diag-aside").DataSet("from", a.From).DataSet("to", a.To).Body(
-			ga.Text(a.Before), ga.A().Href(sitePath(WhatIfPath)).Text(session.WhatIfName), ga.Text(a.After)))
+			ga.Text(a.Before), whatIfLink(a.WhatIf).Text(session.WhatIfName), ga.Text(a.After)))
 	}
 	if len(source) > 0 {
 		out = append(out, ga.Div().Body(ga.H3().Text("What the paste says of the machine"), ga.Ul().ID("diag-source").Class("plain diag-source").Body(source...)))

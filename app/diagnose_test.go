@@ -2,6 +2,7 @@ package app
 
 import (
 	htmlpkg "html"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -203,5 +204,28 @@ func TestDiagnosePage_BeforeTheAppIsUp(t *testing.T) {
 	}
 	if p := html[i : i+strings.Index(html[i:], "</p>")]; regexp.MustCompile(`(?i)\b(beside|above|below|left|right|under)\b`).MatchString(p) {
 		t.Errorf("the error's answer names a direction: %q", p)
+	}
+}
+
+// TestDiagnosePage_TheWhatIfLinkCarriesTheListing: a short listing pasted
+// alone links the what-if page with the listing in its URL (the what-if
+// page's ?text=); a long one links it plain, and the link's click stores
+// the listing as the what-if page's form (e2e: TestDiagnose_APerfListing…).
+func TestDiagnosePage_TheWhatIfLinkCarriesTheListing(t *testing.T) {
+	short := "  16.20%  [kernel]          [k] mvpp2_rx\n  10.40%  [kernel]          [k] mvpp2_poll\n"
+	d := session.NewDiagnosis(short, "", nil)
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := tight(ga.HTMLString(p.Render()))
+	m := regexp.MustCompile(`<a( (id="diag-to-whatif"|href="([^"]*)")){2}>open the what-if page</a>`).FindStringSubmatch(html)
+	if m == nil {
+		t.Fatalf("no link to the what-if page:\n%s", html)
+	}
+	href := htmlpkg.UnescapeString(m[3])
+	u, err := url.Parse(href)
+	if err != nil || u.Path != "/whatif/" {
+		t.Fatalf("the link %q", href)
+	}
+	if in, ok := session.WhatIfFromQuery(u.Query()); !ok || in.Text != short {
+		t.Errorf("the what-if page reads %+v from the link %q", in, href)
 	}
 }

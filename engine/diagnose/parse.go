@@ -274,6 +274,21 @@ func (a Aside) Sentence(reader string) string {
 	return fmt.Sprintf("%s %s %s, not counters: set aside (%s reads listings)", a.Lines(), verb, a.What, reader)
 }
 
+// AsideText is the lines a set aside, as a listing reader reads them: the
+// mail quote taken off each, one per line.
+func (p *Paste) AsideText(a Aside) string {
+	var b strings.Builder
+	for n := a.From; n <= a.To && n <= len(p.Lines); n++ {
+		t := p.Lines[n-1].Text
+		if q := quoteRe().FindString(t); q != "" {
+			t = t[len(q):]
+		}
+		b.WriteString(t)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // Grey lists the lines the parser did not understand.
 func (p *Paste) Grey() []Line {
 	var out []Line
@@ -291,8 +306,10 @@ type ParseError struct {
 	Text string
 	Msg  string
 	// PerfListing: the input is a perf top listing (the what-if's input,
-	// `ppsim predict`), not counters; Msg says so in the CLI's words.
+	// `ppsim predict`), not counters; Msg says so in the CLI's words, and
+	// Listing is the listing's lines (Paste.AsideText), for the what-if.
 	PerfListing bool
+	Listing     string
 }
 
 func (e *ParseError) Error() string {
@@ -472,7 +489,7 @@ func (p *Paste) perfOnly() *ParseError {
 		return nil
 	}
 	a := p.Aside[0]
-	return &ParseError{Line: a.From, Text: p.Lines[a.From-1].Text, PerfListing: true,
+	return &ParseError{Line: a.From, Text: p.Lines[a.From-1].Text, PerfListing: true, Listing: p.AsideText(a),
 		Msg: "a perf top listing, not page_pool counters: ppsim predict --profile FILE --rate VALUE --unit kpps|pps|mbps --change … (the /whatif/ page) reads it; here, want " + Accepted}
 }
 
