@@ -483,6 +483,11 @@ func (p *DiagnosePage) publish() {
 func (p *DiagnosePage) Render() (ui ga.UI) {
 	defer guardRender(&ui, "DiagnosePage")
 	v := &p.view
+	if p.d == nil {
+		// Not mounted: the page prerendered into the site's HTML, shown
+		// until app.wasm is up. Nothing is diagnosed yet: the empty answer.
+		v = &session.DiagnoseView{Empty: true}
+	}
 	var examples []ga.UI
 	for _, e := range session.DiagnoseExamples {
 		examples = append(examples, ga.Li().Body(ga.Button().ID("example-"+e.Name).Class("link").DataSet("example", e.Name).OnClick(onDiagExample).Text(e.Label)))
@@ -493,7 +498,9 @@ func (p *DiagnosePage) Render() (ui ga.UI) {
 		ga.Form().ID("diag-form").OnSubmit(p.onSubmit).Body(
 			ga.Textarea().ID("diag-text").Class("diag-text").Rows(16).Spellcheck(false).Attr("autocapitalize", "off").
 				Aria("describedby", "diag-text-help").Aria("invalid", v.Err != nil).
-				Placeholder("NIC statistics:\n     rx_pp_alloc_fast: 60066264\n     rx_pp_alloc_slow: 16512\n     …").OnInput(onDiagText),
+				// One line: go-app writes an attribute with strconv.Quote,
+				// so a newline in it reads "\n" in the prerendered page.
+				Placeholder("e.g. the whole output of ethtool -S eth0").OnInput(onDiagText),
 			ga.If(v.Err != nil, func() ga.UI { return diagError(v.Err) }),
 			ga.Div().Class("field diag-interval").Body(
 				ga.Label().For("diag-interval").Text("seconds between the two snapshots (optional; a `sleep N` line says it too)"),
@@ -565,11 +572,29 @@ func diagError(e *session.DiagnoseErr) ga.UI {
 	return ga.Div().ID("diag-error").Class("diag-error").Role("alert").Body(
 		ga.P().Body(where, ga.Text(e.Msg)),
 		ga.If(e.WhatIf, func() ga.UI {
-			return ga.P().Body(ga.A().ID("diag-to-whatif").Href(sitePath(WhatIfPath)).Text("open "+session.WhatIfName), ga.Text(" to predict what a change buys with this listing."))
+			return ga.P().Body(whatIfLink(e.WhatIfLink).ID("diag-to-whatif").Text("open "+session.WhatIfName), ga.Text(" to predict what a change buys with this listing."))
 		}),
 		ga.Details().Body(ga.Summary().Text("what the page reads"), ga.P().Class("meta").Text(e.Accepted)),
 		ga.P().Class("meta").Text("Your text is kept as it is: fix the line and the diagnosis follows."),
 	)
+}
+
+// whatIfLink is a link to the what-if page that hands it the listing h:
+// in the URL when short, and in the what-if page's stored form (its
+// storage key, whatIfKey) written as the link is followed, which is how a
+// long listing goes over (the what-if page reads its URL, then its stored
+// form). Without h, the what-if page as it is.
+func whatIfLink(h *session.WhatIfHandOff) ga.HTMLA {
+	a := ga.A().Href(sitePath(WhatIfPath))
+	if h == nil || strings.TrimSpace(h.Listing) == "" {
+		return a
+	}
+	if h.Query != "" {
+		a = a.Href(sitePath(WhatIfPath) + "?" + h.Query)
+	}
+	return a.OnClick(func(ga.Context, ga.Event) {
+		storageSet(whatIfKey, h.Stored(storageGet(whatIfKey)))
+	})
 }
 
 // diagAnswer is the answer, beside the text box: the format read, what
@@ -586,7 +611,7 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 					ga.Progress().ID("diag-progress").Value(v.Done).Max(max(v.Total, 1)).Aria("label", "model runs made"))
 			}))
 	case v.Err != nil:
-		return sec.Body(answerHeading(), ga.P().Class("meta").Text("Nothing: the input has an error (beside the text box)."))
+		return sec.Body(answerHeading(), ga.P().ID("diag-answer-err").Class("meta").Text("Nothing: the input has an error (its message is with the text box, in “Your counters”)."))
 	}
 	var source []ga.UI
 	for _, c := range v.Constraints {
@@ -598,11 +623,14 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 		ga.P().Body(ga.Strong().ID("diag-format").Text(v.Format), ga.Span().ID("diag-variant").Text(" ("+v.Variant+")"),
 			ga.Span().Class("meta").Text(fmt.Sprintf(" — %d lines, %d read as page_pool counters, %d not understood; %d snapshot(s).", len(v.Lines)+v.LinesCut, v.CountersRead, len(v.Grey)+v.GreyCut, v.Snapshots))),
 	}
+	if v.Underflow != "" {
+		out = append(out, ga.P().ID("diag-underflow").Class("diag-error").Role("status").Body(ga.Strong().Text("Not a count: "), ga.Text(v.Underflow)))
+	}
 	for _, a := range v.Aside {
 		// A perf top listing pasted with the counters: set aside, never
 		// evidence; the what-if page reads it.
 		out = append(out, ga.P().Class("diag-aside").DataSet("from", a.From).DataSet("to", a.To).Body(
-			ga.Text(a.Before), ga.A().Href(sitePath(WhatIfPath)).Text(session.WhatIfName), ga.Text(a.After)))
+			ga.Text(a.Before), whatIfLink(a.WhatIf).Text(session.WhatIfName), ga.Text(a.After)))
 	}
 	if len(source) > 0 {
 		out = append(out, ga.Div().Body(ga.H3().Text("What the paste says of the machine"), ga.Ul().ID("diag-source").Class("plain diag-source").Body(source...)))
@@ -805,6 +833,9 @@ func diagNearest(v *session.DiagnoseView, i int, r session.DiagRun) ga.UI {
 	return ga.Div().ID(id).Class("diag-nearest").Body(
 		ga.H3().Text("Best candidates"+took),
 		ga.P().Class("meta").Text("Of the model's runs that could have printed this, those whose counters have the nearest shape (0: the same); each scenario × driver once, at its nearest eras; runs of one shape are listed together, every one. The link opens the newest era's run."),
+		ga.If(len(r.Nearest) > 0 && r.Nearest[0].Why != "", func() ga.UI {
+			return ga.P().ID(fmt.Sprintf("diag-why-tolerance-%d", i)).Class("meta").Text("In each “why”, " + v.WhyTolerance + ".")
+		}),
 		ga.Ol().Class("plain diag-matches").Body(matches...),
 	)
 }

@@ -1,6 +1,8 @@
 package app
 
 import (
+	htmlpkg "html"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -9,7 +11,11 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app/session"
+	"pplab/engine/diagnose"
 )
+
+// html_ is s as go-app writes text: HTML-escaped.
+func html_(s string) string { return htmlpkg.EscapeString(s) }
 
 // TestDiagnosePage_AnswerFirst: the page shows, beside the text box, the
 // format read, what the paste says of its source, the best candidates with
@@ -114,7 +120,9 @@ func TestDiagnosePage_SaysWhyEachCandidate(t *testing.T) {
 	if n, want := strings.Count(html, `<p class="meta diag-why"><strong>why:</strong>matches`), len(v.Runs[0].Nearest); n != want || want == 0 {
 		t.Errorf("%d why lines for %d candidate shapes", n, want)
 	}
-	for _, w := range []string{"differs most: RX cache misses per alloc 0.0000 vs 1.0000", `data-ratio="RX cache misses per alloc"`} {
+	for _, w := range []string{"differs most: RX cache misses per alloc 0.0000 vs 1.0000", `data-ratio="RX cache misses per alloc"`,
+		// the tolerance of a match, stated once above the candidates
+		`id="diag-why-tolerance-0"`, `>In each “why”, ` + html_(diagnose.WhyTolerance) + `.</p>`} {
 		if !strings.Contains(html, w) {
 			t.Errorf("no %s in the page", w)
 		}
@@ -137,5 +145,87 @@ func TestDiagnosePage_TheDiagnoseButton(t *testing.T) {
 	i, j, k := strings.Index(html, `id="diag-text"`), strings.Index(html, `id="diag-go"`), strings.Index(html, `</form>`)
 	if !(i >= 0 && i < j && j < k) || strings.Index(html, `id="diag-interval"`) > k {
 		t.Errorf("the text box, the interval and the button are not one form")
+	}
+}
+
+// TestDiagnosePage_AnUnderflowIsSaidInTheAnswer: a counter at 2^64 − 1 is
+// named in the answer, in one line, before the candidates.
+func TestDiagnosePage_AnUnderflowIsSaidInTheAnswer(t *testing.T) {
+	d := session.NewDiagnosis("NIC statistics:\n     rx_pp_alloc_fast: 1000\n     rx_pp_alloc_slow: 1\n     rx_pp_recycle_ring: 18446744073709551615\n     rx_pp_recycle_cached: 5\n", "", nil)
+	for d.Work(0) {
+	}
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := ga.HTMLString(p.Render())
+	i, j := strings.Index(html, `id="diag-underflow"`), strings.Index(html, `class="diag-match"`)
+	if i < 0 || j < 0 || i > j || strings.Count(html, "2^64 − 1") != 1 {
+		t.Errorf("the underflow line at %d, the first candidate at %d, 2^64 − 1 said %d times", i, j, strings.Count(html, "2^64 − 1"))
+	}
+}
+
+// TestDiagnosePage_LostFramesAreWhatToLookAtNext: the frames the driver's
+// counters say were lost (mvneta's rx_discard and rx_overrun) are in the
+// answer's "what to look at next", first.
+func TestDiagnosePage_LostFramesAreWhatToLookAtNext(t *testing.T) {
+	b, err := os.ReadFile("../engine/diagnose/testdata/pastes/mvneta-forward-no-xdp-ethtool.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := session.NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := tight(ga.HTMLString(p.Render()))
+	a, i, j := strings.Index(html, `id="diag-answer"`), strings.Index(html, `id="diag-next-0"`), strings.Index(html, "rx_discard 2.11 M (line 30), rx_overrun 1.2 M (line 31): 3.32 M frames lost: 7.3 %")
+	if a < 0 || i < a || j < i {
+		t.Errorf("the loss in what to look at next: at %d, the section at %d, the answer at %d", j, i, a)
+	}
+}
+
+// TestDiagnosePage_BeforeTheAppIsUp: the page as prerendered into the
+// site's HTML (not mounted: no diagnosis yet) shows the empty answer, not
+// the answer of an empty diagnosis ("() — 0 lines, 0 read as page_pool
+// counters … 0 snapshot(s)"), and no attribute with a newline in it
+// (go-app writes attributes with strconv.Quote: the placeholder read a
+// literal "\n"). An error's answer names no direction (on a phone the
+// message is above the answer, on a wide screen beside it).
+func TestDiagnosePage_BeforeTheAppIsUp(t *testing.T) {
+	html := ga.HTMLString((&DiagnosePage{}).Render())
+	if !strings.Contains(html, `id="diag-empty"`) || strings.Contains(html, "snapshot(s)") || strings.Contains(html, `id="diag-format"`) {
+		t.Errorf("the prerendered answer is not the empty one:\n%s", html)
+	}
+	if m := regexp.MustCompile(`="[^"]*\\n[^"]*"`).FindString(html); m != "" {
+		t.Errorf("an attribute with a literal \\n: %s", m)
+	}
+	d := session.NewDiagnosis("NIC statistics:\n     rx_pp_alloc_fast: -3\n", "", nil)
+	html = ga.HTMLString((&DiagnosePage{d: d, view: d.View()}).Render())
+	i := strings.Index(html, "Nothing: the input has an error")
+	if i < 0 {
+		t.Fatal("no answer for an input with an error")
+	}
+	if p := html[i : i+strings.Index(html[i:], "</p>")]; regexp.MustCompile(`(?i)\b(beside|above|below|left|right|under)\b`).MatchString(p) {
+		t.Errorf("the error's answer names a direction: %q", p)
+	}
+}
+
+// TestDiagnosePage_TheWhatIfLinkCarriesTheListing: a short listing pasted
+// alone links the what-if page with the listing in its URL (the what-if
+// page's ?text=); a long one links it plain, and the link's click stores
+// the listing as the what-if page's form (e2e: TestDiagnose_APerfListing…).
+func TestDiagnosePage_TheWhatIfLinkCarriesTheListing(t *testing.T) {
+	short := "  16.20%  [kernel]          [k] mvpp2_rx\n  10.40%  [kernel]          [k] mvpp2_poll\n"
+	d := session.NewDiagnosis(short, "", nil)
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := tight(ga.HTMLString(p.Render()))
+	m := regexp.MustCompile(`<a( (id="diag-to-whatif"|href="([^"]*)")){2}>open the what-if page</a>`).FindStringSubmatch(html)
+	if m == nil {
+		t.Fatalf("no link to the what-if page:\n%s", html)
+	}
+	href := htmlpkg.UnescapeString(m[3])
+	u, err := url.Parse(href)
+	if err != nil || u.Path != "/whatif/" {
+		t.Fatalf("the link %q", href)
+	}
+	if in, ok := session.WhatIfFromQuery(u.Query()); !ok || in.Text != short {
+		t.Errorf("the what-if page reads %+v from the link %q", in, href)
 	}
 }

@@ -560,3 +560,61 @@ func TestDiagnose_TheAnswerAskedForComesIntoView(t *testing.T) {
 	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 	p.shot("diagnose-desktop-mlx5")
 }
+
+// TestDiagnose_APerfListingOpensTheWhatIfPageOnIt: the diagnosis page's
+// link to the what-if page hands it the perf top listing pasted: a long
+// listing set aside beside counters through the what-if page's stored
+// form (written as the link is followed: the user's own what-if listing
+// stored there is kept to restore), a short one pasted alone in the URL.
+// The what-if page then opens on the listing, not on its example (the
+// link was plain /whatif/).
+func TestDiagnose_APerfListingOpensTheWhatIfPageOnIt(t *testing.T) {
+	t.Parallel()
+	p := newPage(t, 1280, 800)
+	p.openDiagnose(rootURL)
+	b, err := os.ReadFile(diagPaste(t, "mvneta-6.1-drop-perf-mixed.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	listing := strings.Join(lines[28:40], "")
+	// The user's own listing, stored by the what-if page before.
+	own := `{"text":"  12.00%  [kernel]  [k] my_own_symbol\n","rate":"5","unit":"kpps","change":"bulk"}`
+	ownJS, _ := json.Marshal(own)
+	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem('pplab.whatif', ` + string(ownJS) + `)`))
+	p.diagPaste(string(b), false)
+	p.wait(`!!document.querySelector('.diag-aside a')`, 30*time.Second)
+	p.do(chromedp.Click(chromedp.CSS(".diag-aside a")))
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'whatif' && window.__pplab.mounted === true`, 60*time.Second)
+	st := p.whatIf()
+	var box string
+	p.eval(`document.querySelector('#wi-text').value`, &box)
+	if st.Text != listing || box != listing || st.Example != "" || !st.Previous {
+		t.Errorf("the what-if page opened on %q (box %q, example %q, the user's own kept %v), want the listing %q", st.Text, box, st.Example, st.Previous, listing)
+	}
+	p.noErrors()
+
+	// A short listing alone: refused, its link carries it in the URL.
+	p.openDiagnose(rootURL)
+	short := strings.Join(lines[30:33], "")
+	p.diagPaste(short, false)
+	p.wait(`!!document.querySelector('#diag-to-whatif')`, 30*time.Second)
+	var href string
+	p.eval(`document.querySelector('#diag-to-whatif').getAttribute('href')`, &href)
+	if !strings.HasPrefix(href, "/whatif/?") || !strings.Contains(href, "text=") {
+		t.Errorf("the link %q does not carry the listing", href)
+	}
+	p.do(chromedp.Click(chromedp.CSS("#diag-to-whatif")))
+	p.wait(`window.__pplab !== undefined && window.__pplab.page === 'whatif' && window.__pplab.mounted === true`, 60*time.Second)
+	if st := p.whatIf(); st.Text != short {
+		t.Errorf("the what-if page opened on %q, want %q", st.Text, short)
+	}
+	p.noErrors()
+}
+
+// diagPaste is the path of engine/diagnose's testdata/pastes/name.
+func diagPaste(t *testing.T, name string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(filepath.Dir(file)), "engine", "diagnose", "testdata", "pastes", name)
+}

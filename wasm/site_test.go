@@ -133,3 +133,23 @@ func TestGenerate_OpenGraphOnlyWithABaseURL(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerate_TheDiagnosisPageBeforeTheApp: until app.wasm is up the
+// diagnosis page shows its empty answer ("Nothing yet: paste your
+// counters…"), not an empty diagnosis's ("() — 0 lines, 0 read as
+// page_pool counters … 0 snapshot(s)"), and no attribute reads a literal
+// "\n" (go-app writes attributes with strconv.Quote).
+func TestGenerate_TheDiagnosisPageBeforeTheApp(t *testing.T) {
+	dir, _ := genSite(t, "")
+	b, err := os.ReadFile(filepath.Join(dir, "diagnose", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	if !strings.Contains(page, `id="diag-empty"`) || strings.Contains(page, "snapshot(s)") {
+		t.Error("diagnose/index.html does not show the empty answer")
+	}
+	if m := regexp.MustCompile(`="[^"]*\\n[^"]*"`).FindString(page); m != "" {
+		t.Errorf("diagnose/index.html: an attribute with a literal \\n: %s", m)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"pplab/engine/diagnose"
+	"pplab/engine/perf"
 )
 
 // The counter diagnosis page (/diagnose/) as plain Go: a
@@ -210,12 +211,15 @@ type DiagnoseView struct {
 	Err            *DiagnoseErr
 
 	Format, Variant, Provenance string
-	Snapshots                   int
-	Lines                       []DiagLine // the first DiagnoseListed lines
-	LinesCut                    int        // lines not listed
-	Grey                        []DiagLine // the lines not understood (the first DiagnoseGreyListed)
-	GreyCut                     int
-	CountersRead                int // lines read as page_pool counters
+	// Underflow names the counters above 2^63 (no count: left out of the
+	// ratios and the comparison), in one line; "" for none.
+	Underflow    string
+	Snapshots    int
+	Lines        []DiagLine // the first DiagnoseListed lines
+	LinesCut     int        // lines not listed
+	Grey         []DiagLine // the lines not understood (the first DiagnoseGreyListed)
+	GreyCut      int
+	CountersRead int // lines read as page_pool counters
 	// Aside are the runs of lines set aside (a perf top listing pasted
 	// with the counters), each a sentence around the what-if page's name.
 	Aside []DiagAside
@@ -226,7 +230,10 @@ type DiagnoseView struct {
 	Runs     []DiagRun
 	Rates    []DiagRates
 	Distance string
-	Notes    []string
+	// WhyTolerance is when a candidate's ratio matches the paste's (its
+	// "why" line), in words (diagnose.WhyTolerance).
+	WhyTolerance string
+	Notes        []string
 	// Constraints are what the paste says about its source (the runs
 	// ranked are those that meet them); NonePossible, when it contradicts
 	// itself, says so (the runs shown are then shapes only).
@@ -252,8 +259,45 @@ type DiagnoseErr struct {
 	Msg      string
 	Accepted string
 	// WhatIf: the input is a perf top listing, which the what-if page
-	// reads (the page links to it).
-	WhatIf bool
+	// reads (the page links to it, handing it the listing).
+	WhatIf     bool
+	WhatIfLink *WhatIfHandOff
+}
+
+// WhatIfHandOff is a perf top listing the diagnosis page hands to the
+// what-if page, which reads listings: in the link's URL when it is short
+// (Query, the what-if page's own URL form: WhatIfQuery), and in the
+// what-if page's stored form, written as the link is followed (Stored: a
+// long listing has only that), so the page opens on the listing, not on
+// its example.
+type WhatIfHandOff struct {
+	Listing string
+	Query   string // "" when the listing is too long for a URL
+}
+
+func whatIfHandOff(listing string) *WhatIfHandOff {
+	return &WhatIfHandOff{Listing: listing, Query: WhatIfQuery(handOffForm(listing), "")}
+}
+
+// handOffForm is the what-if form for a listing: no rate (the listing's
+// header may give one; else the page asks), the default unit and change.
+func handOffForm(listing string) WhatIfInput {
+	return WhatIfInput{Text: listing, Unit: "kpps", Change: perf.Changes[0]}
+}
+
+// Stored is the what-if form to store for the listing (WhatIfStored),
+// given the one stored now (current; "" for none): the user's own listing
+// it replaces is kept to restore (Previous), as the what-if page keeps it
+// when a link brings another.
+func (h *WhatIfHandOff) Stored(current string) string {
+	in := handOffForm(h.Listing)
+	if cur, ok := WhatIfLoad(current); ok {
+		in.Previous = cur.Previous
+		if strings.TrimSpace(cur.Text) != "" && cur.Text != h.Listing && WhatIf(WhatIfInput{Text: cur.Text}).Example == "" {
+			in.Previous = cur.Text
+		}
+	}
+	return WhatIfStored(in)
 }
 
 // DiagAside is a run of lines set aside, as the page says it: Before, the
@@ -263,6 +307,7 @@ type DiagnoseErr struct {
 type DiagAside struct {
 	Before, After string
 	From, To      int
+	WhatIf        *WhatIfHandOff // the listing, for the link
 }
 
 // WhatIfName is what the page calls the what-if page in its sentences.
@@ -349,6 +394,7 @@ func (d *Diagnosis) View() DiagnoseView {
 			// The CLI's message names ppsim predict's flags; the page names
 			// no flag: the what-if page reads listings.
 			v.Err.Msg, v.Err.WhatIf = "a perf top listing, not page_pool counters: "+WhatIfName+" reads listings; here, paste counters", true
+			v.Err.WhatIfLink = whatIfHandOff(d.err.Listing)
 		}
 		return v
 	case d.other != nil:
@@ -357,6 +403,7 @@ func (d *Diagnosis) View() DiagnoseView {
 	}
 	p, r := d.paste, d.rep
 	v.Format, v.Variant, v.Provenance, v.Snapshots = p.Format, p.Variant, p.Provenance, len(p.Snapshots)
+	v.Underflow = p.UnderflowLine()
 	for i, l := range p.Lines {
 		dl := DiagLine{N: l.N, Text: l.Text, Use: l.Use, Why: l.Why, IsCounter: l.Use == diagnose.UseCounter}
 		if dl.IsCounter {
@@ -376,7 +423,7 @@ func (d *Diagnosis) View() DiagnoseView {
 	v.LinesCut = max(len(p.Lines)-DiagnoseListed, 0)
 	for _, a := range p.Aside {
 		before, after, _ := strings.Cut(cap1(a.Sentence("\x00")), "\x00")
-		v.Aside = append(v.Aside, DiagAside{Before: before, After: after, From: a.From, To: a.To})
+		v.Aside = append(v.Aside, DiagAside{Before: before, After: after, From: a.From, To: a.To, WhatIf: whatIfHandOff(p.AsideText(a))})
 	}
 	for i, sn := range p.Snapshots {
 		for _, pl := range sn.Pools {
@@ -430,7 +477,7 @@ func (d *Diagnosis) View() DiagnoseView {
 		}
 		v.Rates = append(v.Rates, dr)
 	}
-	v.Distance = r.Distance
+	v.Distance, v.WhyTolerance = r.Distance, diagnose.WhyTolerance
 	for _, n := range r.Notes {
 		if n == diagnose.NoteNoInterval {
 			// The CLI's note names its flag; the page names its field.

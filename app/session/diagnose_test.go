@@ -480,8 +480,12 @@ func TestDiagnosis_APerfListingIsSetAside(t *testing.T) {
 	}
 	v := d.View()
 	want := []DiagAside{{Before: "Lines 29–40 are a perf top listing, not counters: set aside (", After: " reads listings)", From: 29, To: 40}}
-	if !slices.Equal(v.Aside, want) {
-		t.Errorf("set aside %+v, want %+v", v.Aside, want)
+	got := slices.Clone(v.Aside)
+	for i := range got {
+		got[i].WhatIf = nil // TestDiagnosis_APerfListingGoesToTheWhatIfPage
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("set aside %+v, want %+v", got, want)
 	}
 	if v.NonePossible != "" || len(v.Grey) != 0 {
 		t.Errorf("none possible %q, grey %v", v.NonePossible, v.Grey)
@@ -504,5 +508,64 @@ func TestDiagnosis_APerfListingIsSetAside(t *testing.T) {
 	}
 	if strings.Contains(v.Err.Msg, "--") || strings.Contains(v.Err.Msg, "ppsim") {
 		t.Errorf("the page's message names the CLI: %q", v.Err.Msg)
+	}
+}
+
+// TestDiagnosis_APerfListingGoesToTheWhatIfPage: the link to the what-if
+// page from a perf top listing (set aside beside counters, or pasted
+// alone) hands it the listing — in the what-if page's own URL form when
+// short, and as its stored form, which keeps the user's own listing it
+// replaces to restore — so the what-if page opens on it, not on its
+// example (it linked plain /whatif/).
+func TestDiagnosis_APerfListingGoesToTheWhatIfPage(t *testing.T) {
+	b, err := os.ReadFile("../../engine/diagnose/testdata/pastes/mvneta-6.1-drop-perf-mixed.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	listing := strings.Join(lines[28:40], "")
+	v := NewDiagnosis(string(b), "", nil).View()
+	if len(v.Aside) != 1 || v.Aside[0].WhatIf == nil || v.Aside[0].WhatIf.Listing != listing {
+		t.Fatalf("the set-aside listing handed over: %+v", v.Aside)
+	}
+	h := v.Aside[0].WhatIf
+	if h.Query != "" {
+		t.Errorf("a listing of %d bytes in the URL: %d bytes", len(listing), len(h.Query))
+	}
+	// The what-if page reads what is stored: the listing, ready to predict.
+	in, ok := WhatIfLoad(h.Stored(""))
+	if !ok || in.Text != listing || in.Previous != "" {
+		t.Fatalf("stored: %+v", in)
+	}
+	in.Rate = "100"
+	if w := WhatIf(in); w.Err != nil && w.Err.Field == "text" {
+		t.Errorf("the what-if page cannot read the listing handed over: %+v", w.Err)
+	}
+	// The user's own listing stored there is kept to restore; an example is not.
+	own := WhatIfStored(WhatIfInput{Text: "  12.00%  [kernel]  [k] my_own_symbol\n", Rate: "5", Unit: "kpps", Change: "bulk"})
+	if in, _ := WhatIfLoad(h.Stored(own)); in.Text != listing || in.Previous != "  12.00%  [kernel]  [k] my_own_symbol\n" {
+		t.Errorf("over the user's own listing: %+v", in)
+	}
+	ex := WhatIfExamples()[0]
+	exIn, err := WhatIfLoadExample(ex.Name, WhatIfInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in, _ := WhatIfLoad(h.Stored(WhatIfStored(exIn))); in.Text != listing || in.Previous != "" {
+		t.Errorf("over the example %s: previous %q", ex.Name, in.Previous)
+	}
+
+	// A short listing pasted alone: refused here, and in the link's URL.
+	short := strings.Join(lines[30:33], "")
+	v = NewDiagnosis(short, "", nil).View()
+	if v.Err == nil || v.Err.WhatIfLink == nil || v.Err.WhatIfLink.Listing != short || v.Err.WhatIfLink.Query == "" {
+		t.Fatalf("a short listing alone: %+v", v.Err)
+	}
+	q, err := url.ParseQuery(v.Err.WhatIfLink.Query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in, ok := WhatIfFromQuery(q); !ok || in.Text != short {
+		t.Errorf("the what-if page reads %+v from the link's query %q", in, v.Err.WhatIfLink.Query)
 	}
 }

@@ -2,6 +2,8 @@ package diagnose
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"pplab/engine/sim"
 )
@@ -44,13 +46,16 @@ func advise(p *Paste, run *Run) []Advice {
 	if run.c.Any() {
 		any := false
 		for i := range v {
-			any = any || v[i] > 0
+			any = any || v[i] > 0 || run.c.Wrapped[i]
 		}
 		if !any {
 			out = append(out, Advice{Signal: "every counter is 0",
 				Means: "the pool allocated nothing: no traffic on this queue in the interval, or the counters are of another device",
 				Look:  []string{"check the traffic reaches this device and queue (ethtool -S rx_packets, the RSS indirection table: ethtool -x)"}})
 		}
+	}
+	if a, ok := lossAdvice(run.other); ok {
+		out = append(out, a)
 	}
 	if s, ok := ratio(run.Ratios, "released_refcnt share"); ok && s > releasedShareCallout {
 		out = append(out, Advice{Signal: fmt.Sprintf("recycle_released_refcnt is %.2f %% of the pages that came back (%d)", 100*s, v[sim.StatRecycleReleasedRefcnt]),
@@ -105,8 +110,13 @@ func advise(p *Paste, run *Run) []Advice {
 				"the driver: does it set page_pool_params.napi (bnxt, mlx5 do from 6.4; many SoC drivers never do)",
 				"where the frees run: the application on another CPU than the IRQ (RFS/RPS, the reader's CPU) frees off the NAPI CPU — from 5.19 the deferred free (skb_attempt_defer_free) brings TCP frees back to it"}})
 	}
+	// A pool's or device's own advice goes with its device's run.
+	mine := func(key string) bool { return len(run.keys) == 0 || contains(run.advised, key) }
 	for _, sn := range p.Snapshots[len(p.Snapshots)-1:] {
 		for _, pl := range sn.Pools {
+			if !mine(poolKey(pl)) {
+				continue
+			}
 			switch {
 			case pl.Detached && pl.HasInflight && pl.Inflight > 0:
 				out = append(out, Advice{Signal: fmt.Sprintf("pool %d is a zombie: detached at %d s (detach-time) with %d pages in flight", pl.ID, pl.DetachTime, pl.Inflight),
@@ -123,7 +133,7 @@ func advise(p *Paste, run *Run) []Advice {
 			}
 		}
 		for _, d := range sn.Devices {
-			if d.Zombies > 0 && d.ZombieRefs > 0 {
+			if d.Zombies > 0 && d.ZombieRefs > 0 && mine(deviceKey(d)) {
 				out = append(out, Advice{Signal: fmt.Sprintf("%s[%d]: %d zombie pools hold %d pages (%d bytes)", d.Ifname, d.Ifindex, d.Zombies, d.ZombieRefs, d.ZombieBytes),
 					Means: "detached pools whose pages have not come back (ynltool counts a pool with detach-time as a zombie)",
 					Look:  []string{"ynltool page-pool stats zombies (or ynl --dump page-pool-get) for their ids and detach-time", "then as for a zombie pool: Recv-Q of the sockets, else a driver leak; drgn contrib/pp_leak"}})
@@ -135,4 +145,84 @@ func advise(p *Paste, run *Run) []Advice {
 			Look: []string{"compare with the nearest scenarios' runs in the playground"}})
 	}
 	return out
+}
+
+// lossCounters are the driver counters of frames the device received and
+// lost before the stack had them (the RX ring had no buffer, the FIFO
+// overflowed), and of the refills that found no page: the page_pool
+// counters never see those frames, and the model's runs lose none.
+var lossCounters = []struct {
+	re    func() *regexp.Regexp
+	alloc bool // a refill or allocation that failed, not a frame lost at the NIC
+}{
+	// mvneta, mvpp2 (mvneta_statistics[], mvpp2_ethtool_mib_regs[])
+	{lazyRegexp(`^rx_(discard|overrun|fifo_overrun)$`), false},
+	// mlx5 (en_stats.c): no receive WQE posted, the port's discards
+	{lazyRegexp(`^rx_(out_of_buffer|discards_phy)$`), false},
+	// the netdev's own counters, as many drivers print them; bnxt's
+	{lazyRegexp(`^rx_(dropped|missed_errors|fifo_errors|over_errors|no_buffer_count|discards|total_discard_pkts|buf_errors)$`), false},
+	{lazyRegexp(`^(refill_errors?|skb_alloc_errors?|rx_buff_alloc_err)$`), true},
+}
+
+// isLoss reports whether a driver counter counts a loss (lossCounters).
+func isLoss(name string) bool {
+	for _, l := range lossCounters {
+		if l.re().MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// lossAdvice is what to look at when the driver's counters show frames
+// lost (other: the run's driver counters); ok false for none.
+func lossAdvice(other []Named) (Advice, bool) {
+	var lost, failed float64
+	var named, allocNamed []string
+	for _, o := range other {
+		for _, l := range lossCounters {
+			if !l.re().MatchString(o.Name) || o.Value <= 0 {
+				continue
+			}
+			if l.alloc {
+				failed += o.Value
+				allocNamed = append(allocNamed, fmt.Sprintf("%s %s (line %d)", o.Name, human(o.Value), o.Line))
+			} else {
+				lost += o.Value
+				named = append(named, fmt.Sprintf("%s %s (line %d)", o.Name, human(o.Value), o.Line))
+			}
+			break
+		}
+	}
+	if lost == 0 && failed == 0 {
+		return Advice{}, false
+	}
+	frames, framesWhat := rxFrames(Snapshot{Other: other})
+	var sig []string
+	if lost > 0 {
+		s := strings.Join(named, ", ") + ": " + human(lost) + " frames lost"
+		if frames > 0 {
+			s += fmt.Sprintf(": %.2g %% of %s received (lost / received)", 100*lost/frames, framesWhat)
+		}
+		sig = append(sig, s)
+	}
+	if failed > 0 {
+		sig = append(sig, strings.Join(allocNamed, ", ")+": refills or allocations that found no memory")
+	}
+	a := Advice{Signal: strings.Join(sig, "; "),
+		Means: "the device had frames it could not hand to the driver: the RX ring had no free buffer when they came (a discard) or the receive FIFO filled (an overrun) — the NAPI poll did not take frames out and refill the ring as fast as they arrived. The page_pool counters count only the frames that got a buffer, so none of these shows in them, nor in the model's runs, which lose none",
+		Look: []string{
+			"the CPU that runs the NIC's NAPI: saturated? (mpstat -P ALL 1: %soft near 100; /proc/net/softnet_stat, its third column — time_squeeze — growing: the poll ran out of budget)",
+			"the RX ring: ethtool -g <dev>; a larger ring (ethtool -G <dev> rx N) absorbs the bursts (the pool's ptr_ring is sized from it too)",
+			"the load spread: more RX queues and RSS (ethtool -l / -L, ethtool -x), the IRQs' CPUs (/proc/irq/*/smp_affinity_list), interrupt coalescing (ethtool -c)",
+			"the NAPI budget: net.core.netdev_budget and netdev_budget_usecs",
+		}}
+	if failed > 0 {
+		a.Look = append(a.Look, "the refill's failures: memory pressure (/proc/meminfo, /proc/buddyinfo), and the pool's alloc_slow (each a bulk call to the page allocator)")
+	}
+	if lost == 0 {
+		a.Means = "the driver could not get memory for a refill or an skb: the RX ring ran short of buffers, and the frames that came meanwhile were dropped (or, for an skb, the frame was). The page_pool counters do not count the failures, nor the model's runs, which fail none"
+		a.Look = []string{a.Look[len(a.Look)-1], a.Look[1]}
+	}
+	return a, true
 }

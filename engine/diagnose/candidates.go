@@ -57,6 +57,17 @@ const (
 	// RuleDriverNamed: a model driver's name in the paste's prose, a
 	// comment or a command line: that driver.
 	RuleDriverNamed = "driver-named"
+	// RuleXDPAll: an XDP action counter (rx_xdp_drop, rx_xdp_tx,
+	// rx_xdp_redirect) counting nearly every frame received (XDPAllShare):
+	// the runs of that scenario only, the model's only runs whose frames
+	// all meet that action.
+	RuleXDPAll = "xdp-all"
+	// RuleXDPNone: an XDP action counter at 0 while the device received
+	// traffic (XDPTrafficMin frames, or page_pool allocations): no frame
+	// met that action, so not the scenario whose model counts it on every
+	// frame (rx_xdp_tx 0: not xdp-tx; rx_xdp_drop 0: not xdp-drop;
+	// rx_xdp_redirect 0: not xdp-redirect).
+	RuleXDPNone = "xdp-none"
 	// RuleDriverCounters: the driver's other counters that count an event
 	// only some scenarios have (GRO, XDP drop / redirect / TX), nonzero:
 	// those scenarios first. A preference, not a filter.
@@ -84,9 +95,16 @@ type Constraint struct {
 	// Dropped: no model run meets it together with the constraints before
 	// it, so the ranking does without it.
 	Dropped bool `json:"dropped,omitempty"`
+	// Either: it contradicts another piece of evidence of its kind (its
+	// Rule), neither stronger: the runs either keeps are ranked.
+	Either bool `json:"either,omitempty"`
+	// Device: the evidence is about this device only (a zombie pool), and
+	// ranks its run alone; "" for the whole paste.
+	Device string `json:"device,omitempty"`
 
-	admit func(lab.Config) bool
-	why   string // why it was dropped
+	admit  func(lab.Config) bool
+	why    string // why it was dropped
+	devKey string // the device's group (devGroup.key)
 }
 
 // How says what the constraint does to the runs, before what it keeps
@@ -95,6 +113,8 @@ func (c Constraint) How() string {
 	switch {
 	case c.Dropped:
 		return "no model run meets it with the above, so not applied; it would keep"
+	case c.Either:
+		return "contradicts the other " + c.Rule + " evidence, neither stronger: the runs either keeps are ranked; this one keeps"
 	case c.Prefers:
 		return "ranks"
 	}
@@ -188,6 +208,159 @@ var eventCounters = []struct {
 	{lazyRegexp(`^rx\d*_xdp_drop$`), []string{"xdp-drop"}, "frames an XDP program dropped"},
 	{lazyRegexp(`^rx\d*_xdp_redirect$`), []string{"xdp-redirect"}, "frames an XDP program redirected"},
 	{lazyRegexp(`^rx\d*_xdp_tx(_xmit)?$`), []string{"xdp-tx"}, "frames an XDP program sent back out (XDP_TX)"},
+}
+
+// xdpActions are the XDP action counters and the scenario whose model
+// runs that action on every frame (its runs count it; no other scenario's
+// do).
+var xdpActions = []struct {
+	re       func() *regexp.Regexp
+	scenario string
+	action   string
+	what     string
+}{
+	{lazyRegexp(`^rx(\d*)_xdp_drop$`), "xdp-drop", "XDP_DROP", "dropped by an XDP program (XDP_DROP)"},
+	{lazyRegexp(`^rx(\d*)_xdp_tx(?:_xmit)?$`), "xdp-tx", "XDP_TX", "sent back out by an XDP program (XDP_TX)"},
+	{lazyRegexp(`^rx(\d*)_xdp_redirect$`), "xdp-redirect", "XDP_REDIRECT", "redirected by an XDP program (XDP_REDIRECT)"},
+}
+
+// Thresholds of the XDP evidence: the traffic a counter at 0 says
+// something of, and the share of the frames an action must count to be
+// the whole traffic.
+const (
+	XDPTrafficMin = 1000
+	XDPAllShare   = 0.9
+)
+
+// PreferWithin is how near the nearest shape a run the paste's other
+// evidence points to (a preference: RuleTraffic, RuleZombies,
+// RuleDriverCounters) must be to be ranked first: shapes within it the
+// counters do not tell apart, and the other evidence decides; a farther
+// one takes its place by distance, as every run does.
+const PreferWithin = 0.01
+
+// preferKeeps is what a preference keeps, in words: the runs named
+// first, among the shapes as near as the nearest.
+func preferKeeps(runs string) string {
+	return fmt.Sprintf("%s first among the shapes within %.2f of the nearest (the counters do not tell those apart; a farther one keeps its place by distance)", runs, PreferWithin)
+}
+
+// xdpCount is a snapshot's count of an XDP action: the device's total, or
+// the sum of its rings' (rx<N>_…); the line and name it cites; ok false
+// when the snapshot shows none.
+func xdpCount(sn Snapshot, re *regexp.Regexp) (v float64, name string, line int, ok bool) {
+	var rings float64
+	ringLine, ringName := 0, ""
+	for _, o := range sn.Other {
+		m := re.FindStringSubmatch(o.Name)
+		if m == nil {
+			continue
+		}
+		if m[1] == "" {
+			return o.Value, o.Name, o.Line, true
+		}
+		if ringName == "" {
+			ringName, ringLine = o.Name, o.Line
+		}
+		rings += o.Value
+		ok = true
+	}
+	if ok {
+		return rings, "the rings' " + ringName + "…", ringLine, true
+	}
+	return 0, "", 0, false
+}
+
+// rxFrames is the frames the device received, as its counters say: the
+// PHY's or the MAC's count (rx_packets_phy, good_frames_received), else
+// rx_packets plus the frames XDP consumed (mlx5's rx_packets leaves
+// those out; a driver whose rx_packets counts them counts them twice
+// here, which only makes an action's share smaller); what names them.
+func rxFrames(sn Snapshot) (float64, string) {
+	get := func(name string) (float64, bool) {
+		if j := slices.IndexFunc(sn.Other, func(o Named) bool { return o.Name == name }); j >= 0 {
+			return sn.Other[j].Value, true
+		}
+		return 0, false
+	}
+	for _, n := range []string{"rx_packets_phy", "good_frames_received"} {
+		if v, ok := get(n); ok && v > 0 {
+			return v, fmt.Sprintf("%s %s", n, human(v))
+		}
+	}
+	v, ok := get("rx_packets")
+	what := fmt.Sprintf("rx_packets %s", human(v))
+	for _, a := range xdpActions {
+		if x, name, _, okX := xdpCount(sn, a.re()); okX && x > 0 {
+			v += x
+			ok = true
+			what += " + " + name
+		}
+	}
+	if !ok {
+		return 0, ""
+	}
+	return v, what
+}
+
+// xdpConstraints read the XDP action counters of the paste's last
+// snapshot: one that counts nearly every frame keeps its scenario's runs
+// (RuleXDPAll); ones at 0 while the device had traffic leave their
+// scenarios out (RuleXDPNone).
+func xdpConstraints(p *Paste) []Constraint {
+	last := p.Snapshots[len(p.Snapshots)-1]
+	frames, framesWhat := rxFrames(last)
+	var out []Constraint
+	var none, noneEv, noneAct []string
+	for _, a := range xdpActions {
+		v, name, line, ok := xdpCount(last, a.re())
+		if !ok {
+			continue
+		}
+		switch {
+		case v > 0 && frames > 0 && v >= XDPAllShare*frames:
+			scen := a.scenario
+			out = append(out, Constraint{Rule: RuleXDPAll,
+				Evidence: fmt.Sprintf("%s %s (line %d) of %s received: %.1f %% of the frames %s", name, human(v), line, framesWhat, 100*min(v/frames, 1), a.what),
+				Keeps:    scen + "'s runs: the model's only runs whose every frame meets it",
+				admit:    func(c lab.Config) bool { return c.Scenario == scen }})
+		case v == 0:
+			none = append(none, a.scenario)
+			noneEv = append(noneEv, fmt.Sprintf("%s 0 (line %d)", name, line))
+			noneAct = append(noneAct, a.action)
+		}
+	}
+	if len(none) > 0 {
+		traffic := ""
+		switch {
+		case frames >= XDPTrafficMin:
+			traffic = "of " + framesWhat + " received"
+		case allocs(last.Device.V) >= XDPTrafficMin:
+			traffic = fmt.Sprintf("while the pool handed out %s pages", human(float64(allocs(last.Device.V))))
+		}
+		if traffic != "" {
+			set := map[string]bool{}
+			for _, s := range none {
+				set[s] = true
+			}
+			out = append(out, Constraint{Rule: RuleXDPNone,
+				Evidence: strings.Join(noneEv, ", ") + ": no frame met " + orList(noneAct) + ", " + traffic,
+				Keeps:    "runs other than " + andList(none) + " (in the model each of them meets its action on every frame)",
+				admit:    func(c lab.Config) bool { return !set[c.Scenario] }})
+		}
+	}
+	return out
+}
+
+func orList(xs []string) string { return joinLast(xs, " or ") }
+
+func andList(xs []string) string { return joinLast(xs, " and ") }
+
+func joinLast(xs []string, last string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + last + xs[len(xs)-1]
 }
 
 var (
@@ -390,6 +563,12 @@ func Constraints(p *Paste) []Constraint {
 		}
 	}
 	// The driver's own counters.
+	var pp []string // the paste's page_pool counter names some model driver prints
+	for _, n := range p.names {
+		if len(printers(n.name)) > 0 {
+			pp = append(pp, n.name)
+		}
+	}
 	for _, on := range ownNames {
 		var found []string
 		n := 0
@@ -410,9 +589,27 @@ func Constraints(p *Paste) []Constraint {
 		if n > 3 {
 			name += fmt.Sprintf(" and %d more", n-3)
 		}
-		drv := on.drivers[0]
+		drivers := on.drivers
+		why := ""
+		if noted == "" && len(pp) > 0 {
+			// Beside page_pool counters: only the drivers whose ethtool -S
+			// prints them (mvneta, not mvpp2).
+			var printing, silent []string
+			for _, d := range drivers {
+				if f, ok := factsOf(d); ok && f.exposed {
+					printing = append(printing, d)
+				} else {
+					silent = append(silent, d)
+				}
+			}
+			if len(printing) > 0 && len(silent) > 0 {
+				drivers = printing
+				why = fmt.Sprintf(", beside page_pool counters (%s prints none)", strings.Join(silent, ", "))
+			}
+		}
+		drv := drivers[0]
 		f, _ := factsOf(drv)
-		c := Constraint{Rule: RuleDriverNames, Evidence: fmt.Sprintf("%s: %s", name, on.what), Keeps: strings.Join(on.drivers, " or ") + "'s runs", admit: admitDrivers(on.drivers)}
+		c := Constraint{Rule: RuleDriverNames, Evidence: fmt.Sprintf("%s: %s%s", name, on.what, why), Keeps: strings.Join(drivers, " or ") + "'s runs", admit: admitDrivers(drivers)}
 		if on.cache && f.rxCacheUntil != "" {
 			until := f.rxCacheUntil
 			c.Keeps = fmt.Sprintf("%s's runs in eras before %s (it keeps its own RX page cache until then)", drv, until)
@@ -479,6 +676,8 @@ func Constraints(p *Paste) []Constraint {
 		}
 		out = append(out, Constraint{Rule: RuleDriverNamed, Evidence: "the paste names " + strings.Join(ev, ", "), Keeps: strings.Join(named, ", ") + "'s runs", admit: admitDrivers(named)})
 	}
+	// The XDP action counters: the whole traffic, or none of it.
+	out = append(out, xdpConstraints(p)...)
 	// Event counters: evidence of a scenario.
 	last := p.Snapshots[len(p.Snapshots)-1]
 	var scen, ev []string
@@ -498,8 +697,11 @@ func Constraints(p *Paste) []Constraint {
 	if c, ok := trafficConstraint(last); ok {
 		out = append(out, c)
 	}
-	if z := zombies(p); z != "" {
-		out = append(out, Constraint{Rule: RuleZombies, Evidence: z + ": a destroyed pool whose pages have not all come back (page_pool_release_retry keeps it)", Keeps: "destroy first", Prefers: true,
+	// A zombie pool: evidence of destroy for its own device (DiagnosePaste
+	// applies it to that device's run only).
+	for _, z := range zombies(p) {
+		out = append(out, Constraint{Rule: RuleZombies, Evidence: strings.Join(z.what, "; ") + ": a destroyed pool whose pages have not all come back (page_pool_release_retry keeps it)", Keeps: preferKeeps("destroy"), Prefers: true,
+			Device: z.name, devKey: z.key,
 			admit: func(c lab.Config) bool { return c.Scenario == "destroy" }})
 	}
 	if len(scen) > 0 {
@@ -507,7 +709,7 @@ func Constraints(p *Paste) []Constraint {
 		for _, s := range scen {
 			set[s] = true
 		}
-		out = append(out, Constraint{Rule: RuleDriverCounters, Evidence: strings.Join(ev, "; "), Keeps: strings.Join(scen, ", ") + " first", Prefers: true,
+		out = append(out, Constraint{Rule: RuleDriverCounters, Evidence: strings.Join(ev, "; "), Keeps: preferKeeps(strings.Join(scen, ", ")), Prefers: true,
 			admit: func(c lab.Config) bool { return set[c.Scenario] }})
 	}
 	return out
@@ -550,7 +752,7 @@ func trafficConstraint(sn Snapshot) (Constraint, bool) {
 		return Constraint{}, false
 	}
 	set := func(ev string, scen ...string) (Constraint, bool) {
-		return Constraint{Rule: RuleTraffic, Evidence: ev, Keeps: strings.Join(scen, ", ") + " first", Prefers: true,
+		return Constraint{Rule: RuleTraffic, Evidence: ev, Keeps: preferKeeps(strings.Join(scen, ", ")), Prefers: true,
 			admit: func(c lab.Config) bool { return slices.Contains(scen, c.Scenario) }}, true
 	}
 	switch {
@@ -598,32 +800,56 @@ func napiConstraint(p *Paste) (Constraint, bool) {
 	return Constraint{}, false
 }
 
-// zombies describes the paste's destroyed pools that still hold pages
-// ("" for none).
-func zombies(p *Paste) string {
-	var z []string
-	for _, sn := range p.Snapshots[len(p.Snapshots)-1:] {
-		for _, pl := range sn.Pools {
-			if pl.Detached && (!pl.HasInflight || pl.Inflight > 0) {
-				z = append(z, fmt.Sprintf("pool %d (line %d) detached with %d pages in flight", pl.ID, pl.Line, pl.Inflight))
+// zombieDev is the destroyed pools of one device that still hold pages.
+type zombieDev struct {
+	key, name string
+	what      []string
+}
+
+// zombies are the paste's destroyed pools that still hold pages, by
+// device, in the paste's order.
+func zombies(p *Paste) []zombieDev {
+	var out []zombieDev
+	add := func(key, name, what string) {
+		for i := range out {
+			if out[i].key == key {
+				out[i].what = append(out[i].what, what)
+				return
 			}
 		}
-		for _, d := range sn.Devices {
-			if d.Zombies > 0 && d.ZombieRefs > 0 {
-				z = append(z, fmt.Sprintf("%s[%d] (line %d): %d zombie pools holding %d pages", d.Ifname, d.Ifindex, d.Line, d.Zombies, d.ZombieRefs))
+		out = append(out, zombieDev{key: key, name: name, what: []string{what}})
+	}
+	sn := p.Snapshots[len(p.Snapshots)-1]
+	for _, pl := range sn.Pools {
+		if pl.Detached && (!pl.HasInflight || pl.Inflight > 0) {
+			name := "no ifindex (orphaned)"
+			switch {
+			case pl.HasIfindex && pl.Ifname != "":
+				name = fmt.Sprintf("%s[%d]", pl.Ifname, pl.Ifindex)
+			case pl.HasIfindex:
+				name = fmt.Sprintf("ifindex %d", pl.Ifindex)
 			}
+			add(poolKey(pl), name, fmt.Sprintf("pool %d (line %d) detached with %d pages in flight", pl.ID, pl.Line, pl.Inflight))
 		}
 	}
-	if len(z) > 2 {
-		z = append(z[:2], fmt.Sprintf("%d more", len(z)-2))
+	for _, d := range sn.Devices {
+		if d.Zombies > 0 && d.ZombieRefs > 0 {
+			add(deviceKey(d), fmt.Sprintf("%s[%d]", d.Ifname, d.Ifindex), fmt.Sprintf("%s[%d] (line %d): %d zombie pools holding %d pages", d.Ifname, d.Ifindex, d.Line, d.Zombies, d.ZombieRefs))
+		}
 	}
-	return strings.Join(z, "; ")
+	for i := range out {
+		if z := out[i].what; len(z) > 2 {
+			out[i].what = append(z[:2], fmt.Sprintf("%d more", len(z)-2))
+		}
+	}
+	return out
 }
 
 // notCompared names the paste's counters that are no page_pool counter
 // and that no constraint read (the model does not count them).
 func notCompared(p *Paste, cs []Constraint) []string {
 	traffic := slices.ContainsFunc(cs, func(c Constraint) bool { return c.Rule == RuleTraffic })
+	xdp := slices.ContainsFunc(cs, func(c Constraint) bool { return c.Rule == RuleXDPNone || c.Rule == RuleXDPAll })
 	var out []string
 	seen := map[string]bool{}
 	for _, sn := range p.Snapshots {
@@ -642,6 +868,14 @@ func notCompared(p *Paste, cs []Constraint) []string {
 				if ec.re().MatchString(o.Name) && o.Value > 0 {
 					continue next
 				}
+			}
+			for _, a := range xdpActions {
+				if xdp && a.re().MatchString(o.Name) {
+					continue next // read by the XDP evidence, at 0 too
+				}
+			}
+			if o.Value > 0 && isLoss(o.Name) {
+				continue // read by the advice (what to look at next)
 			}
 			for _, names := range trafficNames {
 				if traffic && slices.Contains(names, o.Name) {
@@ -754,12 +988,32 @@ func Rank(sweep []Candidate, c Counts, sh Shape, n int, cs []Constraint) ([]Matc
 			}
 		}
 		if !any {
-			c.Dropped = true
 			cfgs := make([]lab.Config, len(all))
 			for i := range all {
 				cfgs[i] = all[i].c.Config
 			}
-			c.why = contradiction(cfgs, cs, ci)
+			oi, why := contradiction(cfgs, cs, ci)
+			if oi >= 0 && cs[oi].Rule == c.Rule && !cs[oi].Either {
+				// Two pieces of evidence of one kind, neither stronger (mlx5's
+				// counter name beside the Marvell MIB): the runs either keeps.
+				o := &cs[oi]
+				oa, ca := o.admit, c.admit
+				o.admit = func(cfg lab.Config) bool { return oa(cfg) || ca(cfg) }
+				for i := range kept {
+					kept[i] = true
+					for _, f := range cs[:ci] {
+						if f.admit != nil && !f.Prefers && !f.Dropped {
+							kept[i] = kept[i] && f.admit(all[i].c.Config)
+						}
+					}
+				}
+				o.Either, c.Either = true, true
+				c.why = fmt.Sprintf("the paste contradicts itself: %s (%s: %s) and %s (%s: %s) — no kernel the model knows prints both; neither is stronger (both are %s), so the runs either keeps are ranked: %s or %s", c.Evidence, c.Rule, c.Keeps, o.Evidence, o.Rule, o.Keeps, c.Rule, o.Keeps, c.Keeps)
+				o.why = c.why
+				notes = append(notes, c.why)
+				continue
+			}
+			c.Dropped, c.why = true, why
 			notes = append(notes, c.why)
 			continue
 		}
@@ -798,6 +1052,7 @@ func Rank(sweep []Candidate, c Counts, sh Shape, n int, cs []Constraint) ([]Matc
 		scored
 		eras  []string
 		order int
+		first bool // ranked first: preferred, and as near as the nearest
 	}
 	byKey := map[string]*pair{}
 	var pairs []*pair
@@ -829,10 +1084,21 @@ func Rank(sweep []Candidate, c Counts, sh Shape, n int, cs []Constraint) ([]Matc
 		}
 		pairs = pref
 	}
+	// Distance ranks; the runs the paste's other evidence points to come
+	// first only among the shapes the counters do not tell apart from the
+	// nearest (PreferWithin of it): a run far from the counters' shape
+	// is not put above nearer ones because the evidence prefers it.
+	nearest := math.Inf(1)
+	for _, p := range pairs {
+		nearest = min(nearest, p.d)
+	}
+	for _, p := range pairs {
+		p.first = p.pref && p.d <= nearest+PreferWithin+1e-9
+	}
 	sort.SliceStable(pairs, func(i, j int) bool {
 		a, b := pairs[i], pairs[j]
-		if a.pref != b.pref {
-			return a.pref
+		if a.first != b.first {
+			return a.first
 		}
 		return a.d < b.d
 	})
@@ -868,10 +1134,11 @@ func Rank(sweep []Candidate, c Counts, sh Shape, n int, cs []Constraint) ([]Matc
 }
 
 // contradiction says why constraint ci meets no run with the ones kept
-// before it: the first of them that no run meets together with it.
-func contradiction(all []lab.Config, cs []Constraint, ci int) string {
+// before it: the first of them that no run meets together with it (its
+// index; -1 when it is their combination).
+func contradiction(all []lab.Config, cs []Constraint, ci int) (int, string) {
 	c := cs[ci]
-	for _, o := range cs[:ci] {
+	for oi, o := range cs[:ci] {
 		if o.admit == nil || o.Prefers || o.Dropped {
 			continue
 		}
@@ -883,10 +1150,10 @@ func contradiction(all []lab.Config, cs []Constraint, ci int) string {
 			}
 		}
 		if !both {
-			return fmt.Sprintf("the paste contradicts itself: %s (%s: %s) and %s (%s: %s) — no kernel the model knows prints both; ranked without %s", c.Evidence, c.Rule, c.Keeps, o.Evidence, o.Rule, o.Keeps, c.Rule)
+			return oi, fmt.Sprintf("the paste contradicts itself: %s (%s: %s) and %s (%s: %s) — no kernel the model knows prints both; %s is the stronger evidence, so the ranking does without this %s (it would keep %s)", c.Evidence, c.Rule, c.Keeps, o.Evidence, o.Rule, o.Keeps, o.Rule, c.Rule, c.Keeps)
 		}
 	}
-	return fmt.Sprintf("no model run meets %s (%s: %s) together with the constraints before it: ranked without it", c.Rule, c.Evidence, c.Keeps)
+	return -1, fmt.Sprintf("no model run meets %s (%s: %s) together with the constraints before it: ranked without it", c.Rule, c.Evidence, c.Keeps)
 }
 
 func nicDropped(cs []Constraint) bool {

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"pplab/engine/sim"
@@ -52,8 +53,31 @@ type Run struct {
 	Ratios       []Ratio  `json:"ratios"`
 	Nearest      []Match  `json:"nearest,omitempty"`
 	Next         []Advice `json:"next"`
+	// Device: the run is this device's alone (a paste of several devices
+	// diagnoses each apart); "" for the paste's one device.
+	Device string `json:"device,omitempty"`
 
-	c Counters
+	c    Counters
+	keys []string // the devices it covers (devGroup.key)
+	// advised: the devices whose pools' advice (a zombie) this run gives:
+	// its own, and for the first run those no run covers.
+	advised []string
+	// other: the driver's other counters over the run (a snapshot's, or
+	// their increase between two; none for a device of a netlink dump).
+	other []Named
+}
+
+// otherDelta is the increase of the driver's other counters between two
+// snapshots, by name (the ones both show and that did not go down; each
+// at the later line).
+func otherDelta(a, b []Named) []Named {
+	var out []Named
+	for _, y := range b {
+		if i := slices.IndexFunc(a, func(x Named) bool { return x.Name == y.Name }); i >= 0 && y.Value >= a[i].Value {
+			out = append(out, Named{Line: y.Line, Name: y.Name, Value: y.Value - a[i].Value})
+		}
+	}
+	return out
 }
 
 // Report is a whole diagnosis.
@@ -79,7 +103,7 @@ type Report struct {
 }
 
 // DistanceDoc is the distance the nearest scenarios are ranked by.
-const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum (page_pool's counters, and mlx5's rx_cache_* when the paste shows them: the driver's own RX page cache before 6.4, which the model counts too), p (the paste) and q (a model run at the paste's length: its counters at 5 000 packets plus what it adds after them, scaled to the paste's allocations — the warm-up's counts stay, the steady state's grow), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets, among those the paste could come from (its constraints); each scenario × driver at its nearest eras; runs at the same distance are one shape, every one named"
+const DistanceDoc = "Hellinger distance between counter shapes: each compared counter's share of their sum (page_pool's counters, and mlx5's rx_cache_* when the paste shows them: the driver's own RX page cache before 6.4, which the model counts too), p (the paste) and q (a model run at the paste's length: its counters at 5 000 packets plus what it adds after them, scaled to the paste's allocations — the warm-up's counts stay, the steady state's grow, and the pages the run gives back after its warm-up beyond those it hands out, handed out before (a destroy's late returns), come back once, not once per repeat), H = sqrt(1 - Σ sqrt(p_i q_i)), 0 (the same shape) to 1 (nothing in common); model runs: every scenario × driver × era with page_pool stats (6.1 on) at the drivers' own sizes, 20 000 packets, among those the paste could come from (its constraints); each scenario × driver at its nearest eras; runs at the same distance are one shape, every one named"
 
 // NoteNoInterval is the note of two snapshots without the time between
 // them, in the CLI's words (the page says where its own field is).
@@ -123,45 +147,100 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 			withStats++
 		}
 	}
+	first, last := p.Snapshots[0], p.Snapshots[len(p.Snapshots)-1]
+	firstDevs, lastDevs := deviceGroups(first), deviceGroups(last)
 	switch {
 	case p.Columns:
 		for _, sn := range p.Snapshots {
 			c := sn.Device
 			c.Cache, c.HasCache = snapCache(sn)
-			runs = append(runs, Run{Label: sn.Label, c: c})
+			runs = append(runs, Run{Label: sn.Label, c: c, other: sn.Other})
 		}
 	case withStats >= 2:
-		first, last := p.Snapshots[0], p.Snapshots[len(p.Snapshots)-1]
-		d, ok := delta(first.Device, last.Device)
-		if a, okA := snapCache(first); okA {
-			if b, okB := snapCache(last); okB {
-				d.Cache, d.HasCache = b, true
-				for i := range b {
-					if b[i] < a[i] {
-						d.HasCache = false
-						break
+		span := fmt.Sprintf("increase from snapshot 1 (line %d) to snapshot %d (line %d)", first.Line, len(p.Snapshots), last.Line)
+		if len(lastDevs) > 1 && sameKeys(firstDevs, lastDevs) {
+			// Each device's increase apart.
+			down := false
+			for _, g := range lastDevs {
+				i := slices.IndexFunc(firstDevs, func(f devGroup) bool { return f.key == g.key })
+				d, ok := delta(firstDevs[i].c, g.c)
+				down = down || !ok
+				runs = append(runs, Run{Label: g.short() + ": " + span, Device: g.short(), c: d, keys: []string{g.key}})
+			}
+			if !down {
+				r.Notes = append(r.Notes, devicesApart(lastDevs))
+				break
+			}
+			runs = nil
+			r.Notes = append(r.Notes, "a device's counter went down between the snapshots (a reset): each device's last snapshot is diagnosed alone")
+			for _, g := range lastDevs {
+				runs = append(runs, Run{Label: fmt.Sprintf("%s, snapshot %d", g.label, len(p.Snapshots)), Device: g.short(), c: g.c, keys: []string{g.key}})
+			}
+		} else {
+			d, ok := delta(first.Device, last.Device)
+			if a, okA := snapCache(first); okA {
+				if b, okB := snapCache(last); okB {
+					d.Cache, d.HasCache = b, true
+					for i := range b {
+						if b[i] < a[i] {
+							d.HasCache = false
+							break
+						}
+						d.Cache[i] = b[i] - a[i]
 					}
-					d.Cache[i] = b[i] - a[i]
 				}
 			}
-		}
-		if ok {
-			runs = append(runs, Run{Label: fmt.Sprintf("increase from snapshot 1 (line %d) to snapshot %d (line %d)", first.Line, len(p.Snapshots), last.Line), c: d})
-		} else {
-			r.Notes = append(r.Notes, "a counter went down between the snapshots (a reset, or two different devices): the last snapshot is diagnosed alone")
-			c := last.Device
-			c.Cache, c.HasCache = snapCache(last)
-			runs = append(runs, Run{Label: fmt.Sprintf("snapshot %d (line %d)", len(p.Snapshots), last.Line), c: c})
+			keys := groupKeys(lastDevs)
+			if len(lastDevs) > 1 || len(firstDevs) > 1 {
+				r.Notes = append(r.Notes, fmt.Sprintf("the snapshots show different devices (%s, then %s): their pools are summed, as one device (a device's increase needs it in both)", groupNames(firstDevs), groupNames(lastDevs)))
+				keys = append(groupKeys(firstDevs), keys...)
+			}
+			if ok {
+				runs = append(runs, Run{Label: span, c: d, keys: keys, other: otherDelta(first.Other, last.Other)})
+			} else {
+				r.Notes = append(r.Notes, "a counter went down between the snapshots (a reset, or two different devices): the last snapshot is diagnosed alone")
+				c := last.Device
+				c.Cache, c.HasCache = snapCache(last)
+				runs = append(runs, Run{Label: fmt.Sprintf("snapshot %d (line %d)", len(p.Snapshots), last.Line), c: c, keys: groupKeys(lastDevs), other: last.Other})
+			}
 		}
 		r.Rates = rates(p, opt.Interval)
 		if r.Rates == nil {
 			r.Notes = append(r.Notes, NoteNoInterval)
 		}
+	case len(lastDevs) > 1:
+		for _, g := range lastDevs {
+			runs = append(runs, Run{Label: g.label, Device: g.short(), c: g.c, keys: []string{g.key}})
+		}
+		r.Notes = append(r.Notes, devicesApart(lastDevs))
 	default:
-		last := p.Snapshots[len(p.Snapshots)-1]
 		c := last.Device
 		c.Cache, c.HasCache = snapCache(last)
-		runs = append(runs, Run{Label: fmt.Sprintf("snapshot (line %d)", last.Line), c: c})
+		runs = append(runs, Run{Label: fmt.Sprintf("snapshot (line %d)", last.Line), c: c, keys: groupKeys(lastDevs), other: last.Other})
+	}
+	// The evidence about one device (a zombie pool) ranks that device's run
+	// alone.
+	applied := make([]bool, len(r.Constraints))
+	var covered []string
+	for _, run := range runs {
+		covered = append(covered, run.keys...)
+	}
+	for i := range runs {
+		runs[i].advised = runs[i].keys
+		if i == 0 && len(runs[i].keys) > 0 {
+			for _, sn := range p.Snapshots[len(p.Snapshots)-1:] {
+				for _, pl := range sn.Pools {
+					if k := poolKey(pl); !contains(covered, k) && !contains(runs[i].advised, k) {
+						runs[i].advised = append(runs[i].advised, k)
+					}
+				}
+				for _, d := range sn.Devices {
+					if k := deviceKey(d); !contains(covered, k) && !contains(runs[i].advised, k) {
+						runs[i].advised = append(runs[i].advised, k)
+					}
+				}
+			}
+		}
 	}
 	for i := range runs {
 		run := &runs[i]
@@ -169,46 +248,73 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 		run.Counters = map[string]uint64{}
 		for s := sim.Stat(0); s < sim.NumStats; s++ {
 			if run.c.Has[s] {
-				run.Counters[s.String()] = run.c.V[s]
+				run.Counters[s.String()] = run.c.V[s] // as pasted, an underflowed one too
 			} else if !(run.c.FastHasRefill && s == sim.StatAllocRefill) {
 				run.Absent = append(run.Absent, s.String())
 			}
+			if run.c.Wrapped[s] {
+				run.c.V[s] = 0 // no count: read nowhere (ratios, shape and advice leave it out)
+			}
+		}
+		var cs []Constraint
+		var at []int // cs[j] is r.Constraints[at[j]]
+		for j, c := range r.Constraints {
+			// A run without counters takes every piece of evidence: its
+			// candidates come from that alone.
+			if c.devKey == "" || contains(run.keys, c.devKey) || !run.c.Any() {
+				cs, at = append(cs, c), append(at, j)
+				applied[j] = true
+			}
+		}
+		rank := func(sh Shape) {
+			var notes []string
+			run.Nearest, notes = Rank(Sweep(), run.c.counts(), sh, opt.Nearest, cs)
+			for j, c := range cs {
+				if c.Dropped || c.Either { // the filters are the paste's: the same for every run
+					rc := &r.Constraints[at[j]]
+					rc.Dropped, rc.Either, rc.why = c.Dropped, c.Either, c.why
+				}
+			}
+			for _, n := range notes {
+				if run.Device != "" && strings.HasPrefix(n, "the nearest shape of all") {
+					n = run.Device + ": " + n // about this device's counters
+				}
+				if !contains(r.Notes, n) {
+					r.Notes = append(r.Notes, n)
+				}
+			}
 		}
 		if !run.c.Any() {
-			if !opt.NoModel && prefers(r.Constraints) {
-				cs := append([]Constraint(nil), r.Constraints...)
+			if !opt.NoModel && prefers(cs) {
 				// No page_pool counter: the runs the other evidence points
 				// to, unranked by shape (the RX cache's counters alone do
 				// not tell the scenarios apart: XDP_DROP and a drop in the
 				// stack both reuse every page through it).
 				sh := shapeOf(run.c, true)
 				sh.Cache = false
-				run.Nearest, _ = Rank(Sweep(), run.c.counts(), sh, opt.Nearest, cs)
-				if i == 0 {
-					r.Constraints = cs
-				}
+				rank(sh)
 			}
 			run.Next = advise(p, run)
 			continue
 		}
 		run.Ratios = ratios(run.c, absentZero)
 		if !opt.NoModel {
-			cs := append([]Constraint(nil), r.Constraints...)
-			var notes []string
-			run.Nearest, notes = Rank(Sweep(), run.c.counts(), shapeOf(run.c, absentZero), opt.Nearest, cs)
-			if i == 0 {
-				r.Constraints = cs // with the ones dropped marked
-			}
-			for _, n := range notes {
-				if !contains(r.Notes, n) {
-					r.Notes = append(r.Notes, n)
-				}
-			}
+			rank(shapeOf(run.c, absentZero))
 		}
 		for j := range run.Nearest {
 			run.Nearest[j].Why = why(run, run.Nearest[j].counts, absentZero)
 		}
 		run.Next = advise(p, run)
+	}
+	for j := range r.Constraints {
+		c := &r.Constraints[j]
+		switch {
+		case c.devKey == "":
+		case !applied[j]:
+			c.Keeps += ", for " + c.Device + " only: the paste shows no page_pool counters of it, so it ranks no run"
+		case len(runs) > 1:
+			c.Keeps += ", for " + c.Device + "'s run only"
+		}
 	}
 	if len(runs) > 0 && !runs[0].c.Any() {
 		if len(p.Snapshots[0].Pools) > 0 {
@@ -217,7 +323,7 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	}
 	r.Runs = runs
 	for _, c := range r.Constraints {
-		if c.Dropped {
+		if c.Dropped || c.Either {
 			r.NonePossible = "no modelled run can have printed this paste: " + c.why
 			break
 		}
@@ -233,6 +339,19 @@ func DiagnosePaste(p *Paste, opt Options) *Report {
 	}
 	r.Notes = append(r.Notes, p.Notes...)
 	return r
+}
+
+// devicesApart is the note of a paste whose devices are diagnosed apart.
+func devicesApart(gs []devGroup) string {
+	return fmt.Sprintf("%d devices (%s): each diagnosed apart — their pools are different queues' or NICs', and a sum would hide one's trouble in the other's counts; what the paste says of one device alone (a zombie pool) ranks that device's run only", len(gs), groupNames(gs))
+}
+
+func groupNames(gs []devGroup) string {
+	var n []string
+	for _, g := range gs {
+		n = append(n, g.short())
+	}
+	return strings.Join(n, ", ")
 }
 
 // cutMidLine reports whether the paste's last line is a counter's name
@@ -310,6 +429,11 @@ func delta(a, b Counters) (Counters, bool) {
 	d.FastHasRefill = a.FastHasRefill || b.FastHasRefill
 	for i := range a.V {
 		if a.Has[i] && b.Has[i] {
+			if a.Wrapped[i] || b.Wrapped[i] {
+				// No count at one end: no increase either.
+				d.Has[i], d.Wrapped[i] = true, true
+				continue
+			}
 			if b.V[i] < a.V[i] {
 				return d, false
 			}
@@ -335,7 +459,7 @@ func rates(p *Paste, interval float64) [][]Rate {
 		}
 		var rs []Rate
 		for s := sim.Stat(0); s < sim.NumStats; s++ {
-			if a.Device.Has[s] && b.Device.Has[s] && b.Device.V[s] >= a.Device.V[s] {
+			if a.Device.Has[s] && b.Device.Has[s] && !a.Device.Wrapped[s] && !b.Device.Wrapped[s] && b.Device.V[s] >= a.Device.V[s] {
 				d := b.Device.V[s] - a.Device.V[s]
 				rs = append(rs, Rate{Counter: s.String(), Delta: d, PerSec: float64(d) / sec, Seconds: sec})
 			}
@@ -363,11 +487,16 @@ func ratios(c Counters, absentZero bool) []Ratio {
 	v := c.V
 	has := func(ss ...sim.Stat) bool {
 		for _, s := range ss {
-			if !c.Has[s] && !absentZero {
+			if c.Wrapped[s] || (!c.Has[s] && !absentZero) {
 				return false
 			}
 		}
 		return true
+	}
+	// A ratio per allocation divides by all four allocation counters: none
+	// may be an underflowed one.
+	perAlloc := func(ss ...sim.Stat) bool {
+		return has(ss...) && !c.Wrapped[sim.StatAllocFast] && !c.Wrapped[sim.StatAllocRefill] && !c.Wrapped[sim.StatAllocSlow] && !c.Wrapped[sim.StatAllocSlowHighOrder]
 	}
 	var out []Ratio
 	add := func(name string, num, den uint64, formula, meaning string, ok bool) {
@@ -384,11 +513,11 @@ func ratios(c Counters, absentZero bool) []Ratio {
 		add("cached share", v[sim.StatRecycleCached], v[sim.StatRecycleCached]+v[sim.StatRecycleRing], "recycle_cached / (recycle_cached + recycle_ring)",
 			"of the pages recycled, the share put straight back into the alloc cache (direct recycling: XDP in the poll, from 6.4 skbs freed in the pool's NAPI context) rather than through the ptr_ring", has(sim.StatRecycleCached, sim.StatRecycleRing))
 		add("refill per alloc", v[sim.StatAllocRefill], allocs(v), "alloc_refill / "+A,
-			"allocations that found the cache empty and refilled it from the ptr_ring (up to 64 pages each)", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+			"allocations that found the cache empty and refilled it from the ptr_ring (up to 64 pages each)", perAlloc(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
 		add("slow per alloc", v[sim.StatAllocSlow]+v[sim.StatAllocSlowHighOrder], allocs(v), "(alloc_slow + alloc_slow_high_order) / "+A,
-			"allocations that went to the page allocator (order 0: one bulk call of up to 64 pages each)", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
-		add("empty per alloc", v[sim.StatAllocEmpty], allocs(v), "alloc_empty / "+A, "refills that found the ptr_ring empty", has(sim.StatAllocEmpty, sim.StatAllocFast, sim.StatAllocSlow))
-		add("waive per alloc", v[sim.StatAllocWaive], allocs(v), "alloc_waive / "+A, "ring pages of another NUMA node than the pool's, released at refill", has(sim.StatAllocWaive, sim.StatAllocFast))
+			"allocations that went to the page allocator (order 0: one bulk call of up to 64 pages each)", perAlloc(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+		add("empty per alloc", v[sim.StatAllocEmpty], allocs(v), "alloc_empty / "+A, "refills that found the ptr_ring empty", perAlloc(sim.StatAllocEmpty, sim.StatAllocFast, sim.StatAllocSlow))
+		add("waive per alloc", v[sim.StatAllocWaive], allocs(v), "alloc_waive / "+A, "ring pages of another NUMA node than the pool's, released at refill", perAlloc(sim.StatAllocWaive, sim.StatAllocFast))
 		puts := v[sim.StatRecycleCached] + v[sim.StatRecycleRing] + v[sim.StatRecycleRingFull] + v[sim.StatRecycleReleasedRefcnt]
 		add("ring_full share", v[sim.StatRecycleRingFull], v[sim.StatRecycleRing]+v[sim.StatRecycleRingFull], "recycle_ring_full / (recycle_ring + recycle_ring_full)",
 			"of the pages offered to the ptr_ring, the share released because it was full (a bulk put counts ring_full once per call)", has(sim.StatRecycleRing, sim.StatRecycleRingFull))
@@ -408,15 +537,15 @@ func ratios(c Counters, absentZero bool) []Ratio {
 		add("RX cache reuse share", cv[cacheReuse], cv[cacheReuse]+misses, "rx_cache_reuse / (rx_cache_reuse + rx_cache_empty + rx_cache_busy)",
 			"of the pages mlx5's RX refill asked its own page cache for (mlx5e_rx_cache_get, before 6.4), the share it got there; the rest came from the pool", true)
 		add("RX cache misses per alloc", misses, allocs(v), "(rx_cache_empty + rx_cache_busy) / "+A,
-			"the refills that found mlx5's RX page cache empty or its head page still in use, per page_pool allocation: before 6.4 the driver goes to the pool only after such a miss, so this is about 1", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+			"the refills that found mlx5's RX page cache empty or its head page still in use, per page_pool allocation: before 6.4 the driver goes to the pool only after such a miss, so this is about 1", perAlloc(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
 		add("RX cache waive per alloc", cv[cacheWaive], allocs(v), "rx_cache_waive / "+A,
-			"freed pages mlx5's RX page cache refused (another NUMA node's, or pfmemalloc) per page_pool allocation: each goes to the pool's alloc cache (page_pool_recycle_direct: recycle_cached)", has(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
+			"freed pages mlx5's RX page cache refused (another NUMA node's, or pfmemalloc) per page_pool allocation: each goes to the pool's alloc cache (page_pool_recycle_direct: recycle_cached)", perAlloc(sim.StatAllocFast, sim.StatAllocRefill, sim.StatAllocSlow))
 	}
 	fast := v[sim.StatAllocFast]
 	if !fastHasRefill {
 		fast += v[sim.StatAllocRefill]
 	}
-	if d := fast + v[sim.StatAllocSlow]; d > 0 && has(sim.StatRecycleRing, sim.StatRecycleCached, sim.StatAllocSlow, sim.StatAllocFast) {
+	if d := fast + v[sim.StatAllocSlow]; d > 0 && has(sim.StatRecycleRing, sim.StatRecycleCached, sim.StatAllocSlow, sim.StatAllocFast) && !c.Wrapped[sim.StatAllocRefill] {
 		f := float64(v[sim.StatRecycleRing]+v[sim.StatRecycleCached]) / float64(d) * 100
 		out = append(out, Ratio{Name: "recycling %", Value: math.Round(f*100) / 100,
 			Formula: "(recycle_ring + recycle_cached) / (alloc_fast + alloc_refill + alloc_slow) × 100 (ynltool page-pool stats; high-order allocations not counted)",

@@ -17,6 +17,7 @@ import (
 
 type expectStanza struct {
 	file, line                       string
+	run                              string // the run whose label holds it ("": the last)
 	format                           string
 	drivers, scenarios, not          []string
 	driverAny, nonePossible          bool
@@ -89,6 +90,8 @@ func readExpect(t *testing.T, path string) []expectStanza {
 			if hi != "" {
 				cur.eraHi = kernelOrder(t, hi)
 			}
+		case "run":
+			cur.run = v
 		case "source", "why":
 		default:
 			t.Fatalf("EXPECT line %d: unknown key %q", n, k)
@@ -160,6 +163,13 @@ func TestExpect(t *testing.T) {
 				t.Errorf("the report says none is possible: %s", rep.NonePossible)
 			}
 			run := rep.Runs[len(rep.Runs)-1]
+			if st.run != "" {
+				i := slices.IndexFunc(rep.Runs, func(r Run) bool { return strings.Contains(r.Label, st.run) })
+				if i < 0 {
+					t.Fatalf("EXPECT line %s: no run %q among %d", st.line, st.run, len(rep.Runs))
+				}
+				run = rep.Runs[i]
+			}
 			top := top3(run)
 			if len(top) == 0 {
 				t.Fatalf("no candidates; constraints %+v; notes %q", rep.Constraints, rep.Notes)

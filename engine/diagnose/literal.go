@@ -241,18 +241,13 @@ func parseLiteral(p *Paste, body []string) error {
 	}
 	for i := range p.Snapshots {
 		sn := &p.Snapshots[i]
-		ifs := map[uint64]bool{}
 		for _, pl := range sn.Pools {
 			if pl.HasStats {
 				sn.Device.add(pl.Stats)
-				ifs[pl.Ifindex] = true
 			}
 		}
 		for _, d := range sn.Devices {
 			sn.Device.add(d.Stats)
-		}
-		if len(ifs) > 1 {
-			p.Notes = append(p.Notes, fmt.Sprintf("snapshot %d: the pools of %d devices are summed", i+1, len(ifs)))
 		}
 	}
 	switch {
@@ -269,7 +264,7 @@ func parseLiteral(p *Paste, body []string) error {
 			what = append(what, "page-pool-stats-get")
 		}
 		p.Variant = strings.Join(what, " + ") + ", " + p.Variant
-		p.Provenance = "ynl, netlink family netdev: one entry per page pool (page_pool_nl_fill, page_pool_nl_stats_fill in net/core/page_pool_user.c); the diagnosis sums the pools"
+		p.Provenance = "ynl, netlink family netdev: one entry per page pool (page_pool_nl_fill, page_pool_nl_stats_fill in net/core/page_pool_user.c); the diagnosis sums each device's pools"
 	}
 	return nil
 }
@@ -341,6 +336,7 @@ func (p *Paste) literalItem(sn *Snapshot, d lval, kind string, x *lexer) error {
 				return err
 			}
 			c.set(st, n)
+			p.noteUnderflow(k, v.line, n)
 			mark(i, UseCounter, "")
 		}
 		pl := sn.poolByID(id, d.line)
@@ -410,7 +406,7 @@ func (p *Paste) literalItem(sn *Snapshot, d lval, kind string, x *lexer) error {
 				}
 			case "recycling_pct":
 			case "alloc", "recycle":
-				if err := ynltoolJSONStats(&dev.Stats, k, v, x); err != nil {
+				if err := p.ynltoolJSONStats(&dev.Stats, k, v, x); err != nil {
 					return err
 				}
 				mark(i, UseCounter, "")
@@ -446,7 +442,7 @@ func (p *Paste) literalItem(sn *Snapshot, d lval, kind string, x *lexer) error {
 				pl.Dmabuf, pl.HasDmabuf = n, true
 			case "recycling_pct":
 			case "alloc", "recycle":
-				if err := ynltoolJSONStats(&pl.Stats, k, v, x); err != nil {
+				if err := p.ynltoolJSONStats(&pl.Stats, k, v, x); err != nil {
 					return err
 				}
 				pl.HasStats = true
@@ -464,7 +460,7 @@ func (p *Paste) literalItem(sn *Snapshot, d lval, kind string, x *lexer) error {
 	return nil
 }
 
-func ynltoolJSONStats(c *Counters, k string, v lval, x *lexer) error {
+func (p *Paste) ynltoolJSONStats(c *Counters, k string, v lval, x *lexer) error {
 	c.FastHasRefill = true
 	pairs := map[string]sim.Stat{"slow": sim.StatAllocSlow, "fast": sim.StatAllocFast}
 	if k == "recycle" {
@@ -477,6 +473,7 @@ func ynltoolJSONStats(c *Counters, k string, v lval, x *lexer) error {
 				return err
 			}
 			c.set(st, n)
+			p.noteUnderflow(k+"."+name, e.line, n)
 		}
 	}
 	return nil

@@ -42,10 +42,13 @@ type Line struct {
 
 // Counters are the page_pool counters a source gives: Has says which it
 // shows. FastHasRefill: alloc_fast holds alloc-fast + alloc-refill
-// (ynltool's "fast"), and alloc_refill is unknown.
+// (ynltool's "fast"), and alloc_refill is unknown. Wrapped: the value
+// shown is above 2^63, no count but a counter that went below zero
+// (Underflowed): shown, and left out of every ratio and comparison.
 type Counters struct {
 	V             sim.Stats
 	Has           [sim.NumStats]bool
+	Wrapped       [sim.NumStats]bool
 	FastHasRefill bool
 	// Cache: the driver's RX page cache's counters (mlx5's rx_cache_*,
 	// before 6.4), when HasCache: the paste shows them.
@@ -74,13 +77,16 @@ func (c Counters) Any() bool {
 	return false
 }
 
-func (c *Counters) set(s sim.Stat, v uint64) { c.V[s], c.Has[s] = v, true }
+func (c *Counters) set(s sim.Stat, v uint64) {
+	c.V[s], c.Has[s], c.Wrapped[s] = v, true, Underflowed(v)
+}
 
 func (c *Counters) add(o Counters) {
 	for i := range c.V {
 		if o.Has[i] {
 			c.V[i] += o.V[i]
 			c.Has[i] = true
+			c.Wrapped[i] = c.Wrapped[i] || o.Wrapped[i]
 		}
 	}
 	c.FastHasRefill = c.FastHasRefill || o.FastHasRefill
@@ -163,6 +169,9 @@ type Paste struct {
 	// Aside are the runs of lines set aside (UseAside): a perf top
 	// listing pasted with the counters.
 	Aside []Aside `json:"set_aside,omitempty"`
+	// Underflows are the counters whose value is no count (Underflowed),
+	// in the order of the paste.
+	Underflows []Underflow `json:"underflows,omitempty"`
 
 	// names are the page_pool counter names as the paste writes them
 	// (ethtool -S and tables), with the first line each is on: which
@@ -183,6 +192,55 @@ func (p *Paste) noteName(name string, line int) {
 		}
 	}
 	p.names = append(p.names, nameAt{name, line})
+}
+
+// Underflow is a counter the paste shows above 2^63: no counter gets
+// there by counting (at 10^9 a second it would take 292 years), but a
+// difference or a decrement that went below zero does (2^64 − 1 is −1
+// read as unsigned): in the driver, or in whatever printed it.
+type Underflow struct {
+	Line  int    `json:"line"`
+	Name  string `json:"name"`
+	Value uint64 `json:"value"`
+}
+
+// Underflowed reports whether v is an underflowed counter: above 2^63
+// (which takes in every value within 2^32 of 2^64).
+func Underflowed(v uint64) bool { return v > 1<<63 }
+
+// noteUnderflow records name's value v on line when it underflowed.
+func (p *Paste) noteUnderflow(name string, line int, v uint64) {
+	if !Underflowed(v) {
+		return
+	}
+	for _, u := range p.Underflows {
+		if u.Name == name && u.Line == line {
+			return
+		}
+	}
+	p.Underflows = append(p.Underflows, Underflow{Line: line, Name: name, Value: v})
+}
+
+// UnderflowLine says in one line which counters underflowed and what the
+// diagnosis does with them ("" for none).
+func (p *Paste) UnderflowLine() string {
+	if len(p.Underflows) == 0 {
+		return ""
+	}
+	var each []string
+	for _, u := range p.Underflows {
+		below := -u.Value // 2^64 − Value, in uint64 arithmetic
+		how := "above 2^63"
+		if below <= 1<<32 {
+			how = fmt.Sprintf("2^64 − %d", below)
+		}
+		each = append(each, fmt.Sprintf("%s (line %d) is %d = %s", u.Name, u.Line, u.Value, how))
+	}
+	what := "a counter that went below zero (a difference or a decrement past 0, read as unsigned), not a count"
+	if len(each) > 1 {
+		what = "counters that went below zero (a difference or a decrement past 0, read as unsigned), not counts"
+	}
+	return strings.Join(each, "; ") + ": " + what + " — left out of the ratios and the comparison"
 }
 
 // Aside is a run of lines set aside, From to To (1-based, inclusive):
@@ -216,6 +274,21 @@ func (a Aside) Sentence(reader string) string {
 	return fmt.Sprintf("%s %s %s, not counters: set aside (%s reads listings)", a.Lines(), verb, a.What, reader)
 }
 
+// AsideText is the lines a set aside, as a listing reader reads them: the
+// mail quote taken off each, one per line.
+func (p *Paste) AsideText(a Aside) string {
+	var b strings.Builder
+	for n := a.From; n <= a.To && n <= len(p.Lines); n++ {
+		t := p.Lines[n-1].Text
+		if q := quoteRe().FindString(t); q != "" {
+			t = t[len(q):]
+		}
+		b.WriteString(t)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // Grey lists the lines the parser did not understand.
 func (p *Paste) Grey() []Line {
 	var out []Line
@@ -233,8 +306,10 @@ type ParseError struct {
 	Text string
 	Msg  string
 	// PerfListing: the input is a perf top listing (the what-if's input,
-	// `ppsim predict`), not counters; Msg says so in the CLI's words.
+	// `ppsim predict`), not counters; Msg says so in the CLI's words, and
+	// Listing is the listing's lines (Paste.AsideText), for the what-if.
 	PerfListing bool
+	Listing     string
 }
 
 func (e *ParseError) Error() string {
@@ -414,7 +489,7 @@ func (p *Paste) perfOnly() *ParseError {
 		return nil
 	}
 	a := p.Aside[0]
-	return &ParseError{Line: a.From, Text: p.Lines[a.From-1].Text, PerfListing: true,
+	return &ParseError{Line: a.From, Text: p.Lines[a.From-1].Text, PerfListing: true, Listing: p.AsideText(a),
 		Msg: "a perf top listing, not page_pool counters: ppsim predict --profile FILE --rate VALUE --unit kpps|pps|mbps --change … (the /whatif/ page) reads it; here, want " + Accepted}
 }
 
@@ -626,8 +701,11 @@ func parseEthtool(p *Paste, body []string) error {
 				seen[name] = true
 				sn := &p.Snapshots[cur]
 				used = true
+				p.noteUnderflow(name, n, v)
 				if !isPP {
-					sn.Other = append(sn.Other, Named{Line: n, Name: name, Value: float64(v)})
+					if !Underflowed(v) { // no count: named in UnderflowLine, read nowhere
+						sn.Other = append(sn.Other, Named{Line: n, Name: name, Value: float64(v)})
+					}
 					continue
 				}
 				p.noteName(name, n)
@@ -733,6 +811,10 @@ func parseTable(p *Paste, rows []tableRow, header []string, body []string) error
 			sn := &p.Snapshots[c]
 			if !ok {
 				v, _ := strconv.ParseFloat(f, 64)
+				if u, okU := parseU64(f); okU && Underflowed(u) {
+					p.noteUnderflow(r.name, r.line, u)
+					continue
+				}
 				sn.Other = append(sn.Other, Named{Line: r.line, Name: r.name, Value: v})
 				continue
 			}
@@ -740,6 +822,7 @@ func parseTable(p *Paste, rows []tableRow, header []string, body []string) error
 			if !okv {
 				return &ParseError{Line: r.line, Text: body[r.line-1], Msg: fmt.Sprintf("%s, column %d: want an unsigned 64-bit integer, found %q", r.name, c+1, f)}
 			}
+			p.noteUnderflow(r.name, r.line, v)
 			if ring >= 0 {
 				sn.ring(ring).set(st, v)
 			} else {
@@ -855,7 +938,11 @@ func parseYnltool(p *Paste, body []string) error {
 			m := ynltoolRefsRe().FindStringSubmatch(t)
 			dev.LiveRefs, dev.LiveBytes, dev.ZombieRefs, dev.ZombieBytes = u(m[1]), u(m[2]), u(m[3]), u(m[4])
 		case ynltoolRecycRe().MatchString(t) && (dev != nil || pool != nil):
-			c := ynltoolCounters(ynltoolRecycRe().FindStringSubmatch(t))
+			m := ynltoolRecycRe().FindStringSubmatch(t)
+			c := ynltoolCounters(m)
+			for i, what := range []string{"alloc slow", "alloc fast", "recycle ring", "recycle cache"} {
+				p.noteUnderflow(what, n, u(m[i+2]))
+			}
 			use = UseCounter
 			if dev != nil {
 				dev.Stats = c

@@ -428,3 +428,89 @@ func TestParse_PerfListingSetAside(t *testing.T) {
 		t.Errorf("the prose's driver: %+v", rep.Constraints)
 	}
 }
+
+// TestDiagnose_AnUnderflowedCounterIsNoCount: a counter above 2^63 (one
+// that went below zero: 2^64 − 1 is −1) is named in one line, with its
+// line and how far below 2^64 it is, and is left out of the ratios and of
+// the comparison: recycle_ring at 2^64 − 1 beside recycle_cached 5 made a
+// "cached share" of 1.25 (the sum wrapped) and ranked runs from it. In
+// each format: ethtool -S, two snapshots (the increase has none either),
+// ynltool's plain line.
+func TestDiagnose_AnUnderflowedCounterIsNoCount(t *testing.T) {
+	const max = "18446744073709551615"
+	for _, c := range []struct {
+		name, text string
+		wants      []string // in the underflow line
+	}{
+		{"ethtool", "NIC statistics:\n     rx_pp_alloc_fast: 1000\n     rx_pp_alloc_slow: 1\n     rx_pp_recycle_ring: " + max + "\n     rx_pp_recycle_cached: 5\n",
+			[]string{"rx_pp_recycle_ring (line 4) is " + max + " = 2^64 − 1"}},
+		{"two snapshots", "NIC statistics:\n     rx_pp_alloc_fast: 1000\n     rx_pp_recycle_ring: 18446744073709551610\n     rx_pp_recycle_cached: 5\nsleep 1\nNIC statistics:\n     rx_pp_alloc_fast: 2000\n     rx_pp_recycle_ring: 7\n     rx_pp_recycle_cached: 5\n",
+			[]string{"rx_pp_recycle_ring (line 3) is 18446744073709551610 = 2^64 − 6"}},
+		{"ynltool", "eth0[2]\tpage pools: 1 (zombies: 0)\n\trefs: 1 bytes: 4096 (refs: 0 bytes: 0)\n\trecycling: 100.0% (alloc: 3:1000 recycle: " + max + ":5)\n",
+			[]string{"recycle ring (line 3) is " + max + " = 2^64 − 1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Diagnose(c.text, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := r.Paste.UnderflowLine()
+			for _, w := range append(c.wants, "not a count", "left out of the ratios and the comparison") {
+				if !strings.Contains(line, w) {
+					t.Errorf("the underflow line %q lacks %q", line, w)
+				}
+			}
+			run := r.Runs[len(r.Runs)-1]
+			for _, ra := range run.Ratios {
+				if ra.Name == "cached share" || ra.Name == "recycling %" || ra.Name == "ring_full share" || ra.Name == "released_refcnt share" {
+					t.Errorf("a ratio of recycle_ring: %s = %v", ra.Name, ra.Value)
+				}
+			}
+			if len(run.Nearest) == 0 {
+				t.Fatal("no candidates")
+			}
+			// The shape compares the other counters only: recycle_ring
+			// taken out, the distances are those of the paste without it.
+			sh := shapeOf(run.c, run.AbsentAsZero)
+			if sh.Use[sim.StatRecycleRing] {
+				t.Error("the comparison uses recycle_ring")
+			}
+			var b bytes.Buffer
+			r.WriteText(&b)
+			if strings.Count(b.String(), "underflow: ") != 1 {
+				t.Errorf("the report says the underflow %d times, not in one line:\n%s", strings.Count(b.String(), "underflow: "), b.String())
+			}
+		})
+	}
+}
+
+// TestDiagnose_LostFramesAreWhatToLookAtNext: the driver's counters of
+// frames lost before the stack had them (mvneta's rx_discard and
+// rx_overrun: 7 % of a new user's frames) are what to look at next, with
+// their share of the frames received, not "not compared"; between two
+// snapshots, their increase.
+func TestDiagnose_LostFramesAreWhatToLookAtNext(t *testing.T) {
+	b, err := os.ReadFile("testdata/pastes/mvneta-forward-no-xdp-ethtool.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Diagnose(string(b), Options{NoModel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := r.Runs[0].Next
+	if len(next) == 0 || next[0].Signal != "rx_discard 2.11 M (line 30), rx_overrun 1.2 M (line 31): 3.32 M frames lost: 7.3 % of good_frames_received 45.2 M received (lost / received)" {
+		t.Errorf("what to look at next: %+v", next)
+	}
+	if nc := notCompared(r.Paste, r.Constraints); slices.Contains(nc, "rx_discard") || slices.Contains(nc, "rx_overrun") || !slices.Contains(nc, "rx_fifo_overrun") {
+		t.Errorf("not compared (a loss counter at 0 is; those above 0 are read): %v", nc)
+	}
+	// Two snapshots: the frames lost between them.
+	two := "NIC statistics:\n     good_frames_received: 1000000\n     rx_discard: 500\n     rx_pp_alloc_fast: 1000000\n     rx_pp_alloc_slow: 16\n     rx_pp_recycle_ring: 999000\nsleep 10\nNIC statistics:\n     good_frames_received: 3000000\n     rx_discard: 20500\n     rx_pp_alloc_fast: 3000000\n     rx_pp_alloc_slow: 16\n     rx_pp_recycle_ring: 2999000\n"
+	if r, err = Diagnose(two, Options{NoModel: true}); err != nil {
+		t.Fatal(err)
+	}
+	if next := r.Runs[0].Next; len(next) == 0 || !strings.HasPrefix(next[0].Signal, "rx_discard 20 k (line 10): 20 k frames lost: 1 % of good_frames_received 2 M received") {
+		t.Errorf("two snapshots, what to look at next: %+v", next)
+	}
+}

@@ -21,6 +21,9 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "; %d lines not understood (listed below)", len(grey))
 	}
 	fmt.Fprintln(w)
+	if u := p.UnderflowLine(); u != "" {
+		fmt.Fprintf(w, "underflow: %s\n", u)
+	}
 	for _, a := range p.Aside {
 		fmt.Fprintf(w, "%s\n", a.Sentence("ppsim predict --profile FILE"))
 	}
@@ -40,6 +43,9 @@ func (r *Report) WriteText(w io.Writer) {
 				fmt.Fprintf(w, "  the nearest shapes all the same (none can have printed the paste; Hellinger distance, 0 = the same):\n")
 			} else {
 				fmt.Fprintf(w, "  best candidates (model runs of the nearest counter shape; Hellinger distance, 0 = the same):\n")
+			}
+			if run.Nearest[0].Why != nil {
+				fmt.Fprintf(w, "  (why: %s)\n", WhyTolerance)
 			}
 			for i, m := range run.Nearest {
 				tie := ""

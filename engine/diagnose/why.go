@@ -33,14 +33,29 @@ type Why struct {
 	Differs     *RatioCmp  `json:"differs,omitempty"`
 }
 
-// WhyMatches bounds the matches a Why names; WhyTolerance is the largest
-// difference of a match, on the square-root scale of the distance (a
-// ratio, or recycling % / 100, each taken at most 1): 0.0009 against 0
-// matches (0.03), 0.01 against 0.03 does not (0.07).
+// WhyMatches bounds the matches a Why names. A ratio matches when the
+// run's value and the paste's differ by at most WhyAbs, or by at most
+// WhyRel of the larger — of the two values, or, nearer 1, of what they
+// leave to 1 (recycling % as a share): 0.0154 against 0.0156 matches,
+// 0.0154 against 0.0124 does not; recycling 99.95 % against 96.23 % does
+// not (0.05 % of the pages not back against 3.77 %), nor 100.00 % against
+// 93.14 %, nor against 152.96 %. WhyTolerance says it in words.
 const (
-	WhyMatches   = 3
-	WhyTolerance = 0.05
+	WhyMatches = 3
+	WhyRel     = 0.05
+	WhyAbs     = 0.001
 )
+
+// WhyTolerance is the match's tolerance in words, as the report and the
+// page state it.
+const WhyTolerance = "a ratio matches when the run's value and the paste's differ by at most 0.001 (0.1 points of recycling %), or by at most 5 % of the larger — near 1, of the larger remainder to 1: recycling 99.95 % and 96.23 % leave 0.05 % and 3.77 % of the pages, which do not match"
+
+// whyDiff is how far apart a and b are (on unit's scale) in tolerances:
+// at most 1 is a match.
+func whyDiff(a, b float64) float64 {
+	near := min(max(a, b), max(1-a, 1-b)) // the larger value, or the larger remainder to 1
+	return math.Abs(a-b) / max(WhyAbs, WhyRel*near)
+}
 
 // why compares the paste's ratios (run's) with the same ratios of a
 // model run's counters c at the paste's length; nil when the paste has no
@@ -49,7 +64,7 @@ func why(run *Run, c Counts, absentZero bool) *Why {
 	if len(run.Ratios) == 0 {
 		return nil
 	}
-	rc := Counters{V: c.PP, Has: run.c.Has, FastHasRefill: run.c.FastHasRefill, Cache: c.Cache, HasCache: run.c.HasCache}
+	rc := Counters{V: c.PP, Has: run.c.Has, Wrapped: run.c.Wrapped, FastHasRefill: run.c.FastHasRefill, Cache: c.Cache, HasCache: run.c.HasCache}
 	if rc.FastHasRefill {
 		rc.V[sim.StatAllocFast] += rc.V[sim.StatAllocRefill]
 		rc.V[sim.StatAllocRefill] = 0
@@ -60,7 +75,8 @@ func why(run *Run, c Counts, absentZero bool) *Why {
 	}
 	type cmp struct {
 		RatioCmp
-		d float64
+		d    float64 // in tolerances: at most 1 matches
+		most float64 // how far apart, to pick the one it differs on most
 	}
 	var all []cmp
 	for _, r := range run.Ratios {
@@ -68,21 +84,26 @@ func why(run *Run, c Counts, absentZero bool) *Why {
 		if !ok {
 			continue // the run has no such ratio (its denominator is 0)
 		}
-		all = append(all, cmp{RatioCmp{r.Name, r.Value, v}, math.Abs(math.Sqrt(unit(r.Name, r.Value)) - math.Sqrt(unit(r.Name, v)))})
+		a, b := unit(r.Name, r.Value), unit(r.Name, v)
+		// The one it differs on most: on the distance's square-root
+		// scale, each ratio taken at most 1 (a share past 1 differs no
+		// more than 1 does).
+		most := math.Abs(math.Sqrt(min(a, 1)) - math.Sqrt(min(b, 1)))
+		all = append(all, cmp{RatioCmp{r.Name, r.Value, v}, whyDiff(a, b), most})
 	}
 	w := &Why{}
 	var matches []cmp
 	most := 0.0
 	for _, x := range all {
-		if x.d <= WhyTolerance {
+		if x.d <= 1 {
 			matches = append(matches, x)
-		} else if x.d > most {
+		} else if x.most > most || w.Differs == nil {
 			d := x.RatioCmp
-			w.Differs, most = &d, x.d
+			w.Differs, most = &d, x.most
 		}
 	}
 	sort.SliceStable(matches, func(i, j int) bool {
-		return max(unit(matches[i].Name, matches[i].Paste), unit(matches[i].Name, matches[i].Run)) > max(unit(matches[j].Name, matches[j].Paste), unit(matches[j].Name, matches[j].Run))
+		return min(max(unit(matches[i].Name, matches[i].Paste), unit(matches[i].Name, matches[i].Run)), 1) > min(max(unit(matches[j].Name, matches[j].Paste), unit(matches[j].Name, matches[j].Run)), 1)
 	})
 	for i, x := range matches {
 		if i == WhyMatches {
@@ -94,13 +115,13 @@ func why(run *Run, c Counts, absentZero bool) *Why {
 	return w
 }
 
-// unit is a ratio on the scale 0..1 the comparison uses: recycling % as
-// a share, every ratio at most 1.
+// unit is a ratio on the scale the comparison uses: recycling % as a
+// share (not clamped: a run above 100 % differs from a paste at 100 %).
 func unit(name string, v float64) float64 {
 	if name == "recycling %" {
 		v /= 100
 	}
-	return min(max(v, 0), 1)
+	return max(v, 0)
 }
 
 // ratioValue prints a ratio's value as the report does.
