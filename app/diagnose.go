@@ -640,7 +640,11 @@ func diagAnswer(v *session.DiagnoseView) ga.UI {
 	}
 	for i, r := range v.Runs {
 		if len(v.Runs) > 1 {
-			out = append(out, ga.H3().Class("diag-run-label").Text(cap1(r.Label)))
+			label := r.Label
+			if r.Device == "" {
+				label = cap1(label) // a device's name is as the paste writes it (eth0)
+			}
+			out = append(out, ga.H3().Class("diag-run-label").Text(label))
 		}
 		if !r.NoShape {
 			out = append(out, diagNearest(v, i, r))

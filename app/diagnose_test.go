@@ -229,3 +229,22 @@ func TestDiagnosePage_TheWhatIfLinkCarriesTheListing(t *testing.T) {
 		t.Errorf("the what-if page reads %+v from the link %q", in, href)
 	}
 }
+
+// TestDiagnosePage_EachDeviceHasItsRun: a paste of two devices shows each
+// device's candidates under its name as the paste writes it (eth0, not
+// "Eth0"), and the zombie's evidence says which device's run it ranks.
+func TestDiagnosePage_EachDeviceHasItsRun(t *testing.T) {
+	b, err := os.ReadFile("../engine/diagnose/testdata/pastes/ynltool-two-devices-zombie.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := session.NewDiagnosis(string(b), "", nil)
+	for d.Work(0) {
+	}
+	p := &DiagnosePage{d: d, view: d.View()}
+	html := tight(ga.HTMLString(p.Render()))
+	i, j := strings.Index(html, `<h3 class="diag-run-label">eth0[2] (line 1)</h3>`), strings.Index(html, `<h3 class="diag-run-label">eth1[3] (line 4)</h3>`)
+	if i < 0 || j < i || !strings.Contains(html, "for eth1[3]&#39;s run only") {
+		t.Errorf("the devices' runs at %d and %d:\n%s", i, j, html)
+	}
+}

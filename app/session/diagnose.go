@@ -333,6 +333,7 @@ type DiagCounter struct {
 // DiagRun is one run's ratios, nearest model runs and advice.
 type DiagRun struct {
 	Label   string
+	Device  string // the device the run is of, when the paste shows several (its label starts with its name)
 	Absent  string // the counters it lacks and how they count
 	Ratios  []DiagRatio
 	Nearest []DiagMatch
@@ -447,7 +448,7 @@ func (d *Diagnosis) View() DiagnoseView {
 		v.Counters = append(v.Counters, dc)
 	}
 	for _, run := range r.Runs {
-		dr := DiagRun{Label: run.Label, Next: run.Next, NoShape: len(run.Counters) == 0 && len(run.Nearest) == 0 && !d.pending}
+		dr := DiagRun{Label: run.Label, Device: run.Device, Next: run.Next, NoShape: len(run.Counters) == 0 && len(run.Nearest) == 0 && !d.pending}
 		if len(run.Absent) > 0 && !dr.NoShape {
 			how := "left out of the comparison"
 			if run.AbsentAsZero {

@@ -134,7 +134,11 @@ func advise(p *Paste, run *Run) []Advice {
 		}
 		for _, d := range sn.Devices {
 			if d.Zombies > 0 && d.ZombieRefs > 0 && mine(deviceKey(d)) {
-				out = append(out, Advice{Signal: fmt.Sprintf("%s[%d]: %d zombie pools hold %d pages (%d bytes)", d.Ifname, d.Ifindex, d.Zombies, d.ZombieRefs, d.ZombieBytes),
+				verb := "hold"
+				if d.Zombies == 1 {
+					verb = "holds"
+				}
+				out = append(out, Advice{Signal: fmt.Sprintf("%s[%d]: %s %s %d pages (%d bytes)", d.Ifname, d.Ifindex, plural(d.Zombies, "zombie pool"), verb, d.ZombieRefs, d.ZombieBytes),
 					Means: "detached pools whose pages have not come back (ynltool counts a pool with detach-time as a zombie)",
 					Look:  []string{"ynltool page-pool stats zombies (or ynl --dump page-pool-get) for their ids and detach-time", "then as for a zombie pool: Recv-Q of the sockets, else a driver leak; drgn contrib/pp_leak"}})
 			}

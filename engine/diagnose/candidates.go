@@ -352,6 +352,14 @@ func xdpConstraints(p *Paste) []Constraint {
 	return out
 }
 
+// plural is "1 zombie pool", "2 zombie pools".
+func plural(n uint64, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 func orList(xs []string) string { return joinLast(xs, " or ") }
 
 func andList(xs []string) string { return joinLast(xs, " and ") }
@@ -834,7 +842,7 @@ func zombies(p *Paste) []zombieDev {
 	}
 	for _, d := range sn.Devices {
 		if d.Zombies > 0 && d.ZombieRefs > 0 {
-			add(deviceKey(d), fmt.Sprintf("%s[%d]", d.Ifname, d.Ifindex), fmt.Sprintf("%s[%d] (line %d): %d zombie pools holding %d pages", d.Ifname, d.Ifindex, d.Line, d.Zombies, d.ZombieRefs))
+			add(deviceKey(d), fmt.Sprintf("%s[%d]", d.Ifname, d.Ifindex), fmt.Sprintf("%s[%d] (line %d): %s holding %d pages", d.Ifname, d.Ifindex, d.Line, plural(d.Zombies, "zombie pool"), d.ZombieRefs))
 		}
 	}
 	for i := range out {
