@@ -378,7 +378,7 @@ func (p *WhatIfPage) renderForm() ga.UI {
 				ga.Textarea().ID("wi-text").Class("wi-text").Rows(14).Spellcheck(false).Attr("wrap", "off").
 					Attr("autocomplete", "off").Attr("autocapitalize", "off").
 					Aria("invalid", strconv.FormatBool(textErr)).Aria("describedby", "wi-text-status").
-					Placeholder("  30.67%  [kernel]  [k] page_pool_release_page\n   8.37%  [kernel]  [k] get_page_from_freelist\n   6.47%  [mvpp2]   [k] mvpp2_rx").
+					Placeholder("e.g. the whole output of perf top:  30.67%  [kernel]  [k] page_pool_release_page …").
 					OnInput(p.onText),
 				p.textStatus(),
 			),
