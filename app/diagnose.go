@@ -157,14 +157,9 @@ func (p *DiagnosePage) OnMount(ctx ga.Context) {
 			if !ok {
 				return
 			}
-			p.pendText, p.pendIv = text, iv
 			setValue("diag-text", text)
 			setValue("diag-interval", iv)
-			storageSet(diagStoreText, text)
-			storageSet(diagStoreInterval, iv)
-			p.seq++ // a pending debounce is for older text
-			p.ask = askFocus
-			p.apply()
+			p.askNow(text, iv)
 		})
 		p.work(ctx)
 		p.arrived(ctx)
@@ -225,14 +220,7 @@ func (p *DiagnosePage) onSubmit(ctx ga.Context, e ga.Event) {
 	if el := ga.Window().GetElementByID("diag-interval"); el.Truthy() {
 		iv = el.Get("value").String()
 	}
-	p.act(ctx, "diagnosis", func() {
-		p.pendText, p.pendIv = text, iv
-		storageSet(diagStoreText, text)
-		storageSet(diagStoreInterval, iv)
-		p.seq++ // a pending debounce is for these inputs
-		p.ask = askFocus
-		p.apply()
-	})
+	p.act(ctx, "diagnosis", func() { p.askNow(text, iv) })
 	p.work(ctx)
 	p.arrived(ctx)
 	p.publish()
@@ -274,6 +262,18 @@ func showAnswer(id string, focus bool) {
 	if focus {
 		el.Call("focus", map[string]any{"preventScroll": true})
 	}
+}
+
+// askNow diagnoses text and interval at once, as a user's request (an
+// example, the diagnose button): stored, any pending debounce dropped
+// (it is for older inputs), the answer brought into view with the focus.
+func (p *DiagnosePage) askNow(text, iv string) {
+	p.pendText, p.pendIv = text, iv
+	storageSet(diagStoreText, text)
+	storageSet(diagStoreInterval, iv)
+	p.seq++
+	p.ask = askFocus
+	p.apply()
 }
 
 // apply hands the inputs as typed to the diagnosis.

@@ -1310,15 +1310,6 @@ func unlistedGainNote(seen map[string]bool, bc, ac callers, named map[sim.Sym]st
 	return fmt.Sprintf("most of what the change moves per packet is in the model's functions the listing does not show (%s; %.1f%% of the packet's %.0f ns): taken from the listing's unlisted remainder, shown as [rest of stack] and those names", strings.Join(parts, ", "), 100*unlisted/tBefore, tBefore)
 }
 
-// merge is the union of two maps' keys (values of a).
-func merge(a, b map[string]float64) map[string]float64 {
-	out := maps.Clone(a)
-	for k, v := range b {
-		out[k] = v
-	}
-	return out
-}
-
 // linkRate is the line rate in the unit of a prediction (0: not capped).
 func linkRate(plat, wl, unit string, frame int) float64 {
 	p, err := sim.PlatformByName(plat)
