@@ -133,6 +133,10 @@ type PoolView struct {
 	Provider                   string
 	Queue, BindingID           int
 	ProviderFree, RefillQueued int
+	// FragPFN is pool->frag_page, the page the frag API (5.15) hands the
+	// next fragment of: the pool holds it between allocations, in no cache
+	// or ring (-1: none).
+	FragPFN int32
 }
 
 // RingSlot is one ptr_ring slot: PFN -1 when zeroed (free); Stale when it
@@ -286,6 +290,10 @@ func (l *Lab) Snapshot() Snapshot {
 			pv.NAPICPU = p.P.NAPI.CPU
 		}
 		pv.UserID, pv.Netdev = p.UserID, p.P.Netdev
+		pv.FragPFN = -1
+		if fp := p.FragPage(); fp != nil {
+			pv.FragPFN = fp.PFN
+		}
 		if mp := p.Provider(); mp != nil {
 			pv.Provider, pv.Queue, pv.BindingID = "dmabuf", p.P.Queue.Index, int(mp.B.ID)
 			if mp.IOUring() {
