@@ -159,7 +159,22 @@ func (c cells) pool(p lab.PoolView) ga.UI {
 				ga.Div().Class("stack").Body(rows...),
 			),
 			c.ring(p),
+			c.fragPage(p),
 		),
+	)
+}
+
+// fragPage draws pool->frag_page (5.15's frag API): the page the next
+// fragment comes from, held by the pool between allocations in no cache or
+// ring — the split pages' and the system pools' page stays here while its
+// fragments are out.
+func (c cells) fragPage(p lab.PoolView) ga.UI {
+	if p.FragPFN < 0 {
+		return ga.Text("")
+	}
+	return figureAttrs(ga.Figure().Class("frag-page"), fmt.Sprintf("frag-%d", p.ID), fmt.Sprintf("frag page of page_pool #%d", p.ID)).Body(
+		ga.FigCaption().Text("pool->frag_page"),
+		&TileRow{Class: "ring-slots", Cells: []Cell{c.page(p.FragPFN, noteOf("page_pool #%d's frag page (pool->frag_page): the next fragment comes from it", int(p.ID)))}},
 	)
 }
 

@@ -72,3 +72,80 @@ func scrollToSelector(selector string) {
 	}
 	el.Call("scrollIntoView", map[string]any{"block": block, "inline": "nearest"})
 }
+
+// bringTourSubject brings the tour figure's subject into view: the first
+// element selectors find. In the two-column layout (the figure a sticky
+// column that scrolls on its own) only the figure scrolls, so that the
+// subject's middle is in the middle of the figure's visible part under its
+// sticky caption — the page does not move, and the link the reader
+// followed stays where it was. In the one-column layout the figure is a
+// bottom sheet: its strip (#tour-strip, under the caption) is scrolled
+// into the sheet, and when the sheet covers the link the reader followed
+// (link: its href), the page scrolls the link above it.
+func bringTourSubject(selectors []string, link string) {
+	w := ga.Window()
+	doc := w.Get("document")
+	fig := doc.Call("getElementById", "tour-figure")
+	if !doc.Truthy() || !fig.Truthy() {
+		return
+	}
+	rect := func(el ga.Value) (top, bottom float64) {
+		r := el.Call("getBoundingClientRect")
+		return r.Get("top").Float(), r.Get("bottom").Float()
+	}
+	capBottom := func(top float64) float64 {
+		if c := fig.Call("querySelector", ".tour-caption"); c.Truthy() {
+			_, b := rect(c)
+			return max(top, b)
+		}
+		return top
+	}
+	vh := w.Get("innerHeight").Float()
+	oneColumn := w.Call("matchMedia", "(max-width: 980px)").Get("matches").Bool()
+	if !oneColumn {
+		var el ga.Value
+		for _, s := range selectors {
+			if el = doc.Call("querySelector", s); el.Truthy() {
+				break
+			}
+		}
+		if !el.Truthy() {
+			return
+		}
+		ft, fb := rect(fig)
+		top, bottom := capBottom(max(ft, 0)), min(fb, vh)
+		et, eb := rect(el)
+		if et >= top && eb <= bottom {
+			return
+		}
+		mid := (top + bottom) / 2
+		if eb-et > bottom-top {
+			mid = top + (eb-et)/2 // taller than the room: its top at the top
+		}
+		fig.Set("scrollTop", fig.Get("scrollTop").Float()+(et+eb)/2-mid)
+		return
+	}
+	if strip := doc.Call("getElementById", "tour-strip"); strip.Truthy() {
+		ft, fb := rect(fig)
+		st, sb := rect(strip)
+		if top := capBottom(ft); st < top || sb > fb {
+			fig.Set("scrollTop", fig.Get("scrollTop").Float()+st-top)
+		}
+	}
+	if link == "" {
+		return
+	}
+	a := doc.Call("querySelector", fmt.Sprintf(`#tour a.preset[href=%q]`, link))
+	if !a.Truthy() {
+		return
+	}
+	ft, _ := rect(fig)
+	at, ab := rect(a)
+	const gap = 12
+	switch {
+	case ab > ft-gap && ft > 0 && ft < vh:
+		w.Call("scrollBy", 0, ab-ft+gap)
+	case at < 0:
+		w.Call("scrollBy", 0, at-gap)
+	}
+}

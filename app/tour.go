@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -31,6 +32,12 @@ type Tour struct {
 	view    session.View
 	focusH1 bool // after a chapter change: focus its heading once rendered
 	mounted bool // OnMount ran (the browser, not the prerender)
+	// subject is what the figure is about: the active preset's subject
+	// (tour.Preset.SubjectOf), else the first page the last step moved.
+	subject tour.Subject
+	// brought counts the times a link brought its subject into view (the
+	// tests wait for it).
+	brought int
 
 	keydown, popstate ga.Func
 }
@@ -63,7 +70,8 @@ func (t *Tour) Render() (ui ga.UI) {
 	} else {
 		v := &t.view
 		figure = ga.Section().ID("tour-figure").Class("tour-figure").Aria("label", "the figure: the playground's machine at this chapter's state").Body(
-			&TourCaption{Caption: captionOf(c, active), Op: v.Timeline.Op, Done: v.Timeline.Done, Try: rootPrefix() + "/?" + v.Link},
+			&TourCaption{Caption: captionOf(c, active), Subject: subjectWords(t.subject), Op: v.Timeline.Op, Done: v.Timeline.Done, Try: rootPrefix() + "/?" + v.Link},
+			ga.If(t.subject.Place != "", func() ga.UI { return &TourStrip{V: v.Machine, S: t.subject} }),
 			&Banner{Items: v.Banner},
 			&Narration{V: v.Narration},
 			&Machine{V: v.Machine},
@@ -130,7 +138,7 @@ func (t *Tour) OnMount(ctx ga.Context) {
 				return
 			}
 			ga.Window().Get("history").Call("pushState", nil, "", href)
-			t.load(u)
+			t.load(u, href)
 		})
 	})
 	t.listen(ctx)
@@ -140,7 +148,7 @@ func (t *Tour) OnMount(ctx ga.Context) {
 // chapter and the figure's state.
 func (t *Tour) OnNav(ctx ga.Context) {
 	t.ctx = ctx
-	t.act("navigation", func() { t.load(ctx.Page().URL()) })
+	t.act("navigation", func() { t.load(ctx.Page().URL(), "") })
 }
 
 func (t *Tour) OnDismount() {
@@ -158,8 +166,9 @@ func (t *Tour) OnDismount() {
 }
 
 // load shows the chapter and state of URL u: the query's state, or the
-// chapter's first preset when the query has none.
-func (t *Tour) load(u *url.URL) {
+// chapter's first preset when the query has none. link is the href of the
+// preset link that asked for it ("" for none): it stays in view.
+func (t *Tour) load(u *url.URL, link string) {
 	slug, ok := tourSlug(u.Path)
 	if slug != t.slug || !t.known {
 		t.focusH1 = t.known // the first page load keeps the browser's focus
@@ -181,7 +190,77 @@ func (t *Tour) load(u *url.URL) {
 	t.query = q.Encode()
 	t.s = session.New(q, now)
 	t.view = t.s.View()
+	t.subject = tour.Subject{PFN: -1}
+	if p, ok := c.Preset(t.activePreset(c)); ok && t.view.Narration.Has {
+		// The link's subject: its page selected (the machine marks it,
+		// the inspector shows it) and brought into view once drawn.
+		t.subject = p.SubjectOf(t.view.Narration.Rec, &t.view.Machine.Snap)
+		if t.subject.PFN >= 0 {
+			t.s.Select(t.subject.PFN)
+			t.view = t.s.View()
+		}
+		t.ctx.Defer(func(ga.Context) { t.bringSubject(link) })
+	}
 	t.publish()
+}
+
+// stepSubject is the subject after a step away from the presets: the
+// first page the step moved (none when it moved none).
+func (t *Tour) stepSubject() {
+	t.subject = tour.Subject{PFN: -1}
+	if c, _, ok := tour.BySlug(t.slug); ok {
+		if p, ok := c.Preset(t.activePreset(c)); ok && t.view.Narration.Has {
+			t.subject = p.SubjectOf(t.view.Narration.Rec, &t.view.Machine.Snap)
+			return
+		}
+	}
+	if r := t.view.Narration.Rec; t.view.Narration.Has && len(r.Moves) > 0 {
+		t.subject = tour.PageSubject(r.Moves[0].PFN, r, &t.view.Machine.Snap)
+	}
+}
+
+// bringSubject brings the subject into view once the figure is drawn: in
+// the two-column layout the figure scrolls (never the page: the link the
+// reader followed stays where it is) until the subject's tile is in its
+// visible part, below its sticky caption; in the one-column layout the
+// sheet shows the caption and the strip, and the page scrolls the link
+// above the sheet if the sheet covers it.
+func (t *Tour) bringSubject(link string) {
+	bringTourSubject(subjectSelectors(t.subject), link)
+	t.brought++
+	t.publish()
+}
+
+// subjectSelectors are the machine's elements that show subject s, the
+// most precise first: its page's tile where it is drawn, its skb's card,
+// the structure.
+func subjectSelectors(s tour.Subject) []string {
+	box := map[string]string{
+		"cache": "figure.cache", "ring": "figure.ring", "nic-ring": ".box.nic", "skb": ".box.skbs", "socket": ".box.skbs",
+		"tx-ring": ".box.skbs", "frag": "figure.frag-page", "buddy": ".box.freed", "driver": ".box.elsewhere",
+		"xdp-frame": ".box.elsewhere", "driver-cache": ".box.elsewhere", "slab": ".box.elsewhere", "user": ".box.elsewhere",
+	}[s.Place]
+	if box == "" {
+		box = ".machine-body"
+	}
+	if s.Holder.Kind == "pool" && (s.Place == "cache" || s.Place == "ring") {
+		box = fmt.Sprintf(`.pool[data-pool="%d"] %s`, s.Holder.ID, box)
+	}
+	var sel []string
+	if s.PFN >= 0 {
+		sel = append(sel, fmt.Sprintf(`#machine %s .tile[data-pfn="%d"]`, box, s.PFN), fmt.Sprintf(`#machine .tile[data-pfn="%d"]`, s.PFN))
+	}
+	if s.SKB != 0 {
+		sel = append(sel, fmt.Sprintf(`#machine .skb[data-skb="%d"]`, s.SKB))
+	}
+	return append(sel, "#machine "+box)
+}
+
+func subjectWords(s tour.Subject) string {
+	if s.Place == "" {
+		return ""
+	}
+	return s.Words()
 }
 
 // afterChapterChange scrolls to the top and, after a link, moves the focus
@@ -214,6 +293,7 @@ func (t *Tour) act(what string, fn func()) {
 	fn()
 	if t.s != nil && t.s.Changed() {
 		t.view = t.s.View()
+		t.stepSubject()
 	}
 	t.publish()
 }
@@ -270,7 +350,7 @@ func (t *Tour) listen(ctx ga.Context) {
 		ctx.Dispatch(func(ctx ga.Context) {
 			t.act("history", func() {
 				if u, err := url.Parse(ga.Window().Get("location").Get("href").String()); err == nil {
-					t.load(u)
+					t.load(u, "")
 				}
 			})
 		})
@@ -289,6 +369,8 @@ func (t *Tour) publish() {
 		if c, _, ok := tour.BySlug(t.slug); ok {
 			st["active"] = t.activePreset(c)
 		}
+		st["subject"] = map[string]any{"pfn": float64(t.subject.PFN), "skb": float64(t.subject.SKB), "place": t.subject.Place}
+		st["brought"] = float64(t.brought)
 	}
 	ga.Window().Set("__pplabTour", st)
 }

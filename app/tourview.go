@@ -168,6 +168,7 @@ func (p *TourProse) pager() ga.UI {
 type TourCaption struct {
 	ga.Compo
 	Caption string
+	Subject string // the page or structure the sentence is about, in words ("" for none)
 	Op      uint64
 	Done    bool
 	Try     string // the playground's URL of this state
@@ -180,6 +181,9 @@ func (f *TourCaption) Render() (ui ga.UI) {
 	}
 	return ga.Div().Class("tour-caption panel").Body(
 		ga.P().ID("tour-caption").Body(ga.Strong().Text("The figure: "), ga.Text(f.Caption)),
+		ga.If(f.Subject != "", func() ga.UI {
+			return ga.P().ID("tour-look").Class("tour-look").Body(ga.Strong().Text("Look at: "), ga.Span().ID("tour-subject").Text(f.Subject))
+		}),
 		ga.Div().Class("buttons").Body(
 			btn("tour-back", "◀ back", "ArrowLeft", actBack),
 			btn("tour-step", "step ▶", "ArrowRight", actStep),

@@ -123,3 +123,28 @@ func nonzero(m map[string]int64) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// TestPresets_SubjectIsWhereTheFigureDrawsIt: every preset's link has a
+// subject the figure brings into view: a page for a move claim, drawn in
+// a structure of the machine (or back in the page allocator), or the
+// claimed structure; never a page the machine does not draw. (Where it
+// lands on screen: e2e TestTour_EveryLinkBringsItsSubjectIntoView.)
+func TestPresets_SubjectIsWhereTheFigureDrawsIt(t *testing.T) {
+	drawn := map[string]bool{"cache": true, "ring": true, "nic-ring": true, "skb": true, "socket": true, "tx-ring": true,
+		"frag": true, "buddy": true, "driver": true, "xdp-frame": true, "driver-cache": true, "slab": true, "user": true}
+	for _, c := range Chapters() {
+		for _, p := range c.Presets {
+			q, _ := p.Query()
+			v := session.New(q, nil).View()
+			s := p.SubjectOf(v.Narration.Rec, &v.Machine.Snap)
+			switch {
+			case p.Claim.Move != "" && s.PFN < 0:
+				t.Errorf("%s/%s: no page moves %s", c.Slug, p.ID, p.Claim.Move)
+			case !drawn[s.Place]:
+				t.Errorf("%s/%s: the subject %+v is in %q, which the machine does not draw", c.Slug, p.ID, s, s.Place)
+			case s.Words() == "":
+				t.Errorf("%s/%s: the subject has no words", c.Slug, p.ID)
+			}
+		}
+	}
+}

@@ -73,6 +73,13 @@ func (p Preset) SubjectOf(rec lab.StepRecord, snap *lab.Snapshot) Subject {
 			return s
 		}
 	}
+	return PageSubject(s.PFN, rec, snap)
+}
+
+// PageSubject is page pfn as a subject: where the machine draws it after
+// the step, the skb holding it, its path in the step.
+func PageSubject(pfn int32, rec lab.StepRecord, snap *lab.Snapshot) Subject {
+	s := Subject{PFN: pfn}
 	s.Place, s.Holder = "buddy", lab.Holder{ID: -1}
 	if pv, ok := snap.Page(s.PFN); ok {
 		s.Place, s.Holder = drawnAt(snap, pv), pv.Holder
@@ -198,7 +205,7 @@ func drawnAt(snap *lab.Snapshot, pv lab.PageView) string {
 	}
 	for _, k := range snap.SKBs {
 		if holds(k, pv.PFN) {
-			in[skbPlace(k.Where)] = true
+			in[SKBPlace(k.Where)] = true
 		}
 	}
 	switch {
@@ -216,8 +223,8 @@ func drawnAt(snap *lab.Snapshot, pv lab.PageView) string {
 // isSKBPlace: the places of an skb's pages (a claim about "skb" takes any).
 func isSKBPlace(p string) bool { return p == "skb" || p == "socket" || p == "tx-ring" }
 
-// skbPlace is the place of the pages of an skb where it is.
-func skbPlace(where string) string {
+// SKBPlace is the place of the pages of an skb where it is.
+func SKBPlace(where string) string {
 	switch where {
 	case "socket", "tx-ring":
 		return where
