@@ -17,6 +17,9 @@
 //
 // Nothing else is special; Parse reports a markup error, and the tests
 // parse every paragraph, resolve every identifier and build every preset.
+//
+// A paragraph says one thing about one figure state: at most one preset
+// link and at most 90 words of visible text (TestChapters_OneClaimPerParagraph).
 package tour
 
 import (

@@ -343,3 +343,42 @@ func TestChapterNapiLocal_RedirectFiguresAreTheModels(t *testing.T) {
 		}
 	}
 }
+
+// maxParaWords is the most words of visible text a paragraph may have.
+const maxParaWords = 90
+
+// VisibleWords is the number of words a paragraph shows: its markup parsed
+// and stripped (a link's words, an identifier, code count as shown).
+func VisibleWords(in []Inline) int {
+	var b strings.Builder
+	for _, x := range in {
+		b.WriteString(x.Text)
+	}
+	return len(strings.Fields(b.String()))
+}
+
+// TestChapters_OneClaimPerParagraph: a paragraph says one thing about one
+// figure state: at most one link sets the figure, and it shows at most
+// maxParaWords words of text (markup stripped).
+func TestChapters_OneClaimPerParagraph(t *testing.T) {
+	for _, c := range Chapters() {
+		for i, para := range c.Paras {
+			in, err := Parse(para, c.Era)
+			if err != nil {
+				continue // TestChapters_MarkupParsesAndEveryLinkResolves says so
+			}
+			var presets []string
+			for _, x := range in {
+				if x.Kind == KindPreset {
+					presets = append(presets, x.Preset)
+				}
+			}
+			if len(presets) > 1 {
+				t.Errorf("%s ¶%d: %d figure links (%s); one claim per paragraph: split it", c.Slug, i+1, len(presets), strings.Join(presets, ", "))
+			}
+			if n := VisibleWords(in); n > maxParaWords {
+				t.Errorf("%s ¶%d: %d words; at most %d per paragraph", c.Slug, i+1, n, maxParaWords)
+			}
+		}
+	}
+}
