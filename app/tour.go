@@ -9,6 +9,7 @@ import (
 
 	"pplab/app/session"
 	"pplab/app/tour"
+	"pplab/engine/lab"
 )
 
 // Tour is the guided tour's page (/tour/ and /tour/<chapter>/), its one
@@ -123,9 +124,17 @@ func (t *Tour) OnPreRender(ctx ga.Context) {
 
 func (t *Tour) OnMount(ctx ga.Context) {
 	t.ctx, t.mounted = ctx, true
-	t.handle(ctx, actStep, func(a ga.Action) { t.s.Step() })
-	t.handle(ctx, actBack, func(a ga.Action) { t.s.Back() })
-	t.handle(ctx, actPacket, func(a ga.Action) { t.s.Packet() })
+	// A step's moved page comes into view and travels its path, as a
+	// link's subject does.
+	follow := func(fn func()) func(ga.Action) {
+		return func(ga.Action) {
+			fn()
+			t.ctx.Defer(func(ga.Context) { t.bringSubject("") })
+		}
+	}
+	t.handle(ctx, actStep, follow(func() { t.s.Step() }))
+	t.handle(ctx, actBack, follow(func() { t.s.Back() }))
+	t.handle(ctx, actPacket, follow(func() { t.s.Packet() }))
 	t.handle(ctx, actReset, func(a ga.Action) { t.s.Reset() })
 	t.handle(ctx, actSelect, func(a ga.Action) { t.s.Select(a.Value.(int32)) })
 	t.handle(ctx, actJump, func(a ga.Action) { j := a.Value.(jump); t.s.Jump(j.Op, j.PFN) })
@@ -226,26 +235,31 @@ func (t *Tour) stepSubject() {
 // sheet shows the caption and the strip, and the page scrolls the link
 // above the sheet if the sheet covers it.
 func (t *Tour) bringSubject(link string) {
-	bringTourSubject(subjectSelectors(t.subject), link)
+	sel := subjectSelectors(t.subject)
+	bringTourSubject(sel, link)
+	if s := t.subject; s.PFN >= 0 && len(s.Moved) > 1 && !oneColumn() {
+		boxes := make([]string, len(s.Moved))
+		for i, p := range s.Moved {
+			boxes[i] = "#machine " + placeBox(p, lab.Holder{})
+		}
+		boxes[len(boxes)-1] = "#machine " + placeBox(s.Place, s.Holder)
+		animateMove(sel[0], boxes)
+	}
 	t.brought++
 	t.publish()
+}
+
+// oneColumn: the tour's one-column layout (the figure a bottom sheet), as
+// the stylesheet's breakpoint says.
+func oneColumn() bool {
+	return ga.Window().Call("matchMedia", "(max-width: 980px)").Get("matches").Bool()
 }
 
 // subjectSelectors are the machine's elements that show subject s, the
 // most precise first: its page's tile where it is drawn, its skb's card,
 // the structure.
 func subjectSelectors(s tour.Subject) []string {
-	box := map[string]string{
-		"cache": "figure.cache", "ring": "figure.ring", "nic-ring": ".box.nic", "skb": ".box.skbs", "socket": ".box.skbs",
-		"tx-ring": ".box.skbs", "frag": "figure.frag-page", "buddy": ".box.freed", "driver": ".box.elsewhere",
-		"xdp-frame": ".box.elsewhere", "driver-cache": ".box.elsewhere", "slab": ".box.elsewhere", "user": ".box.elsewhere",
-	}[s.Place]
-	if box == "" {
-		box = ".machine-body"
-	}
-	if s.Holder.Kind == "pool" && (s.Place == "cache" || s.Place == "ring") {
-		box = fmt.Sprintf(`.pool[data-pool="%d"] %s`, s.Holder.ID, box)
-	}
+	box := placeBox(s.Place, s.Holder)
 	var sel []string
 	if s.PFN >= 0 {
 		sel = append(sel, fmt.Sprintf(`#machine %s .tile[data-pfn="%d"]`, box, s.PFN), fmt.Sprintf(`#machine .tile[data-pfn="%d"]`, s.PFN))
@@ -254,6 +268,24 @@ func subjectSelectors(s tour.Subject) []string {
 		sel = append(sel, fmt.Sprintf(`#machine .skb[data-skb="%d"]`, s.SKB))
 	}
 	return append(sel, "#machine "+box)
+}
+
+// placeBox is the machine's element that draws place (in the holder's
+// pool, for a pool's cache or ring; else the first pool's); the page
+// allocator is its box (a page freed in the step: the "just freed" box).
+func placeBox(place string, h lab.Holder) string {
+	box, ok := map[string]string{
+		"cache": "figure.cache", "ring": "figure.ring", "nic-ring": ".box.nic", "skb": ".box.skbs", "socket": ".box.skbs",
+		"tx-ring": ".box.skbs", "frag": "figure.frag-page", "buddy": ".box.allocator", "driver": ".box.elsewhere",
+		"xdp-frame": ".box.elsewhere", "driver-cache": ".box.elsewhere", "slab": ".box.elsewhere", "user": ".box.elsewhere",
+	}[place]
+	if !ok {
+		return ".machine-body"
+	}
+	if h.Kind == "pool" && (place == "cache" || place == "ring") {
+		box = fmt.Sprintf(`.pool[data-pool="%d"] %s`, h.ID, box)
+	}
+	return box
 }
 
 func subjectWords(s tour.Subject) string {

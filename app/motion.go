@@ -1,0 +1,56 @@
+package app
+
+import (
+	"fmt"
+
+	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// moveAnimationID names the Web Animation of a moved page (the tests find
+// it by this id).
+const moveAnimationID = "pp-move"
+
+// animateMove makes the tile selector finds travel its path: from the
+// middle of the first place's box, through each place it passed in the
+// step, to where it is drawn now (boxes: a selector per place on the path,
+// the last being where it is; a place the page left is drawn as its box).
+// Off under prefers-reduced-motion, and when the tile or a box is not
+// drawn. The tile keeps its place in the layout: only a transform moves,
+// the page does not reflow.
+func animateMove(tile string, boxes []string) {
+	w := ga.Window()
+	if len(boxes) < 2 || w.Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Bool() {
+		return
+	}
+	doc := w.Get("document")
+	el := doc.Call("querySelector", tile)
+	if !el.Truthy() || el.Get("animate").IsUndefined() {
+		return
+	}
+	centre := func(v ga.Value) (float64, float64) {
+		r := v.Call("getBoundingClientRect")
+		return (r.Get("left").Float() + r.Get("right").Float()) / 2, (r.Get("top").Float() + r.Get("bottom").Float()) / 2
+	}
+	tx, ty := centre(el)
+	var frames []any
+	for _, b := range boxes[:len(boxes)-1] {
+		box := doc.Call("querySelector", b)
+		if !box.Truthy() {
+			return
+		}
+		x, y := centre(box)
+		frames = append(frames, map[string]any{"transform": fmt.Sprintf("translate(%.0fpx, %.0fpx) scale(1.6)", x-tx, y-ty)})
+	}
+	frames = append(frames, map[string]any{"transform": "none"})
+	// One page travels at a time: the last step's flight ends here.
+	if all := doc.Call("getAnimations"); all.Truthy() {
+		for i := 0; i < all.Length(); i++ {
+			if a := all.Index(i); a.Get("id").String() == moveAnimationID {
+				a.Call("cancel")
+			}
+		}
+	}
+	ms := min(350*len(frames), 1400)
+	anim := el.Call("animate", frames, map[string]any{"duration": ms, "easing": "ease-in-out"})
+	anim.Set("id", moveAnimationID)
+}
