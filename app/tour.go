@@ -39,6 +39,12 @@ type Tour struct {
 	// brought counts the times a link brought its subject into view (the
 	// tests wait for it).
 	brought int
+	// presenting: presenter mode (present.go); presentAt the stop of the
+	// chapter's Sequence it went to last.
+	presenting bool
+	presentAt  int
+
+	fullscreen ga.Func
 
 	keydown, popstate ga.Func
 }
@@ -53,6 +59,9 @@ func (t *Tour) Render() (ui ga.UI) {
 	if t.mounted {
 		main = main.DataSet("mounted", "1")
 	}
+	if t.presenting {
+		main = main.Class("presenting")
+	}
 	nav := &TourNav{Current: t.slug, Prefix: rootPrefix()}
 	switch {
 	case t.slug == "":
@@ -64,6 +73,11 @@ func (t *Tour) Render() (ui ga.UI) {
 		))
 	}
 	active := t.activePreset(c)
+	para, stop := -1, 0
+	if t.presenting {
+		stop = t.stop(c)
+		para = c.Sequence()[stop].Para
+	}
 	var figure ga.UI
 	if t.s == nil {
 		figure = ga.Section().ID("tour-figure").Class("tour-figure").Aria("label", "the figure").Body(
@@ -82,12 +96,14 @@ func (t *Tour) Render() (ui ga.UI) {
 				&StatsPanel{V: v.Stats},
 				&Violations{V: v.Violations},
 			),
+			&TourKeys{},
 		)
 	}
 	return main.Body(
 		nav,
+		ga.If(t.presenting, func() ga.UI { return &PresentBar{At: stop, Of: len(c.Sequence())} }),
 		ga.Div().Class("tour-layout").Body(
-			&TourProse{Slug: c.Slug, Index: idx, Active: active, Prefix: rootPrefix()},
+			&TourProse{Slug: c.Slug, Index: idx, Active: active, Prefix: rootPrefix(), Present: para},
 			figure,
 		),
 	)
@@ -136,6 +152,18 @@ func (t *Tour) OnMount(ctx ga.Context) {
 	t.handle(ctx, actBack, follow(func() { t.s.Back() }))
 	t.handle(ctx, actPacket, follow(func() { t.s.Packet() }))
 	t.handle(ctx, actReset, func(a ga.Action) { t.s.Reset() })
+	t.handle(ctx, actPresent, func(a ga.Action) {
+		on, ok := a.Value.(bool)
+		if !ok {
+			on = !t.presenting
+		}
+		t.present(on)
+	})
+	t.handle(ctx, actPresentGo, func(a ga.Action) {
+		if d, ok := a.Value.(int); ok && t.presenting {
+			t.presentGo(d)
+		}
+	})
 	t.handle(ctx, actSelect, func(a ga.Action) { t.s.Select(a.Value.(int32)) })
 	t.handle(ctx, actJump, func(a ga.Action) { j := a.Value.(jump); t.s.Jump(j.Op, j.PFN) })
 	t.handle(ctx, actDismiss, func(a ga.Action) { t.s.Dismiss(a.Value.(int)) })
@@ -166,6 +194,11 @@ func (t *Tour) OnDismount() {
 		doc.Call("removeEventListener", "keydown", t.keydown)
 		t.keydown.Release()
 		t.keydown = nil
+	}
+	if t.fullscreen != nil {
+		doc.Call("removeEventListener", "fullscreenchange", t.fullscreen)
+		t.fullscreen.Release()
+		t.fullscreen = nil
 	}
 	if t.popstate != nil {
 		ga.Window().Call("removeEventListener", "popstate", t.popstate)
@@ -200,6 +233,11 @@ func (t *Tour) load(u *url.URL, link string) {
 	t.s = session.New(q, now)
 	t.view = t.s.View()
 	t.subject = tour.Subject{PFN: -1}
+	for i, st := range c.Sequence() {
+		if st.Preset == t.activePreset(c) {
+			t.presentAt = i
+		}
+	}
 	if p, ok := c.Preset(t.activePreset(c)); ok && t.view.Narration.Has {
 		// The link's subject: its page selected (the machine marks it,
 		// the inspector shows it) and brought into view once drawn.
@@ -370,6 +408,22 @@ func (t *Tour) listen(ctx ga.Context) {
 				return nil
 			}
 			act = actReset
+		case "p", "P":
+			act = actPresent
+		case "PageDown", "PageUp", "Escape":
+			if !t.presenting {
+				return nil // the browser's own (scroll a page)
+			}
+			e.Call("preventDefault")
+			switch e.Get("key").String() {
+			case "PageDown":
+				ctx.NewActionWithValue(actPresentGo, +1)
+			case "PageUp":
+				ctx.NewActionWithValue(actPresentGo, -1)
+			default:
+				ctx.NewActionWithValue(actPresent, false)
+			}
+			return nil
 		default:
 			return nil
 		}
@@ -377,6 +431,15 @@ func (t *Tour) listen(ctx ga.Context) {
 		ctx.NewAction(act)
 		return nil
 	})
+	// Full screen left (Esc, the browser's own control): presenter mode
+	// with it.
+	t.fullscreen = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		if !ga.Window().Get("document").Get("fullscreenElement").Truthy() && t.presenting {
+			ctx.NewActionWithValue(actPresent, false)
+		}
+		return nil
+	})
+	ga.Window().Get("document").Call("addEventListener", "fullscreenchange", t.fullscreen)
 	ga.Window().Get("document").Call("addEventListener", "keydown", t.keydown)
 	t.popstate = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
 		ctx.Dispatch(func(ctx ga.Context) {
@@ -403,6 +466,7 @@ func (t *Tour) publish() {
 		}
 		st["subject"] = map[string]any{"pfn": float64(t.subject.PFN), "skb": float64(t.subject.SKB), "place": t.subject.Place}
 		st["brought"] = float64(t.brought)
+		st["presenting"] = t.presenting
 	}
 	ga.Window().Set("__pplabTour", st)
 }

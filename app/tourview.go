@@ -82,6 +82,9 @@ type TourProse struct {
 	Index  int
 	Active string // the preset the figure is at ("" for none)
 	Prefix string
+	// Present is the paragraph presenter mode shows (-1: not presenting,
+	// every paragraph shows).
+	Present int
 }
 
 func (p *TourProse) Render() (ui ga.UI) {
@@ -94,8 +97,12 @@ func (p *TourProse) Render() (ui ga.UI) {
 		ga.P().Class("meta tour-count").Text(fmt.Sprintf("Chapter %d of %d", p.Index+1, len(tour.Chapters()))),
 		ga.H1().ID("tour-title").TabIndex(-1).Text(c.Title),
 	}
-	for _, para := range c.Paras {
-		body = append(body, ga.P().Body(p.inlines(c, tour.MustParse(para, c.Era))...))
+	for i, para := range c.Paras {
+		el := ga.P()
+		if i == p.Present {
+			el = el.Class("para-current")
+		}
+		body = append(body, el.Body(p.inlines(c, tour.MustParse(para, c.Era))...))
 	}
 	if len(c.Numbers) > 0 {
 		body = append(body, numbersTable(c))
@@ -189,6 +196,7 @@ func (f *TourCaption) Render() (ui ga.UI) {
 			btn("tour-step", "step ▶", "ArrowRight", actStep),
 			btn("tour-packet", "packet ▶▶", "Shift+ArrowRight", actPacket),
 			btn("tour-reset", "reset", "R", actReset),
+			ga.Button().ID("tour-present").Title("presenter mode: full screen, one paragraph at a time; PageDown and PageUp go through the chapter's links (P)").Aria("keyshortcuts", "P").Text("present").OnClick(func(ctx ga.Context, e ga.Event) { ctx.NewAction(actPresent) }),
 			ga.Span().Class("meta").Body(ga.Text("op "), ga.Strong().ID("tour-op").Text(fmt.Sprint(f.Op))),
 			ga.A().ID("tour-try").Class("tour-try").Href(f.Try).Text("try it in the playground →"),
 		),

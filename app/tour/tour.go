@@ -376,3 +376,31 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// Step is one stop of a chapter read in order (the presenter mode's
+// PageDown): a preset and the paragraph that links it.
+type Step struct {
+	Preset string
+	Para   int
+}
+
+// Sequence is the chapter's presets in reading order: each paragraph's
+// preset link, once each, in the order the text links them — after the
+// first preset (the state the chapter opens at) with the first paragraph
+// when no paragraph links it.
+func (c Chapter) Sequence() []Step {
+	var out []Step
+	seen := map[string]bool{}
+	for i, para := range c.Paras {
+		for _, x := range MustParse(para, c.Era) {
+			if x.Kind == KindPreset && !seen[x.Preset] {
+				seen[x.Preset] = true
+				out = append(out, Step{x.Preset, i})
+			}
+		}
+	}
+	if len(c.Presets) > 0 && !seen[c.Presets[0].ID] {
+		out = append([]Step{{c.Presets[0].ID, 0}}, out...)
+	}
+	return out
+}

@@ -382,3 +382,32 @@ func TestChapters_OneClaimPerParagraph(t *testing.T) {
 		}
 	}
 }
+
+// TestChapters_SequenceVisitsEveryPresetOnce: the presenter mode's order
+// (Chapter.Sequence) has every preset once, in the order the text links
+// them (the chapter's opening state first when no paragraph links it),
+// each with the paragraph that links it.
+func TestChapters_SequenceVisitsEveryPresetOnce(t *testing.T) {
+	for _, c := range Chapters() {
+		seq := c.Sequence()
+		linked := strings.Contains(strings.Join(c.Paras, "\n"), "]("+c.Presets[0].ID+")")
+		if len(seq) != len(c.Presets) || !linked && seq[0].Preset != c.Presets[0].ID {
+			t.Errorf("%s: sequence %v for %d presets", c.Slug, seq, len(c.Presets))
+		}
+		seen := map[string]bool{}
+		for _, s := range seq {
+			if seen[s.Preset] {
+				t.Errorf("%s: %s twice", c.Slug, s.Preset)
+			}
+			seen[s.Preset] = true
+			if _, ok := c.Preset(s.Preset); !ok || s.Para < 0 || s.Para >= len(c.Paras) {
+				t.Errorf("%s: step %+v", c.Slug, s)
+			}
+			if s.Para > 0 || strings.Contains(c.Paras[0], "]("+s.Preset+")") {
+				if !strings.Contains(c.Paras[s.Para], "]("+s.Preset+")") {
+					t.Errorf("%s: paragraph %d does not link %s", c.Slug, s.Para, s.Preset)
+				}
+			}
+		}
+	}
+}
