@@ -122,6 +122,9 @@ func MachineTables(snap *lab.Snapshot) []TextTable {
 		add(fmt.Sprintf("page_pool #%d ptr_ring: pages queued", p.ID), p.RingCount,
 			fmt.Sprintf("%d slots; producer %d, consumer %d; %d stale slots", len(p.Ring), p.Producer, p.ConsumerHead, stale))
 		add(fmt.Sprintf("page_pool #%d in flight", p.ID), int(p.Inflight), fmt.Sprintf("hold %d − release %d", p.Hold, p.Release))
+		if p.FragPFN >= 0 {
+			add(fmt.Sprintf("page_pool #%d frag page (pool->frag_page)", p.ID), 1, fmt.Sprintf("pfn %#x: the next fragment comes from it", p.FragPFN))
+		}
 	}
 	if n := snap.NIC; n != nil {
 		ring, slots := "RX ring", "descriptors"
