@@ -42,15 +42,23 @@ func animateMove(tile string, boxes []string) {
 		frames = append(frames, map[string]any{"transform": fmt.Sprintf("translate(%.0fpx, %.0fpx) scale(1.6)", x-tx, y-ty)})
 	}
 	frames = append(frames, map[string]any{"transform": "none"})
-	// One page travels at a time: the last step's flight ends here.
-	if all := doc.Call("getAnimations"); all.Truthy() {
-		for i := 0; i < all.Length(); i++ {
-			if a := all.Index(i); a.Get("id").String() == moveAnimationID {
-				a.Call("cancel")
-			}
-		}
-	}
+	cancelMoves() // one page travels at a time
 	ms := min(350*len(frames), 1400)
 	anim := el.Call("animate", frames, map[string]any{"duration": ms, "easing": "ease-in-out"})
 	anim.Set("id", moveAnimationID)
+}
+
+// cancelMoves ends every page's flight: the tiles are where the layout
+// puts them (what the figure measures to bring a subject into view).
+func cancelMoves() {
+	doc := ga.Window().Get("document")
+	if doc.Get("getAnimations").IsUndefined() {
+		return
+	}
+	all := doc.Call("getAnimations")
+	for i := 0; i < all.Length(); i++ {
+		if a := all.Index(i); a.Get("id").String() == moveAnimationID {
+			a.Call("cancel")
+		}
+	}
 }

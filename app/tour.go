@@ -2,8 +2,10 @@ package app
 
 import (
 	"fmt"
+	"math"
 	"net/url"
 	"strings"
+	"time"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -272,7 +274,37 @@ func (t *Tour) stepSubject() {
 // visible part, below its sticky caption; in the one-column layout the
 // sheet shows the caption and the strip, and the page scrolls the link
 // above the sheet if the sheet covers it.
+//
+// It runs once the drawing is whole: the rows a render mounts are empty
+// until their OnMount (which go-app dispatches later) draws their tiles,
+// and a figure scrolled before then put a subject below half-drawn rows
+// out of view. So it waits until the subject's place has stayed the same
+// for two looks 20 ms apart (at most ~0.5 s).
 func (t *Tour) bringSubject(link string) {
+	cancelMoves() // a flight still under way would be measured mid-air
+	t.bringWhenDrawn(link, 0, math.NaN())
+}
+
+func (t *Tour) bringWhenDrawn(link string, tries int, last float64) {
+	top := math.NaN()
+	doc := ga.Window().Get("document")
+	for _, s := range subjectSelectors(t.subject) {
+		if el := doc.Call("querySelector", s); el.Truthy() {
+			top = el.Call("getBoundingClientRect").Get("top").Float()
+			break
+		}
+	}
+	if tries < 25 && (math.IsNaN(top) || top != last) {
+		t.ctx.After(20*time.Millisecond, func(ctx ga.Context) {
+			t.bringWhenDrawn(link, tries+1, top)
+			ctx.PreventUpdate()
+		})
+		return
+	}
+	t.bringNow(link)
+}
+
+func (t *Tour) bringNow(link string) {
 	sel := subjectSelectors(t.subject)
 	bringTourSubject(sel, link)
 	if s := t.subject; s.PFN >= 0 && len(s.Moved) > 1 && !oneColumn() {

@@ -59,6 +59,7 @@ func TestTour_AMovedPageTravelsItsPath(t *testing.T) {
 				p = newPage(t, 1280, 800)
 			}
 			p.openTour(rootURL+strings.TrimPrefix(c.Path(), "/"), c.Slug)
+			p.wait(`window.__pplabTour.brought > 0`, 20*time.Second) // the opening state's own flight
 			p.eval(recordAnimationsJS, new(bool))
 			var brought float64
 			p.eval(`window.__pplabTour.brought`, &brought)

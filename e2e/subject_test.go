@@ -89,9 +89,15 @@ func TestTour_EveryLinkBringsItsSubjectIntoView(t *testing.T) {
 			p.eval(`(() => { `+onScreenJS+` return true; })()`, new(bool))
 			checked := 0
 			for i, c := range chs {
+				var opened float64
+				p.eval(`window.__pplabTour.brought`, &opened)
 				if i > 0 {
 					p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`.tour-chapters a[href=%q]`, c.Path()))))
 					p.waitTour(c.Slug, -1)
+					// The chapter's opening state is brought into view too.
+					p.wait(fmt.Sprintf(`window.__pplabTour.brought > %v`, opened), 20*time.Second)
+				} else {
+					p.wait(`window.__pplabTour.brought > 0`, 20*time.Second)
 				}
 				for _, pr := range c.Presets {
 					sel := fmt.Sprintf(`#tour a.preset[data-preset=%q]`, pr.ID)
@@ -124,6 +130,8 @@ func TestTour_EveryLinkBringsItsSubjectIntoView(t *testing.T) {
 					}
 					p.do(chromedp.MouseClickXY(xy[0], xy[1]))
 					p.wait(fmt.Sprintf(`window.__pplabTour.active === %q && window.__pplabTour.brought > %v`, pr.ID, brought), 20*time.Second)
+					// Where the page lands: after it has travelled there.
+					p.wait(`document.getAnimations().every(a => a.id !== 'pp-move' || a.playState === 'finished')`, 10*time.Second)
 					q, _ := pr.Query()
 					v := session.New(q, nil).View()
 					subj := pr.SubjectOf(v.Narration.Rec, &v.Machine.Snap)
