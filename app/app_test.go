@@ -9,6 +9,7 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app/session"
+	"pplab/app/tour"
 	"pplab/engine/lab"
 	"pplab/engine/sim"
 )
@@ -285,4 +286,48 @@ func TestControls_AClosedFoldDrawsOnlyItsSummary(t *testing.T) {
 		}
 	}()
 	s.Fold("glossary", true)
+}
+
+// The mounted playground keeps the intro the loading page showed (issue
+// 34: it vanished mid-read when the engine mounted): the chapter list, its
+// text and the rules link, in a fold right under the header, open when
+// the reader was in it (introplace.go), its open attribute written only
+// then (boolattr.go); one #intro, and no id twice in the page. The
+// geometry — the reader's place kept on screen — is e2e's
+// TestIntro_KeptWhenTheEngineMounts.
+func TestPlayground_KeepsTheIntroWhenMounted(t *testing.T) {
+	for _, open := range []bool{false, true} {
+		s := session.New(nil, nil)
+		p := &Playground{s: s, view: s.View(), intro: introPlace{open: open, block: -1, focus: -1}, rest: restStages}
+		html := ga.HTMLString(p.Render())
+		for _, want := range []string{`id="intro-more"`, `id="intro"`, `id="intro-tour"`, introSummaryLead, ">" + introSummaryCount() + "<", "pplab runs a Go model of the kernel&#39;s page_pool", `href="/rules/"`} {
+			if !strings.Contains(html, want) {
+				t.Errorf("open %v: the mounted page lacks %s", open, want)
+			}
+		}
+		for _, c := range tour.Chapters() {
+			if want := `href="` + c.Path() + `"`; !strings.Contains(html, want) {
+				t.Errorf("open %v: the mounted page does not link chapter %s", open, c.Path())
+			}
+		}
+		if !strings.Contains(introSummary(), strconv.Itoa(len(tour.Chapters()))+" chapters") {
+			t.Errorf("the summary %q does not count the chapters", introSummary())
+		}
+		fold := regexp.MustCompile(`<details[^>]*id="intro-more"[^>]*>`).FindString(html)
+		if got := regexp.MustCompile(`\sopen(=|\s|>)`).MatchString(fold); got != open {
+			t.Errorf("open %v: the fold's tag is %s", open, fold)
+		}
+		if i, j := strings.Index(html, `id="intro-more"`), strings.Index(html, `id="controls"`); i < 0 || j < 0 || i > j || i < strings.Index(html, "</header>") {
+			t.Errorf("open %v: the fold is not between the header and the controls", open)
+		}
+		seen := map[string]int{}
+		for _, m := range regexp.MustCompile(`\sid="([^"]+)"`).FindAllStringSubmatch(html, -1) {
+			seen[m[1]]++
+		}
+		for id, n := range seen {
+			if n > 1 {
+				t.Errorf("open %v: id %q %d times in the mounted page", open, id, n)
+			}
+		}
+	}
 }

@@ -38,7 +38,9 @@ type Playground struct {
 	idleAt                 float64 // when the panels single steps leave stale catch up
 	builtFrom, written     string  // the URL query the session was built from, and the last one written (nav.go)
 	perf                   perfStats
-	rest                   int // how many of the restStages below the first screen are drawn (drawRest)
+	rest                   int        // how many of the restStages below the first screen are drawn (drawRest)
+	intro                  introPlace // the reader's place in the loading page's intro (OnInit; introplace.go)
+	introStop              func()     // ends watchIntro
 }
 
 // perfStats are the page's own measurements (window.__pplab).
@@ -104,6 +106,7 @@ func (p *Playground) Render() (ui ga.UI) {
 	}
 	return ga.Main().ID("playground").Class("playground").DataSet("mounted", "1").Body(
 		head,
+		&IntroFold{Open: p.intro.open}, // what the loading page said, kept (introplace.go)
 		&Banner{Items: v.Banner},
 		&Controls{V: v.Controls},
 		ga.Div().Class("columns").Body(
@@ -248,6 +251,14 @@ func (p *Playground) handle(ctx ga.Context, name string, fn func(a ga.Action)) {
 	})
 }
 
+// OnInit reads where the reader is in the loading page's intro: go-app
+// calls it while the prerendered document is still in place (its first
+// render replaces it). The mounted page keeps the intro open or folded by
+// it, once (introplace.go).
+func (p *Playground) OnInit() {
+	p.intro = readIntroPlace()
+}
+
 func (p *Playground) OnMount(ctx ga.Context) {
 	p.ctx = ctx
 	p.perf.mountMS = now()
@@ -304,6 +315,10 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.handleMarkers(ctx) // markers.go
 	p.handleExport(ctx)  // export.go
 	p.listenKeys(ctx)
+	if !p.s.Embedded() {
+		p.intro.keep(ctx) // (before takeEarlyKeys: the focus in the intro first)
+		ctx.Defer(func(ga.Context) { p.introStop = watchIntro() })
+	}
 	p.takeEarlyKeys()
 	p.mountA11y(ctx)
 	// window.__pplabAction(name, value) posts an action as a component
@@ -462,6 +477,10 @@ func (p *Playground) OnAppUpdate(ctx ga.Context) {
 }
 
 func (p *Playground) OnDismount() {
+	if p.introStop != nil {
+		p.introStop()
+		p.introStop = nil
+	}
 	if p.keydown != nil {
 		ga.Window().Get("document").Call("removeEventListener", "keydown", p.keydown)
 		p.keydown.Release()
@@ -580,15 +599,16 @@ func (p *Playground) keyAction(key string, shift bool, tag string) (name string,
 // Space's character event (Blink scrolls from it when it comes on its own,
 // as assistive tools and CDP send it; listenKeys's swallowSpace). It also
 // keeps the id of the element that has the focus
-// (window.__pplabEarlyFocus): the mounted page replaces the prerendered
-// one, and takeEarlyKeys gives the focus back.
+// (window.__pplabEarlyFocus; "" for an element without one, such as the
+// intro's links, whose focus introplace.go gives back): the mounted page
+// replaces the prerendered one, and takeEarlyKeys gives the focus back.
 func EarlyKeysJS(root string) string {
 	r, _ := json.Marshal(root)
 	return `<script>(function(){
 var p=location.pathname,r=` + string(r) + `;if(p!==r&&p!==r+"index.html")return;
 var q=window.__pplabEarlyKeys=[],t0=Date.now(),arrows=0,sw=false;
 var on=function(){return window.__pplabEarlyKeys===q&&Date.now()-t0<30000;};
-document.addEventListener("focusin",function(e){if(on()&&e.target&&e.target.id)window.__pplabEarlyFocus=e.target.id;});
+document.addEventListener("focusin",function(e){if(on()&&e.target)window.__pplabEarlyFocus=e.target.id||"";});
 document.addEventListener("keydown",function(e){
  sw=false;
  if(!on()||e.ctrlKey||e.metaKey||e.altKey)return;
