@@ -25,7 +25,7 @@ ECHARTS_VERSION = 6.1.0
 ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
 WASM_LDFLAGS = -s -w -X main.version=$(VERSION)
 
-.PHONY: pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test golden wasm-app e2e bench-ui bench fuzz node chromium size
+.PHONY: pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test golden wasm-app e2e bench-ui bench fuzz node chromium poppler size
 
 run: web/echarts.min.js wasm-app
 	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -addr $(ADDR)
@@ -154,10 +154,15 @@ web/echarts.min.js: | node
 chromium:
 	@command -v chromium >/dev/null || { echo "installing chromium (apt)"; apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's poppler-utils for the print test (e2e/print_test.go): pdftoppm
+# renders the printed chapter's pages, pdftotext reads their text.
+poppler:
+	@command -v pdftoppm >/dev/null && command -v pdftotext >/dev/null || { echo "installing poppler-utils (apt)"; apt-get update -qq && apt-get install -y -qq poppler-utils >/dev/null; }
+
 # End-to-end: the static site (root and sub-path) in headless Chromium, one
 # browser for the package and a fresh profile per test; the browser proves
 # the wiring, the matrices are checked natively (e2e/e2e_test.go).
-e2e: web/echarts.min.js wasm-app chromium
+e2e: web/echarts.min.js wasm-app chromium poppler
 	$(GO) test -count=1 -timeout 25m -tags e2e ./e2e
 
 # The budgets in the browser (e2e/bench_test.go, build tag benchui): opening

@@ -97,18 +97,42 @@ func (p *TourProse) Render() (ui ga.UI) {
 		ga.P().Class("meta tour-count").Text(fmt.Sprintf("Chapter %d of %d", p.Index+1, len(tour.Chapters()))),
 		ga.H1().ID("tour-title").TabIndex(-1).Text(c.Title),
 	}
+	printed := map[string]bool{}
 	for i, para := range c.Paras {
+		in := tour.MustParse(para, c.Era)
 		el := ga.P()
 		if i == p.Present {
 			el = el.Class("para-current")
 		}
-		body = append(body, el.Body(p.inlines(c, tour.MustParse(para, c.Era))...))
+		body = append(body, el.Body(p.inlines(c, in)...))
+		body = append(body, p.printFigs(c, in, printed)...)
 	}
 	if len(c.Numbers) > 0 {
 		body = append(body, numbersTable(c))
 	}
 	body = append(body, p.pager())
 	return ga.Article().Class("tour-prose").Aria("labelledby", "tour-title").Body(body...)
+}
+
+// printFigs are the static pictures of the presets paragraph in links
+// (each once in the chapter: printed notes those already shown), drawn at
+// the site's build (app/tourprint): the printed page shows them in place of
+// the live figure, the screen never (web/app.css's print rules). The
+// pictures load with the page (no lazy loading: a print must find them).
+func (p *TourProse) printFigs(c tour.Chapter, in []tour.Inline, printed map[string]bool) []ga.UI {
+	var out []ga.UI
+	for _, x := range in {
+		pr, ok := c.Preset(x.Preset)
+		if x.Kind != tour.KindPreset || !ok || printed[pr.ID] {
+			continue
+		}
+		printed[pr.ID] = true
+		out = append(out, ga.Figure().Class("print-fig").DataSet("preset", pr.ID).Body(
+			ga.Img().Src(p.Prefix+c.FigPath(pr)).Alt(pr.Caption),
+			ga.FigCaption().Text(pr.Caption),
+		))
+	}
+	return out
 }
 
 func (p *TourProse) inlines(c tour.Chapter, in []tour.Inline) []ga.UI {

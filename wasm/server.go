@@ -22,6 +22,7 @@ import (
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"pplab/app/tourprint"
 	"pplab/engine/diagnose"
 )
 
@@ -91,7 +92,7 @@ func serve() {
 	}
 	fmt.Printf("pplab: the playground is at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 	go sweepJSON() // made while the server starts: the first request finds it
-	log.Fatal(http.Serve(ln, withSweep(withLoader(newHandler(""), *web))))
+	log.Fatal(http.Serve(ln, withTourFigs(withSweep(withLoader(newHandler(""), *web)))))
 }
 
 // sweepJSON is the diagnosis page's model runs in the file's form
@@ -192,6 +193,9 @@ func generate(dir, prefix, base, web string) error {
 	if err := placeTourPages(dir); err != nil {
 		return err
 	}
+	if err := writeTourFigs(dir); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "web"), 0o755); err != nil {
 		return err
 	}
@@ -264,6 +268,53 @@ func placeTourPages(dir string) error {
 		}
 	}
 	return nil
+}
+
+// tourFigDir is where the tour's static figures are (tour.Chapter.FigPath).
+const tourFigDir = "/tour/fig/"
+
+// writeTourFigs writes each tour preset's static figure, the picture a
+// printed chapter shows after the paragraph that links it (app/tourprint,
+// drawn from the engine's run of the preset: what this build's model
+// computes).
+func writeTourFigs(dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(tourFigDir)), 0o755); err != nil {
+		return err
+	}
+	return tourprint.Each(func(path string, svg []byte) error {
+		if !strings.HasPrefix(path, tourFigDir) {
+			return fmt.Errorf("the tour figure %s is not under %s", path, tourFigDir)
+		}
+		return os.WriteFile(filepath.Join(dir, filepath.FromSlash(path)), svg, 0o644)
+	})
+}
+
+// withTourFigs answers the tour's figures (the live server: the site has
+// them as files), drawn on the first request for each.
+func withTourFigs(h http.Handler) http.Handler {
+	var figs sync.Map // path -> []byte
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, tourFigDir) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		b, ok := figs.Load(r.URL.Path)
+		if !ok {
+			svg, found, err := tourprint.ByPath(r.URL.Path)
+			switch {
+			case !found:
+				http.NotFound(w, r)
+				return
+			case err != nil:
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			b, _ = figs.LoadOrStore(r.URL.Path, svg)
+		}
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(b.([]byte)))
+	})
 }
 
 // ogURLMeta is go-app's og:url and og:image tags (the ones that need the

@@ -3,10 +3,15 @@
 package main
 
 import (
+	"bytes"
 	"html"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -151,5 +156,89 @@ func TestGenerate_TheDiagnosisPageBeforeTheApp(t *testing.T) {
 	}
 	if m := regexp.MustCompile(`="[^"]*\\n[^"]*"`).FindString(page); m != "" {
 		t.Errorf("diagnose/index.html: an attribute with a literal \\n: %s", m)
+	}
+}
+
+// TestGenerate_EveryPrintFigureIsInTheSite: each tour chapter's page
+// carries, after the paragraphs, a print figure for every preset its
+// paragraphs link (each once), whose picture is in the generated site at
+// the address the page gives (at the root and under a sub-path), an SVG
+// that loads with the page (no lazy loading: a print must find it). What
+// the pictures draw: app/tourprint's TestSVG_EveryPresetDrawsItsStateAndSubject.
+func TestGenerate_EveryPrintFigureIsInTheSite(t *testing.T) {
+	// go-app writes the attributes in any order, and a '>' in a value as it is.
+	figRe := regexp.MustCompile(`<figure (?:[^>"]|"[^"]*")*class="print-fig"(?:[^>"]|"[^"]*")*>\s*<img ((?:[^>"]|"[^"]*")*)>`)
+	srcRe := regexp.MustCompile(`(?:^|\s)src="([^"]*)"`)
+	for _, prefix := range []string{"", "/pplab"} {
+		dir, _ := genSite(t, prefix)
+		n := 0
+		for _, c := range tour.Chapters() {
+			b, err := os.ReadFile(filepath.Join(dir, "tour", c.Slug, "index.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, para := range c.Paras {
+				for _, in := range tour.MustParse(para, c.Era) {
+					if pr, ok := c.Preset(in.Preset); in.Kind == tour.KindPreset && ok && !slices.Contains(want, prefix+c.FigPath(pr)) {
+						want = append(want, prefix+c.FigPath(pr))
+					}
+				}
+			}
+			var got []string
+			for _, m := range figRe.FindAllStringSubmatch(string(b), -1) {
+				if strings.Contains(m[1], "loading=") {
+					t.Errorf("prefix %q, %s: a print figure loads lazily: <img %s>", prefix, c.Slug, m[1])
+				}
+				s := srcRe.FindStringSubmatch(m[1])
+				if s == nil {
+					t.Errorf("prefix %q, %s: <img %s> has no src", prefix, c.Slug, m[1])
+					continue
+				}
+				got = append(got, html.UnescapeString(s[1]))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("prefix %q, %s: the print figures are\n%q\nwant (one per linked preset, in the order of the links)\n%q", prefix, c.Slug, got, want)
+			}
+			for _, src := range got {
+				rel, ok := strings.CutPrefix(src, prefix+"/")
+				svg, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+				if !ok || err != nil || !bytes.HasPrefix(svg, []byte("<?xml")) || !bytes.Contains(svg, []byte("<svg ")) {
+					t.Errorf("prefix %q, %s: the picture %s is not an SVG of the site: %v", prefix, c.Slug, src, err)
+				}
+				n++
+			}
+		}
+		if n < len(tour.Chapters()) {
+			t.Errorf("prefix %q: %d print figures in all", prefix, n)
+		}
+	}
+}
+
+// The live server (make run) answers the tour's figures as the site has
+// them: an SVG at each preset's path, 404 for another name under
+// tour/fig/, and every other path from the page's handler.
+func TestServe_TheTourFigures(t *testing.T) {
+	c := tour.Chapters()[0]
+	srv := httptest.NewServer(withTourFigs(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusTeapot)
+	})))
+	defer srv.Close()
+	for _, tc := range []struct {
+		path string
+		code int
+	}{{c.FigPath(c.Presets[0]), 200}, {c.FigPath(c.Presets[0]), 200}, {"/tour/fig/no-such.svg", 404}, {c.Path(), http.StatusTeapot}} {
+		res, err := http.Get(srv.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.code {
+			t.Errorf("%s: %d, want %d", tc.path, res.StatusCode, tc.code)
+		}
+		if tc.code == 200 && (res.Header.Get("Content-Type") != "image/svg+xml" || !bytes.Contains(b, []byte("<svg "))) {
+			t.Errorf("%s: %s, %.80q", tc.path, res.Header.Get("Content-Type"), b)
+		}
 	}
 }
