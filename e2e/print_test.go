@@ -90,7 +90,9 @@ func (p *page) waitPrintFigures(n int) {
 // squeeze drops every space (a printed line breaks where the page's
 // width says) and undoes the PDF's ligatures.
 func squeeze(s string) string {
-	s = strings.NewReplacer("ﬁ", "fi", "ﬂ", "fl", "ﬀ", "ff", "ﬃ", "ffi", "ﬄ", "ffl", "\u00ad", "").Replace(s)
+	// pdftotext joins a word the line broke after its hyphen ("stats-" /
+	// "enabled" comes out "statsenabled"): hyphens are not compared.
+	s = strings.NewReplacer("ﬁ", "fi", "ﬂ", "fl", "ﬀ", "ff", "ﬃ", "ffi", "ﬄ", "ffl", "\u00ad", "", "-", "", "\u2010", "").Replace(s)
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
 			return -1
