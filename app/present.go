@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -45,19 +46,28 @@ type PresentBar struct {
 func (b *PresentBar) Render() (ui ga.UI) {
 	defer guardRender(&ui, "PresentBar")
 	btn := func(id, text, key string, v int) ga.UI {
-		return ga.Button().ID(id).Title(text+" ("+key+")").Aria("keyshortcuts", key).Text(text).OnClick(func(ctx ga.Context, e ga.Event) {
-			ctx.NewActionWithValue(actPresentGo, v)
-		})
+		return ga.Button().ID(id).Title(text+" ("+key+")").Aria("keyshortcuts", key).DataSet("go", v).Text(text).OnClick(onPresentGo)
 	}
 	return ga.Div().ID("present-bar").Class("present-bar").Body(
 		ga.Span().Class("meta").Body(ga.Text("presenting · "), ga.Strong().ID("present-at").Text(fmt.Sprintf("%d / %d", b.At+1, b.Of))),
 		btn("present-prev", "◀ previous", "PageUp", -1),
 		btn("present-next", "next ▶", "PageDown", +1),
-		ga.Button().ID("present-leave").Title("leave presenter mode (Esc)").Aria("keyshortcuts", "Escape").Text("leave").OnClick(func(ctx ga.Context, e ga.Event) {
-			ctx.NewActionWithValue(actPresent, false)
-		}),
+		ga.Button().ID("present-leave").Title("leave presenter mode (Esc)").Aria("keyshortcuts", "Escape").Text("leave").OnClick(onPresentLeave),
 	)
 }
+
+// onPresentGo: presenter mode's previous and next buttons (data-go: -1, +1).
+func onPresentGo(ctx ga.Context, e ga.Event) {
+	if d, err := strconv.Atoi(dataset(ctx.JSSrc(), "go")); err == nil {
+		ctx.NewActionWithValue(actPresentGo, d)
+	}
+}
+
+// onPresentLeave: presenter mode's leave button.
+func onPresentLeave(ctx ga.Context, e ga.Event) { ctx.NewActionWithValue(actPresent, false) }
+
+// onPresent: the figure's "present" button (presenter mode on or off).
+func onPresent(ctx ga.Context, e ga.Event) { ctx.NewAction(actPresent) }
 
 // present enters (on) or leaves presenter mode.
 func (t *Tour) present(on bool) {

@@ -220,7 +220,7 @@ func (f *TourCaption) Render() (ui ga.UI) {
 			btn("tour-step", "step ▶", "ArrowRight", actStep),
 			btn("tour-packet", "packet ▶▶", "Shift+ArrowRight", actPacket),
 			btn("tour-reset", "reset", "R", actReset),
-			ga.Button().ID("tour-present").Title("presenter mode: full screen, one paragraph at a time; PageDown and PageUp go through the chapter's links (P)").Aria("keyshortcuts", "P").Text("present").OnClick(func(ctx ga.Context, e ga.Event) { ctx.NewAction(actPresent) }),
+			ga.Button().ID("tour-present").Title("presenter mode: full screen, one paragraph at a time; PageDown and PageUp go through the chapter's links (P)").Aria("keyshortcuts", "P").Text("present").OnClick(onPresent),
 			ga.Span().Class("meta").Body(ga.Text("op "), ga.Strong().ID("tour-op").Text(fmt.Sprint(f.Op))),
 			ga.A().ID("tour-try").Class("tour-try").Href(f.Try).Text("try it in the playground →"),
 		),

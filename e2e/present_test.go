@@ -84,6 +84,11 @@ func TestTour_PresenterMode(t *testing.T) {
 	at(0, next)
 	p.do(chromedp.KeyEvent(kb.PageUp))
 	at(len(seq)-1, c)
+	// The bar's buttons do what the keys do.
+	p.do(chromedp.Click(chromedp.CSS("#present-prev")))
+	at(len(seq)-2, c)
+	p.do(chromedp.Click(chromedp.CSS("#present-next")))
+	at(len(seq)-1, c)
 	p.shot("tour-presenting")
 	p.do(chromedp.KeyEvent(kb.Escape))
 	p.wait(`document.querySelector('#tour.presenting') === null && window.__pplabTour.presenting === false`, 10*time.Second)
