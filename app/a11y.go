@@ -170,7 +170,7 @@ var stickyTopFn ga.Func
 var figureNav = &figureKeys{last: map[string]int{}}
 
 type figureKeys struct {
-	keydown, focusin ga.Func
+	keydown, focusin, pointerdown ga.Func
 	last             map[string]int
 	tileFig          string // the figure whose tile has the focus, "" when none has
 }
@@ -190,8 +190,19 @@ func (f *figureKeys) listen() {
 		f.onFocus(args[0])
 		return nil
 	})
+	// A press outside the figures (on the prose, the page's background)
+	// leaves them: no focus event says so when the focus falls to the
+	// body, and restore would bring it back to the tile at the next redraw.
+	f.pointerdown = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
+		defer recoverListener("figure pointer")
+		if fig, _ := figureOf(args[0].Get("target")); !fig.Truthy() {
+			f.tileFig = ""
+		}
+		return nil
+	})
 	doc.Call("addEventListener", "keydown", f.keydown, true)
 	doc.Call("addEventListener", "focusin", f.focusin, true)
+	doc.Call("addEventListener", "pointerdown", f.pointerdown, true)
 }
 
 // recoverListener keeps a panic in a listener from ending the program

@@ -68,7 +68,7 @@ func (n *NarrationLine) Render() (ui ga.UI) {
 	}
 	var line ga.UI
 	if !c.Has {
-		line = ga.P().ID("narration-text").Text(idleText(c.Op))
+		line = ga.P().ID("narration-text").Text(idleText(c.Op, true))
 	} else {
 		r := c.Rec
 		extra := ""

@@ -32,6 +32,19 @@ func animateMove(tile string, boxes []string) {
 		return (r.Get("left").Float() + r.Get("right").Float()) / 2, (r.Get("top").Float() + r.Get("bottom").Float()) / 2
 	}
 	tx, ty := centre(el)
+	// The path stays inside the part of the figure on screen (under its
+	// sticky caption): a place drawn out of view is passed at the edge
+	// nearest to it, so the page is seen to go that way and come back.
+	left, top, right, bottom := 0.0, 0.0, w.Get("innerWidth").Float(), w.Get("innerHeight").Float()
+	if fig := doc.Call("getElementById", "tour-figure"); fig.Truthy() {
+		r := fig.Call("getBoundingClientRect")
+		left, right = max(left, r.Get("left").Float()), min(right, r.Get("right").Float())
+		top, bottom = max(top, r.Get("top").Float()), min(bottom, r.Get("bottom").Float())
+		if c := fig.Call("querySelector", ".tour-caption"); c.Truthy() {
+			top = max(top, c.Call("getBoundingClientRect").Get("bottom").Float())
+		}
+	}
+	const edge = 16 // half a tile and a margin
 	var frames []any
 	for _, b := range boxes[:len(boxes)-1] {
 		box := doc.Call("querySelector", b)
@@ -39,6 +52,9 @@ func animateMove(tile string, boxes []string) {
 			return
 		}
 		x, y := centre(box)
+		if left+edge < right-edge && top+edge < bottom-edge {
+			x, y = min(max(x, left+edge), right-edge), min(max(y, top+edge), bottom-edge)
+		}
 		frames = append(frames, map[string]any{"transform": fmt.Sprintf("translate(%.0fpx, %.0fpx) scale(1.6)", x-tx, y-ty)})
 	}
 	frames = append(frames, map[string]any{"transform": "none"})

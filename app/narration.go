@@ -19,6 +19,9 @@ import (
 type Narration struct {
 	ga.Compo
 	V session.NarrationView
+	// NoPlay: the page has no play (the tour): the idle text offers the
+	// step alone.
+	NoPlay bool
 }
 
 // maxEvents bounds the events listed for one operation (a TX completion at
@@ -43,7 +46,7 @@ func (n *Narration) Render() (ui ga.UI) {
 	if !c.Has {
 		return ga.Section().ID("narration").Class("panel narration").Aria("label", "what happened").Body(
 			ga.H2().Text("What happened"),
-			ga.P().ID("narration-text").Text(idleText(c.Op)),
+			ga.P().ID("narration-text").Text(idleText(c.Op, !n.NoPlay)),
 			next,
 		)
 	}
@@ -167,9 +170,12 @@ func eventItem(e sim.Event, era, driver string) ga.UI {
 }
 
 // idleText is the narration when no recorded operation describes the state.
-func idleText(op uint64) string {
-	if op == 0 {
+func idleText(op uint64, play bool) string {
+	switch {
+	case op == 0 && play:
 		return "Nothing yet: step (→) or play (space) to run the first operation."
+	case op == 0:
+		return "Nothing yet: step (→) to run the first operation."
 	}
 	return fmt.Sprintf("At op %d, reached in batch (no operation recorded): step (→) to see the next one narrated.", op)
 }

@@ -81,7 +81,12 @@ func (t *Tour) present(on bool) {
 		if el := doc.Get("documentElement"); el.Get("requestFullscreen").Truthy() {
 			quiet(el.Call("requestFullscreen"))
 		}
-		t.ctx.Defer(func(ga.Context) { t.bringSubject("") })
+		// The bar and the paragraph at the top of the window, whatever
+		// the reader had scrolled to.
+		t.ctx.Defer(func(ga.Context) {
+			ga.Window().Call("scrollTo", 0, 0)
+			t.bringSubject("")
+		})
 	case doc.Get("fullscreenElement").Truthy():
 		quiet(doc.Call("exitFullscreen"))
 	}

@@ -87,10 +87,10 @@ func (t *Tour) Render() (ui ga.UI) {
 	} else {
 		v := &t.view
 		figure = ga.Section().ID("tour-figure").Class("tour-figure").Aria("label", "the figure: the playground's machine at this chapter's state").Body(
-			&TourCaption{Caption: captionOf(c, active), Subject: subjectWords(t.subject), Op: v.Timeline.Op, Done: v.Timeline.Done, Try: rootPrefix() + "/?" + v.Link},
+			&TourCaption{Caption: captionOf(c, active), Subject: subjectWords(t.subject), Presenting: t.presenting, Op: v.Timeline.Op, Done: v.Timeline.Done, Try: rootPrefix() + "/?" + v.Link},
 			ga.If(t.subject.Place != "", func() ga.UI { return &TourStrip{V: v.Machine, S: t.subject} }),
 			&Banner{Items: v.Banner},
-			&Narration{V: v.Narration},
+			&Narration{V: v.Narration, NoPlay: true},
 			&Machine{V: v.Machine},
 			ga.Details().Class("tour-more").Body(
 				ga.Summary().Text("the page inspector, the counters and the violations"),
@@ -147,13 +147,18 @@ func (t *Tour) OnMount(ctx ga.Context) {
 	follow := func(fn func()) func(ga.Action) {
 		return func(ga.Action) {
 			fn()
+			// The address follows the figure: a reload or a shared link
+			// shows this state.
+			if c, _, ok := tour.BySlug(t.slug); ok && t.s.Changed() {
+				ga.Window().Get("history").Call("replaceState", nil, "", rootPrefix()+c.Path()+"?"+t.s.Query().Encode())
+			}
 			t.ctx.Defer(func(ga.Context) { t.bringSubject("") })
 		}
 	}
 	t.handle(ctx, actStep, follow(func() { t.s.Step() }))
 	t.handle(ctx, actBack, follow(func() { t.s.Back() }))
 	t.handle(ctx, actPacket, follow(func() { t.s.Packet() }))
-	t.handle(ctx, actReset, func(a ga.Action) { t.s.Reset() })
+	t.handle(ctx, actReset, follow(func() { t.s.Reset() }))
 	t.handle(ctx, actPresent, func(a ga.Action) {
 		on, ok := a.Value.(bool)
 		if !ok {
@@ -181,6 +186,7 @@ func (t *Tour) OnMount(ctx ga.Context) {
 		})
 	})
 	t.listen(ctx)
+	figureNav.listen() // the arrow keys inside a figure go from tile to tile (a11y.go)
 }
 
 // OnNav: the page was opened (or go-app navigated to it): the URL says the
@@ -369,7 +375,7 @@ func subjectWords(s tour.Subject) string {
 // to the chapter's heading (so that Tab goes on through the chapter).
 func (t *Tour) afterChapterChange() {
 	ga.Window().Call("scrollTo", 0, 0)
-	if !t.focusH1 {
+	if !t.focusH1 || t.presenting { // a talk's slides do not take the focus ring
 		return
 	}
 	t.focusH1 = false

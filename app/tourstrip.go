@@ -65,7 +65,11 @@ func (c cells) strip(s tour.Subject) (string, ga.UI) {
 			if len(cs) == 0 {
 				cs = append(cs, emptyCell(noteOf("alloc cache: empty")))
 			}
-			return fmt.Sprintf("page_pool #%d's alloc cache (top first)", p.ID), row(cs)
+			what := fmt.Sprintf("page_pool #%d's alloc cache: slots %d…%d of %d, the top first", p.ID, hi-1, lo, len(p.Cache))
+			if above := len(p.Cache) - hi; above > 0 {
+				what += fmt.Sprintf(" (%d more above: the top, slot %d, is handed out next)", above, len(p.Cache)-1)
+			}
+			return what, row(cs)
 		}
 	case "ring":
 		for _, p := range snap.Pools {
@@ -93,7 +97,7 @@ func (c cells) strip(s tour.Subject) (string, ga.UI) {
 				}
 				cs = append(cs, marked(cell, j, p.Producer, "P", p.ConsumerHead, "C", "P: the producer writes here next · C: consumer_head, the next page refill takes"))
 			}
-			return fmt.Sprintf("page_pool #%d's ptr_ring (slots %d…%d of %d)", p.ID, ((lo%n)+n)%n, ((hi-1)%n+n)%n, n), row(cs)
+			return fmt.Sprintf("page_pool #%d's ptr_ring: slots %s of %d", p.ID, slotsWords(lo, hi, n), n), row(cs)
 		}
 	case "nic-ring":
 		if n := snap.NIC; n != nil && len(n.Descs) > 0 {
@@ -113,7 +117,7 @@ func (c cells) strip(s tour.Subject) (string, ga.UI) {
 				}
 				cs = append(cs, marked(cell, j, n.Next, "N", n.Fill, "F", "N: the NIC fills next · F: the driver refills next"))
 			}
-			return fmt.Sprintf("the NIC RX ring (descriptors %d…%d of %d)", ((lo%size)+size)%size, ((hi-1)%size+size)%size, size), row(cs)
+			return fmt.Sprintf("the NIC RX ring: descriptors %s of %d", slotsWords(lo, hi, size), size), row(cs)
 		}
 	case "frag":
 		for _, p := range snap.Pools {
@@ -156,4 +160,14 @@ func aroundWrap(i, n int) (lo, hi int) {
 		return 0, n
 	}
 	return i - stripSlots/2 + 1, i + stripSlots/2 + 1
+}
+
+// slotsWords says the slots [lo, hi) of an n-slot ring, lo possibly
+// negative (wrapped): "13…15, 0…4".
+func slotsWords(lo, hi, n int) string {
+	a, b := ((lo%n)+n)%n, ((hi-1)%n+n)%n
+	if a <= b {
+		return fmt.Sprintf("%d…%d", a, b)
+	}
+	return fmt.Sprintf("%d…%d, 0…%d", a, n-1, b)
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -141,7 +142,7 @@ func (p *TourProse) inlines(c tour.Chapter, in []tour.Inline) []ga.UI {
 		switch x.Kind {
 		case tour.KindPreset:
 			pr, _ := c.Preset(x.Preset)
-			a := ga.A().Class("preset").Href(p.Prefix+c.Link(pr)).DataSet("preset", x.Preset).Title("set the figure: " + pr.Caption).OnClick(onTourLink).Text(x.Text)
+			a := ga.A().Class("preset").Href(p.Prefix+c.Link(pr)).DataSet("preset", x.Preset).Title("set the figure: " + pr.Caption).OnClick(onTourLink).Body(codeSpans(x.Text)...)
 			if x.Preset == p.Active {
 				a = a.Class("active").Aria("current", "step")
 			}
@@ -200,6 +201,8 @@ type TourCaption struct {
 	ga.Compo
 	Caption string
 	Subject string // the page or structure the sentence is about, in words ("" for none)
+	// Presenting: presenter mode is on (its button leaves it).
+	Presenting bool
 	Op      uint64
 	Done    bool
 	Try     string // the playground's URL of this state
@@ -220,9 +223,25 @@ func (f *TourCaption) Render() (ui ga.UI) {
 			btn("tour-step", "step ▶", "ArrowRight", actStep),
 			btn("tour-packet", "packet ▶▶", "Shift+ArrowRight", actPacket),
 			btn("tour-reset", "reset", "R", actReset),
-			ga.Button().ID("tour-present").Title("presenter mode: full screen, one paragraph at a time; PageDown and PageUp go through the chapter's links (P)").Aria("keyshortcuts", "P").Text("present").OnClick(onPresent),
+			ga.Button().ID("tour-present").Title("presenter mode: full screen, one paragraph at a time; PageDown and PageUp go through the chapter's links (P)").Aria("keyshortcuts", "P").Aria("pressed", f.Presenting).Text(map[bool]string{false: "present", true: "leave presenting"}[f.Presenting]).OnClick(onPresent),
 			ga.Span().Class("meta").Body(ga.Text("op "), ga.Strong().ID("tour-op").Text(fmt.Sprint(f.Op))),
 			ga.A().ID("tour-try").Class("tour-try").Href(f.Try).Text("try it in the playground →"),
 		),
 	)
+}
+
+// codeSpans is a link's words with its `code` spans as code (the markup's
+// backticks inside a link's text).
+func codeSpans(text string) []ga.UI {
+	var out []ga.UI
+	for i, part := range strings.Split(text, "`") {
+		switch {
+		case part == "":
+		case i%2 == 1:
+			out = append(out, ga.Code().Text(part))
+		default:
+			out = append(out, ga.Text(part))
+		}
+	}
+	return out
 }

@@ -54,8 +54,29 @@ func TestTour_PresenterMode(t *testing.T) {
 			t.Errorf("%s at %s: the bar says %q, want %q", ch.Slug, s.Preset, got, want)
 		}
 	}
+	// Inside a figure of the machine the arrow keys go from tile to tile
+	// and never step the figure (the key help says so).
+	_, _, op0 := p.tourState()
+	p.eval(`(() => { const t = document.querySelector('#machine [data-figure] button.tile'); t.focus(); return true; })()`, new(bool))
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
+	time.Sleep(300 * time.Millisecond)
+	var moved bool
+	p.eval(`document.activeElement.matches('button.tile') && document.activeElement !== document.querySelector('#machine [data-figure] button.tile')`, &moved)
+	if _, _, op := p.tourState(); op != op0 || !moved {
+		t.Errorf("→ on a tile of the machine: op %d → %d, focus went to the next tile: %t", op0, op, moved)
+	}
+	// The reader clicks on the prose: the figure keys let go.
+	p.do(chromedp.Click(chromedp.CSS(".tour-prose > p:nth-of-type(2)")))
+	p.eval(`(() => { window.scrollTo(0, 500); return true; })()`, new(bool))
+	// P from half-way down the chapter: the bar is on screen.
 	p.do(chromedp.KeyEvent("p"))
 	p.wait(`document.querySelector('#tour.presenting') !== null`, 10*time.Second)
+	p.eval(`(() => { `+onScreenJS+` return true; })()`, new(bool))
+	var why string
+	p.eval(`window.__onScreen('#present-bar')`, &why)
+	if why != "" {
+		t.Errorf("presenter mode entered from a scrolled page: its bar is not on screen: %s", why)
+	}
 	var fs int
 	p.eval(`window.__fs`, &fs)
 	if fs != 1 {

@@ -105,7 +105,7 @@ func squeeze(s string) string {
 func paraText(in []tour.Inline) string {
 	var b strings.Builder
 	for _, x := range in {
-		b.WriteString(x.Text)
+		b.WriteString(strings.ReplaceAll(x.Text, "`", "")) // a link's code spans
 	}
 	return b.String()
 }

@@ -39,6 +39,13 @@ type Subject struct {
 func (p Preset) SubjectOf(rec lab.StepRecord, snap *lab.Snapshot) Subject {
 	cl := p.Claim
 	s := Subject{PFN: -1, Place: cl.Structure}
+	// A sentence about a violation is about its page (a step can move
+	// several pages the claimed way: the double recycle's is the clone's).
+	for _, v := range rec.Violations {
+		if cl.Violation != "" && v.Kind == cl.Violation && v.PFN >= 0 {
+			return PageSubject(v.PFN, rec, snap)
+		}
+	}
 	if cl.Move != "" {
 		from, to, _ := strings.Cut(cl.Move, ">")
 		for _, m := range rec.Moves {
