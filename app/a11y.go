@@ -171,8 +171,8 @@ var figureNav = &figureKeys{last: map[string]int{}}
 
 type figureKeys struct {
 	keydown, focusin, pointerdown ga.Func
-	last             map[string]int
-	tileFig          string // the figure whose tile has the focus, "" when none has
+	last                          map[string]int
+	tileFig                       string // the figure whose tile has the focus, "" when none has
 }
 
 func (f *figureKeys) listen() {

@@ -203,9 +203,9 @@ type TourCaption struct {
 	Subject string // the page or structure the sentence is about, in words ("" for none)
 	// Presenting: presenter mode is on (its button leaves it).
 	Presenting bool
-	Op      uint64
-	Done    bool
-	Try     string // the playground's URL of this state
+	Op         uint64
+	Done       bool
+	Try        string // the playground's URL of this state
 }
 
 func (f *TourCaption) Render() (ui ga.UI) {
