@@ -92,7 +92,7 @@ func TestArchitecture_ImportsPointDown(t *testing.T) {
 // page, a pool or an skb.
 func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
 	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/perf": true, "pplab/engine/diagnose": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true,
-		"pplab/app/tour": true, // the guided tour's chapters as data (plain Go, as the session)
+		"pplab/app/tour":      true, // the guided tour's chapters as data (plain Go, as the session)
 		"pplab/app/tourprint": true} // a tour state's printed picture (plain Go: the site generator draws it)
 	seen := 0
 	for _, dir := range []string{"../../app", "../../app/session", "../../app/tour", "../../app/tourprint", "../../wasm", "../../cmd/ppsim", "../../e2e"} {
