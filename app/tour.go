@@ -240,6 +240,24 @@ func (t *Tour) load(u *url.URL, link string) {
 	t.query = q.Encode()
 	t.s = session.New(q, now)
 	t.view = t.s.View()
+	// A query with a bad field falls back, in the session, to the
+	// playground's defaults field by field: on a chapter the figure shows
+	// the chapter's opening state instead, and says why.
+	var bad []string
+	for _, n := range t.view.Banner {
+		if strings.HasPrefix(n.Text, "URL: ") && !strings.Contains(n.Text, "past the end of the run") {
+			bad = append(bad, n.Text)
+		}
+	}
+	if pq, err := c.Presets[0].Query(); len(bad) > 0 && err == nil {
+		t.s = session.New(pq, now)
+		for _, b := range bad {
+			t.s.Notify("notice", b+" — the chapter's opening state is shown")
+		}
+		ga.Window().Get("history").Call("replaceState", nil, "", rootPrefix()+c.Link(c.Presets[0]))
+		t.query = pq.Encode()
+		t.view = t.s.View()
+	}
 	t.subject = tour.Subject{PFN: -1}
 	for i, st := range c.Sequence() {
 		if st.Preset == t.activePreset(c) {

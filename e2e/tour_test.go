@@ -131,6 +131,16 @@ func TestTour_AChaptersLinksLandOnTheirPresetAndStep(t *testing.T) {
 	p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tour a.preset[data-preset=%q]`, last.ID))))
 	p.checkPreset(c, last, "")
 	p.noErrors()
+	// A bad field in a chapter's address: the chapter's opening state,
+	// and the banner names the field.
+	cl, _, _ := tour.BySlug("clones")
+	for _, q := range []string{"step=abc", "scenario=bogus"} {
+		p.openTour(rootURL+"tour/clones/?"+q, cl.Slug)
+		p.checkPreset(cl, cl.Presets[0], "")
+		if b := p.text("#banner"); !strings.Contains(b, strings.Split(q, "=")[0]) || !strings.Contains(b, "opening state") {
+			t.Errorf("?%s: the banner says %q", q, b)
+		}
+	}
 }
 
 // subPathTour: under /pplab/ the tour's pages are served, its links carry
