@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"pplab/app/session"
@@ -76,14 +77,18 @@ func subjectSelector(s tour.Subject, oneColumn bool) string {
 // caption and the link itself. The geometry is the browser's
 // (getBoundingClientRect, elementFromPoint), not class names. An explicit
 // exception to one representative per matrix (e2e_test.go): where a
-// subject lands is layout, which only the browser has.
+// subject lands is layout, which only the browser has. With
+// prefers-reduced-motion, so that nothing is in flight when it is measured.
 func TestTour_EveryLinkBringsItsSubjectIntoView(t *testing.T) {
 	t.Parallel()
 	for _, sz := range [][2]int{{1280, 800}, {390, 844}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			t.Parallel()
 			oneColumn := sz[0] <= 980
-			p := newPage(t, sz[0], sz[1])
+			// Reduced motion: the pages land at once (their flight is
+			// TestTour_AMovedPageTravelsItsPath's), so 108 links do not
+			// wait out 108 flights.
+			p := mediaPage(t, sz[0], sz[1], &emulation.MediaFeature{Name: "prefers-reduced-motion", Value: "reduce"})
 			chs := tour.Chapters()
 			p.openTour(rootURL+strings.TrimPrefix(chs[0].Path(), "/"), chs[0].Slug)
 			p.eval(`(() => { `+onScreenJS+` return true; })()`, new(bool))
