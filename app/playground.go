@@ -31,6 +31,7 @@ type Playground struct {
 	keypress               ga.Func // swallows the character of a Space the keydown handler used
 	swallowSpace           bool
 	stageRAF, stageTimeout ga.Func // drawRest's: the next frame, then a task of its own
+	stagePending           bool    // a stage is asked for and its frame (or fallback timer) has not come
 	frameQueued            bool
 	urlQueued              bool    // a trailing write is scheduled
 	cmpQueued              bool    // the comparison's next slice is scheduled (queueCompare)
@@ -391,11 +392,25 @@ func (p *Playground) drawRest(ctx ga.Context) {
 		return nil
 	})
 	raf = ga.FuncOf(func(ga.Value, []ga.Value) any {
+		if !p.stagePending {
+			return nil // the frame and the fallback timer both fired
+		}
+		p.stagePending = false
 		ga.Window().Call("setTimeout", timeout, 0)
 		return nil
 	})
 	p.stageRAF, p.stageTimeout = raf, timeout
-	ga.Window().Call("requestAnimationFrame", raf)
+	p.askStage()
+}
+
+// askStage asks for the next stage after the next frame — or after 250 ms
+// if no frame comes (a page the browser does not paint, a background tab,
+// runs no animation frames: the page stayed without its charts until
+// shown, and a loaded test browser sometimes never drew them).
+func (p *Playground) askStage() {
+	p.stagePending = true
+	ga.Window().Call("requestAnimationFrame", p.stageRAF)
+	ga.Window().Call("setTimeout", p.stageRAF, 250)
 }
 
 // restStages: drawRest's stages.
@@ -408,12 +423,13 @@ func (p *Playground) nextStage(ctx ga.Context) {
 	ctx.Defer(func(ga.Context) { // once the stage has rendered
 		if p.rest == restStages {
 			p.perf.fullMS = now()
-			p.stageRAF.Release()
-			p.stageTimeout.Release()
+			// stageRAF and stageTimeout are kept (two functions a page):
+			// the last stage's fallback timer may still call stageRAF,
+			// and a released function called from JS is an error.
 		}
 		p.publish()
 		if p.rest < restStages {
-			ga.Window().Call("requestAnimationFrame", p.stageRAF)
+			p.askStage()
 		}
 	})
 }
