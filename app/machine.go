@@ -207,21 +207,25 @@ func (c cells) ring(p lab.PoolView) ga.UI {
 	lo, hi := window(n, p.ConsumerHead, p.RingCount)
 	row := make([]Cell, 0, hi-lo)
 	for k := lo; k < hi; k++ {
-		i := ((k % n) + n) % n
-		s := p.Ring[i]
-		var cell Cell
-		switch {
-		case s.PFN >= 0 && !s.Stale:
-			cell = c.page(s.PFN, noteOf("ptr_ring slot %d", i))
-		case s.PFN >= 0:
-			cell = staleCell(s.PFN)
-		default:
-			cell = emptyCell(noteOf("ptr_ring slot %d: free", i))
-		}
-		row = append(row, marked(cell, i, p.Producer, "P", p.ConsumerHead, "C", "P: the producer writes here next · C: consumer_head, the next page refill takes"))
+		row = append(row, c.ringSlot(p, ((k%n)+n)%n))
 	}
 	return figureAttrs(ga.Figure().Class("ring"), fmt.Sprintf("ring-%d", p.ID), fmt.Sprintf("ptr_ring of page_pool #%d", p.ID)).
 		Body(caption, &TileRow{Class: "ring-slots", Cells: row}, shownNote(lo, hi, n, "consumer"))
+}
+
+// ringSlot is slot i of pool p's ptr_ring, with its P/C marks.
+func (c cells) ringSlot(p lab.PoolView, i int) Cell {
+	s := p.Ring[i]
+	var cell Cell
+	switch {
+	case s.PFN >= 0 && !s.Stale:
+		cell = c.page(s.PFN, noteOf("ptr_ring slot %d", i))
+	case s.PFN >= 0:
+		cell = staleCell(s.PFN)
+	default:
+		cell = emptyCell(noteOf("ptr_ring slot %d: free", i))
+	}
+	return marked(cell, i, p.Producer, "P", p.ConsumerHead, "C", "P: the producer writes here next · C: consumer_head, the next page refill takes")
 }
 
 // shownNote says which slots of a windowed ring are drawn.

@@ -39,7 +39,7 @@ func (x *TourStrip) Render() (ui ga.UI) {
 // strip is the strip's structure name and its tiles for subject s.
 func (c cells) strip(s tour.Subject) (string, ga.UI) {
 	snap := &c.v.Snap
-	if s.SKB != 0 && (s.PFN < 0 || isSKBPlace(s.Place)) {
+	if s.SKB != 0 && (s.PFN < 0 || tour.IsSKBPlace(s.Place)) {
 		for _, k := range snap.SKBs {
 			if k.ID == s.SKB {
 				return "skb#" + fmt.Sprint(k.ID), ga.Div().Class("skb-cards").Body(c.skbCard(k))
@@ -84,18 +84,7 @@ func (c cells) strip(s tour.Subject) (string, ga.UI) {
 			var cs []Cell
 			lo, hi := aroundWrap(i, n)
 			for k := lo; k < hi; k++ {
-				j := ((k % n) + n) % n
-				r := p.Ring[j]
-				var cell Cell
-				switch {
-				case r.PFN >= 0 && !r.Stale:
-					cell = c.page(r.PFN, noteOf("ptr_ring slot %d", j))
-				case r.PFN >= 0:
-					cell = staleCell(r.PFN)
-				default:
-					cell = emptyCell(noteOf("ptr_ring slot %d: free", j))
-				}
-				cs = append(cs, marked(cell, j, p.Producer, "P", p.ConsumerHead, "C", "P: the producer writes here next · C: consumer_head, the next page refill takes"))
+				cs = append(cs, c.ringSlot(p, ((k%n)+n)%n))
 			}
 			return fmt.Sprintf("page_pool #%d's ptr_ring: slots %s of %d", p.ID, slotsWords(lo, hi, n), n), row(cs)
 		}
@@ -142,8 +131,6 @@ func (c cells) strip(s tour.Subject) (string, ga.UI) {
 	}
 	return tour.PlaceWords(s.Place), ga.P().Class("meta").Text("nothing there")
 }
-
-func isSKBPlace(p string) bool { return p == "skb" || p == "socket" || p == "tx-ring" }
 
 // around is the slots [lo, hi) of an n-slot stack drawn around slot i.
 func around(i, n int) (lo, hi int) {

@@ -63,7 +63,7 @@ func (p Preset) SubjectOf(rec lab.StepRecord, snap *lab.Snapshot) Subject {
 			if e.Page < 0 {
 				continue
 			}
-			if pv, ok := snap.Page(e.Page); ok && (pv.Place == cl.Structure || cl.Structure == "skb" && isSKBPlace(pv.Place)) {
+			if pv, ok := snap.Page(e.Page); ok && (pv.Place == cl.Structure || cl.Structure == "skb" && IsSKBPlace(pv.Place)) {
 				s.PFN = e.Page
 				break
 			}
@@ -227,8 +227,8 @@ func drawnAt(snap *lab.Snapshot, pv lab.PageView) string {
 	return pv.Place
 }
 
-// isSKBPlace: the places of an skb's pages (a claim about "skb" takes any).
-func isSKBPlace(p string) bool { return p == "skb" || p == "socket" || p == "tx-ring" }
+// IsSKBPlace: the places of an skb's pages (a claim about "skb" takes any).
+func IsSKBPlace(p string) bool { return p == "skb" || p == "socket" || p == "tx-ring" }
 
 // SKBPlace is the place of the pages of an skb where it is.
 func SKBPlace(where string) string {
