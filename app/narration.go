@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -133,11 +132,7 @@ func sourceLink(src lab.SourceRef, id string) ga.UI {
 // tracepointText is a tracepoint event as the era's TP_printk prints it
 // (without the ftrace timestamp head).
 func tracepointText(e sim.Event) string {
-	line := e.TraceLine()
-	if _, rest, ok := strings.Cut(line, ": "); ok {
-		return "tracepoint " + rest
-	}
-	return line
+	return "tracepoint " + e.TracePayload()
 }
 
 func eventItem(e sim.Event, era, driver string) ga.UI {

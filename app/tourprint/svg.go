@@ -994,11 +994,7 @@ func eventText(e sim.Event, era, driver string) string {
 	}
 	switch e.Kind {
 	case sim.EvStateHold, sim.EvStateRelease, sim.EvPoolRelease, sim.EvUpdateNid:
-		line := e.TraceLine()
-		if _, rest, ok := strings.Cut(line, ": "); ok {
-			line = "tracepoint " + rest
-		}
-		text += line
+		text += "tracepoint " + e.TracePayload()
 	default:
 		if e.Page >= 0 {
 			text += fmt.Sprintf("pfn %#x ", e.Page)

@@ -114,7 +114,7 @@ func TestRun_TraceFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(b)
-	for _, want := range []string{"page_pool_state_hold: page_pool=0xffff888100001000 page=0xffffea", "page_pool_recycle_in_ring:", "[recycle_ring++]", "page_pool_refill_alloc_cache:"} {
+	for _, want := range []string{"<idle>-0       [000] ..s1.     0.0000", ": page_pool_state_hold: page_pool=" + sim.HashPtr(sim.PoolPtr(1)) + " page=0000000", "page_pool_recycle_in_ring:", "[recycle_ring++]", "page_pool_refill_alloc_cache:"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("trace lacks %q", want)
 		}

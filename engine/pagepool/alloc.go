@@ -255,7 +255,7 @@ func (p *Pool) hold(cpu int, pg *mm.Page) {
 	p.holdCnt++
 	pg.Owner = p.ID
 	if p.m.Tracing() {
-		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateHold, Func: sim.SymAllocPagesSlow, Pool: p.ID, Page: pg.PFN, Hold: p.holdCnt, Stat: sim.StatNone})
+		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateHold, Func: sim.SymAllocPagesSlow, Pool: p.ID, Page: pg.PFN, NetIov: pg.NetIov, Hold: p.holdCnt, Stat: sim.StatNone})
 	}
 }
 

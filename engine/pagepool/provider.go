@@ -308,7 +308,7 @@ func (p *Pool) mpReleaseNetmem(cpu int, pg *mm.Page) {
 			why = "io_pp_zc_release_netmem: the niov goes back on the io_uring area's freelist; release_cnt++, no dma unmap, no put_page"
 		}
 		p.ev(cpu, sym, pg, from, sim.PlaceGenpool, sim.StatNone, cost, why)
-		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateRelease, Func: sim.SymReturnPage, Pool: p.ID, Page: pg.PFN, Release: p.releaseCnt, Stat: sim.StatNone}) // traced in page_pool_return_page after the provider's release
+		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateRelease, Func: sim.SymReturnPage, Pool: p.ID, Page: pg.PFN, NetIov: pg.NetIov, Release: p.releaseCnt, Stat: sim.StatNone}) // traced in page_pool_return_page after the provider's release
 	}
 }
 

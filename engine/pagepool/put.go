@@ -364,7 +364,7 @@ func (p *Pool) releasePage(cpu int, pg *mm.Page) {
 		pg.Owner = 0
 	}
 	if p.m.Tracing() {
-		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateRelease, Func: p.releaseTraceFunc(), Pool: p.ID, Page: pg.PFN, Release: p.releaseCnt, Stat: sim.StatNone})
+		p.m.Emit(sim.Event{CPU: cpu, Kind: sim.EvStateRelease, Func: p.releaseTraceFunc(), Pool: p.ID, Page: pg.PFN, NetIov: pg.NetIov, Release: p.releaseCnt, Stat: sim.StatNone})
 	}
 }
 

@@ -284,7 +284,7 @@ func TestDestroy_DrainsRetriesWarnsAndFinishes(t *testing.T) {
 	if !found {
 		t.Errorf("no %q line in trace:\n%v", want, trace)
 	}
-	if !containsStr(trace[0], "page_pool_release: page_pool=0xffff888100001000 inflight=3 hold=64 release=61 cnt=1") {
+	if !containsStr(trace[0], "page_pool_release: page_pool="+sim.HashPtr(sim.PoolPtr(1))+" inflight=3 hold=64 release=61 cnt=1") {
 		t.Errorf("first page_pool_release tracepoint = %q", trace[0])
 	}
 }
@@ -388,7 +388,7 @@ func TestUpdateNid_FlushesCacheOnly(t *testing.T) {
 	if e.p.CacheCount() != 0 || e.p.RingCount() != ring || e.p.Release() != rel+uint32(cache) || e.p.P.Nid != 1 {
 		t.Fatalf("cache %d ring %d release +%d nid %d; want 0, %d, +%d, 1", e.p.CacheCount(), e.p.RingCount(), e.p.Release()-rel, e.p.P.Nid, ring, cache)
 	}
-	if len(lines) != 1 || !containsStr(lines[0], "page_pool_update_nid: page_pool=0xffff888100001000 pool_nid=0 new_nid=1") {
+	if len(lines) != 1 || !containsStr(lines[0], "page_pool_update_nid: page_pool="+sim.HashPtr(sim.PoolPtr(1))+" pool_nid=0 new_nid=1") {
 		t.Errorf("tracepoint lines %q", lines)
 	}
 	// page_pool_nid_changed does nothing when the node is the same.

@@ -134,6 +134,16 @@ type Era struct {
 	// Jun 2021 <20210602092608.1493-1-vincent.whitchurch@axis.com>, merged
 	// through the -mm tree for v5.14).
 	TracePFNHex bool
+	// TraceNetmem: page_pool_state_hold / page_pool_state_release take a
+	// netmem_ref and print `netmem=%p is_net_iov=%lu` where older kernels
+	// print `page=%p`; their entry field is `unsigned long netmem` instead
+	// of `const struct page * page` (v6.11: the netmem conversion, Mina
+	// Almasry's "page_pool: convert to use netmem"; v6.12: is_net_iov, the
+	// devmem TCP series, with netmem_pfn_trace printing pfn 0 for a
+	// net_iov). The hold format carries a stray comma after is_net_iov
+	// (`is_net_iov=%lu, pfn=`), the release format none. The model's first
+	// era with either is 6.12 (testdata/tracepoints.tsv has the sources).
+	TraceNetmem bool
 	// PoolNetlink: page_pool introspection (Jakub Kicinski's series,
 	// v6.8): a pool created with pp_params.netdev is listed on that netdev
 	// for the netdev netlink family (page_pool_user.c: page-pool-get,
@@ -517,7 +527,7 @@ var laterEras = []eraStep{
 		change: func(e *Era) { e.PoolNapiLocal, e.DMASkipSync, e.DeferRefusedNapiCache = true, true, true },
 		names:  map[Sym]string{SymAllocPagesBulk: "alloc_pages_bulk_noprof", SymAllocPagesNode: "__alloc_pages_noprof", SymSlabAlloc: "kmem_cache_alloc_noprof"}, unnamed: []Sym{SymFragUnref}},
 	{name: "6.12", tag: "v6.12", summary: "LTS: as 6.10 (netmem names from 6.11), plus devmem TCP: a queue bound to a dma-buf gets a pool of net_iovs (PP_FLAG_ALLOW_UNREADABLE_NETMEM), unreadable payload frags, SO_DEVMEM_DONTNEED returns",
-		change: func(e *Era) { e.MemProvider, e.Naming, e.LTS = MPDevmem, "netmem", true },
+		change: func(e *Era) { e.MemProvider, e.Naming, e.LTS, e.TraceNetmem = MPDevmem, "netmem", true, true },
 		names:  map[Sym]string{SymMPAllocNetmems: "mp_dmabuf_devmem_alloc_netmems", SymMPReleaseNetmem: "mp_dmabuf_devmem_release_page", SymPutUnrefed: "page_pool_put_unrefed_netmem"}},
 	{name: "6.13", tag: "v6.13", summary: "as 6.12, plus frag allocations counted per page, not per fragment (ef04d290c013: a further fragment of the current frag page is no alloc_fast), and bnxt's RX heads taken from its page_pool (7ed816be35ab)",
 		change: func(e *Era) { e.FragStatPerPage = true }},

@@ -41,6 +41,9 @@ type Event struct {
 	DestroyCnt    uint64
 	Nid, NewNid   int32
 	Violation     Kind
+	// NetIov: the page is a net_iov (devmem, io_uring zero-copy RX): the
+	// tracepoints' is_net_iov=1 and pfn 0.
+	NetIov bool
 
 	// Era is the era of the run that emitted the event (Machine.Emit sets
 	// it): the trace line prints the era's function names and its
@@ -62,49 +65,116 @@ func PoolPtr(id int32) uint64 { return poolBase + uint64(id)<<12 }
 // PagePtr is the %p a tracepoint prints for a struct page.
 func PagePtr(pfn int32) uint64 { return vmemmapBase + uint64(pfn)*structPage }
 
-// TraceLine renders the event as a line of `perf script`/ftrace text: the four
-// page_pool tracepoints in the kernel's TP_printk format of the event's era
-// (include/trace/events/page_pool.h), and a readable line for everything
-// else, naming each function as the era's kernel does (Sym.NameIn).
+// Trace lines look like the tracefs `trace` file and `trace-cmd report`:
 //
-// page_pool_state_hold / page_pool_state_release print the pfn as the era's
-// include/trace/events/page_pool.h does: `pfn=%lu` (decimal) up to v5.13,
-// `pfn=0x%lx` from v5.14 (53d884a6675b "mm, tracing: unify PFN format
-// strings"; Era.TracePFNHex).
+//	<idle>-0       [001] ..s1.     0.000123: page_pool_state_hold: page_pool=00000000899a4a90 netmem=...
+//
+// the task (comm-pid, the comm right-aligned in 16 columns), the CPU, the
+// latency flags (irqs-off, need-resched, hardirq/softirq, preempt-depth,
+// migrate-disable), seconds.microseconds, then the event's TP_printk. The
+// model has no tasks: every line names the idle task interrupted by the
+// NET_RX softirq (`<idle>-0 ..s1.`), the commonest sight in a NAPI-driven
+// trace. %p prints a hashed pointer, as the kernel does by default
+// (lib/vsprintf.c ptr_to_id: the low 32 bits of a boot-keyed siphash of
+// the address, zero-padded to 16 hex digits); the model hashes its fake
+// addresses with a fixed key, so one page or pool keeps one id through a
+// run and across runs.
+const (
+	traceTask  = "<idle>"
+	tracePID   = 0
+	traceFlags = "..s1."
+)
+
+// TraceHead is the ftrace line head of an event on cpu at time ps.
+func TraceHead(cpu int, ps int64) string {
+	us := ps / PSPerNS / 1000
+	return fmt.Sprintf("%16s-%-7d [%03d] %s %5d.%06d: ", traceTask, tracePID, cpu, traceFlags, us/1e6, us%1e6)
+}
+
+// HashPtr is %p of a kernel address: the low 32 bits of a keyed hash,
+// printed as 16 hex digits (the kernel's ptr_to_id on a 64-bit machine).
+func HashPtr(addr uint64) string {
+	// splitmix64 with a fixed key stands in for siphash_1u64(ptr, &ptr_key).
+	z := addr + 0x9e3779b97f4a7c15 ^ 0x5050_4c41_4200_0000
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return fmt.Sprintf("%016x", z&0xffffffff)
+}
+
+// netIovPtr is the netmem_ref of a net_iov: its address with NET_IOV
+// (bit 0) set; a page's netmem_ref is its struct page pointer.
+func netmemPtr(pfn int32, netIov bool) uint64 {
+	if netIov {
+		return PagePtr(pfn) | 1
+	}
+	return PagePtr(pfn)
+}
+
+// TraceLine renders the event as a line of ftrace text (TraceHead, then
+// TracePayload).
 func (e *Event) TraceLine() string {
+	return TraceHead(e.CPU, e.TimePS) + e.TracePayload()
+}
+
+// TracePayload is the event's line after the ftrace head: the four
+// page_pool tracepoints as `name: ` and the kernel's TP_printk of the
+// event's era (include/trace/events/page_pool.h; testdata/tracepoints.tsv
+// has each era's format strings and where they were read), a readable
+// line for everything else, naming each function as the era's kernel does
+// (Sym.NameIn).
+//
+// page_pool_state_hold / page_pool_state_release print the pfn as the era
+// does: `pfn=%lu` (decimal) up to v5.13, `pfn=0x%lx` from v5.14
+// (53d884a6675b "mm, tracing: unify PFN format strings"; Era.TracePFNHex);
+// `page=%p` up to 6.10, `netmem=%p is_net_iov=%lu` from 6.12
+// (Era.TraceNetmem; a net_iov prints pfn 0, netmem_pfn_trace).
+func (e *Event) TracePayload() string {
 	era := e.Era
 	if era == nil {
 		era, _ = EraByName(DefaultEra)
 	}
-	ts := e.TimePS / PSPerNS
-	head := fmt.Sprintf("[%03d] %d.%09d: ", e.CPU, ts/1e9, ts%1e9)
 	pfn := "pfn=%d"
 	if era.TracePFNHex {
 		pfn = "pfn=%#x"
 	}
+	page := func() (string, int32) {
+		if era.TraceNetmem {
+			iov, p := 0, e.Page
+			if e.NetIov {
+				iov, p = 1, 0
+			}
+			return fmt.Sprintf("netmem=%s is_net_iov=%d", HashPtr(netmemPtr(e.Page, e.NetIov)), iov), p
+		}
+		return "page=" + HashPtr(PagePtr(e.Page)), e.Page
+	}
 	switch e.Kind {
 	case EvStateHold:
-		return head + fmt.Sprintf("page_pool_state_hold: page_pool=%#x page=%#x "+pfn+" hold=%d",
-			PoolPtr(e.Pool), PagePtr(e.Page), e.Page, e.Hold)
+		pg, n := page()
+		sep := " "
+		if era.TraceNetmem {
+			sep = ", " // the stray comma of the source's format
+		}
+		return fmt.Sprintf("page_pool_state_hold: page_pool=%s %s%s"+pfn+" hold=%d", HashPtr(PoolPtr(e.Pool)), pg, sep, n, e.Hold)
 	case EvStateRelease:
-		return head + fmt.Sprintf("page_pool_state_release: page_pool=%#x page=%#x "+pfn+" release=%d",
-			PoolPtr(e.Pool), PagePtr(e.Page), e.Page, e.Release)
+		pg, n := page()
+		return fmt.Sprintf("page_pool_state_release: page_pool=%s %s "+pfn+" release=%d", HashPtr(PoolPtr(e.Pool)), pg, n, e.Release)
 	case EvPoolRelease:
-		return head + fmt.Sprintf("page_pool_release: page_pool=%#x inflight=%d hold=%d release=%d cnt=%d",
-			PoolPtr(e.Pool), e.Inflight, e.Hold, e.Release, e.DestroyCnt)
+		return fmt.Sprintf("page_pool_release: page_pool=%s inflight=%d hold=%d release=%d cnt=%d",
+			HashPtr(PoolPtr(e.Pool)), e.Inflight, e.Hold, e.Release, e.DestroyCnt)
 	case EvUpdateNid:
-		return head + fmt.Sprintf("page_pool_update_nid: page_pool=%#x pool_nid=%d new_nid=%d",
-			PoolPtr(e.Pool), e.Nid, e.NewNid)
+		return fmt.Sprintf("page_pool_update_nid: page_pool=%s pool_nid=%d new_nid=%d",
+			HashPtr(PoolPtr(e.Pool)), e.Nid, e.NewNid)
 	case EvWarn:
-		return head + e.Func.NameIn(era) + ": " + e.Why
+		return e.Func.NameIn(era) + ": " + e.Why
 	case EvViolation:
 		page := ""
 		if e.Page >= 0 {
 			page = fmt.Sprintf(" pfn=%#x", e.Page)
 		}
-		return head + "VIOLATION " + e.Violation.String() + " in " + e.Func.NameIn(era) + page + ": " + e.Why
+		return "VIOLATION " + e.Violation.String() + " in " + e.Func.NameIn(era) + page + ": " + e.Why
 	}
-	s := head + e.Func.NameIn(era) + ":"
+	s := e.Func.NameIn(era) + ":"
 	if e.Page >= 0 {
 		s += fmt.Sprintf(" pfn=%#x", e.Page)
 	}
