@@ -28,6 +28,7 @@ import (
 	"pplab/engine/diagnose"
 	"pplab/engine/lab"
 	"pplab/engine/perf"
+	"pplab/engine/replay"
 	"pplab/engine/sim"
 )
 
@@ -59,7 +60,8 @@ const usage = `usage:
             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]
-  ppsim diagnose [--file F|-] [--interval SECONDS] [--json]`
+  ppsim diagnose [--file F|-] [--interval SECONDS] [--json]
+  ppsim replay FILE|- [--json]`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout, stderr)
@@ -86,7 +88,7 @@ var errHelp = errors.New("help")
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return bad("missing command (accepted: list, run, predict, diagnose); %s", strings.ReplaceAll(usage, "\n", " "))
+		return bad("missing command (accepted: list, run, predict, diagnose, replay); %s", strings.ReplaceAll(usage, "\n", " "))
 	}
 	switch args[0] {
 	case "list":
@@ -97,11 +99,13 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdRun(args[1:], stdout, stderr)
 	case "diagnose":
 		return cmdDiagnose(args[1:], stdout)
+	case "replay":
+		return cmdReplay(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}
-	return bad("unknown command %q (accepted: list, run, predict, diagnose)", args[0])
+	return bad("unknown command %q (accepted: list, run, predict, diagnose, replay)", args[0])
 }
 
 // multi collects a repeatable flag.
@@ -652,4 +656,58 @@ func parseInterval(s string) (float64, error) {
 		return 0, fmt.Errorf("bad")
 	}
 	return d.Seconds(), nil
+}
+
+// cmdReplay reads a page_pool:* capture (tracefs, trace-cmd report, perf
+// script or bpftrace output; up to replay.CLIMaxLines lines) and prints
+// its pools, the pages they still own, inflight over time and the pages
+// freed while owned (engine/replay).
+func cmdReplay(args []string, stdout io.Writer) error {
+	fs := newFlagSet("replay")
+	asJSON := fs.Bool("json", false, "print JSON")
+	var files []string
+	var flags []string
+	for _, a := range args {
+		if a != "-" && strings.HasPrefix(a, "-") {
+			flags = append(flags, a)
+		} else {
+			files = append(files, a)
+		}
+	}
+	if err := parse(fs, flags, stdout); err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return bad("replay: want one FILE (a page_pool:* capture: the tracefs trace file, trace-cmd report, perf script or bpftrace output), or - for stdin; got %d", len(files))
+	}
+	name := files[0]
+	var r io.Reader = stdin
+	if name == "-" {
+		name = "- (stdin)"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return bad("replay %s: no such file (want a page_pool:* capture, or - for stdin)", name)
+			}
+			return bad("replay %s: %v", name, err)
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			return bad("replay %s: a directory (want a page_pool:* capture, or - for stdin)", name)
+		}
+		r = f
+	}
+	t, err := replay.Parse(r, replay.CLIMaxLines)
+	if err != nil {
+		return bad("replay %s: %v", name, err)
+	}
+	rp := replay.New(t)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rp.JSON())
+	}
+	_, err = io.WriteString(stdout, rp.Summary())
+	return err
 }

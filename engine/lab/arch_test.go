@@ -21,7 +21,7 @@ import (
 var layers = []string{
 	"sim", "sim/simtest", "mm", "pagepool", "skb", "drivers", "workload",
 	"lab/internal/state", "lab/internal/fastforward", "lab/internal/series", "lab/internal/kernelsrc", "lab/internal/report",
-	"lab", "perf", "diagnose",
+	"lab", "perf", "diagnose", "replay",
 }
 
 // TestArchitecture_ImportsPointDown checks every engine source file, tests
@@ -92,6 +92,7 @@ func TestArchitecture_ImportsPointDown(t *testing.T) {
 // page, a pool or an skb.
 func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
 	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/perf": true, "pplab/engine/diagnose": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true,
+		"pplab/engine/replay": true, // a real capture replayed: pages by pfn from a trace, no model state
 		"pplab/app/tour":      true, // the guided tour's chapters as data (plain Go, as the session)
 		"pplab/app/tourprint": true} // a tour state's printed picture (plain Go: the site generator draws it)
 	seen := 0

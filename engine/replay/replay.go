@@ -1,0 +1,478 @@
+package replay
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pool is one page_pool of a capture, known by its pointer.
+type Pool struct {
+	Ptr       string // as printed, normalised
+	Index     int    // 1-based, in order of first appearance
+	FirstLine int
+	// Holds and Releases count this capture's page_pool_state_hold /
+	// _release events of the pool.
+	Holds, Releases int
+	// HoldCnt and ReleaseCnt are the pool's running pages_state_hold_cnt and
+	// pages_state_release_cnt as the last event printed them; a counter not
+	// printed yet counts as 0 (ReleaseSeen false: the capture shows no
+	// release before this point — if it started after the pool's first
+	// release, inflight is overstated until one is seen).
+	HoldCnt, ReleaseCnt uint32
+	ReleaseSeen         bool
+	// FromCreation: the capture holds the pool's first page (hold=1).
+	FromCreation bool
+	// Inflight = HoldCnt − ReleaseCnt (u32 arithmetic, as
+	// page_pool_inflight computes it), or page_pool_release's own inflight.
+	Inflight, MaxInflight int64
+	Owned                 int // pages this capture saw held and not released
+	// DestroyLine is the line of the pool's first page_pool_release (its
+	// destroy began: page_pool_destroy → page_pool_release), 0 if none;
+	// DestroyChecks counts page_pool_release events (each retry is one);
+	// DestroyInflight is the inflight the last one printed.
+	DestroyLine, DestroyChecks int
+	DestroyInflight            int64
+	Series                     []Point // inflight over time (thinned to at most maxSeries points)
+	stride, skip               int
+}
+
+// Point is the pool's inflight after an event: T is the event's time in
+// µs, or its index in the trace when the capture has no timestamps.
+type Point struct {
+	T        float64 `json:"t"`
+	Inflight int64   `json:"inflight"`
+}
+
+// Finding is something the capture shows a kernel rule broken, or events
+// lost.
+type Finding struct {
+	Line int    `json:"line"`
+	Kind string `json:"kind"` // freed-while-owned, held-while-owned, release-not-owned, release-by-other-pool, lost-events, destroy-stalled
+	Pool int    `json:"pool"` // pool index, 0 if none
+	PFN  uint64 `json:"pfn"`
+	Text string `json:"text"`
+}
+
+// Replay is a capture replayed: the pools, who owns which page at step At
+// (events applied), and what the whole capture shows.
+type Replay struct {
+	Trace    *Trace
+	Pools    []*Pool
+	Findings []Finding
+	// HeldBefore counts releases of pages held before the capture began
+	// (not a finding: the capture started after their hold).
+	HeldBefore int
+	Timed      bool // every event has a timestamp (Point.T is µs)
+
+	poolIdx map[string]int
+	owner   map[uint64]int32 // pfn → owning pool index
+	since   map[uint64]int   // pfn → line of the hold
+	undo    []undo
+	at      int
+}
+
+// undo is what an event changed: the page's owner and its pool's counters
+// before it.
+type undo struct {
+	pool              int32
+	prevOwner         int32
+	prevHold, prevRel uint32
+	prevInflight      int64
+	prevOwned         int32
+	prevRelSeen       bool
+	prevDestroyChecks int32
+	prevDestroyInflt  int64
+	prevSince         int
+	touchedPage       bool
+}
+
+const maxSeries = 4000
+
+// New replays the whole trace once (pools, findings, series, the final
+// state) and leaves the state at its end.
+func New(t *Trace) *Replay {
+	r := &Replay{Trace: t, poolIdx: map[string]int{}, owner: map[uint64]int32{}, since: map[uint64]int{}, undo: make([]undo, len(t.Events))}
+	r.Timed = len(t.Events) > 0
+	for i := range t.Events {
+		if t.Events[i].TimeUS < 0 {
+			r.Timed = false
+			break
+		}
+	}
+	for i := range t.Events {
+		e := &t.Events[i]
+		if e.Kind != PageFree {
+			if _, ok := r.poolIdx[e.Pool]; !ok {
+				p := &Pool{Ptr: e.Pool, Index: len(r.Pools) + 1, FirstLine: e.Line, stride: 1}
+				r.Pools = append(r.Pools, p)
+				r.poolIdx[e.Pool] = p.Index
+			}
+		}
+	}
+	for r.at < len(t.Events) {
+		r.apply(true)
+	}
+	for _, p := range r.Pools {
+		if p.DestroyLine > 0 && p.DestroyInflight > 0 {
+			r.Findings = append(r.Findings, Finding{Line: p.DestroyLine, Kind: "destroy-stalled", Pool: p.Index,
+				Text: fmt.Sprintf("pool %s: destroyed at line %d and still waiting at the end of the capture: the last page_pool_release printed inflight=%d after %d checks (page_pool_release_retry retries every second and warns after 60 s)", p.Name(), p.DestroyLine, p.DestroyInflight, p.DestroyChecks)})
+		}
+	}
+	sort.SliceStable(r.Findings, func(i, j int) bool { return r.Findings[i].Line < r.Findings[j].Line })
+	return r
+}
+
+// Name is how the replay names a pool: #index and its pointer.
+func (p *Pool) Name() string { return fmt.Sprintf("#%d (%s)", p.Index, p.Ptr) }
+
+// At is the number of events applied.
+func (r *Replay) At() int { return r.at }
+
+// Seek applies or undoes events until n are applied.
+func (r *Replay) Seek(n int) {
+	if n < 0 {
+		n = 0
+	}
+	if n > len(r.Trace.Events) {
+		n = len(r.Trace.Events)
+	}
+	for r.at < n {
+		r.apply(false)
+	}
+	for r.at > n {
+		r.unapply()
+	}
+}
+
+// Owner is the index of the pool owning pfn at the current step, 0 if none.
+func (r *Replay) Owner(pfn uint64) int { return int(r.owner[pfn]) }
+
+// OwnedPages lists the pages owned at the current step, by pool then pfn.
+func (r *Replay) OwnedPages() []OwnedPage {
+	out := make([]OwnedPage, 0, len(r.owner))
+	for pfn, p := range r.owner {
+		out = append(out, OwnedPage{PFN: pfn, Pool: int(p), Since: r.since[pfn]})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Pool != out[j].Pool {
+			return out[i].Pool < out[j].Pool
+		}
+		return out[i].PFN < out[j].PFN
+	})
+	return out
+}
+
+// OwnedPage is a page a pool owns, and the line of its hold.
+type OwnedPage struct {
+	PFN   uint64
+	Pool  int
+	Since int
+}
+
+func (r *Replay) finding(first bool, f Finding) {
+	if first {
+		r.Findings = append(r.Findings, f)
+	}
+}
+
+// apply applies event r.at; first is the load's pass, which records
+// findings and the series.
+func (r *Replay) apply(first bool) {
+	e := &r.Trace.Events[r.at]
+	u := &r.undo[r.at]
+	r.at++
+	if e.Kind == PageFree {
+		u.pool = 0
+		if o := r.owner[e.PFN]; o != 0 && e.HasPFN {
+			p := r.Pools[o-1]
+			r.finding(first, Finding{Line: e.Line, Kind: "freed-while-owned", Pool: p.Index, PFN: e.PFN,
+				Text: fmt.Sprintf("pfn %#x freed to the page allocator (mm_page_free) while pool %s owns it (held at line %d, no page_pool_state_release since)", e.PFN, p.Name(), r.since[e.PFN])})
+		}
+		return
+	}
+	pi := int32(r.poolIdx[e.Pool])
+	p := r.Pools[pi-1]
+	*u = undo{pool: pi, prevHold: p.HoldCnt, prevRel: p.ReleaseCnt, prevInflight: p.Inflight, prevOwned: int32(p.Owned),
+		prevRelSeen: p.ReleaseSeen, prevDestroyChecks: int32(p.DestroyChecks), prevDestroyInflt: p.DestroyInflight}
+	switch e.Kind {
+	case Hold:
+		if first {
+			p.Holds++
+			if p.Holds == 1 && e.Hold == 1 {
+				p.FromCreation = true
+			}
+			if p.Holds > 1 && e.Hold != p.HoldCnt+1 && e.Hold > p.HoldCnt {
+				r.finding(true, Finding{Line: e.Line, Kind: "lost-events", Pool: p.Index,
+					Text: fmt.Sprintf("pool %s: hold=%d follows hold=%d: %d holds are missing from the capture (a trace buffer overrun, or a filter)", p.Name(), e.Hold, p.HoldCnt, e.Hold-p.HoldCnt-1)})
+			}
+		}
+		p.HoldCnt = e.Hold
+		u.touchedPage, u.prevOwner, u.prevSince = true, r.owner[e.PFN], r.since[e.PFN]
+		if o := r.owner[e.PFN]; o != 0 {
+			q := r.Pools[o-1]
+			r.finding(first, Finding{Line: e.Line, Kind: "held-while-owned", Pool: p.Index, PFN: e.PFN,
+				Text: fmt.Sprintf("pfn %#x held by pool %s while pool %s owns it since line %d: it left that pool without a page_pool_state_release (freed while owned, or the release is missing from the capture)", e.PFN, p.Name(), q.Name(), r.since[e.PFN])})
+			q.Owned--
+		}
+		r.owner[e.PFN], r.since[e.PFN] = pi, e.Line
+		p.Owned++
+	case Release:
+		if first {
+			p.Releases++
+		}
+		p.ReleaseCnt, p.ReleaseSeen = e.Release, true
+		u.touchedPage, u.prevOwner, u.prevSince = true, r.owner[e.PFN], r.since[e.PFN]
+		switch o := r.owner[e.PFN]; {
+		case o == pi:
+			p.Owned--
+		case o != 0:
+			q := r.Pools[o-1]
+			r.finding(first, Finding{Line: e.Line, Kind: "release-by-other-pool", Pool: p.Index, PFN: e.PFN,
+				Text: fmt.Sprintf("pfn %#x released by pool %s but held by pool %s (line %d)", e.PFN, p.Name(), q.Name(), r.since[e.PFN])})
+			q.Owned--
+		case p.FromCreation:
+			r.finding(first, Finding{Line: e.Line, Kind: "release-not-owned", Pool: p.Index, PFN: e.PFN,
+				Text: fmt.Sprintf("pfn %#x released by pool %s, which the capture saw created and never saw hold it", e.PFN, p.Name())})
+		default:
+			if first {
+				r.HeldBefore++
+			}
+		}
+		delete(r.owner, e.PFN)
+		delete(r.since, e.PFN)
+	case PoolRelease:
+		p.HoldCnt, p.ReleaseCnt, p.ReleaseSeen = e.Hold, e.Release, true
+		p.DestroyChecks++
+		p.DestroyInflight = e.Inflight
+		if first && p.DestroyLine == 0 {
+			p.DestroyLine = e.Line
+		}
+	case UpdateNid:
+	}
+	p.Inflight = int64(int32(p.HoldCnt - p.ReleaseCnt))
+	if e.Kind == PoolRelease {
+		p.Inflight = e.Inflight
+	}
+	if first {
+		if p.Inflight > p.MaxInflight {
+			p.MaxInflight = p.Inflight
+		}
+		r.point(p, e)
+	}
+}
+
+func (r *Replay) unapply() {
+	r.at--
+	e := &r.Trace.Events[r.at]
+	u := &r.undo[r.at]
+	if u.pool == 0 {
+		return
+	}
+	p := r.Pools[u.pool-1]
+	if u.touchedPage {
+		if cur := r.owner[e.PFN]; cur != 0 {
+			r.Pools[cur-1].Owned--
+		}
+		if u.prevOwner != 0 {
+			r.owner[e.PFN], r.since[e.PFN] = u.prevOwner, u.prevSince
+			if u.prevOwner != u.pool {
+				r.Pools[u.prevOwner-1].Owned++
+			}
+		} else {
+			delete(r.owner, e.PFN)
+			delete(r.since, e.PFN)
+		}
+	}
+	p.HoldCnt, p.ReleaseCnt, p.Inflight, p.ReleaseSeen = u.prevHold, u.prevRel, u.prevInflight, u.prevRelSeen
+	p.Owned = int(u.prevOwned)
+	p.DestroyChecks, p.DestroyInflight = int(u.prevDestroyChecks), u.prevDestroyInflt
+}
+
+// point adds the pool's inflight after e to its series, keeping at most
+// maxSeries points (every stride-th event once thinned; the maximum is
+// MaxInflight, exact).
+func (r *Replay) point(p *Pool, e *Event) {
+	p.skip++
+	if p.skip < p.stride {
+		return
+	}
+	p.skip = 0
+	t := float64(r.at - 1)
+	if r.Timed {
+		t = e.TimeUS
+	}
+	p.Series = append(p.Series, Point{t, p.Inflight})
+	if len(p.Series) >= maxSeries {
+		half := p.Series[:0]
+		for i := 0; i < len(p.Series); i += 2 {
+			half = append(half, p.Series[i])
+		}
+		p.Series = half
+		p.stride *= 2
+	}
+}
+
+// Summary is the replay's text summary, as `ppsim replay` prints it and
+// the page shows it: the input, the pools (holds, releases, inflight now
+// and at most, pages still owned, destroy), the findings.
+func (r *Replay) Summary() string {
+	var b strings.Builder
+	t := r.Trace
+	fmt.Fprintf(&b, "%d lines: %d page_pool events", t.Lines, len(t.Events))
+	var fs []string
+	for _, f := range []string{"ftrace", "perf", "bpftrace", "bare"} {
+		if n := t.Formats[f]; n > 0 {
+			fs = append(fs, fmt.Sprintf("%s %d", f, n))
+		}
+	}
+	if len(fs) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(fs, ", "))
+	}
+	fmt.Fprintf(&b, ", %d header lines, %d unknown lines\n", t.Headers, t.UnknownCount)
+	if t.DecimalPFN {
+		b.WriteString("pfn printed in decimal: a kernel before v5.14\n")
+	}
+	fmt.Fprintf(&b, "%d pools\n", len(r.Pools))
+	for _, p := range r.Pools {
+		fmt.Fprintf(&b, "pool %s: %d holds, %d releases in the capture; hold=%d release=%d; inflight %d (max %d); %d pages still owned",
+			p.Name(), p.Holds, p.Releases, p.HoldCnt, p.ReleaseCnt, p.Inflight, p.MaxInflight, p.Owned)
+		if !p.FromCreation && p.Holds > 0 {
+			b.WriteString("; created before the capture")
+		}
+		if !p.ReleaseSeen {
+			b.WriteString("; no release seen (release counter taken as 0)")
+		}
+		if p.DestroyLine > 0 {
+			fmt.Fprintf(&b, "; destroyed at line %d, %d page_pool_release checks, last inflight=%d", p.DestroyLine, p.DestroyChecks, p.DestroyInflight)
+		}
+		b.WriteString("\n")
+		if len(p.Series) > 1 {
+			fmt.Fprintf(&b, "  inflight over %s: %s\n", r.axis(), sparkline(p.Series))
+		}
+	}
+	if r.HeldBefore > 0 {
+		fmt.Fprintf(&b, "%d releases of pages held before the capture began\n", r.HeldBefore)
+	}
+	freed := 0
+	for _, f := range r.Findings {
+		if f.Kind == "freed-while-owned" || f.Kind == "held-while-owned" {
+			freed++
+		}
+	}
+	fmt.Fprintf(&b, "pages freed while owned: %d\n", freed)
+	for i, f := range r.Findings {
+		if i == 20 {
+			fmt.Fprintf(&b, "… %d more findings\n", len(r.Findings)-20)
+			break
+		}
+		fmt.Fprintf(&b, "line %d: %s: %s\n", f.Line, f.Kind, f.Text)
+	}
+	return b.String()
+}
+
+func (r *Replay) axis() string {
+	if r.Timed {
+		return "time"
+	}
+	return "events"
+}
+
+// sparkline draws a series in 40 columns of block characters, each the
+// maximum of its part.
+func sparkline(s []Point) string {
+	const cols = 40
+	var max int64
+	for _, p := range s {
+		if p.Inflight > max {
+			max = p.Inflight
+		}
+	}
+	blocks := []rune(" ▁▂▃▄▅▆▇█")
+	n := cols
+	if len(s) < n {
+		n = len(s)
+	}
+	out := make([]rune, n)
+	for c := 0; c < n; c++ {
+		var m int64
+		for _, p := range s[c*len(s)/n : (c+1)*len(s)/n] {
+			if p.Inflight > m {
+				m = p.Inflight
+			}
+		}
+		i := 0
+		if max > 0 {
+			i = int(m * int64(len(blocks)-1) / max)
+		}
+		out[c] = blocks[i]
+	}
+	return fmt.Sprintf("%s (0 … %d)", string(out), max)
+}
+
+// JSONReport is the replay as `ppsim replay --json` prints it.
+type JSONReport struct {
+	Lines                int            `json:"lines"`
+	Events               int            `json:"events"`
+	Headers              int            `json:"header_lines"`
+	UnknownLines         int            `json:"unknown_lines"`
+	Unknown              []Unknown      `json:"unknown,omitempty"`
+	Formats              map[string]int `json:"formats"`
+	DecimalPFN           bool           `json:"decimal_pfn"`
+	Timed                bool           `json:"timed"`
+	Pools                []JSONPool     `json:"pools"`
+	HeldBefore           int            `json:"releases_held_before_capture"`
+	PagesFreedWhileOwned int            `json:"pages_freed_while_owned"`
+	Findings             []Finding      `json:"findings"`
+}
+
+// JSONPool is one pool of a JSONReport.
+type JSONPool struct {
+	Index           int      `json:"index"`
+	Ptr             string   `json:"ptr"`
+	Holds           int      `json:"holds"`
+	Releases        int      `json:"releases"`
+	HoldCnt         uint32   `json:"hold"`
+	ReleaseCnt      uint32   `json:"release"`
+	Inflight        int64    `json:"inflight"`
+	MaxInflight     int64    `json:"max_inflight"`
+	Owned           int      `json:"pages_still_owned"`
+	OwnedPFNs       []uint64 `json:"owned_pfns"`
+	FromCreation    bool     `json:"from_creation"`
+	DestroyLine     int      `json:"destroy_line,omitempty"`
+	DestroyChecks   int      `json:"destroy_checks,omitempty"`
+	DestroyInflight int64    `json:"destroy_inflight,omitempty"`
+	Series          []Point  `json:"inflight_series"`
+}
+
+// FreedWhileOwned counts the findings of pages that left a pool without
+// its release: freed to the allocator, or held again, while owned.
+func (r *Replay) FreedWhileOwned() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Kind == "freed-while-owned" || f.Kind == "held-while-owned" {
+			n++
+		}
+	}
+	return n
+}
+
+// JSON is the replay's report at the current step (pools' counters and
+// owned pages are those of At; findings and series the whole capture's).
+func (r *Replay) JSON() JSONReport {
+	t := r.Trace
+	out := JSONReport{Lines: t.Lines, Events: len(t.Events), Headers: t.Headers, UnknownLines: t.UnknownCount, Unknown: t.Unknown,
+		Formats: t.Formats, DecimalPFN: t.DecimalPFN, Timed: r.Timed, HeldBefore: r.HeldBefore, PagesFreedWhileOwned: r.FreedWhileOwned(),
+		Findings: append([]Finding{}, r.Findings...)}
+	owned := map[int][]uint64{}
+	for _, o := range r.OwnedPages() {
+		owned[o.Pool] = append(owned[o.Pool], o.PFN)
+	}
+	for _, p := range r.Pools {
+		out.Pools = append(out.Pools, JSONPool{Index: p.Index, Ptr: p.Ptr, Holds: p.Holds, Releases: p.Releases, HoldCnt: p.HoldCnt,
+			ReleaseCnt: p.ReleaseCnt, Inflight: p.Inflight, MaxInflight: p.MaxInflight, Owned: p.Owned, OwnedPFNs: append([]uint64{}, owned[p.Index]...),
+			FromCreation: p.FromCreation, DestroyLine: p.DestroyLine, DestroyChecks: p.DestroyChecks, DestroyInflight: p.DestroyInflight,
+			Series: p.Series})
+	}
+	return out
+}
