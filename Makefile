@@ -25,7 +25,7 @@ ECHARTS_VERSION = 6.1.0
 ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
 WASM_LDFLAGS = -s -w -X main.version=$(VERSION)
 
-.PHONY: pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test golden wasm-app e2e bench-ui bench fuzz node chromium poppler size
+.PHONY: live pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test golden wasm-app e2e bench-ui bench fuzz node chromium poppler size
 
 run: web/echarts.min.js wasm-app
 	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -addr $(ADDR)
@@ -197,3 +197,13 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzPool -fuzztime=$(FUZZTIME) ./engine/pagepool
 	$(GO) test -run='^$$' -fuzz=FuzzSkb -fuzztime=$(FUZZTIME) ./engine/skb
 	$(GO) test -run='^$$' -fuzz=FuzzParseProfile -fuzztime=$(FUZZTIME) ./engine/perf
+
+# Records real page_pool:* tracepoints on this machine's kernel (root: a
+# veth pair, a namespace, an XDP program, a 4 MiB TCP transfer; traffic
+# stays inside the pair and stops by itself), replays the capture and
+# compares its shape with the model's veth transfer (live/capture.sh,
+# ppsim replay --compare-veth). make test runs the same (live/live_test.go).
+live:
+	@mkdir -p .build
+	bash live/capture.sh .build/live-capture.txt 4
+	$(GO) run ./cmd/ppsim replay .build/live-capture.txt --compare-veth 4 --era 6.18

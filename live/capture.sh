@@ -70,7 +70,21 @@ got=$(cat /tmp/pplive-recv.$$); rm -f /tmp/pplive-recv.$$
 # destroyed when its last page comes back
 ip netns del $ns || fail "ip netns del $ns"
 for i in $(seq 50); do ip link show $a >/dev/null 2>&1 || break; sleep 0.1; done
-sleep 1
+# skbs freed by the reader wait on the defer list of the CPU that built them
+# until that CPU runs net_rx_action: one UDP datagram over loopback from each
+# CPU raises NET_RX_SOFTIRQ there (an idle CPU may otherwise keep them, and
+# the pool's destroy waiting, indefinitely)
+python3 -c "
+import os, socket
+for c in sorted(os.sched_getaffinity(0)):
+    os.sched_setaffinity(0, {c})
+    r = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); r.bind(('127.0.0.1', 0))
+    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', r.getsockname()); r.recv(1)"
+# wait (at most 5 s) for the destroy to finish: page_pool_release printing
+# inflight=0; pages still on an skb (a defer list of a CPU that has not run
+# net_rx_action since) keep it waiting, and page_pool_release_retry checks
+# again every second
+for i in $(seq 50); do grep -q 'page_pool_release: .* inflight=0 ' $T/trace && break; sleep 0.1; done
 echo 0 > $T/events/page_pool/enable
 cp $T/trace "$out" || fail "cp $T/trace $out"
 echo "live: $(grep -c page_pool_state_hold "$out") holds, $(grep -c page_pool_state_release "$out") releases, $(grep -c 'page_pool_release:' "$out") page_pool_release in $out ($mib MiB over veth)" >&2

@@ -61,7 +61,7 @@ const usage = `usage:
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]
   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]
-  ppsim replay FILE|- [--json]`
+  ppsim replay FILE|- [--json] [--compare-veth MIB [--era E]]`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout, stderr)
@@ -665,13 +665,20 @@ func parseInterval(s string) (float64, error) {
 func cmdReplay(args []string, stdout io.Writer) error {
 	fs := newFlagSet("replay")
 	asJSON := fs.Bool("json", false, "print JSON")
+	compareVeth := fs.String("compare-veth", "", "compare the capture with the model's veth transfer of MIB mebibytes (what live/capture.sh records)")
+	eraName := fs.String("era", "6.18", "with --compare-veth: the model's era")
 	var files []string
 	var flags []string
-	for _, a := range args {
-		if a != "-" && strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-		} else {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-" || !strings.HasPrefix(a, "-"):
 			files = append(files, a)
+		case (a == "--compare-veth" || a == "-compare-veth" || a == "--era" || a == "-era") && i+1 < len(args):
+			flags = append(flags, a, args[i+1])
+			i++
+		default:
+			flags = append(flags, a)
 		}
 	}
 	if err := parse(fs, flags, stdout); err != nil {
@@ -703,6 +710,19 @@ func cmdReplay(args []string, stdout io.Writer) error {
 		return bad("replay %s: %v", name, err)
 	}
 	rp := replay.New(t)
+	if *compareVeth != "" {
+		if *asJSON {
+			return bad("replay: --compare-veth prints a table; --json goes without it")
+		}
+		mib, err := strconv.Atoi(*compareVeth)
+		if err != nil || mib < 1 || mib > 1024 {
+			return bad("--compare-veth %q: want the transfer's size in MiB, 1 to 1024 (live/capture.sh's second argument)", *compareVeth)
+		}
+		return compareVethRun(stdout, rp, mib, *eraName)
+	}
+	if flagSet(fs, "era") {
+		return bad("replay: --era goes with --compare-veth (a capture's era is what it printed)")
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -710,4 +730,44 @@ func cmdReplay(args []string, stdout io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, rp.Summary())
 	return err
+}
+
+// compareVethRun prints the capture's summary, the model's veth transfer
+// of the same size (lab.RunVethTransfer, its tracepoints read back through
+// the same parser) and the two shapes side by side; a shape that differs
+// is an error (exit 1).
+func compareVethRun(stdout io.Writer, capture *replay.Replay, mib int, era string) error {
+	p := capture.Busiest()
+	if p == nil {
+		return fmt.Errorf("replay: the capture has no page_pool events to compare")
+	}
+	var trace strings.Builder
+	res, err := lab.RunVethTransfer(lab.VethTransfer{Era: era, MiB: mib}, func(e sim.Event) {
+		if e.IsTracepoint() {
+			trace.WriteString(e.TraceLine())
+			trace.WriteByte('\n')
+		}
+	})
+	if err != nil {
+		return bad("--compare-veth: %v", flagText(err))
+	}
+	mt, err := replay.ParseString(trace.String(), replay.CLIMaxLines)
+	if err != nil {
+		return err
+	}
+	model := replay.New(mt)
+	if mt.UnknownCount > 0 || model.Busiest() == nil {
+		return fmt.Errorf("replay: the model's own trace did not read back (%d unknown lines)", mt.UnknownCount)
+	}
+	fmt.Fprint(stdout, capture.Summary())
+	fmt.Fprintf(stdout, "\nmodel: veth transfer of %d MiB in era %s (%d skbs copied by skb_pp_cow_data, reader batch %d bytes)\n", mib, era, res.SKBs, lab.VethDefaultRcvbuf)
+	fmt.Fprint(stdout, model.Summary())
+	rows := replay.CompareShapes(capture.ShapeOf(p), model.ShapeOf(model.Busiest()))
+	fmt.Fprintf(stdout, "\ncapture pool %s against the model's veth pool:\n%s", p.Name(), replay.FormatShapes(rows))
+	for _, r := range rows {
+		if !r.Agree {
+			return fmt.Errorf("replay: the capture and the model differ: %s", r.What)
+		}
+	}
+	return nil
 }

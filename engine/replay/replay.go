@@ -34,7 +34,13 @@ type Pool struct {
 	DestroyLine, DestroyChecks int
 	DestroyInflight            int64
 	Series                     []Point // inflight over time (thinned to at most maxSeries points)
-	stride, skip               int
+	// HoldRuns counts the pool's runs of consecutive holds by length: a
+	// bulk refill (alloc_pages_bulk) holds 64 pages in one run, a single
+	// page allocation one.
+	HoldRuns     map[int]int
+	stride, skip int
+	run          int  // the current run of holds
+	lastHold     bool // the pool's previous event was a hold
 }
 
 // Point is the pool's inflight after an event: T is the event's time in
@@ -104,7 +110,7 @@ func New(t *Trace) *Replay {
 		e := &t.Events[i]
 		if e.Kind != PageFree {
 			if _, ok := r.poolIdx[e.Pool]; !ok {
-				p := &Pool{Ptr: e.Pool, Index: len(r.Pools) + 1, FirstLine: e.Line, stride: 1}
+				p := &Pool{Ptr: e.Pool, Index: len(r.Pools) + 1, FirstLine: e.Line, stride: 1, HoldRuns: map[int]int{}}
 				r.Pools = append(r.Pools, p)
 				r.poolIdx[e.Pool] = p.Index
 			}
@@ -114,6 +120,9 @@ func New(t *Trace) *Replay {
 		r.apply(true)
 	}
 	for _, p := range r.Pools {
+		if p.run > 0 {
+			p.HoldRuns[p.run]++
+		}
 		if p.DestroyLine > 0 && p.DestroyInflight > 0 {
 			r.Findings = append(r.Findings, Finding{Line: p.DestroyLine, Kind: "destroy-stalled", Pool: p.Index,
 				Text: fmt.Sprintf("pool %s: destroyed at line %d and still waiting at the end of the capture: the last page_pool_release printed inflight=%d after %d checks (page_pool_release_retry retries every second and warns after 60 s)", p.Name(), p.DestroyLine, p.DestroyInflight, p.DestroyChecks)})
@@ -255,6 +264,12 @@ func (r *Replay) apply(first bool) {
 		p.Inflight = e.Inflight
 	}
 	if first {
+		if e.Kind == Hold {
+			p.run++
+		} else if p.run > 0 {
+			p.HoldRuns[p.run]++
+			p.run = 0
+		}
 		if p.Inflight > p.MaxInflight {
 			p.MaxInflight = p.Inflight
 		}
