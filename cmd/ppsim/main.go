@@ -59,7 +59,8 @@ const usage = `usage:
             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]
-  ppsim diagnose [--file F|-] [--interval SECONDS] [--json]`
+  ppsim diagnose [--file F|-] [--interval SECONDS] [--json]
+  ppsim check RULE|COUNTER|destroy [--era E] [--json] | --list`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout, stderr)
@@ -86,7 +87,7 @@ var errHelp = errors.New("help")
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return bad("missing command (accepted: list, run, predict, diagnose); %s", strings.ReplaceAll(usage, "\n", " "))
+		return bad("missing command (accepted: list, run, predict, diagnose, check); %s", strings.ReplaceAll(usage, "\n", " "))
 	}
 	switch args[0] {
 	case "list":
@@ -97,11 +98,13 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdRun(args[1:], stdout, stderr)
 	case "diagnose":
 		return cmdDiagnose(args[1:], stdout)
+	case "check":
+		return cmdCheck(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}
-	return bad("unknown command %q (accepted: list, run, predict, diagnose)", args[0])
+	return bad("unknown command %q (accepted: list, run, predict, diagnose, check)", args[0])
 }
 
 // multi collects a repeatable flag.
