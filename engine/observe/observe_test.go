@@ -16,12 +16,15 @@ import (
 )
 
 // each calls f for every target in every era with its plan.
+// The counters' plan (CountersPlan) comes with each era as the target
+// "counters" (a zero Target: t.IsCounter() is false for it).
 func each(f func(t Target, e *sim.Era, p Plan)) {
-	for _, t := range Targets() {
-		for i := range sim.Eras {
-			e := &sim.Eras[i]
+	for i := range sim.Eras {
+		e := &sim.Eras[i]
+		for _, t := range Targets() {
 			f(t, e, PlanFor(t, e))
 		}
+		f(Target{rule: sim.RuleNone, stat: sim.StatNone}, e, CountersPlan(e))
 	}
 }
 
@@ -44,7 +47,7 @@ func TestCoverage(t *testing.T) {
 			}
 		}
 	})
-	if want := (len(sim.AllRules()) + int(sim.NumStats) + 1) * len(sim.Eras); n != want {
+	if want := (len(sim.AllRules()) + int(sim.NumStats) + 2) * len(sim.Eras); n != want {
 		t.Errorf("%d plans, want %d", n, want)
 	}
 	p := PlanFor(Destroy(), mustEra(t, "6.18"))

@@ -290,3 +290,30 @@ func contains(ss []string, s string) bool {
 	}
 	return false
 }
+
+// CountersPlan is every page_pool counter at once in era e (the stats
+// panel's view): ethtool -S's rx_pp_* lines (5.18 with
+// CONFIG_PAGE_POOL_STATS; mlx5's per-ring rx<N>_pp_*), ynl's
+// page-pool-stats-get (6.8), ynltool's derived line (6.19), and the
+// tracepoint ledger, the page-level proxy of the slow-path and give-up
+// counters.
+func CountersPlan(e *sim.Era) Plan {
+	p := Plan{Target: "counters", Era: e.Name, Tracepoint: true}
+	if !e.Stats {
+		p.Note = "Era " + e.Name + " has no page_pool stats (CONFIG_PAGE_POOL_STATS is 5.18): the kernel counts nothing; the tracepoints count pages held and given up."
+	} else {
+		p.Note = "Counted only with CONFIG_PAGE_POOL_STATS=y (default off; grep PAGE_POOL_STATS /boot/config-$(uname -r)). No tracepoint sees the alloc cache or the ptr_ring: the tracepoints count pages held and given up."
+		p.Commands = append(p.Commands, Command{Kind: Ethtool, Text: "ethtool -S eth0 | grep -E 'rx[0-9]*_pp_'", Shows: "every page_pool counter of the device (the sum over its pools), and mlx5's per-ring copies", Validated: validEth, Source: srcPP + ": pp_stats[] (" + e.Tag + ")"})
+		if e.PoolNetlink {
+			p.Commands = append(p.Commands, Command{Kind: YNL, Text: ynlCmd("page-pool-stats-get"), Shows: "every counter per pool (info: id, ifindex), for pools with a netdev", Validated: validYNL, Source: "net/core/page_pool_user.c: page_pool_nl_stats_fill (" + e.Tag + ")"})
+		}
+		if HasYnltool(e) {
+			p.Commands = append(p.Commands, ynltoolCmd(""))
+		}
+	}
+	p.Commands = append(p.Commands, tpCmd(ledgerScript(e), "pages each pool holds (from the page allocator: alloc_slow's pages) and gives up while alive (released_refcnt, ring_full, waive)", "include/trace/events/page_pool.h; "+srcPP))
+	if e.PreRelease || e.Branch != "" {
+		p.Note += " Era " + e.Name + " follows " + e.Tag + ", not a release: build that tree to run these."
+	}
+	return p
+}
