@@ -19,8 +19,8 @@
 //   - every bpftrace script of every target and era: each tracepoint probe
 //     is a page_pool event of that era and each args->field it reads is in
 //     the event's TP_STRUCT__entry for that era, read from
-//     testdata/tracepoints.tsv (per tag, with the header's source) when it
-//     is present, and from this machine's
+//     engine/sim/testdata/tracepoints.tsv (per tag, with the header's
+//     source; or a copy in this package's testdata) when it is present, and from this machine's
 //     /sys/kernel/tracing/events/page_pool/*/format for the 6.18 era when
 //     the machine runs a 6.18 kernel; the pfn format is the era's;
 //   - the 6.18 era's scripts under Debian's bpftrace (0.17) on this
@@ -217,7 +217,7 @@ func ynlKey(s sim.Stat) string {
 
 // What the tests validate, per kind of command (the package doc says how).
 const (
-	validTP    = "probes and args-> fields checked against the era's TP_STRUCT__entry (testdata/tracepoints.tsv; 6.18 also against this machine's format files); the 6.18 script attached and ran for 1 s under bpftrace 0.17 on a 6.18 kernel"
+	validTP    = "probes and args-> fields checked against the era's TP_STRUCT__entry (engine/sim/testdata/tracepoints.tsv; 6.18 also against this machine's format files); the 6.18 script attached and ran for 1 s under bpftrace 0.17 on a 6.18 kernel"
 	validKfunc = "tracepoint probes and fields checked as for the tracepoint scripts; the probed functions are the era's names (sim.Sym.NameIn); for 6.18 each is a text symbol of a 6.18 kernel's /proc/kallsyms and bpftrace 0.17 parsed the script (the test kernel allows no fentry attach); struct members not checked"
 	validYNL   = "op and attribute names checked against the era's netdev.yaml subset (testdata/netdev-*.txt); not run"
 	validEth   = "counter names are pp_stats[] of net/core/page_pool.c (and the model's driver tables); not run"
