@@ -205,6 +205,7 @@ func (c *RulePanel) Render() (ui ga.UI) {
 			body = append(body, ga.Button().ID("btn-show-jump").Class("link").OnClick(onShowJump).Text(fmt.Sprintf("back to the violation (op %d)", v.V.Op)))
 		}
 	}
+	body = append(body, checkBox("check-rule", "it", v.Check))
 	body = append(body, ga.P().Class("show-actions").Body(
 		ga.A().ID("show-rules").Href(sitePath(RulesPath+"#rule-"+v.Rule)).Text("all the rules"),
 		ga.Text(" · "),

@@ -47,6 +47,7 @@ func (c *StatsPanel) Render() (ui ga.UI) {
 			ga.TBody().Body(rows...),
 		),
 		ga.If(v.NamesNote != "", func() ga.UI { return ga.P().ID("ethtool-note").Class("meta").Text(v.NamesNote) }),
+		checkBox("check-counters", "these counters", v.Check),
 		ga.If(len(v.Rings) > 0, func() ga.UI { return ringTables(v.Rings) }),
 		ga.Table().Class("stats-table lost").Body(
 			ga.Caption().Text("packets not delivered"),

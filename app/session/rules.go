@@ -121,6 +121,7 @@ type ShowView struct {
 	Wrong            string            // what went wrong, in words
 	Err              string            // the demo could not be shown
 	Op               uint64            // the operation the run shows
+	Check            CheckView         // the rule on a live kernel of the era (engine/observe)
 }
 
 // Show replays rule's demo with the rule broken (lab.RuleShowMe: at the
@@ -244,6 +245,7 @@ func (s *Session) showView() ShowView {
 		return ShowView{}
 	}
 	sv := ShowView{Rule: s.show, PFN: -1, Err: s.showErr, Era: cfgEra(s.cfg), Op: s.snap.Op}
+	sv.Check = RuleCheck(s.show, sv.Era)
 	r, err := sim.RuleByName(s.show)
 	if err != nil {
 		return sv

@@ -149,6 +149,7 @@ type StatsView struct {
 	Op            uint64
 	Rate          string
 	Note          string
+	Check         CheckView // the counters on a live kernel of the era (engine/observe)
 	// The packets the run did not deliver, so far and in the last step:
 	// frames the NIC dropped for want of a posted RX buffer
 	// (rx_missed_errors), page_pool_alloc_pages calls that returned NULL,
@@ -254,6 +255,7 @@ func (s *Session) View() View {
 	v.Stats = StatsView{Stats: s.snap.Stats, Before: s.statsBefore(), Inflight: s.snap.Inflight, Packets: s.snap.Packets, Op: s.snap.Op, Rate: s.rateText(), Note: s.lab.StatsNote(),
 		RxMissed: s.snap.RxMissed, AllocFailures: s.snap.AllocFailures, Lost: s.snap.Lost, Degenerate: s.results.Degenerate}
 	s.statNames(&v.Stats)
+	v.Stats.Check = CountersCheck(cfgEra(s.cfg))
 	if s.hasRec && s.rec.Op.Index+1 == s.snap.Op {
 		v.Stats.DRxMissed, v.Stats.DAllocFail, v.Stats.DLost = s.snap.RxMissed-s.rec.RxMissedBefore, s.snap.AllocFailures-s.rec.AllocFailuresBefore, s.snap.Lost-s.rec.LostBefore
 	}

@@ -18,8 +18,14 @@ var badInputs = []struct {
 	code int
 	want string
 }{
-	{"no command", "", 2, "ppsim: missing command (accepted: list, run, predict, diagnose); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]"},
-	{"unknown command", "fly", 2, "ppsim: unknown command \"fly\" (accepted: list, run, predict, diagnose)"},
+	{"no command", "", 2, "ppsim: missing command (accepted: list, run, predict, diagnose, replay, check); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]   ppsim replay FILE|- [--json] [--compare-veth MIB [--era E]]   ppsim check RULE|COUNTER|destroy [--era E] [--json] | --list"},
+	{"check: no name", "check", 2, "ppsim: check: give a rule, a counter or destroy (ppsim check --list names them)"},
+	{"check: unknown name", "check warp --era 6.18", 2, "ppsim: check: unknown rule or counter \"warp\" (accepted: a rule: " + strings.Join(sim.RuleNames(), ", ") + "; a counter, by ppsim's, ethtool's or netlink's name: alloc_fast, alloc_slow, alloc_slow_high_order, alloc_empty, alloc_refill, alloc_waive, recycle_cached, recycle_cache_full, recycle_ring, recycle_ring_full, recycle_released_refcnt; or destroy)"},
+	{"check: unknown era", "check refcnt-check --era 3.0", 2, "ppsim: check: --era: unknown era \"3.0\" (accepted: " + strings.Join(sim.EraNames(), ", ") + ")"},
+	{"check: era twice", "check refcnt-check --era 6.8 --era 6.18", 2, "ppsim: check: --era is given twice: give it once"},
+	{"check: list with a name", "check --list refcnt-check", 2, "ppsim: check: --list takes no rule or counter (got \"refcnt-check\")"},
+	{"check: unknown flag", "check refcnt-check --kernel 6.18", 2, "ppsim: check: unknown flag --kernel (accepted flags: --era, --json, --list)"},
+	{"unknown command", "fly", 2, "ppsim: unknown command \"fly\" (accepted: list, run, predict, diagnose, replay, check)"},
 	{"list: unknown flag", "list --yaml", 2, "ppsim: list: unknown flag --yaml (accepted flags: --json)"},
 	{"list: flag twice", "list --json --json", 2, "ppsim: list: --json is given twice: give it once"},
 	{"list: stray argument", "list extra", 2, "ppsim: list: unexpected argument \"extra\""},

@@ -61,7 +61,8 @@ const usage = `usage:
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]
   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]
-  ppsim replay FILE|- [--json] [--compare-veth MIB [--era E]]`
+  ppsim replay FILE|- [--json] [--compare-veth MIB [--era E]]
+  ppsim check RULE|COUNTER|destroy [--era E] [--json] | --list`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout, stderr)
@@ -88,7 +89,7 @@ var errHelp = errors.New("help")
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return bad("missing command (accepted: list, run, predict, diagnose, replay); %s", strings.ReplaceAll(usage, "\n", " "))
+		return bad("missing command (accepted: list, run, predict, diagnose, replay, check); %s", strings.ReplaceAll(usage, "\n", " "))
 	}
 	switch args[0] {
 	case "list":
@@ -101,11 +102,13 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdDiagnose(args[1:], stdout)
 	case "replay":
 		return cmdReplay(args[1:], stdout)
+	case "check":
+		return cmdCheck(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}
-	return bad("unknown command %q (accepted: list, run, predict, diagnose, replay)", args[0])
+	return bad("unknown command %q (accepted: list, run, predict, diagnose, replay, check)", args[0])
 }
 
 // multi collects a repeatable flag.

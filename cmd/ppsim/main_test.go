@@ -65,8 +65,8 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "missing command (accepted: list, run, predict, diagnose)"},
-		{[]string{"fly"}, `unknown command "fly" (accepted: list, run, predict, diagnose)`},
+		{nil, "missing command (accepted: list, run, predict, diagnose, replay, check)"},
+		{[]string{"fly"}, `unknown command "fly" (accepted: list, run, predict, diagnose, replay, check)`},
 		{[]string{"run"}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow, drop, tcp-stream"},
 		{[]string{"run", "--scenario", "warp"}, `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow, drop,`},
 		{[]string{"run", "--scenario", "drop", "--driver", "e1000"}, `unknown driver "e1000" (accepted: mvpp2, mvneta, cpsw, lunar, mlx5, bnxt, hns3)`},
