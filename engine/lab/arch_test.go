@@ -16,12 +16,13 @@ import (
 // drivers → workload); lab's internal rooms (the state walker, the
 // fast-forward on it, the series' windows, the kernel identifier table,
 // the results' and the listing's renderings)
-// sit under the facade; the what-if (perf) and the counter diagnosis
-// (diagnose) read runs through lab, and lab never imports them. A new package must be named here.
+// sit under the facade; the Chrome Trace Event writer (traceevent), the
+// what-if (perf) and the counter diagnosis (diagnose) read runs through
+// lab, and lab never imports them. A new package must be named here.
 var layers = []string{
 	"sim", "sim/simtest", "mm", "pagepool", "skb", "drivers", "workload",
 	"lab/internal/state", "lab/internal/fastforward", "lab/internal/series", "lab/internal/kernelsrc", "lab/internal/report",
-	"lab", "perf", "diagnose",
+	"lab", "traceevent", "perf", "diagnose",
 }
 
 // TestArchitecture_ImportsPointDown checks every engine source file, tests
