@@ -44,7 +44,7 @@ func (c *ExportPanel) Render() (ui ga.UI) {
 	}
 	return ga.Section().ID("export").Class("panel export").Aria("label", "export").Body(
 		ga.H2().Text("Export"),
-		ga.P().Class("meta").Text("The run as far as the operation shown: at the run's end the JSON is byte for byte what the command below prints."),
+		ga.P().Class("meta").Text("The run as far as the operation shown: at the run's end the JSON is byte for byte what the command below prints. Perfetto (JSON) is the last "+strconv.Itoa(session.PerfettoOps)+" operations at most, to open in ui.perfetto.dev."),
 		ga.Div().Class("export-buttons").Body(
 			btn("export-json", session.ExportJSON, "results JSON", "download the results as ppsim run --json prints them", false),
 			btn("export-csv", session.ExportCSV, "series CSV", "download the throughput and recycle-mix series as CSV", false),
