@@ -89,10 +89,11 @@ func TestArchitecture_ImportsPointDown(t *testing.T) {
 
 // TestArchitecture_UIAndCLIUseTheLab: the UI (app, wasm) and the CLI reach
 // the engine only through lab (and sim, whose values — counters, kinds,
-// events — are part of lab's API) and the what-if, perf; they never hold a
-// page, a pool or an skb.
+// events — are part of lab's API), the what-if (perf), the diagnosis
+// (diagnose) and the trace writer (traceevent), which read runs through lab;
+// they never hold a page, a pool or an skb.
 func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
-	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/perf": true, "pplab/engine/diagnose": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true,
+	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/perf": true, "pplab/engine/diagnose": true, "pplab/engine/traceevent": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true,
 		"pplab/app/tour":      true, // the guided tour's chapters as data (plain Go, as the session)
 		"pplab/app/tourprint": true} // a tour state's printed picture (plain Go: the site generator draws it)
 	seen := 0
