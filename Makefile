@@ -73,7 +73,8 @@ imports:
 	if [ -n "$$bad" ]; then echo "engine imports forbidden packages:"; echo "$$bad"; exit 1; fi
 	@if $(GO) list -deps ./engine/lab | grep -qx 'pplab/engine/perf'; then echo "engine/lab depends on engine/perf: the what-if sits above the lab (perf → lab)"; exit 1; fi
 	@if $(GO) list -deps ./engine/lab | grep -qx 'pplab/engine/diagnose'; then echo "engine/lab depends on engine/diagnose: the diagnosis sits above the lab (diagnose → lab)"; exit 1; fi
-	@echo "imports: no engine package imports syscall/js or go-app; engine/lab depends on neither engine/perf nor engine/diagnose"
+	@if $(GO) list -deps ./engine/lab | grep -qx 'pplab/engine/traceevent'; then echo "engine/lab depends on engine/traceevent: the trace writer sits above the lab (traceevent → lab)"; exit 1; fi
+	@echo "imports: no engine package imports syscall/js or go-app; engine/lab depends on none of engine/perf, engine/diagnose, engine/traceevent"
 
 # Every benchmark once (-benchtime 1x): a benchmark checks what it measures
 # (the recycling path, no allocation), and one that nothing runs rots.

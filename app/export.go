@@ -11,7 +11,8 @@ import (
 )
 
 // Export: the run as it stands as files — the results as
-// `ppsim run --json` prints them, the series as CSV, the trace as text —
+// `ppsim run --json` prints them, the series as CSV, the trace as text, the
+// operations up to the one shown as Chrome Trace Event JSON for Perfetto —
 // downloaded (a Blob behind an a[download]), and the counters as an
 // `ethtool -S` block, copied to paste into a mail or downloaded. The
 // session builds each text when its button is pressed (never per step);
@@ -43,11 +44,12 @@ func (c *ExportPanel) Render() (ui ga.UI) {
 	}
 	return ga.Section().ID("export").Class("panel export").Aria("label", "export").Body(
 		ga.H2().Text("Export"),
-		ga.P().Class("meta").Text("The run as far as the operation shown: at the run's end the JSON is byte for byte what the command below prints."),
+		ga.P().Class("meta").Text("The run as far as the operation shown: at the run's end the JSON is byte for byte what the command below prints. Perfetto (JSON) is the last "+strconv.Itoa(session.PerfettoOps)+" operations at most, to open in ui.perfetto.dev."),
 		ga.Div().Class("export-buttons").Body(
 			btn("export-json", session.ExportJSON, "results JSON", "download the results as ppsim run --json prints them", false),
 			btn("export-csv", session.ExportCSV, "series CSV", "download the throughput and recycle-mix series as CSV", false),
 			btn("export-trace", session.ExportTrace, "trace text", "download the trace lines (the last recorded steps' events)", false),
+			btn("export-perfetto", session.ExportPerfetto, "Perfetto (JSON)", "download the operations up to this one (the last "+strconv.Itoa(session.PerfettoOps)+" at most) as Chrome Trace Event JSON: open it in ui.perfetto.dev (Open trace file)", false),
 			btn("export-ethtool", session.ExportEthtool, "ethtool -S", "download the counters as an ethtool -S block", false),
 			btn("copy-ethtool", session.ExportEthtool, "copy ethtool -S", "copy the counters as an ethtool -S block, to paste into a mail", true),
 		),

@@ -7,23 +7,26 @@ import (
 	"strings"
 
 	"pplab/engine/lab"
+	"pplab/engine/traceevent"
 )
 
 // Export: the run as files, built on demand (a button press, never per
 // step): the results as JSON in `ppsim run --json`'s contract, the time
-// series as CSV, the trace as text, and the counters as an `ethtool -S`
+// series as CSV, the trace as text, the operations up to the one shown as
+// Chrome Trace Event JSON for Perfetto, and the counters as an `ethtool -S`
 // block to paste into a mail. The page downloads or copies the text.
 
 // Export kinds.
 const (
-	ExportJSON    = "json"
-	ExportCSV     = "csv"
-	ExportTrace   = "trace"
-	ExportEthtool = "ethtool"
+	ExportJSON     = "json"
+	ExportCSV      = "csv"
+	ExportTrace    = "trace"
+	ExportEthtool  = "ethtool"
+	ExportPerfetto = "perfetto"
 )
 
 // ExportKinds are the kinds Export takes, in the order the page offers them.
-var ExportKinds = []string{ExportJSON, ExportCSV, ExportTrace, ExportEthtool}
+var ExportKinds = []string{ExportJSON, ExportCSV, ExportTrace, ExportPerfetto, ExportEthtool}
 
 // Exported is one export: a file name, its media type and the text.
 type Exported struct {
@@ -43,6 +46,9 @@ func (s *Session) Export(kind string) (Exported, error) {
 		return Exported{base + "-trace.txt", "text/plain", s.TraceText()}, nil
 	case ExportEthtool:
 		return Exported{base + "-ethtool.txt", "text/plain", s.EthtoolText()}, nil
+	case ExportPerfetto:
+		text, err := s.PerfettoJSON()
+		return Exported{base + "-perfetto.json", "application/json", text}, err
 	}
 	return Exported{}, fmt.Errorf("export %q: accepted: %s", clip(kind), strings.Join(ExportKinds, ", "))
 }
@@ -126,6 +132,44 @@ func (s *Session) TraceText() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// PerfettoOps is how many operations the page's Perfetto export covers at
+// most: the last ones up to the operation shown (a page stepped by hand is
+// within it; the trace of 10^4 operations is 1–7 MB).
+const PerfettoOps = 10_000
+
+// PerfettoMax caps the Perfetto export's bytes (traceevent.Options.MaxBytes).
+const PerfettoMax = 16 << 20
+
+// PerfettoJSON is the operations up to the one shown — the last PerfettoOps
+// of them — as Chrome Trace Event JSON (engine/traceevent: one track per
+// CPU, the pools' allocs, recycles and releases, their alloc cache, ptr_ring
+// and inflight counters) to open in ui.perfetto.dev. It replays the run
+// when the button is pressed: in batch, untraced, to the first operation it
+// covers, then traced to the one shown (a run is a pure function of its
+// config), and stops early at PerfettoMax bytes; otherData says which
+// operations it covers and how many events the cap dropped.
+func (s *Session) PerfettoJSON() (string, error) {
+	to := s.lab.Ops()
+	from := to - min(to, PerfettoOps)
+	l, err := lab.New(s.cfg)
+	if err != nil { // cannot happen: the session's config built once
+		return "", err
+	}
+	if from > 0 {
+		l.RunFor(int64(from))
+	}
+	var b strings.Builder
+	w := traceevent.Attach(l, &b, traceevent.Options{MaxBytes: PerfettoMax, Other: map[string]any{
+		"state":  "?" + s.Query().Encode(),
+		"covers": fmt.Sprintf("the playground's run from op %d to op %d, the one shown (the last %d operations at most), replayed in batch; to_op is where the trace ends (the byte cap may end it sooner)", from, to, PerfettoOps),
+	}})
+	l.RunWhile(int64(to-from), func() bool { return !w.Full() })
+	if err := w.Close(); err != nil { // cannot happen: a strings.Builder does not fail
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // EthtoolText is the counters as `ethtool -S` prints them (the driver's

@@ -205,7 +205,7 @@ func TestExport_TraceAndKinds(t *testing.T) {
 			t.Errorf("Export(%s): %q %v", k, e.Name, err)
 		}
 	}
-	if _, err := s.Export("pdf"); err == nil || !strings.Contains(err.Error(), "json, csv, trace, ethtool") {
+	if _, err := s.Export("pdf"); err == nil || !strings.Contains(err.Error(), "json, csv, trace, perfetto, ethtool") {
 		t.Errorf("Export(pdf): %v", err)
 	}
 }

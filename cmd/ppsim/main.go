@@ -30,6 +30,7 @@ import (
 	"pplab/engine/perf"
 	"pplab/engine/replay"
 	"pplab/engine/sim"
+	"pplab/engine/traceevent"
 )
 
 // usageError is bad input: exit 2.
@@ -58,6 +59,7 @@ const usage = `usage:
   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]
             [--set knob=value ...] [--break rule ...] [--json]
             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]
+            [--trace-event FILE [--trace-event-max BYTES]]
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]
   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]
@@ -242,6 +244,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	trace := fs.String("trace", "", "write the event trace to FILE")
 	traceFormat := fs.String("trace-format", "all", "all (tracepoints and model events) or tracepoints (the four page_pool tracepoints only)")
 	traceMax := fs.String("trace-max", strconv.FormatInt(defaultTraceMax, 10), "stop writing the trace after this many bytes")
+	traceEvent := fs.String("trace-event", "", "write the run as Chrome Trace Event JSON (for ui.perfetto.dev) to FILE")
+	traceEventMax := fs.String("trace-event-max", strconv.FormatInt(defaultTraceMax, 10), "stop writing the Chrome Trace Event JSON after this many bytes (the file still ends validly)")
 	opsFlag := fs.String("ops", "", "stop after N operations: the state the playground shows at op N (every operation checked as the page checks it)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args, stdout); err != nil {
@@ -275,6 +279,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *trace == "" && (flagSet(fs, "trace-format") || flagSet(fs, "trace-max")) {
 		return bad("run: --trace-format and --trace-max go with --trace FILE")
 	}
+	teMax, err := strconv.ParseInt(*traceEventMax, 10, 64)
+	if err != nil || teMax < traceevent.MinBytes {
+		return bad("--trace-event-max %q: want a number of bytes from %d", *traceEventMax, traceevent.MinBytes)
+	}
+	if *traceEvent == "" && flagSet(fs, "trace-event-max") {
+		return bad("run: --trace-event-max goes with --trace-event FILE")
+	}
 	// The knobs are parsed once, here; the config holds their values.
 	if cfg.Knobs, err = sim.ParseOverrides(sets...); err != nil {
 		return bad("%s", flagText(err))
@@ -295,6 +306,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		tw = &traceWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), max: max, onlyTracepoints: *traceFormat == "tracepoints"}
 		l.SetTracer(tw.event)
 	}
+	var te *traceevent.Writer
+	var teFile *os.File
+	if *traceEvent != "" {
+		if teFile, err = os.Create(*traceEvent); err != nil {
+			return bad("--trace-event %s: %v", *traceEvent, err)
+		}
+		defer teFile.Close()
+		te = traceevent.Attach(l, teFile, traceevent.Options{MaxBytes: teMax, Other: map[string]any{"command": "ppsim run " + strings.Join(args, " ")}})
+		if tw != nil {
+			l.SetTracer(func(e sim.Event) { tw.event(e); te.Event(e) })
+		}
+	}
 	interrupted := false
 	if ops > 0 {
 		// The page's run: seekable, so that a run that can fail is
@@ -314,12 +337,24 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--trace %s: %w (the trace is incomplete)", *trace, err)
 		}
 	}
+	if te != nil {
+		err := te.Close()
+		if cerr := teFile.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("--trace-event %s: %w (the trace is incomplete)", *traceEvent, err)
+		}
+	}
 	if err := l.Err(); err != nil {
 		return fmt.Errorf("the run stopped after %d packets: %w", l.Packets(), err)
 	}
 	res := l.Results()
 	if tw != nil && tw.dropped > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the trace stopped at --trace-max %d bytes: %d more events were not written", max, tw.dropped))
+	}
+	if te != nil && te.Dropped() > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("the Chrome Trace Event JSON stopped at --trace-event-max %d bytes: %d more events were not written (otherData says so)", teMax, te.Dropped()))
 	}
 	if ops > 0 {
 		if l.Ops() < ops {

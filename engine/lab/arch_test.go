@@ -18,12 +18,13 @@ import (
 // the results' and the listing's renderings)
 // sit under the facade; the what-if (perf) and the counter diagnosis
 // (diagnose) read runs through lab, and lab never imports them; observe (the
-// live-kernel commands for a rule or a counter) reads sim and lab's names.
+// live-kernel commands for a rule or a counter) reads sim and lab's names;
+// the Chrome Trace Event writer (traceevent) reads runs through lab.
 // A new package must be named here.
 var layers = []string{
 	"sim", "sim/simtest", "mm", "pagepool", "skb", "drivers", "workload",
 	"lab/internal/state", "lab/internal/fastforward", "lab/internal/series", "lab/internal/kernelsrc", "lab/internal/report",
-	"lab", "observe", "perf", "diagnose", "replay",
+	"lab", "traceevent", "observe", "perf", "diagnose", "replay",
 }
 
 // TestArchitecture_ImportsPointDown checks every engine source file, tests
@@ -91,10 +92,10 @@ func TestArchitecture_ImportsPointDown(t *testing.T) {
 // TestArchitecture_UIAndCLIUseTheLab: the UI (app, wasm) and the CLI reach
 // the engine only through lab (and sim, whose values — counters, kinds,
 // events — are part of lab's API), the what-if, perf, the diagnosis and
-// observe (the live-kernel commands); they never hold a page, a pool or an
+// observe (the live-kernel commands) and the trace writer (traceevent); they never hold a page, a pool or an
 // skb.
 func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
-	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/perf": true, "pplab/engine/diagnose": true, "pplab/engine/observe": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true,
+	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/perf": true, "pplab/engine/diagnose": true, "pplab/engine/observe": true, "pplab/engine/traceevent": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true,
 		"pplab/engine/replay": true, // a real capture replayed: pages by pfn from a trace, no model state
 		"pplab/app/tour":      true, // the guided tour's chapters as data (plain Go, as the session)
 		"pplab/app/tourprint": true} // a tour state's printed picture (plain Go: the site generator draws it)
