@@ -1,0 +1,116 @@
+package replay
+
+import (
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestParse_EachToolsLine reads one hold as each tool prints it.
+func TestParse_EachToolsLine(t *testing.T) {
+	tests := []struct{ name, line, format string }{
+		{"tracefs 6.18", "         python3-7046    [001] ..s1. 33723.211814: page_pool_state_hold: page_pool=00000000899a4a90 netmem=00000000f4f3e916 is_net_iov=0, pfn=0x158379 hold=65", "ftrace"},
+		{"trace-cmd report, no flags", "  python3-7046  [001] 33723.211814: page_pool_state_hold: page_pool=0xffff888100001000 netmem=0xffffea0000000000 is_net_iov=0, pfn=0x158379 hold=65", "ftrace"},
+		{"perf script", "         python3  7046 [001] 33723.211814: page_pool:page_pool_state_hold: page_pool=0xffff888100001000 netmem=0xffffea0000000000 is_net_iov=0, pfn=0x158379 hold=65", "perf"},
+		{"6.8 page=", "<idle>-0 [001] ..s1. 33723.211814: page_pool_state_hold: page_pool=00000000899a4a90 page=00000000f4f3e916 pfn=0x158379 hold=65", "ftrace"},
+		{"bare", "page_pool_state_hold: page_pool=00000000899a4a90 netmem=00000000f4f3e916 is_net_iov=0, pfn=0x158379 hold=65", "bare"},
+		{"bpftrace key=value", "tracepoint:page_pool:page_pool_state_hold pool=0xffff888100001000 pfn=0x158379 hold=65", "bpftrace"},
+		{"key:value with no head", "page_pool_state_hold pool:0xffff888100001000 pfn:0x158379 hold:65", "bare"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := ParseString(tc.line, 10)
+			if err != nil || len(tr.Events) != 1 || tr.Formats[tc.format] != 1 {
+				t.Fatalf("%v %+v", err, tr)
+			}
+			e := tr.Events[0]
+			if e.Kind != Hold || e.PFN != 0x158379 || e.Hold != 65 || e.Pool == "" {
+				t.Errorf("%+v", e)
+			}
+			if strings.Contains(tc.line, "[001]") && e.CPU != 1 {
+				t.Errorf("cpu %d", e.CPU)
+			}
+		})
+	}
+	tr, _ := ParseString("page_pool_state_release: page_pool=00000000899a4a90 page=00000000f4f3e916 pfn=1410937 release=3", 10)
+	if len(tr.Events) != 1 || tr.Events[0].PFN != 1410937 || !tr.DecimalPFN {
+		t.Errorf("decimal pfn (before v5.14): %+v", tr)
+	}
+}
+
+// TestReplay_FindsWhatBreaksTheRules: a page freed while owned (by
+// mm_page_free, or held again without a release), lost holds, a destroy
+// still waiting.
+func TestReplay_FindsWhatBreaksTheRules(t *testing.T) {
+	in := `# tracer: nop
+page_pool_state_hold: page_pool=a page=1 pfn=0x10 hold=1
+page_pool_state_hold: page_pool=a page=2 pfn=0x11 hold=2
+mm_page_free: page=00000000aa pfn=0x10 order=0
+page_pool_state_hold: page_pool=b page=2 pfn=0x11 hold=1
+page_pool_state_hold: page_pool=a page=3 pfn=0x12 hold=5
+page_pool_release: page_pool=a inflight=3 hold=5 release=0 cnt=1
+something else entirely
+`
+	tr, err := ParseString(in, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(tr)
+	kinds := map[string]int{}
+	for _, f := range r.Findings {
+		kinds[f.Kind]++
+	}
+	if kinds["freed-while-owned"] != 1 || kinds["held-while-owned"] != 1 || kinds["lost-events"] != 1 || kinds["destroy-stalled"] != 1 {
+		t.Errorf("findings %v", r.Findings)
+	}
+	if tr.UnknownCount != 1 || tr.Headers != 1 || r.FreedWhileOwned() != 2 {
+		t.Errorf("unknown %d headers %d freed %d", tr.UnknownCount, tr.Headers, r.FreedWhileOwned())
+	}
+	if !strings.Contains(r.Summary(), "pages freed while owned: 2") {
+		t.Error(r.Summary())
+	}
+}
+
+// TestSeek_BackAndForthEqualsStraight: any walk of Seek ends in the state
+// a straight replay to the same step has (the page's stepping).
+func TestSeek_BackAndForthEqualsStraight(t *testing.T) {
+	b, err := os.ReadFile("testdata/veth-6.18-capture.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := ParseString(string(b), PageMaxLines)
+	walk, straight := New(tr), New(tr)
+	rng := rand.New(rand.NewSource(1))
+	n := len(tr.Events)
+	for i := 0; i < 200; i++ {
+		to := rng.Intn(n + 1)
+		walk.Seek(to)
+		straight.Seek(0)
+		straight.Seek(to)
+		if a, b := walk.OwnedPages(), straight.OwnedPages(); len(a) != len(b) {
+			t.Fatalf("at %d: %d owned after a walk, %d straight", to, len(a), len(b))
+		}
+		for j := range walk.Pools {
+			p, q := walk.Pools[j], straight.Pools[j]
+			if p.Inflight != q.Inflight || p.Owned != q.Owned || p.HoldCnt != q.HoldCnt || p.ReleaseCnt != q.ReleaseCnt {
+				t.Fatalf("at %d: pool %d %+v vs %+v", to, j, p, q)
+			}
+		}
+	}
+}
+
+// TestReplay_ThisMachinesCapture: the real 6.18 capture (testdata) reads
+// whole: one veth pool created in it, bulk refills, a destroy.
+func TestReplay_ThisMachinesCapture(t *testing.T) {
+	b, err := os.ReadFile("testdata/veth-6.18-capture.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := ParseString(string(b), PageMaxLines)
+	r := New(tr)
+	s := r.ShapeOf(r.Busiest())
+	if tr.UnknownCount != 0 || len(r.Pools) != 1 || !s.Created || !s.AllBulk || s.Holds != 320 || s.DestroyChecks != 2 || s.FinalInflight != 1 {
+		t.Errorf("%+v\n%s", s, r.Summary())
+	}
+}
