@@ -7,10 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"pplab/engine/lab"
+	"pplab/engine/observe"
 	"pplab/engine/replay"
 	"pplab/engine/sim"
 )
@@ -73,4 +78,87 @@ func TestLive_CaptureAgreesWithTheModel(t *testing.T) {
 			t.Errorf("the capture and the model differ: %s: capture %s, model %s", r.What, r.Capture, r.Model)
 		}
 	}
+}
+
+// TestLive_BpftraceRecordSeesWhatTracefsSees runs the record script `ppsim
+// check destroy` prints (observe.RecordScript, this machine's era) under
+// bpftrace while capture.sh records the same transfer through tracefs:
+// both replay to the same pool — the same holds and releases, the same
+// pages, the same destroy.
+func TestLive_BpftraceRecordSeesWhatTracefsSees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the live capture runs in make test and make live, not in make check")
+	}
+	if _, err := exec.LookPath("bpftrace"); err != nil {
+		t.Fatal("bpftrace is not installed: make bpftrace installs Debian's (make test does)")
+	}
+	dir := t.TempDir()
+	era, _ := sim.EraByName("6.18")
+	script := filepath.Join(dir, "record.bt")
+	if err := os.WriteFile(script, []byte(observe.RecordScript(era)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := filepath.Join(dir, "bpftrace.txt")
+	bt := exec.Command("bpftrace", "-o", rec, script)
+	var btErr strings.Builder
+	bt.Stderr = &btErr
+	if err := bt.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer bt.Process.Kill()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if b, _ := os.ReadFile(rec); strings.Contains(string(b), "Attaching") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bpftrace did not attach the record script in 30 s: %s", btErr.String())
+		}
+	}
+	out := filepath.Join(dir, "capture.txt")
+	if b, err := exec.Command("bash", "capture.sh", out, "2").CombinedOutput(); err != nil {
+		t.Fatalf("capture.sh: %v: %s", err, b)
+	}
+	bt.Process.Signal(syscall.SIGINT)
+	bt.Wait()
+	read := func(name string) (*replay.Replay, *replay.Pool) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := replay.ParseString(string(b), replay.CLIMaxLines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.UnknownCount > 0 {
+			t.Errorf("%s: %d lines did not read: %v", filepath.Base(name), tr.UnknownCount, tr.Unknown)
+		}
+		r := replay.New(tr)
+		p := r.Busiest()
+		if p == nil {
+			t.Fatalf("%s holds no pool", filepath.Base(name))
+		}
+		return r, p
+	}
+	tr, tp := read(out)
+	br, bp := read(rec)
+	pfns := func(r *replay.Replay, p *replay.Pool) []uint64 {
+		var out []uint64
+		for _, e := range r.Trace.Events {
+			if e.Kind == replay.Hold && e.Pool == p.Ptr {
+				out = append(out, e.PFN)
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+		return out
+	}
+	if tp.Holds != bp.Holds || tp.Releases != bp.Releases || tp.HoldCnt != bp.HoldCnt || tp.DestroyChecks != bp.DestroyChecks || tp.Inflight != bp.Inflight {
+		t.Errorf("tracefs and bpftrace replay differently:\ntracefs:  %s\nbpftrace: %s", tr.Summary(), br.Summary())
+	}
+	if a, b := pfns(tr, tp), pfns(br, bp); !slices.Equal(a, b) {
+		t.Errorf("the pages held differ: tracefs %d, bpftrace %d", len(a), len(b))
+	}
+	if !br.Timed || br.Trace.Formats["bpftrace"] != len(br.Trace.Events) {
+		t.Errorf("bpftrace lines: timed %v, formats %v", br.Timed, br.Trace.Formats)
+	}
+	t.Logf("tracefs and bpftrace: %d holds, %d releases, destroy checks %d", tp.Holds, tp.Releases, tp.DestroyChecks)
 }

@@ -66,6 +66,9 @@ func destroyPlan(e *sim.Era) Plan {
 		"each attempt to free a destroyed pool (inflight = hold − release; cnt = destroy_cnt, 1 at page_pool_destroy, then one per retry) and each page returned after it; the pool is freed after the line with inflight=0",
 		srcPP+": page_pool_release, page_pool_inflight (trace_page_pool_release); include/trace/events/page_pool.h"))
 	p.Commands = append(p.Commands, stalledCmd(e))
+	p.Commands = append(p.Commands, tpCmd(RecordScript(e),
+		"every page_pool event of every pool, one line each (bpftrace -o FILE): replay it with ppsim replay FILE or the page's replay — pools, pages owned, inflight over time, the destroy and its retries",
+		"include/trace/events/page_pool.h (the four TRACE_EVENTs' entries); engine/replay reads the lines"))
 	if e.PoolNetlink {
 		p.Commands = append(p.Commands, poolGetCmd(e))
 		if HasYnltool(e) {

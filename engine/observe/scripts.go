@@ -172,3 +172,21 @@ func stalledLine(e *sim.Era) (pattern, format string) {
 func ynlCmd(op string) string {
 	return "ynl --spec Documentation/netlink/specs/netdev.yaml --dump " + op
 }
+
+// RecordScript prints every page_pool tracepoint as a line `ppsim replay`
+// and the page's replay read (engine/replay): the CPU, the time in
+// seconds.microseconds, the probe and the event's fields as key=value —
+// pool, pfn (in the era's own form), hold / release, inflight and cnt,
+// the nids. The same capture as the tracefs trace file, with raw pool
+// pointers instead of hashed ones (bpftrace reads the entry's fields, not
+// the TP_printk).
+func RecordScript(e *sim.Era) string {
+	pfn := PFNFormat(e)
+	head := "\tprintf(\"[%03d] %lu.%06lu: %s pool=0x%lx "
+	when := "cpu, nsecs / 1000000000, (nsecs / 1000) % 1000000, probe, (uint64)args->pool"
+	return header(e, "every page_pool event, as ppsim replay reads it (ppsim replay FILE, or the page's replay)") +
+		tpPrefix + EvStateHold + "\n{\n" + head + "pfn=" + pfn + " hold=%u\\n\", " + when + ", args->pfn, args->hold);\n}\n" +
+		tpPrefix + EvStateRelease + "\n{\n" + head + "pfn=" + pfn + " release=%u\\n\", " + when + ", args->pfn, args->release);\n}\n" +
+		tpPrefix + EvRelease + "\n{\n" + head + "inflight=%d hold=%u release=%u cnt=%lu\\n\", " + when + ", args->inflight, args->hold, args->release, args->cnt);\n}\n" +
+		tpPrefix + EvUpdateNid + "\n{\n" + head + "pool_nid=%d new_nid=%d\\n\", " + when + ", args->pool_nid, args->new_nid);\n}\n"
+}
