@@ -25,7 +25,7 @@ ECHARTS_VERSION = 6.1.0
 ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
 WASM_LDFLAGS = -s -w -X main.version=$(VERSION)
 
-.PHONY: live pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test golden wasm-app e2e bench-ui bench fuzz node chromium poppler bpftrace size
+.PHONY: live perf xdp-tools pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test golden wasm-app e2e bench-ui bench fuzz node chromium poppler bpftrace size
 
 run: web/echarts.min.js wasm-app
 	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -addr $(ADDR)
@@ -39,7 +39,7 @@ site: web/echarts.min.js wasm-app
 	rm -rf site
 	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -gen site -prefix "$(PREFIX)" -base "$(BASE)"
 
-test: fmt-check vet imports bpftrace unit bench-once wasm-engine wasm-test e2e
+test: fmt-check vet imports bpftrace perf xdp-tools unit bench-once wasm-engine wasm-test e2e
 	@echo "make test: all checks passed"
 
 # The inner loop: what make test checks natively, with go test -short
@@ -160,6 +160,14 @@ chromium:
 # as root (skipped, saying why, otherwise).
 bpftrace:
 	@command -v bpftrace >/dev/null || { echo "installing bpftrace (apt)"; apt-get update -qq && apt-get install -y -qq bpftrace >/dev/null; }
+
+# Debian's perf (linux-perf) and xdp-tools for the live captures
+# (live/live_test.go: perf record -e 'page_pool:*' and perf script; the
+# allow-all XDP program capture.sh loads with xdp-filter).
+perf:
+	@command -v perf >/dev/null || { echo "installing linux-perf (apt)"; apt-get update -qq && apt-get install -y -qq linux-perf >/dev/null; }
+xdp-tools:
+	@command -v xdp-filter >/dev/null || { echo "installing xdp-tools (apt)"; apt-get update -qq && apt-get install -y -qq xdp-tools >/dev/null; }
 
 # Debian's poppler-utils for the print test (e2e/print_test.go): pdftoppm
 # renders the printed chapter's pages, pdftotext reads their text.

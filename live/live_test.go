@@ -162,3 +162,38 @@ func TestLive_BpftraceRecordSeesWhatTracefsSees(t *testing.T) {
 	}
 	t.Logf("tracefs and bpftrace: %d holds, %d releases, destroy checks %d", tp.Holds, tp.Releases, tp.DestroyChecks)
 }
+
+// TestLive_PerfScriptSeesWhatTracefsSees: perf record -e 'page_pool:*'
+// around capture.sh, then perf script (raw pointers, the system:event
+// column): its replay is the tracefs capture's.
+func TestLive_PerfScriptSeesWhatTracefsSees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the live capture runs in make test and make live, not in make check")
+	}
+	if _, err := exec.LookPath("perf"); err != nil {
+		t.Fatal("perf is not installed: make perf installs Debian's linux-perf (make test does)")
+	}
+	dir := t.TempDir()
+	data, out := filepath.Join(dir, "perf.data"), filepath.Join(dir, "capture.txt")
+	if b, err := exec.Command("perf", "record", "-q", "-e", "page_pool:*", "-a", "-o", data, "--", "bash", "capture.sh", out, "2").CombinedOutput(); err != nil {
+		t.Fatalf("perf record around capture.sh: %v: %s", err, b)
+	}
+	script, err := exec.Command("perf", "script", "-i", data).Output()
+	if err != nil {
+		t.Fatalf("perf script: %v", err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptr, _ := replay.ParseString(string(script), replay.CLIMaxLines)
+	ttr, _ := replay.ParseString(string(b), replay.CLIMaxLines)
+	pr, tr := replay.New(ptr), replay.New(ttr)
+	pp, tp := pr.Busiest(), tr.Busiest()
+	if ptr.UnknownCount > 0 || pp == nil || tp == nil || ptr.Formats["perf"] != len(ptr.Events) {
+		t.Fatalf("perf script: %d unknown %v, formats %v", ptr.UnknownCount, ptr.Unknown, ptr.Formats)
+	}
+	if tp.Holds != pp.Holds || tp.Releases != pp.Releases || tp.DestroyChecks != pp.DestroyChecks || tp.Inflight != pp.Inflight {
+		t.Errorf("tracefs and perf script replay differently:\ntracefs: %s\nperf:    %s", tr.Summary(), pr.Summary())
+	}
+}
