@@ -22,14 +22,17 @@ fail() { echo "live: the kernel refused: $1" >&2; exit 3; }
 command -v xdp-filter >/dev/null || { step "installing xdp-tools (apt)"; { apt-get update -qq && apt-get install -y -qq xdp-tools >/dev/null; } || fail "apt-get install xdp-tools"; }
 [ -d $T/events ] || mount -t tracefs nodev $T || fail "mount -t tracefs nodev $T"
 [ -d $T/events/page_pool ] || fail "no page_pool tracepoints in $T/events (a kernel without CONFIG_PAGE_POOL?)"
+I=$T/instances/pplive$$
+recv=$(mktemp) || fail "mktemp"
 cleanup() {
-	echo 0 > $T/events/page_pool/enable 2>/dev/null
+	[ -d $I ] && { echo 0 > $I/events/page_pool/enable; rmdir $I; } 2>/dev/null
 	ip netns del $ns 2>/dev/null; ip link del $a 2>/dev/null
 	[ -n "${srv:-}" ] && kill $srv 2>/dev/null
+	rm -f "$recv"
 	true
 }
 trap cleanup EXIT
-ip link add $a type veth peer name $b || fail "ip link add $a type veth peer name $b"
+ip link add $a numrxqueues 1 numtxqueues 1 type veth peer name $b numrxqueues 1 numtxqueues 1 || fail "ip link add $a type veth peer name $b (one queue each way)"
 ip netns add $ns || fail "ip netns add $ns"
 ip link set $b netns $ns || fail "ip link set $b netns $ns"
 ip addr add 10.253.$(( $$ % 250 )).1/30 dev $a && ip link set $a up || fail "ip link set $a up"
@@ -37,8 +40,8 @@ addr=10.253.$(( $$ % 250 )).2
 ip netns exec $ns sh -c "ip addr add $addr/30 dev $b && ip link set $b up && ip link set lo up" || fail "configuring $b in namespace $ns"
 # the capture starts before the pool exists (ip netns exec mounts a fresh
 # /sys per command: bpffs is mounted in the same command that loads)
-echo > $T/trace
-echo 1 > $T/events/page_pool/enable || fail "echo 1 > $T/events/page_pool/enable"
+mkdir $I || fail "mkdir $I (a tracing instance of its own)"
+echo 1 > $I/tracing_on && echo 1 > $I/events/page_pool/enable || fail "echo 1 > $I/events/page_pool/enable"
 ip netns exec $ns sh -c "mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf" || fail "mount -t bpf bpf /sys/fs/bpf (in namespace $ns)"
 ip netns exec $ns sh -c "mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf; xdp-filter load $b --mode native" >/dev/null || fail "xdp-filter load $b --mode native (an allow-all XDP program)"
 ip netns exec $ns timeout 30 python3 -c "
@@ -50,7 +53,7 @@ while True:
     d=c.recv(65536)
     if not d: break
     n+=len(d)
-print(n)" > /tmp/pplive-recv.$$ &
+print(n)" > "$recv" &
 srv=$!
 sleep 0.5
 timeout 30 python3 -c "
@@ -64,7 +67,7 @@ for _ in range($mib*16): c.sendall(b)
 c.close()" || fail "the TCP transfer of $mib MiB into namespace $ns"
 wait $srv || fail "the receiver in namespace $ns"
 srv=
-got=$(cat /tmp/pplive-recv.$$); rm -f /tmp/pplive-recv.$$
+got=$(cat "$recv")
 [ "$got" = $(( mib * 1048576 )) ] || fail "the transfer: the receiver got $got bytes of $(( mib * 1048576 ))"
 # destroy: deleting the namespace deletes vpbN (and its pair); the pool is
 # destroyed when its last page comes back
@@ -84,7 +87,14 @@ for c in sorted(os.sched_getaffinity(0)):
 # inflight=0; pages still on an skb (a defer list of a CPU that has not run
 # net_rx_action since) keep it waiting, and page_pool_release_retry checks
 # again every second
-for i in $(seq 50); do grep -q 'page_pool_release: .* inflight=0 ' $T/trace && break; sleep 0.1; done
-echo 0 > $T/events/page_pool/enable
-cp $T/trace "$out" || fail "cp $T/trace $out"
+# (every pool the capture saw holding pages)
+done_all() {
+	for p in $(grep -o 'page_pool_state_hold: page_pool=[0-9a-f]*' $I/trace | sort -u | sed 's/.*=//'); do
+		grep -q "page_pool_release: page_pool=$p inflight=0 " $I/trace || return 1
+	done
+}
+for i in $(seq 50); do done_all && break; sleep 0.1; done
+echo 0 > $I/events/page_pool/enable
+cp $I/trace "$out" || fail "cp $I/trace $out"
+grep -q page_pool_state_hold "$out" || fail "recording: the capture holds no page_pool_state_hold (is tracing disabled by something else? $I/tracing_on: $(cat $I/tracing_on))"
 echo "live: $(grep -c page_pool_state_hold "$out") holds, $(grep -c page_pool_state_release "$out") releases, $(grep -c 'page_pool_release:' "$out") page_pool_release in $out ($mib MiB over veth)" >&2

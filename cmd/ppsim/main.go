@@ -11,6 +11,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -19,6 +20,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -286,6 +288,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *traceEvent == "" && flagSet(fs, "trace-event-max") {
 		return bad("run: --trace-event-max goes with --trace-event FILE")
 	}
+	if *traceEvent != "" && *trace != "" && filepath.Clean(*traceEvent) == filepath.Clean(*trace) {
+		return bad("run: --trace and --trace-event name the same file %s: give each its own", *trace)
+	}
 	// The knobs are parsed once, here; the config holds their values.
 	if cfg.Knobs, err = sim.ParseOverrides(sets...); err != nil {
 		return bad("%s", flagText(err))
@@ -304,6 +309,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		// Written 64 KB at a time: a trace runs to megabytes (the default
 		// 4 KB writes were a sixth of a traced run's CPU time).
 		tw = &traceWriter{f: f, w: bufio.NewWriterSize(f, 64<<10), max: max, onlyTracepoints: *traceFormat == "tracepoints"}
+		if tw.onlyTracepoints {
+			// as the tracefs trace file: its header, then the lines
+			tw.w.WriteString(sim.TraceFileHeader)
+		}
 		l.SetTracer(tw.event)
 	}
 	var te *traceevent.Writer
@@ -743,11 +752,34 @@ func cmdReplay(args []string, stdout io.Writer) error {
 		}
 		r = f
 	}
+	if f, ok := r.(*os.File); ok && f != stdin {
+		// refuse a file over the limit before holding any of it
+		if n, err := countLines(f, replay.CLIMaxLines); err != nil {
+			return bad("replay %s: %v", name, err)
+		} else if n > replay.CLIMaxLines {
+			return bad("replay %s: %v", name, &replay.TooLarge{Max: replay.CLIMaxLines})
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return bad("replay %s: %v", name, err)
+		}
+	}
 	t, err := replay.Parse(r, replay.CLIMaxLines)
 	if err != nil {
 		return bad("replay %s: %v", name, err)
 	}
-	rp := replay.New(t)
+	switch {
+	case t.Lines == 0:
+		return bad("replay %s: empty (want a page_pool:* capture: %s)", name, replay.Accepted)
+	case t.Binary > 0 && len(t.Events) == 0:
+		return bad("replay %s: not text (%d of %d lines have a NUL byte or are not UTF-8; want %s)", name, t.Binary, t.Lines, replay.Accepted)
+	case len(t.Events) == 0:
+		first := ""
+		if len(t.Unknown) > 0 {
+			first = fmt.Sprintf(" (line %d: %q)", t.Unknown[0].Line, t.Unknown[0].Text)
+		}
+		return bad("replay %s: no page_pool event in %d lines%s; want %s", name, t.Lines, first, replay.Accepted)
+	}
+	rp := replay.NewSummary(t)
 	if *compareVeth != "" {
 		if *asJSON {
 			return bad("replay: --compare-veth prints a table; --json goes without it")
@@ -775,9 +807,14 @@ func cmdReplay(args []string, stdout io.Writer) error {
 // the same parser) and the two shapes side by side; a shape that differs
 // is an error (exit 1).
 func compareVethRun(stdout io.Writer, capture *replay.Replay, mib int, era string) error {
-	p := capture.Busiest()
-	if p == nil {
-		return fmt.Errorf("replay: the capture has no page_pool events to compare")
+	var pools []*replay.Pool
+	for _, p := range capture.Pools {
+		if p.Holds > 0 {
+			pools = append(pools, p)
+		}
+	}
+	if len(pools) == 0 {
+		return fmt.Errorf("replay: the capture holds no page in any pool: nothing to compare with the model's veth pool")
 	}
 	var trace strings.Builder
 	res, err := lab.RunVethTransfer(lab.VethTransfer{Era: era, MiB: mib}, func(e sim.Event) {
@@ -800,12 +837,46 @@ func compareVethRun(stdout io.Writer, capture *replay.Replay, mib int, era strin
 	fmt.Fprint(stdout, capture.Summary())
 	fmt.Fprintf(stdout, "\nmodel: veth transfer of %d MiB in era %s (%d skbs copied by skb_pp_cow_data, reader batch %d bytes)\n", mib, era, res.SKBs, lab.VethDefaultRcvbuf)
 	fmt.Fprint(stdout, model.Summary())
-	rows := replay.CompareShapes(capture.ShapeOf(p), model.ShapeOf(model.Busiest()))
-	fmt.Fprintf(stdout, "\ncapture pool %s against the model's veth pool:\n%s", p.Name(), replay.FormatShapes(rows))
-	for _, r := range rows {
-		if !r.Agree {
-			return fmt.Errorf("replay: the capture and the model differ: %s", r.What)
+	var differ []string
+	for _, p := range pools {
+		rows := replay.CompareShapes(capture.ShapeOf(p), model.ShapeOf(model.Busiest()))
+		fmt.Fprintf(stdout, "\ncapture pool %s against the model's veth pool:\n%s", p.Name(), replay.FormatShapes(rows))
+		for _, r := range rows {
+			if r.Compared && !r.Agree {
+				differ = append(differ, fmt.Sprintf("pool %s: %s", p.Name(), r.What))
+			}
 		}
 	}
+	if len(pools) > 1 {
+		fmt.Fprintf(stdout, "\nthe capture has %d pools that held pages (a veth has one page_pool per RX queue; live/capture.sh makes one queue): each is compared with the model's one\n", len(pools))
+	}
+	if len(differ) > 0 {
+		return fmt.Errorf("replay: the capture and the model differ: %s", strings.Join(differ, "; "))
+	}
 	return nil
+}
+
+// countLines counts f's lines, stopping past max.
+func countLines(f *os.File, max int) (int, error) {
+	buf := make([]byte, 1<<20)
+	n, last := 0, byte('\n')
+	for {
+		k, err := f.Read(buf)
+		if k > 0 {
+			n += bytes.Count(buf[:k], []byte{'\n'})
+			last = buf[k-1]
+			if n > max {
+				return n, nil
+			}
+		}
+		if err == io.EOF {
+			if last != '\n' {
+				n++
+			}
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }

@@ -60,6 +60,9 @@ func variant(t *testing.T, trace, kind string) string {
 		b.WriteString("cpus=2\n")
 	}
 	for _, line := range strings.Split(strings.TrimSpace(trace), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue // the tracefs header
+		}
 		m := headRE.FindStringSubmatch(line)
 		if m == nil {
 			t.Fatalf("not a trace line: %q", line)
@@ -197,10 +200,34 @@ func TestReplay_CLIAndLimits(t *testing.T) {
 		{[]string{"replay", "/nonexistent"}, "replay /nonexistent: no such file"},
 		{[]string{"replay", replayFixtures}, "a directory"},
 		{[]string{"replay", name, "--era", "6.8"}, "--era goes with --compare-veth"},
+		{[]string{"run", "--scenario", "pool-ring", "--trace", "/tmp/x.txt", "--trace-event", "/tmp/./x.txt"}, "--trace and --trace-event name the same file"},
 		{[]string{"replay", name, "--compare-veth", "0"}, "--compare-veth \"0\": want the transfer's size in MiB"},
 	} {
 		if code, _, errOut := ppsim(tc.args...); code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d %q, want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	dir := t.TempDir()
+	for _, f := range []struct{ name, text, want string }{
+		{"empty", "", "empty (want a page_pool:* capture"},
+		{"binary", "\x7fELF\x00\x02\x01\x01\n\x00\x00\n", "not text (2 of 2 lines"},
+		{"other", "late return pool=0x1 pfn=0x2 release=3\nhello\n", "no page_pool event in 2 lines (line 1: \"late return pool=0x1 pfn=0x2 release=3\")"},
+	} {
+		path := filepath.Join(dir, f.name)
+		os.WriteFile(path, []byte(f.text), 0o644)
+		if code, _, errOut := ppsim("replay", path); code != 2 || !strings.Contains(errOut, f.want) {
+			t.Errorf("%s: exit %d %q, want %q", f.name, code, errOut, f.want)
+		}
+	}
+	path := filepath.Join(dir, "lines")
+	os.WriteFile(path, []byte(strings.Repeat("x\n", 30)+"y"), 0o644)
+	if f, err := os.Open(path); err != nil {
+		t.Fatal(err)
+	} else if n, err := countLines(f, 10); err != nil || n <= 10 {
+		t.Errorf("countLines past 10: %d %v", n, err)
+	} else if f.Seek(0, 0); true {
+		if n, _ := countLines(f, 100); n != 31 {
+			t.Errorf("countLines: %d, want 31 (the last line has no newline)", n)
 		}
 	}
 	big := strings.Repeat("x\n", 20)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"pplab/engine/sim"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +56,11 @@ func TestTrace_MaxAndFormat(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	b, _ = os.ReadFile(path)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	body, ok := strings.CutPrefix(string(b), sim.TraceFileHeader)
+	if !ok {
+		t.Errorf("the tracepoints file does not start with the tracefs header: %q", b[:min(len(b), 200)])
+	}
+	lines := strings.Split(strings.TrimSpace(body), "\n")
 	for _, l := range lines {
 		if !strings.Contains(l, "page_pool_state_hold:") && !strings.Contains(l, "page_pool_state_release:") {
 			t.Fatalf("not a tracepoint line: %q", l)

@@ -155,6 +155,21 @@ func Names() []string {
 // ByName resolves a rule's name, a counter's name in any of its spellings
 // (ppsim's alloc_fast, ethtool's rx_pp_alloc_fast, netlink's alloc-fast)
 // or "destroy"; the error names the input and what is accepted.
+// perRing turns a per-queue ethtool name (mlx5's rx<N>_pp_alloc_fast) into
+// the device-wide one (rx_pp_alloc_fast); any other name is returned as is.
+func perRing(name string) string {
+	if rest, ok := strings.CutPrefix(name, "rx"); ok {
+		i := 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if i > 0 && strings.HasPrefix(rest[i:], "_pp_") {
+			return "rx" + rest[i:]
+		}
+	}
+	return name
+}
+
 func ByName(name string) (Target, error) {
 	for _, t := range Targets() {
 		if t.String() == name {
@@ -162,7 +177,7 @@ func ByName(name string) (Target, error) {
 		}
 	}
 	for s := sim.Stat(0); s < sim.NumStats; s++ {
-		if name == s.Ethtool() || name == ynlKey(s) || name == "rx_pp_"+s.String() {
+		if name == s.Ethtool() || name == ynlKey(s) || name == "rx_pp_"+s.String() || perRing(name) == s.Ethtool() {
 			return Counter(s), nil
 		}
 	}
@@ -226,4 +241,7 @@ const (
 )
 
 const runBpftrace = "save as pp.bt; sudo bpftrace pp.bt (Ctrl-C prints the maps)"
+
+// runRecord is how to run RecordScript.
+const runRecord = "save as record.bt; sudo bpftrace -o capture.txt record.bt; Ctrl-C stops it; then ppsim replay capture.txt (or open it in the page's replay)"
 const runDrgn = "sudo drgn (then paste), or sudo drgn script.py; replace the placeholders first"

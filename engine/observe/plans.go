@@ -44,7 +44,7 @@ func poolGetCmd(e *sim.Era) Command {
 	if e.MemProvider == sim.MPOps {
 		shows += "; io-uring (an empty nest) for io_uring zero-copy RX (6.15)"
 	}
-	return Command{Kind: YNL, Text: ynlCmd("page-pool-get"), Shows: shows, Validated: validYNL,
+	return Command{Kind: YNL, Text: ynlCmd("page-pool-get"), Run: ynlRun(e, "page-pool-get"), Shows: shows, Validated: validYNL,
 		Source: "net/core/page_pool_user.c: page_pool_nl_fill (" + e.Tag + "); Documentation/netlink/specs/netdev.yaml"}
 }
 
@@ -66,9 +66,11 @@ func destroyPlan(e *sim.Era) Plan {
 		"each attempt to free a destroyed pool (inflight = hold − release; cnt = destroy_cnt, 1 at page_pool_destroy, then one per retry) and each page returned after it; the pool is freed after the line with inflight=0",
 		srcPP+": page_pool_release, page_pool_inflight (trace_page_pool_release); include/trace/events/page_pool.h"))
 	p.Commands = append(p.Commands, stalledCmd(e))
-	p.Commands = append(p.Commands, tpCmd(RecordScript(e),
-		"every page_pool event of every pool, one line each (bpftrace -o FILE): replay it with ppsim replay FILE or the page's replay — pools, pages owned, inflight over time, the destroy and its retries",
-		"include/trace/events/page_pool.h (the four TRACE_EVENTs' entries); engine/replay reads the lines"))
+	rec := tpCmd(RecordScript(e),
+		"every page_pool event of every pool, one line each: replay it with ppsim replay FILE or the page's replay — pools, pages owned, inflight over time, the destroy and its retries",
+		"include/trace/events/page_pool.h (the four TRACE_EVENTs' entries); engine/replay reads the lines")
+	rec.Run = runRecord
+	p.Commands = append(p.Commands, rec)
 	if e.PoolNetlink {
 		p.Commands = append(p.Commands, poolGetCmd(e))
 		if HasYnltool(e) {
@@ -168,7 +170,7 @@ func rulePlan(r sim.Rule, e *sim.Era) Plan {
 		p.Tracepoint = true
 		p.Note = "__page_pool_put_page is inline: the page it gives up (" + what + ") shows as a page_pool_state_release while the pool is alive." + proxy + " Counter: recycle_released_refcnt (5.18+, CONFIG_PAGE_POOL_STATS)."
 		p.Commands = append(p.Commands,
-			tpCmd(ledgerScript(e), "pages released while their pool lives (given_up_while_live): the pages __page_pool_put_page gave up ("+what+"), and those the ring had no room for or a NUMA waive let go", srcPP+": __page_pool_put_page, page_pool_return_page; include/trace/events/page_pool.h"),
+			tpCmd(ledgerScript(e), "pages released while their pool lives (given_up_while_live): the pages __page_pool_put_page gave up ("+what+"), and those the ring had no room for or a NUMA waive let go; a destroy's first releases count too (page_pool_scrub empties the cache and ring before the first page_pool_release marks the pool destroying)", srcPP+": __page_pool_put_page, page_pool_return_page; include/trace/events/page_pool.h"),
 			drgnCmd(drgnPage(e), "the page's refcount and pfmemalloc bit: what the test reads", "include/linux/mm_types.h; include/linux/mm.h: page_is_pfmemalloc"))
 		p.Commands = append(p.Commands, counterCommands(sim.StatRecycleReleasedRefcnt, e)...)
 	case sim.RuleFragCount:
@@ -270,7 +272,7 @@ func counterCommands(s sim.Stat, e *sim.Era) []Command {
 	out = append(out, Command{Kind: Ethtool, Text: "ethtool -S eth0 | grep -E '(" + strings.Join(names, "|") + ")'", Shows: shows, Validated: validEth,
 		Source: srcPP + ": pp_stats[] (" + e.Tag + ")"})
 	if e.PoolNetlink {
-		out = append(out, Command{Kind: YNL, Text: ynlCmd("page-pool-stats-get"), Shows: fmt.Sprintf("per pool (info: id, ifindex): %s", ynlKey(s)), Validated: validYNL,
+		out = append(out, Command{Kind: YNL, Text: ynlCmd("page-pool-stats-get"), Run: ynlRun(e, "page-pool-stats-get"), Shows: fmt.Sprintf("per pool (info: id, ifindex): %s", ynlKey(s)), Validated: validYNL,
 			Source: "net/core/page_pool_user.c: page_pool_nl_stats_fill (" + e.Tag + ")"})
 	}
 	if HasYnltool(e) {
@@ -308,7 +310,7 @@ func CountersPlan(e *sim.Era) Plan {
 		p.Note = "Counted only with CONFIG_PAGE_POOL_STATS=y (default off; grep PAGE_POOL_STATS /boot/config-$(uname -r)). No tracepoint sees the alloc cache or the ptr_ring: the tracepoints count pages held and given up."
 		p.Commands = append(p.Commands, Command{Kind: Ethtool, Text: "ethtool -S eth0 | grep -E 'rx[0-9]*_pp_'", Shows: "every page_pool counter of the device (the sum over its pools), and mlx5's per-ring copies", Validated: validEth, Source: srcPP + ": pp_stats[] (" + e.Tag + ")"})
 		if e.PoolNetlink {
-			p.Commands = append(p.Commands, Command{Kind: YNL, Text: ynlCmd("page-pool-stats-get"), Shows: "every counter per pool (info: id, ifindex), for pools with a netdev", Validated: validYNL, Source: "net/core/page_pool_user.c: page_pool_nl_stats_fill (" + e.Tag + ")"})
+			p.Commands = append(p.Commands, Command{Kind: YNL, Text: ynlCmd("page-pool-stats-get"), Run: ynlRun(e, "page-pool-stats-get"), Shows: "every counter per pool (info: id, ifindex), for pools with a netdev", Validated: validYNL, Source: "net/core/page_pool_user.c: page_pool_nl_stats_fill (" + e.Tag + ")"})
 		}
 		if HasYnltool(e) {
 			p.Commands = append(p.Commands, ynltoolCmd(""))

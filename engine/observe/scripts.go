@@ -167,10 +167,23 @@ func stalledLine(e *sim.Era) (pattern, format string) {
 	return `stalled pool shutdown -?[0-9]+ inflight [0-9]+ sec`, "page_pool_release_retry() stalled pool shutdown %d inflight %d sec"
 }
 
-// ynlCmd is the in-tree ynl invocation of op (tools/net/ynl/cli.py; the
-// installed ynl takes --family netdev instead of --spec).
+// ynlCmd is the installed ynl's invocation of op (make -C tools/net/ynl
+// install puts ynl and the specs on the machine: --family netdev); ynlRun
+// says how to run the same from the era's kernel tree.
 func ynlCmd(op string) string {
-	return "ynl --spec Documentation/netlink/specs/netdev.yaml --dump " + op
+	return "ynl --family netdev --dump " + op
+}
+
+// ynlRun is the in-tree form of ynlCmd(op) in era e: the Python CLI
+// tools/net/ynl/cli.py with the spec file, moved to
+// tools/net/ynl/pyynl/cli.py in 6.14 ("tools: ynl: move python code to
+// separate sub-directory").
+func ynlRun(e *sim.Era, op string) string {
+	cli := "./tools/net/ynl/pyynl/cli.py"
+	if first, _ := sim.EraByName("6.15"); e.Order < first.Order {
+		cli = "./tools/net/ynl/cli.py"
+	}
+	return "as root; from a " + e.Tag + " kernel tree without an installed ynl: " + cli + " --spec Documentation/netlink/specs/netdev.yaml --dump " + op
 }
 
 // RecordScript prints every page_pool tracepoint as a line `ppsim replay`

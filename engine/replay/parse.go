@@ -28,6 +28,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is a replayed event's kind.
@@ -46,6 +47,9 @@ var kindNames = [...]string{Hold: "page_pool_state_hold", Release: "page_pool_st
 
 func (k Kind) String() string { return kindNames[k] }
 
+// Accepted says what a capture may be, for the messages that refuse one.
+const Accepted = "page_pool:* tracepoint lines as the tracefs trace file, trace-cmd report, perf script or a bpftrace printf of the events prints them (page_pool_state_hold, page_pool_state_release, page_pool_release, page_pool_update_nid)"
+
 // Limits: the page reads at most PageMaxLines lines, ppsim replay
 // CLIMaxLines.
 const (
@@ -61,8 +65,7 @@ type Event struct {
 	Kind     Kind
 	CPU      int     // -1: the line had no CPU column
 	TimeUS   float64 // -1: the line had no timestamp
-	Pool     string  // the pool pointer as printed, normalised (no 0x, no leading zeros)
-	Page     string  // the page / netmem pointer, normalised; "" if none
+	Pool     string  // the pool pointer as printed, normalised (no 0x, no leading zeros); one string per pool
 	PFN      uint64
 	HasPFN   bool
 	NetIov   bool
@@ -70,8 +73,8 @@ type Event struct {
 	Release  uint32 // release= (pages_state_release_cnt)
 	Inflight int64  // page_pool_release
 	Cnt      uint64 // page_pool_release's destroy_cnt
-	Nid      int64  // page_pool_update_nid: pool_nid, new_nid
-	NewNid   int64
+	Nid      int32  // page_pool_update_nid: pool_nid, new_nid
+	NewNid   int32
 }
 
 // Unknown is a line Parse could not read.
@@ -88,9 +91,13 @@ type Trace struct {
 	Unknown      []Unknown      // the first MaxKeptUnknown unknown lines
 	UnknownCount int            // all of them
 	Formats      map[string]int // how many events in each format: ftrace, perf, bpftrace, bare
-	// NumericPFN: some pfn= was printed without 0x (the decimal of kernels
+	// DecimalPFN: some pfn= was printed without 0x (the decimal of kernels
 	// before v5.14).
 	DecimalPFN bool
+	// Binary counts lines that are not text (a NUL byte, or not UTF-8).
+	Binary int
+
+	pools map[string]string // interned pool pointers
 }
 
 // TooLarge is the error of an input longer than the limit.
@@ -103,7 +110,7 @@ func (e *TooLarge) Error() string {
 // Parse reads a capture of at most maxLines lines. Only an input over the
 // limit or a read error is an error.
 func Parse(r io.Reader, maxLines int) (*Trace, error) {
-	t := &Trace{Formats: map[string]int{}}
+	t := &Trace{Formats: map[string]int{}, pools: map[string]string{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
 	for sc.Scan() {
@@ -178,6 +185,11 @@ func isWord(b byte) bool {
 }
 
 func (t *Trace) line(raw string) {
+	if strings.IndexByte(raw, 0) >= 0 || !utf8.ValidString(raw) {
+		t.Binary++
+		t.unknown(strings.ToValidUTF8(strings.ReplaceAll(raw, "\x00", "\\0"), "?"))
+		return
+	}
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return
@@ -279,11 +291,12 @@ func (t *Trace) fields(e *Event, payload string) bool {
 			if !ok {
 				return false
 			}
-			e.Pool, have["pool"] = p, true
-		case "page", "netmem":
-			if p, ok := normPtr(v); ok {
-				e.Page = p
+			if in, ok := t.pools[p]; ok {
+				p = in
+			} else {
+				t.pools[p] = p
 			}
+			e.Pool, have["pool"] = p, true
 		case "is_net_iov":
 			e.NetIov = v == "1"
 		case "pfn":
@@ -323,14 +336,14 @@ func (t *Trace) fields(e *Event, payload string) bool {
 			}
 			e.Cnt = n
 		case "pool_nid", "new_nid":
-			n, err := strconv.ParseInt(v, 10, 64)
+			n, err := strconv.ParseInt(v, 10, 32)
 			if err != nil {
 				return false
 			}
 			if k == "pool_nid" {
-				e.Nid = n
+				e.Nid = int32(n)
 			} else {
-				e.NewNid = n
+				e.NewNid = int32(n)
 			}
 			have[k] = true
 		}

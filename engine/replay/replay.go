@@ -8,9 +8,16 @@ import (
 
 // Pool is one page_pool of a capture, known by its pointer.
 type Pool struct {
-	Ptr       string // as printed, normalised
-	Index     int    // 1-based, in order of first appearance
+	Ptr   string // as printed, normalised
+	Index int    // 1-based, in order of first appearance
+	// Again is 0 for the first pool at Ptr, n for the n-th later one: a
+	// freed pool's memory reused by a new pool (the kernel does reuse
+	// them), seen as a hold after its destroy finished or a hold=1.
+	Again     int
 	FirstLine int
+	// NidChanges counts page_pool_update_nid events; Nid is the last new_nid.
+	NidChanges int
+	Nid        int32
 	// Holds and Releases count this capture's page_pool_state_hold /
 	// _release events of the pool.
 	Holds, Releases int
@@ -39,8 +46,9 @@ type Pool struct {
 	// page allocation one.
 	HoldRuns     map[int]int
 	stride, skip int
-	run          int  // the current run of holds
-	lastHold     bool // the pool's previous event was a hold
+	pending      Point // the highest point of the current stride's events
+	run          int   // the current run of holds
+	lastHold     bool  // the pool's previous event was a hold
 }
 
 // Point is the pool's inflight after an event: T is the event's time in
@@ -71,10 +79,11 @@ type Replay struct {
 	HeldBefore int
 	Timed      bool // every event has a timestamp (Point.T is µs)
 
-	poolIdx map[string]int
+	poolIdx map[string]int   // pointer → the index of its latest pool
+	poolOf  []int32          // event → its pool's index (0: none)
 	owner   map[uint64]int32 // pfn → owning pool index
 	since   map[uint64]int   // pfn → line of the hold
-	undo    []undo
+	undo    []undo           // nil: not steppable (NewSummary)
 	at      int
 }
 
@@ -96,24 +105,24 @@ type undo struct {
 const maxSeries = 4000
 
 // New replays the whole trace once (pools, findings, series, the final
-// state) and leaves the state at its end.
-func New(t *Trace) *Replay {
-	r := &Replay{Trace: t, poolIdx: map[string]int{}, owner: map[uint64]int32{}, since: map[uint64]int{}, undo: make([]undo, len(t.Events))}
+// state) and leaves the state at its end; Seek then steps it both ways.
+func New(t *Trace) *Replay { return newReplay(t, true) }
+
+// NewSummary is New without what stepping back needs (an undo record per
+// event): for a summary of a large capture (ppsim replay). Its Seek only
+// goes forward from 0 — it panics on a step back.
+func NewSummary(t *Trace) *Replay { return newReplay(t, false) }
+
+func newReplay(t *Trace, steppable bool) *Replay {
+	r := &Replay{Trace: t, poolIdx: map[string]int{}, owner: map[uint64]int32{}, since: map[uint64]int{}, poolOf: make([]int32, len(t.Events))}
+	if steppable {
+		r.undo = make([]undo, len(t.Events))
+	}
 	r.Timed = len(t.Events) > 0
 	for i := range t.Events {
 		if t.Events[i].TimeUS < 0 {
 			r.Timed = false
 			break
-		}
-	}
-	for i := range t.Events {
-		e := &t.Events[i]
-		if e.Kind != PageFree {
-			if _, ok := r.poolIdx[e.Pool]; !ok {
-				p := &Pool{Ptr: e.Pool, Index: len(r.Pools) + 1, FirstLine: e.Line, stride: 1, HoldRuns: map[int]int{}}
-				r.Pools = append(r.Pools, p)
-				r.poolIdx[e.Pool] = p.Index
-			}
 		}
 	}
 	for r.at < len(t.Events) {
@@ -122,6 +131,9 @@ func New(t *Trace) *Replay {
 	for _, p := range r.Pools {
 		if p.run > 0 {
 			p.HoldRuns[p.run]++
+		}
+		if p.pending.T >= 0 && p.skip > 0 {
+			p.Series = append(p.Series, p.pending)
 		}
 		if p.DestroyLine > 0 && p.DestroyInflight > 0 {
 			r.Findings = append(r.Findings, Finding{Line: p.DestroyLine, Kind: "destroy-stalled", Pool: p.Index,
@@ -133,7 +145,41 @@ func New(t *Trace) *Replay {
 }
 
 // Name is how the replay names a pool: #index and its pointer.
-func (p *Pool) Name() string { return fmt.Sprintf("#%d (%s)", p.Index, p.Ptr) }
+func (p *Pool) Name() string {
+	if p.Again > 0 {
+		return fmt.Sprintf("#%d (%s, reused)", p.Index, p.Ptr)
+	}
+	return fmt.Sprintf("#%d (%s)", p.Index, p.Ptr)
+}
+
+// PoolOf is the pool of event i (nil for an mm_page_free).
+func (r *Replay) PoolOf(i int) *Pool {
+	if pi := r.poolOf[i]; pi > 0 {
+		return r.Pools[pi-1]
+	}
+	return nil
+}
+
+// poolFor is the pool of e on the load's pass: the pointer's latest pool,
+// or a new one for a pointer first seen, or for one whose pool was freed
+// (its destroy printed inflight=0) or that starts again at hold=1.
+func (r *Replay) poolFor(e *Event) int32 {
+	pi, ok := r.poolIdx[e.Pool]
+	again := 0
+	if ok {
+		p := r.Pools[pi-1]
+		freed := p.DestroyChecks > 0 && p.DestroyInflight == 0 && e.Kind != PoolRelease
+		restart := e.Kind == Hold && e.Hold == 1 && p.Holds > 0
+		if !freed && !restart {
+			return int32(pi)
+		}
+		again = p.Again + 1
+	}
+	p := &Pool{Ptr: e.Pool, Index: len(r.Pools) + 1, Again: again, FirstLine: e.Line, stride: 1, HoldRuns: map[int]int{}, pending: Point{T: -1}}
+	r.Pools = append(r.Pools, p)
+	r.poolIdx[e.Pool] = p.Index
+	return int32(p.Index)
+}
 
 // At is the number of events applied.
 func (r *Replay) At() int { return r.at }
@@ -148,6 +194,9 @@ func (r *Replay) Seek(n int) {
 	}
 	for r.at < n {
 		r.apply(false)
+	}
+	if r.at > n && r.undo == nil {
+		panic("replay: Seek back on a NewSummary replay (use New to step)")
 	}
 	for r.at > n {
 		r.unapply()
@@ -189,7 +238,14 @@ func (r *Replay) finding(first bool, f Finding) {
 // findings and the series.
 func (r *Replay) apply(first bool) {
 	e := &r.Trace.Events[r.at]
-	u := &r.undo[r.at]
+	var scratch undo
+	u := &scratch
+	if r.undo != nil {
+		u = &r.undo[r.at]
+	}
+	if first && e.Kind != PageFree {
+		r.poolOf[r.at] = r.poolFor(e)
+	}
 	r.at++
 	if e.Kind == PageFree {
 		u.pool = 0
@@ -200,7 +256,7 @@ func (r *Replay) apply(first bool) {
 		}
 		return
 	}
-	pi := int32(r.poolIdx[e.Pool])
+	pi := r.poolOf[r.at-1]
 	p := r.Pools[pi-1]
 	*u = undo{pool: pi, prevHold: p.HoldCnt, prevRel: p.ReleaseCnt, prevInflight: p.Inflight, prevOwned: int32(p.Owned),
 		prevRelSeen: p.ReleaseSeen, prevDestroyChecks: int32(p.DestroyChecks), prevDestroyInflt: p.DestroyInflight}
@@ -258,6 +314,10 @@ func (r *Replay) apply(first bool) {
 			p.DestroyLine = e.Line
 		}
 	case UpdateNid:
+		if first {
+			p.NidChanges++
+		}
+		p.Nid = e.NewNid
 	}
 	p.Inflight = int64(int32(p.HoldCnt - p.ReleaseCnt))
 	if e.Kind == PoolRelease {
@@ -308,20 +368,28 @@ func (r *Replay) unapply() {
 // maxSeries points (every stride-th event once thinned; the maximum is
 // MaxInflight, exact).
 func (r *Replay) point(p *Pool, e *Event) {
+	t := float64(r.at - 1)
+	if r.Timed {
+		t = e.TimeUS
+	}
+	if p.skip == 0 || p.Inflight > p.pending.Inflight {
+		p.pending = Point{t, p.Inflight}
+	}
 	p.skip++
 	if p.skip < p.stride {
 		return
 	}
 	p.skip = 0
-	t := float64(r.at - 1)
-	if r.Timed {
-		t = e.TimeUS
-	}
-	p.Series = append(p.Series, Point{t, p.Inflight})
+	p.Series = append(p.Series, p.pending)
 	if len(p.Series) >= maxSeries {
+		// halve: each pair keeps its higher point, so no peak is lost
 		half := p.Series[:0]
-		for i := 0; i < len(p.Series); i += 2 {
-			half = append(half, p.Series[i])
+		for i := 0; i+1 < len(p.Series); i += 2 {
+			a, b := p.Series[i], p.Series[i+1]
+			if b.Inflight > a.Inflight {
+				a = b
+			}
+			half = append(half, a)
 		}
 		p.Series = half
 		p.stride *= 2
@@ -344,9 +412,20 @@ func (r *Replay) Summary() string {
 	if len(fs) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(fs, ", "))
 	}
-	fmt.Fprintf(&b, ", %d header lines, %d unknown lines\n", t.Headers, t.UnknownCount)
+	fmt.Fprintf(&b, ", %d header lines, %d unknown lines", t.Headers, t.UnknownCount)
+	if t.Binary > 0 {
+		fmt.Fprintf(&b, " (%d not text)", t.Binary)
+	}
+	b.WriteString("\n")
+	for i, u := range t.Unknown {
+		if i == 5 {
+			fmt.Fprintf(&b, "  … %d more unknown lines (--json lists the first %d)\n", t.UnknownCount-5, len(t.Unknown))
+			break
+		}
+		fmt.Fprintf(&b, "  unknown line %d: %s\n", u.Line, u.Text)
+	}
 	if t.DecimalPFN {
-		b.WriteString("pfn printed in decimal: a kernel before v5.14\n")
+		b.WriteString("some pfn= printed in decimal: a kernel before v5.14\n")
 	}
 	fmt.Fprintf(&b, "%d pools\n", len(r.Pools))
 	for _, p := range r.Pools {
@@ -361,9 +440,12 @@ func (r *Replay) Summary() string {
 		if p.DestroyLine > 0 {
 			fmt.Fprintf(&b, "; destroyed at line %d, %d page_pool_release checks, last inflight=%d", p.DestroyLine, p.DestroyChecks, p.DestroyInflight)
 		}
+		if p.NidChanges > 0 {
+			fmt.Fprintf(&b, "; page_pool_update_nid %d times, now nid %d", p.NidChanges, p.Nid)
+		}
 		b.WriteString("\n")
 		if len(p.Series) > 1 {
-			fmt.Fprintf(&b, "  inflight over %s: %s\n", r.axis(), sparkline(p.Series))
+			fmt.Fprintf(&b, "  inflight by %s: %s\n", r.axis(), sparkline(p.Series))
 		}
 	}
 	if r.HeldBefore > 0 {
@@ -390,11 +472,12 @@ func (r *Replay) axis() string {
 	if r.Timed {
 		return "time"
 	}
-	return "events"
+	return "event"
 }
 
-// sparkline draws a series in 40 columns of block characters, each the
-// maximum of its part.
+// sparkline draws a series in 40 columns of block characters, each
+// column an equal part of the axis (time, or events) drawn at the highest
+// inflight in it; a column no event falls in keeps the level before it.
 func sparkline(s []Point) string {
 	const cols = 40
 	var max int64
@@ -404,21 +487,24 @@ func sparkline(s []Point) string {
 		}
 	}
 	blocks := []rune(" ▁▂▃▄▅▆▇█")
-	n := cols
-	if len(s) < n {
-		n = len(s)
-	}
-	out := make([]rune, n)
-	for c := 0; c < n; c++ {
-		var m int64
-		for _, p := range s[c*len(s)/n : (c+1)*len(s)/n] {
-			if p.Inflight > m {
-				m = p.Inflight
+	t0, t1 := s[0].T, s[len(s)-1].T
+	out := make([]rune, cols)
+	level, j := int64(0), 0
+	for c := 0; c < cols; c++ {
+		end := t0 + (t1-t0)*float64(c+1)/cols
+		m, any := int64(-1), false
+		for ; j < len(s) && (s[j].T <= end || c == cols-1); j++ {
+			if s[j].Inflight > m {
+				m = s[j].Inflight
 			}
+			level, any = s[j].Inflight, true
+		}
+		if !any {
+			m = level
 		}
 		i := 0
-		if max > 0 {
-			i = int(m * int64(len(blocks)-1) / max)
+		if max > 0 && m > 0 {
+			i = int((m*int64(len(blocks)-1) + max - 1) / max) // any page out shows
 		}
 		out[c] = blocks[i]
 	}

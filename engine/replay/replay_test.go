@@ -114,3 +114,65 @@ func TestReplay_ThisMachinesCapture(t *testing.T) {
 		t.Errorf("%+v\n%s", s, r.Summary())
 	}
 }
+
+// TestReplay_AReusedPoolAddressIsANewPool: the kernel reuses a freed
+// pool's memory; a hold after the destroy finished (or a hold=1 again) is
+// a new pool at the same pointer.
+func TestReplay_AReusedPoolAddressIsANewPool(t *testing.T) {
+	in := `page_pool_state_hold: page_pool=a pfn=0x10 hold=1
+page_pool_state_release: page_pool=a pfn=0x10 release=1
+page_pool_release: page_pool=a inflight=0 hold=1 release=1 cnt=1
+page_pool_state_hold: page_pool=a pfn=0x20 hold=1
+page_pool_state_hold: page_pool=a pfn=0x21 hold=2
+page_pool_state_hold: page_pool=a pfn=0x30 hold=1
+`
+	tr, _ := ParseString(in, 100)
+	r := New(tr)
+	if len(r.Pools) != 3 || r.Pools[1].Again != 1 || r.Pools[2].Again != 2 || r.Pools[1].Holds != 2 || r.PoolOf(3) != r.Pools[1] {
+		t.Fatalf("%d pools: %s", len(r.Pools), r.Summary())
+	}
+	if len(r.Findings) != 0 {
+		t.Errorf("findings %v", r.Findings)
+	}
+	r.Seek(2)
+	r.Seek(6)
+	if r.Pools[1].Owned != 2 || r.Pools[0].Owned != 0 {
+		t.Errorf("owned after seeking: %d %d", r.Pools[0].Owned, r.Pools[1].Owned)
+	}
+}
+
+// TestSparkline_KeepsEveryPeak: a one-event spike in a long series shows
+// at its height, and the series' thinning keeps it.
+func TestSparkline_KeepsEveryPeak(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 20000; i++ {
+		b.WriteString("page_pool_state_hold: page_pool=a pfn=" + itoa(i) + " hold=" + itoa(i) + "\n")
+		b.WriteString("page_pool_state_release: page_pool=a pfn=" + itoa(i) + " release=" + itoa(i) + "\n")
+	}
+	tr, _ := ParseString(b.String(), PageMaxLines)
+	r := New(tr)
+	p := r.Pools[0]
+	if p.MaxInflight != 1 || len(p.Series) > maxSeries {
+		t.Fatalf("max %d, %d points", p.MaxInflight, len(p.Series))
+	}
+	if s := r.Summary(); !strings.Contains(s, "████████") || !strings.Contains(s, "(0 … 1)") {
+		t.Errorf("a series alternating 0/1 draws %s", s)
+	}
+}
+
+func itoa(i int) string {
+	s := ""
+	for ; i > 0; i /= 10 {
+		s = string(rune('0'+i%10)) + s
+	}
+	return s
+}
+
+// TestParse_BinaryIsUnknown: a NUL byte or invalid UTF-8 is counted as not
+// text, never fatal.
+func TestParse_BinaryIsUnknown(t *testing.T) {
+	tr, err := ParseString("\x7fELF\x00\x01\n\xff\xfe\npage_pool_state_hold: page_pool=a pfn=0x1 hold=1\n", 10)
+	if err != nil || tr.Binary != 2 || tr.UnknownCount != 2 || len(tr.Events) != 1 {
+		t.Errorf("%v %+v", err, tr)
+	}
+}

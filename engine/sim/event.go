@@ -44,6 +44,9 @@ type Event struct {
 	// NetIov: the page is a net_iov (devmem, io_uring zero-copy RX): the
 	// tracepoints' is_net_iov=1 and pfn 0.
 	NetIov bool
+	// Process: the CPU was in process context, not softirq (Machine.Emit
+	// sets it from the CPU's state): the trace line's task and flags.
+	Process bool
 
 	// Era is the era of the run that emitted the event (Machine.Emit sets
 	// it): the trace line prints the era's function names and its
@@ -72,24 +75,40 @@ func PagePtr(pfn int32) uint64 { return vmemmapBase + uint64(pfn)*structPage }
 // the task (comm-pid, the comm right-aligned in 16 columns), the CPU, the
 // latency flags (irqs-off, need-resched, hardirq/softirq, preempt-depth,
 // migrate-disable), seconds.microseconds, then the event's TP_printk. The
-// model has no tasks: every line names the idle task interrupted by the
-// NET_RX softirq (`<idle>-0 ..s1.`), the commonest sight in a NAPI-driven
-// trace. %p prints a hashed pointer, as the kernel does by default
+// model has no tasks, only contexts: an event in softirq names the idle
+// task the NET_RX softirq interrupted (`<idle>-0 ..s1.`, the commonest
+// sight in a NAPI-driven trace); page_pool_release in process context
+// names a workqueue worker (`kworker/u8:1-92 .....`: the destroy runs in
+// the netns cleanup or the driver's teardown, its retries in
+// page_pool_release_retry's delayed work); any other event in process
+// context names the model's application (`app-1000 .....`: the socket
+// reader, the tap reader). %p prints a hashed pointer, as the kernel does by default
 // (lib/vsprintf.c ptr_to_id: the low 32 bits of a boot-keyed siphash of
 // the address, zero-padded to 16 hex digits); the model hashes its fake
 // addresses with a fixed key, so one page or pool keeps one id through a
 // run and across runs.
-const (
-	traceTask  = "<idle>"
-	tracePID   = 0
-	traceFlags = "..s1."
-)
+// TraceHead is the ftrace line head of an event in softirq on cpu at
+// time ps.
+func TraceHead(cpu int, ps int64) string { return traceHead("<idle>", 0, "..s1.", cpu, ps) }
 
-// TraceHead is the ftrace line head of an event on cpu at time ps.
-func TraceHead(cpu int, ps int64) string {
+func traceHead(task string, pid int, flags string, cpu int, ps int64) string {
 	us := ps / PSPerNS / 1000
-	return fmt.Sprintf("%16s-%-7d [%03d] %s %5d.%06d: ", traceTask, tracePID, cpu, traceFlags, us/1e6, us%1e6)
+	return fmt.Sprintf("%16s-%-7d [%03d] %s %5d.%06d: ", task, pid, cpu, flags, us/1e6, us%1e6)
 }
+
+// TraceFileHeader is what the tracefs trace file prints before its lines
+// (the nop tracer's header with its column legend).
+const TraceFileHeader = `# tracer: nop
+#
+#                                _-----=> irqs-off/BH-disabled
+#                               / _----=> need-resched
+#                              | / _---=> hardirq/softirq
+#                              || / _--=> preempt-depth
+#                              ||| / _-=> migrate-disable
+#                              |||| /     delay
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+`
 
 // HashPtr is %p of a kernel address: the low 32 bits of a keyed hash,
 // printed as 16 hex digits (the kernel's ptr_to_id on a 64-bit machine).
@@ -114,7 +133,13 @@ func netmemPtr(pfn int32, netIov bool) uint64 {
 // TraceLine renders the event as a line of ftrace text (TraceHead, then
 // TracePayload).
 func (e *Event) TraceLine() string {
-	return TraceHead(e.CPU, e.TimePS) + e.TracePayload()
+	switch {
+	case !e.Process:
+		return TraceHead(e.CPU, e.TimePS) + e.TracePayload()
+	case e.Kind == EvPoolRelease:
+		return traceHead("kworker/u8:1", 92, ".....", e.CPU, e.TimePS) + e.TracePayload()
+	}
+	return traceHead("app", 1000, ".....", e.CPU, e.TimePS) + e.TracePayload()
 }
 
 // TracePayload is the event's line after the ftrace head: the four

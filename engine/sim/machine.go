@@ -360,6 +360,7 @@ func (m *Machine) Emit(e Event) {
 	e.Seq = m.op.Seq
 	e.TimePS = m.CPUs[e.CPU].NowPS()
 	e.Era = m.Era
+	e.Process = !m.CPUs[e.CPU].Softirq
 	m.tracer(e)
 }
 
