@@ -763,23 +763,23 @@ func cmdReplay(args []string, stdout io.Writer) error {
 			return bad("replay %s: %v", name, err)
 		}
 	}
-	t, err := replay.Parse(r, replay.CLIMaxLines)
+	rp, err := replay.Stream(r, replay.CLIMaxLines)
 	if err != nil {
 		return bad("replay %s: %v", name, err)
 	}
+	t := rp.Trace
 	switch {
 	case t.Lines == 0:
 		return bad("replay %s: empty (want a page_pool:* capture: %s)", name, replay.Accepted)
-	case t.Binary > 0 && len(t.Events) == 0:
+	case t.Binary > 0 && rp.Events() == 0:
 		return bad("replay %s: not text (%d of %d lines have a NUL byte or are not UTF-8; want %s)", name, t.Binary, t.Lines, replay.Accepted)
-	case len(t.Events) == 0:
+	case rp.Events() == 0:
 		first := ""
 		if len(t.Unknown) > 0 {
 			first = fmt.Sprintf(" (line %d: %q)", t.Unknown[0].Line, t.Unknown[0].Text)
 		}
 		return bad("replay %s: no page_pool event in %d lines%s; want %s", name, t.Lines, first, replay.Accepted)
 	}
-	rp := replay.NewSummary(t)
 	if *compareVeth != "" {
 		if *asJSON {
 			return bad("replay: --compare-veth prints a table; --json goes without it")

@@ -98,6 +98,7 @@ type Trace struct {
 	Binary int
 
 	pools map[string]string // interned pool pointers
+	sink  func(*Event)      // Stream's: each event as it is read
 }
 
 // TooLarge is the error of an input longer than the limit.
@@ -109,8 +110,12 @@ func (e *TooLarge) Error() string {
 
 // Parse reads a capture of at most maxLines lines. Only an input over the
 // limit or a read error is an error.
-func Parse(r io.Reader, maxLines int) (*Trace, error) {
-	t := &Trace{Formats: map[string]int{}, pools: map[string]string{}}
+func Parse(r io.Reader, maxLines int) (*Trace, error) { return parse(r, maxLines, nil) }
+
+// parse reads the capture; each event goes to sink if there is one (and
+// is not kept), else into Trace.Events.
+func parse(r io.Reader, maxLines int, sink func(*Event)) (*Trace, error) {
+	t := &Trace{Formats: map[string]int{}, pools: map[string]string{}, sink: sink}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
 	for sc.Scan() {
@@ -239,6 +244,10 @@ func (t *Trace) line(raw string) {
 		return
 	}
 	t.Formats[format]++
+	if t.sink != nil {
+		t.sink(&e)
+		return
+	}
 	t.Events = append(t.Events, e)
 }
 

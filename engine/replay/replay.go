@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 )
@@ -83,8 +84,12 @@ type Replay struct {
 	poolOf  []int32          // event → its pool's index (0: none)
 	owner   map[uint64]int32 // pfn → owning pool index
 	since   map[uint64]int   // pfn → line of the hold
-	undo    []undo           // nil: not steppable (NewSummary)
+	undo    []undo           // nil: not steppable (Stream)
 	at      int
+	// streaming: Stream applies each event as it is read and keeps none
+	// (Trace.Events stays empty; the first event decides Timed).
+	streaming bool
+	lastT     float64
 }
 
 // undo is what an event changed: the page's owner and its pool's counters
@@ -108,11 +113,6 @@ const maxSeries = 4000
 // state) and leaves the state at its end; Seek then steps it both ways.
 func New(t *Trace) *Replay { return newReplay(t, true) }
 
-// NewSummary is New without what stepping back needs (an undo record per
-// event): for a summary of a large capture (ppsim replay). Its Seek only
-// goes forward from 0 — it panics on a step back.
-func NewSummary(t *Trace) *Replay { return newReplay(t, false) }
-
 func newReplay(t *Trace, steppable bool) *Replay {
 	r := &Replay{Trace: t, poolIdx: map[string]int{}, owner: map[uint64]int32{}, since: map[uint64]int{}, poolOf: make([]int32, len(t.Events))}
 	if steppable {
@@ -128,6 +128,37 @@ func newReplay(t *Trace, steppable bool) *Replay {
 	for r.at < len(t.Events) {
 		r.apply(true)
 	}
+	r.finish()
+	return r
+}
+
+// Stream reads a capture of at most maxLines lines and replays each event
+// as it is read, keeping none: the summary, findings and series of a
+// capture too large to hold (ppsim replay), in memory that grows with the
+// pools and pages, not the lines. It cannot Seek.
+func Stream(in io.Reader, maxLines int) (*Replay, error) {
+	r := &Replay{poolIdx: map[string]int{}, owner: map[uint64]int32{}, since: map[uint64]int{}, streaming: true}
+	t, err := parse(in, maxLines, func(e *Event) { r.applyEvent(e, true) })
+	if err != nil {
+		return nil, err
+	}
+	r.Trace = t
+	r.finish()
+	return r, nil
+}
+
+// Events is the number of events replayed (Trace.Events holds them unless
+// the replay streamed them).
+func (r *Replay) Events() int {
+	if r.streaming {
+		return r.at
+	}
+	return len(r.Trace.Events)
+}
+
+// finish closes the load's pass: the last runs of holds and series
+// points, the destroys still waiting, the findings in line order.
+func (r *Replay) finish() {
 	for _, p := range r.Pools {
 		if p.run > 0 {
 			p.HoldRuns[p.run]++
@@ -141,7 +172,6 @@ func newReplay(t *Trace, steppable bool) *Replay {
 		}
 	}
 	sort.SliceStable(r.Findings, func(i, j int) bool { return r.Findings[i].Line < r.Findings[j].Line })
-	return r
 }
 
 // Name is how the replay names a pool: #index and its pointer.
@@ -189,14 +219,14 @@ func (r *Replay) Seek(n int) {
 	if n < 0 {
 		n = 0
 	}
+	if r.streaming {
+		panic("replay: Seek on a streamed replay (use New to step)")
+	}
 	if n > len(r.Trace.Events) {
 		n = len(r.Trace.Events)
 	}
 	for r.at < n {
 		r.apply(false)
-	}
-	if r.at > n && r.undo == nil {
-		panic("replay: Seek back on a NewSummary replay (use New to step)")
 	}
 	for r.at > n {
 		r.unapply()
@@ -236,15 +266,29 @@ func (r *Replay) finding(first bool, f Finding) {
 
 // apply applies event r.at; first is the load's pass, which records
 // findings and the series.
-func (r *Replay) apply(first bool) {
-	e := &r.Trace.Events[r.at]
+func (r *Replay) apply(first bool) { r.applyEvent(&r.Trace.Events[r.at], first) }
+
+// applyEvent applies e as event r.at (a stored event, or one Stream reads
+// and forgets).
+func (r *Replay) applyEvent(e *Event, first bool) {
 	var scratch undo
 	u := &scratch
 	if r.undo != nil {
 		u = &r.undo[r.at]
 	}
-	if first && e.Kind != PageFree {
-		r.poolOf[r.at] = r.poolFor(e)
+	var pi int32
+	if e.Kind != PageFree {
+		if first {
+			pi = r.poolFor(e)
+			if r.poolOf != nil {
+				r.poolOf[r.at] = pi
+			}
+		} else {
+			pi = r.poolOf[r.at]
+		}
+	}
+	if r.streaming && r.at == 0 {
+		r.Timed = e.TimeUS >= 0
 	}
 	r.at++
 	if e.Kind == PageFree {
@@ -256,7 +300,6 @@ func (r *Replay) apply(first bool) {
 		}
 		return
 	}
-	pi := r.poolOf[r.at-1]
 	p := r.Pools[pi-1]
 	*u = undo{pool: pi, prevHold: p.HoldCnt, prevRel: p.ReleaseCnt, prevInflight: p.Inflight, prevOwned: int32(p.Owned),
 		prevRelSeen: p.ReleaseSeen, prevDestroyChecks: int32(p.DestroyChecks), prevDestroyInflt: p.DestroyInflight}
@@ -370,7 +413,8 @@ func (r *Replay) unapply() {
 func (r *Replay) point(p *Pool, e *Event) {
 	t := float64(r.at - 1)
 	if r.Timed {
-		t = e.TimeUS
+		t = max(e.TimeUS, r.lastT) // a streamed line without a time keeps the last one
+		r.lastT = t
 	}
 	if p.skip == 0 || p.Inflight > p.pending.Inflight {
 		p.pending = Point{t, p.Inflight}
@@ -402,7 +446,7 @@ func (r *Replay) point(p *Pool, e *Event) {
 func (r *Replay) Summary() string {
 	var b strings.Builder
 	t := r.Trace
-	fmt.Fprintf(&b, "%d lines: %d page_pool events", t.Lines, len(t.Events))
+	fmt.Fprintf(&b, "%d lines: %d page_pool events", t.Lines, r.Events())
 	var fs []string
 	for _, f := range []string{"ftrace", "perf", "bpftrace", "bare"} {
 		if n := t.Formats[f]; n > 0 {
@@ -562,7 +606,7 @@ func (r *Replay) FreedWhileOwned() int {
 // owned pages are those of At; findings and series the whole capture's).
 func (r *Replay) JSON() JSONReport {
 	t := r.Trace
-	out := JSONReport{Lines: t.Lines, Events: len(t.Events), Headers: t.Headers, UnknownLines: t.UnknownCount, Unknown: t.Unknown,
+	out := JSONReport{Lines: t.Lines, Events: r.Events(), Headers: t.Headers, UnknownLines: t.UnknownCount, Unknown: t.Unknown,
 		Formats: t.Formats, DecimalPFN: t.DecimalPFN, Timed: r.Timed, HeldBefore: r.HeldBefore, PagesFreedWhileOwned: r.FreedWhileOwned(),
 		Findings: append([]Finding{}, r.Findings...)}
 	owned := map[int][]uint64{}

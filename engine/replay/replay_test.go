@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"encoding/json"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -174,5 +176,35 @@ func TestParse_BinaryIsUnknown(t *testing.T) {
 	tr, err := ParseString("\x7fELF\x00\x01\n\xff\xfe\npage_pool_state_hold: page_pool=a pfn=0x1 hold=1\n", 10)
 	if err != nil || tr.Binary != 2 || tr.UnknownCount != 2 || len(tr.Events) != 1 {
 		t.Errorf("%v %+v", err, tr)
+	}
+}
+
+// TestStream_SameAsNew: the streamed replay (ppsim replay, which keeps no
+// event) reports what the stored one (the page's) does, for every capture
+// in testdata.
+func TestStream_SameAsNew(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txt")
+	if len(files) < 5 {
+		t.Fatalf("%d captures in testdata", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, _ := ParseString(string(b), PageMaxLines)
+		stored := New(tr)
+		streamed, err := Stream(strings.NewReader(string(b)), PageMaxLines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := stored.Summary(), streamed.Summary(); a != b {
+			t.Errorf("%s:\nstored:\n%s\nstreamed:\n%s", f, a, b)
+		}
+		a, _ := json.Marshal(stored.JSON())
+		c, _ := json.Marshal(streamed.JSON())
+		if string(a) != string(c) {
+			t.Errorf("%s: the JSON differs", f)
+		}
 	}
 }

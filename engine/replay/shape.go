@@ -53,12 +53,16 @@ func (r *Replay) ShapeOf(p *Pool) Shape {
 	s.Runs = strings.Join(parts, " ")
 	// the final state: replayed to the end
 	at := r.At()
-	r.Seek(len(r.Trace.Events))
+	if !r.streaming {
+		r.Seek(len(r.Trace.Events))
+	}
 	s.DestroyChecks, s.FinalInflight = p.DestroyChecks, p.Inflight
 	if p.DestroyChecks > 0 {
 		s.FinalInflight = p.DestroyInflight
 	}
-	r.Seek(at)
+	if !r.streaming {
+		r.Seek(at)
+	}
 	return s
 }
 
