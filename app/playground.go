@@ -90,6 +90,7 @@ func (p *Playground) Render() (ui ga.UI) {
 		ga.A().ID("link-rules").Class("rules-link").Href(sitePath(RulesPath)).Text("the rules you can break"),
 		ga.A().ID("link-whatif").Class("rules-link").Href(sitePath(WhatIfPath)).Text("what-if on your perf top"),
 		ga.A().ID("link-diagnose").Class("rules-link").Href(sitePath(DiagnosePath)).Text("diagnose your counters"),
+		ga.A().ID("link-replay").Class("rules-link").Href(sitePath(ReplayPath)).Text("replay a page_pool trace"),
 	)
 	if p.s == nil {
 		return ga.Main().ID("playground").Class("playground loading").Body(head,

@@ -21,6 +21,7 @@ func registerRoutes() {
 	ga.RouteWithRegexp("^/rules/?$", func() ga.Composer { return &app.RulesPage{} })
 	ga.RouteWithRegexp("^/whatif/?$", func() ga.Composer { return &app.WhatIfPage{} })
 	ga.RouteWithRegexp("^/diagnose/?$", func() ga.Composer { return &app.DiagnosePage{} })
+	ga.RouteWithRegexp("^/replay/?$", func() ga.Composer { return &app.ReplayPage{} })
 	for _, p := range tourPaths() {
 		ga.Route(p, func() ga.Composer { return &app.Tour{} })
 	}

@@ -412,8 +412,7 @@ const (
 type ReplayTile struct {
 	PFN     uint64
 	State   string
-	Since   int // the line of the hold, when owned
-	Changed bool
+	Changed bool // the current event's page
 }
 
 // ReplayFinding is a finding and the step that shows it.
