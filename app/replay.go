@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"html"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,8 @@ type ReplayPage struct {
 
 	keydown          ga.Func
 	loadMS, stepMS   float64
+	parseMS          float64 // the replay's load alone (parse, replay, first view)
+	heapMB, sysMB    float64 // the Go heap and the memory the runtime holds after the load
 	maxStepMS        float64
 	steps, stepStart int
 	t0               float64
@@ -73,6 +76,12 @@ func (p *ReplayPage) act(ctx ga.Context, what string, fn func()) {
 // capture of 10^6 lines takes seconds).
 func (p *ReplayPage) load(ctx ga.Context, source, text string) {
 	p.busy = fmt.Sprintf("Reading %s (%s)…", source, sizeText(len(text)))
+	// The capture replayed before goes now, and its memory with it, before
+	// the next one is read: a capture of 10^6 lines holds some 400 MB, and
+	// the wasm's memory only grows.
+	p.s = session.NewReplayState()
+	p.view = p.s.View()
+	runtime.GC()
 	p.publish()
 	ctx.After(20*time.Millisecond, func(ctx ga.Context) {
 		t0 := now()
@@ -80,6 +89,10 @@ func (p *ReplayPage) load(ctx ga.Context, source, text string) {
 			p.s.Load(source, text)
 			p.loads++
 		})
+		p.parseMS = now() - t0
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		p.heapMB, p.sysMB = float64(ms.HeapAlloc)/(1<<20), float64(ms.Sys)/(1<<20)
 		p.busy = ""
 		p.loadMS = now() - t0
 		p.publish()
@@ -88,6 +101,13 @@ func (p *ReplayPage) load(ctx ga.Context, source, text string) {
 			p.publish()
 		})
 	})
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func sizeText(n int) string {
@@ -160,7 +180,7 @@ func (p *ReplayPage) listenKeys(ctx ga.Context) {
 func (p *ReplayPage) publish() {
 	v := &p.view
 	st := map[string]any{"mounted": true, "page": "replay", "loaded": v.Loaded, "at": v.At, "events": v.Events,
-		"msg": v.Msg, "busy": p.busy, "error": p.err, "loadMS": p.loadMS, "stepMS": p.stepMS, "maxStepMS": p.maxStepMS,
+		"msg": v.Msg, "busy": p.busy, "error": p.err, "loadMS": p.loadMS, "parseMS": p.parseMS, "heapMB": p.heapMB, "sysMB": p.sysMB, "stepMS": p.stepMS, "maxStepMS": p.maxStepMS,
 		"steps": p.steps, "loads": p.loads}
 	ga.Window().Set("__pplab", st)
 }
@@ -189,7 +209,27 @@ func (p *ReplayPage) onPasteGo(ctx ga.Context, e ga.Event) {
 	if el := ga.Window().GetElementByID("replay-text"); el.Truthy() {
 		text = el.Get("value").String()
 	}
-	p.load(ctx, "the pasted text", text)
+	p.load(ctx, "the pasted text", emptyBigPaste(text))
+}
+
+// emptyBigPaste empties the text box when it holds more than a few MB
+// (the replay keeps its own copy: the browser's would double a capture of
+// 10^6 lines), and returns text.
+func emptyBigPaste(text string) string {
+	if len(text) > bigPaste {
+		setValue("replay-text", "")
+		setPlaceholder("replay-text", fmt.Sprintf("(the pasted text, %s, was replayed and taken out of this box to save memory)", sizeText(len(text))))
+	}
+	return text
+}
+
+// bigPaste: a paste longer than this leaves the text box.
+const bigPaste = 4 << 20
+
+func setPlaceholder(id, v string) {
+	if el := ga.Window().GetElementByID(id); el.Truthy() {
+		el.Set("placeholder", v)
+	}
 }
 
 // onPasteInput: a paste (or a drop) into the text box replays at once.
@@ -199,7 +239,7 @@ func (p *ReplayPage) onPasteInput(ctx ga.Context, e ga.Event) {
 		ctx.PreventUpdate()
 		return
 	}
-	p.load(ctx, "the pasted text", ctx.JSSrc().Get("value").String())
+	p.load(ctx, "the pasted text", emptyBigPaste(ctx.JSSrc().Get("value").String()))
 }
 
 // onFile: a file chosen; one over session.ReplayMaxBytes is refused
@@ -334,23 +374,27 @@ func (p *ReplayPage) renderInput(v *session.ReplayView) ga.UI {
 		status = ga.Div().ID("replay-msg").Class("diag-error").Role("alert").Body(
 			ga.P().Body(ga.Strong().Text(cap1(v.Source)+": "), ga.Text(v.Msg)))
 	case v.Loaded:
-		status = ga.P().ID("replay-source").Class("meta").Role("status").Text(fmt.Sprintf("Replaying %s: %d lines, %d events, %d pools.", v.Source, v.Lines, v.Events, len(v.Pools)))
+		status = ga.P().ID("replay-source").Class("meta").Role("status").Text(fmt.Sprintf("Replaying %s: %d lines, %d events, %s.", v.Source, v.Lines, v.Events, plural(len(v.Pools), "pool")))
 	}
 	return ga.Section().ID("replay-input").Class("panel rp-input").Aria("label", "the capture").Body(
 		ga.H2().Text("The capture"),
-		ga.Div().Class("rp-open").Body(
-			ga.Label().For("replay-file").Text("Open a file: "),
-			ga.Input().ID("replay-file").Type("file").OnChange(p.onFile),
-		),
-		ga.Form().ID("replay-form").OnSubmit(p.onPasteGo).Body(
-			ga.Label().For("replay-text").Text("or paste it (a paste replays at once):"),
-			ga.Textarea().ID("replay-text").Class("diag-text rp-text").Rows(5).Spellcheck(false).Attr("autocapitalize", "off").
-				Placeholder("e.g. the output of cat /sys/kernel/tracing/trace, trace-cmd report or perf script").OnInput(p.onPasteInput),
-			ga.Button().ID("replay-go").Type("submit").Class("primary").Text("replay"),
-		),
-		ga.Div().Class("diag-examples").Body(
-			ga.P().Class("meta").Text("or pick an example:"),
-			ga.Ul().Class("plain").Body(examples...),
+		ga.Div().Class("rp-input-grid").Body(
+			ga.Div().Body(
+				ga.Div().Class("rp-open").Body(
+					ga.Label().For("replay-file").Text("Open a file: "),
+					ga.Input().ID("replay-file").Type("file").OnChange(p.onFile),
+				),
+				ga.Div().Class("diag-examples").Body(
+					ga.P().Class("meta").Text("or pick an example:"),
+					ga.Ul().Class("plain").Body(examples...),
+				),
+			),
+			ga.Form().ID("replay-form").OnSubmit(p.onPasteGo).Body(
+				ga.Label().For("replay-text").Text("or paste it (a paste replays at once):"),
+				ga.Textarea().ID("replay-text").Class("diag-text rp-text").Rows(4).Spellcheck(false).Attr("autocapitalize", "off").
+					Placeholder("e.g. the output of cat /sys/kernel/tracing/trace, trace-cmd report or perf script").OnInput(p.onPasteInput),
+				ga.Button().ID("replay-go").Type("submit").Class("primary").Text("replay"),
+			),
 		),
 		status,
 		ga.P().Class("meta").Text("The capture stays in this browser: it is never sent anywhere, and the page's address does not hold it."),
@@ -369,7 +413,7 @@ func (p *ReplayPage) renderStep(v *session.ReplayView) ga.UI {
 		}
 		ctxLines = append(ctxLines, ga.Li().Class(cls).Body(
 			ga.Span().Class("ln").Text(strconv.Itoa(l.N)),
-			ga.Code().Text(l.Text+" ")))
+			ga.Code().Text(strings.TrimLeft(l.Text, " \t")+" ")))
 	}
 	var cur ga.UI = ga.P().ID("replay-line").Class("meta").Text("Before the first event: nothing held yet. Step forward (→).")
 	if v.Cur.N > 0 {
@@ -378,10 +422,10 @@ func (p *ReplayPage) renderStep(v *session.ReplayView) ga.UI {
 	return ga.Section().ID("replay-step").Class("panel rp-step").Aria("label", "step through the events").Body(
 		ga.H2().Text("Step through the events"),
 		ga.Div().Class("rp-controls").Role("group").Aria("label", "step").Body(
-			ga.Button().ID("replay-first").Aria("label", "first step (Home)").Title("first step (Home)").Disabled(v.At == 0).OnClick(p.onFirst).Text("⏮"),
+			ga.Button().ID("replay-first").Aria("label", "first step (Home)").Title("first step (Home)").Disabled(v.At == 0).OnClick(p.onFirst).Text("« first"),
 			ga.Button().ID("replay-back").Aria("label", "step back (←)").Title("step back (←)").Disabled(v.At == 0).OnClick(p.onBack).Text("◀ back"),
 			ga.Button().ID("replay-next").Aria("label", "step forward (→)").Title("step forward (→)").Disabled(v.At == v.Events).OnClick(p.onNext).Text("step ▶"),
-			ga.Button().ID("replay-last").Aria("label", "last step (End)").Title("last step (End)").Disabled(v.At == v.Events).OnClick(p.onLast).Text("⏭"),
+			ga.Button().ID("replay-last").Aria("label", "last step (End)").Title("last step (End)").Disabled(v.At == v.Events).OnClick(p.onLast).Text("last »"),
 			ga.Input().ID("replay-slider").Class("rp-slider").Type("range").Min(0).Max(v.Events).Step(1).Value(v.At).
 				Aria("label", "step").Aria("valuetext", v.Now).OnInput(p.onSlider),
 		),
