@@ -422,10 +422,10 @@ func (p *ReplayPage) renderStep(v *session.ReplayView) ga.UI {
 	return ga.Section().ID("replay-step").Class("panel rp-step").Aria("label", "step through the events").Body(
 		ga.H2().Text("Step through the events"),
 		ga.Div().Class("rp-controls").Role("group").Aria("label", "step").Body(
-			ga.Button().ID("replay-first").Aria("label", "first step (Home)").Title("first step (Home)").Disabled(v.At == 0).OnClick(p.onFirst).Text("« first"),
-			ga.Button().ID("replay-back").Aria("label", "step back (←)").Title("step back (←)").Disabled(v.At == 0).OnClick(p.onBack).Text("◀ back"),
-			ga.Button().ID("replay-next").Aria("label", "step forward (→)").Title("step forward (→)").Disabled(v.At == v.Events).OnClick(p.onNext).Text("step ▶"),
-			ga.Button().ID("replay-last").Aria("label", "last step (End)").Title("last step (End)").Disabled(v.At == v.Events).OnClick(p.onLast).Text("last »"),
+			buttonDisabled(ga.Button().ID("replay-first").Aria("label", "first step (Home)").Title("first step (Home)"), v.At == 0).OnClick(p.onFirst).Text("« first"),
+			buttonDisabled(ga.Button().ID("replay-back").Aria("label", "step back (←)").Title("step back (←)"), v.At == 0).OnClick(p.onBack).Text("◀ back"),
+			buttonDisabled(ga.Button().ID("replay-next").Aria("label", "step forward (→)").Title("step forward (→)"), v.At == v.Events).OnClick(p.onNext).Text("step ▶"),
+			buttonDisabled(ga.Button().ID("replay-last").Aria("label", "last step (End)").Title("last step (End)"), v.At == v.Events).OnClick(p.onLast).Text("last »"),
 			ga.Input().ID("replay-slider").Class("rp-slider").Type("range").Min(0).Max(v.Events).Step(1).Value(v.At).
 				Aria("label", "step").Aria("valuetext", v.Now).OnInput(p.onSlider),
 		),
@@ -453,7 +453,7 @@ func replayPools(v *session.ReplayView) []ga.UI {
 			if pl.Waiting {
 				cls += " rp-waiting"
 			}
-			destroy = ga.P().ID(id+"-destroy").Class(cls).DataSet("waiting", pl.Waiting).Role("status").Text(pl.Destroy)
+			destroy = ga.P().ID(id+"-destroy").Class(cls).DataSet("waiting", strconv.FormatBool(pl.Waiting)).Role("status").Text(pl.Destroy)
 		}
 		more := ""
 		if pl.More > 0 {
