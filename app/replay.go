@@ -72,6 +72,16 @@ func (p *ReplayPage) act(ctx ga.Context, what string, fn func()) {
 	}
 }
 
+// guard, deferred in a handler, shows a panic on the page instead of
+// letting it end the app.
+func (p *ReplayPage) guard(what string) {
+	if r := recover(); r != nil {
+		p.err = fmt.Sprintf("%s failed: %v", what, r)
+		p.busy = ""
+		ga.Logf("pplab: replay: %s", p.err)
+	}
+}
+
 // load replays text, after a frame that shows what is being read (a
 // capture of 10^6 lines takes seconds).
 func (p *ReplayPage) load(ctx ga.Context, source, text string) {
@@ -186,6 +196,7 @@ func (p *ReplayPage) publish() {
 }
 
 func (p *ReplayPage) onExample(ctx ga.Context, e ga.Event) {
+	defer p.guard("an example")
 	name := dataset(ctx.JSSrc(), "example")
 	text, ok := session.ReplayExampleText(name)
 	if !ok || p.s == nil {
@@ -201,6 +212,7 @@ func (p *ReplayPage) onExample(ctx ga.Context, e ga.Event) {
 }
 
 func (p *ReplayPage) onPasteGo(ctx ga.Context, e ga.Event) {
+	defer p.guard("the replay button")
 	e.PreventDefault()
 	if p.s == nil {
 		return
@@ -234,6 +246,7 @@ func setPlaceholder(id, v string) {
 
 // onPasteInput: a paste (or a drop) into the text box replays at once.
 func (p *ReplayPage) onPasteInput(ctx ga.Context, e ga.Event) {
+	defer p.guard("a paste")
 	t := e.Get("inputType")
 	if p.s == nil || !t.Truthy() || (t.String() != "insertFromPaste" && t.String() != "insertFromDrop") {
 		ctx.PreventUpdate()
@@ -245,11 +258,13 @@ func (p *ReplayPage) onPasteInput(ctx ga.Context, e ga.Event) {
 // onFile: a file chosen; one over session.ReplayMaxBytes is refused
 // before it is read.
 func (p *ReplayPage) onFile(ctx ga.Context, e ga.Event) {
+	defer p.guard("opening a file")
 	files := ctx.JSSrc().Get("files")
 	if p.s == nil || !files.Truthy() || files.Length() == 0 {
 		return
 	}
 	f := files.Index(0)
+	ctx.JSSrc().Set("value", "") // the same file chosen again is read again
 	name := f.Get("name").String()
 	size := f.Get("size").Int()
 	source := "the file " + name
@@ -287,6 +302,7 @@ func (p *ReplayPage) onFile(ctx ga.Context, e ga.Event) {
 }
 
 func (p *ReplayPage) onSlider(ctx ga.Context, e ga.Event) {
+	defer p.guard("the slider")
 	n, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
 	if err != nil {
 		return
@@ -309,6 +325,7 @@ func (p *ReplayPage) onLast(ctx ga.Context, e ga.Event) {
 
 // onFinding: a finding's button steps to its line (data-line).
 func (p *ReplayPage) onFinding(ctx ga.Context, e ga.Event) {
+	defer p.guard("a finding's step")
 	n, err := strconv.Atoi(dataset(ctx.JSSrc(), "line"))
 	if err != nil {
 		return
@@ -357,7 +374,7 @@ func (p *ReplayPage) Render() (ui ga.UI) {
 		)
 	}
 	body = append(body, replayLimits(), ga.Footer().Class("foot").Body(
-		ga.P().Body(ga.Text("The same replay on the command line: "), ga.Code().Text("ppsim replay FILE [--json]"), ga.Text(" (it prints the summary above)."))))
+		ga.P().Body(ga.Text("The same replay on the command line: "), ga.Code().Text("ppsim replay FILE [--json]"), ga.Text(" (it prints the same summary as this page)."))))
 	return ga.Main().ID("replay-page").Class("replay-page").Body(body...)
 }
 

@@ -110,6 +110,31 @@ func TestReplay_The618Capture(t *testing.T) {
 		t.Errorf("the message for garbage: %q", msg)
 	}
 	p.shot("replay-desktop-garbage")
+
+	// A file opened: a capture in perf script's format, replayed; a binary
+	// file refused with its conversion named.
+	dir := t.TempDir()
+	perf := dir + "/perf.txt"
+	bin := dir + "/trace.dat"
+	if err := os.WriteFile(perf, []byte("# perf script\n"+
+		"  swapper     0 [001] 100.000100: page_pool:page_pool_state_hold: page_pool=0xffff888100002000 page=0xffffea0004000000 pfn=0x100000 hold=1\n"+
+		"  swapper     0 [001] 100.000200: page_pool:page_pool_state_hold: page_pool=0xffff888100002000 page=0xffffea0004000040 pfn=0x100001 hold=2\n"+
+		"  swapper     0 [001] 100.000300: page_pool:page_pool_state_release: page_pool=0xffff888100002000 page=0xffffea0004000000 pfn=0x100000 release=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, []byte("\x17\x08\x44tracing6\x00\x00\x00\x00\x10\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.do(chromedp.SetUploadFiles(chromedp.CSS(`#replay-file`), []string{perf}))
+	p.wait(`__pplab.loaded === true && __pplab.events === 3 && __pplab.busy === ''`, 10*time.Second)
+	if src := p.text("#replay-source"); !strings.Contains(src, "perf.txt") {
+		t.Errorf("the file's replay: %q", src)
+	}
+	p.do(chromedp.SetUploadFiles(chromedp.CSS(`#replay-file`), []string{bin}))
+	p.wait(`__pplab.loaded === false && document.querySelector('#replay-msg') !== null`, 10*time.Second)
+	if msg := p.text("#replay-msg"); !strings.Contains(msg, "trace-cmd report") || !strings.Contains(msg, "trace.dat") {
+		t.Errorf("a binary file: %q", msg)
+	}
 	p.noErrors()
 
 	t.Run("phone", func(t *testing.T) {
