@@ -43,36 +43,58 @@ type ReplayExample struct {
 	Synthetic bool
 }
 
-var eraInName = regexp.MustCompile(`(?:^|[-_])(\d+\.\d+)(?:[-_.]|$)`)
+var eraInName = regexp.MustCompile(`^(.*?)-(\d+)\.(\d+)(?:-(.*))?$`)
+
+// replayTools names the capture's tool from the end of its file name.
+var replayTools = map[string]string{"capture": "the tracefs trace file", "ftrace": "the tracefs trace file",
+	"trace-cmd": "trace-cmd report", "perf": "perf script", "perf-script": "perf script", "bpftrace": "bpftrace", "bare": "bare event lines"}
 
 // ReplayExamples lists the embedded captures: the ones recorded on a
-// machine first, then the synthetic ones, each by name.
+// machine first, then the synthetic ones, each by era and name. A file is
+// named KIND-ERA-TOOL (veth-6.18-capture, synthetic-5.12-ftrace).
 func ReplayExamples() []ReplayExample {
 	ents, _ := replayFS.ReadDir("replayex")
+	type key struct{ major, minor int }
 	var out []ReplayExample
+	keys := map[string]key{}
 	for _, e := range ents {
 		name := strings.TrimSuffix(e.Name(), ".txt")
 		ex := ReplayExample{Name: name, Synthetic: strings.Contains(name, "synthetic")}
-		era := ""
-		if m := eraInName.FindStringSubmatch(name); m != nil {
-			era = m[1]
+		m := eraInName.FindStringSubmatch(name)
+		if m == nil {
+			ex.Label = name
+			if ex.Synthetic {
+				ex.Label = "synthetic (a model run, not a machine's): " + name
+			}
+			out = append(out, ex)
+			continue
 		}
-		switch {
-		case ex.Synthetic:
-			ex.Label = "synthetic (a model run, not a machine's): " + name
-		case era != "":
-			kind := strings.SplitN(name, "-", 2)[0]
-			ex.Label = fmt.Sprintf("a %s pool from creation to destroy, recorded on a %s machine", kind, era)
-		default:
-			ex.Label = "recorded: " + name
+		kind, era, tool := m[1], m[2]+"."+m[3], m[4]
+		maj, _ := strconv.Atoi(m[2])
+		minr, _ := strconv.Atoi(m[3])
+		keys[name] = key{maj, minr}
+		how := ""
+		if t, ok := replayTools[tool]; ok {
+			how = " (" + t + ")"
+		} else if tool != "" {
+			how = " (" + tool + ")"
+		}
+		if ex.Synthetic {
+			ex.Label = fmt.Sprintf("synthetic: the model's destroy run in %s's format%s", era, how)
+		} else {
+			ex.Label = fmt.Sprintf("a %s pool from creation to destroy, recorded on a %s machine%s", kind, era, how)
 		}
 		out = append(out, ex)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Synthetic != out[j].Synthetic {
-			return !out[i].Synthetic
+		a, b := out[i], out[j]
+		if a.Synthetic != b.Synthetic {
+			return !a.Synthetic
 		}
-		return out[i].Name < out[j].Name
+		if ka, kb := keys[a.Name], keys[b.Name]; ka != kb {
+			return ka.major < kb.major || ka.major == kb.major && ka.minor < kb.minor
+		}
+		return a.Name < b.Name
 	})
 	return out
 }
