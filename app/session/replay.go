@@ -202,6 +202,10 @@ func (s *ReplayState) Load(source, text string) {
 		}
 		return
 	}
+	if len(tr.Events) == 0 && tr.Binary > 0 {
+		s.msg = fmt.Sprintf("Not text: %d of %d lines have a NUL byte or are not UTF-8. ", tr.Binary, tr.Lines) + ReplayAccepted
+		return
+	}
 	if len(tr.Events) == 0 {
 		s.msg = fmt.Sprintf("No page_pool tracepoint line in %d lines (%d header or comment lines, %d lines not understood", tr.Lines, tr.Headers, tr.UnknownCount)
 		if len(tr.Unknown) > 0 {
@@ -281,10 +285,6 @@ func (s *ReplayState) index() {
 	for i := range firsts {
 		firsts[i] = map[uint64]int{}
 	}
-	byPtr := map[string]int{}
-	for _, p := range s.r.Pools {
-		byPtr[p.Ptr] = p.Index - 1
-	}
 	ev := s.r.Trace.Events
 	if s.r.Timed {
 		s.t0 = ev[0].TimeUS
@@ -294,10 +294,11 @@ func (s *ReplayState) index() {
 		if e.Kind != rp.Hold && e.Kind != rp.Release {
 			continue
 		}
-		pi, ok := byPtr[e.Pool]
-		if !ok {
+		p := s.r.PoolOf(i) // a pointer reused after a destroy is a new pool
+		if p == nil {
 			continue
 		}
+		pi := p.Index - 1
 		if _, seen := firsts[pi][e.PFN]; !seen {
 			firsts[pi][e.PFN] = i
 		}
@@ -523,7 +524,7 @@ func (s *ReplayState) poolView(p *rp.Pool, pp *poolPages, cur *rp.Event) ReplayP
 	v.Seen = sort.SearchInts(pp.firsts, at)
 	touched := uint64(0)
 	hasTouch := false
-	if cur != nil && cur.Pool == p.Ptr {
+	if cur != nil && s.r.PoolOf(at-1) == p {
 		v.Touched = true
 		if cur.Kind == rp.Hold || cur.Kind == rp.Release {
 			touched, hasTouch = cur.PFN, true

@@ -55,7 +55,8 @@ func TestReplayExamples_RealCaptureFirst(t *testing.T) {
 }
 
 // TestReplay_SummaryIsTheCLIs: for every example the page's summary is
-// replay.New(…).Summary(), the text ppsim replay FILE prints, and the
+// replay.New(…).Summary(), the text ppsim replay FILE prints
+// (replay.NewSummary(…).Summary()), and the
 // page starts at step 0.
 func TestReplay_SummaryIsTheCLIs(t *testing.T) {
 	for _, e := range ReplayExamples() {
@@ -64,7 +65,10 @@ func TestReplay_SummaryIsTheCLIs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}
-		want := rp.New(tr).Summary()
+		want := rp.NewSummary(tr).Summary() // what ppsim replay prints
+		if st := rp.New(tr).Summary(); st != want {
+			t.Fatalf("%s: the steppable replay's summary is not the CLI's:\n%s\n%s", e.Name, st, want)
+		}
 		s := NewReplayState()
 		s.Load("the example "+e.Label, text)
 		v := s.View()
@@ -244,5 +248,29 @@ func TestReplay_TilesCapped(t *testing.T) {
 	p := s.View().Pools[0]
 	if len(p.Tiles) != ReplayTiles || p.More != 100 || p.MoreOwned != 100 || p.Owned != n {
 		t.Errorf("tiles %d, more %d (%d owned), owned %d", len(p.Tiles), p.More, p.MoreOwned, p.Owned)
+	}
+}
+
+// TestReplay_AReusedPointerIsANewPool: a pool destroyed to inflight 0
+// whose address a new pool takes is two pools (engine/replay's PoolOf),
+// each with its own pages.
+func TestReplay_AReusedPointerIsANewPool(t *testing.T) {
+	text := "page_pool_state_hold: page_pool=00000000aaaa0000 page=0000000011110000 pfn=0x1000 hold=1\n" +
+		"page_pool_state_release: page_pool=00000000aaaa0000 page=0000000011110000 pfn=0x1000 release=1\n" +
+		"page_pool_release: page_pool=00000000aaaa0000 inflight=0 hold=1 release=1 cnt=1\n" +
+		"page_pool_state_hold: page_pool=00000000aaaa0000 page=0000000011110001 pfn=0x2000 hold=1\n"
+	s := NewReplayState()
+	s.Load("t", text)
+	s.Seek(s.Events())
+	v := s.View()
+	if len(v.Pools) != 2 {
+		t.Fatalf("%d pools: %+v", len(v.Pools), v.Pools)
+	}
+	a, b := v.Pools[0], v.Pools[1]
+	if len(a.Tiles) != 1 || a.Tiles[0].PFN != 0x1000 || a.Tiles[0].State != TileReleased || a.Touched {
+		t.Errorf("the first pool: %+v", a)
+	}
+	if len(b.Tiles) != 1 || b.Tiles[0].PFN != 0x2000 || b.Tiles[0].State != TileOwned || !b.Tiles[0].Changed || !b.Touched {
+		t.Errorf("the second pool: %+v", b)
 	}
 }
