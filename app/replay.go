@@ -379,9 +379,19 @@ func (p *ReplayPage) Render() (ui ga.UI) {
 }
 
 func (p *ReplayPage) renderInput(v *session.ReplayView) ga.UI {
-	var examples []ga.UI
+	var recorded, synthetic []ga.UI
 	for _, e := range session.ReplayExamples() {
-		examples = append(examples, ga.Li().Body(ga.Button().ID("replay-example-"+e.Name).Class("link").DataSet("example", e.Name).OnClick(p.onExample).Text(e.Label)))
+		b := ga.Button().ID("replay-example-"+e.Name).Class("link").DataSet("example", e.Name).OnClick(p.onExample)
+		if e.Synthetic {
+			synthetic = append(synthetic, ga.Li().Body(b.Title(e.Label).Text(e.Short)))
+			continue
+		}
+		recorded = append(recorded, ga.Li().Body(b.Text(e.Label)))
+	}
+	examples := []ga.UI{ga.P().Class("meta").Text("or pick an example:"), ga.Ul().Class("plain").Body(recorded...)}
+	if len(synthetic) > 0 {
+		examples = append(examples, ga.P().Class("meta rp-synth-h").Text("synthetic — the model's destroy run printed in an era's format, by a tool:"),
+			ga.Ul().Class("plain rp-synth").Body(synthetic...))
 	}
 	var status ga.UI = ga.Text("")
 	switch {
@@ -401,10 +411,7 @@ func (p *ReplayPage) renderInput(v *session.ReplayView) ga.UI {
 					ga.Label().For("replay-file").Text("Open a file: "),
 					ga.Input().ID("replay-file").Type("file").OnChange(p.onFile),
 				),
-				ga.Div().Class("diag-examples").Body(
-					ga.P().Class("meta").Text("or pick an example:"),
-					ga.Ul().Class("plain").Body(examples...),
-				),
+				ga.Div().Class("diag-examples").Body(examples...),
 			),
 			ga.Form().ID("replay-form").OnSubmit(p.onPasteGo).Body(
 				ga.Label().For("replay-text").Text("or paste it (a paste replays at once):"),

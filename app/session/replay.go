@@ -41,6 +41,7 @@ type ReplayExample struct {
 	// Synthetic: a model run printed in an era's format (the file name
 	// says so), not recorded on a machine.
 	Synthetic bool
+	Short     string // the era and the tool ("6.18, perf script"), for a list under a heading
 }
 
 var eraInName = regexp.MustCompile(`^(.*?)-(\d+)\.(\d+)(?:-(.*))?$`)
@@ -48,6 +49,9 @@ var eraInName = regexp.MustCompile(`^(.*?)-(\d+)\.(\d+)(?:-(.*))?$`)
 // replayTools names the capture's tool from the end of its file name.
 var replayTools = map[string]string{"capture": "the tracefs trace file", "ftrace": "the tracefs trace file",
 	"trace-cmd": "trace-cmd report", "perf": "perf script", "perf-script": "perf script", "bpftrace": "bpftrace", "bare": "bare event lines"}
+
+var replayToolsShort = map[string]string{"capture": "tracefs", "ftrace": "tracefs", "trace-cmd": "trace-cmd",
+	"perf": "perf script", "perf-script": "perf script", "bpftrace": "bpftrace", "bare": "bare lines"}
 
 // ReplayExamples lists the embedded captures: the ones recorded on a
 // machine first, then the synthetic ones, each by era and name. A file is
@@ -62,7 +66,7 @@ func ReplayExamples() []ReplayExample {
 		ex := ReplayExample{Name: name, Synthetic: strings.Contains(name, "synthetic")}
 		m := eraInName.FindStringSubmatch(name)
 		if m == nil {
-			ex.Label = name
+			ex.Label, ex.Short = name, name
 			if ex.Synthetic {
 				ex.Label = "synthetic (a model run, not a machine's): " + name
 			}
@@ -78,6 +82,12 @@ func ReplayExamples() []ReplayExample {
 			how = " (" + t + ")"
 		} else if tool != "" {
 			how = " (" + tool + ")"
+		}
+		ex.Short = era
+		if t, ok := replayToolsShort[tool]; ok {
+			ex.Short += ", " + t
+		} else if tool != "" {
+			ex.Short += ", " + tool
 		}
 		if ex.Synthetic {
 			ex.Label = fmt.Sprintf("synthetic: the model's destroy run in %s's format%s", era, how)
@@ -190,6 +200,11 @@ func (s *ReplayState) Load(source, text string) {
 	}()
 	if m := replayRefusal(text); m != "" {
 		s.msg = m + " " + ReplayAccepted
+		return
+	}
+	if n := strings.Count(text, "\n"); n+1 > rp.PageMaxLines && (n > rp.PageMaxLines || !strings.HasSuffix(text, "\n")) {
+		// over the limit: said before parsing a million lines
+		s.msg = fmt.Sprintf("Too large: %v. The page reads at most %s lines; ppsim replay FILE reads %s. ", &rp.TooLarge{Max: rp.PageMaxLines}, thousands(rp.PageMaxLines), thousands(rp.CLIMaxLines)) + ReplayAccepted
 		return
 	}
 	tr, err := rp.ParseString(text, rp.PageMaxLines)

@@ -183,6 +183,15 @@ func TestReplay_The618Capture(t *testing.T) {
 // capture; never a panic.
 func TestReplay_BadInputSaysWhatIsAccepted(t *testing.T) {
 	many := strings.Repeat("x\n", rp.PageMaxLines+1)
+	// exactly the limit is read: a capture of PageMaxLines lines, with or
+	// without its last line's end
+	for _, limit := range []string{strings.Repeat("x\n", rp.PageMaxLines-1) + "x", strings.Repeat("x\n", rp.PageMaxLines)} {
+		s := NewReplayState()
+		s.Load("t", limit)
+		if v := s.View(); !strings.Contains(v.Msg, "No page_pool tracepoint line in 1000000 lines") {
+			t.Errorf("%d lines: %q", rp.PageMaxLines, cut(v.Msg, 200))
+		}
+	}
 	for _, c := range []struct{ name, text, want string }{
 		{"empty", "", "empty"},
 		{"blank", "  \n\n\t\n", "empty"},
@@ -190,6 +199,7 @@ func TestReplay_BadInputSaysWhatIsAccepted(t *testing.T) {
 		{"perf.data", "PERFILE2\x00\x00\x00\x00\x68", "perf script"},
 		{"garbage", "hello world\nthis is not a trace\n", "No page_pool tracepoint line in 2 lines"},
 		{"too many lines", many, "1 000 000"},
+		{"too many lines, no last line end", strings.TrimSuffix(many, "\n"), "more than 1000000 lines"},
 		{"a long line", strings.Repeat("a", 70<<10), "Not a trace"},
 	} {
 		s := NewReplayState()
