@@ -138,6 +138,24 @@ func TestReplay_The618Capture(t *testing.T) {
 	}
 	p.noErrors()
 
+	t.Run("sub-path", func(t *testing.T) {
+		q := p.sub(t)
+		q.openReplay(subURL)
+		q.pickReplayExample("synthetic-6.18-perf")
+		q.do(chromedp.KeyEvent(kb.End))
+		q.wait(`__pplab.at === __pplab.events && __pplab.at > 0`, 10*time.Second)
+		q.waitChart("replay-chart")
+		if href := q.text("#replay-to-playground"); href == "" {
+			t.Error("no link to the playground")
+		}
+		var to string
+		q.eval(`document.querySelector('#replay-to-playground').getAttribute('href')`, &to)
+		if to != "/pplab/" {
+			t.Errorf("the playground link under /pplab/: %q", to)
+		}
+		q.noErrors()
+	})
+
 	t.Run("phone", func(t *testing.T) {
 		q := newPage(t, 390, 844)
 		q.openReplay(rootURL)
