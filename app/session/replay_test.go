@@ -56,7 +56,7 @@ func TestReplayExamples_RealCaptureFirst(t *testing.T) {
 
 // TestReplay_SummaryIsTheCLIs: for every example the page's summary is
 // replay.New(…).Summary(), the text ppsim replay FILE prints
-// (replay.NewSummary(…).Summary()), and the
+// (replay.Stream(…).Summary()), and the
 // page starts at step 0.
 func TestReplay_SummaryIsTheCLIs(t *testing.T) {
 	for _, e := range ReplayExamples() {
@@ -65,7 +65,11 @@ func TestReplay_SummaryIsTheCLIs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}
-		want := rp.NewSummary(tr).Summary() // what ppsim replay prints
+		streamed, err := rp.Stream(strings.NewReader(text), rp.CLIMaxLines)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		want := streamed.Summary() // what ppsim replay prints
 		if st := rp.New(tr).Summary(); st != want {
 			t.Fatalf("%s: the steppable replay's summary is not the CLI's:\n%s\n%s", e.Name, st, want)
 		}
