@@ -471,10 +471,10 @@ func (r *Replay) Summary() string {
 	if t.DecimalPFN {
 		b.WriteString("some pfn= printed in decimal: a kernel before v5.14\n")
 	}
-	fmt.Fprintf(&b, "%d pools\n", len(r.Pools))
+	fmt.Fprintf(&b, "%s\n", plural(len(r.Pools), "pool"))
 	for _, p := range r.Pools {
-		fmt.Fprintf(&b, "pool %s: %d holds, %d releases in the capture; hold=%d release=%d; inflight %d (max %d); %d pages still owned",
-			p.Name(), p.Holds, p.Releases, p.HoldCnt, p.ReleaseCnt, p.Inflight, p.MaxInflight, p.Owned)
+		fmt.Fprintf(&b, "pool %s: %s, %s in the capture; hold=%d release=%d; inflight %d (max %d); %s still owned",
+			p.Name(), plural(p.Holds, "hold"), plural(p.Releases, "release"), p.HoldCnt, p.ReleaseCnt, p.Inflight, p.MaxInflight, plural(p.Owned, "page"))
 		if !p.FromCreation && p.Holds > 0 {
 			b.WriteString("; created before the capture")
 		}
@@ -620,4 +620,12 @@ func (r *Replay) JSON() JSONReport {
 			Series: p.Series})
 	}
 	return out
+}
+
+// plural is "1 pool", "2 pools".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
