@@ -20,7 +20,7 @@
 //     is a page_pool event of that era and each args->field it reads is in
 //     the event's TP_STRUCT__entry for that era, read from
 //     engine/sim/testdata/tracepoints.tsv (per tag, with the header's
-//     source; or a copy in this package's testdata) when it is present, and from this machine's
+//     source), and from this machine's
 //     /sys/kernel/tracing/events/page_pool/*/format for the 6.18 era when
 //     the machine runs a 6.18 kernel; the pfn format is the era's;
 //   - the 6.18 era's scripts under Debian's bpftrace (0.17) on this
