@@ -2,6 +2,7 @@ package app
 
 import (
 	"strconv"
+	"strings"
 
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -283,8 +284,29 @@ func (f *figureKeys) restore() {
 	fig.Call("focus", opt)
 }
 
+// modified reports whether a key event carries Ctrl, Meta or Alt: the
+// browser's and the system's shortcuts, which the page's keys leave alone.
+func modified(e ga.Value) bool {
+	return e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool()
+}
+
+// inFormControl reports whether a key event's target is a form control
+// (input, select, textarea), whose keys are its own; Escape there blurs
+// it when blurOnEscape, so that the page's keys work again.
+func inFormControl(e ga.Value, blurOnEscape bool) bool {
+	target := e.Get("target")
+	switch strings.ToLower(target.Get("tagName").String()) {
+	case "input", "select", "textarea":
+		if blurOnEscape && e.Get("key").String() == "Escape" {
+			target.Call("blur")
+		}
+		return true
+	}
+	return false
+}
+
 func (f *figureKeys) onKey(e ga.Value) {
-	if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+	if modified(e) {
 		return
 	}
 	t := e.Get("target")

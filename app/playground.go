@@ -519,22 +519,15 @@ func (p *Playground) OnDismount() {
 func (p *Playground) listenKeys(ctx ga.Context) {
 	p.keydown = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
 		e := args[0]
-		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+		if modified(e) || inFormControl(e, true) {
 			return nil
 		}
 		key := e.Get("key").String()
 		target := e.Get("target")
-		tag := strings.ToLower(target.Get("tagName").String())
-		switch tag {
-		case "input", "select", "textarea":
-			if key == "Escape" {
-				target.Call("blur")
-			}
-			return nil
-		}
 		if target.Get("isContentEditable").Truthy() {
 			return nil
 		}
+		tag := strings.ToLower(target.Get("tagName").String())
 		name, stepFn, act := p.keyAction(key, e.Get("shiftKey").Bool(), tag)
 		if stepFn == nil && act == nil {
 			return nil

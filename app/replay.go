@@ -151,14 +151,10 @@ func (p *ReplayPage) seek(ctx ga.Context, what string, fn func()) {
 func (p *ReplayPage) listenKeys(ctx ga.Context) {
 	p.keydown = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
 		e := args[0]
-		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+		if modified(e) || inFormControl(e, false) {
 			return nil
 		}
 		target := e.Get("target")
-		switch strings.ToLower(target.Get("tagName").String()) {
-		case "input", "select", "textarea":
-			return nil
-		}
 		if target.Get("isContentEditable").Truthy() || p.s == nil || !p.s.Loaded() {
 			return nil
 		}

@@ -439,17 +439,10 @@ func (t *Tour) handle(ctx ga.Context, name string, fn func(a ga.Action)) {
 func (t *Tour) listen(ctx ga.Context) {
 	t.keydown = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
 		e := args[0]
-		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+		if modified(e) || inFormControl(e, true) {
 			return nil
 		}
 		target := e.Get("target")
-		switch strings.ToLower(target.Get("tagName").String()) {
-		case "input", "select", "textarea":
-			if e.Get("key").String() == "Escape" {
-				target.Call("blur")
-			}
-			return nil
-		}
 		var act string
 		switch e.Get("key").String() {
 		case "ArrowRight":
