@@ -82,16 +82,24 @@ func (p *ReplayPage) guard(what string) {
 	}
 }
 
+// dropBefore is the input size above which the replay before is let go
+// before the new input is read.
+const dropBefore = 16 << 20
+
 // load replays text, after a frame that shows what is being read (a
 // capture of 10^6 lines takes seconds).
 func (p *ReplayPage) load(ctx ga.Context, source, text string) {
 	p.busy = fmt.Sprintf("Reading %s (%s)…", source, sizeText(len(text)))
-	// The capture replayed before goes now, and its memory with it, before
-	// the next one is read: a capture of 10^6 lines holds some 400 MB, and
-	// the wasm's memory only grows.
-	p.s = session.NewReplayState()
-	p.view = p.s.View()
-	runtime.GC()
+	if len(text) > dropBefore {
+		// A large capture: the one replayed before goes now, and its
+		// memory with it, before this one is read (a capture of 10^6
+		// lines holds some 400 MB, and the wasm's memory only grows). A
+		// smaller one is read beside it: refused, it leaves the replay
+		// before in place.
+		p.s = session.NewReplayState()
+		p.view = p.s.View()
+		runtime.GC()
+	}
 	p.publish()
 	ctx.After(20*time.Millisecond, func(ctx ga.Context) {
 		t0 := now()
@@ -113,12 +121,7 @@ func (p *ReplayPage) load(ctx ga.Context, source, text string) {
 	})
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
+func plural(n int, what string) string { return session.Plural(n, what) }
 
 func sizeText(n int) string {
 	switch {
@@ -389,15 +392,20 @@ func (p *ReplayPage) renderInput(v *session.ReplayView) ga.UI {
 		examples = append(examples, ga.P().Class("meta rp-synth-h").Text("synthetic — the model's destroy run printed in an era's format, by a tool:"),
 			ga.Ul().Class("plain rp-synth").Body(synthetic...))
 	}
-	var status ga.UI = ga.Text("")
+	var status []ga.UI
 	switch {
 	case p.busy != "":
-		status = ga.P().ID("replay-busy").Class("meta").Role("status").Text(p.busy)
+		status = append(status, ga.P().ID("replay-busy").Class("meta").Role("status").Text(p.busy))
 	case v.Msg != "":
-		status = ga.Div().ID("replay-msg").Class("diag-error").Role("alert").Body(
-			ga.P().Body(ga.Strong().Text(cap1(v.Source)+": "), ga.Text(v.Msg)))
-	case v.Loaded:
-		status = ga.P().ID("replay-source").Class("meta").Role("status").Text(fmt.Sprintf("Replaying %s: %d lines, %d events, %s.", v.Source, v.Lines, v.Events, plural(len(v.Pools), "pool")))
+		kept := ""
+		if v.Loaded {
+			kept = " The replay of " + v.Source + " stays below."
+		}
+		status = append(status, ga.Div().ID("replay-msg").Class("diag-error").Role("alert").Body(
+			ga.P().Body(ga.Strong().Text(cap1(v.MsgFrom)+": "), ga.Text(v.Msg+kept))))
+	}
+	if v.Loaded && p.busy == "" {
+		status = append(status, ga.P().ID("replay-source").Class("meta").Role("status").Text(fmt.Sprintf("Replaying %s: %s, %s, %s.", v.Source, plural(v.Lines, "line"), plural(v.Events, "event"), plural(len(v.Pools), "pool"))))
 	}
 	return ga.Section().ID("replay-input").Class("panel rp-input").Aria("label", "the capture").Body(
 		ga.H2().Text("The capture"),
@@ -416,7 +424,7 @@ func (p *ReplayPage) renderInput(v *session.ReplayView) ga.UI {
 				ga.Button().ID("replay-go").Type("submit").Class("primary").Text("replay"),
 			),
 		),
-		status,
+		ga.Div().Body(status...),
 		ga.P().Class("meta").Text("The capture stays in this browser: it is never sent anywhere, and the page's address does not hold it."),
 	)
 }
@@ -459,9 +467,9 @@ func replayPools(v *session.ReplayView) []ga.UI {
 	var out []ga.UI
 	for _, pl := range v.Pools {
 		id := fmt.Sprintf("replay-pool-%d", pl.Index)
-		created := "created before the capture"
+		created := fmt.Sprintf("First seen on line %d, created before the capture began.", pl.FirstLine)
 		if pl.FromCreation {
-			created = "from its creation (hold=1)"
+			created = fmt.Sprintf("First seen on line %d: the capture has it from its creation (hold=1).", pl.FirstLine)
 		}
 		rel := strconv.FormatUint(uint64(pl.Release), 10)
 		if !pl.ReleaseSeen {
@@ -485,17 +493,17 @@ func replayPools(v *session.ReplayView) []ga.UI {
 		}
 		out = append(out, ga.Section().ID(id).Class(cls).DataSet("owned", pl.Owned).DataSet("inflight", pl.Inflight).Aria("labelledby", id+"-h").Body(
 			ga.H2().ID(id+"-h").Body(ga.Text(fmt.Sprintf("Pool #%d ", pl.Index)), ga.Code().Class("rp-ptr").Text(pl.Ptr)),
-			ga.P().Class("meta").Text(fmt.Sprintf("First seen on line %d; the capture has it %s.", pl.FirstLine, created)),
+			ga.P().Class("meta").Text(created),
 			ga.Dl().Class("rp-counters").Body(
 				ga.Dt().Text("hold="), ga.Dd().ID(id+"-hold").Text(strconv.FormatUint(uint64(pl.Hold), 10)),
 				ga.Dt().Text("release="), ga.Dd().ID(id+"-release").Text(rel),
-				ga.Dt().Text("inflight now / max"), ga.Dd().ID(id+"-inflight").Text(fmt.Sprintf("%d / %d", pl.Inflight, pl.Max)),
+				ga.Dt().Text("inflight now / max in the capture"), ga.Dd().ID(id+"-inflight").Text(fmt.Sprintf("%d / %d", pl.Inflight, pl.Max)),
 				ga.Dt().Text("pages owned now"), ga.Dd().ID(id+"-owned").Text(strconv.Itoa(pl.Owned)),
 				ga.Dt().Text("holds / releases in the capture"), ga.Dd().Text(fmt.Sprintf("%d / %d", pl.Holds, pl.Releases)),
 			),
 			destroy,
-			ga.P().Class("meta rp-pages-text").Text(fmt.Sprintf("Its %d pages by pfn, at this step: %d owned, %d held and given up, %d not held yet.%s",
-				pl.Pages, pl.Owned, pl.Seen-pl.Owned, pl.Pages-pl.Seen, more)),
+			ga.P().Class("meta rp-pages-text").Text(fmt.Sprintf("The %s it holds or releases in the capture, by pfn; at this step %d owned (held before the capture included), %d held and given up, %d not held yet.%s",
+				plural(pl.Pages, "page"), pl.Owned, pl.Seen-pl.Owned, pl.Pages-pl.Seen, more)),
 			&ReplayTiles{Tiles: pl.Tiles},
 		))
 	}

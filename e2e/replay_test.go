@@ -102,13 +102,21 @@ func TestReplay_The618Capture(t *testing.T) {
 	p.do(chromedp.Click(chromedp.CSS(`li.rp-finding[data-kind="destroy-stalled"] button`)))
 	p.wait(`document.querySelector('#replay-pool-1-destroy') !== null && document.querySelector('#replay-line .rp-cur').textContent.includes('page_pool_release:') && __pplab.at < __pplab.events`, 10*time.Second)
 
-	// Garbage pasted: the message, no replay.
+	// Garbage pasted: the message, and the replay before stays where it was.
+	var at, now int
+	var loaded bool
+	p.eval(`__pplab.at`, &at)
 	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById('replay-text').value = 'hello\nthis is no trace\n\x01\x02 at all'`),
 		chromedp.Click(chromedp.CSS(`#replay-go`)))
-	p.wait(`__pplab.loaded === false && document.querySelector('#replay-msg') !== null`, 10*time.Second)
+	p.wait(`document.querySelector('#replay-msg') !== null`, 10*time.Second)
 	msg := p.text("#replay-msg")
-	if !strings.Contains(msg, "No page_pool tracepoint line") || !strings.Contains(msg, "The page reads text captures") || !strings.Contains(msg, "1 000 000 lines") {
+	if !strings.Contains(msg, "No page_pool tracepoint line") || !strings.Contains(msg, "The page reads text captures") || !strings.Contains(msg, "1 000 000 lines") || !strings.Contains(msg, "stays below") {
 		t.Errorf("the message for garbage: %q", msg)
+	}
+	p.eval(`__pplab.loaded`, &loaded)
+	p.eval(`__pplab.at`, &now)
+	if !loaded || now != at {
+		t.Errorf("a refused paste: loaded %v at %d, was at %d", loaded, now, at)
 	}
 	p.shot("replay-desktop-garbage")
 
@@ -132,7 +140,7 @@ func TestReplay_The618Capture(t *testing.T) {
 		t.Errorf("the file's replay: %q", src)
 	}
 	p.do(chromedp.SetUploadFiles(chromedp.CSS(`#replay-file`), []string{bin}))
-	p.wait(`__pplab.loaded === false && document.querySelector('#replay-msg') !== null`, 10*time.Second)
+	p.wait(`__pplab.loaded === true && __pplab.events === 3 && document.querySelector('#replay-msg') !== null`, 10*time.Second)
 	if msg := p.text("#replay-msg"); !strings.Contains(msg, "trace-cmd report") || !strings.Contains(msg, "trace.dat") {
 		t.Errorf("a binary file: %q", msg)
 	}

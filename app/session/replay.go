@@ -152,7 +152,8 @@ func thousands(n int) string {
 // ReplayState is the page's replay: the capture loaded (or the message
 // saying why none is), and the step shown.
 type ReplayState struct {
-	source  string
+	source  string // the capture replayed
+	refused string // the input msg refuses ("" when msg is "")
 	msg     string
 	text    string
 	starts  []uint32 // offset of each line's start in text
@@ -183,51 +184,57 @@ func (s *ReplayState) Changed() bool { return s.dirty }
 func (s *ReplayState) Loaded() bool { return s.r != nil }
 
 // Refuse shows msg (a file refused before it was read: too large, not
-// readable) in place of any capture.
-func (s *ReplayState) Refuse(source, msg string) {
-	*s = ReplayState{source: source, msg: msg + " " + ReplayAccepted, dirty: true}
+// readable); a capture replayed before stays.
+func (s *ReplayState) Refuse(source, msg string) { s.refuse(source, msg+" "+ReplayAccepted) }
+
+func (s *ReplayState) refuse(source, msg string) {
+	s.refused, s.msg, s.dirty = source, msg, true
 }
 
 // Load replays text (source names it: "the file x.txt", "the pasted
 // text", "the example …"). Anything it cannot replay leaves a message and
-// no capture; nothing panics out of it.
+// the capture replayed before, if any; nothing panics out of it.
 func (s *ReplayState) Load(source, text string) {
-	*s = ReplayState{source: source, dirty: true}
+	n := &ReplayState{source: source, dirty: true}
 	defer func() {
 		if r := recover(); r != nil {
-			*s = ReplayState{source: source, msg: fmt.Sprintf("The replay failed (%v): this is a bug of pplab's, not your capture's. ", r) + ReplayAccepted, dirty: true}
+			s.refuse(source, fmt.Sprintf("The replay failed (%v): this is a bug of pplab's, not your capture's. ", r)+ReplayAccepted)
 		}
 	}()
-	if m := replayRefusal(text); m != "" {
-		s.msg = m + " " + ReplayAccepted
+	if msg := n.load(text); msg != "" {
+		s.refuse(source, msg)
 		return
+	}
+	*s = *n
+}
+
+// load replays text into a new state; the message is why it cannot ("" if
+// it did).
+func (s *ReplayState) load(text string) string {
+	if m := replayRefusal(text); m != "" {
+		return m + " " + ReplayAccepted
 	}
 	if n := strings.Count(text, "\n"); n+1 > rp.PageMaxLines && (n > rp.PageMaxLines || !strings.HasSuffix(text, "\n")) {
 		// over the limit: said before parsing a million lines
-		s.msg = fmt.Sprintf("Too large: %v. The page reads at most %s lines; ppsim replay FILE reads %s. ", &rp.TooLarge{Max: rp.PageMaxLines}, thousands(rp.PageMaxLines), thousands(rp.CLIMaxLines)) + ReplayAccepted
-		return
+		return fmt.Sprintf("Too large: %v. The page reads at most %s lines; ppsim replay FILE reads %s. ", &rp.TooLarge{Max: rp.PageMaxLines}, thousands(rp.PageMaxLines), thousands(rp.CLIMaxLines)) + ReplayAccepted
 	}
 	tr, err := rp.ParseString(text, rp.PageMaxLines)
 	if err != nil {
 		var tl *rp.TooLarge
 		if errors.As(err, &tl) {
-			s.msg = fmt.Sprintf("Too large: %v. The page reads at most %s lines; ppsim replay FILE reads %s. ", err, thousands(rp.PageMaxLines), thousands(rp.CLIMaxLines)) + ReplayAccepted
-		} else {
-			s.msg = fmt.Sprintf("Not a trace: %v. ", err) + ReplayAccepted
+			return fmt.Sprintf("Too large: %v. The page reads at most %s lines; ppsim replay FILE reads %s. ", err, thousands(rp.PageMaxLines), thousands(rp.CLIMaxLines)) + ReplayAccepted
 		}
-		return
+		return fmt.Sprintf("Not a trace: %v. ", err) + ReplayAccepted
 	}
 	if len(tr.Events) == 0 && tr.Binary > 0 {
-		s.msg = fmt.Sprintf("Not text: %d of %d lines have a NUL byte or are not UTF-8. ", tr.Binary, tr.Lines) + ReplayAccepted
-		return
+		return fmt.Sprintf("Not text: %d of %d lines have a NUL byte or are not UTF-8. ", tr.Binary, tr.Lines) + ReplayAccepted
 	}
 	if len(tr.Events) == 0 {
-		s.msg = fmt.Sprintf("No page_pool tracepoint line in %d lines (%d header or comment lines, %d lines not understood", tr.Lines, tr.Headers, tr.UnknownCount)
+		msg := fmt.Sprintf("No page_pool tracepoint line in %s (%s, %s not understood", Plural(tr.Lines, "line"), Plural(tr.Headers, "header or comment line"), Plural(tr.UnknownCount, "line"))
 		if len(tr.Unknown) > 0 {
-			s.msg += fmt.Sprintf("; the first, line %d: %q", tr.Unknown[0].Line, cut(tr.Unknown[0].Text, 80))
+			msg += fmt.Sprintf("; the first, line %d: %q", tr.Unknown[0].Line, cut(tr.Unknown[0].Text, 80))
 		}
-		s.msg += "). " + ReplayAccepted
-		return
+		return msg + "). " + ReplayAccepted
 	}
 	s.text = text
 	s.starts = lineStarts(text)
@@ -236,6 +243,7 @@ func (s *ReplayState) Load(source, text string) {
 	s.index()
 	s.chart = s.chartOption()
 	s.r.Seek(0)
+	return ""
 }
 
 // replayRefusal is why text is refused before parsing: empty, binary, too
@@ -315,7 +323,11 @@ func (s *ReplayState) index() {
 		}
 		pi := p.Index - 1
 		if _, seen := firsts[pi][e.PFN]; !seen {
-			firsts[pi][e.PFN] = i
+			first := i
+			if e.Kind == rp.Release {
+				first = -1 // held before the capture: the pool's from the start
+			}
+			firsts[pi][e.PFN] = first
 		}
 	}
 	for pi, m := range firsts {
@@ -390,7 +402,8 @@ func (s *ReplayState) OwnedPages() []rp.OwnedPage {
 type ReplayView struct {
 	Loaded   bool
 	Source   string
-	Msg      string // why nothing is replayed ("" when a capture is, or none was given)
+	Msg      string // why the last input (MsgFrom) was not replayed ("" when it was); a capture replayed before stays
+	MsgFrom  string
 	Summary  string // replay.Replay.Summary of the whole capture: what ppsim replay prints
 	Lines    int
 	Events   int
@@ -463,7 +476,7 @@ type ReplayFinding struct {
 // View is the page's state.
 func (s *ReplayState) View() ReplayView {
 	s.dirty = false
-	v := ReplayView{Source: s.source, Msg: s.msg}
+	v := ReplayView{Source: s.source, Msg: s.msg, MsgFrom: s.refused}
 	if s.r == nil {
 		return v
 	}
@@ -550,6 +563,8 @@ func (s *ReplayState) poolView(p *rp.Pool, pp *poolPages, cur *rp.Event) ReplayP
 	case p.DestroyInflight > 0:
 		v.Waiting = true
 		v.Destroy = fmt.Sprintf("destroy waiting: page_pool_release check %d printed inflight=%d (page_pool_release_retry tries again every second)", p.DestroyChecks, p.DestroyInflight)
+	case p.Owned > 0:
+		v.Destroy = fmt.Sprintf("destroyed: page_pool_release check %d printed inflight=0 (the pool's counters balance), yet %s this capture saw it hold never came back: see the findings", p.DestroyChecks, Plural(p.Owned, "page"))
 	default:
 		v.Destroy = fmt.Sprintf("destroyed: page_pool_release check %d printed inflight=0, every page returned", p.DestroyChecks)
 	}
@@ -621,3 +636,6 @@ func (s *ReplayState) chartOption() [2]string {
 
 // Summary is the capture's summary (replay.Replay.Summary at its end).
 func (s *ReplayState) Summary() string { return s.summary }
+
+// Plural is "1 line", "2 lines" (engine/replay's, for the page's own text).
+func Plural(n int, noun string) string { return rp.Plural(n, noun) }

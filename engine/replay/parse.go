@@ -77,6 +77,12 @@ type Event struct {
 	NewNid   int32
 }
 
+// Lost is a mark of dropped events: the line and how many.
+type Lost struct {
+	Line   int `json:"line"`
+	Events int `json:"events"`
+}
+
 // Unknown is a line Parse could not read.
 type Unknown struct {
 	Line int    `json:"line"`
@@ -96,6 +102,9 @@ type Trace struct {
 	DecimalPFN bool
 	// Binary counts lines that are not text (a NUL byte, or not UTF-8).
 	Binary int
+	// Lost are the trace buffer's own marks of events it dropped
+	// (tracefs and trace-cmd: "CPU:1 [LOST 17 EVENTS]").
+	Lost []Lost
 
 	pools map[string]string // interned pool pointers
 	sink  func(*Event)      // Stream's: each event as it is read
@@ -198,6 +207,12 @@ func (t *Trace) line(raw string) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return
+	}
+	if i := strings.Index(s, "[LOST "); i >= 0 && strings.HasSuffix(s, " EVENTS]") {
+		if n, err := strconv.Atoi(strings.TrimSuffix(s[i+len("[LOST "):], " EVENTS]")); err == nil {
+			t.Lost = append(t.Lost, Lost{t.Lines, n})
+			return
+		}
 	}
 	if isHeader(s) {
 		t.Headers++

@@ -85,6 +85,7 @@ type Replay struct {
 	owner   map[uint64]int32 // pfn → owning pool index
 	since   map[uint64]int   // pfn → line of the hold
 	undo    []undo           // nil: not steppable (Stream)
+	before  []heldBefore     // pages the capture shows released, never held
 	at      int
 	// streaming: Stream applies each event as it is read and keeps none
 	// (Trace.Events stays empty; the first event decides Timed).
@@ -129,7 +130,39 @@ func newReplay(t *Trace, steppable bool) *Replay {
 		r.apply(true)
 	}
 	r.finish()
+	if steppable && len(r.before) > 0 {
+		r.rewind()
+	}
 	return r
+}
+
+// heldBefore is a page a pool released in the capture without the
+// capture's having seen it held: held before the capture began.
+type heldBefore struct {
+	pfn  uint64
+	pool int32
+}
+
+// rewind replays the capture a second time from a first step at which the
+// pages held before it are their pools' (since line 0), so that stepping
+// shows them owned until their release. The first pass's whole-capture
+// figures (counts, series, findings) stay.
+func (r *Replay) rewind() {
+	r.owner, r.since = map[uint64]int32{}, map[uint64]int{}
+	for _, p := range r.Pools {
+		p.HoldCnt, p.ReleaseCnt, p.ReleaseSeen, p.Inflight, p.Owned = 0, 0, false, 0, 0
+		p.DestroyChecks, p.DestroyInflight, p.Nid = 0, 0, 0
+	}
+	for _, b := range r.before {
+		if r.owner[b.pfn] == 0 {
+			r.owner[b.pfn], r.since[b.pfn] = b.pool, 0
+			r.Pools[b.pool-1].Owned++
+		}
+	}
+	r.at = 0
+	for r.at < len(r.Trace.Events) {
+		r.apply(false)
+	}
 }
 
 // Stream reads a capture of at most maxLines lines and replays each event
@@ -159,6 +192,10 @@ func (r *Replay) Events() int {
 // finish closes the load's pass: the last runs of holds and series
 // points, the destroys still waiting, the findings in line order.
 func (r *Replay) finish() {
+	for _, l := range r.Trace.Lost {
+		r.Findings = append(r.Findings, Finding{Line: l.Line, Kind: "lost-events",
+			Text: fmt.Sprintf("the trace buffer dropped %s here ([LOST %d EVENTS]): pages held or released then are missing from the replay (a larger buffer_size_kb, or fewer events enabled)", Plural(l.Events, "event"), l.Events)})
+	}
 	for _, p := range r.Pools {
 		if p.run > 0 {
 			p.HoldRuns[p.run]++
@@ -168,7 +205,7 @@ func (r *Replay) finish() {
 		}
 		if p.DestroyLine > 0 && p.DestroyInflight > 0 {
 			r.Findings = append(r.Findings, Finding{Line: p.DestroyLine, Kind: "destroy-stalled", Pool: p.Index,
-				Text: fmt.Sprintf("pool %s: destroyed at line %d and still waiting at the end of the capture: the last page_pool_release printed inflight=%d after %d checks (page_pool_release_retry retries every second and warns after 60 s)", p.Name(), p.DestroyLine, p.DestroyInflight, p.DestroyChecks)})
+				Text: fmt.Sprintf("pool %s: destroyed at line %d and still waiting at the end of the capture: the last page_pool_release printed inflight=%d after %s (page_pool_release_retry retries every second and warns after 60 s)", p.Name(), p.DestroyLine, p.DestroyInflight, Plural(p.DestroyChecks, "check"))})
 		}
 	}
 	sort.SliceStable(r.Findings, func(i, j int) bool { return r.Findings[i].Line < r.Findings[j].Line })
@@ -345,6 +382,7 @@ func (r *Replay) applyEvent(e *Event, first bool) {
 		default:
 			if first {
 				r.HeldBefore++
+				r.before = append(r.before, heldBefore{e.PFN, pi})
 			}
 		}
 		delete(r.owner, e.PFN)
@@ -446,7 +484,7 @@ func (r *Replay) point(p *Pool, e *Event) {
 func (r *Replay) Summary() string {
 	var b strings.Builder
 	t := r.Trace
-	fmt.Fprintf(&b, "%d lines: %d page_pool events", t.Lines, r.Events())
+	fmt.Fprintf(&b, "%s: %s", Plural(t.Lines, "line"), Plural(r.Events(), "page_pool event"))
 	var fs []string
 	for _, f := range []string{"ftrace", "perf", "bpftrace", "bare"} {
 		if n := t.Formats[f]; n > 0 {
@@ -456,7 +494,7 @@ func (r *Replay) Summary() string {
 	if len(fs) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(fs, ", "))
 	}
-	fmt.Fprintf(&b, ", %d header lines, %d unknown lines", t.Headers, t.UnknownCount)
+	fmt.Fprintf(&b, ", %s, %s", Plural(t.Headers, "header line"), Plural(t.UnknownCount, "unknown line"))
 	if t.Binary > 0 {
 		fmt.Fprintf(&b, " (%d not text)", t.Binary)
 	}
@@ -471,10 +509,10 @@ func (r *Replay) Summary() string {
 	if t.DecimalPFN {
 		b.WriteString("some pfn= printed in decimal: a kernel before v5.14\n")
 	}
-	fmt.Fprintf(&b, "%s\n", plural(len(r.Pools), "pool"))
+	fmt.Fprintf(&b, "%s\n", Plural(len(r.Pools), "pool"))
 	for _, p := range r.Pools {
 		fmt.Fprintf(&b, "pool %s: %s, %s in the capture; hold=%d release=%d; inflight %d (max %d); %s still owned",
-			p.Name(), plural(p.Holds, "hold"), plural(p.Releases, "release"), p.HoldCnt, p.ReleaseCnt, p.Inflight, p.MaxInflight, plural(p.Owned, "page"))
+			p.Name(), Plural(p.Holds, "hold"), Plural(p.Releases, "release"), p.HoldCnt, p.ReleaseCnt, p.Inflight, p.MaxInflight, Plural(p.Owned, "page"))
 		if !p.FromCreation && p.Holds > 0 {
 			b.WriteString("; created before the capture")
 		}
@@ -482,7 +520,7 @@ func (r *Replay) Summary() string {
 			b.WriteString("; no release seen (release counter taken as 0)")
 		}
 		if p.DestroyLine > 0 {
-			fmt.Fprintf(&b, "; destroyed at line %d, %d page_pool_release checks, last inflight=%d", p.DestroyLine, p.DestroyChecks, p.DestroyInflight)
+			fmt.Fprintf(&b, "; destroyed at line %d, %s, last inflight=%d", p.DestroyLine, Plural(p.DestroyChecks, "page_pool_release check"), p.DestroyInflight)
 		}
 		if p.NidChanges > 0 {
 			fmt.Fprintf(&b, "; page_pool_update_nid %d times, now nid %d", p.NidChanges, p.Nid)
@@ -493,7 +531,7 @@ func (r *Replay) Summary() string {
 		}
 	}
 	if r.HeldBefore > 0 {
-		fmt.Fprintf(&b, "%d releases of pages held before the capture began\n", r.HeldBefore)
+		fmt.Fprintf(&b, "%s of pages held before the capture began\n", Plural(r.HeldBefore, "release"))
 	}
 	freed := 0
 	for _, f := range r.Findings {
@@ -558,6 +596,7 @@ func sparkline(s []Point) string {
 // JSONReport is the replay as `ppsim replay --json` prints it.
 type JSONReport struct {
 	Lines                int            `json:"lines"`
+	Lost                 []Lost         `json:"lost,omitempty"`
 	Events               int            `json:"events"`
 	Headers              int            `json:"header_lines"`
 	UnknownLines         int            `json:"unknown_lines"`
@@ -606,7 +645,7 @@ func (r *Replay) FreedWhileOwned() int {
 // owned pages are those of At; findings and series the whole capture's).
 func (r *Replay) JSON() JSONReport {
 	t := r.Trace
-	out := JSONReport{Lines: t.Lines, Events: r.Events(), Headers: t.Headers, UnknownLines: t.UnknownCount, Unknown: t.Unknown,
+	out := JSONReport{Lines: t.Lines, Lost: t.Lost, Events: r.Events(), Headers: t.Headers, UnknownLines: t.UnknownCount, Unknown: t.Unknown,
 		Formats: t.Formats, DecimalPFN: t.DecimalPFN, Timed: r.Timed, HeldBefore: r.HeldBefore, PagesFreedWhileOwned: r.FreedWhileOwned(),
 		Findings: append([]Finding{}, r.Findings...)}
 	owned := map[int][]uint64{}
@@ -622,8 +661,8 @@ func (r *Replay) JSON() JSONReport {
 	return out
 }
 
-// plural is "1 pool", "2 pools".
-func plural(n int, noun string) string {
+// Plural is "1 pool", "2 pools".
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

@@ -208,3 +208,43 @@ func TestStream_SameAsNew(t *testing.T) {
 		}
 	}
 }
+
+// TestSeek_PagesHeldBeforeTheCaptureAreOwnedUntilReleased: a capture cut
+// after the pool's first holds shows the pages it releases without having
+// seen them held as the pool's from the first step until their release.
+func TestSeek_PagesHeldBeforeTheCaptureAreOwnedUntilReleased(t *testing.T) {
+	in := `page_pool_state_hold: page_pool=a pfn=0x10 hold=5
+page_pool_state_release: page_pool=a pfn=0x1 release=1
+page_pool_state_release: page_pool=a pfn=0x2 release=2
+page_pool_release: page_pool=a inflight=3 hold=5 release=2 cnt=1
+`
+	tr, _ := ParseString(in, 100)
+	r := New(tr)
+	p := r.Pools[0]
+	r.Seek(0)
+	if p.Owned != 2 || r.Owner(1) != 1 || r.Owner(2) != 1 || r.Owner(0x10) != 0 {
+		t.Errorf("step 0: owned %d, pfn 1 %d, pfn 2 %d", p.Owned, r.Owner(1), r.Owner(2))
+	}
+	r.Seek(2)
+	if p.Owned != 2 || r.Owner(1) != 0 || r.Owner(2) != 1 || r.Owner(0x10) != 1 {
+		t.Errorf("step 2: owned %d", p.Owned)
+	}
+	r.Seek(4)
+	if p.Owned != 1 || r.HeldBefore != 2 || len(r.Findings) != 1 {
+		t.Errorf("end: owned %d, held before %d, findings %v", p.Owned, r.HeldBefore, r.Findings)
+	}
+	r.Seek(1)
+	if p.Owned != 3 {
+		t.Errorf("back at step 1: owned %d", p.Owned)
+	}
+}
+
+// TestParse_LostEventsMarkIsAFinding: the trace buffer's own mark of
+// dropped events is reported at its line.
+func TestParse_LostEventsMarkIsAFinding(t *testing.T) {
+	tr, _ := ParseString("page_pool_state_hold: page_pool=a pfn=0x1 hold=1\nCPU:1 [LOST 17 EVENTS]\npage_pool_state_hold: page_pool=a pfn=0x2 hold=2\n", 10)
+	r := New(tr)
+	if len(tr.Lost) != 1 || tr.Lost[0] != (Lost{2, 17}) || len(r.Findings) != 1 || r.Findings[0].Kind != "lost-events" || r.Findings[0].Line != 2 {
+		t.Errorf("%+v %v", tr.Lost, r.Findings)
+	}
+}
