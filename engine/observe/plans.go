@@ -79,7 +79,7 @@ func destroyPlan(e *sim.Era) Plan {
 	} else {
 		p.Note += " No netlink page-pool objects before 6.8: the dmesg line and the tracepoint are the only live views."
 	}
-	p.Commands = append(p.Commands, drgnCmd(drgnPool(e), "a pool's inflight and destroy_cnt from its address (the pool=0x… the tracepoint prints)"+map[bool]string{true: "; every pool in netlink's xarray with its id and detach_time", false: ""}[e.PoolNetlink], srcPP+": page_pool_inflight"))
+	p.Commands = append(p.Commands, drgnCmd(drgnPool(e), "a pool's inflight and destroy_cnt from its address (the pool=0x… the record script or perf script prints: the tracefs file prints %p hashed, which drgn cannot use)"+map[bool]string{true: "; every pool in netlink's xarray with its id and detach_time", false: ""}[e.PoolNetlink], srcPP+": page_pool_inflight"))
 	if s := drgnScan(e); s != "" {
 		p.Commands = append(p.Commands, drgnCmd(s, "the pages still out of a pool: each page whose page->pp is the pool and whose pp_magic carries the signature, with its refcount (who holds them: a socket's unread queue, a driver leak)", "include/linux/mm_types.h (page->pp, pp_magic); drgn contrib/pp_leak"))
 	}

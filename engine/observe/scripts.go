@@ -24,11 +24,11 @@ func releaseScript(e *sim.Era) string {
 	return header(e, "page_pool_release: a pool destroyed with pages in flight, and the pages that come back after") +
 		tpPrefix + EvRelease + "\n{\n" +
 		"\tprintf(\"%lu ms pool=0x%lx inflight=%d hold=%u release=%u cnt=%lu\\n\", nsecs / 1000000, (uint64)args->pool, args->inflight, args->hold, args->release, args->cnt);\n" +
-		"\t@destroying[(uint64)args->pool] = 1;\n" +
-		"\t@inflight[(uint64)args->pool] = args->inflight;\n}\n" +
-		tpPrefix + EvStateRelease + "\n/@destroying[(uint64)args->pool]/\n{\n" +
+		"\t@destroying[args->pool] = 1;\n" +
+		"\t@inflight[args->pool] = args->inflight;\n}\n" +
+		tpPrefix + EvStateRelease + "\n/@destroying[args->pool]/\n{\n" +
 		"\tprintf(\"late return pool=0x%lx " + f + "=0x%lx pfn=" + PFNFormat(e) + " release=%u\\n\", (uint64)args->pool, (uint64)args->" + f + ", args->pfn, args->release);\n" +
-		"\t@late[(uint64)args->pool] = count();\n}\n"
+		"\t@late[args->pool] = count();\n}\n"
 }
 
 // ledgerScript keeps the pool's own ledger from its state tracepoints
@@ -42,17 +42,17 @@ func releaseScript(e *sim.Era) string {
 func ledgerScript(e *sim.Era) string {
 	return header(e, "the pool's hold/release ledger: releases while the pool lives, and releases of pages it was not seen to hold") +
 		tpPrefix + EvStateHold + "\n{\n" +
-		"\t@held[(uint64)args->pool, args->pfn] = 1;\n" +
-		"\t@holds[(uint64)args->pool] = count();\n}\n" +
+		"\t@held[args->pool, args->pfn] = 1;\n" +
+		"\t@holds[args->pool] = count();\n}\n" +
 		tpPrefix + EvRelease + "\n{\n" +
-		"\t@destroying[(uint64)args->pool] = 1;\n}\n" +
+		"\t@destroying[args->pool] = 1;\n}\n" +
 		tpPrefix + EvStateRelease + "\n{\n" +
-		"\t@releases[(uint64)args->pool] = count();\n" +
-		"\tif (@destroying[(uint64)args->pool] == 0) {\n" +
-		"\t\t@given_up_while_live[(uint64)args->pool] = count();\n\t}\n" +
-		"\tif (@held[(uint64)args->pool, args->pfn] == 0) {\n" +
+		"\t@releases[args->pool] = count();\n" +
+		"\tif (@destroying[args->pool] == 0) {\n" +
+		"\t\t@given_up_while_live[args->pool] = count();\n\t}\n" +
+		"\tif (@held[args->pool, args->pfn] == 0) {\n" +
 		"\t\tprintf(\"pool=0x%lx releases pfn=" + PFNFormat(e) + " not seen held (foreign, or held before the script)\\n\", (uint64)args->pool, args->pfn);\n\t}\n" +
-		"\tdelete(@held[(uint64)args->pool, args->pfn]);\n}\n" +
+		"\tdelete(@held[args->pool, args->pfn]);\n}\n" +
 		"END\n{\n\tclear(@held);\n}\n"
 }
 
