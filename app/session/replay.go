@@ -1,10 +1,8 @@
 package session
 
 import (
-	"embed"
 	"errors"
 	"fmt"
-	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -14,6 +12,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	rp "pplab/engine/replay"
+	"pplab/engine/replay/examples"
 )
 
 // The trace replay page (/replay/): a page_pool tracepoint capture opened,
@@ -25,14 +24,8 @@ import (
 // package app only wires the inputs to it and renders its ReplayView. A
 // replay has no URL state: the capture is the user's, never sent anywhere.
 
-// The examples are engine/replay/testdata's captures (*.txt), copied here
-// so that the page embeds them (go:embed reaches no parent directory):
-// `go generate ./app/session` copies them again, and
-// TestReplayExamples_AreTheEngineTestdata fails while a copy differs.
-//
-//go:generate sh -c "rm -f replayex/*.txt && cp ../../engine/replay/testdata/*.txt replayex/"
-//go:embed replayex/*.txt
-var replayFS embed.FS
+// The examples are engine/replay/examples' captures (embedded there).
+var replayFS = examples.FS
 
 // ReplayExample is one capture the page offers.
 type ReplayExample struct {
@@ -57,7 +50,7 @@ var replayToolsShort = map[string]string{"capture": "tracefs", "ftrace": "tracef
 // machine first, then the synthetic ones, each by era and name. A file is
 // named KIND-ERA-TOOL (veth-6.18-capture, synthetic-5.12-ftrace).
 func ReplayExamples() []ReplayExample {
-	ents, _ := replayFS.ReadDir("replayex")
+	ents, _ := replayFS.ReadDir(".")
 	type key struct{ major, minor int }
 	var out []ReplayExample
 	keys := map[string]key{}
@@ -114,7 +107,7 @@ func ReplayExampleText(name string) (string, bool) {
 	if name == "" || strings.ContainsAny(name, "/\\") {
 		return "", false
 	}
-	b, err := replayFS.ReadFile(path.Join("replayex", name+".txt"))
+	b, err := replayFS.ReadFile(name + ".txt")
 	if err != nil {
 		return "", false
 	}

@@ -4,43 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	rp "pplab/engine/replay"
 )
-
-// TestReplayExamples_AreTheEngineTestdata: the page's examples are
-// engine/replay/testdata's captures, byte for byte (go generate
-// ./app/session copies them).
-func TestReplayExamples_AreTheEngineTestdata(t *testing.T) {
-	dir := filepath.Join("..", "..", "engine", "replay", "testdata")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if len(files) == 0 {
-		t.Skipf("%s has no captures in this checkout", dir)
-	}
-	want := map[string]bool{}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".txt")
-		want[name] = true
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, ok := ReplayExampleText(name)
-		if !ok || got != string(b) {
-			t.Errorf("%s: the page's copy differs or is missing: run go generate ./app/session", f)
-		}
-	}
-	for _, e := range ReplayExamples() {
-		if !want[e.Name] {
-			t.Errorf("example %s is not in %s any more: run go generate ./app/session", e.Name, dir)
-		}
-	}
-}
 
 func TestReplayExamples_RealCaptureFirst(t *testing.T) {
 	ex := ReplayExamples()

@@ -14,9 +14,9 @@ import (
 	"pplab/engine/sim"
 )
 
-var updateFixtures = flag.Bool("update-fixtures", false, "rewrite engine/replay/testdata/synthetic-*.txt from the model")
+var updateFixtures = flag.Bool("update-fixtures", false, "rewrite engine/replay/examples/synthetic-*.txt from the model")
 
-const replayFixtures = "../../engine/replay/testdata"
+const replayFixtures = "../../engine/replay/examples"
 
 // fixtureEras are the eras whose tracepoint format differs: pfn in
 // decimal and page= (5.12), hex and page= (6.8), netmem= is_net_iov= with
@@ -125,7 +125,7 @@ func fixtureHeader(era, kind string) string {
 
 // TestReplay_SyntheticFixturesInEveryFormatAgree writes the model's
 // destroy run in each era's format and in each tool's variant of it
-// (the fixtures engine/replay/testdata/synthetic-*.txt, which the page
+// (the fixtures engine/replay/examples/synthetic-*.txt, which the page
 // offers as examples), checks the files are what the model writes now,
 // and that every variant replays to the same pools, counters, owned pages
 // and destroy as the model's own counters say.

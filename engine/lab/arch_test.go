@@ -24,7 +24,7 @@ import (
 var layers = []string{
 	"sim", "sim/simtest", "mm", "pagepool", "skb", "drivers", "workload",
 	"lab/internal/state", "lab/internal/fastforward", "lab/internal/series", "lab/internal/kernelsrc", "lab/internal/report",
-	"lab", "traceevent", "observe", "perf", "diagnose", "replay",
+	"lab", "traceevent", "observe", "perf", "diagnose", "replay/examples", "replay",
 }
 
 // TestArchitecture_ImportsPointDown checks every engine source file, tests
@@ -96,9 +96,10 @@ func TestArchitecture_ImportsPointDown(t *testing.T) {
 // skb.
 func TestArchitecture_UIAndCLIUseTheLab(t *testing.T) {
 	allowed := map[string]bool{"pplab/engine/lab": true, "pplab/engine/perf": true, "pplab/engine/diagnose": true, "pplab/engine/observe": true, "pplab/engine/traceevent": true, "pplab/engine/sim": true, "pplab/app": true, "pplab/app/session": true,
-		"pplab/engine/replay": true, // a real capture replayed: pages by pfn from a trace, no model state
-		"pplab/app/tour":      true, // the guided tour's chapters as data (plain Go, as the session)
-		"pplab/app/tourprint": true} // a tour state's printed picture (plain Go: the site generator draws it)
+		"pplab/engine/replay/examples": true, // the captures the replay page offers (data)
+		"pplab/engine/replay":          true, // a real capture replayed: pages by pfn from a trace, no model state
+		"pplab/app/tour":               true, // the guided tour's chapters as data (plain Go, as the session)
+		"pplab/app/tourprint":          true} // a tour state's printed picture (plain Go: the site generator draws it)
 	seen := 0
 	for _, dir := range []string{"../../app", "../../app/session", "../../app/tour", "../../app/tourprint", "../../wasm", "../../cmd/ppsim", "../../e2e"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))

@@ -77,7 +77,7 @@ something else entirely
 // TestSeek_BackAndForthEqualsStraight: any walk of Seek ends in the state
 // a straight replay to the same step has (the page's stepping).
 func TestSeek_BackAndForthEqualsStraight(t *testing.T) {
-	b, err := os.ReadFile("testdata/veth-6.18-capture.txt")
+	b, err := os.ReadFile("examples/veth-6.18-capture.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestSeek_BackAndForthEqualsStraight(t *testing.T) {
 // TestReplay_ThisMachinesCapture: the real 6.18 capture (testdata) reads
 // whole: one veth pool created in it, bulk refills, a destroy.
 func TestReplay_ThisMachinesCapture(t *testing.T) {
-	b, err := os.ReadFile("testdata/veth-6.18-capture.txt")
+	b, err := os.ReadFile("examples/veth-6.18-capture.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,11 +181,11 @@ func TestParse_BinaryIsUnknown(t *testing.T) {
 
 // TestStream_SameAsNew: the streamed replay (ppsim replay, which keeps no
 // event) reports what the stored one (the page's) does, for every capture
-// in testdata.
+// in examples.
 func TestStream_SameAsNew(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.txt")
+	files, _ := filepath.Glob("examples/*.txt")
 	if len(files) < 5 {
-		t.Fatalf("%d captures in testdata", len(files))
+		t.Fatalf("%d captures in examples", len(files))
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
