@@ -121,8 +121,6 @@ func (p *ReplayPage) load(ctx ga.Context, source, text string) {
 	})
 }
 
-func plural(n int, what string) string { return session.Plural(n, what) }
-
 func sizeText(n int) string {
 	switch {
 	case n >= 1<<20:
@@ -405,7 +403,7 @@ func (p *ReplayPage) renderInput(v *session.ReplayView) ga.UI {
 			ga.P().Body(ga.Strong().Text(cap1(v.MsgFrom)+": "), ga.Text(v.Msg+kept))))
 	}
 	if v.Loaded && p.busy == "" {
-		status = append(status, ga.P().ID("replay-source").Class("meta").Role("status").Text(fmt.Sprintf("Replaying %s: %s, %s, %s.", v.Source, plural(v.Lines, "line"), plural(v.Events, "event"), plural(len(v.Pools), "pool"))))
+		status = append(status, ga.P().ID("replay-source").Class("meta").Role("status").Text(fmt.Sprintf("Replaying %s: %s, %s, %s.", v.Source, session.Plural(v.Lines, "line"), session.Plural(v.Events, "event"), session.Plural(len(v.Pools), "pool"))))
 	}
 	return ga.Section().ID("replay-input").Class("panel rp-input").Aria("label", "the capture").Body(
 		ga.H2().Text("The capture"),
@@ -503,7 +501,7 @@ func replayPools(v *session.ReplayView) []ga.UI {
 			),
 			destroy,
 			ga.P().Class("meta rp-pages-text").Text(fmt.Sprintf("The %s it holds or releases in the capture, by pfn; at this step %d owned (held before the capture included), %d held and given up, %d not held yet.%s",
-				plural(pl.Pages, "page"), pl.Owned, pl.Seen-pl.Owned, pl.Pages-pl.Seen, more)),
+				session.Plural(pl.Pages, "page"), pl.Owned, pl.Seen-pl.Owned, pl.Pages-pl.Seen, more)),
 			&ReplayTiles{Tiles: pl.Tiles},
 		))
 	}

@@ -40,33 +40,15 @@ func TestLive_CaptureAgreesWithTheModel(t *testing.T) {
 		}
 		t.Fatalf("capture.sh: %v: %s", err, msg)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := replay.Parse(f, replay.CLIMaxLines)
-	if err != nil {
-		t.Fatal(err)
-	}
-	capture := replay.New(tr)
-	if tr.UnknownCount > 0 {
-		t.Errorf("%d lines of this kernel's own capture did not read: %v", tr.UnknownCount, tr.Unknown)
-	}
-	p := capture.Busiest()
-	if p == nil || p.Holds < replay.BulkRefill {
+	capture, p := replayFile(t, out)
+	if p.Holds < replay.BulkRefill {
 		t.Fatalf("the capture holds no veth pool: %s", capture.Summary())
 	}
-	var model strings.Builder
-	res, err := lab.RunVethTransfer(lab.VethTransfer{Era: "6.18", MiB: 4}, func(e sim.Event) {
-		if e.IsTracepoint() {
-			model.WriteString(e.TraceLine() + "\n")
-		}
-	})
+	model, res, err := lab.VethTransferTrace(lab.VethTransfer{Era: "6.18", MiB: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mt, err := replay.ParseString(model.String(), replay.CLIMaxLines)
+	mt, err := replay.ParseString(model, replay.CLIMaxLines)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,27 +102,8 @@ func TestLive_BpftraceRecordSeesWhatTracefsSees(t *testing.T) {
 	}
 	bt.Process.Signal(syscall.SIGINT)
 	bt.Wait()
-	read := func(name string) (*replay.Replay, *replay.Pool) {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := replay.ParseString(string(b), replay.CLIMaxLines)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tr.UnknownCount > 0 {
-			t.Errorf("%s: %d lines did not read: %v", filepath.Base(name), tr.UnknownCount, tr.Unknown)
-		}
-		r := replay.New(tr)
-		p := r.Busiest()
-		if p == nil {
-			t.Fatalf("%s holds no pool", filepath.Base(name))
-		}
-		return r, p
-	}
-	tr, tp := read(out)
-	br, bp := read(rec)
+	tr, tp := replayFile(t, out)
+	br, bp := replayFile(t, rec)
 	pfns := func(r *replay.Replay, p *replay.Pool) []uint64 {
 		var out []uint64
 		for _, e := range r.Trace.Events {
@@ -182,18 +145,39 @@ func TestLive_PerfScriptSeesWhatTracefsSees(t *testing.T) {
 	if err != nil {
 		t.Fatalf("perf script: %v", err)
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
+	perfOut := filepath.Join(dir, "perf.txt")
+	if err := os.WriteFile(perfOut, script, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ptr, _ := replay.ParseString(string(script), replay.CLIMaxLines)
-	ttr, _ := replay.ParseString(string(b), replay.CLIMaxLines)
-	pr, tr := replay.New(ptr), replay.New(ttr)
-	pp, tp := pr.Busiest(), tr.Busiest()
-	if ptr.UnknownCount > 0 || pp == nil || tp == nil || ptr.Formats["perf"] != len(ptr.Events) {
-		t.Fatalf("perf script: %d unknown %v, formats %v", ptr.UnknownCount, ptr.Unknown, ptr.Formats)
+	tr, tp := replayFile(t, out)
+	pr, pp := replayFile(t, perfOut)
+	if f := pr.Trace.Formats; f["perf"] != len(pr.Trace.Events) {
+		t.Errorf("perf script lines read as %v", f)
 	}
 	if tp.Holds != pp.Holds || tp.Releases != pp.Releases || tp.DestroyChecks != pp.DestroyChecks || tp.Inflight != pp.Inflight {
 		t.Errorf("tracefs and perf script replay differently:\ntracefs: %s\nperf:    %s", tr.Summary(), pr.Summary())
 	}
+}
+
+// replayFile replays a capture file; every line must read and some pool
+// must hold pages. It returns the replay and its busiest pool.
+func replayFile(t *testing.T, name string) (*replay.Replay, *replay.Pool) {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := replay.ParseString(string(b), replay.CLIMaxLines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.UnknownCount > 0 {
+		t.Errorf("%s: %d lines did not read: %v", filepath.Base(name), tr.UnknownCount, tr.Unknown)
+	}
+	r := replay.New(tr)
+	p := r.Busiest()
+	if p == nil {
+		t.Fatalf("%s holds no pool", filepath.Base(name))
+	}
+	return r, p
 }

@@ -816,17 +816,11 @@ func compareVethRun(stdout io.Writer, capture *replay.Replay, mib int, era strin
 	if len(pools) == 0 {
 		return fmt.Errorf("replay: the capture holds no page in any pool: nothing to compare with the model's veth pool")
 	}
-	var trace strings.Builder
-	res, err := lab.RunVethTransfer(lab.VethTransfer{Era: era, MiB: mib}, func(e sim.Event) {
-		if e.IsTracepoint() {
-			trace.WriteString(e.TraceLine())
-			trace.WriteByte('\n')
-		}
-	})
+	trace, res, err := lab.VethTransferTrace(lab.VethTransfer{Era: era, MiB: mib})
 	if err != nil {
 		return bad("--compare-veth: %v", flagText(err))
 	}
-	mt, err := replay.ParseString(trace.String(), replay.CLIMaxLines)
+	mt, err := replay.ParseString(trace, replay.CLIMaxLines)
 	if err != nil {
 		return err
 	}

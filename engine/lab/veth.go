@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"strings"
 
 	"pplab/engine/drivers"
 	"pplab/engine/mm"
@@ -159,4 +160,19 @@ func vethSenderSKB(st *skb.Stack, cpu, headers, n int) (*skb.SKB, error) {
 		n -= c
 	}
 	return sk, nil
+}
+
+// VethTransferTrace runs t and returns its page_pool tracepoints as the
+// tracefs trace file prints them (the text a capture of the same transfer
+// is compared with).
+func VethTransferTrace(t VethTransfer) (string, VethResult, error) {
+	var b strings.Builder
+	b.WriteString(sim.TraceFileHeader)
+	res, err := RunVethTransfer(t, func(e sim.Event) {
+		if e.IsTracepoint() {
+			b.WriteString(e.TraceLine())
+			b.WriteByte('\n')
+		}
+	})
+	return b.String(), res, err
 }
