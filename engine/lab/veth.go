@@ -42,12 +42,13 @@ import (
 type VethTransfer struct {
 	Era    string
 	MiB    int
-	Rcvbuf int // bytes of truesize the reader lets queue before it reads; 0: VethDefaultRcvbuf
+	Rcvbuf int // bytes of truesize the reader lets queue before it reads; 0: the rcvbuf knob's default
 }
 
-// VethDefaultRcvbuf is the reader's default batch: 1 MiB of truesize,
-// about 15 of the transfer's 64 KB skbs.
-const VethDefaultRcvbuf = 1 << 20
+// VethDefaultRcvbuf is the reader's default batch: the model's rcvbuf
+// knob at its default (sk_rcvbuf as TCP autotuning grows it, tcp_rmem[2]
+// = 6 MB), the tcp-stream scenario's window too.
+var VethDefaultRcvbuf = int(sim.KnobRcvbuf.Spec().Default)
 
 // VethResult is a veth transfer's outcome.
 type VethResult struct {
