@@ -42,11 +42,11 @@ type Spec struct {
 	// TxNapiConsumeFrom is the first era from which a driver that freed
 	// with dev_kfree_skb_any frees with napi_consume_skb ("" = never; see
 	// TxConsumes).
-	TxNapiConsumeFrom string
+	TxNapiConsumeFrom string `rule:"TX completion frees with napi_consume_skb"`
 	// XDPDropRefillFrom is the first era in which a driver whose XDP_DROP
 	// reuses the buffer (XDPDropReuse) releases it to the pool at the
 	// refill instead (XDPDropAtRefill; "" = never).
-	XDPDropRefillFrom string
+	XDPDropRefillFrom string `rule:"XDP_DROP puts the page back to the pool"`
 	// PPNapiFrom is the first era in which the driver sets
 	// page_pool_params.napi ("" = never). The field is opt-in (8c48eea3adf3,
 	// v6.4, whose page_pool.rst hunk says `pp_params.napi = napi; /* only if
@@ -54,7 +54,7 @@ type Spec struct {
 	// recycle of an skb's page only when pp->p.napi is set and its
 	// list_owner is this CPU: a pool without it sends every skb page through
 	// the ptr_ring, whatever the era.
-	PPNapiFrom string
+	PPNapiFrom string `rule:"the pool is linked to the NAPI (pp.napi)"`
 	// NetdevFrom is the first era in which the driver sets
 	// page_pool_params.netdev ("" = never): the field is v6.8 (page_pool
 	// introspection) and opt-in; 7cc9e6d77f85 "eth: link netdev to
@@ -62,11 +62,11 @@ type Spec struct {
 	// netsec), none of the other model drivers sets it. Only a pool linked
 	// to its netdev is listed by netlink, and its stalled shutdown is not
 	// warned about (sim.Era.PoolNetlink).
-	NetdevFrom string
+	NetdevFrom string `rule:"the pool is linked to the netdev (pp.netdev)"`
 	// RecycleFrom is the first era in which the model's driver calls
 	// skb_mark_for_recycle; before it, the driver calls page_pool_release_page
 	// when it builds an skb.
-	RecycleFrom string
+	RecycleFrom string `rule:"the driver marks its skbs for recycling"`
 	// HeadSplit: the driver copies small frames, and the headers of larger
 	// ones, into a linear skb of this many bytes (napi_alloc_skb) and adds
 	// the buffers as page_pool frags (hns3: HNS3_RX_HEAD_SIZE 256; bnxt's
@@ -101,7 +101,7 @@ type Spec struct {
 	// aggregation ring's size in RX descriptors (rx_agg_ring_size =
 	// rx_ring_size × agg_factor), AggHead the head buffer's size in that
 	// mode (rx_buf_use_size = rx_copy_thresh: frames up to it are copied).
-	AggFrom            string
+	AggFrom            string `rule:"payload from a page_pool-fed aggregation ring"`
 	AggFactor, AggHead int
 	// AggMaxRxDescs is the most RX descriptors with the aggregation ring
 	// on: bnxt_set_ring_params cuts a larger ring to
@@ -122,10 +122,10 @@ type Spec struct {
 	// <20250119020518.1962249-8-kuba@kernel.org>, net-next January 2025, so
 	// v6.14: the model's 6.15; read in 7.3.4). Before HeadPoolFrom they are
 	// napi_alloc_frag'd (page_frag) buffers.
-	HeadPoolFrom        string
+	HeadPoolFrom        string `rule:"RX heads are page_pool fragments"`
 	HeadPoolBuf         int
 	HeadPoolBufWide     int
-	HeadPoolBufWideFrom string
+	HeadPoolBufWideFrom string `rule:"head fragments are 1024 bytes, four to a page"`
 	// HDSThreshWide is the header-data split threshold from
 	// HeadPoolBufWideFrom on the path with an aggregation ring: a frame of
 	// up to it lands whole in its head buffer, a larger one is split, its
@@ -167,12 +167,12 @@ type Spec struct {
 	// 7.3's bnxt_init_ring_params; the commit is not pinned); before it
 	// a head of up to AggHead bytes is copied into a new skb and its
 	// buffer reused (bnxt_copy_skb, bnxt_reuse_rx_data).
-	CopybreakZeroFrom string
+	CopybreakZeroFrom string `rule:"no frame is copied (rx_copybreak 0)"`
 	// PoolDMAFrom is the first era in which the driver lets its pool map
 	// the pages (PP_FLAG_DMA_MAP); before it the driver maps each RX buffer
 	// when it posts it and unmaps it when the frame arrives, so every
 	// recycled page is mapped again ("" = the pool maps in every era).
-	PoolDMAFrom string
+	PoolDMAFrom string `rule:"the pool maps and syncs the pages"`
 	// RxCacheUntil is the first era in which the driver no longer keeps
 	// its own RX page cache in front of its pool ("" = it never has one):
 	// before it, a released RX buffer goes into the driver's cache and the
@@ -181,7 +181,7 @@ type Spec struct {
 	// takes a page reference of its own for each skb it builds instead of
 	// marking it (RecycleFrom) or releasing the page from the pool, and it
 	// maps its pages itself (PoolDMAFrom).
-	RxCacheUntil string
+	RxCacheUntil string `rule:"the driver keeps its own RX page cache"`
 	// GRO: the driver hands skbs to napi_gro_receive (most drivers);
 	// otherwise netif_receive_skb (cpsw_rx_handler), and GRO never sees them.
 	GRO bool
@@ -225,7 +225,13 @@ type Spec struct {
 	// queue ("" = never), UnreadableWhy why it does not before (or ever);
 	// DevmemUnmodelled, when set, is why the model's driver refuses a
 	// binding the kernel's would take (BindRxQueue, devmem.go).
-	QueueMgmtFrom, UnreadableFrom, UnreadableWhy, DevmemUnmodelled string
+	QueueMgmtFrom                   string `rule:"the driver binds a queue to a memory provider"`
+	UnreadableFrom                  string `rule:"the pool hands out unreadable net_iovs"`
+	UnreadableWhy, DevmemUnmodelled string
+	// Commits are the driver commits of its era-name fields (the field's
+	// name: the commit that brought the behaviour), where pinned: a
+	// comparison of two eras names them (EraFeatures).
+	Commits map[string]string
 }
 
 // XDPDropPath is a driver's XDP_DROP: the canonical page_pool use, the
@@ -548,6 +554,7 @@ var Specs = []*Spec{
 		// merged for v6.6).
 		PoolDMAFrom:       "6.6",
 		TxNapiConsumeFrom: "6.19",
+		Commits:           map[string]string{"TxNapiConsumeFrom": "362a161b2582", "HeadPoolFrom": "7ed816be35ab", "PoolDMAFrom": "578fcfd26e2a"},
 		Names:             map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
 		Scenarios:         []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"},
 		// bnxt_queue_mgmt_ops (David Wei, 2024; release not pinned, before

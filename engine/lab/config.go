@@ -260,10 +260,37 @@ func ParseConfig(v url.Values) (Config, error) {
 			}
 		}
 	}
+	// Knobs in passes: a knob that fits only beside another one the link
+	// gives later in key order (offset=2370 needs order=3's larger page)
+	// is tried again once the others are in; what still does not fit is
+	// named below.
+	pending := []string{}
+	knobVal := map[string]string{}
 	for _, key := range keys {
+		if _, ok := sim.KnobByName(key); ok {
+			pending = append(pending, key)
+			knobVal[key], _ = one(key)
+		}
+	}
+	for progress := true; progress && len(pending) > 0; {
+		progress = false
+		var left []string
+		for _, key := range pending {
+			next, err := cfg.With(key, knobVal[key])
+			if err == nil && next.Validate() == nil {
+				cfg, progress = next, true
+				continue
+			}
+			left = append(left, key)
+		}
+		if len(left) == len(pending) {
+			break
+		}
+		pending = left
+	}
+	for _, key := range pending {
 		if n, ok := sim.KnobByName(key); ok {
-			val, _ := one(key)
-			if !try(key, val) && version != "1" && sizes == PresetTeaching {
+			if !try(key, knobVal[key]) && version != "1" && sizes == PresetTeaching {
 				// A size that does not fit falls back to the link's
 				// default for it, the teaching size (not the kernel's,
 				// which the other sizes are not at).
@@ -336,6 +363,16 @@ type Config struct {
 	Break []string // rule names
 
 	plat *sim.Platform // calibration runs: a platform table under derivation
+	// alter: a comparison's one-change run (compare.go): the era or the
+	// driver model differing from the named one in one behaviour.
+	alter *alteration
+}
+
+// alteration is an era and a driver model a config runs instead of the
+// ones it names (nil: the named one).
+type alteration struct {
+	era  *sim.Era
+	spec *drivers.Spec
 }
 
 // DefaultPackets is the run length when Config.Packets is 0.
@@ -389,6 +426,9 @@ func (cfg Config) resolve() (resolved, error) {
 	if err != nil {
 		return r, err
 	}
+	if cfg.alter != nil && cfg.alter.era != nil {
+		era = cfg.alter.era
+	}
 	if cfg.Scenario == "" {
 		return r, named("scenario", "", "no scenario given (accepted: %s)", strings.Join(ScenarioNames(), ", "))
 	}
@@ -414,6 +454,9 @@ func (cfg Config) resolve() (resolved, error) {
 		}
 		if spec, err = drivers.SpecByName(cfg.Driver); err != nil {
 			return r, err
+		}
+		if cfg.alter != nil && cfg.alter.spec != nil {
+			spec = cfg.alter.spec
 		}
 		if sc.Refuses != nil {
 			if fe := sc.Refuses(spec, era); fe != nil {

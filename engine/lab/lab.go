@@ -71,6 +71,7 @@ type Lab struct {
 	sinceCheck uint64 `pp:"scratch"`
 	stamped    int    `pp:"scratch"` // log entries whose At is set (stampLog)
 	canFail    bool   // a rule is broken, or the era's kernel shows the scenario's failure (Scenario.KnownFailure)
+	checkAll   bool   // check fully after every operation, as a seekable run does (a comparison's runs: compare.go)
 	known      []sim.Kind
 
 	// measurement window: what was spent before the first measured operation
@@ -223,7 +224,7 @@ func (l *Lab) Step() bool {
 // RunN, RunWhile and Seek reached it (seek.go). Any other run has nothing
 // to find on any path, and its batch runs keep their
 // sampled checks.
-func (l *Lab) checkEach() bool { return l.kf.on && l.canFail }
+func (l *Lab) checkEach() bool { return (l.kf.on || l.checkAll) && l.canFail }
 
 // fullCheck runs every layer's full invariant check.
 func (l *Lab) fullCheck() {

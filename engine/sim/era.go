@@ -44,96 +44,96 @@ type Era struct {
 	// <167475990764.1934330.11960904198087757911.stgit@localhost.localdomain>,
 	// Fixes 53e0961da1c7), merged for v6.2 and backported to the 5.15 and
 	// 6.1 stable series; the eras follow the releases, so 5.15 lacks it.
-	GROPPRecycleCheck bool
+	GROPPRecycleCheck bool `commit:"" rule:"skb_gro_receive refuses to mix pp_recycle skbs"`
 	// BulkAlloc: the slow path refills the alloc cache with alloc_pages_bulk
 	// (64 pages per call) instead of one alloc_pages_node() per call:
 	// be5dba25b4b2 "net: page_pool: use alloc_pages_bulk in refill code path"
 	// (Brouer, in Mel Gorman's bulk allocator series), v5.13.
-	BulkAlloc bool
+	BulkAlloc bool `commit:"be5dba25b4b2" rule:"the slow path refills with alloc_pages_bulk"`
 	// SkbRecycle: how pages inside skbs find their pool.
-	SkbRecycle SkbRecycling
+	SkbRecycle SkbRecycling `commit:"1=- 2=6a5bcd84e886" rule:"pages in skbs return to their page_pool"`
 	// MaskedSignature: the signature test masks the low two bits of pp_magic
 	// (~0x3UL) so the pfmemalloc bit survives. Merged for v5.14-rc6 as commit
 	// 0fa32ca438b4 "page_pool: mask the page->signature before the checking";
 	// the RFC compared its signature word plainly.
-	MaskedSignature bool
+	MaskedSignature bool `commit:"0fa32ca438b4" rule:"the pp_magic test masks its low two bits"`
 	// PPSetAtAlloc: page->pp and pp_magic are set once when the pool allocates
 	// the page (page_pool_set_pp_info, 57f05bc2ab24 "page_pool: keep pp info as
 	// long as page pool owns the page", v5.15); before, 5.14 set page->pp in
 	// skb_mark_for_recycle / page_pool_store_mem_info and cleared it on return.
-	PPSetAtAlloc bool
+	PPSetAtAlloc bool `commit:"57f05bc2ab24" rule:"page->pp is set when the pool allocates"`
 	// FragAPI: page_pool_alloc_frag and pp_frag_count (Yunsheng Lin's v5.15
 	// series: 0e9d2a0a3a83 "page_pool: add interface to manipulate frag count
 	// in page pool", 53e0961da1c7 "page_pool: add frag page recycling support
 	// in page pool").
-	FragAPI bool
+	FragAPI bool `commit:"53e0961da1c7" rule:"page_pool_alloc_frag splits pages"`
 	// FragFlag: the frag API needs PP_FLAG_PAGE_FRAG (v5.15–v6.6); from v6.7 the
 	// flag is gone (an unknown flag, -EINVAL) and every pool may hand out frags.
-	FragFlag bool
+	FragFlag bool `commit:"true=53e0961da1c7 false=09d96ee5674a" rule:"frags need PP_FLAG_PAGE_FRAG"`
 	// PPRefCount: every page carries pp_ref_count = 1 from allocation and every
 	// put goes through page_pool_unref_page (58d53d8f7da6 "page_pool: unify
 	// frag_count handling in page_pool_is_last_frag()", v6.7; renamed by
 	// 0a149ab78ee2 "page_pool: transition to reference count management after
 	// page draining", v6.8).
-	PPRefCount bool
+	PPRefCount bool `commit:"58d53d8f7da6" rule:"every page carries pp_ref_count"`
 	// BiasMax is BIAS_MAX: LONG_MAX up to v6.7, LONG_MAX>>1 from v6.8
 	// (aaf153aecef1 "page_pool: halve BIAS_MAX for multiple user references of
 	// a fragment").
-	BiasMax int64
+	BiasMax int64 `commit:"aaf153aecef1" rule:"BIAS_MAX (halved from 6.8)"`
 	// NAPIDirect: skb frees in the pool's own NAPI context recycle straight
 	// into the alloc cache (8c48eea3adf3 "page_pool: allow caching from safely
 	// localized NAPI", v6.4); page_pool_destroy unlinks the NAPI.
-	NAPIDirect bool
+	NAPIDirect bool `commit:"8c48eea3adf3" rule:"skb frees in the pool's NAPI recycle to the cache"`
 	// RefillConsumerLock: page_pool_refill_alloc_cache takes
 	// ring->consumer_lock (removed by 07b17f0f7485 "page_pool: remove spinlock
 	// in page_pool_refill_alloc_cache()", v5.17). A cost, not a behaviour.
-	RefillConsumerLock bool
+	RefillConsumerLock bool `commit:"true=- false=07b17f0f7485" rule:"the cache refill takes the ring's consumer lock"`
 	// ReleaseDataClearsPPRecycle: skb_release_data clears skb->pp_recycle when
 	// this skb did not drop the last dataref (2cc3aeb5eccc "skbuff: Fix a
 	// potential race while recycling page_pool packets", v5.14-rc2). Used by
 	// engine/skb.
-	ReleaseDataClearsPPRecycle bool
+	ReleaseDataClearsPPRecycle bool `commit:"2cc3aeb5eccc" rule:"skb_release_data clears pp_recycle on shared data"`
 	// Coalesce is the skb_try_coalesce pp rule of the era. Used by engine/skb.
-	Coalesce CoalesceForm
+	Coalesce CoalesceForm `commit:"0=6a5bcd84e886 1=1effe8ca4e34 2=0646dc31ca88 3=f7dc3248dcfb" rule:"skb_try_coalesce's pp_recycle test"`
 	// NoReleasePageAPI: drivers can no longer call page_pool_release_page
 	// (removed by "net: page_pool: remove page_pool_release_page()", net-next
 	// July 2023, v6.6): the drivers that called it mark their skbs instead;
 	// the pool still releases pages internally (page_pool_return_page).
-	NoReleasePageAPI bool
+	NoReleasePageAPI bool `commit:"" rule:"page_pool_release_page gone: drivers mark skbs"`
 	// BulkNid: the bulk refill allocates on pool->p.nid
 	// (alloc_pages_bulk_array_node, Jie Wang's July 2022 patch, v6.0);
 	// before, alloc_pages_bulk_array took the local node (numa_mem_id()),
 	// whatever nid the pool prefers, so a pool with a remote nid waives the
 	// pages it allocated at every refill from its ring.
-	BulkNid bool
+	BulkNid bool `commit:"" rule:"the bulk refill allocates on pool->p.nid"`
 	// Stats: CONFIG_PAGE_POOL_STATS exists (Joe Damato's series, 8610037e8106
 	// "page_pool: Add allocation stats" and ad6fa1e1ab1b "page_pool: Add
 	// recycle stats", v5.18); before, the
 	// counters are what a stats-enabled pool would count.
-	Stats bool
+	Stats bool `commit:"8610037e8106" rule:"CONFIG_PAGE_POOL_STATS"`
 	// XDPFrameSkbRecycle: __xdp_build_skb_from_frame marks an skb built
 	// from a page_pool-backed XDP frame for recycling instead of releasing
 	// the page from its pool ("xdp: recycle Page Pool backed skbs built from
 	// XDP frames", 9c94bbf9a87b, v6.4).
-	XDPFrameSkbRecycle bool
+	XDPFrameSkbRecycle bool `commit:"9c94bbf9a87b" rule:"skbs built from XDP frames recycle"`
 	// SoftirqDirect: napi_pp_put_page lets any skb free in softirq on the
 	// CPU that owns the pool's NAPI recycle into the alloc cache, not only
 	// NAPI-safe ones (`napi_safe || in_softirq()`, v6.6): kfree_skb of a
 	// dropped frame in the NAPI poll goes to the cache.
-	SoftirqDirect bool
+	SoftirqDirect bool `commit:"4a36d0180c45" rule:"any skb free in softirq on the NAPI CPU goes to the cache"`
 	// DeferFree: tcp_recvmsg frees consumed skbs with skb_attempt_defer_free
 	// (v5.19): the free is queued to the CPU that allocated the skb and runs
 	// in its net_rx_action, with napi_consume_skb(skb, 1) (2db60eed1a95,
 	// 5.19); from v6.4 napi_consume_skb passes its budget down as napi_safe
 	// (b07a2d97ba5e), so the pages are NAPI-local there for a pool with
 	// pp.napi. Not in the 5.14/5.15 eras.
-	DeferFree bool
+	DeferFree bool `commit:"" rule:"tcp_recvmsg frees through skb_attempt_defer_free"`
 	// TracePFNHex: page_pool_state_hold / page_pool_state_release print
 	// `pfn=0x%lx`; before, `pfn=%lu` (decimal). Changed by 53d884a6675b
 	// "mm, tracing: unify PFN format strings" (Vincent Whitchurch, posted 2
 	// Jun 2021 <20210602092608.1493-1-vincent.whitchurch@axis.com>, merged
 	// through the -mm tree for v5.14).
-	TracePFNHex bool
+	TracePFNHex bool `commit:"53d884a6675b" rule:"the tracepoints print pfn in hex"`
 	// TraceNetmem: page_pool_state_hold / page_pool_state_release take a
 	// netmem_ref and print `netmem=%p is_net_iov=%lu` where older kernels
 	// print `page=%p`; their entry field is `unsigned long netmem` instead
@@ -143,7 +143,7 @@ type Era struct {
 	// net_iov). The hold format carries a stray comma after is_net_iov
 	// (`is_net_iov=%lu, pfn=`), the release format none. The model's first
 	// era with either is 6.12 (testdata/tracepoints.tsv has the sources).
-	TraceNetmem bool
+	TraceNetmem bool `commit:"" rule:"the tracepoints print netmem= and is_net_iov="`
 	// PoolNetlink: page_pool introspection (Jakub Kicinski's series,
 	// v6.8): a pool created with pp_params.netdev is listed on that netdev
 	// for the netdev netlink family (page_pool_user.c: page-pool-get,
@@ -154,7 +154,7 @@ type Era struct {
 	// shutdown" warning is muted for it ("net: page_pool: mute the periodic
 	// warning for visible page pools": only `!netdev || netdev ==
 	// NET_PTR_POISON` warns, now with the pool's id).
-	PoolNetlink bool
+	PoolNetlink bool `commit:"" rule:"pools listed over netdev netlink"`
 	// SystemPool: the per-CPU system page_pools (2b0cfa6e4956 "net: add
 	// generic percpu page_pool allocator", v6.9): net_dev_init creates one
 	// pool per CPU with page_pool_create_percpu(params, cpuid), which
@@ -163,7 +163,7 @@ type Era struct {
 	// page_pool_disable_direct_recycling clears cpuid at destroy
 	// (56ef27e3abe6, v6.9). Generic XDP copies frags-capable programs'
 	// skbs into them (e6d5dbdd20aa, skb_cow_data_for_xdp).
-	SystemPool bool
+	SystemPool bool `commit:"2b0cfa6e4956" rule:"the per-CPU system page_pools"`
 	// PoolNapiLocal: the pool decides locality itself (4a96a4e807c3
 	// "page_pool: check for PP direct cache locality later", v6.10):
 	// page_pool_put_unrefed_page runs page_pool_napi_local() whenever the
@@ -172,7 +172,7 @@ type Era struct {
 	// is gone; page_pool_put_page_bulk tries the alloc cache first when the
 	// pool is local (39806b96c89a "page_pool: try direct bulk recycling");
 	// the system pools are pinned to their CPU's node (341ee1a584c8).
-	PoolNapiLocal bool
+	PoolNapiLocal bool `commit:"4a96a4e807c3" rule:"page_pool_napi_local decides every put"`
 	// DMASkipSync: the DMA API skips a sync that would do nothing before
 	// calling it: dma_sync_single_for_{cpu,device} are inline and test
 	// dma_dev_need_sync(dev) first, false for a device whose DMA is
@@ -183,15 +183,15 @@ type Era struct {
 	// operations" and 4321de4497b2 "page_pool: check for DMA sync shortcut
 	// earlier", v6.10). Before, the call was made and dma-direct returned
 	// from it on a coherent device.
-	DMASkipSync bool
+	DMASkipSync bool `commit:"4321de4497b2" rule:"no DMA sync call on a coherent device"`
 	// RetryStopsNegative: page_pool_release_retry no longer reschedules
 	// itself when inflight went negative (a driver bug: more pages released
 	// than held), where before it retried, and warned, forever (43130d02baa1
 	// "page_pool: avoid infinite loop to schedule delayed worker",
 	// <20250213052150.18392-1-kerneljasonxing@gmail.com>, v6.15).
-	RetryStopsNegative bool
+	RetryStopsNegative bool `commit:"43130d02baa1" rule:"release retry stops at negative inflight"`
 	// MemProvider is the era's memory-provider form (none before 6.12).
-	MemProvider MemProviderForm
+	MemProvider MemProviderForm `commit:"1=0f9214046893 2=57afb4830157" rule:"memory providers"`
 	// DMATracking: the pool tracks its DMA-mapped pages in the dma_mapped
 	// xarray, the id in pp_magic's PP_DMA_INDEX_MASK bits; an unmap
 	// xa_cmpxchg's the slot (only the winner unmaps), and page_pool_scrub
@@ -200,12 +200,12 @@ type Era struct {
 	// "page_pool: Track DMA-mapped pages and unmap them when destroying the
 	// pool", net-next 15 Apr 2025, v6.16). Before it a page returned after
 	// the driver unbound is unmapped on a device that is gone.
-	DMATracking bool
+	DMATracking bool `commit:"ee62ce7a1d90" rule:"DMA-mapped pages tracked, unmapped at destroy"`
 	// ReleaseProducerBarrier: page_pool_release takes and drops the ring's
 	// producer lock before it frees the pool, and page_pool_recycle_in_ring
 	// counts its stat inside the lock (271683bb2cf3 "page_pool: Fix
 	// use-after-free in page_pool_recycle_in_ring", v6.16, CVE-2025-38129).
-	ReleaseProducerBarrier bool
+	ReleaseProducerBarrier bool `commit:"271683bb2cf3" rule:"page_pool_release waits for ring producers"`
 	// BulkStatAfterUnlock: the bulk put's ring stat is counted after the
 	// producer lock is dropped. page_pool_put_page_bulk counted
 	// recycle_stat_add(pool, ring, i) inside the lock, before
@@ -220,7 +220,7 @@ type Era struct {
 	// v7.3-rc6, backported to 7.2.10), which counts the stat before the
 	// unlock again (read in Debian's 7.3.4 and 7.2.13 source,
 	// docs/era-7.3.md). The model's eras with it are 6.15 to 7.1.
-	BulkStatAfterUnlock bool
+	BulkStatAfterUnlock bool `commit:"true=fcc680a647ba false=bdea4980182e" rule:"the bulk put counts its ring stat after unlock"`
 	// NapiLocalRT: page_pool_napi_local returns false on a PREEMPT_RT
 	// kernel ("net: page_pool: Don't recycle into cache on PREEMPT_RT",
 	// 32471b2f481d, <20250512092736.229935-2-bigeasy@linutronix.de>,
@@ -228,7 +228,7 @@ type Era struct {
 	// an skb is returned. Only the puts the pool decides about change;
 	// callers that pass allow_direct themselves keep the cache. Before it
 	// no release tests RT (the preempt_rt knob is refused there).
-	NapiLocalRT bool
+	NapiLocalRT bool `commit:"32471b2f481d" rule:"no NAPI-local recycling on PREEMPT_RT"`
 	// FragStatPerPage: page_pool_alloc_frag counts alloc_fast only for a
 	// frag page it takes (the page allocation's own count) and for the
 	// current page it drains and reuses from offset 0, which it also counts
@@ -238,7 +238,7 @@ type Era struct {
 	// v6.13: the return stats count pages, not frags, so a frag driver's
 	// recycling rate read wrong). Before it every fragment counted
 	// alloc_fast (0f6deac3a079, v5.19).
-	FragStatPerPage bool
+	FragStatPerPage bool `commit:"ef04d290c013" rule:"frag allocations counted per page"`
 	// DeferCountFirst: skb_attempt_defer_free increments the owner's
 	// defer_count before it compares it with skb_defer_max (an atomic
 	// count on a lockless list, per owner CPU and NUMA node: 9c94ae6bb0b2,
@@ -246,19 +246,19 @@ type Era struct {
 	// skb_defer_max − 1 skbs; before, the count was compared first and a
 	// list held skb_defer_max. The kick is at the same point (the list
 	// reaching half).
-	DeferCountFirst bool
+	DeferCountFirst bool `commit:"9c94ae6bb0b2" rule:"defer lists count first (skb_defer_max - 1)"`
 	// ConsumeAlienDefers: napi_consume_skb (with a budget) hands an skb
 	// allocated on another CPU, and not shared, to skb_attempt_defer_free
 	// after skb_release_head_state, so a TX completion returns the RX
 	// pages to the CPU that received them ("net: fix napi_consume_skb()
 	// with alien skbs", e20dfbad8aab,
 	// <20251106202935.1776179-3-edumazet@google.com>, v6.19).
-	ConsumeAlienDefers bool
+	ConsumeAlienDefers bool `commit:"e20dfbad8aab" rule:"napi_consume_skb defers an alien skb to its CPU"`
 	// SkbDeferMaxDefault is net.core.skb_defer_max's default (the
 	// skb_defer_max knob when a run does not set it): 64 from 5.19
 	// (39564c3fdc66), 128 from 6.19 ("net: increase skb_defer_max default
 	// to 128", b61785852ed0, <20251106202935.1776179-4-edumazet@google.com>).
-	SkbDeferMaxDefault int64
+	SkbDeferMaxDefault int64 `commit:"64=39564c3fdc66 128=b61785852ed0" rule:"net.core.skb_defer_max's default"`
 	// DeferRefusedNapiCache: skb_attempt_defer_free frees an skb it does
 	// not defer (this CPU allocated it, or the owner's list is full) with
 	// kfree_skb_napi_cache: local_bh_disable, __napi_kfree_skb (a NAPI-safe
@@ -269,7 +269,7 @@ type Era struct {
 	// pushed to net-next in April 2024, so v6.10 by its date; the 6.10
 	// pull was not read). Read in Debian's 6.12.118, 7.2.13 and 7.3.4
 	// net/core/skbuff.c and the 6.19 cycle's (docs/era-6.13-6.19.md M1).
-	DeferRefusedNapiCache bool
+	DeferRefusedNapiCache bool `commit:"7cb31c46b9cc" rule:"a refused defer frees NAPI-safe"`
 	// DeferSkipsZerocopy: skb_attempt_defer_free frees a zero-copy skb
 	// (skb_zcopy: SKBFL_ZEROCOPY_ENABLE, SKB.Zerocopy) at once, as it
 	// frees one it does not defer, "zero copy notifications should not be
@@ -279,18 +279,18 @@ type Era struct {
 	// pushed to net on 18 Feb 2026, so v7.0, and carried to 6.19.y), its
 	// diff read in the 6.19-stable review. v6.19 itself defers them
 	// (docs/era-6.13-6.19.md M5).
-	DeferSkipsZerocopy bool
+	DeferSkipsZerocopy bool `commit:"0943404b1f3b" rule:"zero-copy skbs are not deferred"`
 	// RingClamp: page_pool_init clamps pool_size to 16384
 	// (min(pool->p.pool_size, 16384), "page_pool: Clamp pool size to max 16K
 	// pages", <20250926131605.2276734-2-dtatulea@nvidia.com>, v6.18); before,
 	// a ring above 32768 was refused with -E2BIG.
-	RingClamp bool
+	RingClamp bool `commit:"" rule:"pool_size clamped to 16384"`
 	// PageType: the pool marks its pages with the PGTY_netpp page type and
 	// the signature check is PageNetpp() (db359fccf212 "mm: introduce a new
 	// page type for page pool in page type", v7.1-rc1), instead of
 	// (pp_magic & PP_MAGIC_MASK) == PP_SIGNATURE. Reverted in 7.1-rc6
 	// (54cf41c969da): v7.1 checks pp_magic again.
-	PageType bool
+	PageType bool `commit:"true=db359fccf212 false=54cf41c969da" rule:"pool pages carry the PGTY_netpp page type"`
 	// LTS: the release is a longterm kernel (kernel.org's releases page:
 	// 5.15, 6.1, 6.6, 6.12, 6.18).
 	LTS bool
