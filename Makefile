@@ -21,14 +21,21 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 ifneq ($(filter %-dirty dev,$(VERSION)),)
 VERSION := $(VERSION)-$(shell date +%s)
 endif
+# The model's build id (lab.BuildID: `ppsim version`, the page's footer
+# and every netdev text print it): the commit, 12 hex digits, "-dirty"
+# when git status lists a change — what go build stamps (vcs.revision,
+# vcs.modified), so a ppsim from go build or go install prints the same.
+BUILD_ID ?= $(shell git rev-parse -q --verify HEAD >/dev/null 2>&1 && { git rev-parse --short=12 HEAD; [ -z "$$(git status --porcelain 2>/dev/null)" ] || echo -dirty; } | tr -d '\n' || echo dev)
+BUILD_LDFLAGS = -X pplab/engine/lab.build=$(BUILD_ID)
+export PPLAB_BUILD_ID = $(BUILD_ID)
 ECHARTS_VERSION = 6.1.0
 ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
-WASM_LDFLAGS = -s -w -X main.version=$(VERSION)
+WASM_LDFLAGS = -s -w -X main.version=$(VERSION) $(BUILD_LDFLAGS)
 
 .PHONY: live perf xdp-tools pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test golden wasm-app e2e bench-ui bench fuzz node chromium poppler bpftrace size
 
 run: web/echarts.min.js wasm-app
-	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -addr $(ADDR)
+	$(GO) run -ldflags "-X main.version=$(VERSION) $(BUILD_LDFLAGS)" ./wasm -addr $(ADDR)
 
 # A static site any file server serves: make site, or make site PREFIX=/pplab
 # for hosting under a sub-path; BASE=https://example.org/pplab (the site's
@@ -37,7 +44,7 @@ run: web/echarts.min.js wasm-app
 BASE ?=
 site: web/echarts.min.js wasm-app
 	rm -rf site
-	$(GO) run -ldflags "-X main.version=$(VERSION)" ./wasm -gen site -prefix "$(PREFIX)" -base "$(BASE)"
+	$(GO) run -ldflags "-X main.version=$(VERSION) $(BUILD_LDFLAGS)" ./wasm -gen site -prefix "$(PREFIX)" -base "$(BASE)"
 
 test: fmt-check vet imports bpftrace perf xdp-tools unit bench-once wasm-engine wasm-test e2e
 	@echo "make test: all checks passed"
