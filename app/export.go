@@ -8,6 +8,7 @@ import (
 	ga "github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"pplab/app/session"
+	"pplab/engine/lab"
 )
 
 // Export: the run as it stands as files — the results as
@@ -52,6 +53,8 @@ func (c *ExportPanel) Render() (ui ga.UI) {
 			btn("export-perfetto", session.ExportPerfetto, "Perfetto (JSON)", "download the operations up to this one (the last "+strconv.Itoa(session.PerfettoOps)+" at most) as Chrome Trace Event JSON: open it in ui.perfetto.dev (Open trace file)", false),
 			btn("export-ethtool", session.ExportEthtool, "ethtool -S", "download the counters as an ethtool -S block", false),
 			btn("copy-ethtool", session.ExportEthtool, "copy ethtool -S", "copy the counters as an ethtool -S block, to paste into a mail", true),
+			btn("copy-netdev", session.ExportNetdev, "copy for netdev", "copy the run as plain text for a netdev mail (at most 72 columns): the config, the counters, the model's build id and the link to this state", true),
+			btn("export-netdev", session.ExportNetdev, "netdev text", "download the run as plain text for a netdev mail", false),
 		),
 		ga.P().Class("export-cli").Body(ga.Span().Class("meta").Text("the same run: "), ga.Code().ID("export-cli").Text(c.CLI)),
 	)
@@ -104,9 +107,13 @@ func download(ctx ga.Context, e session.Exported) {
 // it went there (the clipboard may refuse: an unfocused page, a
 // permission).
 func (p *Playground) copyText(e session.Exported) {
+	what, fallback := "the ethtool -S block", "the ethtool -S download"
+	if strings.HasSuffix(e.Name, "-netdev.txt") {
+		what, fallback = "the netdev text", "the netdev text download"
+	}
 	clip := ga.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
-		p.s.Notify("notice", "this page has no clipboard access (it needs https or localhost): use the ethtool -S download instead")
+		p.s.Notify("notice", "this page has no clipboard access (it needs https or localhost): use "+fallback+" instead")
 		return
 	}
 	lines := strings.Count(e.Text, "\n")
@@ -117,7 +124,7 @@ func (p *Playground) copyText(e session.Exported) {
 		p.ctx.Dispatch(func(ga.Context) { p.act("copy", func() { p.s.Notify("notice", msg) }) })
 	}
 	ok = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
-		done("copied the ethtool -S block (" + strconv.Itoa(lines) + " lines) to the clipboard")
+		done("copied " + what + " (" + strconv.Itoa(lines) + " lines) to the clipboard")
 		return nil
 	})
 	fail = ga.FuncOf(func(this ga.Value, args []ga.Value) any {
@@ -125,8 +132,25 @@ func (p *Playground) copyText(e session.Exported) {
 		if len(args) > 0 && args[0].Truthy() {
 			why = args[0].Call("toString").String()
 		}
-		done("the clipboard did not take the ethtool -S block (" + why + "): use the ethtool -S download instead")
+		done("the clipboard did not take " + what + " (" + why + "): use " + fallback + " instead")
 		return nil
 	})
 	clip.Call("writeText", e.Text).Call("then", ok, fail)
+}
+
+// pageURL is the page's origin and path (window.location), the part of
+// a link before its query: the netdev text's link opens the same page on
+// the same host, under a sub-path too.
+func pageURL() string {
+	loc := ga.Window().Get("location")
+	if !loc.Truthy() {
+		return ""
+	}
+	return loc.Get("origin").String() + loc.Get("pathname").String()
+}
+
+// buildLine is the model's build id as the footer of a page says it:
+// the id `ppsim version` prints for the same build.
+func buildLine() ga.UI {
+	return ga.P().Class("meta build").Body(ga.Text("Model build "), ga.Code().ID("build-id").Text(lab.BuildID()), ga.Text(" (ppsim version prints the same for the same build)."))
 }

@@ -136,7 +136,8 @@ func (p *Playground) Render() (ui ga.UI) {
 		),
 		ga.If(p.rest >= 2, func() ga.UI { return p.renderCharts(v, cmpOpts, lazy) }),
 		&LiveRegion{Text: v.Live},
-		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · E run to the end · ] next marker · [ previous marker · Esc leaves a field so that the keys step again · in the machine, Tab goes from figure to figure and the arrow keys (Home, End) from page to page. Kernel links open elixir.bootlin.com at the era's release.")),
+		ga.Footer().Class("foot").Body(ga.P().Text("Keyboard: → step · ← step back · Shift+→ packet · Space play/pause · R reset · E run to the end · ] next marker · [ previous marker · Esc leaves a field so that the keys step again · in the machine, Tab goes from figure to figure and the arrow keys (Home, End) from page to page. Kernel links open elixir.bootlin.com at the era's release."),
+			buildLine()),
 	)
 }
 
@@ -150,6 +151,9 @@ func (p *Playground) renderCharts(v *session.View, cmpOpts []ga.UI, lazy bool) g
 			ga.Select().ID("f-compare").Body(cmpOpts...).OnChange(onCompare),
 			ga.If(c.Err != "", func() ga.UI { return ga.P().Class("field-error").ID("err-compare").Role("alert").Text(c.Err) }),
 			ga.If(c.CmpProgress != "", func() ga.UI { return ga.P().ID("cmp-progress").Class("meta").Text(c.CmpProgress) }),
+			ga.If(c.SideBySide != "", func() ga.UI {
+				return ga.P().Class("meta").Body(ga.A().ID("cmp-side-by-side").Href(ComparePath+"?"+c.SideBySide).Text("side by side, at the first packet the two eras treat differently →"))
+			}),
 		),
 		ga.Div().Class("chart-grid").Body(
 			&Chart{ID: "chart-throughput", Wait: true, Lazy: lazy, Label: "throughput over simulated time", Option: c.Throughput, Shape: c.CmpName, File: c.File + "-throughput", Empty: cmp.Or(c.Held, "The throughput appears after the first measured window.")},
@@ -267,6 +271,7 @@ func (p *Playground) OnMount(ctx ga.Context) {
 	p.act("start-up", func() {
 		p.builtFrom = ctx.Page().URL().RawQuery
 		p.s = session.New(ctx.Page().URL().Query(), now)
+		p.s.SetPageURL(pageURL())
 		p.s.HoldCharts("The charts appear once ECharts (echarts.min.js) has loaded: when the page is left alone for a moment.")
 	})
 	p.perf.sessionMS = now()

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -229,6 +230,16 @@ func ppsim(t *testing.T) string {
 	return ppsimBin
 }
 
+// beforeLink is a netdev text without its link: the text before the last
+// blank line.
+func beforeLink(text string) string {
+	text = strings.TrimRight(text, "\n")
+	if i := strings.LastIndex(text, "\n\n"); i >= 0 {
+		return text[:i]
+	}
+	return text
+}
+
 // downloads makes the page's downloads land in a fresh directory.
 func (p *page) downloads() string {
 	p.t.Helper()
@@ -301,6 +312,35 @@ func TestExport_JSONIsWhatPpsimPrints(t *testing.T) {
 	var parsed map[string]any
 	if err := json.Unmarshal(got, &parsed); err != nil || parsed["driver_stats"] == nil {
 		t.Errorf("the export is not the contract's JSON with mlx5's driver_stats: %v %v", err, parsed)
+	}
+
+	// The netdev text at the run's end: 72 columns at most, the page's
+	// build id (the footer's), a link to this state on this host, and the
+	// rest line for line what `ppsim run --text` prints for the command
+	// line the page shows (the CLI links the query alone).
+	_, netdev := p.download(dir, "#export-netdev")
+	build := p.text("#build-id")
+	if build == "" || !strings.Contains(string(netdev), "pplab model "+build+":") {
+		t.Errorf("the netdev text does not carry the footer's build id %q:\n%s", build, netdev)
+	}
+	for i, line := range strings.Split(string(netdev), "\n") {
+		if len([]rune(line)) > 72 {
+			t.Errorf("netdev text line %d has %d columns: %q", i+1, len([]rune(line)), line)
+		}
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(netdev)), ""), rootURL+"?") {
+		t.Errorf("the netdev text does not link this page (%s):\n%s", rootURL, netdev)
+	}
+	textArgs := append(slices.Clone(args[:len(args)-1]), "--text")
+	cliText, err := exec.Command(ppsim(t), textArgs...).Output()
+	if err != nil {
+		t.Fatalf("ppsim %s: %v", strings.Join(textArgs, " "), err)
+	}
+	if a, b := beforeLink(string(netdev)), beforeLink(string(cliText)); a != b {
+		t.Errorf("the page's netdev text differs from `ppsim %s` before the link:\n page %s\n  cli %s", strings.Join(textArgs, " "), a, b)
+	}
+	if ver, err := exec.Command(ppsim(t), "version").Output(); err != nil || !strings.Contains(string(ver), " "+build+" ") {
+		t.Errorf("ppsim version prints %q (%v), the page's footer %q", ver, err, build)
 	}
 
 	// Mid-run: an equal batch run stopped at the same op, as the CLI marshals it.

@@ -23,10 +23,11 @@ const (
 	ExportTrace    = "trace"
 	ExportEthtool  = "ethtool"
 	ExportPerfetto = "perfetto"
+	ExportNetdev   = "netdev"
 )
 
 // ExportKinds are the kinds Export takes, in the order the page offers them.
-var ExportKinds = []string{ExportJSON, ExportCSV, ExportTrace, ExportPerfetto, ExportEthtool}
+var ExportKinds = []string{ExportJSON, ExportCSV, ExportTrace, ExportPerfetto, ExportEthtool, ExportNetdev}
 
 // Exported is one export: a file name, its media type and the text.
 type Exported struct {
@@ -46,6 +47,8 @@ func (s *Session) Export(kind string) (Exported, error) {
 		return Exported{base + "-trace.txt", "text/plain", s.TraceText()}, nil
 	case ExportEthtool:
 		return Exported{base + "-ethtool.txt", "text/plain", s.EthtoolText()}, nil
+	case ExportNetdev:
+		return Exported{base + "-netdev.txt", "text/plain", s.NetdevText()}, nil
 	case ExportPerfetto:
 		text, err := s.PerfettoJSON()
 		return Exported{base + "-perfetto.json", "application/json", text}, err
@@ -77,6 +80,16 @@ func (s *Session) exportBase() string {
 // the CLI's: an equal run in batch to the same operation, replayed when
 // the button is pressed (the page's violation panel keeps its own log).
 func (s *Session) ResultsJSON() string {
+	b, err := json.Marshal(s.exportResults())
+	if err != nil { // cannot happen: Results.MarshalJSON does not fail
+		panic("session: the results do not marshal: " + err.Error())
+	}
+	return string(b) + "\n"
+}
+
+// exportResults are the results the exports give (ResultsJSON's doc says
+// why a run that checks every operation is run again in batch).
+func (s *Session) exportResults() lab.Results {
 	r := s.lab.Results()
 	if s.checksEveryOp() {
 		if l, err := lab.New(s.cfg); err == nil {
@@ -85,17 +98,34 @@ func (s *Session) ResultsJSON() string {
 			r = l.Results()
 		}
 	}
-	b, err := json.Marshal(r)
-	if err != nil { // cannot happen: Results.MarshalJSON does not fail
-		panic("session: the results do not marshal: " + err.Error())
-	}
-	return string(b) + "\n"
+	return r
 }
 
 // checksEveryOp: the run can report violations, so the playground's run
 // checks fully after every operation (see ResultsJSON).
 func (s *Session) checksEveryOp() bool {
 	return len(s.cfg.Break) > 0 || len(s.lab.KnownFailure()) > 0
+}
+
+// SetPageURL tells the session where its page is (origin and path, e.g.
+// https://example.org/pplab/): the netdev text's link starts with it. A
+// session without one (a test, the CLI's) links the query part alone.
+func (s *Session) SetPageURL(u string) { s.pageURL = u }
+
+// Link is the page's link to the state shown: the page URL (SetPageURL)
+// and the query (Query: the config, the step, the page's own keys).
+func (s *Session) Link() string {
+	return s.pageURL + "?" + s.FullQuery().Encode()
+}
+
+// NetdevText is the run as it stands as plain text for a netdev mail
+// (lab.RunText: the config, the counters as ethtool -S names them, the
+// rate, the model's build id and the link to this state; no line over 72
+// columns). The results are ResultsJSON's: at the run's end what
+// `ppsim run --text` prints for the same config, but for the link (the
+// CLI links the run, the page the operation shown).
+func (s *Session) NetdevText() string {
+	return lab.RunText(s.cfg, s.exportResults(), s.Link())
 }
 
 // csvHeader is the series CSV's first line: a window's end (packets, the

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -205,7 +206,52 @@ func TestExport_TraceAndKinds(t *testing.T) {
 			t.Errorf("Export(%s): %q %v", k, e.Name, err)
 		}
 	}
-	if _, err := s.Export("pdf"); err == nil || !strings.Contains(err.Error(), "json, csv, trace, perfetto, ethtool") {
+	if _, err := s.Export("pdf"); err == nil || !strings.Contains(err.Error(), "json, csv, trace, perfetto, ethtool, netdev") {
 		t.Errorf("Export(pdf): %v", err)
+	}
+}
+
+// TestExport_NetdevTextLinksTheStateShown: the netdev text keeps to 72
+// columns, carries the build id and every counter, and its link (wrapped
+// as RFC 3986 appendix C asks when long) opens a session at the same
+// config and operation; at the run's end its counters are the CLI's
+// (the results ResultsJSON gives).
+func TestExport_NetdevTextLinksTheStateShown(t *testing.T) {
+	for _, tc := range []struct{ name, q string }{
+		{"drop-teaching", "scenario=drop&rx_descs=16&pool_size=32&packets=3000"},
+		{"forward-kernel-sizes", "scenario=forward&driver=mlx5&era=6.19&sizes=kernel&tx_cpu=1&packets=3000"},
+		{"rule-broken", "scenario=clone-tap&driver=bnxt&era=6.1&break=last-dataref&packets=2000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(query(t, tc.q), nil)
+			s.SetPageURL("https://example.org/some/sub/path/")
+			for i := 0; i < 40; i++ {
+				s.Step()
+			}
+			text := s.NetdevText()
+			for i, line := range strings.Split(text, "\n") {
+				if len([]rune(line)) > lab.TextWidth {
+					t.Errorf("line %d has %d columns: %q", i+1, len([]rune(line)), line)
+				}
+			}
+			if !strings.Contains(text, lab.BuildID()) || !strings.Contains(text, "rx_pp_recycle_released_ref") {
+				t.Errorf("no build id or counters:\n%s", text)
+			}
+			link := text
+			if i, j := strings.LastIndex(text, "<"), strings.LastIndex(text, ">"); i >= 0 && j > i {
+				link = strings.Join(strings.Fields(text[i+1:j]), "")
+			} else {
+				lines := strings.Split(strings.TrimSpace(text), "\n")
+				link = lines[len(lines)-1]
+			}
+			u, err := url.Parse(link)
+			if err != nil || !strings.HasPrefix(link, "https://example.org/some/sub/path/?") {
+				t.Fatalf("link %q: %v", link, err)
+			}
+			back := New(u.Query(), nil)
+			if back.Config().Values().Encode() != s.Config().Values().Encode() || back.Lab().Ops() != s.Lab().Ops() {
+				t.Errorf("the link opens %s at op %d, the page showed %s at op %d", back.Config().Values().Encode(), back.Lab().Ops(), s.Config().Values().Encode(), s.Lab().Ops())
+			}
+		})
 	}
 }

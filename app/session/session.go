@@ -109,6 +109,7 @@ type Session struct {
 
 	cmpMode            string // "" (off), "era:NAME"
 	cmp                *lab.Lab
+	pageURL            string // the page's origin and path (SetPageURL)
 	cmpErr             string
 	cmpSynced          float64 // when the charts last took the comparison's series
 	cmpDrawn           float64 // when the progress line was last redrawn

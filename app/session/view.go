@@ -188,6 +188,9 @@ type ChartsView struct {
 	// CmpProgress is how far the comparison has run ("era 5.12: 9 400 of
 	// 20 000 packets"; "… complete" at its end); "" without one.
 	CmpProgress string
+	// SideBySide is the two-run query of the run and the comparison's
+	// (lab.CompareValues) for the side-by-side page; "" without one.
+	SideBySide string
 	// File is the charts' image file name stem, as the other exports name
 	// theirs (pplab-SCENARIO[-DRIVER]-ERA-opN); a chart adds its own name.
 	File   string
@@ -440,6 +443,7 @@ func (s *Session) chartsView() ChartsView {
 	}
 	main := "era " + s.snap.Era
 	if s.cmp != nil {
+		c.SideBySide = lab.CompareValues(s.cfg, s.cmp.Config()).Encode()
 		era := s.cmp.Config().Era
 		c.CmpName = "era " + era + recyclingNote(era)
 		total := cmp.Or(s.cmp.Config().Packets, lab.DefaultPackets)
