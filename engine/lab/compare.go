@@ -32,10 +32,20 @@ import (
 
 // PacketDecisions is what one packet's window decided in one run.
 type PacketDecisions struct {
-	Stats      sim.Stats         // the counters the window added
+	Stats sim.Stats // the counters the window added
+	// Released is the pages the pools released in the window (the
+	// page_pool_state_release tracepoint): every page that left a pool,
+	// counted or not (page_pool_release_page, a full cache's flush, a
+	// destroy's scrub), where recycle_released_refcnt counts one cause.
+	Released   int64
 	Violations [sim.NumKinds]int // violations found in the window, per kind
 	Lost       int64             // packets lost in the window
 }
+
+// Released is a Decision's Stat for a page a pool released (its
+// page_pool_state_release tracepoint): it left the pool for the page
+// allocator, whether a counter counted it or not.
+const Released = "released"
 
 // Decision is one decision of a packet's window: a counter an event
 // incremented (where a page came from or went), or a violation.
@@ -45,7 +55,7 @@ type Decision struct {
 	PFN       int32  // the page (-1 if none)
 	Func      string // the kernel function, as the era names it
 	Source    string // its definition in the era's release ("" if none)
-	Stat      string // the counter (sim.Stat's name), "" for a violation
+	Stat      string // the counter (sim.Stat's name), Released, or "" for a violation
 	Violation string // the violation's kind, "" for a counter
 	Why       string
 }
@@ -81,6 +91,10 @@ type Divergence struct {
 	// the divergence first; Explained says whether one change alone does.
 	Changes   []Change
 	Explained bool
+	// Together: no change alone decides the divergence, and the two
+	// changes marked Decides do together (a pool's pp.napi and the era's
+	// NAPI-direct recycling, 6.1 → 6.4 on bnxt).
+	Together bool
 }
 
 // Comparison is what Compare found.
@@ -112,6 +126,7 @@ type Comparer struct {
 // windowState is a run's cumulative decisions after a packet.
 type windowState struct {
 	stats      sim.Stats
+	released   int64
 	violations [sim.NumKinds]int
 	lost       int64
 	ops        uint64
@@ -158,7 +173,11 @@ func NewComparer(a, b Config) (*Comparer, error) {
 
 // window is the run's cumulative decisions now.
 func (l *Lab) window() windowState {
-	return windowState{stats: l.stats(), violations: l.m.Log.Counts, lost: l.lost, ops: l.ops}
+	w := windowState{stats: l.stats(), violations: l.m.Log.Counts, lost: l.lost, ops: l.ops}
+	for _, p := range l.reg.Pools() {
+		w.released += int64(p.Release())
+	}
+	return w
 }
 
 // decided is what the window from w to v decided.
@@ -171,6 +190,7 @@ func decided(w, v windowState) PacketDecisions {
 		d.Violations[i] = v.violations[i] - w.violations[i]
 	}
 	d.Lost = v.lost - w.lost
+	d.Released = v.released - w.released
 	return d
 }
 
@@ -222,7 +242,7 @@ func (c *Comparer) tail() {
 	}
 	da, db := decided(c.at[0], end[0]), decided(c.at[1], end[1])
 	if da != db {
-		c.div = &Divergence{Packet: c.limit + 1, AfterLast: true, Op: [2]uint64{c.at[0].ops, c.at[1].ops}, OpEnd: [2]uint64{end[0].ops, end[1].ops},
+		c.div = &Divergence{Packet: c.packet + 1, AfterLast: true, Op: [2]uint64{c.at[0].ops, c.at[1].ops}, OpEnd: [2]uint64{end[0].ops, end[1].ops},
 			Decisions: [2]PacketDecisions{da, db}}
 	}
 	c.at = end
@@ -243,7 +263,7 @@ func (c *Comparer) Result() Comparison {
 	if c.done && c.div != nil && c.explain {
 		c.explain = false
 		c.div.First = firstDecisionsDiffering(c.cfg, c.div.Packet)
-		c.div.Changes, c.div.Explained = changesAt(c.cfg, c.div.Packet)
+		c.div.Changes, c.div.Explained, c.div.Together = changesAt(c.cfg, c.div.Packet)
 	}
 	return out
 }
@@ -280,24 +300,30 @@ func firstDecisionsDiffering(cfg [2]Config, packet int64) [2]*Decision {
 		l.runToPackets(packet - 1)
 		var evs []sim.Event
 		l.SetTracer(func(e sim.Event) {
-			if e.Stat != sim.StatNone || e.Kind == sim.EvViolation {
+			if e.Stat != sim.StatNone || e.Kind == sim.EvStateRelease {
 				evs = append(evs, e)
 			}
 		})
 		for l.packets < packet && !l.done {
-			op := l.ops
+			op, logged := l.ops, len(l.m.Log.List)
 			evs = evs[:0]
 			l.Step()
 			for _, e := range evs {
 				d := Decision{Op: op, CPU: e.CPU, PFN: e.Page, Why: e.Why}
 				src := l.Source(e.Func)
 				d.Func, d.Source = src.Name, src.URL
-				if e.Kind == sim.EvViolation {
-					d.Violation = e.Violation.String()
-				} else {
-					d.Stat = e.Stat.String()
+				d.Stat = e.Stat.String()
+				if e.Kind == sim.EvStateRelease {
+					d.Stat = Released
 				}
 				seq[i] = append(seq[i], d)
+			}
+			// The violations the step found, from the log (a checker's
+			// finding is no event; the log keeps the first
+			// sim.MaxViolationsKept).
+			for _, v := range l.m.Log.List[logged:] {
+				src := l.Source(v.Op)
+				seq[i] = append(seq[i], Decision{Op: op, CPU: v.CPU, PFN: v.Page, Func: src.Name, Source: src.URL, Violation: v.Kind.String(), Why: v.Detail})
 			}
 		}
 		l.SetTracer(nil)
@@ -305,11 +331,13 @@ func firstDecisionsDiffering(cfg [2]Config, packet int64) [2]*Decision {
 	// Where pages went (a recycle counter, a release) and violations
 	// first: the decisions a comparison is about; where pages came from
 	// (the alloc counters) only when those agree.
-	dest := func(d Decision) bool { return d.Violation != "" || strings.HasPrefix(d.Stat, "recycle_") }
+	dest := func(d Decision) bool {
+		return d.Violation != "" || d.Stat == Released || strings.HasPrefix(d.Stat, "recycle_")
+	}
 	if out, ok := firstDiffering(seq, dest); ok {
 		return out
 	}
-	out, _ := firstDiffering(seq, func(Decision) bool { return true })
+	out, _ := firstDiffering(seq, func(d Decision) bool { return !dest(d) })
 	return out
 }
 
@@ -341,8 +369,11 @@ func firstDiffering(seq [2][]Decision, keep func(Decision) bool) (out [2]*Decisi
 
 // changesAt lists how the sides differ and, for each, whether the first
 // side with that change alone diverges from the first side at packet.
-// Those that do come first; explained says whether any does.
-func changesAt(cfg [2]Config, packet int64) (out []Change, explained bool) {
+// Those that do come first; explained says whether any does. When none
+// does alone, the pairs of changes are tried (up to maxPairChanges
+// changes): the first pair that does is marked, first, and together is
+// set.
+func changesAt(cfg [2]Config, packet int64) (out []Change, explained, together bool) {
 	a, b := cfg[0], cfg[1]
 	ra, _ := a.resolve()
 	rb, _ := b.resolve()
@@ -355,7 +386,13 @@ func changesAt(cfg [2]Config, packet int64) (out []Change, explained bool) {
 		field := ec.Field
 		cands = append(cands, cand{Change{Kind: "era", Name: ec.Field, Rule: ec.Rule, Commit: ec.Commit, A: ec.A, B: ec.B},
 			func(c Config) Config {
-				c.alter = &alteration{era: ra.era.WithField(field, rb.era)}
+				alt := c.altered()
+				base := ra.era
+				if alt.era != nil {
+					base = alt.era
+				}
+				alt.era = base.WithField(field, rb.era)
+				c.alter = &alt
 				return c
 			}})
 	}
@@ -364,7 +401,13 @@ func changesAt(cfg [2]Config, packet int64) (out []Change, explained bool) {
 			field, on := f.Field, f.B
 			cands = append(cands, cand{Change{Kind: "driver", Name: f.Field, Rule: f.Rule, Commit: f.Commit, A: onOff(f.A), B: onOff(f.B)},
 				func(c Config) Config {
-					c.alter = &alteration{spec: ra.spec.WithFeatureAs(field, on)}
+					alt := c.altered()
+					base := ra.spec
+					if alt.spec != nil {
+						base = alt.spec
+					}
+					alt.spec = base.WithFeatureAs(field, on)
+					c.alter = &alt
 					return c
 				}})
 		}
@@ -397,24 +440,62 @@ func changesAt(cfg [2]Config, packet int64) (out []Change, explained bool) {
 				return c
 			}})
 	}
+	// decidesAt: the first side with these changes diverges from it at
+	// the packet.
+	decidesAt := func(apply ...func(Config) Config) bool {
+		one := a
+		for _, f := range apply {
+			one = f(one)
+		}
+		cmp, err := NewComparer(a, one)
+		if err != nil {
+			return false
+		}
+		cmp.explain = false
+		cmp.limit = min(cmp.limit, packet)
+		for !cmp.Advance(1 << 16) {
+		}
+		return cmp.div != nil && cmp.div.Packet == packet
+	}
 	var decides, rest []Change
 	for _, cd := range cands {
-		one := cd.apply(a)
-		cmp, err := NewComparer(a, one)
-		if err == nil {
-			cmp.explain = false
-			cmp.limit = min(cmp.limit, packet)
-			for !cmp.Advance(1 << 16) {
-			}
-			cd.ch.Decides = cmp.div != nil && cmp.div.Packet == packet
-		}
+		cd.ch.Decides = decidesAt(cd.apply)
 		if cd.ch.Decides {
 			decides = append(decides, cd.ch)
 		} else {
 			rest = append(rest, cd.ch)
 		}
 	}
-	return append(decides, rest...), len(decides) > 0
+	if len(decides) > 0 || len(cands) > maxPairChanges {
+		return append(decides, rest...), len(decides) > 0, false
+	}
+	for i := range cands {
+		for j := i + 1; j < len(cands); j++ {
+			if decidesAt(cands[i].apply, cands[j].apply) {
+				out = []Change{cands[i].ch, cands[j].ch}
+				out[0].Decides, out[1].Decides = true, true
+				for k := range cands {
+					if k != i && k != j {
+						out = append(out, cands[k].ch)
+					}
+				}
+				return out, true, true
+			}
+		}
+	}
+	return rest, false, false
+}
+
+// maxPairChanges bounds the changes whose pairs changesAt tries (n(n−1)/2
+// runs to the packet).
+const maxPairChanges = 16
+
+// altered is a copy of cfg's alteration (none: the zero value).
+func (cfg Config) altered() alteration {
+	if cfg.alter == nil {
+		return alteration{}
+	}
+	return *cfg.alter
 }
 
 func onOff(b bool) string {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"pplab/engine/sim"
 )
@@ -216,8 +217,13 @@ func steppedDivergence(t *testing.T, a, b Config) int64 {
 		l.Record(true)
 		var cur PacketDecisions
 		lostAt := l.lost
-		for l.Step() {
+		for {
+			released := l.window().released
+			if !l.Step() && l.ops == 0 {
+				break
+			}
 			rec, _ := l.StepRecord()
+			cur.Released += l.window().released - released
 			for s := range cur.Stats {
 				cur.Stats[s] += rec.Stats[s] - rec.StatsBefore[s]
 			}
@@ -229,7 +235,7 @@ func steppedDivergence(t *testing.T, a, b Config) int64 {
 				win[i] = append(win[i], cur)
 				cur = PacketDecisions{}
 			}
-			if l.packets >= cfg.Packets {
+			if l.packets >= cfg.Packets || l.done {
 				break
 			}
 		}
@@ -240,4 +246,63 @@ func steppedDivergence(t *testing.T, a, b Config) int64 {
 		}
 	}
 	return 0
+}
+
+// TestCompare_EveryAdjacentEraDivergenceIsExplained: for every driver,
+// every scenario it runs and every two eras next to each other, at the
+// driver's own sizes, a divergence of the two runs is decided by one
+// tagged change (an Era flag with its commit, a driver's era field) or a
+// pair of them: the model's behaviour between two eras is what its era
+// entries say changed, nothing else. (-short: a rotating sample.)
+func TestCompare_EveryAdjacentEraDivergenceIsExplained(t *testing.T) {
+	type row struct {
+		driver, scenario string
+		a, b             string
+	}
+	var rows []row
+	for _, sc := range Scenarios {
+		var drvs []string
+		if sc.NeedsDriver {
+			drvs = sc.Drivers
+		} else {
+			drvs = []string{""}
+		}
+		for _, d := range drvs {
+			for i := 1; i < len(sim.Eras); i++ {
+				rows = append(rows, row{d, sc.Name, sim.Eras[i-1].Name, sim.Eras[i].Name})
+			}
+		}
+	}
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	diverged := 0
+	for i := int(time.Now().Unix()/86400) % step; i < len(rows); i += step {
+		r := rows[i]
+		a, _ := Preset(PresetKernel, r.scenario)
+		a.Driver, a.Era, a.Packets = r.driver, r.a, 5000
+		b := a
+		b.Era = r.b
+		if a.Validate() != nil || b.Validate() != nil {
+			continue
+		}
+		c, err := Compare(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Div == nil {
+			continue
+		}
+		diverged++
+		if !c.Div.Explained {
+			t.Errorf("%s %s %s→%s: packet %d: no change nor pair of changes decides it (%+v)", r.driver, r.scenario, r.a, r.b, c.Div.Packet, c.Div.Changes)
+		}
+		if c.Div.First[0] == nil && c.Div.First[1] == nil {
+			t.Errorf("%s %s %s→%s: packet %d: the windows differ but no decision does", r.driver, r.scenario, r.a, r.b, c.Div.Packet)
+		}
+	}
+	if diverged == 0 {
+		t.Error("no two adjacent eras diverged")
+	}
 }
