@@ -234,15 +234,7 @@ func cmdList(args []string, stdout io.Writer) error {
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run")
-	var cfg lab.Config
-	var sets, breaks multi
-	fs.StringVar(&cfg.Driver, "driver", "", "driver model")
-	fs.StringVar(&cfg.Scenario, "scenario", "", "scenario")
-	fs.StringVar(&cfg.Era, "era", "", "kernel era (default "+sim.DefaultEra+", or the first era the scenario runs in)")
-	packets := fs.String("packets", strconv.Itoa(lab.DefaultPackets), "packets to run")
-	seed := fs.String("seed", "1", "random seed")
-	fs.Var(&sets, "set", "knob=value (repeatable)")
-	fs.Var(&breaks, "break", "rule to break (repeatable)")
+	cf := addConfigFlags(fs)
 	trace := fs.String("trace", "", "write the event trace to FILE")
 	traceFormat := fs.String("trace-format", "all", "all (tracepoints and model events) or tracepoints (the four page_pool tracepoints only)")
 	traceMax := fs.String("trace-max", strconv.FormatInt(defaultTraceMax, 10), "stop writing the trace after this many bytes")
@@ -261,16 +253,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		ops = o
 	}
-	n, err := strconv.ParseInt(*packets, 10, 64)
-	if err != nil || n < 1 || n > lab.MaxPackets {
-		return bad("--packets %q: want an integer from 1 to %d", *packets, int64(lab.MaxPackets))
+	if err := cf.parseNumbers(); err != nil {
+		return err
 	}
-	cfg.Packets = n
-	s, err := strconv.ParseUint(*seed, 10, 64)
-	if err != nil {
-		return bad("--seed %q: want a non-negative integer", *seed)
-	}
-	cfg.Seed = s
 	if *traceFormat != "all" && *traceFormat != "tracepoints" {
 		return bad("--trace-format %q: accepted: all, tracepoints", *traceFormat)
 	}
@@ -291,11 +276,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *traceEvent != "" && *trace != "" && filepath.Clean(*traceEvent) == filepath.Clean(*trace) {
 		return bad("run: --trace and --trace-event name the same file %s: give each its own", *trace)
 	}
-	// The knobs are parsed once, here; the config holds their values.
-	if cfg.Knobs, err = sim.ParseOverrides(sets...); err != nil {
-		return bad("%s", flagText(err))
+	cfg, err := cf.config()
+	if err != nil {
+		return err
 	}
-	cfg.Break = breaks
 	l, err := lab.New(cfg)
 	if err != nil {
 		return bad("%s", flagText(err))
