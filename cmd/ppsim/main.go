@@ -3,7 +3,7 @@
 // plain text for a mail with the link that opens the run), compare two
 // kernels (or knobs, or broken rules) at the packet they diverge,
 // predict a change from a perf top listing, diagnose pasted page_pool
-// counters.
+// counters, print the model's build id (version).
 // The command-line contract is this comment and the README's "ppsim" section;
 // other tools depend on it.
 //
