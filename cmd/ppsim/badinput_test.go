@@ -18,18 +18,18 @@ var badInputs = []struct {
 	code int
 	want string
 }{
-	{"no command", "", 2, "ppsim: missing command (accepted: list, run, predict, diagnose, replay, check); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]             [--trace-event FILE [--trace-event-max BYTES]]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]   ppsim replay FILE|- [--json] [--compare-veth MIB [--era E]]   ppsim check RULE|COUNTER|destroy [--era E] [--json] | --list"},
+	{"no command", "", 2, "ppsim: missing command (accepted: list, run, compare, predict, diagnose, replay, check, version); usage:   ppsim list [--json]   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]             [--set knob=value ...] [--break rule ...] [--json | --text [--base-url URL]]             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]             [--trace-event FILE [--trace-event-max BYTES]]   ppsim compare [--driver D] --scenario S [--era E] [--packets N] [--seed N]             [--set knob=value ...] [--break rule ...]             [--with-era E] [--with-driver D] [--with-set knob=value ...] [--with-break rule ...]             [--json | --text] [--base-url URL]   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]   ppsim replay FILE|- [--json] [--compare-veth MIB [--era E]]   ppsim check RULE|COUNTER|destroy [--era E] [--json] | --list   ppsim version [--json]"},
 	{"check: no name", "check", 2, "ppsim: check: give a rule, a counter or destroy (ppsim check --list names them)"},
 	{"check: unknown name", "check warp --era 6.18", 2, "ppsim: check: unknown rule or counter \"warp\" (accepted: a rule: " + strings.Join(sim.RuleNames(), ", ") + "; a counter, by ppsim's, ethtool's or netlink's name: alloc_fast, alloc_slow, alloc_slow_high_order, alloc_empty, alloc_refill, alloc_waive, recycle_cached, recycle_cache_full, recycle_ring, recycle_ring_full, recycle_released_refcnt; or destroy)"},
 	{"check: unknown era", "check refcnt-check --era 3.0", 2, "ppsim: check: --era: unknown era \"3.0\" (accepted: " + strings.Join(sim.EraNames(), ", ") + ")"},
 	{"check: era twice", "check refcnt-check --era 6.8 --era 6.18", 2, "ppsim: check: --era is given twice: give it once"},
 	{"check: list with a name", "check --list refcnt-check", 2, "ppsim: check: --list takes no rule or counter (got \"refcnt-check\")"},
 	{"check: unknown flag", "check refcnt-check --kernel 6.18", 2, "ppsim: check: unknown flag --kernel (accepted flags: --era, --json, --list)"},
-	{"unknown command", "fly", 2, "ppsim: unknown command \"fly\" (accepted: list, run, predict, diagnose, replay, check)"},
+	{"unknown command", "fly", 2, "ppsim: unknown command \"fly\" (accepted: list, run, compare, predict, diagnose, replay, check, version)"},
 	{"list: unknown flag", "list --yaml", 2, "ppsim: list: unknown flag --yaml (accepted flags: --json)"},
 	{"list: flag twice", "list --json --json", 2, "ppsim: list: --json is given twice: give it once"},
 	{"list: stray argument", "list extra", 2, "ppsim: list: unexpected argument \"extra\""},
-	{"run: unknown flag", "run --scenario pool-ring --warp", 2, "ppsim: run: unknown flag --warp (accepted flags: --break, --driver, --era, --json, --ops, --packets, --scenario, --seed, --set, --trace, --trace-event, --trace-event-max, --trace-format, --trace-max)"},
+	{"run: unknown flag", "run --scenario pool-ring --warp", 2, "ppsim: run: unknown flag --warp (accepted flags: --base-url, --break, --driver, --era, --json, --ops, --packets, --scenario, --seed, --set, --text, --trace, --trace-event, --trace-event-max, --trace-format, --trace-max)"},
 	{"run: no scenario", "run", 2, "ppsim: no scenario given (accepted: pool-direct, pool-ring, pool-slow, drop, tcp-stream, forward, xdp-redirect, xdp-drop, xdp-tx, split-page, clone-tap, coalesce-mixed, destroy, numa-migrate, pfmemalloc, generic-xdp, devmem-rx)"},
 	{"run: unknown scenario", "run --scenario warp", 2, "ppsim: unknown scenario \"warp\" (accepted: pool-direct, pool-ring, pool-slow, drop, tcp-stream, forward, xdp-redirect, xdp-drop, xdp-tx, split-page, clone-tap, coalesce-mixed, destroy, numa-migrate, pfmemalloc, generic-xdp, devmem-rx)"},
 	{"run: empty scenario", "run --scenario ''", 2, "ppsim: run: --scenario is empty: give a value or leave the flag out"},
@@ -148,7 +148,7 @@ var badInputs = []struct {
 	{"predict: napi-direct for a driver without pp.napi", "predict --profile mvpp2-v1-before --rate 962 --unit kpps --change napi-direct", 2, "ppsim: napi-direct does not apply to mvpp2: its driver never sets page_pool_params.napi, so no era recycles its skbs' pages NAPI-locally (they go through the ptr_ring); the change that would is the driver giving its pool a NAPI: pp-napi"},
 	{"predict: stray profile name", "predict mvpp2-v1-before --rate 962 --unit kpps --change bulk", 2, "ppsim: predict: unexpected argument \"mvpp2-v1-before\" (did you mean --profile mvpp2-v1-before?)"},
 	{"predict: stray change name", "predict --profile mvpp2-v1-before --rate 962 --unit kpps bulk", 2, "ppsim: predict: unexpected argument \"bulk\" (did you mean --change bulk?)"},
-	{"run: flag without its value", "run --scenario", 2, "ppsim: run: --scenario needs a value (accepted flags: --break, --driver, --era, --json, --ops, --packets, --scenario, --seed, --set, --trace, --trace-event, --trace-event-max, --trace-format, --trace-max)"},
+	{"run: flag without its value", "run --scenario", 2, "ppsim: run: --scenario needs a value (accepted flags: --base-url, --break, --driver, --era, --json, --ops, --packets, --scenario, --seed, --set, --text, --trace, --trace-event, --trace-event-max, --trace-format, --trace-max)"},
 	{"diagnose: unknown flag", "diagnose --paste x", 2, "ppsim: diagnose: unknown flag --paste (accepted flags: --file, --interval, --json)"},
 	{"diagnose: flag twice", "diagnose --file a --file b", 2, "ppsim: diagnose: --file is given twice: give it once"},
 	{"diagnose: empty file flag", "diagnose --file ''", 2, "ppsim: diagnose: --file is empty: give a value or leave the flag out"},
@@ -167,6 +167,30 @@ var badInputs = []struct {
 	{"diagnose: zero interval", "diagnose --file {dir}/ppok.txt --interval 0", 2, "ppsim: --interval \"0\": want a positive number of seconds (10, 1.5 or 1.5s)"},
 	{"diagnose: negative interval", "diagnose --file {dir}/ppok.txt --interval -5", 2, "ppsim: --interval \"-5\": want a positive number of seconds (10, 1.5 or 1.5s)"},
 	{"predict: flag without its value", "predict --profile mvpp2-v1-before --rate", 2, "ppsim: predict: --rate needs a value (accepted flags: --change, --json, --platform, --profile, --rate, --unit)"},
+	{"run: text with json", "run --scenario pool-ring --text --json", 2, "ppsim: run: --text and --json are two outputs: give one"},
+	{"run: text with ops", "run --scenario pool-ring --text --ops 5", 2, "ppsim: run: --text prints a whole run and the link that opens it; --ops goes without it"},
+	{"run: base-url without text", "run --scenario pool-ring --base-url https://example.org/pplab/", 2, "ppsim: run: --base-url goes with --text (the link the text ends with)"},
+	{"run: base-url not http", "run --scenario pool-ring --text --base-url ftp://example.org/", 2, "ppsim: --base-url \"ftp://example.org/\": want an absolute http or https URL without a query or fragment, the page's address (e.g. https://example.org/pplab/)"},
+	{"compare: no other side", "compare --scenario pool-ring --era 6.1", 2, "ppsim: compare: give the second side: at least one of --with-era E, --with-driver D, --with-set knob=value, --with-break RULE (each changes the first side's config)"},
+	{"compare: unknown flag", "compare --scenario pool-ring --with-kernel 6.1", 2, "ppsim: compare: unknown flag --with-kernel (accepted flags: --base-url, --break, --driver, --era, --json, --packets, --scenario, --seed, --set, --text, --with-break, --with-driver, --with-era, --with-set)"},
+	{"compare: bad first side", "compare --scenario pool-ring --era 3.0 --with-era 6.1", 2, "ppsim: unknown era \"3.0\" (accepted: " + strings.Join(sim.EraNames(), ", ") + ")"},
+	{"compare: unknown with-era", "compare --scenario pool-ring --with-era 4.0", 2, "ppsim: --with-era 4.0: unknown era \"4.0\" (accepted: " + strings.Join(sim.EraNames(), ", ") + ")"},
+	{"compare: with-era the driver does not run in", "compare --scenario drop --driver hns3 --era 6.1 --with-era 5.14", 2, "ppsim: --with-era 5.14: driver hns3 does not run in era 5.14 (its frag API buffers need 5.15 or later)"},
+	{"compare: with-era twice", "compare --scenario pool-ring --with-era 6.1 --with-era 6.4", 2, "ppsim: compare: --with-era is given twice: give it once"},
+	{"compare: empty with-era", "compare --scenario pool-ring --with-era ''", 2, "ppsim: compare: --with-era is empty: give a value or leave the flag out"},
+	{"compare: with-driver on a pool scenario", "compare --scenario pool-ring --with-driver mlx5", 2, "ppsim: --with-driver mlx5: scenario pool-ring runs without a driver (no driver for the pool-* scenarios)"},
+	{"compare: with-set above the range", "compare --scenario pool-ring --with-set order=9", 2, "ppsim: --with-set order=9: want an integer from 0 to 4"},
+	{"compare: with-set unknown knob", "compare --scenario pool-ring --with-set speed=9", 2, "ppsim: --with-set \"speed=9\": unknown knob \"speed\" (knobs: " + strings.Join(knobNames(), ", ") + ")"},
+	{"compare: with-set the other knobs contradict", "compare --scenario forward --set tx_cpu=1 --with-set cpus=1", 2, "ppsim: --with-set cpus=1: tx_cpu=1: the machine has 1 CPUs (cpus=1): want 0 to 0"},
+	{"compare: with-set the kernel refuses", "compare --scenario pool-ring --with-set pool_size=40000", 2, "ppsim: --with-set pool_size=40000: scenario pool-ring: page_pool_create: -E2BIG: pool_size 40000 > 32768 (sanity limit on pinned memory)"},
+	{"compare: unknown with-break", "compare --scenario pool-ring --with-break gravity", 2, "ppsim: --with-break gravity: unknown rule \"gravity\" (accepted: " + strings.Join(sim.RuleNames(), ", ") + ")"},
+	{"compare: with-break the first side breaks", "compare --scenario pool-ring --break refcnt-check --with-break refcnt-check", 2, "ppsim: --with-break refcnt-check: the first side breaks it already (--break refcnt-check), or it is given twice: the second side breaks the rules the first does and these"},
+	{"compare: text with json", "compare --scenario pool-ring --with-era 6.1 --text --json", 2, "ppsim: compare: --text and --json are two outputs: give one"},
+	{"compare: base-url without a scheme", "compare --scenario pool-ring --with-era 6.1 --base-url example.org/pplab", 2, "ppsim: --base-url \"example.org/pplab\": want an absolute http or https URL without a query or fragment, the page's address (e.g. https://example.org/pplab/)"},
+	{"compare: base-url with a query", "compare --scenario pool-ring --with-era 6.1 --text --base-url https://example.org/?x=1", 2, "ppsim: --base-url \"https://example.org/?x=1\": want an absolute http or https URL without a query or fragment, the page's address (e.g. https://example.org/pplab/)"},
+	{"compare: stray era name", "compare --scenario pool-ring 6.1", 2, "ppsim: compare: unexpected argument \"6.1\" (did you mean --era 6.1?)"},
+	{"version: stray argument", "version extra", 2, "ppsim: version: unexpected argument \"extra\""},
+	{"version: unknown flag", "version --yaml", 2, "ppsim: version: unknown flag --yaml (accepted flags: --json)"},
 }
 
 func TestCLI_BadInputTable(t *testing.T) {
@@ -190,6 +214,15 @@ func TestCLI_BadInputTable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// knobNames are the knobs' names, as an unknown knob's error lists them.
+func knobNames() []string {
+	var out []string
+	for _, k := range sim.AllKnobs() {
+		out = append(out, k.Name)
+	}
+	return out
 }
 
 // erasWith lists, as the CLI does, the eras whose features satisfy has.

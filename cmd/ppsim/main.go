@@ -1,7 +1,9 @@
 // Command ppsim runs the pplab engine headless: list what can be configured,
-// run a scenario and print its results (a table, or JSON for other tools),
+// run a scenario and print its results (a table, JSON for other tools, or
+// plain text for a mail with the link that opens the run), compare two
+// kernels (or knobs, or broken rules) at the packet they diverge,
 // predict a change from a perf top listing, diagnose pasted page_pool
-// counters.
+// counters, print the model's build id (version).
 // The command-line contract is this comment and the README's "ppsim" section;
 // other tools depend on it.
 //
@@ -59,14 +61,19 @@ func main() {
 const usage = `usage:
   ppsim list [--json]
   ppsim run [--driver D] --scenario S [--era E] [--packets N] [--ops N] [--seed N]
-            [--set knob=value ...] [--break rule ...] [--json]
+            [--set knob=value ...] [--break rule ...] [--json | --text [--base-url URL]]
             [--trace FILE [--trace-format all|tracepoints] [--trace-max BYTES]]
             [--trace-event FILE [--trace-event-max BYTES]]
+  ppsim compare [--driver D] --scenario S [--era E] [--packets N] [--seed N]
+            [--set knob=value ...] [--break rule ...]
+            [--with-era E] [--with-driver D] [--with-set knob=value ...] [--with-break rule ...]
+            [--json | --text] [--base-url URL]
   ppsim predict --profile FILE|NAME --rate VALUE --unit kpps|pps|mbps
             --change skb-recycle|bulk|napi-direct|pp-napi|era:E [--platform P] [--json]
   ppsim diagnose [--file F|-] [--interval SECONDS] [--json]
   ppsim replay FILE|- [--json] [--compare-veth MIB [--era E]]
-  ppsim check RULE|COUNTER|destroy [--era E] [--json] | --list`
+  ppsim check RULE|COUNTER|destroy [--era E] [--json] | --list
+  ppsim version [--json]`
 
 func run(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout, stderr)
@@ -93,7 +100,7 @@ var errHelp = errors.New("help")
 
 func dispatch(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return bad("missing command (accepted: list, run, predict, diagnose, replay, check); %s", strings.ReplaceAll(usage, "\n", " "))
+		return bad("missing command (accepted: list, run, compare, predict, diagnose, replay, check, version); %s", strings.ReplaceAll(usage, "\n", " "))
 	}
 	switch args[0] {
 	case "list":
@@ -108,11 +115,15 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdReplay(args[1:], stdout)
 	case "check":
 		return cmdCheck(args[1:], stdout)
+	case "compare":
+		return cmdCompare(args[1:], stdout)
+	case "version":
+		return cmdVersion(args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return nil
 	}
-	return bad("unknown command %q (accepted: list, run, predict, diagnose, replay, check)", args[0])
+	return bad("unknown command %q (accepted: list, run, compare, predict, diagnose, replay, check, version)", args[0])
 }
 
 // multi collects a repeatable flag.
@@ -133,7 +144,7 @@ func newFlagSet(name string) *flag.FlagSet {
 // --help prints the usage (exit 0); a stray argument that names a scenario,
 // driver, era or rule suggests its flag.
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	multi := map[string]bool{"set": true, "break": true}
+	multi := map[string]bool{"set": true, "break": true, "with-set": true, "with-break": true}
 	seen := map[string]string{}
 	for _, a := range args {
 		if a == "--" {
@@ -234,15 +245,7 @@ func cmdList(args []string, stdout io.Writer) error {
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run")
-	var cfg lab.Config
-	var sets, breaks multi
-	fs.StringVar(&cfg.Driver, "driver", "", "driver model")
-	fs.StringVar(&cfg.Scenario, "scenario", "", "scenario")
-	fs.StringVar(&cfg.Era, "era", "", "kernel era (default "+sim.DefaultEra+", or the first era the scenario runs in)")
-	packets := fs.String("packets", strconv.Itoa(lab.DefaultPackets), "packets to run")
-	seed := fs.String("seed", "1", "random seed")
-	fs.Var(&sets, "set", "knob=value (repeatable)")
-	fs.Var(&breaks, "break", "rule to break (repeatable)")
+	cf := addConfigFlags(fs)
 	trace := fs.String("trace", "", "write the event trace to FILE")
 	traceFormat := fs.String("trace-format", "all", "all (tracepoints and model events) or tracepoints (the four page_pool tracepoints only)")
 	traceMax := fs.String("trace-max", strconv.FormatInt(defaultTraceMax, 10), "stop writing the trace after this many bytes")
@@ -250,8 +253,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	traceEventMax := fs.String("trace-event-max", strconv.FormatInt(defaultTraceMax, 10), "stop writing the Chrome Trace Event JSON after this many bytes (the file still ends validly)")
 	opsFlag := fs.String("ops", "", "stop after N operations: the state the playground shows at op N (every operation checked as the page checks it)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	asText := fs.Bool("text", false, "print the run as plain text for a mail (72 columns) with its link")
+	baseURL := fs.String("base-url", "", "with --text: the page's address the link starts with (default: the query part alone)")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
+	}
+	if err := checkTextFlags(fs, *asText, *asJSON, *baseURL); err != nil {
+		return err
+	}
+	if *asText && flagSet(fs, "ops") {
+		return bad("run: --text prints a whole run and the link that opens it; --ops goes without it")
 	}
 	var ops uint64
 	if flagSet(fs, "ops") {
@@ -261,16 +272,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		ops = o
 	}
-	n, err := strconv.ParseInt(*packets, 10, 64)
-	if err != nil || n < 1 || n > lab.MaxPackets {
-		return bad("--packets %q: want an integer from 1 to %d", *packets, int64(lab.MaxPackets))
+	if err := cf.parseNumbers(); err != nil {
+		return err
 	}
-	cfg.Packets = n
-	s, err := strconv.ParseUint(*seed, 10, 64)
-	if err != nil {
-		return bad("--seed %q: want a non-negative integer", *seed)
-	}
-	cfg.Seed = s
 	if *traceFormat != "all" && *traceFormat != "tracepoints" {
 		return bad("--trace-format %q: accepted: all, tracepoints", *traceFormat)
 	}
@@ -291,11 +295,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *traceEvent != "" && *trace != "" && filepath.Clean(*traceEvent) == filepath.Clean(*trace) {
 		return bad("run: --trace and --trace-event name the same file %s: give each its own", *trace)
 	}
-	// The knobs are parsed once, here; the config holds their values.
-	if cfg.Knobs, err = sim.ParseOverrides(sets...); err != nil {
-		return bad("%s", flagText(err))
+	cfg, err := cf.config()
+	if err != nil {
+		return err
 	}
-	cfg.Break = breaks
 	l, err := lab.New(cfg)
 	if err != nil {
 		return bad("%s", flagText(err))
@@ -381,6 +384,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if _, err = fmt.Fprintf(stdout, "%s\n", b); err != nil {
+			return err
+		}
+	} else if *asText {
+		// the config as run: its driver named (the scenario's default
+		// when none was given)
+		if cfg.Driver == "" {
+			cfg.Driver = res.Driver
+		}
+		if _, err := io.WriteString(stdout, lab.RunText(cfg, res, permalink(*baseURL, cfg.Values().Encode()))); err != nil {
 			return err
 		}
 	} else {

@@ -65,8 +65,8 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "missing command (accepted: list, run, predict, diagnose, replay, check)"},
-		{[]string{"fly"}, `unknown command "fly" (accepted: list, run, predict, diagnose, replay, check)`},
+		{nil, "missing command (accepted: list, run, compare, predict, diagnose, replay, check, version)"},
+		{[]string{"fly"}, `unknown command "fly" (accepted: list, run, compare, predict, diagnose, replay, check, version)`},
 		{[]string{"run"}, "no scenario given (accepted: pool-direct, pool-ring, pool-slow, drop, tcp-stream"},
 		{[]string{"run", "--scenario", "warp"}, `unknown scenario "warp" (accepted: pool-direct, pool-ring, pool-slow, drop,`},
 		{[]string{"run", "--scenario", "drop", "--driver", "e1000"}, `unknown driver "e1000" (accepted: mvpp2, mvneta, cpsw, lunar, mlx5, bnxt, hns3)`},
@@ -88,7 +88,7 @@ func TestRun_BadInputExits2WithOneLine(t *testing.T) {
 		{[]string{"run", "--scenario", "pool-ring", "--set", "speed=9"}, `unknown knob "speed"`},
 		{[]string{"run", "--scenario", "pool-ring", "--break", "gravity"}, `unknown rule "gravity" (accepted: coalesce-pp-guard`},
 		{[]string{"run", "--scenario", "pool-ring", "--driver", "mvpp2"}, "runs without a driver"},
-		{[]string{"run", "--scenario", "pool-ring", "--warp"}, "run: unknown flag --warp (accepted flags: --break, --driver"},
+		{[]string{"run", "--scenario", "pool-ring", "--warp"}, "run: unknown flag --warp (accepted flags: --base-url, --break, --driver"},
 		{[]string{"run", "--scenario", "pool-ring", "extra"}, `unexpected argument "extra"`},
 		{[]string{"list", "--yaml"}, "list: unknown flag --yaml (accepted flags: --json)"},
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 func TestHelp_PrintsTheUsageAndExits0(t *testing.T) {
-	for _, args := range [][]string{{"run", "--help"}, {"predict", "-h"}, {"list", "--help"}, {"help"}} {
+	for _, args := range [][]string{{"run", "--help"}, {"predict", "-h"}, {"list", "--help"}, {"compare", "--help"}, {"version", "-h"}, {"help"}} {
 		code, out, errOut := ppsim(args...)
 		if code != 0 || !strings.HasPrefix(out, "usage:") || errOut != "" {
 			t.Errorf("%v: exit %d stdout %.40q stderr %q", args, code, out, errOut)
