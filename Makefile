@@ -32,7 +32,7 @@ ECHARTS_VERSION = 6.1.0
 ECHARTS_SHA256 = b66b25aeb4df84e33199dc21694014d336d222cbd9deb0e5a7c14bd6aa0d0fd0
 WASM_LDFLAGS = -s -w -X main.version=$(VERSION) $(BUILD_LDFLAGS)
 
-.PHONY: live perf xdp-tools pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test golden wasm-app e2e bench-ui bench fuzz node chromium poppler bpftrace size
+.PHONY: ppsim live perf xdp-tools pgo run site test check fmt-check vet imports unit bench-once wasm-engine wasm-test golden wasm-app e2e bench-ui bench fuzz node chromium poppler bpftrace size
 
 run: web/echarts.min.js wasm-app
 	$(GO) run -ldflags "-X main.version=$(VERSION) $(BUILD_LDFLAGS)" ./wasm -addr $(ADDR)
@@ -45,6 +45,10 @@ BASE ?=
 site: web/echarts.min.js wasm-app
 	rm -rf site
 	$(GO) run -ldflags "-X main.version=$(VERSION) $(BUILD_LDFLAGS)" ./wasm -gen site -prefix "$(PREFIX)" -base "$(BASE)"
+
+# ppsim with the build id the page shows (bin/ppsim).
+ppsim:
+	$(GO) build -ldflags "$(BUILD_LDFLAGS)" -o bin/ppsim ./cmd/ppsim
 
 test: fmt-check vet imports bpftrace perf xdp-tools unit bench-once wasm-engine wasm-test e2e
 	@echo "make test: all checks passed"

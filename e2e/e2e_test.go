@@ -119,7 +119,7 @@ func setup(m *testing.M) (int, error) {
 		}
 	}()
 	bin := filepath.Join(tmp, "pplab")
-	build := exec.Command("go", "build", "-o", bin, "./wasm")
+	build := exec.Command("go", append(append([]string{"build"}, buildIDFlags()...), "-o", bin, "./wasm")...)
 	build.Dir = repo
 	if out, err := build.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("building the site generator: %v\n%s", err, out)

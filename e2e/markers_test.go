@@ -208,12 +208,24 @@ var (
 	ppsimErr   error
 )
 
+// buildIDFlags are the go build flags that give a binary the build id
+// make gives app.wasm (PPLAB_BUILD_ID, which the Makefile exports): the
+// page, the generator's prerendered HTML and ppsim then name the same
+// build, as they do when make builds them. Without it (go test run by
+// hand) the binaries carry what go build stamps.
+func buildIDFlags() []string {
+	if id := os.Getenv("PPLAB_BUILD_ID"); id != "" {
+		return []string{"-ldflags", "-X pplab/engine/lab.build=" + id}
+	}
+	return nil
+}
+
 // buildPpsim builds cmd/ppsim into dir (TestMain runs it beside the
 // site's generation).
 func buildPpsim(repo, dir string) {
 	defer close(ppsimBuilt)
 	ppsimBin = filepath.Join(dir, "ppsim")
-	cmd := exec.Command("go", "build", "-o", ppsimBin, "./cmd/ppsim")
+	cmd := exec.Command("go", append(append([]string{"build"}, buildIDFlags()...), "-o", ppsimBin, "./cmd/ppsim")...)
 	cmd.Dir = repo
 	if out, err := cmd.CombinedOutput(); err != nil {
 		ppsimErr = fmt.Errorf("building ppsim: %v\n%s", err, out)

@@ -66,7 +66,7 @@ func RunText(cfg Config, r Results, link string) string {
 	if len(cfg.Break) > 0 {
 		wrapWords(&b, "broken rules: ", strings.Join(cfg.Break, " "))
 	}
-	fmt.Fprintf(&b, "\n%d packets, %s\n", r.Packets, rateText(r))
+	fmt.Fprintf(&b, "\nafter %d packets: %s\n", r.Packets, rateText(r))
 	b.WriteString("\n")
 	counters(&b, []string{""}, []sim.Stats{r.Stats})
 	b.WriteString(violationText([]Results{r}, []string{""}))
@@ -172,7 +172,7 @@ func ChangeText(ch Change) string {
 	if ch.Kind == "knob" || ch.Kind == "break" {
 		commit = ch.Kind
 	}
-	return fmt.Sprintf("%s (%s: %s → %s; %s)", ch.Rule, ch.Name, ch.A, ch.B, commit)
+	return fmt.Sprintf("%s (%s: %s→%s; %s)", ch.Rule, ch.Name, ch.A, ch.B, commit)
 }
 
 func configLine(cfg Config) string {
@@ -184,7 +184,11 @@ func configLine(cfg Config) string {
 	if cfg.Seed != 0 {
 		s += fmt.Sprintf(", seed %d", cfg.Seed)
 	}
-	return s
+	packets := cfg.Packets
+	if packets == 0 {
+		packets = DefaultPackets
+	}
+	return s + fmt.Sprintf(", %d packets", packets)
 }
 
 func setBreak(cfg Config) string {
