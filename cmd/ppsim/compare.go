@@ -238,18 +238,33 @@ func writeCompare(w *bufio.Writer, c lab.Comparison, with, link string) {
 				fmt.Fprintf(w, "    %-28s %8d %8d\n", "violation "+k.String(), d.Decisions[0].Violations[k], d.Decisions[1].Violations[k])
 			}
 		}
+		if d.Decisions[0].Released != d.Decisions[1].Released {
+			fmt.Fprintf(w, "    %-28s %8d %8d\n", "pages released", d.Decisions[0].Released, d.Decisions[1].Released)
+		}
 		if d.Decisions[0].Lost != d.Decisions[1].Lost {
 			fmt.Fprintf(w, "    %-28s %8d %8d\n", "lost", d.Decisions[0].Lost, d.Decisions[1].Lost)
 		}
 		w.WriteString("\n")
+		if d.Together {
+			w.WriteString("Decided by these two changes together (neither alone moves this packet):\n")
+		}
+		decides := 0
 		for _, ch := range d.Changes {
 			if ch.Decides {
-				fmt.Fprintf(w, "Decided by: %s\n", lab.ChangeText(ch))
+				decides++
+				if d.Together {
+					fmt.Fprintf(w, "  %s\n", lab.ChangeText(ch))
+				} else {
+					fmt.Fprintf(w, "Decided by: %s\n", lab.ChangeText(ch))
+				}
 			}
 		}
-		if !d.Explained {
-			w.WriteString("No one change alone moves this packet; the changes together do:\n")
-		} else if len(d.Changes) > 1 {
+		switch {
+		case !d.Explained:
+			w.WriteString("No one change alone, nor two together, moves this packet; the changes together do:\n")
+		case len(d.Changes) > decides && d.Together:
+			w.WriteString("Other differences:\n")
+		case len(d.Changes) > decides:
 			w.WriteString("Other differences (none alone moves this packet):\n")
 		}
 		for _, ch := range d.Changes {
@@ -324,6 +339,7 @@ type divergenceOut struct {
 	First     [2]*decisionOut `json:"first"`
 	Changes   []changeOut     `json:"changes"`
 	Explained bool            `json:"explained"`
+	Together  bool            `json:"together"`
 }
 
 type opsOut struct {
@@ -334,6 +350,7 @@ type opsOut struct {
 type decisionsOut struct {
 	Stats      map[string]uint64 `json:"stats"`
 	Violations map[string]int    `json:"violations"`
+	Released   int64             `json:"released"`
 	Lost       int64             `json:"lost"`
 }
 
@@ -379,10 +396,10 @@ func compareJSON(c lab.Comparison, query, link string) ([]byte, error) {
 		out.Runs[i] = r
 	}
 	if d := c.Div; d != nil {
-		do := &divergenceOut{Packet: d.Packet, AfterLast: d.AfterLast, Explained: d.Explained, Changes: []changeOut{}}
+		do := &divergenceOut{Packet: d.Packet, AfterLast: d.AfterLast, Explained: d.Explained, Together: d.Together, Changes: []changeOut{}}
 		for i := range 2 {
 			do.Ops[i] = opsOut{From: d.Op[i], To: d.OpEnd[i]}
-			ds := decisionsOut{Stats: map[string]uint64{}, Violations: map[string]int{}, Lost: d.Decisions[i].Lost}
+			ds := decisionsOut{Stats: map[string]uint64{}, Violations: map[string]int{}, Released: d.Decisions[i].Released, Lost: d.Decisions[i].Lost}
 			for s := sim.Stat(0); s < sim.NumStats; s++ {
 				ds.Stats[s.String()] = d.Decisions[i].Stats[s]
 			}

@@ -105,14 +105,20 @@ func CompareText(c Comparison, link string) string {
 			wrapWords(&b, "  "+name+": ", DecisionText(d.First[i]))
 		}
 		b.WriteString("\n")
+		if d.Together {
+			wrapWords(&b, "", "Decided by these two changes together (neither alone moves this packet):")
+		}
 		for _, ch := range d.Changes {
-			if !ch.Decides {
-				continue
+			switch {
+			case !ch.Decides:
+			case d.Together:
+				wrapWords(&b, "  ", ChangeText(ch))
+			default:
+				wrapWords(&b, "Decided by: ", ChangeText(ch))
 			}
-			wrapWords(&b, "Decided by: ", ChangeText(ch))
 		}
 		if !d.Explained {
-			wrapWords(&b, "", "No one change alone moves this packet; the changes together do:")
+			wrapWords(&b, "", "No one change alone, nor two together, moves this packet; the changes together do:")
 			for _, ch := range d.Changes {
 				wrapWords(&b, "  ", ChangeText(ch))
 			}
@@ -258,6 +264,7 @@ func violationText(rs []Results, names []string) string {
 func wrapWords(b *strings.Builder, prefix, text string) {
 	line := prefix
 	width := func(s string) int { return len([]rune(s)) }
+	indent := strings.Repeat(" ", len(prefix)-len(strings.TrimLeft(prefix, " "))+2)
 	for _, w := range strings.Fields(text) {
 		switch {
 		case line == prefix:
@@ -266,7 +273,7 @@ func wrapWords(b *strings.Builder, prefix, text string) {
 			line += " " + w
 		default:
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
-			line = "  " + w
+			line = indent + w
 		}
 	}
 	b.WriteString(strings.TrimRight(line, " ") + "\n")
