@@ -259,7 +259,7 @@ func violationText(rs []Results, names []string) string {
 }
 
 // wrapWords writes prefix and text as lines of at most TextWidth columns,
-// continuation lines indented by two spaces; a word longer than a line is
+// continuation lines indented two spaces under the prefix; a word longer than a line is
 // written whole (a link: WrapLink).
 func wrapWords(b *strings.Builder, prefix, text string) {
 	line := prefix
