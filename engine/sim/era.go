@@ -50,7 +50,9 @@ type Era struct {
 	// be5dba25b4b2 "net: page_pool: use alloc_pages_bulk in refill code path"
 	// (Brouer, in Mel Gorman's bulk allocator series), v5.13.
 	BulkAlloc bool `commit:"be5dba25b4b2" rule:"the slow path refills with alloc_pages_bulk"`
-	// SkbRecycle: how pages inside skbs find their pool.
+	// SkbRecycle: how pages inside skbs find their pool: not at all
+	// (5.12, 5.13), the RFC's page->signature (rfc-v1), or the merged
+	// series' pp_magic and skb_mark_for_recycle (6a5bcd84e886, v5.14).
 	SkbRecycle SkbRecycling `commit:"1=- 2=6a5bcd84e886" rule:"pages in skbs return to their page_pool"`
 	// MaskedSignature: the signature test masks the low two bits of pp_magic
 	// (~0x3UL) so the pfmemalloc bit survives. Merged for v5.14-rc6 as commit
@@ -67,8 +69,9 @@ type Era struct {
 	// in page pool", 53e0961da1c7 "page_pool: add frag page recycling support
 	// in page pool").
 	FragAPI bool `commit:"53e0961da1c7" rule:"page_pool_alloc_frag splits pages"`
-	// FragFlag: the frag API needs PP_FLAG_PAGE_FRAG (v5.15–v6.6); from v6.7 the
-	// flag is gone (an unknown flag, -EINVAL) and every pool may hand out frags.
+	// FragFlag: the frag API needs PP_FLAG_PAGE_FRAG (v5.15–v6.6, from
+	// 53e0961da1c7); from v6.7 the flag is gone (09d96ee5674a: an unknown
+	// flag, -EINVAL) and every pool may hand out frags.
 	FragFlag bool `commit:"true=53e0961da1c7 false=09d96ee5674a" rule:"frags need PP_FLAG_PAGE_FRAG"`
 	// PPRefCount: every page carries pp_ref_count = 1 from allocation and every
 	// put goes through page_pool_unref_page (58d53d8f7da6 "page_pool: unify
@@ -93,7 +96,10 @@ type Era struct {
 	// potential race while recycling page_pool packets", v5.14-rc2). Used by
 	// engine/skb.
 	ReleaseDataClearsPPRecycle bool `commit:"2cc3aeb5eccc" rule:"skb_release_data clears pp_recycle on shared data"`
-	// Coalesce is the skb_try_coalesce pp rule of the era. Used by engine/skb.
+	// Coalesce is the skb_try_coalesce pp rule of the era (CoalesceForm:
+	// 6a5bcd84e886's plain inequality in v5.14, 1effe8ca4e34's and
+	// 0646dc31ca88's cloned-source tests, f7dc3248dcfb's pp refs taken from
+	// cloned sources in v6.8). Used by engine/skb.
 	Coalesce CoalesceForm `commit:"0=6a5bcd84e886 1=1effe8ca4e34 2=0646dc31ca88 3=f7dc3248dcfb" rule:"skb_try_coalesce's pp_recycle test"`
 	// NoReleasePageAPI: drivers can no longer call page_pool_release_page
 	// (removed by "net: page_pool: remove page_pool_release_page()", net-next
@@ -116,7 +122,7 @@ type Era struct {
 	// the page from its pool ("xdp: recycle Page Pool backed skbs built from
 	// XDP frames", 9c94bbf9a87b, v6.4).
 	XDPFrameSkbRecycle bool `commit:"9c94bbf9a87b" rule:"skbs built from XDP frames recycle"`
-	// SoftirqDirect: napi_pp_put_page lets any skb free in softirq on the
+	// SoftirqDirect (4a36d0180c45): napi_pp_put_page lets any skb free in softirq on the
 	// CPU that owns the pool's NAPI recycle into the alloc cache, not only
 	// NAPI-safe ones (`napi_safe || in_softirq()`, v6.6): kfree_skb of a
 	// dropped frame in the NAPI poll goes to the cache.
@@ -190,7 +196,9 @@ type Era struct {
 	// "page_pool: avoid infinite loop to schedule delayed worker",
 	// <20250213052150.18392-1-kerneljasonxing@gmail.com>, v6.15).
 	RetryStopsNegative bool `commit:"43130d02baa1" rule:"release retry stops at negative inflight"`
-	// MemProvider is the era's memory-provider form (none before 6.12).
+	// MemProvider is the era's memory-provider form: none before 6.12; the
+	// dma-buf provider's functions called by the pool directly from 6.12
+	// (0f9214046893); through pool->mp_ops from 6.15 (57afb4830157).
 	MemProvider MemProviderForm `commit:"1=0f9214046893 2=57afb4830157" rule:"memory providers"`
 	// DMATracking: the pool tracks its DMA-mapped pages in the dma_mapped
 	// xarray, the id in pp_magic's PP_DMA_INDEX_MASK bits; an unmap

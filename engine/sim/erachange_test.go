@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"reflect"
 	"regexp"
 	"strings"
@@ -93,5 +96,47 @@ func TestEraWithField_ChangesOneBehaviour(t *testing.T) {
 	}
 	if a.ConsumeAlienDefers {
 		t.Error("WithField changed the era it copied")
+	}
+}
+
+// TestEraFields_CommitTagsAreInTheirDocComments: a field's commit tag
+// names only commits its doc comment cites (where the sources are said),
+// so the tag cannot drift from what the field was read against.
+func TestEraFields_CommitTagsAreInTheirDocComments(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "era.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	ast.Inspect(f, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok || ts.Name.Name != "Era" {
+			return true
+		}
+		for _, fld := range ts.Type.(*ast.StructType).Fields.List {
+			if fld.Tag == nil || len(fld.Names) == 0 {
+				continue
+			}
+			tag := reflect.StructTag(strings.Trim(fld.Tag.Value, "`"))
+			doc := fld.Doc.Text()
+			for _, tok := range strings.Fields(tag.Get("commit")) {
+				_, h, ok := strings.Cut(tok, "=")
+				if !ok {
+					h = tok
+				}
+				if h == "-" {
+					continue
+				}
+				checked++
+				if !strings.Contains(doc, h) {
+					t.Errorf("Era.%s: commit %s is not cited in its doc comment", fld.Names[0].Name, h)
+				}
+			}
+		}
+		return false
+	})
+	if checked < 30 {
+		t.Errorf("only %d commit hashes checked", checked)
 	}
 }
