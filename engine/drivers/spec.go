@@ -453,6 +453,7 @@ var Specs = []*Spec{
 		// marked an skb: its skb pages came back through the cache, or left
 		// the pool when the cache refused them.
 		RecycleFrom: "6.4", PoolDMAFrom: "6.4", RxCacheUntil: "6.4",
+		Commits: map[string]string{"PPNapiFrom": "a880f814739c", "PoolDMAFrom": "4a5c5e25008f", "RecycleFrom": "6f5742846053"},
 		// XDP_DROP: read in 7.3's en_rx.c (docs/era-7.3.md part 2 §k), the
 		// dropped page's fragment goes back at the WQE refill, through the
 		// pool's alloc cache. The frag_page counting it rests on is in
@@ -554,9 +555,15 @@ var Specs = []*Spec{
 		// merged for v6.6).
 		PoolDMAFrom:       "6.6",
 		TxNapiConsumeFrom: "6.19",
-		Commits:           map[string]string{"TxNapiConsumeFrom": "362a161b2582", "HeadPoolFrom": "7ed816be35ab", "PoolDMAFrom": "578fcfd26e2a"},
-		Names:             map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
-		Scenarios:         []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"},
+		// 362a161b2582 "eth: bnxt: make use of napi_consume_skb()" (v6.19),
+		// 7ed816be35ab "eth: bnxt: use page pool for head frags" (v6.13),
+		// 578fcfd26e2a "bnxt_en: Let the page pool manage the DMA mapping"
+		// (v6.6), 294e39e0d034 "bnxt: hook NAPIs to page pools" (v6.4):
+		// each read beside its subject in a patchwork-bot reply, a Fixes:
+		// line or the release's netdev pull.
+		Commits:   map[string]string{"TxNapiConsumeFrom": "362a161b2582", "HeadPoolFrom": "7ed816be35ab", "PoolDMAFrom": "578fcfd26e2a", "PPNapiFrom": "294e39e0d034"},
+		Names:     map[sim.Sym]string{sim.SymDrvRx: "bnxt_rx_pkt", sim.SymDrvXmit: "bnxt_start_xmit", sim.SymDrvTxClean: "bnxt_tx_int"},
+		Scenarios: []string{"drop", "tcp-stream", "forward", "xdp-redirect", "xdp-drop", "xdp-tx", "clone-tap", "coalesce-mixed", "destroy", "pfmemalloc"},
 		// bnxt_queue_mgmt_ops (David Wei, 2024; release not pinned, before
 		// 6.12); rx devmem with its separate head pool: Taehee Yoo,
 		// <20250408043545.2179381-1-ap420073@gmail.com>, net-next April

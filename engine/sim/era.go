@@ -42,9 +42,10 @@ type Era struct {
 	// pp_recycle differs from the aggregate's (-ETOOMANYREFS): "skb: Do mix
 	// page pool and page referenced frags in GRO" (Duyck, Message-Id
 	// <167475990764.1934330.11960904198087757911.stgit@localhost.localdomain>,
-	// Fixes 53e0961da1c7), merged for v6.2 and backported to the 5.15 and
-	// 6.1 stable series; the eras follow the releases, so 5.15 lacks it.
-	GROPPRecycleCheck bool `commit:"" rule:"skb_gro_receive refuses to mix pp_recycle skbs"`
+	// Fixes 53e0961da1c7; 7d2c89b32587, read in its stable backport's
+	// "Upstream commit" line), merged for v6.2 and backported to the 5.15
+	// and 6.1 stable series; the eras follow the releases, so 5.15 lacks it.
+	GROPPRecycleCheck bool `commit:"7d2c89b32587" rule:"skb_gro_receive refuses to mix pp_recycle skbs"`
 	// BulkAlloc: the slow path refills the alloc cache with alloc_pages_bulk
 	// (64 pages per call) instead of one alloc_pages_node() per call:
 	// be5dba25b4b2 "net: page_pool: use alloc_pages_bulk in refill code path"
@@ -102,16 +103,21 @@ type Era struct {
 	// cloned sources in v6.8). Used by engine/skb.
 	Coalesce CoalesceForm `commit:"0=6a5bcd84e886 1=1effe8ca4e34 2=0646dc31ca88 3=f7dc3248dcfb" rule:"skb_try_coalesce's pp_recycle test"`
 	// NoReleasePageAPI: drivers can no longer call page_pool_release_page
-	// (removed by "net: page_pool: remove page_pool_release_page()", net-next
-	// July 2023, v6.6): the drivers that called it mark their skbs instead;
-	// the pool still releases pages internally (page_pool_return_page).
-	NoReleasePageAPI bool `commit:"" rule:"page_pool_release_page gone: drivers mark skbs"`
+	// (the series "net: page_pool: remove page_pool_release_page()", net-next
+	// July 2023, v6.6: 535b9c61bdef "net: page_pool: hide
+	// page_pool_release_page()" and 07e0c7d3179d "net: page_pool: merge
+	// page_pool_release_page() with page_pool_return_page()", per the
+	// series' patchwork-bot reply): the drivers that called it mark their
+	// skbs instead; the pool still releases pages internally
+	// (page_pool_return_page).
+	NoReleasePageAPI bool `commit:"535b9c61bdef" rule:"page_pool_release_page gone: drivers mark skbs"`
 	// BulkNid: the bulk refill allocates on pool->p.nid
-	// (alloc_pages_bulk_array_node, Jie Wang's July 2022 patch, v6.0);
+	// (alloc_pages_bulk_array_node: d810d367ec40 "net: page_pool: optimize
+	// page pool page allocation in NUMA scenario", Jie Wang, v6.0);
 	// before, alloc_pages_bulk_array took the local node (numa_mem_id()),
 	// whatever nid the pool prefers, so a pool with a remote nid waives the
 	// pages it allocated at every refill from its ring.
-	BulkNid bool `commit:"" rule:"the bulk refill allocates on pool->p.nid"`
+	BulkNid bool `commit:"d810d367ec40" rule:"the bulk refill allocates on pool->p.nid"`
 	// Stats: CONFIG_PAGE_POOL_STATS exists (Joe Damato's series, 8610037e8106
 	// "page_pool: Add allocation stats" and ad6fa1e1ab1b "page_pool: Add
 	// recycle stats", v5.18); before, the
@@ -122,18 +128,20 @@ type Era struct {
 	// the page from its pool ("xdp: recycle Page Pool backed skbs built from
 	// XDP frames", 9c94bbf9a87b, v6.4).
 	XDPFrameSkbRecycle bool `commit:"9c94bbf9a87b" rule:"skbs built from XDP frames recycle"`
-	// SoftirqDirect (4a36d0180c45): napi_pp_put_page lets any skb free in softirq on the
+	// SoftirqDirect (4a36d0180c45 "net: skbuff: always try to recycle PP
+	// pages directly when in softirq", v6.6): napi_pp_put_page lets any skb free in softirq on the
 	// CPU that owns the pool's NAPI recycle into the alloc cache, not only
 	// NAPI-safe ones (`napi_safe || in_softirq()`, v6.6): kfree_skb of a
 	// dropped frame in the NAPI poll goes to the cache.
 	SoftirqDirect bool `commit:"4a36d0180c45" rule:"any skb free in softirq on the NAPI CPU goes to the cache"`
 	// DeferFree: tcp_recvmsg frees consumed skbs with skb_attempt_defer_free
-	// (v5.19): the free is queued to the CPU that allocated the skb and runs
+	// (68822bdf76f1 "net: generalize skb freeing deferral to per-cpu
+	// lists", v5.19): the free is queued to the CPU that allocated the skb and runs
 	// in its net_rx_action, with napi_consume_skb(skb, 1) (2db60eed1a95,
 	// 5.19); from v6.4 napi_consume_skb passes its budget down as napi_safe
 	// (b07a2d97ba5e), so the pages are NAPI-local there for a pool with
 	// pp.napi. Not in the 5.14/5.15 eras.
-	DeferFree bool `commit:"" rule:"tcp_recvmsg frees through skb_attempt_defer_free"`
+	DeferFree bool `commit:"68822bdf76f1" rule:"tcp_recvmsg frees through skb_attempt_defer_free"`
 	// TracePFNHex: page_pool_state_hold / page_pool_state_release print
 	// `pfn=0x%lx`; before, `pfn=%lu` (decimal). Changed by 53d884a6675b
 	// "mm, tracing: unify PFN format strings" (Vincent Whitchurch, posted 2
@@ -144,23 +152,24 @@ type Era struct {
 	// netmem_ref and print `netmem=%p is_net_iov=%lu` where older kernels
 	// print `page=%p`; their entry field is `unsigned long netmem` instead
 	// of `const struct page * page` (v6.11: the netmem conversion, Mina
-	// Almasry's "page_pool: convert to use netmem"; v6.12: is_net_iov, the
+	// Almasry's "page_pool: convert to use netmem", 4dec64c52e24; v6.12: is_net_iov, the
 	// devmem TCP series, with netmem_pfn_trace printing pfn 0 for a
 	// net_iov). The hold format carries a stray comma after is_net_iov
 	// (`is_net_iov=%lu, pfn=`), the release format none. The model's first
 	// era with either is 6.12 (testdata/tracepoints.tsv has the sources).
-	TraceNetmem bool `commit:"" rule:"the tracepoints print netmem= and is_net_iov="`
+	TraceNetmem bool `commit:"4dec64c52e24" rule:"the tracepoints print netmem= and is_net_iov="`
 	// PoolNetlink: page_pool introspection (Jakub Kicinski's series,
-	// v6.8): a pool created with pp_params.netdev is listed on that netdev
+	// v6.8, from f17c69649c69 "net: page_pool: id the page pools", which
+	// creates page_pool_user.c): a pool created with pp_params.netdev is listed on that netdev
 	// for the netdev netlink family (page_pool_user.c: page-pool-get,
 	// page-pool-stats-get), gets an id from xa_alloc_cyclic
 	// (page_pool_list, every pool), moves to lo when its netdev
 	// unregisters (page_pool_unreg_netdev: its ifindex is no longer
 	// reported), and page_pool_release_retry's periodic "stalled pool
 	// shutdown" warning is muted for it ("net: page_pool: mute the periodic
-	// warning for visible page pools": only `!netdev || netdev ==
+	// warning for visible page pools", be0096676e23: only `!netdev || netdev ==
 	// NET_PTR_POISON` warns, now with the pool's id).
-	PoolNetlink bool `commit:"" rule:"pools listed over netdev netlink"`
+	PoolNetlink bool `commit:"f17c69649c69" rule:"pools listed over netdev netlink"`
 	// SystemPool: the per-CPU system page_pools (2b0cfa6e4956 "net: add
 	// generic percpu page_pool allocator", v6.9): net_dev_init creates one
 	// pool per CPU with page_pool_create_percpu(params, cpuid), which
@@ -289,10 +298,11 @@ type Era struct {
 	// (docs/era-6.13-6.19.md M5).
 	DeferSkipsZerocopy bool `commit:"0943404b1f3b" rule:"zero-copy skbs are not deferred"`
 	// RingClamp: page_pool_init clamps pool_size to 16384
-	// (min(pool->p.pool_size, 16384), "page_pool: Clamp pool size to max 16K
-	// pages", <20250926131605.2276734-2-dtatulea@nvidia.com>, v6.18); before,
+	// (min(pool->p.pool_size, 16384), a1b501a8c6a8 "page_pool: Clamp pool
+	// size to max 16K pages", <20250926131605.2276734-2-dtatulea@nvidia.com>,
+	// v6.18); before,
 	// a ring above 32768 was refused with -E2BIG.
-	RingClamp bool `commit:"" rule:"pool_size clamped to 16384"`
+	RingClamp bool `commit:"a1b501a8c6a8" rule:"pool_size clamped to 16384"`
 	// PageType: the pool marks its pages with the PGTY_netpp page type and
 	// the signature check is PageNetpp() (db359fccf212 "mm: introduce a new
 	// page type for page pool in page type", v7.1-rc1), instead of
