@@ -505,7 +505,14 @@ func (c *CompareState) Slice(ms float64) bool {
 		switch c.phase {
 		case "compare":
 			if c.cmp.Advance(256) {
+				// The explanation is one long task (a run per change):
+				// the page says so first.
 				c.phase = "explain"
+				c.res = c.cmp.Result()
+				c.dirty = true
+				if c.res.Div != nil && c.Clock != nil {
+					return true
+				}
 			}
 			c.res = c.cmp.Result()
 		case "explain":

@@ -169,7 +169,10 @@ func (c *CompareState) controlsA() CompareControls {
 	ctl := CompareControls{Scenario: a.Scenario, Driver: a.Driver, Era: a.EraName(), Preset: lab.PresetOf(a),
 		Seed: strconv.FormatUint(a.Seed, 10), Packets: strconv.FormatInt(max(a.Packets, 0), 10),
 		Scenarios: pinned(a).Choices("scenario"), Drivers: pinned(a).Choices("driver"), Eras: a.Choices("era"), Presets: pinned(a).Choices("preset"),
-		Errs: fieldErrs(c.errs, "a."), Config: strings.Join(CLIArgs(a)[1:], " ")}
+		Errs: fieldErrs(c.errs, "a."), Config: runFlags(a)}
+	if a.Driver != "" && a.Driver == c.list.Scenario(a.Scenario).DefaultDriver {
+		ctl.Driver = "" // the select's "default (…)" option
+	}
 	if a.Packets == 0 {
 		ctl.Packets = strconv.FormatInt(lab.DefaultPackets, 10)
 	}
@@ -185,7 +188,7 @@ func (c *CompareState) controlsB() CompareControls {
 	k, _ := b.EffectiveKnobs()
 	ka, _ := c.a.EffectiveKnobs()
 	ctl := CompareControls{Scenario: b.Scenario, Driver: c.with.Driver, Era: c.with.Era, Preset: lab.PresetOf(b),
-		Errs: fieldErrs(c.errs, "b."), Config: strings.Join(CLIArgs(b)[1:], " ")}
+		Errs: fieldErrs(c.errs, "b."), Config: runFlags(b)}
 	same := func(ch []lab.Choice, what, cur string) []lab.Choice {
 		out := []lab.Choice{{Value: "", Label: "A's (" + cur + ")"}}
 		for _, x := range ch {
@@ -244,4 +247,10 @@ func fieldErrs(errs map[string]string, prefix string) map[string]string {
 		}
 	}
 	return out
+}
+
+// runFlags is cfg's ppsim run flags, as a line.
+func runFlags(cfg lab.Config) string {
+	args := CLIArgs(cfg)[1:]
+	return strings.Join(slices.DeleteFunc(args, func(s string) bool { return s == "--json" }), " ")
 }
