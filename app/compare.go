@@ -430,7 +430,7 @@ func (p *ComparePage) sideForm(v *session.CompareView, side, label string, c *se
 		return p.field(idp+field, text, c.Errs[field], ga.Select().ID(idp+field).DataSet("side", side).DataSet("field", field).DataSet("cv", optionValue(value)).Body(os...).OnChange(p.onField))
 	}
 	var rows []ga.UI
-	rows = append(rows, ga.H2().Text(fmt.Sprintf("%s: %s", label, v.Names[map[string]int{"a": 0, "b": 1}[side]])))
+	rows = append(rows, ga.H2().Text(fmt.Sprintf("%s: %s", label, v.Titles[map[string]int{"a": 0, "b": 1}[side]])))
 	if side == "a" {
 		rows = append(rows, ga.Div().Class("control-row").Body(
 			sel("scenario", "scenario", c.Scenario, c.Scenarios),
@@ -715,8 +715,8 @@ func (p *ComparePage) renderSide(v *session.CompareView, i int) ga.UI {
 	if s.AtDecision {
 		cls += " cmp-at-decision"
 	}
-	return ga.Section().ID(sid).Class(cls).DataSet("op", s.Op).DataSet("packets", s.Packets).Aria("label", "run "+label+": "+v.Names[i]).Body(
-		ga.H2().Text(fmt.Sprintf("%s: %s", label, v.Names[i])),
+	return ga.Section().ID(sid).Class(cls).DataSet("op", s.Op).DataSet("packets", s.Packets).Aria("label", "run "+label+": "+v.Titles[i]).Body(
+		ga.H2().Text(fmt.Sprintf("%s: %s", label, v.Titles[i])),
 		ga.P().Class("meta").Body(
 			ga.Strong().ID(sid+"-packets").Text(strconv.FormatInt(s.Packets, 10)),
 			ga.Text(fmt.Sprintf(" packets received · op %d · %d of this packet's %d operations run · %s", s.Op, s.WinOp, s.WinLen, session.Plural(s.Violations, "violation")))),

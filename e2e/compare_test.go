@@ -378,3 +378,26 @@ func TestCompare_Embed(t *testing.T) {
 	p.shot("compare-embed")
 	p.noErrors()
 }
+
+// TestCompare_SubPath: under a sub-path (/pplab/) the page's link, and so
+// the netdev text's, keeps the site's path, and the examples link there.
+func TestCompare_SubPath(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.openCompare(subURL, "?"+session.CompareExamples()[1].Query)
+	p.compareDone()
+	var link, text, example string
+	p.eval(`__pplab.link`, &link)
+	p.eval(`__pplab.text`, &text)
+	p.eval(`document.getElementById('cmp-example-1').getAttribute('href')`, &example)
+	if !strings.HasPrefix(link, subURL+"compare/?") {
+		t.Errorf("the link %q is not under %s", link, subURL)
+	}
+	i := strings.LastIndex(text, "\n\n")
+	if got := strings.NewReplacer("<", "", ">", "", "\n", "", " ", "").Replace(text[i+2:]); got != link {
+		t.Errorf("the text's link %q, the page's %q", got, link)
+	}
+	if !strings.HasPrefix(example, "/pplab/compare/?") {
+		t.Errorf("the example links %q", example)
+	}
+	p.noErrors()
+}

@@ -19,7 +19,8 @@ type CompareView struct {
 	A CompareControls // A's config editor
 	B CompareControls // B's: era, driver, knobs, rules besides A's
 
-	Names [2]string // the sides' short names (their eras, else drivers, else A and B)
+	Names  [2]string // the sides' short names (their eras, else drivers, else A and B)
+	Titles [2]string // each side's era and driver ("6.18, mlx5")
 
 	// The comparison's progress.
 	Running   bool
@@ -95,6 +96,12 @@ func (c *CompareState) View() CompareView {
 		Packet: c.packet, Op: c.k, WindowLen: c.windowLen(c.packet),
 		Link: c.Query().Encode(), CLI: c.CLICommand(), BuildID: lab.BuildID()}
 	v.Names[0], v.Names[1] = lab.SideNames(c.a, c.b)
+	for i, cfg := range [2]lab.Config{c.a, c.b} {
+		v.Titles[i] = cfg.EraName()
+		if d := driverName(cfg); d != "" {
+			v.Titles[i] += ", " + d
+		}
+	}
 	if !v.Running && v.Div == nil && v.FromStart == "" {
 		v.NoDiv = fmt.Sprintf("No divergence: both runs decide every one of %s alike (the pool's counters, violations and lost packets of each packet's operations).", Plural(int(v.Compared), "packet"))
 	}
@@ -157,8 +164,10 @@ func (c *CompareState) nowText(v *CompareView) string {
 	}
 	if d := v.Div; d != nil && v.Packet == d.Packet-1 && v.Op == 0 {
 		s += ": the divergent packet is next"
-	} else if v.InDiv {
+	} else if d != nil && v.Packet == d.Packet-1 {
 		s += ": in the divergent packet"
+	} else if v.InDiv {
+		s += ": the divergent packet's operations done"
 	}
 	return s + "."
 }
