@@ -552,6 +552,9 @@ func (p *ComparePage) renderStatus(v *session.CompareView) ga.UI {
 		body = append(body, ga.P().ID("cmp-progress").Body(
 			ga.Text(fmt.Sprintf("Comparing packet by packet: %d of %d packets compared… ", v.Compared, v.Limit)),
 			ga.Progress().Max(max(v.Limit, 1)).Value(v.Compared).Aria("label", "packets compared")))
+		if brokenAny(v.B.Rules) {
+			body = append(body, ga.P().ID("cmp-slow").Class("meta").Text("A run that breaks a rule is checked fully after every operation (so that each violation lands in its packet), which at the kernel's sizes is slow: the teaching sizes or fewer packets compare much faster. Both runs can be scrubbed meanwhile."))
+		}
 	case v.Phase == "explain":
 		body = append(body, ga.P().ID("cmp-progress").Text(fmt.Sprintf("Packet %d diverges: finding the change that decides it (one run per change)…", v.Div.Packet)))
 	case v.Div == nil && v.NoDiv != "":
@@ -755,4 +758,14 @@ func (p *ComparePage) renderEmbed(v *session.CompareView) ga.UI {
 		ga.Div().ID("cmp-sides").Class("cmp-sides").Body(p.renderSide(v, 0), p.renderSide(v, 1)),
 		ga.P().Class("meta").Body(ga.A().ID("cmp-open-full").Href(sitePath(ComparePath)+"?"+q.Encode()).Target("_blank").Rel("noopener").Text("open in pplab")),
 	)
+}
+
+// brokenAny reports whether a side breaks a rule.
+func brokenAny(rules []session.CompareRule) bool {
+	for _, r := range rules {
+		if r.Broken {
+			return true
+		}
+	}
+	return false
 }
