@@ -76,7 +76,7 @@ func (m *Machine) Render() (ui ga.UI) {
 	// tabindex -1: the skip link lands the focus here (a11y.go).
 	return ga.Section().ID(id).Class("panel machine").TabIndex(-1).Aria("label", "the machine").Body(
 		ga.H2().Text("The machine"),
-		&MachineKey{},
+		&MachineKey{Prefix: prefix},
 		ga.Div().Class("machine-body").OnClick(onTile).Body(sections...),
 	)
 }
