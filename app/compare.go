@@ -381,6 +381,7 @@ func (p *ComparePage) Render() (ui ga.UI) {
 	}
 	body = append(body,
 		&Banner{Items: v.Banner},
+		figureKeysNote(),
 		p.renderControls(v),
 		p.renderStatus(v),
 		p.renderStep(v),
@@ -754,6 +755,7 @@ func (p *ComparePage) renderEmbed(v *session.CompareView) ga.UI {
 	q.Del(session.EmbedKey)
 	return ga.Main().ID("compare-page").Class("compare-page embed").Body(
 		&Banner{Items: v.Banner},
+		figureKeysNote(),
 		p.renderStep(v),
 		ga.Div().ID("cmp-sides").Class("cmp-sides").Body(p.renderSide(v, 0), p.renderSide(v, 1)),
 		ga.P().Class("meta").Body(ga.A().ID("cmp-open-full").Href(sitePath(ComparePath)+"?"+q.Encode()).Target("_blank").Rel("noopener").Text("open in pplab")),
@@ -768,4 +770,10 @@ func brokenAny(rules []session.CompareRule) bool {
 		}
 	}
 	return false
+}
+
+// figureKeysNote is the machines' figures' description (figureAttrs'
+// aria-describedby) on this page, which has no arrow keys inside them.
+func figureKeysNote() ga.UI {
+	return ga.P().ID(figureKeysID).Class("visually-hidden").Text("A part of a machine: each tile's title says its page's place and counts; Tab goes on to the next part.")
 }

@@ -157,6 +157,11 @@ func TestCompare_TwoKernels(t *testing.T) {
 			t.Error("a marker without a divergence")
 		}
 		p.shot("compare-desktop-teaching")
+		var dups []string
+		p.eval(`(() => { const seen = {}, out = []; for (const e of document.querySelectorAll('[id]')) { if (e.id && seen[e.id]++) out.push(e.id); else seen[e.id] = 1; } return out; })()`, &dups)
+		if len(dups) > 0 {
+			t.Errorf("ids on the page more than once: %q", dups)
+		}
 		p.noErrors()
 	})
 

@@ -226,7 +226,12 @@ func (c *CompareState) controlsB() CompareControls {
 func (c *CompareState) knobRows(cfg lab.Config, k sim.Knobs, other *sim.Knobs) []CompareKnob {
 	sc := c.list.Scenario(cfg.Scenario)
 	var out []CompareKnob
+	done := map[string]bool{}
 	add := func(spec sim.KnobSpec, matters bool) {
+		if done[spec.Name] {
+			return // a scenario may list a knob by another of its names
+		}
+		done[spec.Name] = true
 		n, _ := sim.KnobByName(spec.Name)
 		row := CompareKnob{KnobRow: KnobRow{Name: spec.Name, Value: strconv.FormatInt(k[n], 10), Doc: spec.Doc, Min: spec.Min, Max: spec.Max, Matters: matters}}
 		if other != nil {
