@@ -449,10 +449,13 @@ func (p *ComparePage) sideForm(v *session.CompareView, side, label string, c *se
 			))
 	}
 	var first, rest []ga.UI
-	nDiff := 0
+	nEdit, nEra := 0, 0
 	for _, k := range c.Knobs {
-		if k.Differs {
-			nDiff++
+		switch {
+		case k.Edited:
+			nEdit++
+		case k.Differs:
+			nEra++
 		}
 		if k.Matters || k.Differs {
 			first = append(first, p.knob(side, idp, k, c.Errs[k.Name]))
@@ -462,7 +465,11 @@ func (p *ComparePage) sideForm(v *session.CompareView, side, label string, c *se
 	}
 	knobSummary := fmt.Sprintf("knobs (%d that matter for this scenario)", len(first))
 	if side == "b" {
-		knobSummary = fmt.Sprintf("knobs (%d differ from A's)", nDiff)
+		knobSummary = fmt.Sprintf("knobs (%d set by B's edits", nEdit)
+		if nEra > 0 {
+			knobSummary += fmt.Sprintf("; %d at another value by B's era's default", nEra)
+		}
+		knobSummary += ")"
 	}
 	var rules []ga.UI
 	var broken []string
@@ -533,9 +540,13 @@ func (p *ComparePage) knob(side, idp string, k session.CompareKnob, err string) 
 	}
 	cls := "field knob"
 	mark := ""
-	if k.Differs {
+	switch {
+	case k.Edited:
 		cls += " cmp-differs"
-		mark = " ≠ A"
+		mark = " ≠ A (--with-set)"
+	case k.Differs:
+		cls += " cmp-differs"
+		mark = " ≠ A (the era's default)"
 	}
 	return ga.Div().Class(cls).Body(
 		ga.Label().For(id).Title(k.Doc).Body(ga.Code().Text(k.Name), ga.Span().Class("meta").Text(mark)),

@@ -355,9 +355,11 @@ func (c *CompareState) Dismiss(i int) {
 	}
 }
 
-// Recover turns a panic into a banner entry naming the state; the page
-// keeps running. It returns the log line.
+// Recover turns a panic into a banner entry naming the state and stops
+// the comparison's work (a slice that panicked would panic again); the
+// page keeps running, scrubbing what was computed. It returns the log line.
 func (c *CompareState) Recover(what string, r any) string {
+	c.phase = ""
 	c.Notify("error", fmt.Sprintf("internal error in %s (%v) at %s — the page keeps running; please report it with this link", what, r, c.Query().Encode()))
 	return fmt.Sprintf("pplab: compare: panic in %s: %v", what, r)
 }

@@ -198,6 +198,12 @@ func TestCompareState_Edits(t *testing.T) {
 	if c.errs["b.era"] == "" {
 		t.Error("a bad era for B was taken")
 	}
+	// A panic in a slice stops the work (it would panic again) and is
+	// said in the banner.
+	c.Recover("the comparison", "boom")
+	if c.Running() || len(c.View().Banner) != 1 || !strings.Contains(c.View().Banner[0].Text, "boom") {
+		t.Errorf("after a panic: running %v, banner %q", c.Running(), c.View().Banner)
+	}
 }
 
 // The comparison page's state round-trips: a seeded random walk of edits
