@@ -14,8 +14,9 @@ const (
 	glossUsers    = "users (in the page inspector): how many live skbs and posted RX descriptors use the page; a page with users must never be back in a pool or the page allocator."
 )
 
-// glossary is the legend's list of what the marks mean.
-func glossary() ga.UI {
+// glossary is the legend's list of what the marks mean; prefix is the
+// machine's id prefix (Machine.ID: "" for the playground's #glossary).
+func glossary(prefix string) ga.UI {
 	items := []struct{ term, text string }{
 		{"nid -1", glossNid}, {"hold / release / inflight", glossInflight}, {"P C N F", glossMarks},
 		{"B−n", glossBias}, {"stale slot", glossStale}, {"users", glossUsers},
@@ -24,7 +25,7 @@ func glossary() ga.UI {
 	for _, it := range items {
 		lis = append(lis, ga.Li().Body(ga.Dfn().Text(it.term), ga.Text(": "+it.text)))
 	}
-	return ga.Details().ID("glossary").Class("glossary").Body(
+	return ga.Details().ID(prefix+"glossary").Class("glossary").Body(
 		ga.Summary().Text("what the marks mean"),
 		ga.Ul().Class("plain").Body(lis...),
 	)

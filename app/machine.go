@@ -18,6 +18,19 @@ import (
 type Machine struct {
 	ga.Compo
 	V session.MachineView
+	// ID is the drawing's element id ("" : "machine", the playground's);
+	// a page with two machines (the comparison) names each, and the
+	// counts' ids inside it take it as their prefix.
+	ID string
+}
+
+// machineID is m's element id and the prefix of the ids inside it ("" for
+// the playground's one machine).
+func (m *Machine) machineID() (id, prefix string) {
+	if m.ID == "" {
+		return "machine", ""
+	}
+	return m.ID, m.ID + "-"
 }
 
 // placeLegend names the places in the order the legend shows them (the
@@ -34,7 +47,8 @@ const drawnSlots = 128
 
 // cells makes the cells of one machine view.
 type cells struct {
-	v *session.MachineView
+	v      *session.MachineView
+	prefix string // of the ids inside the drawing (Machine.ID)
 }
 
 func (c cells) page(pfn int32, n note) Cell {
@@ -47,7 +61,8 @@ func (c cells) page(pfn int32, n note) Cell {
 
 func (m *Machine) Render() (ui ga.UI) {
 	defer guardRender(&ui, "Machine")
-	c := cells{&m.V}
+	id, prefix := m.machineID()
+	c := cells{v: &m.V, prefix: prefix}
 	s := &m.V.Snap
 	var sections []ga.UI
 	sections = append(sections, allocatorBox(s), freedBox(&m.V))
@@ -59,9 +74,9 @@ func (m *Machine) Render() (ui ga.UI) {
 	}
 	sections = append(sections, c.skbs(), c.elsewhere())
 	// tabindex -1: the skip link lands the focus here (a11y.go).
-	return ga.Section().ID("machine").Class("panel machine").TabIndex(-1).Aria("label", "the machine").Body(
+	return ga.Section().ID(id).Class("panel machine").TabIndex(-1).Aria("label", "the machine").Body(
 		ga.H2().Text("The machine"),
-		&MachineKey{},
+		&MachineKey{Prefix: prefix},
 		ga.Div().Class("machine-body").OnClick(onTile).Body(sections...),
 	)
 }
@@ -75,8 +90,9 @@ func (m *Machine) OnUpdate(ctx ga.Context) {
 		return
 	}
 	pfn := m.V.Selected
+	id, _ := m.machineID()
 	ctx.Defer(func(ga.Context) {
-		el := ga.Window().Get("document").Call("querySelector", fmt.Sprintf("#machine .tile[data-pfn=\"%d\"]", pfn))
+		el := ga.Window().Get("document").Call("querySelector", fmt.Sprintf("#%s .tile[data-pfn=\"%d\"]", id, pfn))
 		if el.Truthy() {
 			el.Call("scrollIntoView", map[string]any{"block": "center", "inline": "nearest"})
 		}
@@ -155,7 +171,7 @@ func (c cells) pool(p lab.PoolView) ga.UI {
 			gloss(fmt.Sprintf("nid %d", p.Nid), glossNid)),
 		ga.Div().Class("pool-parts").Body(
 			figureAttrs(ga.Figure().Class("cache"), fmt.Sprintf("cache-%d", p.ID), fmt.Sprintf("alloc cache of page_pool #%d", p.ID)).Body(
-				ga.FigCaption().Body(ga.Text("alloc cache (LIFO stack): "), ga.Strong().ID(fmt.Sprintf("cache-count-%d", p.ID)).Text(fmt.Sprint(len(p.Cache))), ga.Text(" / 128")),
+				ga.FigCaption().Body(ga.Text("alloc cache (LIFO stack): "), ga.Strong().ID(fmt.Sprintf("%scache-count-%d", c.prefix, p.ID)).Text(fmt.Sprint(len(p.Cache))), ga.Text(" / 128")),
 				ga.Div().Class("stack").Body(rows...),
 			),
 			c.ring(p),
@@ -202,7 +218,7 @@ const windowAlign = 32
 func (c cells) ring(p lab.PoolView) ga.UI {
 	n := len(p.Ring)
 	caption := ga.FigCaption().Body(
-		ga.Text("ptr_ring: "), ga.Strong().ID(fmt.Sprintf("ring-count-%d", p.ID)).Text(fmt.Sprint(p.RingCount)),
+		ga.Text("ptr_ring: "), ga.Strong().ID(fmt.Sprintf("%sring-count-%d", c.prefix, p.ID)).Text(fmt.Sprint(p.RingCount)),
 		ga.Text(fmt.Sprintf(" / %d queued · producer %d, consumer %d · zeroed in batches of %d", n, p.Producer, p.ConsumerHead, p.RingBatch)))
 	lo, hi := window(n, p.ConsumerHead, p.RingCount)
 	row := make([]Cell, 0, hi-lo)
@@ -267,7 +283,7 @@ func (c cells) nic(n *lab.NICView) ga.UI {
 	}
 	return ga.Div().Class("box nic").Body(
 		ga.H3().Text(heading),
-		ga.P().Class("meta").Body(ga.Strong().ID("nic-posted").Text(fmt.Sprint(n.Posted)), ga.Text(fmt.Sprintf(" posted · NAPI on cpu%d · ", n.CPU)),
+		ga.P().Class("meta").Body(ga.Strong().ID(c.prefix+"nic-posted").Text(fmt.Sprint(n.Posted)), ga.Text(fmt.Sprintf(" posted · NAPI on cpu%d · ", n.CPU)),
 			gloss("N = next the NIC fills, F = next the driver refills", glossMarks)),
 		figureAttrs(ga.Div().Class("nic-slots"), "nic", "NIC RX ring").Body(&TileRow{Class: "ring-slots", Cells: row}),
 		shownNote(lo, hi, size, "refill point"),

@@ -28,7 +28,7 @@ const stripSlots = 8
 
 func (x *TourStrip) Render() (ui ga.UI) {
 	defer guardRender(&ui, "TourStrip")
-	c := cells{&x.V}
+	c := cells{v: &x.V}
 	title, body := c.strip(x.S)
 	return ga.Div().ID("tour-strip").Class("tour-strip").DataSet("place", x.S.Place).OnClick(onTile).Body(
 		ga.P().Class("strip-label meta").Text(title),

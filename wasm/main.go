@@ -22,6 +22,7 @@ func registerRoutes() {
 	ga.RouteWithRegexp("^/whatif/?$", func() ga.Composer { return &app.WhatIfPage{} })
 	ga.RouteWithRegexp("^/diagnose/?$", func() ga.Composer { return &app.DiagnosePage{} })
 	ga.RouteWithRegexp("^/replay/?$", func() ga.Composer { return &app.ReplayPage{} })
+	ga.RouteWithRegexp("^/compare/?$", func() ga.Composer { return &app.ComparePage{} })
 	for _, p := range tourPaths() {
 		ga.Route(p, func() ga.Composer { return &app.Tour{} })
 	}

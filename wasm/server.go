@@ -213,7 +213,7 @@ func generate(dir, prefix, base, web string) error {
 // sitePages are the pages besides the playground (routes with a pattern,
 // which go-app does not list itself). Each is also written as
 // <page>/index.html, which any static host serves at <page>/.
-var sitePages = []string{"/rules", "/whatif", "/diagnose", "/replay"}
+var sitePages = []string{"/rules", "/whatif", "/diagnose", "/replay", "/compare"}
 
 // pageDirs copies each of sitePages' <page>.html to <page>/index.html.
 func pageDirs(dir string) error {

@@ -159,6 +159,26 @@ func TestGenerate_TheDiagnosisPageBeforeTheApp(t *testing.T) {
 	}
 }
 
+// TestGenerate_TheComparisonPage: compare/index.html is in the site (at
+// the root and under a sub-path), its text before the app: the heading,
+// the issue's two cases as links to the page with their two-run query,
+// and what it waits for.
+func TestGenerate_TheComparisonPage(t *testing.T) {
+	for _, prefix := range []string{"", "/pplab"} {
+		dir, _ := genSite(t, prefix)
+		b, err := os.ReadFile(filepath.Join(dir, "compare", "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(b)
+		for _, w := range []string{"two kernels side by side", `id="cmp-example-1"`, `id="cmp-example-2"`, "with.era=6.10", "with.era=6.19", `id="cmp-loading"`} {
+			if !strings.Contains(page, w) {
+				t.Errorf("prefix %q: compare/index.html lacks %s", prefix, w)
+			}
+		}
+	}
+}
+
 // TestGenerate_EveryPrintFigureIsInTheSite: each tour chapter's page
 // carries, after the paragraphs, a print figure for every preset its
 // paragraphs link (each once), whose picture is in the generated site at
