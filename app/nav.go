@@ -6,9 +6,6 @@ import (
 	"pplab/app/session"
 )
 
-// ComparePath is the side-by-side comparison's page (compare.go).
-const ComparePath = "/compare/"
-
 // OnNav: a navigation inside the playground (a link to another state of
 // it, e.g. a rule's "show it where it does", or the browser's back
 // button) keeps the component — go-app updates a page of the same type in
