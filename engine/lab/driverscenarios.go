@@ -6,6 +6,7 @@ import (
 	"pplab/engine/sim"
 	"pplab/engine/skb"
 	"pplab/engine/workload"
+	"slices"
 )
 
 // The driver scenarios run a driver model (engine/drivers)
@@ -59,7 +60,16 @@ func init() {
 				drv = append(drv, sp.Name)
 			}
 		}
-		matters := append(s.matters, driverKnobs...)
+		// The scenario's own first (its order is the controls'), then each
+		// knob of every driver scenario it does not list already (bulk is
+		// xdp-redirect's and every driver's: it was listed twice, and
+		// the playground drew two #f-bulk inputs).
+		matters := slices.Clone(s.matters)
+		for _, k := range driverKnobs {
+			if !slices.Contains(matters, k) {
+				matters = append(matters, k)
+			}
+		}
 		Scenarios = append(Scenarios, &Scenario{Name: s.name, Doc: s.doc, NeedsDriver: true, Drivers: drv, DefaultDriver: s.def,
 			Eras: s.eras, Known: s.known, Knobs: s.knobs, Matters: matters, Refuses: s.refuses,
 			newRun: func(l *Lab) (runner, error) { return newDriverRun(l, s.name) }})

@@ -458,3 +458,18 @@ func TestReplayTo_EqualsStepping(t *testing.T) {
 		}
 	}
 }
+
+// TestScenarios_MattersListsEachKnobOnce: a scenario's knobs that matter
+// are the playground's knob inputs, one per knob (xdp-redirect listed
+// bulk twice: two #f-bulk inputs on its page).
+func TestScenarios_MattersListsEachKnobOnce(t *testing.T) {
+	for _, sc := range Scenarios {
+		seen := map[sim.Knob]bool{}
+		for _, k := range sc.Matters {
+			if seen[k] {
+				t.Errorf("%s lists %s twice", sc.Name, k)
+			}
+			seen[k] = true
+		}
+	}
+}
