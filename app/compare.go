@@ -398,7 +398,7 @@ func compareExamples() ga.UI {
 		items = append(items, ga.Li().Body(ga.A().ID(fmt.Sprintf("cmp-example-%d", i+1)).Href(sitePath(ComparePath)+"?"+x.Query).Text(x.Label)))
 	}
 	return ga.Section().ID("cmp-examples").Class("panel").Aria("label", "examples").Body(
-		ga.H2().Text("The issue's two cases"),
+		ga.H2().Text("Examples"),
 		ga.Ul().Class("plain").Body(items...),
 	)
 }
