@@ -423,22 +423,9 @@ func cmpWalk(n int, next func(i int, c *CompareState) cmpAction) (res walkResult
 }
 
 func shrinkCmp(actions []cmpAction) ([]cmpAction, walkResult) {
-	replay := func(as []cmpAction) walkResult {
+	return shrinkWith(actions, func(as []cmpAction) walkResult {
 		return cmpWalk(len(as), func(i int, _ *CompareState) cmpAction { return as[i] })
-	}
-	res := replay(actions)
-	actions = actions[:res.at+1]
-	for chunk := len(actions) / 2; chunk >= 1; chunk /= 2 {
-		for start := 0; start < len(actions); {
-			cand := append(slices.Clone(actions[:start]), actions[min(start+chunk, len(actions)):]...)
-			if r := replay(cand); r.at >= 0 {
-				actions, res = cand[:r.at+1], r
-				continue
-			}
-			start += chunk
-		}
-	}
-	return actions, res
+	})
 }
 
 func TestCompareProperty_LinkAndCLIKeepBothRuns(t *testing.T) {

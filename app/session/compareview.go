@@ -226,29 +226,14 @@ func (c *CompareState) controlsB() CompareControls {
 func (c *CompareState) knobRows(cfg lab.Config, k sim.Knobs, other *sim.Knobs) []CompareKnob {
 	sc := c.list.Scenario(cfg.Scenario)
 	var out []CompareKnob
-	done := map[string]bool{}
-	add := func(spec sim.KnobSpec, matters bool) {
-		if done[spec.Name] {
-			return // a scenario may list a knob by another of its names
-		}
-		done[spec.Name] = true
-		n, _ := sim.KnobByName(spec.Name)
-		row := CompareKnob{KnobRow: KnobRow{Name: spec.Name, Value: strconv.FormatInt(k[n], 10), Doc: spec.Doc, Min: spec.Min, Max: spec.Max, Matters: matters}}
+	for _, o := range knobOrder(sc.Knobs) {
+		n, _ := sim.KnobByName(o.spec.Name)
+		row := CompareKnob{KnobRow: KnobRow{Name: o.spec.Name, Value: strconv.FormatInt(k[n], 10), Doc: o.spec.Doc, Min: o.spec.Min, Max: o.spec.Max, Matters: o.matters}}
 		if other != nil {
 			row.Differs = other[n] != k[n]
 			_, row.Edited = c.with.Knobs.Get(n)
 		}
 		out = append(out, row)
-	}
-	for _, name := range sc.Knobs {
-		if n, ok := sim.KnobByName(name); ok {
-			add(n.Spec(), true)
-		}
-	}
-	for _, spec := range sim.AllKnobs() {
-		if !slices.Contains(sc.Knobs, spec.Name) {
-			add(spec, false)
-		}
 	}
 	return out
 }

@@ -364,7 +364,11 @@ func walk(n int, next func(i int, s *Session) action, sample func(s *Session, i 
 
 // shrink returns a shortest-found prefix-and-subset of actions that still
 // fails (ddmin-style: drop chunks, halving their size).
-func shrink(actions []action) ([]action, walkResult) {
+func shrink(actions []action) ([]action, walkResult) { return shrinkWith(actions, replay) }
+
+// shrinkWith is shrink for any walk: replay runs a sequence of actions
+// and says where it failed (at < 0: it did not).
+func shrinkWith[A any](actions []A, replay func([]A) walkResult) ([]A, walkResult) {
 	res := replay(actions)
 	actions = actions[:res.at+1]
 	for chunk := len(actions) / 2; chunk >= 1; chunk /= 2 {

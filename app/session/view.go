@@ -284,20 +284,9 @@ func (s *Session) controls() ControlsView {
 			c.EraDoc = e.Doc
 		}
 	}
-	add := func(spec sim.KnobSpec, matters bool) {
-		n, _ := sim.KnobByName(spec.Name)
-		val := strconv.FormatInt(k[n], 10)
-		c.Knobs = append(c.Knobs, KnobRow{Name: spec.Name, Value: val, Doc: spec.Doc, Min: spec.Min, Max: spec.Max, Matters: matters})
-	}
-	for _, name := range sc.Knobs {
-		if n, ok := sim.KnobByName(name); ok {
-			add(n.Spec(), true)
-		}
-	}
-	for _, spec := range sim.AllKnobs() {
-		if !slices.Contains(sc.Knobs, spec.Name) {
-			add(spec, false)
-		}
+	for _, o := range knobOrder(sc.Knobs) {
+		n, _ := sim.KnobByName(o.spec.Name)
+		c.Knobs = append(c.Knobs, KnobRow{Name: o.spec.Name, Value: strconv.FormatInt(k[n], 10), Doc: o.spec.Doc, Min: o.spec.Min, Max: o.spec.Max, Matters: o.matters})
 	}
 	for _, r := range s.list.Rules {
 		row := RuleRow{Name: r.Name, Prevents: r.Prevents, Kinds: strings.Join(r.Kinds, " / "),
@@ -486,4 +475,30 @@ func lastPackets(s []lab.SeriesPoint) int64 {
 		return 0
 	}
 	return s[len(s)-1].Packets
+}
+
+// orderedKnob is a knob's place in the knob inputs: its spec, and whether
+// it matters for the scenario.
+type orderedKnob struct {
+	spec    sim.KnobSpec
+	matters bool
+}
+
+// knobOrder is the order of the knob inputs: the scenario's knobs that
+// matter (names: its list), each once, then every other knob.
+func knobOrder(names []string) []orderedKnob {
+	var out []orderedKnob
+	done := map[string]bool{}
+	for _, name := range names {
+		if n, ok := sim.KnobByName(name); ok && !done[n.Spec().Name] {
+			done[n.Spec().Name] = true
+			out = append(out, orderedKnob{n.Spec(), true})
+		}
+	}
+	for _, spec := range sim.AllKnobs() {
+		if !done[spec.Name] {
+			out = append(out, orderedKnob{spec, false})
+		}
+	}
+	return out
 }
