@@ -415,20 +415,7 @@ func (p *ComparePage) renderControls(v *session.CompareView) ga.UI {
 func (p *ComparePage) sideForm(v *session.CompareView, side, label string, c *session.CompareControls) ga.UI {
 	idp := "c" + side + "-"
 	sel := func(field, text, value string, opts []lab.Choice) ga.UI {
-		var os []ga.UI
-		for _, o := range opts {
-			t, title := o.Label, o.Doc
-			if o.Why != "" {
-				t += " " + o.Mark
-				title = strings.TrimPrefix(title+" — ", " — ") + "not run here: " + o.Why
-			}
-			opt := optionSelected(ga.Option().Value(optionValue(o.Value)), o.Value == value).Text(t)
-			if title != "" {
-				opt = opt.Title(title)
-			}
-			os = append(os, opt)
-		}
-		return p.field(idp+field, text, c.Errs[field], ga.Select().ID(idp+field).DataSet("side", side).DataSet("field", field).DataSet("cv", optionValue(value)).Body(os...).OnChange(p.onField))
+		return p.field(idp+field, text, c.Errs[field], ga.Select().ID(idp+field).DataSet("side", side).DataSet("field", field).DataSet("cv", optionValue(value)).Body(choiceOptions(opts, value)...).OnChange(p.onField))
 	}
 	var rows []ga.UI
 	rows = append(rows, ga.H2().Text(fmt.Sprintf("%s: %s", label, v.Titles[map[string]int{"a": 0, "b": 1}[side]])))
@@ -680,15 +667,7 @@ func decisionUI(d *lab.Decision, id string) ga.UI {
 	if d.Source != "" {
 		fn = ga.A().ID(id).Href(d.Source).Target("_blank").Rel("noopener").Title("the definition in this side's release").Body(ga.Code().Text(d.Func))
 	}
-	what := d.Stat
-	if d.Violation != "" {
-		what = "violation " + d.Violation
-	}
-	page := ""
-	if d.PFN >= 0 {
-		page = fmt.Sprintf(", pfn %d", d.PFN)
-	}
-	return ga.Span().Body(fn, ga.Text(": "), ga.Strong().Class("cmp-stat").Text(what), ga.Text(fmt.Sprintf(" (cpu%d%s, op %d) — %s", d.CPU, page, d.Op+1, d.Why)))
+	return ga.Span().Body(fn, ga.Text(": "), ga.Strong().Class("cmp-stat").Text(d.What()), ga.Text(" ("+d.Where()+") — "+d.Why))
 }
 
 func (p *ComparePage) renderSide(v *session.CompareView, i int) ga.UI {

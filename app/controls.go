@@ -129,10 +129,16 @@ func (c *Controls) field(name, label string, control ga.UI) ga.UI {
 }
 
 func (c *Controls) selectField(name, label, value string, opts []lab.Choice) ga.UI {
+	return c.field(name, label, ga.Select().ID("f-"+name).DataSet("field", name).Body(choiceOptions(opts, value)...).OnChange(onField).OnKeyDown(onSelectKey))
+}
+
+// choiceOptions are a select's options for the engine's choices, value
+// selected. A choice that does not run carries a short mark; its reason is
+// the option's title (and, once chosen, the refusal beside the field);
+// the arrow keys pass it (data-blocked: onSelectKey).
+func choiceOptions(opts []lab.Choice, value string) []ga.UI {
 	var os []ga.UI
 	for _, o := range opts {
-		// A choice that does not run carries a short mark; its reason is
-		// the option's title (and, once chosen, the refusal beside the field).
 		text, title := o.Label, o.Doc
 		if o.Why != "" {
 			text += " " + o.Mark
@@ -143,11 +149,11 @@ func (c *Controls) selectField(name, label, value string, opts []lab.Choice) ga.
 			opt = opt.Title(title)
 		}
 		if o.Why != "" {
-			opt = opt.DataSet("blocked", "1") // the arrows pass it (onSelectKey)
+			opt = opt.DataSet("blocked", "1")
 		}
 		os = append(os, opt)
 	}
-	return c.field(name, label, ga.Select().ID("f-"+name).DataSet("field", name).Body(os...).OnChange(onField).OnKeyDown(onSelectKey))
+	return os
 }
 
 // defaultOption is the value of a select's "default (…)" option: go-app

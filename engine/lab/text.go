@@ -158,15 +158,26 @@ func DecisionText(d *Decision) string {
 	if d == nil {
 		return "no further decision in the packet"
 	}
-	what := d.Stat
+	return fmt.Sprintf("%s: %s (%s)", d.Func, d.What(), d.Where())
+}
+
+// What is what the decision did: the counter it counted (or released), or
+// "violation KIND".
+func (d *Decision) What() string {
 	if d.Violation != "" {
-		what = "violation " + d.Violation
+		return "violation " + d.Violation
 	}
+	return d.Stat
+}
+
+// Where is where it was decided: the CPU, the page (when there is one)
+// and the operation (1-based).
+func (d *Decision) Where() string {
 	page := ""
 	if d.PFN >= 0 {
 		page = fmt.Sprintf(", pfn %d", d.PFN)
 	}
-	return fmt.Sprintf("%s: %s (cpu%d%s, op %d)", d.Func, what, d.CPU, page, d.Op+1)
+	return fmt.Sprintf("cpu%d%s, op %d", d.CPU, page, d.Op+1)
 }
 
 // ChangeText says one change: what it decides, its values and its commit.
