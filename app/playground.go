@@ -152,7 +152,7 @@ func (p *Playground) renderCharts(v *session.View, cmpOpts []ga.UI, lazy bool) g
 			ga.If(c.Err != "", func() ga.UI { return ga.P().Class("field-error").ID("err-compare").Role("alert").Text(c.Err) }),
 			ga.If(c.CmpProgress != "", func() ga.UI { return ga.P().ID("cmp-progress").Class("meta").Text(c.CmpProgress) }),
 			ga.If(c.SideBySide != "", func() ga.UI {
-				return ga.P().Class("meta").Body(ga.A().ID("cmp-side-by-side").Href(ComparePath + "?" + c.SideBySide).Text("side by side, at the first packet the two eras treat differently →"))
+				return ga.P().Class("meta").Body(ga.A().ID("cmp-side-by-side").Href(ComparePath + "?" + c.SideBySide).Text("side by side: both runs packet by packet, and the first packet the two eras treat differently →"))
 			}),
 		),
 		ga.Div().Class("chart-grid").Body(

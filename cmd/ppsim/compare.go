@@ -64,7 +64,7 @@ func cmdCompare(args []string, stdout io.Writer) error {
 		return err
 	}
 	query := lab.CompareValues(c.Config[0], c.Config[1]).Encode()
-	link := permalink(*baseURL, query)
+	link := permalink(*baseURL, "compare/", query)
 	bw := bufio.NewWriter(stdout)
 	switch {
 	case *asJSON:
@@ -181,10 +181,18 @@ func checkTextFlags(fs *flag.FlagSet, asText, asJSON bool, base string) error {
 	return nil
 }
 
-// permalink is the link to a run or a comparison: the page's address
-// (--base-url) and the query, or the query part alone.
-func permalink(base, query string) string {
-	return base + "?" + query
+// permalink is the link to a run (page "") or a comparison (page
+// "compare/", the side-by-side page): the site's address (--base-url, a
+// "/" added when it has none at its end), the page and the query; without
+// --base-url the page and the query alone (a base ending in index.html
+// is its directory) (a run's "?…", a comparison's
+// "compare/?…"), to append to the site's address.
+func permalink(base, page, query string) string {
+	base = strings.TrimSuffix(base, "index.html") // the site's address, not its index page's
+	if base != "" && !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	return base + page + "?" + query
 }
 
 // writeCompare prints a comparison as a table: the sides, the first

@@ -127,8 +127,8 @@ func TestCompare_IssueCasesDivergeAtTheCommit(t *testing.T) {
 					t.Errorf("side %d: config %+v, run %+v", i, c.Configs[i], c.Runs[i])
 				}
 			}
-			if c.Link != "?"+c.Query {
-				t.Errorf("link %q without --base-url, want ?%s", c.Link, c.Query)
+			if c.Link != "compare/?"+c.Query {
+				t.Errorf("link %q without --base-url, want compare/?%s", c.Link, c.Query)
 			}
 
 			code, out, errOut := ppsim(append([]string{"compare"}, tc.args...)...)
@@ -137,7 +137,7 @@ func TestCompare_IssueCasesDivergeAtTheCommit(t *testing.T) {
 			}
 			for _, want := range []string{"First divergence: packet 65", "B is A with --with-era " + tc.b.Era, "Decided by: ", tc.field, "commit " + tc.commit,
 				tc.funcA, tc.funcB, "/v" + tc.a.Era + "/source/", "/v" + tc.b.Era + "/source/", "rx_pp_recycle_cached", "rx_pp_recycle_released_ref",
-				"violations (A " + tc.a.Era + "): ", "build: " + lab.BuildID(), "link: ?" + c.Query} {
+				"violations (A " + tc.a.Era + "): ", "build: " + lab.BuildID(), "link: compare/?" + c.Query} {
 				if !strings.Contains(out, want) {
 					t.Errorf("the table has no %q:\n%s", want, out)
 				}
@@ -160,11 +160,12 @@ func unwrapLink(text string) string {
 
 // linkQuery is the query a printed link carries, checked to start with
 // the base.
-func linkQuery(t *testing.T, link, base string) url.Values {
+func linkQuery(t *testing.T, link, base, page string) url.Values {
 	t.Helper()
-	q, ok := strings.CutPrefix(link, base+"?")
+	prefix := permalink(base, page, "")
+	q, ok := strings.CutPrefix(link, prefix)
 	if !ok {
-		t.Fatalf("the link %q does not start with %q", link, base+"?")
+		t.Fatalf("the link %q does not start with %q", link, prefix)
 	}
 	v, err := url.ParseQuery(q)
 	if err != nil {
@@ -246,7 +247,7 @@ func TestCompareText_72ColumnsAndTheLinkOpensBothRuns(t *testing.T) {
 						t.Errorf("the text has no %q:\n%s", want, out)
 					}
 				}
-				a, b, two, err := lab.ParseCompare(linkQuery(t, unwrapLink(out), base))
+				a, b, two, err := lab.ParseCompare(linkQuery(t, unwrapLink(out), base, "compare/"))
 				if err != nil || !two {
 					t.Fatalf("the link reads back with two=%v: %v\n%s", two, err, out)
 				}
@@ -291,7 +292,7 @@ func TestRunText_TheLinkOpensTheRun(t *testing.T) {
 			if !strings.HasPrefix(out, "pplab model "+lab.BuildID()+": ") || !strings.Contains(out, "rx_pp_recycle_released_ref") {
 				t.Errorf("the text:\n%s", out)
 			}
-			got, err := lab.ParseConfig(linkQuery(t, unwrapLink(out), tc.base))
+			got, err := lab.ParseConfig(linkQuery(t, unwrapLink(out), tc.base, ""))
 			if err != nil {
 				t.Fatalf("the link reads back: %v\n%s", err, out)
 			}
@@ -316,9 +317,9 @@ func TestCompare_OtherSides(t *testing.T) {
 		breakB     []string
 	}{
 		{"with-driver bnxt", []string{"--scenario", "forward", "--driver", "mlx5", "--era", "6.18", "--with-driver", "bnxt", "--packets", "3000"}, true, "", "", map[string]int64{}, []string{}},
-		{"with-set tx_cpu=1", []string{"--scenario", "forward", "--driver", "mlx5", "--era", "6.18", "--with-set", "tx_cpu=1", "--packets", "3000"}, false, "knob", "--set tx_cpu", map[string]int64{"tx_cpu": 1}, []string{}},
-		{"with-set replaces the set", []string{"--scenario", "forward", "--driver", "mlx5", "--era", "6.18", "--set", "tx_cpu=1", "--set", "bulk=32", "--with-set", "tx_cpu=0", "--packets", "3000"}, false, "knob", "--set tx_cpu", map[string]int64{"tx_cpu": 0, "bulk": 32}, []string{}},
-		{"with-break " + demo.Rules[0], append(slices.Clone(demoArgs), "--with-break", demo.Rules[0]), false, "break", "--break " + demo.Rules[0], map[string]int64{"tx_cpu": 1}, demo.Rules},
+		{"with-set tx_cpu=1", []string{"--scenario", "forward", "--driver", "mlx5", "--era", "6.18", "--with-set", "tx_cpu=1", "--packets", "3000"}, false, "knob", "the knob tx_cpu", map[string]int64{"tx_cpu": 1}, []string{}},
+		{"with-set replaces the set", []string{"--scenario", "forward", "--driver", "mlx5", "--era", "6.18", "--set", "tx_cpu=1", "--set", "bulk=32", "--with-set", "tx_cpu=0", "--packets", "3000"}, false, "knob", "the knob tx_cpu", map[string]int64{"tx_cpu": 0, "bulk": 32}, []string{}},
+		{"with-break " + demo.Rules[0], append(slices.Clone(demoArgs), "--with-break", demo.Rules[0]), false, "break", "the rule " + demo.Rules[0] + " broken", map[string]int64{"tx_cpu": 1}, demo.Rules},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := compareJSONOf(t, tc.args...)

@@ -392,7 +392,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if cfg.Driver == "" {
 			cfg.Driver = res.Driver
 		}
-		if _, err := io.WriteString(stdout, lab.RunText(cfg, res, permalink(*baseURL, cfg.Values().Encode()))); err != nil {
+		if _, err := io.WriteString(stdout, lab.RunText(cfg, res, permalink(*baseURL, "", cfg.Values().Encode()))); err != nil {
 			return err
 		}
 	} else {

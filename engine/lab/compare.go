@@ -278,12 +278,25 @@ func Compare(a, b Config) (Comparison, error) {
 	for !c.Advance(1 << 16) {
 	}
 	out := c.Result()
-	for i, l := range c.labs {
-		l.Run()
-		l.FinalCheck()
-		out.Results[i] = l.Results()
+	for i := range out.Config {
+		out.Results[i] = BatchResults(out.Config[i])
 	}
 	return out, nil
+}
+
+// BatchResults are the results of cfg's run to its end in batch, as `ppsim
+// run` reports them: a comparison's runs check every operation (so that a
+// violation lands in its packet), and a violation that lasts is reported
+// at every check, so their counts are not what the run alone reports; the
+// results a comparison gives are the runs' own. cfg must build.
+func BatchResults(cfg Config) Results {
+	l, err := New(cfg)
+	if err != nil {
+		panic("lab: BatchResults: " + err.Error())
+	}
+	l.Run()
+	l.FinalCheck()
+	return l.Results()
 }
 
 // firstDecisionsDiffering replays each run to the packet's window with its
@@ -422,7 +435,7 @@ func changesAt(cfg [2]Config, packet int64) (out []Change, explained, together b
 			continue
 		}
 		k, v := k, rb.knobs[k]
-		cands = append(cands, cand{Change{Kind: "knob", Name: k.String(), Rule: "--set " + k.String(), A: fmt.Sprint(ra.knobs[k]), B: fmt.Sprint(v)},
+		cands = append(cands, cand{Change{Kind: "knob", Name: k.String(), Rule: "the knob " + k.String(), A: fmt.Sprint(ra.knobs[k]), B: fmt.Sprint(v)},
 			func(c Config) Config {
 				c.Knobs = c.Knobs.With(k, v)
 				return c
@@ -430,7 +443,7 @@ func changesAt(cfg [2]Config, packet int64) (out []Change, explained, together b
 	}
 	for _, r := range symDiff(a.Break, b.Break) {
 		r, inB := r, slices.Contains(b.Break, r)
-		cands = append(cands, cand{Change{Kind: "break", Name: r, Rule: "--break " + r, A: onOff(!inB), B: onOff(inB)},
+		cands = append(cands, cand{Change{Kind: "break", Name: r, Rule: "the rule " + r + " broken", A: onOff(!inB), B: onOff(inB)},
 			func(c Config) Config {
 				if inB {
 					c.Break = append(slices.Clone(c.Break), r)

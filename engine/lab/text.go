@@ -66,7 +66,11 @@ func RunText(cfg Config, r Results, link string) string {
 	if len(cfg.Break) > 0 {
 		wrapWords(&b, "broken rules: ", strings.Join(cfg.Break, " "))
 	}
-	fmt.Fprintf(&b, "\nafter %d packets: %s\n", r.Packets, rateText(r))
+	if r.Packets == 0 {
+		b.WriteString("\nbefore the first packet (no rate yet)\n")
+	} else {
+		fmt.Fprintf(&b, "\nafter %d packets: %s\n", r.Packets, rateText(r))
+	}
 	b.WriteString("\n")
 	counters(&b, []string{""}, []sim.Stats{r.Stats})
 	b.WriteString(violationText([]Results{r}, []string{""}))
@@ -86,8 +90,12 @@ func CompareText(c Comparison, link string) string {
 	x, y := c.Config[0], c.Config[1]
 	fmt.Fprintf(&b, "pplab model %s: comparison\n", BuildID())
 	na, nb := SideNames(x, y)
-	wrapWords(&b, "A "+na+": ", configLine(x)+setBreak(x))
-	wrapWords(&b, "B "+nb+": ", configLine(y)+setBreak(y))
+	la, lb := "A "+na+": ", "B "+nb+": "
+	if na == "A" {
+		la, lb = "A: ", "B: "
+	}
+	wrapWords(&b, la, configLine(x)+setBreak(x))
+	wrapWords(&b, lb, configLine(y)+setBreak(y))
 	b.WriteString("\n")
 	switch {
 	case c.FromStart != "":
@@ -192,15 +200,19 @@ func ChangeText(ch Change) string {
 	return fmt.Sprintf("%s (%s: %s→%s; %s)", ch.Rule, ch.Name, ch.A, ch.B, commit)
 }
 
+// configLine names a run: its driver (the scenario's default named too),
+// scenario, era, seed (always: the page's default is 0, ppsim's 1) and
+// packets.
 func configLine(cfg Config) string {
+	if r, err := cfg.resolve(); err == nil {
+		cfg = r.cfg
+	}
 	s := cfg.Scenario
 	if cfg.Driver != "" {
 		s = cfg.Driver + " " + s
 	}
 	s += ", era " + cfg.EraName()
-	if cfg.Seed != 0 {
-		s += fmt.Sprintf(", seed %d", cfg.Seed)
-	}
+	s += fmt.Sprintf(", seed %d", cfg.Seed)
 	packets := cfg.Packets
 	if packets == 0 {
 		packets = DefaultPackets

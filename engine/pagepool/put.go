@@ -42,10 +42,12 @@ func (p *Pool) PutPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) 
 // the caller already dropped (PutPage after its frag/ref test; io_uring's
 // io_zcrx_return_niov of another pool's niov).
 func (p *Pool) putUnrefedPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) {
+	local := false
 	if !allowDirect && p.era.PoolNapiLocal {
 		allowDirect = p.napiLocal(cpu)
+		local = allowDirect
 	}
-	pg = p.putPage(cpu, pg, dmaSyncSize, allowDirect)
+	pg = p.putPage(cpu, pg, dmaSyncSize, allowDirect, local)
 	if pg != nil && !p.recycleInRing(cpu, pg) {
 		// "Cache full, fall back to free pages" (the kernel's words: the
 		// ptr_ring cache is full).
@@ -149,7 +151,10 @@ func (p *Pool) canBeRecycled(pg *mm.Page) bool {
 //
 // A page that cannot be recycled (canBeRecycled) is given up: DMA unmap,
 // accounting release (released_refcnt), and put_page of the pool's reference.
-func (p *Pool) putPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) *mm.Page {
+//
+// local: allowDirect is page_pool_napi_local's answer, not the caller's
+// (the narration says which decided).
+func (p *Pool) putPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect, local bool) *mm.Page {
 	if p.canBeRecycled(pg) {
 		// Read barrier done in page_ref_count / READ_ONCE.
 		if p.P.Flags&FlagDMASyncDev != 0 {
@@ -158,7 +163,7 @@ func (p *Pool) putPage(cpu int, pg *mm.Page, dmaSyncSize int, allowDirect bool) 
 		// 6.10 (4a96a4e807c3) drops the in_softirq() test here: a caller
 		// passing allow_direct = true vouches for its context, and
 		// page_pool_napi_local tests softirq for the others.
-		if allowDirect && (p.era.PoolNapiLocal || p.softirq(cpu)) && p.recycleInCache(cpu, pg) {
+		if allowDirect && (p.era.PoolNapiLocal || p.softirq(cpu)) && p.recycleInCache(cpu, pg, local) {
 			return nil
 		}
 		if p.m.Tracing() { // the narration of recycleInRing's event: no stores untraced
@@ -200,8 +205,9 @@ func (p *Pool) notRecyclable(cpu int, pg *mm.Page) *mm.Page {
 }
 
 // recycleInCache models page_pool_recycle_in_cache: only when the cache has
-// room; cache_full otherwise (the caller then tries the ring).
-func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
+// room; cache_full otherwise (the caller then tries the ring). local: the
+// pool's page_pool_napi_local allowed it (6.10+), not the caller.
+func (p *Pool) recycleInCache(cpu int, pg *mm.Page, local bool) bool {
 	if p.alloc.count == AllocCacheSize {
 		p.stat(sim.StatRecycleCacheFull)
 		p.ev(cpu, sim.SymRecycleInCache, pg, pg.Place, pg.Place, sim.StatRecycleCacheFull, 0,
@@ -221,6 +227,8 @@ func (p *Pool) recycleInCache(cpu int, pg *mm.Page) bool {
 	switch {
 	case p.cpuid == cpu:
 		why = "direct recycling (allow_direct): the free runs in softirq on the per-CPU pool's own CPU (pool->cpuid), the only CPU that allocates from it, so the page goes straight onto the lockless alloc cache"
+	case local:
+		why = "direct recycling: the caller passed allow_direct = false, and page_pool_napi_local (4a96a4e807c3, 6.10) found this CPU in softirq running the pool's NAPI, the context that allocates from it, so the page goes straight onto the lockless alloc cache"
 	case !p.softirq(cpu):
 		// Only 6.10+ gets here outside softirq (putPage).
 		why = "direct recycling (allow_direct) in process context: from 6.10 __page_pool_put_page no longer tests in_softirq() (4a96a4e807c3), the caller that passes allow_direct = true vouches for its context; a caller that cannot race the pool's consumer (as this benchmark's) may, so the page goes onto the lockless alloc cache where 6.9 sent it to the ptr_ring"
@@ -285,7 +293,7 @@ func (p *Pool) PutPageBulk(cpu int, data []*mm.Page) {
 		if !p.lastUser(cpu, pg) {
 			continue
 		}
-		if pg = p.putPage(cpu, pg, -1, allowDirect); pg != nil {
+		if pg = p.putPage(cpu, pg, -1, allowDirect, allowDirect); pg != nil {
 			data[bulkLen] = pg // approved for bulk recycling in ptr_ring cache
 			bulkLen++
 		}

@@ -53,7 +53,7 @@ func EraChanges(a, b *Era) []EraChange {
 			continue
 		}
 		out = append(out, EraChange{Field: f.Name, Rule: f.Tag.Get("rule"),
-			Commit: tagCommit(f.Tag.Get("commit"), fmt.Sprint(vn.Field(i).Interface())), A: fmt.Sprint(x), B: fmt.Sprint(y)})
+			Commit: tagCommit(f.Tag.Get("commit"), fmt.Sprint(vn.Field(i).Interface())), A: valueText(x), B: valueText(y)})
 	}
 	return out
 }
@@ -91,4 +91,16 @@ func (e *Era) WithField(field string, from *Era) *Era {
 	c := *e
 	reflect.ValueOf(&c).Elem().FieldByIndex(f.Index).Set(reflect.ValueOf(from).Elem().FieldByIndex(f.Index))
 	return &c
+}
+
+// valueText is a field's value as a change says it: LONG_MAX and
+// LONG_MAX >> 1 by their names (BIAS_MAX), anything else as fmt prints it.
+func valueText(v any) string {
+	switch v {
+	case longMax:
+		return "LONG_MAX"
+	case longMax >> 1:
+		return "LONG_MAX>>1"
+	}
+	return fmt.Sprint(v)
 }
