@@ -298,38 +298,109 @@ func NewCompare(q url.Values, clock func() float64) *CompareState {
 		if again {
 			pa, pb, two, _ = lab.ParseCompare(cq)
 		}
+		if pa.Scenario != "" && two && pb.Scenario != "" {
+			// A with.KEY no --with-* flag says (another scenario, seed,
+			// packets, platform; a rule A breaks kept intact) is ignored
+			// entirely: B is A plus the usable edits (with.scenario must
+			// not bring its scenario's driver along).
+			if _, dropped := WithOf(pa, pb); len(dropped) > 0 {
+				for _, d := range dropped {
+					name := d
+					if cq.Has(d) {
+						name += "=" + clip(cq.Get(d))
+					}
+					c.Notify("notice", "URL: "+name+": the other side differs from the first only in era, driver, knobs and rules it breaks besides the first's (ppsim compare's --with-* flags) — ignored")
+					cq.Del(d)
+				}
+				pa, pb, two, _ = lab.ParseCompare(cq)
+			}
+		}
 		if pa.Scenario != "" {
 			a = pa
 			w = With{}
 			if two && pb.Scenario != "" {
-				var dropped []string
-				w, dropped = WithOf(pa, pb)
-				for _, d := range dropped {
-					c.Notify("notice", "URL: "+d+": the other side differs from the first only in era, driver, knobs and rules it breaks besides the first's (ppsim compare's --with-* flags) — not used")
-				}
+				w, _ = WithOf(pa, pb)
 			}
 		}
 	}
 	if err := c.build(a, w); err != nil {
-		c.Notify("notice", "URL: the comparison does not run ("+clip(err.Error())+") — the default instead")
-		da, dw := CompareDefault()
-		if err := c.build(da, dw); err != nil {
-			panic("the comparison's default does not run: " + err.Error())
+		// A that runs is kept: the with-edits that do not run with it
+		// are dropped, each named; the default only when A does not run.
+		if kept, why := c.usableEdits(a, w); c.build(a, kept) == nil {
+			for _, n := range why {
+				c.Notify("notice", "URL: "+n)
+			}
+		} else {
+			c.Notify("notice", "URL: the comparison does not run ("+err.Error()+") — the default example instead")
+			da, dw := CompareDefault()
+			if err := c.build(da, dw); err != nil {
+				panic("the comparison's default does not run: " + err.Error())
+			}
 		}
 	}
 	c.seekTo(packet, k)
 	return c
 }
 
-// compareFieldNotice says a bad field of a two-run link, naming it.
-func compareFieldNotice(fe *sim.FieldError) string {
-	msg := fe.Error()
-	name := fe.Field
-	if fe.Value != "" || fe.Field != "" {
-		name = fe.Field + "=" + clip(fe.Value)
+// usableEdits is w less the edits that do not run with a (B does not
+// build), each edit tried in turn on top of those kept; why names each
+// dropped one (its with.KEY) and the reason.
+func (c *CompareState) usableEdits(a lab.Config, w With) (kept With, why []string) {
+	runs := func(w With) error {
+		b := w.Apply(a)
+		if err := b.Validate(); err != nil {
+			return err
+		}
+		_, err := lab.NewComparer(a, b)
+		return err
 	}
-	if !strings.Contains(msg, fe.Field) || strings.HasPrefix(fe.Field, lab.WithPrefix) {
-		msg = name + ": " + msg
+	try := func(key, value string, next With) {
+		if err := runs(next); err != nil {
+			why = append(why, fmt.Sprintf("%s%s=%s: the other side does not run with it (%v) — ignored", lab.WithPrefix, key, value, err))
+			return
+		}
+		kept = next
+	}
+	if w.Era != "" {
+		n := kept
+		n.Era = w.Era
+		try("era", w.Era, n)
+	}
+	if w.Driver != "" {
+		n := kept
+		n.Driver = w.Driver
+		try("driver", w.Driver, n)
+	}
+	for k := sim.Knob(0); k < sim.NumKnobs; k++ {
+		if v, ok := w.Knobs.Get(k); ok {
+			n := kept
+			n.Knobs = n.Knobs.With(k, v)
+			try(k.String(), strconv.FormatInt(v, 10), n)
+		}
+	}
+	for _, r := range w.Break {
+		n := kept
+		n.Break = append(slices.Clone(n.Break), r)
+		try("break", r, n)
+	}
+	return kept, why
+}
+
+// compareFieldNotice says a bad field of a two-run link, naming it
+// (key=value) once: a knob's error already starts so, a named one names
+// its value in its own words, any other is what is wanted.
+func compareFieldNotice(fe *sim.FieldError) string {
+	name := fe.Field + "=" + clip(fe.Value)
+	var msg string
+	switch {
+	case fe.Named && strings.HasPrefix(fe.Field, lab.WithPrefix):
+		msg = fe.Field + ": " + fe.Msg
+	case fe.Named:
+		msg = fe.Msg
+	case fe.Field == "":
+		msg = fe.Error()
+	default:
+		msg = name + ": " + fe.Msg
 	}
 	if !lab.IsConfigKey(strings.TrimPrefix(fe.Field, lab.WithPrefix)) && fe.Field != "" {
 		keys := append([]string{ComparePacketKey, CompareOpKey, EmbedKey}, lab.ConfigKeys()...)

@@ -452,3 +452,43 @@ func TestCompareProperty_LinkAndCLIKeepBothRuns(t *testing.T) {
 		t.Fatalf("walk %d: after action %d: %s\nshortest failing sequence (%d actions):%s", seed, res.at, r.msg, len(short), b.String())
 	}
 }
+
+// TestCompareState_UnusableWithKeys: a with.KEY the page does not use
+// changes nothing (with.scenario brings no driver along), A's fields
+// (packets) are kept, and a notice names each key once, "key=value".
+func TestCompareState_UnusableWithKeys(t *testing.T) {
+	q, _ := url.ParseQuery("scenario=xdp-redirect&era=6.9&packets=5000&with.era=6.12&with.scenario=forward")
+	c := NewCompare(q, nil)
+	a, b := c.Configs()
+	if a.Scenario != "xdp-redirect" || a.Packets != 5000 || a.EraName() != "6.9" || b.EraName() != "6.12" || b.Scenario != "xdp-redirect" || driverName(b) != driverName(a) {
+		t.Fatalf("A %s %d %s, B %s %s %s", a.Scenario, a.Packets, a.EraName(), b.Scenario, b.EraName(), driverName(b))
+	}
+	if len(c.banner) != 1 || !strings.Contains(c.banner[0].Text, "with.scenario=forward") || !strings.Contains(c.banner[0].Text, "ignored") {
+		t.Errorf("notices %q", c.banner)
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"scenario=xdp-redirect&with.nope=1", "with.nope=1: unknown"},
+		{"scenario=forward&driver=mlx5&with.tx_cpu=99", "URL: with.tx_cpu=99: want"},
+	} {
+		q, _ := url.ParseQuery(tc.query)
+		c := NewCompare(q, nil)
+		if len(c.banner) != 1 || !strings.Contains(c.banner[0].Text, tc.want) || strings.Count(c.banner[0].Text, "with.") > 1 && !strings.Contains(c.banner[0].Text, "with.KEY") {
+			t.Errorf("%s: notices %q, want one with %q", tc.query, c.banner, tc.want)
+		}
+	}
+}
+
+// TestCompareState_WithEditsThatDoNotRun: a with-edit B does not run with
+// is dropped, named; A and the other edits are kept, never the default.
+func TestCompareState_WithEditsThatDoNotRun(t *testing.T) {
+	a, err := lab.Preset(lab.PresetKernel, "xdp-redirect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Era, a.Packets = "6.9", 5000
+	c := &CompareState{list: lab.List(), errs: map[string]string{}}
+	kept, why := c.usableEdits(a, With{Era: "6.12", Driver: "lunar"})
+	if kept.Era != "6.12" || kept.Driver != "" || len(why) != 1 || !strings.Contains(why[0], "with.driver=lunar") {
+		t.Errorf("kept %+v, why %q", kept, why)
+	}
+}
