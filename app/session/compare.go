@@ -500,12 +500,61 @@ func (c *CompareState) Position() (packet int64, op int) { return c.packet, c.k 
 func (c *CompareState) SetA(field, value string) {
 	c.dirty = true
 	delete(c.errs, "a."+field)
+	if field == "scenario" {
+		c.setScenario(value)
+		return
+	}
 	next, err := c.a.With(field, value)
 	if err == nil {
 		err = c.build(next, c.with)
 	}
 	if err != nil {
 		c.errs["a."+field] = refusal(field, value, err)
+	}
+}
+
+// setScenario changes A's scenario as the playground does (its era kept,
+// teaching sizes moved to the new scenario's, the config read back as its
+// link has it), and leaves behind what was the old scenario's own: its
+// knobs the new one does not use (A's and B's edits of them) and its
+// default driver, which becomes the new scenario's, said in a notice. A
+// driver chosen explicitly stays (and is refused where it does not run).
+func (c *CompareState) setScenario(value string) {
+	old := c.a
+	next, err := pinned(old).With("scenario", value)
+	oldDriver := driverName(old)
+	implicit := old.Driver == "" || old.Driver == c.list.Scenario(old.Scenario).DefaultDriver
+	w := c.with
+	if err == nil {
+		if implicit {
+			next.Driver = ""
+		}
+		oldK, newK := c.list.Scenario(old.Scenario).Knobs, c.list.Scenario(next.Scenario).Knobs
+		for _, name := range oldK {
+			n, ok := sim.KnobByName(name)
+			if !ok || slices.Contains(newK, name) || n == sim.KnobRxDescs || n == sim.KnobPoolSize || n == sim.KnobNodePages {
+				continue
+			}
+			next.Knobs = next.Knobs.Without(n)
+			w.Knobs = w.Knobs.Without(n)
+		}
+		if err = next.Validate(); err == nil {
+			next, err = lab.ParseConfig(next.Values())
+		}
+	}
+	if err == nil {
+		err = c.build(next, w)
+	}
+	if err != nil {
+		c.errs["a.scenario"] = refusal("scenario", value, err)
+		return
+	}
+	if d := driverName(c.a); implicit && d != oldDriver && oldDriver != "" {
+		to := d
+		if to == "" {
+			to = "none"
+		}
+		c.Notify("notice", fmt.Sprintf("The driver is now %s, %s's default (%s was %s's default; choose it in A's driver select to keep it).", to, c.a.Scenario, oldDriver, old.Scenario))
 	}
 }
 

@@ -492,3 +492,34 @@ func TestCompareState_WithEditsThatDoNotRun(t *testing.T) {
 		t.Errorf("kept %+v, why %q", kept, why)
 	}
 }
+
+// TestCompareState_ScenarioChange: A's new scenario leaves the old one's
+// own knobs behind (redirect_to: the URL, both sides' flags, the CLI
+// line) and says that the driver became the new scenario's default.
+func TestCompareState_ScenarioChange(t *testing.T) {
+	q, _ := url.ParseQuery(CompareExamples()[0].Query)
+	c := NewCompare(q, nil)
+	c.SetA("scenario", "forward")
+	if len(c.errs) > 0 {
+		t.Fatalf("refused: %v", c.errs)
+	}
+	a, b := c.Configs()
+	if a.Scenario != "forward" || b.Scenario != "forward" || b.EraName() != "6.10" {
+		t.Fatalf("A %s, B %s %s", a.Scenario, b.Scenario, b.EraName())
+	}
+	for _, s := range []string{c.Query().Encode(), c.CLICommand(), runFlags(a), runFlags(b)} {
+		if strings.Contains(s, "redirect_to") {
+			t.Errorf("the old scenario's knob stays: %s", s)
+		}
+	}
+	if len(c.banner) != 1 || !strings.Contains(c.banner[0].Text, "lunar") || !strings.Contains(c.banner[0].Text, "mlx5") {
+		t.Errorf("the driver change unsaid: %q", c.banner)
+	}
+	// A driver chosen explicitly stays.
+	c = NewCompare(q, nil)
+	c.SetA("driver", "bnxt")
+	c.SetA("scenario", "forward")
+	if a, _ := c.Configs(); driverName(a) != "bnxt" || len(c.banner) != 0 {
+		t.Errorf("explicit driver: %s, %q, %v", driverName(a), c.banner, c.errs)
+	}
+}
