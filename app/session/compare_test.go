@@ -523,3 +523,22 @@ func TestCompareState_ScenarioChange(t *testing.T) {
 		t.Errorf("explicit driver: %s, %q, %v", driverName(a), c.banner, c.errs)
 	}
 }
+
+// TestCompareState_ResultsAsTheCLI: the results of runs with a rule
+// broken (checked after every operation, now by the CLI's own comparison
+// rather than keyframed runs 25 times slower) and without are the CLI's.
+func TestCompareState_ResultsAsTheCLI(t *testing.T) {
+	for _, s := range []string{"driver=mlx5&era=6.18&scenario=forward&v=2&packets=20000&with.break=napi-locality", CompareExamples()[0].Query + "&packets=20000"} {
+		q, _ := url.ParseQuery(s)
+		c := NewCompare(q, nil)
+		c.Finish()
+		a, b := c.Configs()
+		r, err := lab.Compare(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := c.Text("x"), lab.CompareText(r, "x"); got != want {
+			t.Errorf("%s: the page's text\n%s\nthe CLI's\n%s", s, got, want)
+		}
+	}
+}
