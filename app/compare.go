@@ -578,7 +578,7 @@ func (p *ComparePage) renderStep(v *session.CompareView) ga.UI {
 	hasDiv := v.Div != nil
 	divText := "go to the divergence (d)"
 	if hasDiv {
-		divText = fmt.Sprintf("go to the divergence: packet %d (d)", v.Div.Packet)
+		divText = fmt.Sprintf("go to just before the divergent packet %d (d)", v.Div.Packet)
 	}
 	return ga.Section().ID("cmp-step").Class("panel cmp-step").TabIndex(-1).Aria("label", "step both runs").Body(
 		ga.H2().Text("Both runs, packet by packet"),
@@ -683,6 +683,25 @@ func (p *ComparePage) renderSide(v *session.CompareView, i int) ga.UI {
 		narr = append(narr, ga.P().ID(sid+"-decision").Class("cmp-decision").Role("note").Text(fmt.Sprintf("This operation holds %s's first decision that differs from the other side's: %s by %s (pfn %d).", v.Names[i], what, s.Decision.Func, s.Decision.PFN)))
 	}
 	switch {
+	case len(s.Window) > 0:
+		narr = append(narr, ga.P().Text(fmt.Sprintf("Packet %d's %s on this side, each with its events:", v.Packet, session.Plural(len(s.Window), "operation"))))
+		var ops []ga.UI
+		for _, r := range s.Window {
+			var evs []ga.UI
+			for _, e := range r.Events {
+				evs = append(evs, eventItem(e, s.Era, s.Driver))
+			}
+			cls := "cmp-winop"
+			var mark ga.UI = ga.Text("")
+			if s.Decision != nil && s.Decision.Op == r.Op.Index {
+				cls += " cmp-at-decision"
+				mark = ga.Strong().Class("cmp-decision").Text(fmt.Sprintf(" — the first decision that differs from the other side's: %s (%s)", s.Decision.What(), s.Decision.Where()))
+			}
+			ops = append(ops, ga.Li().Class(cls).Body(
+				ga.Text(fmt.Sprintf("op %d on cpu%d: ", r.Op.Index+1, r.Op.CPU)), sourceLink(lab.Source(s.Era, s.Driver, r.Op.Func), ""), ga.Text(" — "+r.Op.Label), mark,
+				ga.If(len(evs) > 0, func() ga.UI { return ga.Ul().Class("plain events cmp-events").Body(evs...) })))
+		}
+		narr = append(narr, ga.Ol().ID(sid+"-window").Class("plain cmp-window").TabIndex(0).Aria("label", fmt.Sprintf("packet %d's operations", v.Packet)).Body(ops...))
 	case s.Has:
 		var evs []ga.UI
 		for _, e := range s.Rec.Events {
@@ -711,9 +730,9 @@ func (p *ComparePage) renderSide(v *session.CompareView, i int) ga.UI {
 	}
 	return ga.Section().ID(sid).Class(cls).DataSet("op", s.Op).DataSet("packets", s.Packets).Aria("label", "run "+label+": "+v.Titles[i]).Body(
 		ga.H2().Text(fmt.Sprintf("%s: %s", label, v.Titles[i])),
-		ga.P().Class("meta").Body(
-			ga.Strong().ID(sid+"-packets").Text(strconv.FormatInt(s.Packets, 10)),
-			ga.Text(fmt.Sprintf(" packets received · op %d · %d of this packet's %d operations run · %s", s.Op, s.WinOp, s.WinLen, session.Plural(s.Violations, "violation")))),
+		ga.P().ID(sid+"-where").Class("meta").Body(
+			ga.Strong().ID(sid+"-packets").Text(strconv.FormatInt(v.Packet, 10)),
+			ga.Text(strings.TrimPrefix(s.Where, strconv.FormatInt(v.Packet, 10)))),
 		ga.Div().ID(sid+"-narration").Class("panel cmp-narration").Body(narr...),
 		ga.Details().Class("cmp-counters").Body(
 			ga.Summary().Text("the pool's counters (ethtool -S), those that differ from the other side's marked"),

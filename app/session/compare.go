@@ -193,6 +193,35 @@ type side struct {
 	lab  *lab.Lab
 	cfg  lab.Config
 	opAt map[int64]uint64
+	// win: at the end of the divergent packet, each of its operations'
+	// records (the decision that differs is rarely the last operation).
+	win []lab.StepRecord
+}
+
+// maxWindowOps caps the divergent packet's operations the page lists.
+const maxWindowOps = 64
+
+// window steps from op lo to hi recording each operation; the side ends
+// at hi.
+func (s *side) window(lo, hi uint64) []lab.StepRecord {
+	if s.lab.Ops() != lo {
+		s.lab.Seek(lo)
+	}
+	var out []lab.StepRecord
+	for s.lab.Ops() < hi && len(out) < maxWindowOps {
+		before := s.lab.Ops()
+		s.lab.Step()
+		if s.lab.Ops() == before {
+			break
+		}
+		if r, ok := s.lab.StepRecord(); ok {
+			out = append(out, r)
+		}
+	}
+	if s.lab.Ops() != hi {
+		s.lab.Seek(hi)
+	}
+	return out
 }
 
 func newSide(cfg lab.Config) (*side, error) {
@@ -644,6 +673,9 @@ func (c *CompareState) Slice(ms float64) bool {
 				for i, s := range c.sides {
 					s.opAt[d.Packet-1], s.opAt[d.Packet] = d.Op[i], d.OpEnd[i]
 				}
+				if c.packet == d.Packet && c.k == 0 {
+					c.seekTo(c.packet, 0) // at its end: its operations listed
+				}
 			}
 			c.phase = "results"
 		case "results":
@@ -788,9 +820,16 @@ func (c *CompareState) seekTo(p int64, k int) {
 		k = wl
 	}
 	c.packet, c.k = p, k
+	d := c.res.Div
+	divEnd := d != nil && p == d.Packet && k == 0 && p > 0
 	for _, s := range c.sides {
+		s.win = nil
 		lo, hi := s.at(p), s.at(p+1)
 		op := min(lo+uint64(k), hi)
+		if divEnd {
+			s.win = s.window(s.at(p-1), op)
+			continue
+		}
 		if s.lab.Ops() != op {
 			s.lab.Seek(op)
 		}

@@ -542,3 +542,42 @@ func TestCompareState_ResultsAsTheCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareView_PositionWords: the status line and each side's line say
+// one position: before the divergent packet, it is next (and how to step
+// it); at its end, "packet N done" on both sides, with the packet's
+// operations listed, the one holding the differing decision among them.
+func TestCompareView_PositionWords(t *testing.T) {
+	q, _ := url.ParseQuery(CompareExamples()[1].Query)
+	c := NewCompare(q, nil)
+	c.Finish()
+	c.GoToDivergence()
+	v := c.View()
+	if !strings.Contains(v.Now, "Packet 64 ") || !strings.Contains(v.Now, "divergent packet 65 is next") || !strings.Contains(v.Now, "Shift+→") {
+		t.Errorf("before: %q", v.Now)
+	}
+	c.StepPacket(1)
+	v = c.View()
+	if !strings.Contains(v.Now, "divergent packet 65's operations done") {
+		t.Errorf("after: %q", v.Now)
+	}
+	for i, s := range v.Sides {
+		if !strings.HasPrefix(s.Where, "65 packets received") || !strings.Contains(s.Where, "packet 65 done") || strings.Contains(s.Where, "this packet") {
+			t.Errorf("side %d: %q", i, s.Where)
+		}
+		if len(s.Window) < 2 || s.Decision == nil {
+			t.Fatalf("side %d: %d operations listed, decision %v", i, len(s.Window), s.Decision)
+		}
+		found := false
+		for _, r := range s.Window {
+			found = found || r.Op.Index == s.Decision.Op
+		}
+		if !found || s.Op != c.SideOps()[i] || s.Window[len(s.Window)-1].Op.Index+1 != s.Op {
+			t.Errorf("side %d: the decision's op %d not among the listed, or the side not at the packet's end (%d)", i, s.Decision.Op, s.Op)
+		}
+	}
+	c.StepOp(-1)
+	if v := c.View(); len(v.Sides[0].Window) != 0 || !strings.Contains(v.Sides[0].Where, "of packet 65's") {
+		t.Errorf("inside the packet: %d listed, %q", len(v.Sides[0].Window), v.Sides[0].Where)
+	}
+}
