@@ -678,6 +678,12 @@ func (c *CompareState) Slice(ms float64) bool {
 				}
 			}
 			c.phase = "results"
+			if c.Clock != nil {
+				// The results may be one long task (lab.Compare): the
+				// page shows the comparison's outcome first.
+				c.dirty = true
+				return true
+			}
 		case "results":
 			if c.rl[0] == nil {
 				canFail := false
