@@ -124,8 +124,8 @@ func (p *ComparePage) sync() {
 // compareSliceEveryMS, compareSliceMS: the comparison runs in slices of
 // compareSliceMS, one every compareSliceEveryMS, the page drawn between.
 const (
-	compareSliceEveryMS = 8
-	comparePageSliceMS  = 12
+	compareSliceEveryMS = 1
+	comparePageSliceMS  = 24
 )
 
 func (p *ComparePage) queueSlice() {
