@@ -423,7 +423,7 @@ func compareFieldNotice(fe *sim.FieldError) string {
 	var msg string
 	switch {
 	case fe.Named && strings.HasPrefix(fe.Field, lab.WithPrefix):
-		msg = fe.Field + ": " + fe.Msg
+		msg = name + ": " + fe.Msg // the with.KEY its own words do not name
 	case fe.Named:
 		msg = fe.Msg
 	case fe.Field == "":
