@@ -745,7 +745,7 @@ func (p *ComparePage) renderSide(v *session.CompareView, i int) ga.UI {
 			var mark ga.UI = ga.Text("")
 			if s.Decision != nil && s.Decision.Op == r.Op.Index {
 				cls += " cmp-at-decision"
-				mark = ga.Strong().Class("cmp-decision").Text(fmt.Sprintf(" — the first decision that differs from the other side's: %s (%s)", s.Decision.What(), s.Decision.Where()))
+				mark = ga.Strong().Class("cmp-decision-mark").Text(fmt.Sprintf(" — the first decision that differs from the other side's: %s (%s)", s.Decision.What(), s.Decision.Where()))
 			}
 			ops = append(ops, ga.Li().Class(cls).Body(
 				ga.Text(fmt.Sprintf("op %d on cpu%d: ", r.Op.Index+1, r.Op.CPU)), sourceLink(lab.Source(s.Era, s.Driver, r.Op.Func), ""), ga.Text(" — "+r.Op.Label), mark,

@@ -338,6 +338,11 @@ func NewCompare(q url.Values, clock func() float64) *CompareState {
 					if cq.Has(d) {
 						name += "=" + clip(cq.Get(d))
 					}
+					if d == lab.WithPrefix+"break" {
+						// Its rules besides A's are used: A's stay broken.
+						c.Notify("notice", "URL: "+name+": the other side breaks every rule the first breaks (ppsim compare's --with-break adds a rule) — "+strings.Join(pa.Break, ", ")+" kept broken on it")
+						continue
+					}
 					c.Notify("notice", "URL: "+name+": the other side differs from the first only in era, driver, knobs and rules it breaks besides the first's (ppsim compare's --with-* flags) — ignored")
 					cq.Del(d)
 				}

@@ -581,3 +581,14 @@ func TestCompareView_PositionWords(t *testing.T) {
 		t.Errorf("inside the packet: %d listed, %q", len(v.Sides[0].Window), v.Sides[0].Where)
 	}
 }
+
+// TestCompareState_WithBreakBesidesA: a with.break that leaves out a rule
+// A breaks still adds its own rules to B; A's stay broken, said once.
+func TestCompareState_WithBreakBesidesA(t *testing.T) {
+	q, _ := url.ParseQuery(CompareExamples()[1].Query + "&packets=2000&break=frag-count&with.break=napi-locality")
+	c := NewCompare(q, nil)
+	_, b := c.Configs()
+	if !slices.Equal(b.Break, []string{"frag-count", "napi-locality"}) || len(c.banner) != 1 || !strings.Contains(c.banner[0].Text, "frag-count kept broken") {
+		t.Errorf("B breaks %v; notices %q", b.Break, c.banner)
+	}
+}
