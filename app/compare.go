@@ -124,8 +124,8 @@ func (p *ComparePage) sync() {
 // compareSliceEveryMS, compareSliceMS: the comparison runs in slices of
 // compareSliceMS, one every compareSliceEveryMS, the page drawn between.
 const (
-	compareSliceEveryMS = 8
-	comparePageSliceMS  = 12
+	compareSliceEveryMS = 1
+	comparePageSliceMS  = 24
 )
 
 func (p *ComparePage) queueSlice() {
@@ -360,7 +360,7 @@ func (p *ComparePage) Render() (ui ga.UI) {
 	}
 	body := []ga.UI{
 		ga.Header().Class("top").Body(
-			ga.A().Class("skip").Href("#cmp-step").Text("skip to the step bar"),
+			ga.A().Class("skip").Href("#cmp-step").Text("skip to the step bar").OnClick(onCompareSkip),
 			ga.H1().Body(ga.A().Class("home").Href(sitePath("/")).Text("pplab"), ga.Span().Class("tag").Text(" — two kernels side by side")),
 			ga.P().Class("lede").Text("The same workload under two kernels (or two drivers, knob sets, broken rules), aligned by packet: the first packet whose pages the two runs treat differently, each side's decision there with its kernel source, and the change that decides it with its commit."),
 			ga.Nav().Class("diag-nav").Aria("label", "pplab").Body(
@@ -473,11 +473,30 @@ func (p *ComparePage) sideForm(v *session.CompareView, side, label string, c *se
 			ga.Code().Text(r.Name), ga.Span().Class("meta").Text(note))))
 	}
 	ruleSummary := "break a rule"
-	if side == "b" {
-		ruleSummary = "break a rule besides A's"
-	}
 	if len(broken) > 0 {
 		ruleSummary += " — broken: " + strings.Join(broken, ", ")
+	}
+	if side == "b" {
+		ruleSummary = "break a rule besides A's"
+		var as, adds []string
+		for _, r := range c.Rules {
+			switch {
+			case r.Locked:
+				as = append(as, r.Name)
+			case r.Broken:
+				adds = append(adds, r.Name)
+			}
+		}
+		var parts []string
+		if len(as) > 0 {
+			parts = append(parts, "A's: "+strings.Join(as, ", "))
+		}
+		if len(adds) > 0 {
+			parts = append(parts, "B adds: "+strings.Join(adds, ", "))
+		}
+		if len(parts) > 0 {
+			ruleSummary += " — " + strings.Join(parts, "; ")
+		}
 	}
 	rows = append(rows,
 		ga.Details().Class("knobs").Body(ga.Summary().Text(knobSummary),
@@ -546,39 +565,70 @@ func (p *ComparePage) renderStatus(v *session.CompareView) ga.UI {
 	var body []ga.UI
 	switch {
 	case v.FromStart != "":
-		body = append(body, ga.P().ID("cmp-fromstart").Text("The runs differ from the start: "+v.FromStart+". No divergence is looked for; scrub both side by side."))
+		text := "The runs differ from the start: " + v.FromStart
+		if !strings.Contains(strings.ToLower(v.FromStart), "no divergence is looked for") {
+			text += "; no divergence is looked for"
+		}
+		body = append(body, ga.P().ID("cmp-fromstart").Text(text+". Scrub both side by side."))
 	case v.Phase == "compare":
 		body = append(body, ga.P().ID("cmp-progress").Body(
 			ga.Text(fmt.Sprintf("Comparing packet by packet: %d of %d packets compared… ", v.Compared, v.Limit)),
 			ga.Progress().Max(max(v.Limit, 1)).Value(v.Compared).Aria("label", "packets compared")))
 		if brokenAny(v.B.Rules) {
-			body = append(body, ga.P().ID("cmp-slow").Class("meta").Text("A run that breaks a rule is checked fully after every operation (so that each violation lands in its packet), which at the kernel's sizes is slow: the teaching sizes or fewer packets compare much faster. Both runs can be scrubbed meanwhile."))
+			slow := []ga.UI{ga.Text(fmt.Sprintf("A run with a rule broken is checked fully after every operation (so that each violation lands in its packet's window), which takes a while in the browser at %s packets. Both runs can be scrubbed meanwhile", withCommas(v.Limit)))}
+			if v.Limit > compareFewPackets {
+				q, _ := url.ParseQuery(v.Link)
+				q.Set("packets", strconv.Itoa(compareFewPackets))
+				q.Del(session.ComparePacketKey)
+				q.Del(session.CompareOpKey)
+				slow = append(slow, ga.Text("; fewer packets compare faster: "),
+					ga.A().ID("cmp-fewer").Href(sitePath(ComparePath)+"?"+q.Encode()).Text(fmt.Sprintf("compare %s packets", withCommas(compareFewPackets))))
+			}
+			body = append(body, ga.P().ID("cmp-slow").Class("meta").Body(append(slow, ga.Text("."))...))
 		}
+	case v.Phase == "results" && brokenAny(v.B.Rules):
+		body = append(body, ga.P().ID("cmp-progress").Text("Compared. Running both runs to their end for the text's counters, checked after every operation as ppsim compare does (the page may pause a moment)…"))
 	case v.Phase == "explain":
 		body = append(body, ga.P().ID("cmp-progress").Text(fmt.Sprintf("Packet %d diverges: finding the change that decides it (one run per change)…", v.Div.Packet)))
 	case v.Div == nil && v.NoDiv != "":
 		body = append(body, ga.P().ID("cmp-nodiv").Text(v.NoDiv))
 	}
-	if v.Phase == "results" {
+	if v.Phase == "results" && !brokenAny(v.B.Rules) {
 		body = append(body, ga.P().ID("cmp-results-busy").Class("meta").Text("Running both runs to their end for the text's counters…"))
 	}
 	return ga.Section().ID("cmp-status").Class("panel cmp-status").Role("status").Aria("label", "the comparison").Body(body...)
 }
 
 func (p *ComparePage) renderStep(v *session.CompareView) ga.UI {
-	var marker ga.UI = ga.Text("")
+	var marker, markerLabel ga.UI = ga.Text(""), ga.Text("")
+	track := "cmp-track"
 	if d := v.Div; d != nil && v.Limit > 0 {
-		pos := min(float64(d.Packet-1)/float64(v.Limit), 1) * 100
+		frac := min(float64(d.Packet-1)/float64(v.Limit), 1)
 		label := fmt.Sprintf("divergence: packet %d", d.Packet)
+		short := fmt.Sprintf("▲ divergence: packet %d", d.Packet)
 		if d.AfterLast {
 			label = fmt.Sprintf("divergence: after the last packet (%d)", d.Packet-1)
+			short = "▲ divergence: after the last packet"
 		}
-		marker = ga.Span().ID("cmp-marker").Class("cmp-marker").DataSet("packet", d.Packet).Style("left", fmt.Sprintf("%.4f%%", pos)).Title(label).Aria("hidden", "true")
+		// Where the thumb's centre is at that packet (the thumb spans
+		// cmpThumbPX at either end): at packet 65 of 10^6 the marker was
+		// under the thumb's left edge; the label below says it in words.
+		left := fmt.Sprintf("calc(%dpx + (100%% - %dpx) * %.6f)", cmpThumbPX/2, cmpThumbPX, frac)
+		marker = ga.Span().ID("cmp-marker").Class("cmp-marker").DataSet("packet", d.Packet).Style("left", left).Title(label).Aria("hidden", "true")
+		lcls := "cmp-marker-label"
+		switch {
+		case frac < 0.15:
+			lcls += " start"
+		case frac > 0.85:
+			lcls += " end"
+		}
+		markerLabel = ga.Span().ID("cmp-marker-label").Class(lcls).Style("left", left).Aria("hidden", "true").Text(short)
+		track += " has-marker"
 	}
 	hasDiv := v.Div != nil
 	divText := "go to the divergence (d)"
 	if hasDiv {
-		divText = fmt.Sprintf("go to the divergence: packet %d (d)", v.Div.Packet)
+		divText = fmt.Sprintf("go to just before the divergent packet %d (d)", v.Div.Packet)
 	}
 	return ga.Section().ID("cmp-step").Class("panel cmp-step").TabIndex(-1).Aria("label", "step both runs").Body(
 		ga.H2().Text("Both runs, packet by packet"),
@@ -591,10 +641,10 @@ func (p *ComparePage) renderStep(v *session.CompareView) ga.UI {
 			buttonDisabled(ga.Button().ID("cmp-last").DataSet("step", "last").Title("the last packet (End)"), v.Packet >= v.Limit).OnClick(p.onStep).Text("last »"),
 			buttonDisabled(ga.Button().ID("cmp-goto-div").Class("primary").DataSet("step", "div"), !hasDiv).OnClick(p.onStep).Text(divText),
 		),
-		ga.Div().Class("cmp-track").Body(
+		ga.Div().Class(track).Body(
 			ga.Input().ID("cmp-slider").Class("rp-slider cmp-slider").Type("range").Min(0).Max(v.Limit).Step(1).Value(v.Packet).
 				Aria("label", "packets received on both sides").Aria("valuetext", v.Now).OnInput(p.onSlider),
-			marker,
+			marker, markerLabel,
 		),
 		ga.P().ID("cmp-now").Class("rp-now").Aria("live", "polite").Text(v.Now),
 		ga.P().Class("meta").Text("Keys: → the next operation of each side's packet (a side whose packet takes fewer waits at its end), Shift+→ the next packet; ← and Shift+← back; Home and End the first and the last packet; d the divergence."),
@@ -683,6 +733,25 @@ func (p *ComparePage) renderSide(v *session.CompareView, i int) ga.UI {
 		narr = append(narr, ga.P().ID(sid+"-decision").Class("cmp-decision").Role("note").Text(fmt.Sprintf("This operation holds %s's first decision that differs from the other side's: %s by %s (pfn %d).", v.Names[i], what, s.Decision.Func, s.Decision.PFN)))
 	}
 	switch {
+	case len(s.Window) > 0:
+		narr = append(narr, ga.P().Text(fmt.Sprintf("Packet %d's %s on this side, each with its events:", v.Packet, session.Plural(len(s.Window), "operation"))))
+		var ops []ga.UI
+		for _, r := range s.Window {
+			var evs []ga.UI
+			for _, e := range r.Events {
+				evs = append(evs, eventItem(e, s.Era, s.Driver))
+			}
+			cls := "cmp-winop"
+			var mark ga.UI = ga.Text("")
+			if s.Decision != nil && s.Decision.Op == r.Op.Index {
+				cls += " cmp-at-decision"
+				mark = ga.Strong().Class("cmp-decision-mark").Text(fmt.Sprintf(" — the first decision that differs from the other side's: %s (%s)", s.Decision.What(), s.Decision.Where()))
+			}
+			ops = append(ops, ga.Li().Class(cls).Body(
+				ga.Text(fmt.Sprintf("op %d on cpu%d: ", r.Op.Index+1, r.Op.CPU)), sourceLink(lab.Source(s.Era, s.Driver, r.Op.Func), ""), ga.Text(" — "+r.Op.Label), mark,
+				ga.If(len(evs) > 0, func() ga.UI { return ga.Ul().Class("plain events cmp-events").Body(evs...) })))
+		}
+		narr = append(narr, ga.Ol().ID(sid+"-window").Class("plain cmp-window").TabIndex(0).Aria("label", fmt.Sprintf("packet %d's operations", v.Packet)).Body(ops...))
 	case s.Has:
 		var evs []ga.UI
 		for _, e := range s.Rec.Events {
@@ -711,9 +780,9 @@ func (p *ComparePage) renderSide(v *session.CompareView, i int) ga.UI {
 	}
 	return ga.Section().ID(sid).Class(cls).DataSet("op", s.Op).DataSet("packets", s.Packets).Aria("label", "run "+label+": "+v.Titles[i]).Body(
 		ga.H2().Text(fmt.Sprintf("%s: %s", label, v.Titles[i])),
-		ga.P().Class("meta").Body(
-			ga.Strong().ID(sid+"-packets").Text(strconv.FormatInt(s.Packets, 10)),
-			ga.Text(fmt.Sprintf(" packets received · op %d · %d of this packet's %d operations run · %s", s.Op, s.WinOp, s.WinLen, session.Plural(s.Violations, "violation")))),
+		ga.P().ID(sid+"-where").Class("meta").Body(
+			ga.Strong().ID(sid+"-packets").Text(strconv.FormatInt(v.Packet, 10)),
+			ga.Text(strings.TrimPrefix(s.Where, strconv.FormatInt(v.Packet, 10)))),
 		ga.Div().ID(sid+"-narration").Class("panel cmp-narration").Body(narr...),
 		ga.Details().Class("cmp-counters").Body(
 			ga.Summary().Text("the pool's counters (ethtool -S), those that differ from the other side's marked"),
@@ -746,10 +815,74 @@ func (p *ComparePage) renderEmbed(v *session.CompareView) ga.UI {
 	return ga.Main().ID("compare-page").Class("compare-page embed").Body(
 		&Banner{Items: v.Banner},
 		figureKeysNote(),
+		p.renderDivSummary(v),
 		p.renderStep(v),
 		ga.Div().ID("cmp-sides").Class("cmp-sides").Body(p.renderSide(v, 0), p.renderSide(v, 1)),
 		ga.P().Class("meta").Body(ga.A().ID("cmp-open-full").Href(sitePath(ComparePath)+"?"+q.Encode()).Target("_blank").Rel("noopener").Text("open in pplab")),
 	)
+}
+
+// cmpThumbPX is the slider thumb's width, about (the marker's inset).
+const cmpThumbPX = 16
+
+// compareFewPackets is the packets the slow-comparison note offers.
+const compareFewPackets = 20000
+
+// withCommas is n with thousands separators (1,000,000).
+func withCommas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// onCompareSkip: the skip link lands the focus on the step bar (the
+// fragment alone only scrolls), as the playground's does on the machine.
+func onCompareSkip(ctx ga.Context, e ga.Event) {
+	if m := ga.Window().GetElementByID("cmp-step"); m.Truthy() {
+		m.Call("focus")
+	}
+}
+
+// renderDivSummary is the embed's one line on the divergence: the packet,
+// each side's decision, the deciding change's commit.
+func (p *ComparePage) renderDivSummary(v *session.CompareView) ga.UI {
+	d := v.Div
+	switch {
+	case v.FromStart != "":
+		return ga.P().ID("cmp-div-line").Class("cmp-div-line").Text("The runs differ from the start: " + v.FromStart + ".")
+	case d == nil && v.NoDiv != "":
+		return ga.P().ID("cmp-div-line").Class("cmp-div-line").Text(fmt.Sprintf("No divergence in %s packets.", withCommas(v.Compared)))
+	case d == nil:
+		return ga.P().ID("cmp-div-line").Class("cmp-div-line meta").Text("Comparing…")
+	}
+	body := []ga.UI{ga.Strong().Text(fmt.Sprintf("Divergence at packet %d: ", d.Packet))}
+	if d.AfterLast {
+		body[0] = ga.Strong().Text("Divergence after the last packet: ")
+	}
+	for i, name := range v.Names {
+		what := "no further decision"
+		if dec := d.First[i]; dec != nil {
+			what = dec.What() + " (" + dec.Func + ")"
+		}
+		sep := "; "
+		if i == len(v.Names)-1 {
+			sep = ""
+		}
+		body = append(body, ga.Text(name+": "+what+sep))
+	}
+	for _, ch := range d.Changes {
+		if !ch.Decides {
+			continue
+		}
+		body = append(body, ga.Text(" — decided by "), ga.Code().Text(ch.Name))
+		if ch.Commit != "" {
+			body = append(body, ga.Text(", "), ga.A().Class("cmp-commit").Href(commitURL(ch.Commit)).Target("_blank").Rel("noopener").Body(ga.Code().Text(ch.Commit)))
+		}
+		break
+	}
+	return ga.P().ID("cmp-div-line").Class("cmp-div-line").Body(append(body, ga.Text("."))...)
 }
 
 // brokenAny reports whether a side breaks a rule.

@@ -380,6 +380,9 @@ func TestCompare_Embed(t *testing.T) {
 	if got.Controls || !got.Marker || !got.Machines || !got.Full {
 		t.Errorf("the embed: %+v", got)
 	}
+	if line := p.text("#cmp-div-line"); !strings.Contains(line, "packet 65") || !strings.Contains(line, "recycle_ring") || !strings.Contains(line, "4a96a4e807c3") {
+		t.Errorf("the embed's divergence line: %q", line)
+	}
 	p.shot("compare-embed")
 	p.noErrors()
 }
@@ -403,6 +406,76 @@ func TestCompare_SubPath(t *testing.T) {
 	}
 	if !strings.HasPrefix(example, "/pplab/compare/?") {
 		t.Errorf("the example links %q", example)
+	}
+	p.noErrors()
+}
+
+// TestCompare_SkipLink: the skip link (the first Tab) moves the focus to
+// the step bar, so that the next Tab is its first button, not the header.
+func TestCompare_SkipLink(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	p.openCompare(rootURL, "")
+	p.compareDone()
+	p.do(chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
+	p.do(chromedp.KeyEvent(kb.Tab))
+	var cls string
+	p.eval(`document.activeElement ? document.activeElement.className : ''`, &cls)
+	if cls != "skip" {
+		t.Fatalf("the first Tab is on %q, not the skip link", cls)
+	}
+	p.do(chromedp.KeyEvent(kb.Enter))
+	p.wait(`document.activeElement && document.activeElement.id === 'cmp-step'`, 5*time.Second)
+	p.do(chromedp.KeyEvent(kb.Tab))
+	var in bool
+	p.eval(`!!document.activeElement.closest('#cmp-step')`, &in)
+	if !in {
+		var id string
+		p.eval(`document.activeElement.id || document.activeElement.tagName`, &id)
+		t.Errorf("the Tab after the skip link went to %q, outside the step bar", id)
+	}
+	p.noErrors()
+}
+
+// TestCompare_PhoneBanner: a bad parameter's notice on a phone wraps at
+// spaces and folds its list of accepted values: it does not fill the screen.
+func TestCompare_PhoneBanner(t *testing.T) {
+	p := newPage(t, 390, 844)
+	p.openCompare(rootURL, "?with.nope=1")
+	p.wait(`document.querySelector('#banner li') !== null`, 10*time.Second)
+	var got struct {
+		Height float64
+		Folded bool
+		Wrap   string
+	}
+	p.eval(`({Height: document.getElementById('banner').getBoundingClientRect().height, Folded: document.querySelector('#banner details.banner-list') !== null,
+		Wrap: getComputedStyle(document.querySelector('#banner li')).wordBreak + ' ' + getComputedStyle(document.querySelector('#banner li')).overflowWrap})`, &got)
+	if got.Height > 844/3 || !got.Folded || !strings.Contains(got.Wrap, "break-word") || strings.Contains(got.Wrap, "break-all") {
+		t.Errorf("the banner on a phone: %+v", got)
+	}
+	if b := p.text("#banner"); !strings.Contains(b, "with.nope=1: unknown") {
+		t.Errorf("the notice: %q", b)
+	}
+	p.shot("compare-phone-banner")
+	p.noErrors()
+}
+
+// TestCompare_BrokenRuleTiming: a comparison at 10^6 packets with a rule
+// broken (checked after every operation) ends in reasonable time in the
+// browser (it took 60-90 s: the results ran in keyframed runs); the note
+// while it runs says what is slow and offers fewer packets.
+func TestCompare_BrokenRuleTiming(t *testing.T) {
+	p := newPage(t, 1280, 800)
+	start := time.Now()
+	p.openCompare(rootURL, "?driver=mlx5&era=6.18&scenario=forward&v=2&with.break=napi-locality")
+	var slow string
+	p.eval(`(document.getElementById('cmp-slow') || {}).textContent || ''`, &slow)
+	p.compareDone()
+	t.Logf("opened to the netdev text in %.1f s", time.Since(start).Seconds())
+	if slow != "" && (strings.Contains(slow, "kernel's sizes") || !strings.Contains(slow, "rule broken")) {
+		t.Errorf("the slow note: %q", slow)
+	}
+	if time.Since(start) > 45*time.Second {
+		t.Errorf("took %v", time.Since(start))
 	}
 	p.noErrors()
 }

@@ -193,6 +193,35 @@ type side struct {
 	lab  *lab.Lab
 	cfg  lab.Config
 	opAt map[int64]uint64
+	// win: at the end of the divergent packet, each of its operations'
+	// records (the decision that differs is rarely the last operation).
+	win []lab.StepRecord
+}
+
+// maxWindowOps caps the divergent packet's operations the page lists.
+const maxWindowOps = 64
+
+// window steps from op lo to hi recording each operation; the side ends
+// at hi.
+func (s *side) window(lo, hi uint64) []lab.StepRecord {
+	if s.lab.Ops() != lo {
+		s.lab.Seek(lo)
+	}
+	var out []lab.StepRecord
+	for s.lab.Ops() < hi && len(out) < maxWindowOps {
+		before := s.lab.Ops()
+		s.lab.Step()
+		if s.lab.Ops() == before {
+			break
+		}
+		if r, ok := s.lab.StepRecord(); ok {
+			out = append(out, r)
+		}
+	}
+	if s.lab.Ops() != hi {
+		s.lab.Seek(hi)
+	}
+	return out
 }
 
 func newSide(cfg lab.Config) (*side, error) {
@@ -298,38 +327,114 @@ func NewCompare(q url.Values, clock func() float64) *CompareState {
 		if again {
 			pa, pb, two, _ = lab.ParseCompare(cq)
 		}
+		if pa.Scenario != "" && two && pb.Scenario != "" {
+			// A with.KEY no --with-* flag says (another scenario, seed,
+			// packets, platform; a rule A breaks kept intact) is ignored
+			// entirely: B is A plus the usable edits (with.scenario must
+			// not bring its scenario's driver along).
+			if _, dropped := WithOf(pa, pb); len(dropped) > 0 {
+				for _, d := range dropped {
+					name := d
+					if cq.Has(d) {
+						name += "=" + clip(cq.Get(d))
+					}
+					if d == lab.WithPrefix+"break" {
+						// Its rules besides A's are used: A's stay broken.
+						c.Notify("notice", "URL: "+name+": the other side breaks every rule the first breaks (ppsim compare's --with-break adds a rule) — "+strings.Join(pa.Break, ", ")+" kept broken on it")
+						continue
+					}
+					c.Notify("notice", "URL: "+name+": the other side differs from the first only in era, driver, knobs and rules it breaks besides the first's (ppsim compare's --with-* flags) — ignored")
+					cq.Del(d)
+				}
+				pa, pb, two, _ = lab.ParseCompare(cq)
+			}
+		}
 		if pa.Scenario != "" {
 			a = pa
 			w = With{}
 			if two && pb.Scenario != "" {
-				var dropped []string
-				w, dropped = WithOf(pa, pb)
-				for _, d := range dropped {
-					c.Notify("notice", "URL: "+d+": the other side differs from the first only in era, driver, knobs and rules it breaks besides the first's (ppsim compare's --with-* flags) — not used")
-				}
+				w, _ = WithOf(pa, pb)
 			}
 		}
 	}
 	if err := c.build(a, w); err != nil {
-		c.Notify("notice", "URL: the comparison does not run ("+clip(err.Error())+") — the default instead")
-		da, dw := CompareDefault()
-		if err := c.build(da, dw); err != nil {
-			panic("the comparison's default does not run: " + err.Error())
+		// A that runs is kept: the with-edits that do not run with it
+		// are dropped, each named; the default only when A does not run.
+		if kept, why := c.usableEdits(a, w); c.build(a, kept) == nil {
+			for _, n := range why {
+				c.Notify("notice", "URL: "+n)
+			}
+		} else {
+			c.Notify("notice", "URL: the comparison does not run ("+err.Error()+") — the default example instead")
+			da, dw := CompareDefault()
+			if err := c.build(da, dw); err != nil {
+				panic("the comparison's default does not run: " + err.Error())
+			}
 		}
 	}
 	c.seekTo(packet, k)
 	return c
 }
 
-// compareFieldNotice says a bad field of a two-run link, naming it.
-func compareFieldNotice(fe *sim.FieldError) string {
-	msg := fe.Error()
-	name := fe.Field
-	if fe.Value != "" || fe.Field != "" {
-		name = fe.Field + "=" + clip(fe.Value)
+// usableEdits is w less the edits that do not run with a (B does not
+// build), each edit tried in turn on top of those kept; why names each
+// dropped one (its with.KEY) and the reason.
+func (c *CompareState) usableEdits(a lab.Config, w With) (kept With, why []string) {
+	runs := func(w With) error {
+		b := w.Apply(a)
+		if err := b.Validate(); err != nil {
+			return err
+		}
+		_, err := lab.NewComparer(a, b)
+		return err
 	}
-	if !strings.Contains(msg, fe.Field) || strings.HasPrefix(fe.Field, lab.WithPrefix) {
-		msg = name + ": " + msg
+	try := func(key, value string, next With) {
+		if err := runs(next); err != nil {
+			why = append(why, fmt.Sprintf("%s%s=%s: the other side does not run with it (%v) — ignored", lab.WithPrefix, key, value, err))
+			return
+		}
+		kept = next
+	}
+	if w.Era != "" {
+		n := kept
+		n.Era = w.Era
+		try("era", w.Era, n)
+	}
+	if w.Driver != "" {
+		n := kept
+		n.Driver = w.Driver
+		try("driver", w.Driver, n)
+	}
+	for k := sim.Knob(0); k < sim.NumKnobs; k++ {
+		if v, ok := w.Knobs.Get(k); ok {
+			n := kept
+			n.Knobs = n.Knobs.With(k, v)
+			try(k.String(), strconv.FormatInt(v, 10), n)
+		}
+	}
+	for _, r := range w.Break {
+		n := kept
+		n.Break = append(slices.Clone(n.Break), r)
+		try("break", r, n)
+	}
+	return kept, why
+}
+
+// compareFieldNotice says a bad field of a two-run link, naming it
+// (key=value) once: a knob's error already starts so, a named one names
+// its value in its own words, any other is what is wanted.
+func compareFieldNotice(fe *sim.FieldError) string {
+	name := fe.Field + "=" + clip(fe.Value)
+	var msg string
+	switch {
+	case fe.Named && strings.HasPrefix(fe.Field, lab.WithPrefix):
+		msg = name + ": " + fe.Msg // the with.KEY its own words do not name
+	case fe.Named:
+		msg = fe.Msg
+	case fe.Field == "":
+		msg = fe.Error()
+	default:
+		msg = name + ": " + fe.Msg
 	}
 	if !lab.IsConfigKey(strings.TrimPrefix(fe.Field, lab.WithPrefix)) && fe.Field != "" {
 		keys := append([]string{ComparePacketKey, CompareOpKey, EmbedKey}, lab.ConfigKeys()...)
@@ -429,12 +534,61 @@ func (c *CompareState) Position() (packet int64, op int) { return c.packet, c.k 
 func (c *CompareState) SetA(field, value string) {
 	c.dirty = true
 	delete(c.errs, "a."+field)
+	if field == "scenario" {
+		c.setScenario(value)
+		return
+	}
 	next, err := c.a.With(field, value)
 	if err == nil {
 		err = c.build(next, c.with)
 	}
 	if err != nil {
 		c.errs["a."+field] = refusal(field, value, err)
+	}
+}
+
+// setScenario changes A's scenario as the playground does (its era kept,
+// teaching sizes moved to the new scenario's, the config read back as its
+// link has it), and leaves behind what was the old scenario's own: its
+// knobs the new one does not use (A's and B's edits of them) and its
+// default driver, which becomes the new scenario's, said in a notice. A
+// driver chosen explicitly stays (and is refused where it does not run).
+func (c *CompareState) setScenario(value string) {
+	old := c.a
+	next, err := pinned(old).With("scenario", value)
+	oldDriver := driverName(old)
+	implicit := old.Driver == "" || old.Driver == c.list.Scenario(old.Scenario).DefaultDriver
+	w := c.with
+	if err == nil {
+		if implicit {
+			next.Driver = ""
+		}
+		oldK, newK := c.list.Scenario(old.Scenario).Knobs, c.list.Scenario(next.Scenario).Knobs
+		for _, name := range oldK {
+			n, ok := sim.KnobByName(name)
+			if !ok || slices.Contains(newK, name) || n == sim.KnobRxDescs || n == sim.KnobPoolSize || n == sim.KnobNodePages {
+				continue
+			}
+			next.Knobs = next.Knobs.Without(n)
+			w.Knobs = w.Knobs.Without(n)
+		}
+		if err = next.Validate(); err == nil {
+			next, err = lab.ParseConfig(next.Values())
+		}
+	}
+	if err == nil {
+		err = c.build(next, w)
+	}
+	if err != nil {
+		c.errs["a.scenario"] = refusal("scenario", value, err)
+		return
+	}
+	if d := driverName(c.a); implicit && d != oldDriver && oldDriver != "" {
+		to := d
+		if to == "" {
+			to = "none"
+		}
+		c.Notify("notice", fmt.Sprintf("The driver is now %s, %s's default (%s was %s's default; choose it in A's driver select to keep it).", to, c.a.Scenario, oldDriver, old.Scenario))
 	}
 }
 
@@ -524,17 +678,44 @@ func (c *CompareState) Slice(ms float64) bool {
 				for i, s := range c.sides {
 					s.opAt[d.Packet-1], s.opAt[d.Packet] = d.Op[i], d.OpEnd[i]
 				}
+				if c.packet == d.Packet && c.k == 0 {
+					c.seekTo(c.packet, 0) // at its end: its operations listed
+				}
 			}
 			c.phase = "results"
+			if c.Clock != nil {
+				// The results may be one long task (lab.Compare): the
+				// page shows the comparison's outcome first.
+				c.dirty = true
+				return true
+			}
 		case "results":
 			if c.rl[0] == nil {
+				canFail := false
 				for i, cfg := range [2]lab.Config{c.a, c.b} {
 					l, err := lab.New(cfg)
 					if err != nil {
 						panic("compare: a run that built does not: " + err.Error())
 					}
-					l.EnableSeek() // checked as the comparison's runs are (every operation, where it can fail)
+					canFail = canFail || len(cfg.Break) > 0 || len(l.KnownFailure()) > 0
 					c.rl[i] = l
+				}
+				if canFail {
+					// A run that can report violations is checked after
+					// every operation, as the comparison's runs are
+					// (ppsim compare's counts). A seekable run would check
+					// so too, but its keyframes made that 25 times slower
+					// (12 s against 0.5 s natively at 10^6 packets, over a
+					// minute in a browser): the CLI's own comparison, in
+					// one task, instead.
+					r, err := lab.Compare(c.a, c.b)
+					if err != nil {
+						panic("compare: a run that built does not: " + err.Error())
+					}
+					c.res.Results = r.Results
+					c.rdone = true
+					c.phase = ""
+					break
 				}
 			}
 			more := false
@@ -650,9 +831,16 @@ func (c *CompareState) seekTo(p int64, k int) {
 		k = wl
 	}
 	c.packet, c.k = p, k
+	d := c.res.Div
+	divEnd := d != nil && p == d.Packet && k == 0 && p > 0
 	for _, s := range c.sides {
+		s.win = nil
 		lo, hi := s.at(p), s.at(p+1)
 		op := min(lo+uint64(k), hi)
+		if divEnd {
+			s.win = s.window(s.at(p-1), op)
+			continue
+		}
 		if s.lab.Ops() != op {
 			s.lab.Seek(op)
 		}

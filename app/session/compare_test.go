@@ -452,3 +452,143 @@ func TestCompareProperty_LinkAndCLIKeepBothRuns(t *testing.T) {
 		t.Fatalf("walk %d: after action %d: %s\nshortest failing sequence (%d actions):%s", seed, res.at, r.msg, len(short), b.String())
 	}
 }
+
+// TestCompareState_UnusableWithKeys: a with.KEY the page does not use
+// changes nothing (with.scenario brings no driver along), A's fields
+// (packets) are kept, and a notice names each key once, "key=value".
+func TestCompareState_UnusableWithKeys(t *testing.T) {
+	q, _ := url.ParseQuery("scenario=xdp-redirect&era=6.9&packets=5000&with.era=6.12&with.scenario=forward")
+	c := NewCompare(q, nil)
+	a, b := c.Configs()
+	if a.Scenario != "xdp-redirect" || a.Packets != 5000 || a.EraName() != "6.9" || b.EraName() != "6.12" || b.Scenario != "xdp-redirect" || driverName(b) != driverName(a) {
+		t.Fatalf("A %s %d %s, B %s %s %s", a.Scenario, a.Packets, a.EraName(), b.Scenario, b.EraName(), driverName(b))
+	}
+	if len(c.banner) != 1 || !strings.Contains(c.banner[0].Text, "with.scenario=forward") || !strings.Contains(c.banner[0].Text, "ignored") {
+		t.Errorf("notices %q", c.banner)
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"scenario=xdp-redirect&with.nope=1", "with.nope=1: unknown"},
+		{"scenario=forward&driver=mlx5&with.tx_cpu=99", "URL: with.tx_cpu=99: want"},
+	} {
+		q, _ := url.ParseQuery(tc.query)
+		c := NewCompare(q, nil)
+		if len(c.banner) != 1 || !strings.Contains(c.banner[0].Text, tc.want) || strings.Count(c.banner[0].Text, "with.") > 1 && !strings.Contains(c.banner[0].Text, "with.KEY") {
+			t.Errorf("%s: notices %q, want one with %q", tc.query, c.banner, tc.want)
+		}
+	}
+}
+
+// TestCompareState_WithEditsThatDoNotRun: a with-edit B does not run with
+// is dropped, named; A and the other edits are kept, never the default.
+func TestCompareState_WithEditsThatDoNotRun(t *testing.T) {
+	a, err := lab.Preset(lab.PresetKernel, "xdp-redirect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Era, a.Packets = "6.9", 5000
+	c := &CompareState{list: lab.List(), errs: map[string]string{}}
+	kept, why := c.usableEdits(a, With{Era: "6.12", Driver: "lunar"})
+	if kept.Era != "6.12" || kept.Driver != "" || len(why) != 1 || !strings.Contains(why[0], "with.driver=lunar") {
+		t.Errorf("kept %+v, why %q", kept, why)
+	}
+}
+
+// TestCompareState_ScenarioChange: A's new scenario leaves the old one's
+// own knobs behind (redirect_to: the URL, both sides' flags, the CLI
+// line) and says that the driver became the new scenario's default.
+func TestCompareState_ScenarioChange(t *testing.T) {
+	q, _ := url.ParseQuery(CompareExamples()[0].Query)
+	c := NewCompare(q, nil)
+	c.SetA("scenario", "forward")
+	if len(c.errs) > 0 {
+		t.Fatalf("refused: %v", c.errs)
+	}
+	a, b := c.Configs()
+	if a.Scenario != "forward" || b.Scenario != "forward" || b.EraName() != "6.10" {
+		t.Fatalf("A %s, B %s %s", a.Scenario, b.Scenario, b.EraName())
+	}
+	for _, s := range []string{c.Query().Encode(), c.CLICommand(), runFlags(a), runFlags(b)} {
+		if strings.Contains(s, "redirect_to") {
+			t.Errorf("the old scenario's knob stays: %s", s)
+		}
+	}
+	if len(c.banner) != 1 || !strings.Contains(c.banner[0].Text, "lunar") || !strings.Contains(c.banner[0].Text, "mlx5") {
+		t.Errorf("the driver change unsaid: %q", c.banner)
+	}
+	// A driver chosen explicitly stays.
+	c = NewCompare(q, nil)
+	c.SetA("driver", "bnxt")
+	c.SetA("scenario", "forward")
+	if a, _ := c.Configs(); driverName(a) != "bnxt" || len(c.banner) != 0 {
+		t.Errorf("explicit driver: %s, %q, %v", driverName(a), c.banner, c.errs)
+	}
+}
+
+// TestCompareState_ResultsAsTheCLI: the results of runs with a rule
+// broken (checked after every operation, now by the CLI's own comparison
+// rather than keyframed runs 25 times slower) and without are the CLI's.
+func TestCompareState_ResultsAsTheCLI(t *testing.T) {
+	for _, s := range []string{"driver=mlx5&era=6.18&scenario=forward&v=2&packets=20000&with.break=napi-locality", CompareExamples()[0].Query + "&packets=20000"} {
+		q, _ := url.ParseQuery(s)
+		c := NewCompare(q, nil)
+		c.Finish()
+		a, b := c.Configs()
+		r, err := lab.Compare(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := c.Text("x"), lab.CompareText(r, "x"); got != want {
+			t.Errorf("%s: the page's text\n%s\nthe CLI's\n%s", s, got, want)
+		}
+	}
+}
+
+// TestCompareView_PositionWords: the status line and each side's line say
+// one position: before the divergent packet, it is next (and how to step
+// it); at its end, "packet N done" on both sides, with the packet's
+// operations listed, the one holding the differing decision among them.
+func TestCompareView_PositionWords(t *testing.T) {
+	q, _ := url.ParseQuery(CompareExamples()[1].Query)
+	c := NewCompare(q, nil)
+	c.Finish()
+	c.GoToDivergence()
+	v := c.View()
+	if !strings.Contains(v.Now, "Packet 64 ") || !strings.Contains(v.Now, "divergent packet 65 is next") || !strings.Contains(v.Now, "Shift+→") {
+		t.Errorf("before: %q", v.Now)
+	}
+	c.StepPacket(1)
+	v = c.View()
+	if !strings.Contains(v.Now, "divergent packet 65's operations done") {
+		t.Errorf("after: %q", v.Now)
+	}
+	for i, s := range v.Sides {
+		if !strings.HasPrefix(s.Where, "65 packets received") || !strings.Contains(s.Where, "packet 65 done") || strings.Contains(s.Where, "this packet") {
+			t.Errorf("side %d: %q", i, s.Where)
+		}
+		if len(s.Window) < 2 || s.Decision == nil {
+			t.Fatalf("side %d: %d operations listed, decision %v", i, len(s.Window), s.Decision)
+		}
+		found := false
+		for _, r := range s.Window {
+			found = found || r.Op.Index == s.Decision.Op
+		}
+		if !found || s.Op != c.SideOps()[i] || s.Window[len(s.Window)-1].Op.Index+1 != s.Op {
+			t.Errorf("side %d: the decision's op %d not among the listed, or the side not at the packet's end (%d)", i, s.Decision.Op, s.Op)
+		}
+	}
+	c.StepOp(-1)
+	if v := c.View(); len(v.Sides[0].Window) != 0 || !strings.Contains(v.Sides[0].Where, "of packet 65's") {
+		t.Errorf("inside the packet: %d listed, %q", len(v.Sides[0].Window), v.Sides[0].Where)
+	}
+}
+
+// TestCompareState_WithBreakBesidesA: a with.break that leaves out a rule
+// A breaks still adds its own rules to B; A's stay broken, said once.
+func TestCompareState_WithBreakBesidesA(t *testing.T) {
+	q, _ := url.ParseQuery(CompareExamples()[1].Query + "&packets=2000&break=frag-count&with.break=napi-locality")
+	c := NewCompare(q, nil)
+	_, b := c.Configs()
+	if !slices.Equal(b.Break, []string{"frag-count", "napi-locality"}) || len(c.banner) != 1 || !strings.Contains(c.banner[0].Text, "frag-count kept broken") {
+		t.Errorf("B breaks %v; notices %q", b.Break, c.banner)
+	}
+}

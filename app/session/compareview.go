@@ -86,6 +86,12 @@ type CompareSide struct {
 	// decision of the divergent packet.
 	AtDecision bool
 	Decision   *lab.Decision // the side's first differing decision (nil: none)
+	// Where is the side's position in words, the status line's position:
+	// packets received, the operation count, the next window's progress.
+	Where string
+	// Window: at the end of the divergent packet, each of its operations
+	// on this side (the one holding Decision among them).
+	Window []lab.StepRecord
 }
 
 // View is the page's state as a value.
@@ -141,6 +147,8 @@ func (c *CompareState) View() CompareView {
 			}
 		}
 		sv.Machine = mv
+		sv.Window = s.win
+		sv.Where = c.sideWhere(&v, sv)
 		v.Sides[i] = sv
 	}
 	for st := range sim.NumStats {
@@ -149,6 +157,26 @@ func (c *CompareState) View() CompareView {
 	}
 	v.Now = c.nowText(&v)
 	return v
+}
+
+// sideWhere says a side's position as the status line counts it: after a
+// packet, "packet N done" and the next packet's operations to come; in a
+// window, how many of the next packet's operations ran.
+func (c *CompareState) sideWhere(v *CompareView, s CompareSide) string {
+	w := fmt.Sprintf("%s received · op %d · ", Plural(int(v.Packet), "packet"), s.Op)
+	next := fmt.Sprintf("packet %d's", v.Packet+1)
+	if v.Packet >= v.Limit {
+		next = "the run's end's"
+	}
+	switch {
+	case v.Op == 0 && v.Packet > 0:
+		w += fmt.Sprintf("packet %d done; %s %s next", v.Packet, next, Plural(s.WinLen, "operation"))
+	case v.Op == 0:
+		w += fmt.Sprintf("%s %s next", next, Plural(s.WinLen, "operation"))
+	default:
+		w += fmt.Sprintf("%d of %s %s run", s.WinOp, next, Plural(s.WinLen, "operation"))
+	}
+	return w + " · " + Plural(s.Violations, "violation")
 }
 
 func (c *CompareState) nowText(v *CompareView) string {
@@ -163,11 +191,11 @@ func (c *CompareState) nowText(v *CompareView) string {
 		s += fmt.Sprintf(" received on both sides (%s at op %d, %s at op %d)", v.Names[0], v.Sides[0].Op, v.Names[1], v.Sides[1].Op)
 	}
 	if d := v.Div; d != nil && v.Packet == d.Packet-1 && v.Op == 0 {
-		s += ": the divergent packet is next"
+		s += fmt.Sprintf(": the divergent packet %d is next — → steps through its operations on both sides, Shift+→ runs it whole", d.Packet)
 	} else if d != nil && v.Packet == d.Packet-1 {
-		s += ": in the divergent packet"
+		s += fmt.Sprintf(": in the divergent packet %d", d.Packet)
 	} else if v.InDiv {
-		s += ": the divergent packet's operations done"
+		s += fmt.Sprintf(": the divergent packet %d's operations done (each side's listed below)", d.Packet)
 	}
 	return s + "."
 }
