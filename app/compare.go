@@ -586,15 +586,13 @@ func (p *ComparePage) renderStatus(v *session.CompareView) ga.UI {
 			}
 			body = append(body, ga.P().ID("cmp-slow").Class("meta").Body(append(slow, ga.Text("."))...))
 		}
-	case v.Phase == "results" && brokenAny(v.B.Rules):
-		body = append(body, ga.P().ID("cmp-progress").Text("Compared. Running both runs to their end for the text's counters, checked after every operation as ppsim compare does (the page may pause a moment)…"))
 	case v.Phase == "explain":
 		body = append(body, ga.P().ID("cmp-progress").Text(fmt.Sprintf("Packet %d diverges: finding the change that decides it (one run per change)…", v.Div.Packet)))
 	case v.Div == nil && v.NoDiv != "":
 		body = append(body, ga.P().ID("cmp-nodiv").Text(v.NoDiv))
 	}
-	if v.Phase == "results" && !brokenAny(v.B.Rules) {
-		body = append(body, ga.P().ID("cmp-results-busy").Class("meta").Text("Running both runs to their end for the text's counters…"))
+	if v.Phase == "results" {
+		body = append(body, ga.P().ID("cmp-results-busy").Class("meta").Text("Running both runs to their end, in batch as ppsim run does, for the text's counters…"))
 	}
 	return ga.Section().ID("cmp-status").Class("panel cmp-status").Role("status").Aria("label", "the comparison").Body(body...)
 }

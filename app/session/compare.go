@@ -684,38 +684,22 @@ func (c *CompareState) Slice(ms float64) bool {
 			}
 			c.phase = "results"
 			if c.Clock != nil {
-				// The results may be one long task (lab.Compare): the
-				// page shows the comparison's outcome first.
+				// The page shows the comparison's outcome before the
+				// results' runs begin.
 				c.dirty = true
 				return true
 			}
 		case "results":
 			if c.rl[0] == nil {
-				canFail := false
+				// Each run's own results in batch (lab.BatchResults, what
+				// ppsim run and ppsim compare report), in slices: no
+				// keyframes, no check after every operation.
 				for i, cfg := range [2]lab.Config{c.a, c.b} {
 					l, err := lab.New(cfg)
 					if err != nil {
 						panic("compare: a run that built does not: " + err.Error())
 					}
-					canFail = canFail || len(cfg.Break) > 0 || len(l.KnownFailure()) > 0
 					c.rl[i] = l
-				}
-				if canFail {
-					// A run that can report violations is checked after
-					// every operation, as the comparison's runs are
-					// (ppsim compare's counts). A seekable run would check
-					// so too, but its keyframes made that 25 times slower
-					// (12 s against 0.5 s natively at 10^6 packets, over a
-					// minute in a browser): the CLI's own comparison, in
-					// one task, instead.
-					r, err := lab.Compare(c.a, c.b)
-					if err != nil {
-						panic("compare: a run that built does not: " + err.Error())
-					}
-					c.res.Results = r.Results
-					c.rdone = true
-					c.phase = ""
-					break
 				}
 			}
 			more := false
