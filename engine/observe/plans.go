@@ -2,6 +2,7 @@ package observe
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -212,7 +213,7 @@ func rulePlan(r sim.Rule, e *sim.Era) Plan {
 			Command{Kind: Dmesg, Text: "dmesg -w | grep -E 'KASAN.*page_pool'", Shows: "a KASAN report of a page_pool function touching a freed pool", Validated: "a grep pattern; not run", Source: "mm/kasan/report.c"})
 	case sim.RuleDMAMappedCmpxchg:
 		p.Tracepoint = true
-		p.Note = "page_pool_scrub unmaps at destroy; a kfunc on " + fn + " counts the unmaps that still come after (late returns), which must find the slot empty." + proxy
+		p.Note = "page_pool_scrub unmaps at destroy; a kfunc on " + fn + " counts the unmaps that still come after (late returns), which must find the slot empty." + laterNamesNote(info.Enforcer, e) + proxy
 		p.Commands = append(p.Commands,
 			tpCmd(releaseScript(e), "pages returned to a destroyed pool: each finds its dma_mapped slot empty and skips the unmap", srcPP+": page_pool_scrub, "+fn),
 			kfCmd(kfuncScript(e, fn+": dma_mapped releases, after page_pool_release started", "kfunc", fn, "@release_dma_index[comm] = count();\n"),
@@ -321,4 +322,33 @@ func CountersPlan(e *sim.Era) Plan {
 		p.Note += " Era " + e.Name + " follows " + e.Tag + ", not a release: build that tree to run these."
 	}
 	return p
+}
+
+// LaterNames are the names later eras give s where they differ from its
+// name in e, oldest first: a stable kernel of e's series may carry a
+// later rename (6.18.44 has 7.1's __page_pool_unmap_netmem_dma where
+// v6.18 had page_pool_release_dma_index), so a kfunc probe of e's name
+// finds nothing there.
+func LaterNames(s sim.Sym, e *sim.Era) []string {
+	var out []string
+	own := s.NameIn(e)
+	for i := range sim.Eras {
+		l := &sim.Eras[i]
+		if l.Order <= e.Order || l.Branch != "" {
+			continue
+		}
+		if n := s.NameIn(l); n != own && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// laterNamesNote says LaterNames in a plan's note ("" when none).
+func laterNamesNote(s sim.Sym, e *sim.Era) string {
+	names := LaterNames(s, e)
+	if len(names) == 0 {
+		return ""
+	}
+	return " A stable kernel of this series may carry a later name (" + strings.Join(names, ", ") + "): where " + s.NameIn(e) + " is not in /proc/kallsyms, probe that instead."
 }
