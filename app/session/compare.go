@@ -29,36 +29,9 @@ const (
 	CompareOpKey     = "op"     // operations into the next packet's window
 )
 
-// With is how B differs from A, as ppsim compare's --with-* flags say it.
-type With struct {
-	Era, Driver string            // "" : A's
-	Knobs       sim.KnobOverrides // set in B on top of A's knobs (each differs from A's value)
-	Break       []string          // broken in B besides A's (sorted)
-}
-
-// Apply is a with the edits: the second run.
-func (w With) Apply(a lab.Config) lab.Config {
-	b := a
-	b.Break = slices.Clone(a.Break)
-	if w.Era != "" {
-		b.Era = w.Era
-	}
-	if w.Driver != "" {
-		b.Driver = w.Driver
-	}
-	for k := sim.Knob(0); k < sim.NumKnobs; k++ {
-		if v, ok := w.Knobs.Get(k); ok {
-			b.Knobs = b.Knobs.With(k, v)
-		}
-	}
-	for _, r := range w.Break {
-		if !slices.Contains(b.Break, r) {
-			b.Break = append(b.Break, r)
-		}
-	}
-	slices.Sort(b.Break)
-	return b
-}
+// With is how B differs from A, as ppsim compare's --with-* flags say it
+// (lab.Edits: its Apply is the second run).
+type With = lab.Edits
 
 // driverName is the driver a config runs (the scenario's default when it
 // names none; "" for a scenario without one).

@@ -82,54 +82,53 @@ func cmdCompare(args []string, stdout io.Writer) error {
 	return bw.Flush()
 }
 
-// otherSide is a with the --with-* changes, each checked as it is added
+// otherSide is a with the --with-* changes (lab.Edits), each checked as it is added
 // (the era and the driver, the rules, then the knobs, as a link adds
 // them): a change that does not build names its flag.
 func otherSide(fs *flag.FlagSet, a lab.Config, era, driver string, sets, breaks []string) (lab.Config, error) {
-	b := a
-	b.Break = slices.Clone(a.Break)
+	var w lab.Edits
 	var named []string
 	if flagSet(fs, "with-era") {
-		b.Era = era
+		w.Era = era
 		named = append(named, "--with-era "+era)
 	}
 	if flagSet(fs, "with-driver") {
-		b.Driver = driver
+		w.Driver = driver
 		named = append(named, "--with-driver "+driver)
 	}
 	if len(named) > 0 {
-		if _, err := lab.New(b); err != nil {
-			return b, bad("%s: %s", strings.Join(named, " "), sideText(err))
+		if _, err := lab.New(w.Apply(a)); err != nil {
+			return w.Apply(a), bad("%s: %s", strings.Join(named, " "), sideText(err))
 		}
 	}
 	for _, r := range breaks {
-		if slices.Contains(b.Break, r) {
-			return b, bad("--with-break %s: the first side breaks it already (--break %s), or it is given twice: the second side breaks the rules the first does and these", r, r)
+		if slices.Contains(a.Break, r) || slices.Contains(w.Break, r) {
+			return w.Apply(a), bad("--with-break %s: the first side breaks it already (--break %s), or it is given twice: the second side breaks the rules the first does and these", r, r)
 		}
-		b.Break = append(b.Break, r)
-		if _, err := lab.New(b); err != nil {
-			return b, bad("--with-break %s: %s", r, sideText(err))
+		w.Break = append(w.Break, r)
+		if _, err := lab.New(w.Apply(a)); err != nil {
+			return w.Apply(a), bad("--with-break %s: %s", r, sideText(err))
 		}
 	}
 	if len(sets) > 0 {
 		o, err := sim.ParseOverrides(sets...)
 		if err != nil {
-			return b, bad("%s", "--with-"+strings.TrimPrefix(flagText(err), "--"))
+			return w.Apply(a), bad("%s", "--with-"+strings.TrimPrefix(flagText(err), "--"))
 		}
-		b.Knobs = b.Knobs.Merge(o)
-		if _, err := lab.New(b); err != nil {
+		w.Knobs = o
+		if _, err := lab.New(w.Apply(a)); err != nil {
 			var fe *sim.FieldError
 			if errors.As(err, &fe) && fe.Knob {
 				if k, ok := sim.KnobByName(fe.Field); ok {
 					if v, ok := o.Get(k); ok {
-						return b, bad("--with-set %s=%d: %s", fe.Field, v, fe.Msg)
+						return w.Apply(a), bad("--with-set %s=%d: %s", fe.Field, v, fe.Msg)
 					}
 				}
 			}
-			return b, bad("--with-set %s: %s", strings.Join(sets, " --with-set "), sideText(err))
+			return w.Apply(a), bad("--with-set %s: %s", strings.Join(sets, " --with-set "), sideText(err))
 		}
 	}
-	return b, nil
+	return w.Apply(a), nil
 }
 
 // sideText is an engine error about the second side, after the flag that

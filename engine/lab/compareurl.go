@@ -127,3 +127,34 @@ func ParseCompare(v url.Values) (a, b Config, two bool, err error) {
 	}
 	return a, b, true, errors.Join(errs...)
 }
+
+// Edits are how a comparison's second run differs from its first, as
+// `ppsim compare`'s --with-* flags and the comparison page say it: the
+// second run is the first with them (Apply). Its scenario, sizes, packets,
+// seed and platform are the first run's, and it breaks every rule the
+// first does.
+type Edits struct {
+	Era, Driver string            // "": the first run's
+	Knobs       sim.KnobOverrides // set on top of the first run's knobs (--with-set)
+	Break       []string          // broken besides the first run's (--with-break)
+}
+
+// Apply is a with the edits: the second run (its rules sorted).
+func (w Edits) Apply(a Config) Config {
+	b := a
+	b.Break = slices.Clone(a.Break)
+	if w.Era != "" {
+		b.Era = w.Era
+	}
+	if w.Driver != "" {
+		b.Driver = w.Driver
+	}
+	b.Knobs = b.Knobs.Merge(w.Knobs)
+	for _, r := range w.Break {
+		if !slices.Contains(b.Break, r) {
+			b.Break = append(b.Break, r)
+		}
+	}
+	slices.Sort(b.Break)
+	return b
+}
