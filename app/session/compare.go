@@ -33,18 +33,6 @@ const (
 // (lab.Edits: its Apply is the second run).
 type With = lab.Edits
 
-// driverName is the driver a config runs (the scenario's default when it
-// names none; "" for a scenario without one).
-func driverName(c lab.Config) string {
-	if c.Driver != "" {
-		return c.Driver
-	}
-	if sc, err := lab.ScenarioByName(c.Scenario); err == nil {
-		return sc.DefaultDriver
-	}
-	return ""
-}
-
 // WithOf is how b differs from a as edits of a; what b does that no edit
 // of a says (another scenario, seed, packets or platform, a rule a breaks
 // that b keeps) is left out, each named in dropped (the with.KEY).
@@ -52,7 +40,7 @@ func WithOf(a, b lab.Config) (w With, dropped []string) {
 	if b.EraName() != a.EraName() {
 		w.Era = b.EraName()
 	}
-	if da, db := driverName(a), driverName(b); da != db {
+	if da, db := a.DriverName(), b.DriverName(); da != db {
 		w.Driver = db
 	}
 	// A knob is an edit where B's value is not what A's knobs give in
@@ -529,7 +517,7 @@ func (c *CompareState) SetA(field, value string) {
 func (c *CompareState) setScenario(value string) {
 	old := c.a
 	next, err := pinned(old).With("scenario", value)
-	oldDriver := driverName(old)
+	oldDriver := old.DriverName()
 	implicit := old.Driver == "" || old.Driver == c.list.Scenario(old.Scenario).DefaultDriver
 	w := c.with
 	if err == nil {
@@ -556,7 +544,7 @@ func (c *CompareState) setScenario(value string) {
 		c.errs["a.scenario"] = refusal("scenario", value, err)
 		return
 	}
-	if d := driverName(c.a); implicit && d != oldDriver && oldDriver != "" {
+	if d := c.a.DriverName(); implicit && d != oldDriver && oldDriver != "" {
 		to := d
 		if to == "" {
 			to = "none"

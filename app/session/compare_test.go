@@ -460,8 +460,8 @@ func TestCompareState_UnusableWithKeys(t *testing.T) {
 	q, _ := url.ParseQuery("scenario=xdp-redirect&era=6.9&packets=5000&with.era=6.12&with.scenario=forward")
 	c := NewCompare(q, nil)
 	a, b := c.Configs()
-	if a.Scenario != "xdp-redirect" || a.Packets != 5000 || a.EraName() != "6.9" || b.EraName() != "6.12" || b.Scenario != "xdp-redirect" || driverName(b) != driverName(a) {
-		t.Fatalf("A %s %d %s, B %s %s %s", a.Scenario, a.Packets, a.EraName(), b.Scenario, b.EraName(), driverName(b))
+	if a.Scenario != "xdp-redirect" || a.Packets != 5000 || a.EraName() != "6.9" || b.EraName() != "6.12" || b.Scenario != "xdp-redirect" || b.DriverName() != a.DriverName() {
+		t.Fatalf("A %s %d %s, B %s %s %s", a.Scenario, a.Packets, a.EraName(), b.Scenario, b.EraName(), b.DriverName())
 	}
 	if len(c.banner) != 1 || !strings.Contains(c.banner[0].Text, "with.scenario=forward") || !strings.Contains(c.banner[0].Text, "ignored") {
 		t.Errorf("notices %q", c.banner)
@@ -519,8 +519,8 @@ func TestCompareState_ScenarioChange(t *testing.T) {
 	c = NewCompare(q, nil)
 	c.SetA("driver", "bnxt")
 	c.SetA("scenario", "forward")
-	if a, _ := c.Configs(); driverName(a) != "bnxt" || len(c.banner) != 0 {
-		t.Errorf("explicit driver: %s, %q, %v", driverName(a), c.banner, c.errs)
+	if a, _ := c.Configs(); a.DriverName() != "bnxt" || len(c.banner) != 0 {
+		t.Errorf("explicit driver: %s, %q, %v", a.DriverName(), c.banner, c.errs)
 	}
 }
 

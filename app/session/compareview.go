@@ -104,7 +104,7 @@ func (c *CompareState) View() CompareView {
 	v.Names[0], v.Names[1] = lab.SideNames(c.a, c.b)
 	for i, cfg := range [2]lab.Config{c.a, c.b} {
 		v.Titles[i] = cfg.EraName()
-		if d := driverName(cfg); d != "" {
+		if d := cfg.DriverName(); d != "" {
 			v.Titles[i] += ", " + d
 		}
 	}
@@ -121,7 +121,7 @@ func (c *CompareState) View() CompareView {
 		snap := s.lab.Snapshot()
 		rec, has := s.lab.StepRecord()
 		has = has && rec.Op.Index+1 == snap.Op
-		sv := CompareSide{Op: snap.Op, Packets: snap.Packets, Rec: rec, Has: has, Era: snap.Era, Driver: driverName(s.cfg), Stats: snap.Stats}
+		sv := CompareSide{Op: snap.Op, Packets: snap.Packets, Rec: rec, Has: has, Era: snap.Era, Driver: s.cfg.DriverName(), Stats: snap.Stats}
 		lo, hi := s.at(c.packet), s.at(c.packet+1)
 		sv.WinLen, sv.WinOp = int(hi-lo), int(snap.Op-lo)
 		for _, n := range snap.Violations {
@@ -237,7 +237,7 @@ func (c *CompareState) controlsB() CompareControls {
 		return out
 	}
 	ctl.Eras = same(b.Choices("era"), "era", c.a.EraName())
-	da := driverName(c.a)
+	da := c.a.DriverName()
 	if da == "" {
 		da = "none"
 	}

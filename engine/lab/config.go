@@ -408,6 +408,19 @@ func (cfg Config) EraName() string {
 // Validate checks every field of cfg and their combinations without building
 // the run: the error New would return before the kernel model's own checks
 // (page_pool_create may still refuse parameters, as the kernel does).
+// DriverName is the driver cfg runs: Driver when given, else its
+// scenario's default ("" for a scenario without a driver, or one that is
+// not known).
+func (cfg Config) DriverName() string {
+	if cfg.Driver != "" {
+		return cfg.Driver
+	}
+	if sc, err := ScenarioByName(cfg.Scenario); err == nil && sc.NeedsDriver {
+		return sc.DefaultDriver
+	}
+	return ""
+}
+
 func (cfg Config) Validate() error {
 	_, err := cfg.resolve()
 	return err

@@ -204,12 +204,9 @@ func ChangeText(ch Change) string {
 // scenario, era, seed (always: the page's default is 0, ppsim's 1) and
 // packets.
 func configLine(cfg Config) string {
-	if r, err := cfg.resolve(); err == nil {
-		cfg = r.cfg
-	}
 	s := cfg.Scenario
-	if cfg.Driver != "" {
-		s = cfg.Driver + " " + s
+	if d := cfg.DriverName(); d != "" {
+		s = d + " " + s
 	}
 	s += ", era " + cfg.EraName()
 	s += fmt.Sprintf(", seed %d", cfg.Seed)
