@@ -88,7 +88,8 @@ type Divergence struct {
 	// the other run's (nil: that run made no further decision there).
 	First [2]*Decision
 	// Changes are the differences between the sides, those that decide
-	// the divergence first; Explained says whether one change alone does.
+	// the divergence first; Explained says whether one change, or a pair
+	// (Together), does.
 	Changes   []Change
 	Explained bool
 	// Together: no change alone decides the divergence, and the two
